@@ -1,0 +1,20 @@
+/* gst-rtpcc — sans-I/O core library
+ *
+ * Umbrella header. Everything in libgstrtpcc takes the current time as an
+ * argument (RtpccTime, nanoseconds) and draws randomness from an RtpccRng it
+ * is handed, so the simulator and the elements drive identical code and any
+ * run can be replayed exactly.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_H__
+#define __RTPCC_H__
+
+#include <rtpcc/common.h>
+
+#include <rtpcc/rng.h>
+#include <rtpcc/net/capacity.h>
+#include <rtpcc/net/loss.h>
+#include <rtpcc/net/link.h>
+
+#endif /* __RTPCC_H__ */
