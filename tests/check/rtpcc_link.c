@@ -441,6 +441,17 @@ GST_START_TEST (test_unlimited_and_runtime_changes)
   fail_unless_equals_int (o.verdict, RTPCC_LINK_DROPPED_LOSS);
   fail_unless_equals_uint64 (rtpcc_link_get_stats (link)->packets_in, 4);
   fail_unless_equals_uint64 (rtpcc_link_get_stats (link)->loss_drops, 1);
+
+  /* reset empties the queue but keeps config and counters */
+  rtpcc_loss_params_init (&lp);
+  rtpcc_link_set_loss (link, &lp);
+  rtpcc_link_send (link, RTPCC_SEC (5), 12500, &o);      /* 100 ms */
+  fail_unless (rtpcc_link_queue_delay (link, RTPCC_SEC (5)) > 0);
+  rtpcc_link_reset (link);
+  fail_unless_equals_int64 (rtpcc_link_queue_delay (link, RTPCC_SEC (5)), 0);
+  rtpcc_link_send (link, RTPCC_SEC (5), 1250, &o);
+  fail_unless_equals_int64 (o.departure, RTPCC_SEC (5) + RTPCC_MSEC (10));
+  fail_unless_equals_uint64 (rtpcc_link_get_stats (link)->packets_in, 6);
   rtpcc_link_free (link);
 
   /* validation of loss parameters */

@@ -63,6 +63,11 @@ rtpcc_link_new (const RtpccLinkConfig * config)
   RtpccRng loss_rng;
 
   link->config = *config;
+  link->config.loss.loss = CLAMP (link->config.loss.loss, 0.0, 1.0);
+  link->config.loss.ge_p = CLAMP (link->config.loss.ge_p, 0.0, 1.0);
+  link->config.loss.ge_r = CLAMP (link->config.loss.ge_r, 0.0, 1.0);
+  link->config.loss.ge_k = CLAMP (link->config.loss.ge_k, 0.0, 1.0);
+  link->config.loss.ge_h = CLAMP (link->config.loss.ge_h, 0.0, 1.0);
   if (link->config.capacity)
     rtpcc_capacity_ref (link->config.capacity);
   if (link->config.delay < 0)
@@ -74,7 +79,7 @@ rtpcc_link_new (const RtpccLinkConfig * config)
    * lost, and vice versa. */
   rtpcc_rng_init_stream (&loss_rng, config->seed, 1);
   rtpcc_rng_init_stream (&link->jitter_rng, config->seed, 2);
-  rtpcc_loss_init (&link->loss, &config->loss, &loss_rng);
+  rtpcc_loss_init (&link->loss, &link->config.loss, &loss_rng);
 
   link->last_departure = RTPCC_TIME_NONE;
   link->last_deliver = RTPCC_TIME_NONE;
@@ -270,6 +275,16 @@ rtpcc_link_queue_bytes (RtpccLink * link, RtpccTime now)
 {
   queue_expire (link, now);
   return link->q_bytes;
+}
+
+void
+rtpcc_link_reset (RtpccLink * link)
+{
+  link->q_head = link->q_len = 0;
+  link->q_bytes = 0;
+  link->last_departure = RTPCC_TIME_NONE;
+  link->last_deliver = RTPCC_TIME_NONE;
+  link->cursor = (RtpccCapacityCursor) RTPCC_CAPACITY_CURSOR_INIT;
 }
 
 void

@@ -9,6 +9,9 @@
  * same object serves the linkemu element (times from the pipeline clock) and
  * the simulator (simulated time).
  *
+ * Every function taking @now expects it non-decreasing across all calls on
+ * one link (queries included: they retire departed packets up to @now).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_LINK_H__
@@ -49,6 +52,9 @@ typedef enum
 
 const gchar *rtpcc_link_verdict_name (RtpccLinkVerdict verdict);
 
+/* For a dropped packet departure and deliver_at are RTPCC_TIME_NONE and
+ * queue_delay is 0. A packet that could never be served (an outage without
+ * end) is DROPPED_QUEUE. */
 typedef struct
 {
   RtpccLinkVerdict verdict;
@@ -69,6 +75,7 @@ typedef struct
 
 typedef struct _RtpccLink RtpccLink;
 
+/* Loss probabilities outside [0, 1] are clamped. */
 RtpccLink *rtpcc_link_new (const RtpccLinkConfig * config);
 void rtpcc_link_free (RtpccLink * link);
 
@@ -85,11 +92,17 @@ RtpccTime rtpcc_link_queue_delay (RtpccLink * link, RtpccTime now);
 /* Bytes in the bottleneck queue (whole packets, including the one in
  * service) at @now. */
 guint64 rtpcc_link_queue_bytes (RtpccLink * link, RtpccTime now);
-/* Capacity in bit/s at @now (G_MAXUINT64 when unlimited). */
+/* Capacity in bit/s at @now (G_MAXUINT64 when unlimited). For a trace, the
+ * mean opportunity rate over the next queue_limit_time (100 ms when there
+ * is no time limit): the rate the time limit is converted with. */
 guint64 rtpcc_link_capacity_at (const RtpccLink * link, RtpccTime now);
 
 const RtpccLinkStats *rtpcc_link_get_stats (const RtpccLink * link);
 const RtpccLinkConfig *rtpcc_link_get_config (const RtpccLink * link);
+
+/* Empties the queue and the server state (as after a flushing seek) while
+ * keeping the configuration and the counters. The random streams carry on. */
+void rtpcc_link_reset (RtpccLink * link);
 
 /* Runtime changes. They apply to packets offered from now on; packets already
  * queued keep the departure computed when they arrived. */
