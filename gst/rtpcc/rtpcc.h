@@ -16,5 +16,15 @@
 #include <rtpcc/net/capacity.h>
 #include <rtpcc/net/loss.h>
 #include <rtpcc/net/link.h>
+#include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/ccfb.h>
+#include <rtpcc/feedback/arrivallog.h>
+#include <rtpcc/controller.h>
+#include <rtpcc/circuitbreaker.h>
+#include <rtpcc/pacer.h>
+#include <rtpcc/encoder.h>
+#include <rtpcc/packet.h>
+#include <rtpcc/sender.h>
+#include <rtpcc/receiver.h>
 
 #endif /* __RTPCC_H__ */

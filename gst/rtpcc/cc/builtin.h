@@ -1,0 +1,18 @@
+/* Built-in controllers: each cc/NAME.c defines rtpcc_cc_NAME_ops.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_CC_BUILTIN_H__
+#define __RTPCC_CC_BUILTIN_H__
+
+#include <rtpcc/controller.h>
+
+G_BEGIN_DECLS
+
+extern const RtpccControllerOps rtpcc_cc_fixed_ops;
+extern const RtpccControllerOps rtpcc_cc_ccid2_ops;
+extern const RtpccControllerOps rtpcc_cc_rr_ops;
+extern const RtpccControllerOps rtpcc_cc_tfrc_ops;
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,915 @@
+/* "tfrc": TCP-Friendly Rate Control (RFC 5348), computed at the sender.
+ *
+ * Where p is computed. RFC 5348 puts the loss-event estimator at the receiver
+ * (§5, §6.3) because a TFRC receiver reports only p, X_recv and a timestamp.
+ * Our feedback (RFC 8888 CCFB, or TWCC) tells the sender the fate and arrival
+ * time of every packet, so the sender runs the very same §5 loss-interval
+ * method itself: loss events are grouped by the exact send times of the lost
+ * packets (no interpolation of "nominal arrival times" needed), and X_recv is
+ * measured from the receiver's arrival timestamps. This is the sender-based
+ * TFRC Saurin (2006, L975-977) proposes, and it gives the sender the per-packet
+ * send log needed to tell its own stalls from congestion (R-PACE-7).
+ *
+ * Rounds. Every TFRC constant (q = 0.9, the 2-RTT X_recv_set, doubling per
+ * RTT) assumes one feedback per RTT, but CCFB may report every few ms. Per-
+ * packet results go into the loss history at once, and p (with X under the
+ * last receive limit) follows every report; the rest of the §4.3 update runs
+ * once per "round": the first feedback at least R (receiver clock) after the
+ * previous round, or at once when a new loss event starts (the receiver's
+ * immediate report of RFC 5348 §6.2). X_recv is the bytes reported received
+ * since the previous round over the time between the two report times,
+ * merged with the previous window when shorter than R/2 (R-RX-2: early loss
+ * reports are otherwise noise); a report the receiver held for more than R/2
+ * ends its window at its newest arrival (a receiver stall, R-RX-3).
+ *
+ * Data-limited rounds (§4.3, §8.2). A round is data-limited when every packet
+ * sent in the interval it covers was sent with an empty queue and below the
+ * allowed rate, or when the sender put less than half of what it was allowed
+ * on the wire in that interval — whatever the cause: a quiet encoder sending
+ * 10 frames/s in bursts, or the sender's own timer waking late (Saurin §4.1,
+ * R-PACE-7). A low X_recv then says nothing about the path, so the X_recv_set
+ * keeps its maximum instead of letting 2·X_recv collapse X.
+ *
+ * Timer-error compensation. The controller never sends, but it sees every
+ * packet's send time. While the sender is backlogged (the previous packet was
+ * not app-limited) the gaps should add up to size/target; if they add up to
+ * more, the pacer wakes late (Saurin's "Type 1" error). Replacing X by X_real
+ * would oscillate (L731); instead the published pacing rate is raised by a
+ * bounded gain (<= 1.5) until the achieved backlogged rate meets the target:
+ * TFRC's X, and what the encoder is told, are left alone.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/tfrc.h>
+
+#include <math.h>
+#include <string.h>
+
+#define T_MBI           64.0    /* s: the rate never goes below s/t_mbi */
+#define Q_RTT           0.9     /* §4.3 step 2 */
+#define Q2_SQMEAN       0.9     /* §4.5 */
+#define NOFB_INITIAL    RTPCC_SEC (2)   /* §4.2: before any RTT sample */
+#define X_RECV_SET_SIZE 8
+#define SENDER_LIMITED  0.5     /* data-limited below half the allowance */
+#define GAIN_MAX        1.5
+#define GAIN_BLOCK_PKTS 8
+#define LOG_MIN_CAP     256
+#define LOG_MAX_CAP     65536
+
+static const gdouble weights[RTPCC_TFRC_N_INTERVALS] = {
+  1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2
+};
+
+/* ---- equation ---------------------------------------------------------- */
+
+static gdouble
+tfrc_f (gdouble p)
+{
+  return sqrt (2.0 * p / 3.0) +
+      12.0 * sqrt (3.0 * p / 8.0) * p * (1.0 + 32.0 * p * p);
+}
+
+gdouble
+rtpcc_tfrc_throughput (gdouble s, gdouble rtt, gdouble p)
+{
+  if (p <= 0.0)
+    return INFINITY;
+  if (rtt <= 0.0)
+    rtt = 1e-6;
+  return s / (rtt * tfrc_f (p));
+}
+
+gdouble
+rtpcc_tfrc_loss_event_rate_for (gdouble s, gdouble rtt, gdouble x)
+{
+  const gdouble p_min = 1e-20;
+  gdouble target, lo = log (p_min), hi = 0.0;
+
+  if (rtt <= 0.0)
+    rtt = 1e-6;
+  if (!(x > 0.0))
+    return 1.0;
+  /* f (p) = s / (R X) and f grows monotonically with p */
+  target = s / (rtt * x);
+  if (target >= tfrc_f (1.0))
+    return 1.0;
+  if (target <= tfrc_f (p_min))
+    return p_min;
+  /* bisection on log p: p spans 20 decades, so a relative tolerance needs
+   * log space; 100 halvings leave a bracket of ~1e-28 */
+  for (gint i = 0; i < 100; i++) {
+    gdouble mid = 0.5 * (lo + hi);
+    if (tfrc_f (exp (mid)) < target)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return exp (0.5 * (lo + hi));
+}
+
+/* ---- loss-interval history -------------------------------------------- */
+
+void
+rtpcc_tfrc_loss_history_init (RtpccTfrcLossHistory * lh)
+{
+  memset (lh, 0, sizeof (*lh));
+}
+
+void
+rtpcc_tfrc_loss_history_push (RtpccTfrcLossHistory * lh, gdouble i0,
+    gdouble df)
+{
+  guint n = MIN (lh->n_closed + 1, RTPCC_TFRC_N_INTERVALS);
+
+  /* Like ns-2's TFRC sink (the RFC authors' reference): the discount in
+   * force when the loss event ends is multiplied into every older interval,
+   * including the one being closed; only the new open interval starts at 1. */
+  for (guint i = n - 1; i > 0; i--) {
+    lh->closed[i] = lh->closed[i - 1];
+    lh->df[i] = lh->df[i - 1] * df;
+  }
+  lh->closed[0] = i0;
+  lh->df[0] = df;
+  lh->n_closed = n;
+}
+
+gdouble
+rtpcc_tfrc_loss_history_mean (const RtpccTfrcLossHistory * lh, gdouble i0,
+    gboolean discounting, gdouble * df_out)
+{
+  guint k = lh->n_closed;
+  gdouble df = 1.0, c_num = 0.0, c_w = 0.0, n0, w0;
+
+  if (df_out)
+    *df_out = 1.0;
+  if (k == 0)
+    return 0.0;
+
+  /* closed intervals I_1..I_k with weights w_0..w_(k-1): RFC 5348's I_tot1,
+   * the index the thesis's Eq. 3.5 gets wrong */
+  for (guint i = 1; i <= k; i++) {
+    gdouble w = weights[i - 1] * (discounting ? lh->df[i - 1] : 1.0);
+    c_num += lh->closed[i - 1] * w;
+    c_w += w;
+  }
+  /* §5.5: a long loss-free I_0 de-weights the past, at most by half */
+  if (discounting && i0 > 2.0 * c_num / c_w)
+    df = MAX (0.5, 2.0 * (c_num / c_w) / i0);
+
+  /* I_0..I_(k-1) with w_0..w_(k-1): the open interval counts undiscounted */
+  n0 = i0 * weights[0];
+  w0 = weights[0];
+  for (guint i = 1; i < k; i++) {
+    gdouble w = weights[i] * (discounting ? lh->df[i - 1] : 1.0) * df;
+    n0 += lh->closed[i - 1] * w;
+    w0 += w;
+  }
+  if (df_out)
+    *df_out = df;
+  /* the same discount on all of I_1..I_k cancels out of their own mean */
+  return MAX (n0 / w0, c_num / c_w);
+}
+
+/* ---- controller -------------------------------------------------------- */
+
+typedef struct
+{
+  gdouble rate;
+  RtpccTime time;
+} XRecvEntry;
+
+typedef struct
+{
+  RtpccTime send_time;
+  gdouble allowed;              /* bytes/s the sender was told at that time */
+  guint size;
+  gboolean app_limited;
+} SentEntry;
+
+typedef struct
+{
+  RtpccController parent;
+
+  /* tunables */
+  guint s;
+  gboolean discounting;
+  gboolean osc_prevention;
+  gboolean data_limited_rule;
+  gboolean timer_comp;
+
+  /* rates in bytes/s */
+  gdouble x, x_inst, x_calc, x_pre, p, recv_limit, x_recv;
+  RtpccTime tld;
+  gboolean have_feedback, have_rtt, nofeedback;
+  gdouble r, r_sample, r_sqmean;        /* seconds, sqrt (seconds) */
+
+  XRecvEntry xrs[X_RECV_SET_SIZE];
+  guint n_xrs;
+
+  /* X_recv windows, on the receiver's clock */
+  RtpccTime win_start;
+  guint64 win_bytes;
+  RtpccTime prev_win_len;
+  guint64 prev_win_bytes;
+
+  /* send time of the newest acknowledged packet: now / at the last round */
+  RtpccTime newest_acked, round_acked;
+
+  /* loss events */
+  RtpccTfrcLossHistory lh;
+  gboolean have_loss, any_resolved;
+  guint64 ev_seq, max_seq;
+  RtpccTime ev_time;
+  guint n_events;
+
+  /* nofeedback timer */
+  RtpccTime nfb_set, last_send;
+
+  /* send log (ring) */
+  SentEntry *log;
+  guint log_cap, log_head, log_len;
+
+  /* timer-error compensation */
+  gdouble gain, x_real, blk_ideal;
+  RtpccTime blk_gap, prev_send;
+  guint64 blk_bytes;
+  guint blk_n;
+  gboolean prev_backlog;
+
+  guint n_nfb;
+  guint64 n_rounds;
+  gboolean last_data_limited;
+} Tfrc;
+
+#define TFRC(cc) ((Tfrc *) (cc))
+
+static RtpccTime
+sec_to_time (gdouble s)
+{
+  return (RtpccTime) (s * RTPCC_NSEC_PER_SEC + 0.5);
+}
+
+static gdouble
+tfrc_floor (Tfrc * tf)
+{
+  return tf->s / T_MBI;
+}
+
+/* RFC 5348 §4.2: W_init / R once R is known (also the §4.4 recover_rate) */
+static gdouble
+tfrc_initial_rate (Tfrc * tf)
+{
+  gdouble w = MIN (4.0 * tf->s, MAX (2.0 * tf->s, 4380.0));
+  return tf->have_rtt ? w / tf->r : tf->x_pre;
+}
+
+static gdouble
+xrs_max (Tfrc * tf)
+{
+  gdouble m = 0.0;
+
+  /* an empty set carries no limit, like the initial {Infinity} */
+  if (tf->n_xrs == 0)
+    return INFINITY;
+  for (guint i = 0; i < tf->n_xrs; i++)
+    m = MAX (m, tf->xrs[i].rate);
+  return m;
+}
+
+/* "Update X_recv_set()": add, and forget values older than 2 R */
+static void
+xrs_update (Tfrc * tf, RtpccTime now, gdouble x_recv)
+{
+  RtpccTime age = sec_to_time (2.0 * tf->r);
+  guint j = 0;
+
+  for (guint i = 0; i < tf->n_xrs; i++)
+    if (now - tf->xrs[i].time <= age)
+      tf->xrs[j++] = tf->xrs[i];
+  tf->n_xrs = j;
+  if (x_recv < 0.0)
+    return;
+  if (tf->n_xrs == X_RECV_SET_SIZE) {
+    memmove (&tf->xrs[0], &tf->xrs[1], (X_RECV_SET_SIZE - 1) *
+        sizeof (XRecvEntry));
+    tf->n_xrs--;
+  }
+  tf->xrs[tf->n_xrs].rate = x_recv;
+  tf->xrs[tf->n_xrs].time = now;
+  tf->n_xrs++;
+}
+
+/* "Maximize X_recv_set()": one entry, the max, Infinity dropped */
+static void
+xrs_maximize (Tfrc * tf, RtpccTime now, gdouble x_recv)
+{
+  gdouble m = x_recv;
+
+  for (guint i = 0; i < tf->n_xrs; i++)
+    if (isfinite (tf->xrs[i].rate))
+      m = MAX (m, tf->xrs[i].rate);
+  tf->n_xrs = 0;
+  if (m >= 0.0) {
+    tf->xrs[0].rate = m;
+    tf->xrs[0].time = now;
+    tf->n_xrs = 1;
+  }
+}
+
+static SentEntry *
+log_at (Tfrc * tf, guint i)
+{
+  return &tf->log[(tf->log_head + i) & (tf->log_cap - 1)];
+}
+
+static void
+log_push (Tfrc * tf, const SentEntry * e)
+{
+  if (tf->log_len == tf->log_cap) {
+    if (tf->log_cap >= LOG_MAX_CAP) {
+      tf->log_head = (tf->log_head + 1) & (tf->log_cap - 1);
+      tf->log_len--;
+    } else {
+      SentEntry *n = g_new (SentEntry, tf->log_cap * 2);
+      for (guint i = 0; i < tf->log_len; i++)
+        n[i] = *log_at (tf, i);
+      g_free (tf->log);
+      tf->log = n;
+      tf->log_cap *= 2;
+      tf->log_head = 0;
+    }
+  }
+  tf->log[(tf->log_head + tf->log_len) & (tf->log_cap - 1)] = *e;
+  tf->log_len++;
+}
+
+static void
+log_prune (Tfrc * tf, RtpccTime before)
+{
+  while (tf->log_len > 0 && log_at (tf, 0)->send_time < before) {
+    tf->log_head = (tf->log_head + 1) & (tf->log_cap - 1);
+    tf->log_len--;
+  }
+}
+
+/* Was the sender data-limited over the send-time interval (t_old, t_new]
+ * that this round's feedback covers? */
+static gboolean
+round_data_limited (Tfrc * tf, RtpccTime t_old, RtpccTime t_new)
+{
+  gboolean any = FALSE, backlog = FALSE;
+  gdouble bytes = 0.0, allowed = 0.0, prev_allowed = -1.0;
+  RtpccTime prev = t_old;
+
+  if (!tf->data_limited_rule || t_old == RTPCC_TIME_NONE
+      || t_new == RTPCC_TIME_NONE || t_new <= t_old || tf->log_len == 0)
+    return FALSE;
+  for (guint i = 0; i < tf->log_len; i++) {
+    const SentEntry *e = log_at (tf, i);
+    if (e->send_time <= t_old) {
+      prev_allowed = e->allowed;
+      continue;
+    }
+    if (e->send_time > t_new)
+      break;
+    any = TRUE;
+    backlog |= !e->app_limited;
+    bytes += e->size;
+    /* a gap is charged at the lower of the allowances at its two ends: the
+     * rate may have changed inside it, and wrongly calling an interval
+     * data-limited is the costlier mistake */
+    allowed += (prev_allowed < 0.0 ? e->allowed : MIN (prev_allowed,
+            e->allowed)) * RTPCC_TIME_AS_SEC (e->send_time - prev);
+    prev = e->send_time;
+    prev_allowed = e->allowed;
+  }
+  if (!any || log_at (tf, 0)->send_time > t_old)
+    return FALSE;               /* nothing to judge, or the log was cut */
+  if (!backlog && bytes < allowed)
+    return TRUE;                /* RFC 5348 §8.2: limited the whole time */
+  return bytes < SENDER_LIMITED * allowed;
+}
+
+static gdouble
+tfrc_loss_event_rate (Tfrc * tf)
+{
+  gdouble mean;
+
+  if (!tf->have_loss)
+    return 0.0;
+  /* the open interval as it stands now: p must follow every packet (the
+   * Linux CCID-3 bug froze it for the whole second interval, Jero 2013) */
+  mean = rtpcc_tfrc_loss_history_mean (&tf->lh,
+      (gdouble) (tf->max_seq - tf->ev_seq + 1), tf->discounting, NULL);
+  return mean >= 1.0 ? 1.0 / mean : 1.0;
+}
+
+/* X_recv over the current window up to @rt, or < 0 if unknown */
+static gdouble
+measure_x_recv (Tfrc * tf, RtpccTime rt, gdouble r)
+{
+  RtpccTime len;
+  guint64 bytes;
+
+  if (rt == RTPCC_TIME_NONE || tf->win_start == RTPCC_TIME_NONE
+      || rt <= tf->win_start)
+    return -1.0;
+  len = rt - tf->win_start;
+  bytes = tf->win_bytes;
+  if (len < sec_to_time (r / 2.0) && tf->prev_win_len > 0) {
+    len += tf->prev_win_len;
+    bytes += tf->prev_win_bytes;
+  }
+  return bytes / RTPCC_TIME_AS_SEC (len);
+}
+
+/* A congestion indication (loss or CE mark) for packet @seq: TRUE if it
+ * starts a new loss event. */
+static gboolean
+loss_event_on (Tfrc * tf, guint64 seq, RtpccTime send_time, gdouble r,
+    gdouble x_recv)
+{
+  gdouble df = 1.0;
+
+  if (!tf->have_loss) {
+    /* §6.3.1: the packets before the first loss reflect slow start, not
+     * the path; seed I_1 with the interval at which the full equation gives
+     * the receive rate (the thesis's Eq. 3.9 drops two squares) */
+    gdouble target = x_recv > 0.0 ? x_recv : tf->x;
+    gdouble p = rtpcc_tfrc_loss_event_rate_for (tf->s, r, target);
+    rtpcc_tfrc_loss_history_push (&tf->lh, 1.0 / p, 1.0);
+    tf->have_loss = TRUE;
+    tf->ev_seq = seq;
+    tf->ev_time = send_time;
+    tf->n_events = 1;
+    return TRUE;
+  }
+  /* losses sent within one RTT of the event's first loss belong to it */
+  if (seq <= tf->ev_seq || send_time <= tf->ev_time + sec_to_time (r))
+    return FALSE;
+  rtpcc_tfrc_loss_history_mean (&tf->lh, (gdouble) (seq - tf->ev_seq),
+      tf->discounting, &df);
+  rtpcc_tfrc_loss_history_push (&tf->lh, (gdouble) (seq - tf->ev_seq), df);
+  tf->ev_seq = seq;
+  tf->ev_time = send_time;
+  tf->n_events++;
+  return TRUE;
+}
+
+static void
+update_x_inst (Tfrc * tf)
+{
+  /* §4.5: pace at X·R_sqmean/sqrt(R_sample), damping queue-driven swings */
+  if (tf->osc_prevention && tf->have_rtt && tf->r_sample > 0.0)
+    tf->x_inst = tf->x * tf->r_sqmean / sqrt (tf->r_sample);
+  else
+    tf->x_inst = tf->x;
+}
+
+static void
+tfrc_publish (Tfrc * tf, const gchar * reason)
+{
+  gdouble bits = tf->x_inst * 8.0;
+  guint64 b = bits >= 1e18 ? (guint64) 1e18 : (guint64) (bits + 0.5);
+  const gchar *state = tf->nofeedback ? "no-feedback" :
+      tf->p > 0.0 ? "congestion-avoidance" : "slow-start";
+
+  rtpcc_controller_update_target (&tf->parent, b, 0, tf->gain, state, reason);
+}
+
+static void
+arm_nofeedback (Tfrc * tf, RtpccTime now)
+{
+  gdouble t = 2.0 * tf->s / tf->x;
+
+  /* max (4R, 2s/X) (§4.3 step 6); before any RTT the §4.2 initial 2 s is
+   * also the minimum, so a configured start rate is not halved every few
+   * hundred ms while the first feedback is on its way */
+  t = tf->have_rtt ? MAX (4.0 * tf->r, t) : MAX (2.0, t);
+  tf->nfb_set = now;
+  tf->parent.next_tick = now + sec_to_time (t);
+}
+
+static void
+tfrc_round (Tfrc * tf, RtpccTime now, RtpccTime sample, RtpccTime rt,
+    gdouble x_recv, gboolean new_event)
+{
+  gboolean first = !tf->have_feedback, data_limited, loss_up, doubled = FALSE;
+  gdouble p_old = tf->p, recv_limit;
+  const gchar *reason;
+
+  /* §4.3 steps 1-2, once per round so that q = 0.9 keeps its per-RTT
+   * meaning however often CCFB reports */
+  if (sample != RTPCC_TIME_NONE) {
+    gdouble r_s = RTPCC_TIME_AS_SEC (sample);
+    if (!tf->have_rtt) {
+      tf->r = r_s;
+      tf->r_sqmean = sqrt (r_s);
+      tf->have_rtt = TRUE;
+    } else {
+      tf->r = Q_RTT * tf->r + (1.0 - Q_RTT) * r_s;
+      tf->r_sqmean = Q2_SQMEAN * tf->r_sqmean + (1.0 - Q2_SQMEAN) * sqrt (r_s);
+    }
+    tf->r_sample = r_s;
+  }
+
+  /* close the X_recv window */
+  if (rt != RTPCC_TIME_NONE) {
+    if (tf->win_start != RTPCC_TIME_NONE && rt > tf->win_start) {
+      tf->prev_win_len = rt - tf->win_start;
+      tf->prev_win_bytes = tf->win_bytes;
+    }
+    if (tf->win_start == RTPCC_TIME_NONE || rt > tf->win_start) {
+      tf->win_start = rt;
+      tf->win_bytes = 0;
+    }
+  }
+
+  data_limited = !first && round_data_limited (tf, tf->round_acked,
+      tf->newest_acked);
+  tf->round_acked = tf->newest_acked;
+
+  tf->p = tf->have_loss ? tfrc_loss_event_rate (tf) : 0.0;
+  loss_up = new_event || tf->p > p_old;
+
+  if (first) {
+    /* §4.2: the first RTT sample sets X to the initial rate; X_recv_set
+     * starts as {Infinity} so the first reports cannot limit slow start */
+    tf->have_feedback = TRUE;
+    tf->x = tfrc_initial_rate (tf);
+    tf->tld = now;
+    tf->xrs[0].rate = INFINITY;
+    tf->xrs[0].time = now;
+    tf->n_xrs = 1;
+  }
+
+  /* §4.3 step 4 */
+  if (data_limited) {
+    if (loss_up) {
+      for (guint i = 0; i < tf->n_xrs; i++)
+        tf->xrs[i].rate /= 2.0;
+      xrs_maximize (tf, now, x_recv >= 0.0 ? 0.85 * x_recv : x_recv);
+      recv_limit = xrs_max (tf);
+    } else {
+      xrs_maximize (tf, now, x_recv);
+      recv_limit = 2.0 * xrs_max (tf);
+    }
+  } else {
+    xrs_update (tf, now, x_recv);
+    recv_limit = 2.0 * xrs_max (tf);
+  }
+  tf->recv_limit = recv_limit;
+  tf->x_recv = x_recv;
+
+  if (tf->p > 0.0) {
+    tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+    tf->x = MAX (MIN (tf->x_calc, recv_limit), tfrc_floor (tf));
+  } else if (now - tf->tld >= sec_to_time (tf->r)) {
+    tf->x = MAX (MIN (2.0 * tf->x, recv_limit), tfrc_initial_rate (tf));
+    tf->tld = now;
+    doubled = TRUE;
+  }
+
+  update_x_inst (tf);
+  arm_nofeedback (tf, now);
+  tf->nofeedback = FALSE;
+  tf->n_rounds++;
+  tf->last_data_limited = data_limited;
+
+  if (new_event)
+    reason = "loss-event";
+  else if (data_limited)
+    reason = "data-limited";
+  else if (first)
+    reason = "initial-rate";
+  else if (doubled)
+    reason = "slow-start";
+  else
+    reason = "rtt-update";
+  tfrc_publish (tf, reason);
+}
+
+static void
+tfrc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
+{
+  Tfrc *tf = TFRC (cc);
+  RtpccTime rt = fb->report_time, max_arrival = RTPCC_TIME_NONE, sample;
+  guint n_recv = 0;
+  gboolean new_event = FALSE;
+  gdouble r_est, x_recv;
+
+  if (fb->rtt_sample != RTPCC_TIME_NONE && fb->rtt_sample > 0)
+    sample = fb->rtt_sample;
+  else if (fb->srtt != RTPCC_TIME_NONE && fb->srtt > 0)
+    sample = fb->srtt;
+  else
+    sample = RTPCC_TIME_NONE;
+
+  /* pass 1: what arrived. Every reported byte counts once, in the window
+   * it is reported in: a packet stamped before the previous report but
+   * missing from it was still unread when that report was written (the
+   * receiver stall of Saurin L1464-1468); dropped, it would be lost from
+   * both windows and X_recv would collapse for nothing. */
+  for (guint i = 0; i < fb->n_reports; i++) {
+    const RtpccPacketReport *r = &fb->reports[i];
+
+    if (!tf->any_resolved || r->seq > tf->max_seq)
+      tf->max_seq = r->seq;
+    tf->any_resolved = TRUE;
+    if (!r->received)
+      continue;
+    n_recv++;
+    if (tf->newest_acked == RTPCC_TIME_NONE || r->send_time > tf->newest_acked)
+      tf->newest_acked = r->send_time;
+    tf->win_bytes += r->size;
+    if (r->arrival != RTPCC_TIME_NONE && (max_arrival == RTPCC_TIME_NONE
+            || r->arrival > max_arrival))
+      max_arrival = r->arrival;
+  }
+  if (rt == RTPCC_TIME_NONE)
+    rt = max_arrival;
+  /* A receiver holds a report a fraction of an RTT after the newest packet
+   * in it; a longer hold means it stalled with packets unread. The window
+   * then ends at that newest arrival and the rest goes to the next round. */
+  if (tf->have_rtt && rt != RTPCC_TIME_NONE && max_arrival != RTPCC_TIME_NONE
+      && rt - max_arrival > sec_to_time (tf->r / 2.0)
+      && (tf->win_start == RTPCC_TIME_NONE || max_arrival > tf->win_start))
+    rt = max_arrival;
+
+  /* a feedback without any RTT information is only possible from a broken
+   * sender; 100 ms keeps loss grouping sane until a sample arrives */
+  r_est = tf->have_rtt ? tf->r :
+      sample != RTPCC_TIME_NONE ? RTPCC_TIME_AS_SEC (sample) : 0.1;
+  x_recv = measure_x_recv (tf, rt, r_est);
+
+  /* pass 2: losses and CE marks into loss events */
+  for (guint i = 0; i < fb->n_reports; i++) {
+    const RtpccPacketReport *r = &fb->reports[i];
+    if ((!r->received || (r->ecn & 0x3) == 0x3)
+        && loss_event_on (tf, r->seq, r->send_time, r_est, x_recv))
+      new_event = TRUE;
+  }
+
+  if (sample == RTPCC_TIME_NONE && !tf->have_rtt)
+    return;
+  if (tf->have_feedback && !new_event) {
+    /* only reports of newly received data count as feedback: a receiver
+     * that hears nothing must not keep the nofeedback timer at bay */
+    if (n_recv == 0)
+      return;
+    if (rt == RTPCC_TIME_NONE || tf->win_start == RTPCC_TIME_NONE
+        || rt - tf->win_start < sec_to_time (tf->r)) {
+      /* between rounds p still follows the open interval packet by packet,
+       * as a receiver's p would (the Linux CCID-3 freeze, Jero 2013); X
+       * tracks it under the last round's receive limit */
+      if (tf->have_loss) {
+        tf->p = tfrc_loss_event_rate (tf);
+        tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+        tf->x = MAX (MIN (tf->x_calc, tf->recv_limit), tfrc_floor (tf));
+        update_x_inst (tf);
+      }
+      tf->nofeedback = FALSE;
+      arm_nofeedback (tf, now);
+      tfrc_publish (tf, NULL);
+      return;
+    }
+  }
+  tfrc_round (tf, now, sample, rt, x_recv, new_event);
+}
+
+/* §4.4: cache a halved limit in X_recv_set and recompute X from it */
+static void
+update_limits (Tfrc * tf, RtpccTime now, gdouble timer_limit)
+{
+  timer_limit = MAX (timer_limit, tfrc_floor (tf));
+  tf->xrs[0].rate = timer_limit / 2.0;
+  tf->xrs[0].time = now;
+  tf->n_xrs = 1;
+  tf->recv_limit = timer_limit;
+  tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+  tf->x = MAX (MIN (tf->x_calc, tf->recv_limit), tfrc_floor (tf));
+}
+
+static void
+tfrc_on_tick (RtpccController * cc, RtpccTime now)
+{
+  Tfrc *tf = TFRC (cc);
+  gboolean idle = tf->last_send == RTPCC_TIME_NONE
+      || tf->last_send < tf->nfb_set;
+  gdouble x_recv = xrs_max (tf), recover = tfrc_initial_rate (tf);
+
+  /* RFC 5348 §4.4, nofeedback timer expiry */
+  if (!tf->have_rtt && !tf->have_feedback && !idle) {
+    tf->x = MAX (tf->x / 2.0, tfrc_floor (tf));
+  } else if (((tf->p > 0.0 && x_recv < recover)
+          || (tf->p == 0.0 && tf->x < 2.0 * recover)) && idle) {
+    /* idle since the timer was set and already at the restart rate: a
+     * quiet period must not push the rate below what a restart would use */
+  } else if (tf->p == 0.0) {
+    tf->x = MAX (tf->x / 2.0, tfrc_floor (tf));
+  } else if (tf->x_calc > 2.0 * x_recv) {
+    update_limits (tf, now, x_recv);    /* 2·X_recv was the limit */
+  } else {
+    update_limits (tf, now, tf->x_calc / 2.0);
+  }
+  tf->nofeedback = TRUE;
+  tf->n_nfb++;
+  update_x_inst (tf);
+  arm_nofeedback (tf, now);
+  tfrc_publish (tf, "nofeedback-timer");
+}
+
+static void
+tfrc_on_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt)
+{
+  Tfrc *tf = TFRC (cc);
+  gdouble allowed = cc->target.target_bitrate / 8.0;
+  SentEntry e = { pkt->send_time, allowed, pkt->size, pkt->app_limited };
+  RtpccTime cutoff;
+
+  log_push (tf, &e);
+  cutoff = pkt->send_time - (tf->have_rtt ?
+      MAX (RTPCC_SEC (2), sec_to_time (8.0 * tf->r)) : RTPCC_SEC (4));
+  /* keep what the next round's data-limited check will look at */
+  if (tf->round_acked != RTPCC_TIME_NONE)
+    cutoff = MIN (cutoff, tf->round_acked);
+  log_prune (tf, cutoff);
+
+  /* timer-error compensation: a gap after a packet that left a backlog
+   * behind should have been size/target long */
+  if (tf->prev_send != RTPCC_TIME_NONE && tf->prev_backlog
+      && pkt->send_time > tf->prev_send && allowed > 0.0) {
+    RtpccTime min_len = tf->have_rtt ?
+        MAX (RTPCC_MSEC (100), sec_to_time (tf->r)) : RTPCC_MSEC (100);
+
+    tf->blk_gap += pkt->send_time - tf->prev_send;
+    tf->blk_ideal += pkt->size / allowed;
+    tf->blk_bytes += pkt->size;
+    tf->blk_n++;
+    if (tf->blk_n >= GAIN_BLOCK_PKTS && tf->blk_gap >= min_len) {
+      gdouble gap = RTPCC_TIME_AS_SEC (tf->blk_gap);
+      tf->x_real = tf->blk_bytes / gap;
+      if (tf->timer_comp) {
+        /* multiplicative, half-step (sqrt) correction: converges to the
+         * gain at which the late-waking pacer still averages the target */
+        gdouble g = CLAMP (tf->gain * sqrt (gap / tf->blk_ideal), 1.0,
+            GAIN_MAX);
+        if (g != tf->gain) {
+          tf->gain = g;
+          tfrc_publish (tf, NULL);
+        }
+      }
+      tf->blk_gap = 0;
+      tf->blk_ideal = 0.0;
+      tf->blk_bytes = 0;
+      tf->blk_n = 0;
+    }
+  }
+  tf->prev_send = pkt->send_time;
+  tf->prev_backlog = !pkt->app_limited;
+  tf->last_send = pkt->send_time;
+}
+
+static void
+tfrc_init (RtpccController * cc, RtpccTime now)
+{
+  Tfrc *tf = TFRC (cc);
+
+  tf->s = cc->config.packet_size;
+  tf->discounting = TRUE;
+  tf->osc_prevention = TRUE;
+  tf->data_limited_rule = TRUE;
+  tf->timer_comp = TRUE;
+
+  /* before an RTT is known: the configured start rate, else min-bitrate,
+   * but never below RFC 5348 §4.2's one packet per second */
+  tf->x_pre = cc->config.start_bitrate ? cc->config.start_bitrate / 8.0 :
+      MAX (cc->config.min_bitrate / 8.0, (gdouble) tf->s);
+  tf->x = tf->x_inst = tf->x_pre;
+  tf->x_recv = tf->x_real = -1.0;
+  tf->recv_limit = INFINITY;
+  tf->gain = 1.0;
+  tf->tld = tf->win_start = tf->newest_acked = tf->round_acked =
+      tf->ev_time = tf->last_send = tf->prev_send = RTPCC_TIME_NONE;
+  rtpcc_tfrc_loss_history_init (&tf->lh);
+  tf->log_cap = LOG_MIN_CAP;
+  tf->log = g_new (SentEntry, tf->log_cap);
+
+  tf->nfb_set = now;
+  cc->next_tick = now + NOFB_INITIAL;
+  tfrc_publish (tf, "initial");
+}
+
+static void
+tfrc_finalize (RtpccController * cc)
+{
+  g_free (TFRC (cc)->log);
+}
+
+static gboolean
+parse_bool (const gchar * v, gboolean * out)
+{
+  static const gchar *const yes[] = { "true", "1", "yes", "on" };
+  static const gchar *const no[] = { "false", "0", "no", "off" };
+
+  if (!v)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (yes); i++) {
+    if (g_ascii_strcasecmp (v, yes[i]) == 0) {
+      *out = TRUE;
+      return TRUE;
+    }
+    if (g_ascii_strcasecmp (v, no[i]) == 0) {
+      *out = FALSE;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static gboolean
+tfrc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
+{
+  Tfrc *tf = TFRC (cc);
+  gboolean b;
+
+  if (g_strcmp0 (key, "packet-size") == 0) {
+    gchar *end = NULL;
+    guint64 v;
+
+    if (!value || !g_ascii_isdigit (value[0]))
+      return FALSE;
+    v = g_ascii_strtoull (value, &end, 10);
+    if (*end != '\0' || v == 0 || v > 65535)
+      return FALSE;
+    tf->s = (guint) v;
+    return TRUE;
+  }
+  if (!parse_bool (value, &b))
+    return FALSE;
+  if (g_strcmp0 (key, "history-discounting") == 0) {
+    tf->discounting = b;
+  } else if (g_strcmp0 (key, "data-limited-handling") == 0) {
+    tf->data_limited_rule = b;
+  } else if (g_strcmp0 (key, "oscillation-prevention") == 0) {
+    tf->osc_prevention = b;
+    update_x_inst (tf);
+    tfrc_publish (tf, NULL);
+  } else if (g_strcmp0 (key, "timer-compensation") == 0) {
+    tf->timer_comp = b;
+    if (!b) {
+      tf->gain = 1.0;
+      tfrc_publish (tf, NULL);
+    }
+  } else {
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+rtpcc_tfrc_get_info (RtpccController * cc, RtpccTfrcInfo * info)
+{
+  Tfrc *tf;
+
+  g_return_val_if_fail (cc != NULL && info != NULL, FALSE);
+  if (cc->ops != &rtpcc_cc_tfrc_ops)
+    return FALSE;
+  tf = TFRC (cc);
+  memset (info, 0, sizeof (*info));
+  info->x = tf->x;
+  info->x_inst = tf->x_inst;
+  info->x_calc = tf->p > 0.0 ? tf->x_calc : 0.0;
+  info->x_recv = tf->x_recv;
+  info->x_recv_max = tf->have_feedback ? xrs_max (tf) : INFINITY;
+  info->recv_limit = tf->recv_limit;
+  info->x_real = tf->x_real;
+  info->pacing_gain = tf->gain;
+  info->initial_rate = tfrc_initial_rate (tf);
+  info->p = tf->p;
+  info->rtt = tf->have_rtt ? tf->r : 0.0;
+  info->r_sqmean = tf->r_sqmean;
+  info->s = tf->s;
+  info->n_loss_events = tf->n_events;
+  info->n_nofeedback = tf->n_nfb;
+  info->n_rounds = tf->n_rounds;
+  info->data_limited = tf->last_data_limited;
+  info->have_feedback = tf->have_feedback;
+  info->nofeedback_deadline = cc->next_tick;
+  return TRUE;
+}
+
+const RtpccControllerOps rtpcc_cc_tfrc_ops = {
+  .name = "tfrc",
+  .description = "TCP-Friendly Rate Control (RFC 5348), sender-side over "
+      "per-packet feedback",
+  .instance_size = sizeof (Tfrc),
+  .init = tfrc_init,
+  .finalize = tfrc_finalize,
+  .on_packet_sent = tfrc_on_packet_sent,
+  .on_feedback = tfrc_on_feedback,
+  .on_tick = tfrc_on_tick,
+  .set_param = tfrc_set_param,
+};

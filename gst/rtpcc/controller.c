@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <rtpcc/controller.h>
+#include <rtpcc/cc/builtin.h>
+
+#include <math.h>
+#include <string.h>
+
+static GMutex registry_lock;
+static GHashTable *registry;
+
+static const RtpccControllerOps *const builtin_ops[] = {
+  &rtpcc_cc_fixed_ops,
+  &rtpcc_cc_ccid2_ops,
+  &rtpcc_cc_rr_ops,
+  &rtpcc_cc_tfrc_ops,
+};
+
+void
+rtpcc_controller_config_init (RtpccControllerConfig * config)
+{
+  memset (config, 0, sizeof (*config));
+  config->min_bitrate = 150000;
+  config->max_bitrate = 1500000;
+  config->start_bitrate = 0;
+  config->packet_size = 1200;
+}
+
+static void
+ensure_registry_locked (void)
+{
+  if (registry)
+    return;
+  registry = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_ops); i++)
+    g_hash_table_insert (registry, (gpointer) builtin_ops[i]->name,
+        (gpointer) builtin_ops[i]);
+}
+
+void
+rtpcc_controller_register (const RtpccControllerOps * ops)
+{
+  g_return_if_fail (ops && ops->name && ops->instance_size >=
+      sizeof (RtpccController));
+  g_mutex_lock (&registry_lock);
+  ensure_registry_locked ();
+  g_hash_table_insert (registry, (gpointer) ops->name, (gpointer) ops);
+  g_mutex_unlock (&registry_lock);
+}
+
+const RtpccControllerOps *
+rtpcc_controller_lookup (const gchar * name)
+{
+  const RtpccControllerOps *ops;
+
+  if (!name)
+    return NULL;
+  g_mutex_lock (&registry_lock);
+  ensure_registry_locked ();
+  ops = g_hash_table_lookup (registry, name);
+  g_mutex_unlock (&registry_lock);
+  return ops;
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  /* g_ptr_array_sort passes pointers to the elements */
+  return g_strcmp0 (*(const gchar * const *) a, *(const gchar * const *) b);
+}
+
+gchar **
+rtpcc_controller_list (void)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer key;
+
+  g_mutex_lock (&registry_lock);
+  ensure_registry_locked ();
+  g_hash_table_iter_init (&it, registry);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    g_ptr_array_add (names, g_strdup (key));
+  g_mutex_unlock (&registry_lock);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return (gchar **) g_ptr_array_free (names, FALSE);
+}
+
+RtpccController *
+rtpcc_controller_new (const gchar * name, const RtpccControllerConfig * config,
+    RtpccTime now, GError ** error)
+{
+  const RtpccControllerOps *ops = rtpcc_controller_lookup (name);
+  RtpccController *cc;
+  guint64 start;
+
+  if (!ops) {
+    gchar **names = rtpcc_controller_list ();
+    gchar *known = g_strjoinv (", ", names);
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "unknown controller \"%s\" (known: %s)", name ? name : "(null)", known);
+    g_free (known);
+    g_strfreev (names);
+    return NULL;
+  }
+  if (config->min_bitrate > config->max_bitrate || config->max_bitrate == 0) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "min-bitrate %" G_GUINT64_FORMAT " exceeds max-bitrate %"
+        G_GUINT64_FORMAT, config->min_bitrate, config->max_bitrate);
+    return NULL;
+  }
+  if (config->start_bitrate && (config->start_bitrate < config->min_bitrate
+          || config->start_bitrate > config->max_bitrate)) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "start-bitrate %" G_GUINT64_FORMAT " outside [%" G_GUINT64_FORMAT
+        ", %" G_GUINT64_FORMAT "]", config->start_bitrate,
+        config->min_bitrate, config->max_bitrate);
+    return NULL;
+  }
+
+  cc = g_malloc0 (ops->instance_size);
+  cc->ops = ops;
+  cc->config = *config;
+  if (cc->config.packet_size == 0)
+    cc->config.packet_size = 1200;
+  cc->next_tick = RTPCC_TIME_NONE;
+  start = config->start_bitrate ? config->start_bitrate : config->min_bitrate;
+  cc->target.target_bitrate = cc->target.media_bitrate = start;
+  cc->target.pacing_rate = start;
+  cc->target.state = "start";
+  cc->target.reason = "initial";
+  if (ops->init)
+    ops->init (cc, now);
+  return cc;
+}
+
+void
+rtpcc_controller_free (RtpccController * cc)
+{
+  if (!cc)
+    return;
+  if (cc->ops->finalize)
+    cc->ops->finalize (cc);
+  g_free (cc);
+}
+
+void
+rtpcc_controller_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt)
+{
+  if (cc->ops->on_packet_sent)
+    cc->ops->on_packet_sent (cc, now, pkt);
+}
+
+void
+rtpcc_controller_feedback (RtpccController * cc, RtpccTime now,
+    const RtpccFeedback * fb)
+{
+  if (cc->ops->on_feedback)
+    cc->ops->on_feedback (cc, now, fb);
+}
+
+void
+rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
+    const RtpccReceiverReport * rr)
+{
+  if (cc->ops->on_receiver_report)
+    cc->ops->on_receiver_report (cc, now, rr);
+}
+
+void
+rtpcc_controller_tick (RtpccController * cc, RtpccTime now)
+{
+  /* a tick handler may schedule the next one at or before now: bound it */
+  for (int i = 0; i < 16; i++) {
+    if (cc->next_tick == RTPCC_TIME_NONE || now < cc->next_tick
+        || !cc->ops->on_tick)
+      return;
+    cc->next_tick = RTPCC_TIME_NONE;
+    cc->ops->on_tick (cc, now);
+  }
+}
+
+gboolean
+rtpcc_controller_can_send (RtpccController * cc, RtpccTime now, guint size)
+{
+  return cc->ops->can_send ? cc->ops->can_send (cc, now, size) : TRUE;
+}
+
+gboolean
+rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
+    const gchar * value)
+{
+  return cc->ops->set_param ? cc->ops->set_param (cc, key, value) : FALSE;
+}
+
+void
+rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
+    guint64 fec_bitrate, gdouble pacing_factor, const gchar * state,
+    const gchar * reason)
+{
+  RtpccTarget t = cc->target;
+
+  bitrate = CLAMP (bitrate, cc->config.min_bitrate, cc->config.max_bitrate);
+  fec_bitrate = MIN (fec_bitrate, bitrate);
+  if (pacing_factor < 1.0)
+    pacing_factor = 1.0;
+  t.target_bitrate = bitrate;
+  t.fec_bitrate = fec_bitrate;
+  t.media_bitrate = bitrate - fec_bitrate;
+  t.pacing_rate = (guint64) (bitrate * pacing_factor);
+  if (state)
+    t.state = state;
+  if (reason)
+    t.reason = reason;
+  if (memcmp (&t, &cc->target, sizeof (t)) != 0) {
+    cc->target = t;
+    cc->generation++;
+  }
+}
+
+gdouble
+rtpcc_tcp_throughput (gdouble s, RtpccTime rtt, gdouble p)
+{
+  gdouble R = RTPCC_TIME_AS_SEC (rtt), t_rto = 4.0 * R, b = 1.0;
+  gdouble denom;
+
+  if (p <= 0.0)
+    return INFINITY;
+  if (R <= 0.0)
+    R = 1e-6;
+  /* RFC 5348 §3.1 */
+  denom = R * sqrt (2.0 * b * p / 3.0) +
+      t_rto * (3.0 * sqrt (3.0 * b * p / 8.0) * p * (1.0 + 32.0 * p * p));
+  return s / denom;
+}

@@ -1,0 +1,174 @@
+/* Congestion controllers: an ops table per algorithm, registered by name.
+ *
+ * Modelled on Linux's tcp_congestion_ops / DCCP's ccid_operations: one file
+ * under cc/ fills a RtpccControllerOps and the registry finds it by name
+ * ("tfrc", "ccid2", "rr", "fixed", ...). A controller is fed events — packets
+ * sent, per-packet feedback, RTCP receiver reports, timer ticks — each with
+ * the current time, and publishes a RtpccTarget. It owns no timer: it asks
+ * for one by setting next_tick.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_CONTROLLER_H__
+#define __RTPCC_CONTROLLER_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint64 min_bitrate;          /* bit/s; the target never goes below */
+  guint64 max_bitrate;          /* bit/s; the target never goes above */
+  guint64 start_bitrate;        /* bit/s; 0 = the controller's own default */
+  guint packet_size;            /* nominal packet size s in bytes (TFRC) */
+  guint64 seed;                 /* for controllers that randomise */
+} RtpccControllerConfig;
+
+/* 150 kbit/s .. 1.5 Mbit/s (RFC 8867's R_min / R_max), start 0, s = 1200. */
+void rtpcc_controller_config_init (RtpccControllerConfig * config);
+
+/* A packet the sender has just put on the wire. */
+typedef struct
+{
+  guint64 seq;                  /* sender-wide unwrapped sequence, +1 per packet */
+  RtpccTime send_time;
+  guint size;                   /* bytes on the wire (RTP header + payload) */
+  /* TRUE when the sender had nothing else queued after this packet: it is
+   * sending less than it is allowed to (application-limited, RFC 5348 §8.2). */
+  gboolean app_limited;
+  gboolean is_fec;              /* FEC/probe packets (FBRA, later issues) */
+} RtpccSentPacket;
+
+/* The fate of one sent packet, as learned from feedback. The sender reports
+ * each packet once: received, or lost once later packets prove it (3 later
+ * packets received, RFC 5348's NDUPACK). */
+typedef struct
+{
+  guint64 seq;
+  RtpccTime send_time;
+  guint size;
+  gboolean received;
+  /* Arrival on the receiver's clock, mapped onto the sender's timeline with an
+   * unknown constant offset: only differences between packets are meaningful
+   * (one-way delay variation). RTPCC_TIME_NONE when lost or not reported. */
+  RtpccTime arrival;
+  guint8 ecn;
+  gboolean is_fec;
+} RtpccPacketReport;
+
+typedef struct
+{
+  const RtpccPacketReport *reports;     /* ascending seq */
+  guint n_reports;
+  /* RTT sample taken from this feedback (feedback arrival − send time of the
+   * newest packet it acknowledges − the receiver's hold time), or NONE. */
+  RtpccTime rtt_sample;
+  RtpccTime srtt;               /* the sender's smoothed RTT (RFC 6298), or NONE */
+  /* The receiver's report time on the sender's timeline (same offset as
+   * arrival): lets controllers measure receive rates over report intervals. */
+  RtpccTime report_time;
+} RtpccFeedback;
+
+/* An RTCP reception report block about our media (RFC 3550 §6.4.1). */
+typedef struct
+{
+  guint32 ssrc;
+  guint8 fraction_lost;         /* /256, since the previous report */
+  gint32 cumulative_lost;
+  guint32 ext_highest_seq;
+  guint32 jitter;               /* RTP timestamp units */
+  RtpccTime rtt;                /* from LSR/DLSR, or RTPCC_TIME_NONE */
+  guint32 packets_sent_interval;        /* what we sent since the previous RR */
+} RtpccReceiverReport;
+
+typedef struct
+{
+  guint64 target_bitrate;       /* bit/s the application may send (media + FEC) */
+  guint64 media_bitrate;        /* bit/s for the encoder(s) */
+  guint64 fec_bitrate;          /* bit/s suggested for FEC / probing */
+  guint64 pacing_rate;          /* bit/s the pacer drains at */
+  guint32 cwnd;                 /* packets in flight allowed; 0 = rate-based */
+  const gchar *state;           /* static string: "slow-start", ... */
+  const gchar *reason;          /* static string: why the target last changed */
+} RtpccTarget;
+
+typedef struct _RtpccController RtpccController;
+typedef struct _RtpccControllerOps RtpccControllerOps;
+
+struct _RtpccControllerOps
+{
+  const gchar *name;
+  const gchar *description;
+  gsize instance_size;          /* >= sizeof (RtpccController) */
+
+  /* config and an initial target are set before init runs */
+  void (*init) (RtpccController * cc, RtpccTime now);
+  void (*finalize) (RtpccController * cc);
+
+  void (*on_packet_sent) (RtpccController * cc, RtpccTime now,
+      const RtpccSentPacket * pkt);
+  void (*on_feedback) (RtpccController * cc, RtpccTime now,
+      const RtpccFeedback * fb);
+  void (*on_receiver_report) (RtpccController * cc, RtpccTime now,
+      const RtpccReceiverReport * rr);
+  /* called when now >= next_tick */
+  void (*on_tick) (RtpccController * cc, RtpccTime now);
+  /* optional, window-based controllers: may a packet of @size go now? */
+  gboolean (*can_send) (RtpccController * cc, RtpccTime now, guint size);
+  /* optional: controller-specific tunables by name; FALSE if unknown/invalid */
+  gboolean (*set_param) (RtpccController * cc, const gchar * key,
+      const gchar * value);
+};
+
+struct _RtpccController
+{
+  const RtpccControllerOps *ops;
+  RtpccControllerConfig config;
+  RtpccTarget target;
+  /* the controller sets this to be ticked; RTPCC_TIME_NONE = no timer */
+  RtpccTime next_tick;
+  /* bumped by rtpcc_controller_update_target on every change */
+  guint64 generation;
+};
+
+/* Registry. Built-in controllers are registered on first use. */
+void rtpcc_controller_register (const RtpccControllerOps * ops);
+const RtpccControllerOps *rtpcc_controller_lookup (const gchar * name);
+/* NULL-terminated, sorted; free with g_strfreev */
+gchar **rtpcc_controller_list (void);
+
+/* NULL and @error set for an unknown name or an inconsistent config
+ * (min > max, start outside [min, max]). */
+RtpccController *rtpcc_controller_new (const gchar * name,
+    const RtpccControllerConfig * config, RtpccTime now, GError ** error);
+void rtpcc_controller_free (RtpccController * cc);
+
+void rtpcc_controller_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt);
+void rtpcc_controller_feedback (RtpccController * cc, RtpccTime now,
+    const RtpccFeedback * fb);
+void rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
+    const RtpccReceiverReport * rr);
+/* runs on_tick if it is due; safe to call any time */
+void rtpcc_controller_tick (RtpccController * cc, RtpccTime now);
+gboolean rtpcc_controller_can_send (RtpccController * cc, RtpccTime now,
+    guint size);
+gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
+    const gchar * value);
+
+/* For controllers: set the target bit rate (clamped to [min, max]); media =
+ * target − fec; pacing = target × @pacing_factor (≥ 1). Bumps generation
+ * when anything changed. */
+void rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
+    guint64 fec_bitrate, gdouble pacing_factor, const gchar * state,
+    const gchar * reason);
+
+/* The TCP throughput equation of RFC 5348 §3.1 (as TFRC and the RFC 8083
+ * circuit breaker use it): bytes/s for packet size @s bytes, RTT @rtt, loss
+ * event rate @p (b = 1, t_RTO = 4 R). p <= 0 gives +inf. */
+gdouble rtpcc_tcp_throughput (gdouble s, RtpccTime rtt, gdouble p);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,462 @@
+/* Per-packet arrival log and the RFC 8888 feedback built from it.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "arrivallog.h"
+#include "ccfb.h"
+#include "rtcp.h"
+
+#include <string.h>
+
+typedef struct
+{
+  guint64 ext;                  /* which seq the slot holds; 0 = never used */
+  RtpccTime arrival;            /* NONE: not received (yet) */
+  RtpccTime reported_at;        /* first report covering it, or NONE */
+  guint8 ecn;
+  gboolean acked;               /* a report said "received" */
+} Slot;
+
+typedef struct
+{
+  guint32 ssrc;
+  guint64 first_ext;            /* lowest seq ever logged */
+  guint64 highest_ext;          /* highest seq received */
+  guint64 reported_highest;     /* highest seq covered by a report, 0 = none */
+  guint64 n_received;
+  RtpccTime last_arrival;
+  guint32 bad_seq;              /* seq confirming a restart; > 0xFFFF: none */
+  Slot *slots;
+} Stream;
+
+struct _RtpccArrivalLog
+{
+  guint capacity;
+  RtpccTime report_window;
+  RtpccTime inactive_timeout;
+  GPtrArray *streams;           /* insertion order: reports are deterministic */
+};
+
+/* A report block under construction. */
+typedef struct
+{
+  Stream *st;
+  guint64 begin;
+  guint64 end;                  /* inclusive; begin > end: empty block */
+} Range;
+
+/* a − b without signed overflow (times come from callers and fuzzers) */
+static RtpccTime
+time_sub (RtpccTime a, RtpccTime b)
+{
+  gint64 r;
+  if (__builtin_sub_overflow (a, b, &r))
+    return b > 0 ? G_MININT64 + 1 : G_MAXINT64;
+  return r;
+}
+
+static void
+stream_free (gpointer data)
+{
+  Stream *st = data;
+  g_free (st->slots);
+  g_free (st);
+}
+
+RtpccArrivalLog *
+rtpcc_arrival_log_new (guint capacity)
+{
+  RtpccArrivalLog *log = g_new0 (RtpccArrivalLog, 1);
+
+  log->capacity = CLAMP (capacity, RTPCC_ARRIVAL_LOG_MIN_CAPACITY,
+      RTPCC_ARRIVAL_LOG_MAX_CAPACITY);
+  log->report_window = RTPCC_ARRIVAL_LOG_DEFAULT_REPORT_WINDOW;
+  log->inactive_timeout = RTPCC_ARRIVAL_LOG_DEFAULT_INACTIVE_TIMEOUT;
+  log->streams = g_ptr_array_new_with_free_func (stream_free);
+  return log;
+}
+
+void
+rtpcc_arrival_log_free (RtpccArrivalLog * log)
+{
+  if (log == NULL)
+    return;
+  g_ptr_array_unref (log->streams);
+  g_free (log);
+}
+
+guint
+rtpcc_arrival_log_get_capacity (const RtpccArrivalLog * log)
+{
+  g_return_val_if_fail (log != NULL, 0);
+  return log->capacity;
+}
+
+void
+rtpcc_arrival_log_set_report_window (RtpccArrivalLog * log, RtpccTime window)
+{
+  g_return_if_fail (log != NULL);
+  log->report_window = MAX (window, 0);
+}
+
+void
+rtpcc_arrival_log_set_inactive_timeout (RtpccArrivalLog * log,
+    RtpccTime timeout)
+{
+  g_return_if_fail (log != NULL);
+  log->inactive_timeout = MAX (timeout, 0);
+}
+
+static Stream *
+find_stream (const RtpccArrivalLog * log, guint32 ssrc, guint * index)
+{
+  guint i;
+
+  for (i = 0; i < log->streams->len; i++) {
+    Stream *st = g_ptr_array_index (log->streams, i);
+    if (st->ssrc == ssrc) {
+      if (index)
+        *index = i;
+      return st;
+    }
+  }
+  return NULL;
+}
+
+static inline Slot *
+slot_of (const RtpccArrivalLog * log, const Stream * st, guint64 ext)
+{
+  return &st->slots[ext % log->capacity];
+}
+
+/* The slot if it currently holds @ext, else NULL. */
+static inline Slot *
+lookup_slot (const RtpccArrivalLog * log, const Stream * st, guint64 ext)
+{
+  Slot *s = slot_of (log, st, ext);
+  return s->ext == ext ? s : NULL;
+}
+
+static guint64
+extend (const Stream * st, guint16 seq)
+{
+  gint16 delta = (gint16) (guint16) (seq - (guint16) st->highest_ext);
+  return (guint64) ((gint64) st->highest_ext + delta);
+}
+
+gboolean
+rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
+    RtpccTime arrival, guint8 ecn)
+{
+  Stream *st;
+  Slot *slot;
+  guint64 ext;
+
+  g_return_val_if_fail (log != NULL, FALSE);
+  if (arrival == RTPCC_TIME_NONE)
+    return FALSE;
+  ecn &= 0x3;
+
+  st = find_stream (log, ssrc, NULL);
+  if (st == NULL) {
+    if (log->streams->len >= RTPCC_ARRIVAL_LOG_MAX_SSRCS) {
+      /* bounded memory whatever SSRCs an attacker sprays: evict the one
+       * silent for longest */
+      guint i, victim = 0;
+      for (i = 1; i < log->streams->len; i++) {
+        Stream *a = g_ptr_array_index (log->streams, i);
+        Stream *v = g_ptr_array_index (log->streams, victim);
+        if (a->last_arrival < v->last_arrival)
+          victim = i;
+      }
+      g_ptr_array_remove_index (log->streams, victim);
+    }
+    st = g_new0 (Stream, 1);
+    st->ssrc = ssrc;
+    st->slots = g_new0 (Slot, log->capacity);
+    st->first_ext = st->highest_ext = G_GUINT64_CONSTANT (65536) + seq;
+    st->last_arrival = arrival;
+    st->bad_seq = G_MAXUINT32;
+    g_ptr_array_add (log->streams, st);
+    ext = st->highest_ext;
+  } else {
+    ext = extend (st, seq);
+    if (ext + RTPCC_CCFB_MAX_REPORTS < st->highest_ext) {
+      /* far behind: the sender restarted its sequence (as RFC 3550 A.1,
+       * believed when the next packet follows), or a stale straggler */
+      if (seq != st->bad_seq) {
+        st->bad_seq = (guint16) (seq + 1);
+        return FALSE;
+      }
+      /* a fresh start above every extended seq handed out so far */
+      memset (st->slots, 0, log->capacity * sizeof (Slot));
+      ext = ((st->highest_ext + 2 * G_GUINT64_CONSTANT (65536)) &
+          ~G_GUINT64_CONSTANT (0xffff)) | seq;
+      st->first_ext = st->highest_ext = ext;
+      st->reported_highest = 0;
+    }
+    st->bad_seq = G_MAXUINT32;
+    /* too old for the ring: its slot now belongs to a newer packet */
+    if (ext + log->capacity <= st->highest_ext)
+      return FALSE;
+    if (ext > st->highest_ext)
+      st->highest_ext = ext;
+    if (ext < st->first_ext)
+      st->first_ext = ext;
+  }
+
+  slot = slot_of (log, st, ext);
+  if (slot->ext == ext && slot->arrival != RTPCC_TIME_NONE) {
+    /* duplicate: first arrival stands, but any CE copy marks it CE */
+    if (ecn == RTPCC_ECN_CE)
+      slot->ecn = RTPCC_ECN_CE;
+    return FALSE;
+  }
+  if (slot->ext != ext) {
+    slot->ext = ext;
+    slot->reported_at = RTPCC_TIME_NONE;
+    slot->acked = FALSE;
+  }
+  /* a packet already reported lost keeps reported_at: it is re-covered */
+  slot->arrival = arrival;
+  slot->ecn = ecn;
+  st->n_received++;
+  if (arrival > st->last_arrival)
+    st->last_arrival = arrival;
+  return TRUE;
+}
+
+void
+rtpcc_arrival_log_remove_ssrc (RtpccArrivalLog * log, guint32 ssrc)
+{
+  guint i;
+
+  g_return_if_fail (log != NULL);
+  if (find_stream (log, ssrc, &i))
+    g_ptr_array_remove_index (log->streams, i);
+}
+
+gboolean
+rtpcc_arrival_log_extend_seq (const RtpccArrivalLog * log, guint32 ssrc,
+    guint16 seq, guint64 * ext_seq)
+{
+  Stream *st;
+
+  g_return_val_if_fail (log != NULL, FALSE);
+  st = find_stream (log, ssrc, NULL);
+  if (st == NULL)
+    return FALSE;
+  if (ext_seq)
+    *ext_seq = extend (st, seq);
+  return TRUE;
+}
+
+gboolean
+rtpcc_arrival_log_get_highest (const RtpccArrivalLog * log, guint32 ssrc,
+    guint64 * ext_seq, guint64 * n_received)
+{
+  Stream *st;
+
+  g_return_val_if_fail (log != NULL, FALSE);
+  st = find_stream (log, ssrc, NULL);
+  if (st == NULL)
+    return FALSE;
+  if (ext_seq)
+    *ext_seq = st->highest_ext;
+  if (n_received)
+    *n_received = st->n_received;
+  return TRUE;
+}
+
+gboolean
+rtpcc_arrival_log_lookup (const RtpccArrivalLog * log, guint32 ssrc,
+    guint64 ext_seq, RtpccTime * arrival, guint8 * ecn)
+{
+  Stream *st;
+  Slot *s;
+
+  g_return_val_if_fail (log != NULL, FALSE);
+  st = find_stream (log, ssrc, NULL);
+  if (st == NULL || ext_seq == 0)
+    return FALSE;
+  s = lookup_slot (log, st, ext_seq);
+  if (s == NULL || s->arrival == RTPCC_TIME_NONE)
+    return FALSE;
+  if (arrival)
+    *arrival = s->arrival;
+  if (ecn)
+    *ecn = s->ecn;
+  return TRUE;
+}
+
+/* The range a report made at @now should cover for @st (see the policy in
+ * the header). */
+static void
+choose_range (const RtpccArrivalLog * log, Stream * st, RtpccTime now,
+    guint limit, Range * r)
+{
+  guint64 lo, begin, e;
+
+  /* oldest seq still in the ring */
+  lo = st->highest_ext >= log->capacity ?
+      MAX (st->first_ext, st->highest_ext - log->capacity + 1) : st->first_ext;
+
+  if (st->reported_highest == 0)
+    begin = lo;
+  else
+    begin = MAX (st->reported_highest + 1, lo);
+
+  /* reach back over packets already covered but not yet acknowledged, while
+   * the report that first covered them is within the window */
+  for (e = MIN (begin, st->reported_highest + 1); e > lo; e--) {
+    Slot *s = lookup_slot (log, st, e - 1);
+
+    if (s == NULL || s->reported_at == RTPCC_TIME_NONE
+        || time_sub (now, s->reported_at) > log->report_window)
+      break;
+    if (!(s->arrival != RTPCC_TIME_NONE && s->acked))
+      begin = MIN (begin, e - 1);
+  }
+
+  r->st = st;
+  r->end = st->highest_ext;
+  r->begin = begin;
+  if (r->begin <= r->end && r->end - r->begin + 1 > limit)
+    r->begin = r->end - limit + 1;
+}
+
+gsize
+rtpcc_arrival_log_write_ccfb (RtpccArrivalLog * log, RtpccTime now,
+    RtpccTime ntp_offset, guint32 sender_ssrc, guint max_reports_per_ssrc,
+    guint8 * buf, gsize max)
+{
+  Range *ranges;
+  RtpccCcfbBlockIn *blocks;
+  RtpccCcfbMetric *metrics = NULL;
+  guint n = 0, i, limit;
+  gsize total = 0, size = 0, written = 0, mi;
+  guint64 ntp;
+  guint32 rts;
+  RtpccTime rts_time;
+
+  g_return_val_if_fail (log != NULL, 0);
+  if (buf == NULL || log->streams->len == 0)
+    return 0;
+
+  limit = max_reports_per_ssrc ? max_reports_per_ssrc : log->capacity;
+  limit = MIN (limit, MIN (log->capacity, RTPCC_CCFB_MAX_REPORTS));
+
+  ranges = g_new0 (Range, log->streams->len);
+  blocks = g_new0 (RtpccCcfbBlockIn, log->streams->len);
+
+  for (i = 0; i < log->streams->len; i++) {
+    Stream *st = g_ptr_array_index (log->streams, i);
+    Range *r = &ranges[n];
+
+    choose_range (log, st, now, limit, r);
+    if (r->begin > r->end
+        && time_sub (now, st->last_arrival) > log->inactive_timeout)
+      continue;                 /* silent and nothing to say: not active */
+    n++;
+  }
+  if (n == 0)
+    goto out;
+
+  /* too big for @max: drop the oldest packets of the largest block first */
+  for (;;) {
+    guint big = 0;
+    guint64 big_n = 0;
+
+    for (i = 0; i < n; i++) {
+      blocks[i].num_reports = ranges[i].begin <= ranges[i].end ?
+          (guint16) (ranges[i].end - ranges[i].begin + 1) : 0;
+      if (blocks[i].num_reports > big_n) {
+        big_n = blocks[i].num_reports;
+        big = i;
+      }
+    }
+    size = rtpcc_ccfb_size (blocks, n);
+    if (size != 0 && size <= max)
+      break;
+    if (big_n == 0)
+      goto out;
+    /* each report is 2 bytes; +2 absorbs the odd-count padding word */
+    ranges[big].begin += MIN (big_n, (size > max ? (size - max) / 2 : 0) + 2);
+  }
+
+  /* the report timestamp is @now rounded *up* to 1/65536 s: truncating
+   * would put packets of the last 15 µs after it, which RFC 8888 makes
+   * 0x1FFF (unavailable). ATOs are relative to the instant it denotes. */
+  ntp = rtpcc_ntp_from_time (now, ntp_offset);
+  ntp = (ntp + 0xffff) & ~G_GUINT64_CONSTANT (0xffff);
+  rts = rtpcc_ntp_short (ntp);
+  rts_time = rtpcc_ntp_to_time (ntp, ntp_offset);
+
+  for (i = 0; i < n; i++)
+    total += blocks[i].num_reports;
+  metrics = g_new0 (RtpccCcfbMetric, MAX (total, 1));
+
+  mi = 0;
+  for (i = 0; i < n; i++) {
+    Range *r = &ranges[i];
+    Stream *st = r->st;
+    guint j;
+
+    blocks[i].media_ssrc = st->ssrc;
+    blocks[i].metrics = &metrics[mi];
+    if (blocks[i].num_reports == 0) {
+      blocks[i].begin_seq = (guint16) st->highest_ext;
+      continue;
+    }
+    blocks[i].begin_seq = (guint16) r->begin;
+    for (j = 0; j < blocks[i].num_reports; j++) {
+      Slot *s = lookup_slot (log, st, r->begin + j);
+      RtpccCcfbMetric *m = &metrics[mi + j];
+
+      m->seq = (guint16) (r->begin + j);
+      if (s && s->arrival != RTPCC_TIME_NONE) {
+        m->received = TRUE;
+        m->ecn = s->ecn;
+        m->ato = rtpcc_ccfb_ato_from_delta (time_sub (rts_time,
+                s->arrival));
+      }
+    }
+    mi += blocks[i].num_reports;
+  }
+
+  written = rtpcc_ccfb_write (buf, max, sender_ssrc, rts, blocks, n);
+  if (written == 0)
+    goto out;
+
+  /* remember what this report said, for the re-cover policy */
+  for (i = 0; i < n; i++) {
+    Range *r = &ranges[i];
+    Stream *st = r->st;
+    guint j;
+
+    for (j = 0; j < blocks[i].num_reports; j++) {
+      guint64 e = r->begin + j;
+      Slot *s = slot_of (log, st, e);
+
+      if (s->ext != e) {
+        /* a loss we report: give it a slot so it can be re-covered */
+        s->ext = e;
+        s->arrival = RTPCC_TIME_NONE;
+        s->ecn = 0;
+        s->acked = FALSE;
+        s->reported_at = RTPCC_TIME_NONE;
+      }
+      if (s->reported_at == RTPCC_TIME_NONE)
+        s->reported_at = now;
+      if (s->arrival != RTPCC_TIME_NONE)
+        s->acked = TRUE;
+    }
+    if (blocks[i].num_reports > 0)
+      st->reported_highest = MAX (st->reported_highest, r->end);
+  }
+
+out:
+  g_free (metrics);
+  g_free (blocks);
+  g_free (ranges);
+  return written;
+}

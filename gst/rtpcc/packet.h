@@ -1,0 +1,35 @@
+/* What the endpoints need to know of an RTP packet. Elements fill it from
+ * GstRTPBuffer; the simulator fills it directly.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_PACKET_H__
+#define __RTPCC_PACKET_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint32 ssrc;
+  guint16 seq;
+  guint32 rtp_ts;
+  guint8 pt;
+  gboolean marker;
+  guint size;                   /* the whole RTP packet in bytes */
+  guint8 ecn;
+  guint32 clock_rate;           /* 0 = unknown (90000 is assumed for video) */
+  gboolean is_fec;
+} RtpccRtpInfo;
+
+typedef enum
+{
+  RTPCC_FEEDBACK_CCFB = 0,      /* RFC 8888 per-packet feedback + RR */
+  RTPCC_FEEDBACK_RR = 1,        /* RTCP RR only (RFC 3550) */
+} RtpccFeedbackMode;
+
+const gchar *rtpcc_feedback_mode_name (RtpccFeedbackMode mode);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <rtpcc/receiver.h>
+#include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/ccfb.h>
+#include <rtpcc/feedback/arrivallog.h>
+#include <rtpcc/rng.h>
+
+#include <string.h>
+
+/* at most this many packets per SSRC in one CCFB */
+#define CCFB_MAX_REPORTS 512
+#define MAX_SOURCES 16
+
+typedef struct
+{
+  RtpccRtpSourceStats stats;
+  guint32 clock_rate;
+  guint32 lsr;                  /* middle 32 bits of the last SR's NTP */
+  RtpccTime last_sr_arrival;
+} Source;
+
+struct _RtpccReceiver
+{
+  RtpccReceiverConfig config;
+  gchar *cname;
+  RtpccRng rng;
+  guint32 ssrc;
+
+  GHashTable *sources;          /* ssrc → Source* */
+  RtpccArrivalLog *log;
+
+  gboolean have_media;
+  gboolean new_since_feedback;
+  RtpccTime next_feedback;
+  RtpccTime next_rr;
+
+  /* frame interval from marker bits, for the adaptive CCFB interval */
+  RtpccTime last_marker;
+  RtpccTime frame_interval;
+
+  RtpccTime rate_window_start;
+  guint64 rate_window_bytes;
+
+  RtpccReceiverStats stats;
+};
+
+void
+rtpcc_receiver_config_init (RtpccReceiverConfig * config)
+{
+  memset (config, 0, sizeof (*config));
+  config->feedback = RTPCC_FEEDBACK_CCFB;
+  config->feedback_interval = 0;
+  config->feedback_min = RTPCC_MSEC (20);
+  config->feedback_max = RTPCC_MSEC (100);
+  config->rtcp_interval = RTPCC_SEC (1);
+  config->cname = "rtpcc-receiver@localhost";
+}
+
+RtpccReceiver *
+rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
+{
+  RtpccReceiver *r = g_new0 (RtpccReceiver, 1);
+
+  r->config = *config;
+  r->cname = g_strdup (config->cname ? config->cname :
+      "rtpcc-receiver@localhost");
+  r->config.cname = r->cname;
+  if (r->config.rtcp_interval <= 0)
+    r->config.rtcp_interval = RTPCC_SEC (1);
+  if (r->config.feedback_min <= 0)
+    r->config.feedback_min = RTPCC_MSEC (20);
+  if (r->config.feedback_max < r->config.feedback_min)
+    r->config.feedback_max = MAX (r->config.feedback_min, RTPCC_MSEC (100));
+  rtpcc_rng_init_stream (&r->rng, config->seed, 0x7ec1);
+  r->ssrc = config->ssrc;
+  while (r->ssrc == 0)
+    r->ssrc = (guint32) rtpcc_rng_next_u64 (&r->rng);
+  r->sources = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->log = rtpcc_arrival_log_new (8192);
+  r->next_feedback = RTPCC_TIME_NONE;
+  r->next_rr = RTPCC_TIME_NONE;
+  r->last_marker = RTPCC_TIME_NONE;
+  r->rate_window_start = now;
+  return r;
+}
+
+void
+rtpcc_receiver_free (RtpccReceiver * r)
+{
+  if (!r)
+    return;
+  g_hash_table_unref (r->sources);
+  rtpcc_arrival_log_free (r->log);
+  g_free (r->cname);
+  g_free (r);
+}
+
+guint32
+rtpcc_receiver_get_ssrc (const RtpccReceiver * r)
+{
+  return r->ssrc;
+}
+
+static RtpccTime
+feedback_interval (RtpccReceiver * r)
+{
+  RtpccTime iv = r->config.feedback_interval;
+
+  if (iv <= 0) {
+    /* one report per frame: the sender learns of each frame's fate once,
+     * and the report rate scales with the media rather than a fixed clock */
+    iv = r->frame_interval > 0 ? r->frame_interval : RTPCC_MSEC (50);
+    iv = CLAMP (iv, r->config.feedback_min, r->config.feedback_max);
+  }
+  return iv;
+}
+
+static Source *
+get_source (RtpccReceiver * r, guint32 ssrc, gboolean create)
+{
+  Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
+
+  if (!s && create && g_hash_table_size (r->sources) < MAX_SOURCES) {
+    s = g_new0 (Source, 1);
+    rtpcc_rtp_source_init (&s->stats, ssrc);
+    /* a congestion-controlled sender starts sending at once; one packet is
+     * enough to validate it (RFC 3550 A.1 probation would hide losses) */
+    s->stats.min_sequential = 1;
+    s->last_sr_arrival = RTPCC_TIME_NONE;
+    g_hash_table_insert (r->sources, GUINT_TO_POINTER (ssrc), s);
+  }
+  return s;
+}
+
+void
+rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
+    const RtpccRtpInfo * info)
+{
+  Source *s = get_source (r, info->ssrc, TRUE);
+
+  r->stats.packets_received++;
+  r->stats.bytes_received += info->size;
+  r->rate_window_bytes += info->size;
+  if (now - r->rate_window_start >= RTPCC_SEC (1)) {
+    r->stats.receive_rate = (guint64) (r->rate_window_bytes * 8.0 /
+        RTPCC_TIME_AS_SEC (now - r->rate_window_start));
+    r->rate_window_start = now;
+    r->rate_window_bytes = 0;
+  }
+  if (!s)
+    return;                     /* too many sources: counted, not tracked */
+
+  if (info->clock_rate)
+    s->clock_rate = info->clock_rate;
+  rtpcc_rtp_source_update_seq (&s->stats, info->seq);
+  rtpcc_rtp_source_update_jitter (&s->stats, now, info->rtp_ts,
+      s->clock_rate ? s->clock_rate : 90000);
+  {
+    guint64 ext;
+    gboolean seen = rtpcc_arrival_log_extend_seq (r->log, info->ssrc,
+        info->seq, &ext) && rtpcc_arrival_log_lookup (r->log, info->ssrc, ext,
+        NULL, NULL);
+    /* FALSE also means "older than the log" or an unconfirmed restart */
+    if (!rtpcc_arrival_log_add (r->log, info->ssrc, info->seq, now,
+            info->ecn)) {
+      if (seen)
+        r->stats.duplicates++;
+      else
+        r->stats.stale++;
+    }
+  }
+  r->new_since_feedback = TRUE;
+
+  if (info->marker && !info->is_fec) {
+    if (r->last_marker != RTPCC_TIME_NONE) {
+      RtpccTime d = now - r->last_marker;
+      /* EWMA, ignoring gaps that are pauses rather than frames */
+      if (d > 0 && d < RTPCC_SEC (1))
+        r->frame_interval = r->frame_interval ?
+            (7 * r->frame_interval + d) / 8 : d;
+    }
+    r->last_marker = now;
+  }
+
+  if (!r->have_media) {
+    r->have_media = TRUE;
+    r->next_feedback = now + feedback_interval (r);
+    /* the first RR soon, so the sender gets an RTT and the breaker a sign
+     * of life early */
+    r->next_rr = now + r->config.rtcp_interval / 2;
+  }
+}
+
+gboolean
+rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean used = FALSE;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len)) {
+    r->stats.rtcp_malformed++;
+    return FALSE;
+  }
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    if (pkt.pt == RTPCC_RTCP_SR) {
+      RtpccRtcpSR sr;
+      Source *s;
+      if (!rtpcc_rtcp_parse_sr (&pkt, &sr)) {
+        r->stats.rtcp_malformed++;
+        return FALSE;
+      }
+      s = get_source (r, sr.ssrc, FALSE);
+      if (s) {
+        s->lsr = rtpcc_ntp_short (sr.ntp);
+        s->last_sr_arrival = now;
+        used = TRUE;
+      }
+    }
+  }
+  if (used)
+    r->stats.rtcp_received++;
+  return used;
+}
+
+RtpccTime
+rtpcc_receiver_next_feedback_time (RtpccReceiver * r)
+{
+  if (!r->have_media)
+    return RTPCC_TIME_NONE;
+  if (r->config.feedback == RTPCC_FEEDBACK_RR)
+    return r->next_rr;
+  return MIN (r->next_feedback, r->next_rr);
+}
+
+static gsize
+write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
+{
+  RtpccRtcpRR rr;
+  GHashTableIter hit;
+  gpointer value;
+  gsize n, m;
+
+  memset (&rr, 0, sizeof (rr));
+  rr.ssrc = r->ssrc;
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, NULL, &value)
+      && rr.n_blocks < RTPCC_RTCP_MAX_BLOCKS) {
+    Source *s = value;
+    if (rtpcc_rtp_source_make_report_block (&s->stats, now, s->lsr,
+            s->last_sr_arrival, &rr.blocks[rr.n_blocks]))
+      rr.n_blocks++;
+  }
+  n = rtpcc_rtcp_write_rr (buf, max, &rr);
+  if (n == 0)
+    return 0;
+  m = rtpcc_rtcp_write_sdes_cname (buf + n, max - n, r->ssrc, r->cname);
+  return m ? n + m : 0;
+}
+
+gsize
+rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
+    gsize max)
+{
+  gsize n = 0;
+  gboolean rr_due, fb_due;
+
+  if (!r->have_media)
+    return 0;
+  rr_due = now >= r->next_rr;
+  fb_due = r->config.feedback == RTPCC_FEEDBACK_CCFB
+      && now >= r->next_feedback;
+  if (!rr_due && !fb_due)
+    return 0;
+
+  if (rr_due) {
+    n = write_rr (r, now, buf, max);
+    if (n == 0)
+      return 0;
+    r->stats.rtcp_sent++;
+    /* RFC 3550 §6.3.1 randomisation */
+    r->next_rr = now + (RtpccTime) (r->config.rtcp_interval *
+        rtpcc_rng_uniform (&r->rng, 0.5, 1.5));
+  }
+  if (r->config.feedback == RTPCC_FEEDBACK_CCFB && (fb_due || rr_due)) {
+    /* only when something arrived since the last report (RFC 5348 §6's
+     * rule, and no point repeating an unchanged report) */
+    if (r->new_since_feedback) {
+      gsize m = rtpcc_arrival_log_write_ccfb (r->log, now,
+          r->config.ntp_offset, r->ssrc, CCFB_MAX_REPORTS, buf + n, max - n);
+      if (m > 0) {
+        n += m;
+        r->stats.feedback_sent++;
+        r->new_since_feedback = FALSE;
+      }
+    }
+    r->next_feedback = now + feedback_interval (r);
+  }
+  r->stats.feedback_interval = feedback_interval (r);
+  return n;
+}
+
+const RtpccReceiverStats *
+rtpcc_receiver_get_stats (RtpccReceiver * r, RtpccTime now)
+{
+  GHashTableIter hit;
+  gpointer value;
+  guint64 lost = 0;
+
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, NULL, &value)) {
+    Source *s = value;
+    guint32 expected = rtpcc_rtp_source_ext_highest_seq (&s->stats) -
+        s->stats.base_seq + 1;
+    if (s->stats.started && expected > s->stats.received)
+      lost += expected - s->stats.received;
+  }
+  r->stats.packets_lost = lost;
+  r->stats.sources = g_hash_table_size (r->sources);
+  r->stats.feedback_interval = feedback_interval (r);
+  return &r->stats;
+}

@@ -1,0 +1,70 @@
+/* RtpccReceiver: the receiving endpoint, sans I/O. It logs every RTP
+ * arrival, keeps RFC 3550 reception statistics, and builds the feedback the
+ * sender's controller needs: RFC 8888 CCFB at a per-frame interval (bounded)
+ * and RTCP RR at the RTCP interval.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_RECEIVER_H__
+#define __RTPCC_RECEIVER_H__
+
+#include <rtpcc/common.h>
+#include <rtpcc/packet.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  RtpccFeedbackMode feedback;
+  /* CCFB interval; 0 = adaptive: one per video frame interval (from marker
+   * bits), bounded to [min, max] */
+  RtpccTime feedback_interval;
+  RtpccTime feedback_min, feedback_max;  /* default 20 ms, 100 ms */
+  RtpccTime rtcp_interval;      /* RR interval (randomised ±50 %), default 1 s */
+  RtpccTime ntp_offset;
+  guint32 ssrc;                 /* our RTCP SSRC; 0 = drawn from the seed */
+  const gchar *cname;
+  guint64 seed;
+} RtpccReceiverConfig;
+
+void rtpcc_receiver_config_init (RtpccReceiverConfig * config);
+
+typedef struct
+{
+  guint64 packets_received, bytes_received;
+  guint64 packets_lost;         /* RFC 3550 cumulative, all sources */
+  guint64 duplicates;
+  guint64 stale;                /* older than the arrival log, or a sequence
+                                 * restart not yet confirmed */
+  guint64 rtcp_received, rtcp_malformed, rtcp_sent, feedback_sent;
+  guint sources;
+  guint64 receive_rate;         /* bit/s over the last second */
+  RtpccTime feedback_interval;  /* currently used */
+} RtpccReceiverStats;
+
+typedef struct _RtpccReceiver RtpccReceiver;
+
+RtpccReceiver *rtpcc_receiver_new (const RtpccReceiverConfig * config,
+    RtpccTime now);
+void rtpcc_receiver_free (RtpccReceiver * receiver);
+
+void rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
+    const RtpccRtpInfo * info);
+/* RTCP from the sender (SR for LSR/DLSR). FALSE if dropped (counted). */
+gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,
+    const guint8 * data, gsize len);
+
+/* When feedback is next due (RTPCC_TIME_NONE before any media). */
+RtpccTime rtpcc_receiver_next_feedback_time (RtpccReceiver * receiver);
+/* The feedback due at @now as one RTCP packet (compound RR+SDES+CCFB when
+ * an RR is due, a reduced-size CCFB otherwise, RFC 5506), or 0. */
+gsize rtpcc_receiver_build_feedback (RtpccReceiver * receiver, RtpccTime now,
+    guint8 * buf, gsize max);
+
+const RtpccReceiverStats *rtpcc_receiver_get_stats (RtpccReceiver * receiver,
+    RtpccTime now);
+guint32 rtpcc_receiver_get_ssrc (const RtpccReceiver * receiver);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <rtpcc/sender.h>
+#include <rtpcc/circuitbreaker.h>
+#include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/ccfb.h>
+#include <rtpcc/rng.h>
+
+#include <string.h>
+
+/* Sent-packet history: enough for several seconds at video rates. */
+#define HISTORY_SIZE 16384
+/* RTP seq → history lookup ring per SSRC */
+#define SEQMAP_SIZE 8192
+/* a missing packet is lost once this many later packets have arrived
+ * (RFC 5348 §5.1 NDUPACK) */
+#define NDUPACK 3
+
+typedef enum
+{
+  PKT_SENT,                     /* no feedback yet */
+  PKT_MISSING,                  /* reported not received (yet) */
+  PKT_RECEIVED,
+  PKT_LOST,
+} PktState;
+
+typedef struct
+{
+  guint64 seq;                  /* sender-wide; 0 = empty slot */
+  guint32 ssrc;
+  guint16 rtp_seq;
+  guint8 state;
+  gboolean is_fec;
+  guint size;
+  RtpccTime send_time;
+  RtpccTime arrival;            /* sender timeline (see remote_offset) */
+} SentEntry;
+
+typedef struct
+{
+  guint32 ssrc;
+  guint32 clock_rate;
+  guint32 last_rtp_ts;
+  RtpccTime last_rtp_time;
+  guint32 packet_count, octet_count;
+  guint32 packets_at_last_report;       /* for RtpccReceiverReport */
+  guint64 seqmap[SEQMAP_SIZE];  /* rtp seq & mask → sender seq (0 = none) */
+} Stream;
+
+typedef struct
+{
+  RtpccRtpInfo info;
+  gpointer handle;
+} QueuedItem;
+
+struct _RtpccSender
+{
+  RtpccSenderConfig config;
+  gchar *cname;
+  gchar *controller_name;
+  GDestroyNotify free_func;
+  RtpccRng rng;
+
+  RtpccController *cc;
+  RtpccCircuitBreaker *breaker;
+  RtpccPacer *pacer;
+
+  GHashTable *streams;          /* ssrc → Stream* */
+  guint32 rtcp_ssrc;
+
+  SentEntry *history;
+  guint64 next_seq;             /* next sender-wide seq (starts at 1) */
+  guint64 oldest_unresolved;    /* lowest seq not yet received/lost */
+  guint64 highest_received;
+
+  /* mapping the receiver's report clock onto ours (constant, unknown offset) */
+  gboolean have_remote;
+  RtpccTime remote_offset;
+  RtpccTime last_report_remote; /* unwrapped receiver time of last report */
+  RtpccTime min_owd;            /* minimum arrival − send seen (with offset) */
+
+  /* RTCP (SR) scheduling; LSR bookkeeping for RR round-trip times */
+  RtpccTime next_rtcp;
+  guint32 last_sr_lsr;
+
+  GArray *reports;              /* RtpccPacketReport scratch */
+  gboolean has_feedback;
+
+  /* published target: the controller's, overridden by the breaker */
+  RtpccTarget target;
+  guint64 generation;
+
+  /* send rate over a sliding window */
+  RtpccTime rate_window_start;
+  guint64 rate_window_bytes;
+  guint64 send_rate;
+
+  /* receive rate from feedback */
+  RtpccTime rr_window_start;
+  guint64 rr_window_bytes;
+
+  RtpccSenderStats stats;
+};
+
+const gchar *
+rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
+{
+  switch (mode) {
+    case RTPCC_FEEDBACK_CCFB:
+      return "ccfb";
+    case RTPCC_FEEDBACK_RR:
+      return "rr";
+  }
+  return "unknown";
+}
+
+void
+rtpcc_sender_config_init (RtpccSenderConfig * config)
+{
+  memset (config, 0, sizeof (*config));
+  config->controller = "tfrc";
+  rtpcc_controller_config_init (&config->cc);
+  config->feedback = RTPCC_FEEDBACK_CCFB;
+  config->rtcp_interval = RTPCC_SEC (1);
+  rtpcc_pacer_config_init (&config->pacer);
+  config->pacing = TRUE;
+  config->circuit_breaker = TRUE;
+  config->cname = "rtpcc@localhost";
+}
+
+static void
+refresh_target (RtpccSender * s, RtpccTime now)
+{
+  RtpccTarget t = s->cc->target;
+
+  if (s->breaker && rtpcc_circuit_breaker_is_tripped (s->breaker)) {
+    /* RFC 8083: cease or cut back hard; we keep RTCP flowing and hold the
+     * target at the minimum until the breaker clears. */
+    t.target_bitrate = t.media_bitrate = s->config.cc.min_bitrate;
+    t.fec_bitrate = 0;
+    t.pacing_rate = s->config.cc.min_bitrate;
+    t.state = "circuit-breaker";
+    t.reason = rtpcc_circuit_breaker_reason_name
+        (rtpcc_circuit_breaker_get_reason (s->breaker));
+  }
+  if (memcmp (&t, &s->target, sizeof (t)) != 0) {
+    s->target = t;
+    s->generation++;
+  }
+  if (s->config.pacing)
+    rtpcc_pacer_set_rate (s->pacer, t.pacing_rate);
+}
+
+RtpccSender *
+rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
+    GError ** error)
+{
+  RtpccSender *s;
+  RtpccController *cc;
+
+  cc = rtpcc_controller_new (config->controller ? config->controller : "tfrc",
+      &config->cc, now, error);
+  if (!cc)
+    return NULL;
+
+  s = g_new0 (RtpccSender, 1);
+  s->config = *config;
+  s->cname = g_strdup (config->cname ? config->cname : "rtpcc@localhost");
+  s->controller_name = g_strdup (cc->ops->name);
+  s->config.cname = s->cname;
+  s->config.controller = s->controller_name;
+  if (s->config.rtcp_interval <= 0)
+    s->config.rtcp_interval = RTPCC_SEC (1);
+  rtpcc_rng_init_stream (&s->rng, config->seed, 0x5e4d);
+  s->cc = cc;
+  {
+    /* the byte limit is enforced here, where handles can be freed */
+    RtpccPacerConfig pc = config->pacer;
+    pc.max_bytes = 0;
+    s->pacer = rtpcc_pacer_new (&pc);
+  }
+  s->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  s->rtcp_ssrc = config->rtcp_ssrc;
+  s->history = g_new0 (SentEntry, HISTORY_SIZE);
+  s->next_seq = 1;
+  s->oldest_unresolved = 1;
+  s->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+  s->next_rtcp = now;
+  s->min_owd = RTPCC_TIME_NONE;
+  s->rate_window_start = now;
+  s->rr_window_start = RTPCC_TIME_NONE;
+  s->stats.rtt = s->stats.srtt = RTPCC_TIME_NONE;
+
+  if (config->circuit_breaker) {
+    RtpccCircuitBreakerConfig bc;
+    rtpcc_circuit_breaker_config_init (&bc);
+    bc.rtcp_interval = s->config.rtcp_interval;
+    bc.packet_size = s->config.cc.packet_size;
+    s->breaker = rtpcc_circuit_breaker_new (&bc, now);
+  }
+  refresh_target (s, now);
+  return s;
+}
+
+static void
+free_handle (RtpccSender * s, gpointer handle)
+{
+  if (s->free_func && handle)
+    s->free_func (handle);
+}
+
+void
+rtpcc_sender_free (RtpccSender * s)
+{
+  QueuedItem *it;
+
+  if (!s)
+    return;
+  while ((it = rtpcc_pacer_pop_any (s->pacer, NULL))) {
+    free_handle (s, it->handle);
+    g_free (it);
+  }
+  rtpcc_pacer_free (s->pacer);
+  rtpcc_controller_free (s->cc);
+  if (s->breaker)
+    rtpcc_circuit_breaker_free (s->breaker);
+  g_hash_table_unref (s->streams);
+  g_array_unref (s->reports);
+  g_free (s->history);
+  g_free (s->cname);
+  g_free (s->controller_name);
+  g_free (s);
+}
+
+void
+rtpcc_sender_set_free_func (RtpccSender * s, GDestroyNotify func)
+{
+  s->free_func = func;
+}
+
+static Stream *
+get_stream (RtpccSender * s, const RtpccRtpInfo * info)
+{
+  Stream *st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (info->ssrc));
+
+  if (!st) {
+    st = g_new0 (Stream, 1);
+    st->ssrc = info->ssrc;
+    g_hash_table_insert (s->streams, GUINT_TO_POINTER (info->ssrc), st);
+    if (s->rtcp_ssrc == 0)
+      s->rtcp_ssrc = info->ssrc;
+  }
+  if (info->clock_rate)
+    st->clock_rate = info->clock_rate;
+  return st;
+}
+
+void
+rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
+    gpointer handle)
+{
+  QueuedItem *it = g_new (QueuedItem, 1);
+  guint dropped;
+
+  it->info = *info;
+  it->handle = handle;
+  s->stats.packets_enqueued++;
+  s->stats.bytes_enqueued += info->size;
+  get_stream (s, info);
+
+  /* Over the limit the oldest go: they are the most likely to be useless by
+   * the time they would arrive. */
+  dropped = 0;
+  while (s->config.pacer.max_bytes && rtpcc_pacer_get_bytes (s->pacer) +
+      info->size > s->config.pacer.max_bytes
+      && rtpcc_pacer_get_packets (s->pacer) > 0) {
+    QueuedItem *old = rtpcc_pacer_pop_any (s->pacer, NULL);
+    free_handle (s, old->handle);
+    g_free (old);
+    dropped++;
+  }
+  s->stats.pacer_drops += dropped;
+  rtpcc_pacer_push (s->pacer, now, it, info->size);
+}
+
+static SentEntry *
+history_get (RtpccSender * s, guint64 seq)
+{
+  SentEntry *e;
+  if (seq == 0 || seq >= s->next_seq || s->next_seq - seq > HISTORY_SIZE)
+    return NULL;
+  e = &s->history[seq % HISTORY_SIZE];
+  return e->seq == seq ? e : NULL;
+}
+
+static void
+record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
+{
+  Stream *st = get_stream (s, info);
+  guint64 seq = s->next_seq++;
+  SentEntry *e = &s->history[seq % HISTORY_SIZE];
+  RtpccSentPacket sp;
+
+  /* an entry about to be overwritten unresolved is given up as lost to
+   * feedback: it no longer matters to anyone */
+  if (s->oldest_unresolved + HISTORY_SIZE <= seq)
+    s->oldest_unresolved = seq - HISTORY_SIZE + 1;
+
+  memset (e, 0, sizeof (*e));
+  e->seq = seq;
+  e->ssrc = info->ssrc;
+  e->rtp_seq = info->seq;
+  e->state = PKT_SENT;
+  e->is_fec = info->is_fec;
+  e->size = info->size;
+  e->send_time = now;
+  st->seqmap[info->seq % SEQMAP_SIZE] = seq;
+  st->last_rtp_ts = info->rtp_ts;
+  st->last_rtp_time = now;
+  st->packet_count++;
+  st->octet_count += info->size >= 12 ? info->size - 12 : 0;
+
+  s->stats.packets_sent++;
+  s->stats.bytes_sent += info->size;
+  s->rate_window_bytes += info->size;
+  if (now - s->rate_window_start >= RTPCC_MSEC (500)) {
+    s->send_rate = (guint64) (s->rate_window_bytes * 8.0 /
+        RTPCC_TIME_AS_SEC (now - s->rate_window_start));
+    s->rate_window_start = now;
+    s->rate_window_bytes = 0;
+  }
+
+  sp.seq = seq;
+  sp.send_time = now;
+  sp.size = info->size;
+  sp.app_limited = rtpcc_pacer_get_packets (s->pacer) == 0;
+  sp.is_fec = info->is_fec;
+  rtpcc_controller_packet_sent (s->cc, now, &sp);
+  if (s->breaker)
+    rtpcc_circuit_breaker_on_sent (s->breaker, now, info->size);
+}
+
+gpointer
+rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
+{
+  QueuedItem *it;
+  gpointer handle;
+  guint size;
+
+  if (rtpcc_pacer_get_packets (s->pacer) == 0)
+    return NULL;
+
+  if (s->breaker && rtpcc_circuit_breaker_should_stop (s->breaker)) {
+    /* RFC 8083 §4: cease transmission; drop what is queued (counted) */
+    while ((it = rtpcc_pacer_pop_any (s->pacer, NULL))) {
+      s->stats.breaker_drops++;
+      free_handle (s, it->handle);
+      g_free (it);
+    }
+    return NULL;
+  }
+
+  if (!rtpcc_controller_can_send (s->cc, now,
+          rtpcc_pacer_get_packets (s->pacer) ? 1200 : 0))
+    return NULL;
+  it = rtpcc_pacer_pop (s->pacer, now, &size, NULL);
+  if (!it)
+    return NULL;
+  record_sent (s, now, &it->info);
+  refresh_target (s, now);
+  if (info)
+    *info = it->info;
+  handle = it->handle;
+  g_free (it);
+  return handle;
+}
+
+static RtpccTime
+now_ntp_short_time (RtpccSender * s, RtpccTime now, guint32 * out_short)
+{
+  guint64 ntp = rtpcc_ntp_from_time (now, s->config.ntp_offset);
+  *out_short = rtpcc_ntp_short (ntp);
+  return now;
+}
+
+static void
+update_rtt (RtpccSender * s, RtpccTime sample)
+{
+  if (sample <= 0)
+    return;
+  s->stats.rtt = sample;
+  if (s->stats.srtt == RTPCC_TIME_NONE)
+    s->stats.srtt = sample;
+  else
+    s->stats.srtt = (7 * s->stats.srtt + sample) / 8;   /* RFC 6298 */
+}
+
+static gint
+compare_reports (gconstpointer a, gconstpointer b)
+{
+  const RtpccPacketReport *x = a, *y = b;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void
+add_report (RtpccSender * s, SentEntry * e)
+{
+  RtpccPacketReport r;
+
+  r.seq = e->seq;
+  r.send_time = e->send_time;
+  r.size = e->size;
+  r.received = e->state == PKT_RECEIVED;
+  r.arrival = r.received ? e->arrival : RTPCC_TIME_NONE;
+  r.ecn = 0;
+  r.is_fec = e->is_fec;
+  g_array_append_val (s->reports, r);
+  if (r.received)
+    s->stats.reported_received++;
+  else
+    s->stats.reported_lost++;
+}
+
+/* Losses: a packet not received when NDUPACK later packets have been is
+ * lost, whether it was reported missing or never reported at all. */
+static void
+declare_losses (RtpccSender * s)
+{
+  while (s->oldest_unresolved + NDUPACK <= s->highest_received) {
+    SentEntry *e = history_get (s, s->oldest_unresolved);
+    if (e && (e->state == PKT_SENT || e->state == PKT_MISSING)) {
+      e->state = PKT_LOST;
+      add_report (s, e);
+    }
+    s->oldest_unresolved++;
+  }
+  /* skip over resolved entries */
+  for (;;) {
+    SentEntry *e = history_get (s, s->oldest_unresolved);
+    if (!e || (e->state != PKT_RECEIVED && e->state != PKT_LOST))
+      break;
+    s->oldest_unresolved++;
+  }
+}
+
+static void
+handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccCcfb *fb = rtpcc_ccfb_parse (data, len, &err);
+  RtpccTime report_remote;
+  SentEntry *newest = NULL;
+  guint known_blocks = 0;
+  gdouble lost = 0, total = 0;
+
+  if (!fb) {
+    s->stats.rtcp_malformed++;
+    g_clear_error (&err);
+    return;
+  }
+
+  /* Unwrap the receiver's 16.16 report clock (wraps every 18.2 h). */
+  report_remote = rtpcc_ntp_short_to_time (fb->report_timestamp);
+  if (s->have_remote) {
+    const RtpccTime wrap = RTPCC_SEC (65536);
+    RtpccTime base = s->last_report_remote - s->last_report_remote % wrap;
+    RtpccTime cand = base + report_remote;
+    if (cand < s->last_report_remote - wrap / 2)
+      cand += wrap;
+    else if (cand > s->last_report_remote + wrap / 2)
+      cand -= wrap;
+    report_remote = cand;
+  } else {
+    s->have_remote = TRUE;
+    s->remote_offset = now - report_remote;
+  }
+  s->last_report_remote = report_remote;
+
+  g_array_set_size (s->reports, 0);
+  for (guint b = 0; b < fb->n_blocks; b++) {
+    const RtpccCcfbBlock *blk = &fb->blocks[b];
+    Stream *st = g_hash_table_lookup (s->streams,
+        GUINT_TO_POINTER (blk->media_ssrc));
+    if (!st)
+      continue;
+    known_blocks++;
+    for (guint i = 0; i < blk->num_reports; i++) {
+      const RtpccCcfbMetric *m = &blk->metrics[i];
+      guint16 rseq = (guint16) (blk->begin_seq + i);
+      SentEntry *e = history_get (s, st->seqmap[rseq % SEQMAP_SIZE]);
+      if (!e || e->ssrc != blk->media_ssrc || e->rtp_seq != rseq)
+        continue;
+      if (m->received) {
+        if (e->state == PKT_SENT || e->state == PKT_MISSING) {
+          RtpccTime ato = rtpcc_ccfb_ato_to_delta (m->ato);
+          e->state = PKT_RECEIVED;
+          /* over-range / unavailable offsets: received, time unknown */
+          if (ato == RTPCC_TIME_NONE || ato == RTPCC_TIME_INFINITE)
+            e->arrival = RTPCC_TIME_NONE;
+          else
+            e->arrival = report_remote - ato + s->remote_offset;
+          add_report (s, e);
+          if (e->arrival != RTPCC_TIME_NONE && (!newest || e->seq > newest->seq))
+            newest = e;
+          if (e->seq > s->highest_received)
+            s->highest_received = e->seq;
+          s->rr_window_bytes += e->size;
+        }
+      } else if (e->state == PKT_SENT) {
+        e->state = PKT_MISSING;
+      }
+    }
+  }
+  rtpcc_ccfb_free (fb);
+
+  if (known_blocks == 0) {
+    s->stats.rtcp_unknown_ssrc++;
+    return;
+  }
+  s->stats.rtcp_received++;
+  s->has_feedback = TRUE;
+  if (s->breaker)
+    rtpcc_circuit_breaker_on_feedback (s->breaker, now);
+
+  declare_losses (s);
+
+  if (newest) {
+    /* RTT = now − send − the receiver's hold time (report − arrival) */
+    RtpccTime hold = report_remote + s->remote_offset - newest->arrival;
+    update_rtt (s, now - newest->send_time - hold);
+  }
+
+  if (s->reports->len > 0) {
+    RtpccFeedback f;
+    g_array_sort (s->reports, compare_reports);
+    for (guint i = 0; i < s->reports->len; i++) {
+      const RtpccPacketReport *r = &g_array_index (s->reports,
+          RtpccPacketReport, i);
+      total++;
+      if (!r->received)
+        lost++;
+      else if (r->arrival != RTPCC_TIME_NONE) {
+        RtpccTime owd = r->arrival - r->send_time;
+        if (s->min_owd == RTPCC_TIME_NONE || owd < s->min_owd)
+          s->min_owd = owd;
+        s->stats.queue_delay = owd - s->min_owd;
+      }
+    }
+    s->stats.loss = 0.9 * s->stats.loss + 0.1 * (lost / total);
+
+    /* receive rate over ≥ 200 ms of receiver time */
+    if (s->rr_window_start == RTPCC_TIME_NONE)
+      s->rr_window_start = report_remote;
+    else if (report_remote - s->rr_window_start >= RTPCC_MSEC (200)) {
+      s->stats.receive_rate = (guint64) (s->rr_window_bytes * 8.0 /
+          RTPCC_TIME_AS_SEC (report_remote - s->rr_window_start));
+      s->rr_window_start = report_remote;
+      s->rr_window_bytes = 0;
+    }
+
+    f.reports = (const RtpccPacketReport *) s->reports->data;
+    f.n_reports = s->reports->len;
+    f.rtt_sample = newest ? s->stats.rtt : RTPCC_TIME_NONE;
+    f.srtt = s->stats.srtt;
+    f.report_time = report_remote + s->remote_offset;
+    rtpcc_controller_feedback (s->cc, now, &f);
+  }
+}
+
+static void
+handle_report_block (RtpccSender * s, RtpccTime now,
+    const RtpccRtcpReportBlock * rb)
+{
+  Stream *st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (rb->ssrc));
+  RtpccReceiverReport rr;
+  guint32 now_short;
+
+  if (!st)
+    return;
+  now_ntp_short_time (s, now, &now_short);
+  rr.ssrc = rb->ssrc;
+  rr.fraction_lost = rb->fraction_lost;
+  rr.cumulative_lost = rb->cumulative_lost;
+  rr.ext_highest_seq = rb->ext_highest_seq;
+  rr.jitter = rb->jitter;
+  rr.rtt = rtpcc_rtcp_rtt_from_lsr (now_short, rb->lsr, rb->dlsr);
+  /* what we sent on this SSRC since the previous report about it */
+  rr.packets_sent_interval = st->packet_count - st->packets_at_last_report;
+  st->packets_at_last_report = st->packet_count;
+  if (rr.rtt != RTPCC_TIME_NONE && s->config.feedback == RTPCC_FEEDBACK_RR)
+    update_rtt (s, rr.rtt);
+  if (s->config.feedback == RTPCC_FEEDBACK_RR) {
+    s->stats.loss = rb->fraction_lost / 256.0;
+    s->has_feedback = TRUE;
+    s->stats.rtcp_received++;
+  }
+  rtpcc_controller_receiver_report (s->cc, now, &rr);
+  if (s->breaker)
+    rtpcc_circuit_breaker_on_report (s->breaker, now, &rr);
+}
+
+gboolean
+rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean about_us = FALSE, any = FALSE;
+  guint64 unknown_before = s->stats.rtcp_unknown_ssrc;
+  guint64 malformed_before = s->stats.rtcp_malformed;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len)) {
+    s->stats.rtcp_malformed++;
+    return FALSE;
+  }
+  if (s->breaker)
+    /* any valid RTCP from the peer is a sign of life: an RTCP-timeout trip
+     * must be able to recover while our media (and so reports about it)
+     * has stopped */
+    rtpcc_circuit_breaker_on_rtcp (s->breaker, now);
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    any = TRUE;
+    switch (pkt.pt) {
+      case RTPCC_RTCP_RR:{
+        RtpccRtcpRR rr;
+        if (!rtpcc_rtcp_parse_rr (&pkt, &rr)) {
+          s->stats.rtcp_malformed++;
+          break;
+        }
+        for (guint i = 0; i < rr.n_blocks; i++) {
+          if (g_hash_table_contains (s->streams,
+                  GUINT_TO_POINTER (rr.blocks[i].ssrc))) {
+            about_us = TRUE;
+            handle_report_block (s, now, &rr.blocks[i]);
+          }
+        }
+        break;
+      }
+      case RTPCC_RTCP_SR:{
+        RtpccRtcpSR sr;
+        if (!rtpcc_rtcp_parse_sr (&pkt, &sr)) {
+          s->stats.rtcp_malformed++;
+          break;
+        }
+        for (guint i = 0; i < sr.n_blocks; i++) {
+          if (g_hash_table_contains (s->streams,
+                  GUINT_TO_POINTER (sr.blocks[i].ssrc))) {
+            about_us = TRUE;
+            handle_report_block (s, now, &sr.blocks[i]);
+          }
+        }
+        break;
+      }
+      case RTPCC_RTCP_RTPFB:
+        if (pkt.count == RTPCC_CCFB_FMT) {
+          guint64 rx = s->stats.rtcp_received;
+          handle_ccfb (s, now, pkt.data, pkt.len);
+          if (s->stats.rtcp_received != rx)
+            about_us = TRUE;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  if (!any) {
+    s->stats.rtcp_malformed++;
+    return FALSE;
+  }
+  if (about_us) {
+    refresh_target (s, now);
+    return TRUE;
+  }
+  if (s->stats.rtcp_unknown_ssrc == unknown_before
+      && s->stats.rtcp_malformed == malformed_before)
+    s->stats.rtcp_unknown_ssrc++;
+  return FALSE;
+}
+
+gsize
+rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
+    gsize max)
+{
+  RtpccRtcpSR sr;
+  Stream *st;
+  gsize n, m;
+  gdouble jitter;
+
+  if (now < s->next_rtcp || s->rtcp_ssrc == 0)
+    return 0;
+  st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (s->rtcp_ssrc));
+  if (!st)
+    return 0;
+
+  memset (&sr, 0, sizeof (sr));
+  sr.ssrc = s->rtcp_ssrc;
+  sr.ntp = rtpcc_ntp_from_time (now, s->config.ntp_offset);
+  /* the RTP time of "now", extrapolated from the last packet sent */
+  sr.rtp_ts = st->last_rtp_ts + (guint32) (RTPCC_TIME_AS_SEC (now -
+          st->last_rtp_time) * (st->clock_rate ? st->clock_rate : 90000));
+  sr.packet_count = st->packet_count;
+  sr.octet_count = st->octet_count;
+  n = rtpcc_rtcp_write_sr (buf, max, &sr);
+  if (n == 0)
+    return 0;
+  m = rtpcc_rtcp_write_sdes_cname (buf + n, max - n, s->rtcp_ssrc, s->cname);
+  if (m == 0)
+    return 0;
+  s->last_sr_lsr = rtpcc_ntp_short (sr.ntp);
+  s->stats.rtcp_sent++;
+
+  /* RFC 3550 §6.3.1: randomise to [0.5, 1.5] × interval */
+  jitter = rtpcc_rng_uniform (&s->rng, 0.5, 1.5);
+  s->next_rtcp = now + (RtpccTime) (s->config.rtcp_interval * jitter);
+  return n + m;
+}
+
+void
+rtpcc_sender_tick (RtpccSender * s, RtpccTime now)
+{
+  rtpcc_controller_tick (s->cc, now);
+  if (s->breaker)
+    rtpcc_circuit_breaker_tick (s->breaker, now);
+  refresh_target (s, now);
+}
+
+RtpccTime
+rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
+{
+  RtpccTime t = s->next_rtcp;
+  RtpccTime p = rtpcc_pacer_next_send_time (s->pacer, now);
+
+  if (p != RTPCC_TIME_NONE && (!s->cc->ops->can_send
+          || rtpcc_controller_can_send (s->cc, now, 1200)))
+    t = MIN (t, p);
+  if (s->cc->next_tick != RTPCC_TIME_NONE)
+    t = MIN (t, s->cc->next_tick);
+  if (s->breaker) {
+    RtpccTime b = rtpcc_circuit_breaker_next_tick (s->breaker);
+    if (b != RTPCC_TIME_NONE)
+      t = MIN (t, b);
+  }
+  return t;
+}
+
+const RtpccTarget *
+rtpcc_sender_get_target (const RtpccSender * s)
+{
+  return &s->target;
+}
+
+guint64
+rtpcc_sender_get_generation (const RtpccSender * s)
+{
+  return s->generation;
+}
+
+const RtpccSenderStats *
+rtpcc_sender_get_stats (RtpccSender * s, RtpccTime now)
+{
+  s->stats.send_rate = s->send_rate;
+  s->stats.breaker_tripped = s->breaker
+      && rtpcc_circuit_breaker_is_tripped (s->breaker);
+  s->stats.breaker_reason = s->stats.breaker_tripped ?
+      rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
+      (s->breaker)) : NULL;
+  return &s->stats;
+}
+
+const gchar *
+rtpcc_sender_get_controller_name (const RtpccSender * s)
+{
+  return s->controller_name;
+}
+
+RtpccController *
+rtpcc_sender_get_controller (RtpccSender * s)
+{
+  return s->cc;
+}
+
+gboolean
+rtpcc_sender_has_feedback (const RtpccSender * s)
+{
+  return s->has_feedback;
+}

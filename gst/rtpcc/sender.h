@@ -1,0 +1,103 @@
+/* RtpccSender: everything a congestion-controlled RTP sender does, sans I/O.
+ *
+ *   enqueue(RTP) → pacer → dequeue when the pacer (and a window controller)
+ *   allows → wire;  RTCP from the wire → receive_rtcp → per-packet reports
+ *   and RR digests → controller + circuit breaker → target
+ *
+ * The element (rtpccsink) and the simulator call the same functions; the
+ * caller owns the clock and the socket and asks next_timeout() when to call
+ * tick()/dequeue() next.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_SENDER_H__
+#define __RTPCC_SENDER_H__
+
+#include <rtpcc/common.h>
+#include <rtpcc/packet.h>
+#include <rtpcc/controller.h>
+#include <rtpcc/pacer.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const gchar *controller;      /* registry name, default "tfrc" */
+  RtpccControllerConfig cc;
+  RtpccFeedbackMode feedback;
+  RtpccTime rtcp_interval;      /* SR interval (randomised ±50 %), default 1 s */
+  RtpccTime ntp_offset;         /* NTP time (ns since 1900) = now + ntp_offset */
+  RtpccPacerConfig pacer;       /* rate is driven by the controller */
+  gboolean pacing;              /* FALSE: send as soon as the controller allows */
+  gboolean circuit_breaker;     /* RFC 8083, default TRUE */
+  guint32 rtcp_ssrc;            /* 0 = the first media SSRC */
+  const gchar *cname;           /* SDES CNAME, default "rtpcc@localhost" */
+  guint64 seed;
+} RtpccSenderConfig;
+
+void rtpcc_sender_config_init (RtpccSenderConfig * config);
+
+typedef struct
+{
+  guint64 packets_enqueued, bytes_enqueued;
+  guint64 packets_sent, bytes_sent;
+  guint64 pacer_drops;          /* dropped: pacer over its byte limit */
+  guint64 breaker_drops;        /* dropped: circuit breaker tripped */
+  guint64 rtcp_received;        /* valid RTCP packets from the peer */
+  guint64 rtcp_malformed;       /* dropped: not parseable */
+  guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
+  guint64 rtcp_sent;
+  guint64 reported_received, reported_lost;
+  RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
+  RtpccTime srtt;
+  gdouble loss;                 /* recent loss fraction (EWMA per feedback) */
+  guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
+  RtpccTime queue_delay;        /* one-way delay above the observed minimum */
+  guint64 send_rate;            /* bit/s over the last ~500 ms */
+  gboolean breaker_tripped;
+  const gchar *breaker_reason;  /* static string or NULL */
+} RtpccSenderStats;
+
+typedef struct _RtpccSender RtpccSender;
+
+RtpccSender *rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
+    GError ** error);
+void rtpcc_sender_free (RtpccSender * sender);
+/* frees handles the sender drops or still holds at free */
+void rtpcc_sender_set_free_func (RtpccSender * sender, GDestroyNotify func);
+
+/* Media in: queue one RTP packet (@handle is the caller's, e.g. a GstBuffer). */
+void rtpcc_sender_enqueue (RtpccSender * sender, RtpccTime now,
+    const RtpccRtpInfo * info, gpointer handle);
+/* Next packet to put on the wire now, or NULL (pacing, window, breaker).
+ * The caller must send it: it is recorded as sent at @now. */
+gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
+    RtpccRtpInfo * info);
+
+/* RTCP in (from the peer's address; the caller filters addresses). FALSE if
+ * the packet was dropped (malformed, or about no SSRC of ours): counted. */
+gboolean rtpcc_sender_receive_rtcp (RtpccSender * sender, RtpccTime now,
+    const guint8 * data, gsize len);
+/* RTCP out: a compound SR + SDES when one is due, else 0. */
+gsize rtpcc_sender_build_rtcp (RtpccSender * sender, RtpccTime now,
+    guint8 * buf, gsize max);
+
+/* Timers: run whatever is due. */
+void rtpcc_sender_tick (RtpccSender * sender, RtpccTime now);
+/* When to call tick/dequeue/build_rtcp next (RTPCC_TIME_NONE: nothing
+ * pending except new input). */
+RtpccTime rtpcc_sender_next_timeout (RtpccSender * sender, RtpccTime now);
+
+const RtpccTarget *rtpcc_sender_get_target (const RtpccSender * sender);
+/* bumped whenever the published target changes */
+guint64 rtpcc_sender_get_generation (const RtpccSender * sender);
+const RtpccSenderStats *rtpcc_sender_get_stats (RtpccSender * sender,
+    RtpccTime now);
+const gchar *rtpcc_sender_get_controller_name (const RtpccSender * sender);
+RtpccController *rtpcc_sender_get_controller (RtpccSender * sender);
+/* TRUE once feedback of the configured mode has been seen */
+gboolean rtpcc_sender_has_feedback (const RtpccSender * sender);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,222 @@
+/* Unit tests for the "rr" controller (gst/rtpcc/cc/rr.c): synthetic RR
+ * sequences against the mediastreamer2 constants (rev 22f54d40), every
+ * expected bitrate computed by hand with upstream's truncations.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+#include <string.h>
+
+/* 90 kHz video clock: 10 ms of jitter = 900 timestamp units */
+#define JIT_BIG 1800            /* 20 ms */
+#define JIT_LOW 90              /* 1 ms */
+
+static RtpccController *
+make_rr (guint64 min, guint64 max, guint64 start)
+{
+  RtpccControllerConfig cfg;
+  GError *err = NULL;
+  RtpccController *cc;
+
+  rtpcc_controller_config_init (&cfg);
+  cfg.min_bitrate = min;
+  cfg.max_bitrate = max;
+  cfg.start_bitrate = start;
+  cc = rtpcc_controller_new ("rr", &cfg, 0, &err);
+  fail_unless (cc != NULL, "%s", err ? err->message : "");
+  return cc;
+}
+
+static guint n_reports;
+
+static void
+rr (RtpccController * cc, guint8 fraction, guint32 jitter, RtpccTime rtt)
+{
+  RtpccReceiverReport r;
+
+  memset (&r, 0, sizeof (r));
+  r.ssrc = 1;
+  r.fraction_lost = fraction;
+  r.jitter = jitter;
+  r.rtt = rtt;
+  r.packets_sent_interval = 100;
+  n_reports++;
+  rtpcc_controller_receiver_report (cc, RTPCC_SEC (5) * n_reports, &r);
+}
+
+static guint64
+rate (RtpccController * cc)
+{
+  return cc->target.target_bitrate;
+}
+
+GST_START_TEST (test_full_cycle)
+{
+  RtpccController *cc = make_rr (64000, 2000000, 0);
+  const guint64 ramp[] = { 1361250, 1497375, 1647112, 1811823, 1993005 };
+
+  /* linphone starts at the nominal (max) bitrate and, in Init, never
+   * counts stable reports: clean reports change nothing */
+  fail_unless_equals_int64 (rate (cc), 2000000);
+  for (gint i = 0; i < 15; i++)
+    rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 2000000);
+  fail_unless_equals_string (cc->target.state, "init");
+
+  /* 64/256 = 25 % loss with 20 ms jitter: cut by min (25, 50) % */
+  rr (cc, 64, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1500000);
+  fail_unless_equals_string (cc->target.state, "probing");
+  fail_unless_equals_string (cc->target.reason, "loss-and-jitter");
+  /* Probing, not improved (25 % again): cut again, one per report */
+  rr (cc, 64, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1125000);
+  /* 26/256 = 10.16 % < 25 %: improved → Stable, no action */
+  rr (cc, 26, JIT_LOW, RTPCC_MSEC (50));
+  fail_unless_equals_string (cc->target.state, "stable");
+  fail_unless_equals_int64 (rate (cc), 1125000);
+  /* Stable, 10.16 % with low jitter: the "decrease packet rate" action,
+   * which for video changes nothing upstream, but still means Probing */
+  rr (cc, 26, JIT_LOW, RTPCC_MSEC (50));
+  fail_unless_equals_string (cc->target.state, "probing");
+  fail_unless_equals_int64 (rate (cc), 1125000);
+  fail_unless_equals_string (cc->target.reason, "loss");
+  /* 0 % < 10.16 %: Stable */
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_string (cc->target.state, "stable");
+
+  /* probing_up_interval = 10 stable reports, then +10 % */
+  for (gint i = 1; i <= 9; i++) {
+    rr (cc, 0, 0, RTPCC_MSEC (50));
+    fail_unless_equals_int64 (rate (cc), 1125000);
+  }
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1237500);
+  fail_unless_equals_string (cc->target.state, "probing-up");
+  fail_unless_equals_string (cc->target.reason, "probe-up");
+
+  /* then +10 % every second report, truncated, up to the nominal rate */
+  for (guint i = 0; i < G_N_ELEMENTS (ramp); i++) {
+    rr (cc, 0, 0, RTPCC_MSEC (50));
+    fail_unless_equals_int64 (rate (cc), i == 0 ? 1237500 : ramp[i - 1]);
+    rr (cc, 0, 0, RTPCC_MSEC (50));
+    fail_unless_equals_int64 (rate (cc), ramp[i]);
+  }
+  /* 1993005 × 1.1 > 2 M: capped, back to Init */
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 2000000);
+  fail_unless_equals_string (cc->target.state, "init");
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_loss_threshold)
+{
+  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+
+  /* 25/256 = 9.77 % < 10 %: nothing, however big the jitter */
+  for (gint i = 0; i < 5; i++)
+    rr (cc, 25, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1000000);
+  /* 26/256 = 10.16 %, value truncated to 10: 1 M × 90 % */
+  rr (cc, 26, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 900000);
+  /* jitter exactly 10 ms (900 units) counts as big: 41/256 = 16.02 % → 16 */
+  rr (cc, 41, 900, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 756000);
+  /* 9.99 ms does not: "decrease packet rate", video unchanged */
+  rr (cc, 41, 899, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 756000);
+  /* the cut is capped at 50 %: 200/256 = 78 % → 50 % */
+  rr (cc, 200, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 378000);
+  rtpcc_controller_free (cc);
+
+  /* floor: the configured min-bitrate (upstream's 64 kbit/s) */
+  cc = make_rr (300000, 2000000, 500000);
+  rr (cc, 255, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 300000);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rtt_doubling)
+{
+  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+
+  /* 50 → 120 ms doubles but stays under significant_delay (0.2 s): the
+   * rule is inert on short paths */
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  rr (cc, 0, 0, RTPCC_MSEC (120));
+  fail_unless_equals_int64 (rate (cc), 1000000);
+  /* 120 → 240 ms: ≥ 0.2 s and ≥ 2 × prev → cut 20 % */
+  rr (cc, 0, 0, RTPCC_MSEC (240));
+  fail_unless_equals_int64 (rate (cc), 800000);
+  fail_unless_equals_string (cc->target.reason, "rtt-doubled");
+  fail_unless_equals_string (cc->target.state, "probing");
+  /* RTT unchanged: not improved, no new action either */
+  rr (cc, 0, 0, RTPCC_MSEC (240));
+  fail_unless_equals_string (cc->target.state, "probing");
+  /* a report without LSR keeps the last RTT, as oRTP does */
+  rr (cc, 0, 0, RTPCC_TIME_NONE);
+  fail_unless_equals_string (cc->target.state, "probing");
+  /* RTT falls: improved → Stable */
+  rr (cc, 0, 0, RTPCC_MSEC (200));
+  fail_unless_equals_string (cc->target.state, "stable");
+  fail_unless_equals_int64 (rate (cc), 800000);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ignores_per_packet_feedback_and_params)
+{
+  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+  RtpccPacketReport rep[4];
+  RtpccFeedback fb;
+
+  /* all packets lost in per-packet feedback: the RR baseline ignores it */
+  memset (rep, 0, sizeof (rep));
+  for (gint i = 0; i < 4; i++)
+    rep[i].seq = i + 1;
+  memset (&fb, 0, sizeof (fb));
+  fb.reports = rep;
+  fb.n_reports = 4;
+  fb.rtt_sample = RTPCC_MSEC (300);
+  rtpcc_controller_feedback (cc, RTPCC_SEC (1), &fb);
+  fail_unless_equals_int64 (rate (cc), 1000000);
+  fail_unless (cc->ops->can_send == NULL);
+
+  /* thesis build: the lossy-low-jitter case cuts video 20 % */
+  fail_unless (rtpcc_controller_set_param (cc, "packet-rate-decrease", "20"));
+  rr (cc, 26, JIT_LOW, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 800000);
+  /* an 8 kHz clock: 90 units = 11.25 ms of jitter → big */
+  fail_unless (rtpcc_controller_set_param (cc, "clock-rate", "8000"));
+  rr (cc, 64, 90, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 600000);
+  fail_if (rtpcc_controller_set_param (cc, "clock-rate", "0"));
+  fail_if (rtpcc_controller_set_param (cc, "bogus", "1"));
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_rr_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_rr");
+  TCase *tc = tcase_create ("rr");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_full_cycle);
+  tcase_add_test (tc, test_loss_threshold);
+  tcase_add_test (tc, test_rtt_doubling);
+  tcase_add_test (tc, test_ignores_per_packet_feedback_and_params);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_rr);

@@ -1,0 +1,187 @@
+/* Fuzz target: RTCP compound iteration, SR/RR parsing (with a write-back
+ * check), the CCFB parser reached through the iterator, LSR/DLSR RTT, and
+ * the RFC 3550 A.1/A.3/A.8 receiver statistics driven by the same bytes.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "fuzz.h"
+
+#include <string.h>
+
+static void
+check_sr (const RtpccRtcpPacket * pkt)
+{
+  RtpccRtcpSR sr;
+  guint8 buf[28 + 31 * 24];
+  gsize n;
+
+  if (!rtpcc_rtcp_parse_sr (pkt, &sr))
+    return;
+  FUZZ_CHECK (sr.n_blocks == pkt->count);
+  /* writing back gives the same fields, byte for byte */
+  n = rtpcc_rtcp_write_sr (buf, sizeof (buf), &sr);
+  FUZZ_CHECK (n == 28 + (gsize) sr.n_blocks * 24);
+  FUZZ_CHECK (n <= pkt->len);
+  FUZZ_CHECK ((buf[0] & 0x1f) == pkt->count && buf[1] == pkt->pt);
+  FUZZ_CHECK (memcmp (buf + 4, pkt->data + 4, n - 4) == 0);
+  for (guint i = 0; i < sr.n_blocks; i++) {
+    RtpccTime rtt = rtpcc_rtcp_rtt_from_lsr ((guint32) (sr.ntp >> 16),
+        sr.blocks[i].lsr, sr.blocks[i].dlsr);
+    FUZZ_CHECK (rtt == RTPCC_TIME_NONE || (rtt >= 0
+            && rtt <= RTPCC_RTCP_RTT_MAX));
+    FUZZ_CHECK (sr.blocks[i].cumulative_lost >= -0x800000
+        && sr.blocks[i].cumulative_lost <= 0x7fffff);
+  }
+}
+
+static void
+check_rr (const RtpccRtcpPacket * pkt)
+{
+  RtpccRtcpRR rr;
+  guint8 buf[8 + 31 * 24];
+  gsize n;
+
+  if (!rtpcc_rtcp_parse_rr (pkt, &rr))
+    return;
+  FUZZ_CHECK (rr.n_blocks == pkt->count);
+  n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+  FUZZ_CHECK (n == 8 + (gsize) rr.n_blocks * 24);
+  FUZZ_CHECK (n <= pkt->len);
+  FUZZ_CHECK (memcmp (buf + 4, pkt->data + 4, n - 4) == 0);
+}
+
+static void
+check_ccfb (const RtpccRtcpPacket * pkt)
+{
+  GError *err = NULL;
+  RtpccCcfb *fb = rtpcc_ccfb_parse (pkt->data, pkt->len, &err);
+  gsize total = 12;
+
+  if (fb == NULL) {
+    FUZZ_CHECK (err != NULL);
+    g_error_free (err);
+    return;
+  }
+  FUZZ_CHECK (err == NULL);
+  for (guint b = 0; b < fb->n_blocks; b++) {
+    FUZZ_CHECK (fb->blocks[b].num_reports <= RTPCC_CCFB_MAX_REPORTS);
+    total += 8 + (((gsize) fb->blocks[b].num_reports * 2 + 3) & ~(gsize) 3);
+  }
+  /* every byte is accounted for, up to the padding */
+  FUZZ_CHECK (total + pkt->padding_len == pkt->len);
+  rtpcc_ccfb_free (fb);
+}
+
+static void
+drive_stats (const guint8 * data, size_t size)
+{
+  RtpccRtpSourceStats s;
+  RtpccRtcpReportBlock b;
+  RtpccTime t = 0;
+
+  rtpcc_rtp_source_init (&s, 1);
+  if (size > 0)
+    s.min_sequential = data[0] & 3;
+  /* 8 bytes a packet: seq, RTP ts, arrival step (µs), report? */
+  for (size_t i = 1; i + 8 <= size; i += 8) {
+    const guint8 *p = data + i;
+    guint16 seq = (guint16) ((p[0] << 8) | p[1]);
+    guint32 ts = ((guint32) p[2] << 24) | ((guint32) p[3] << 16) |
+        ((guint32) p[4] << 8) | p[5];
+
+    t += (RtpccTime) p[6] * 1000;
+    if (rtpcc_rtp_source_update_seq (&s, seq))
+      rtpcc_rtp_source_update_jitter (&s, t, ts, p[7] & 1 ? 90000 : 48000);
+    if (p[7] & 0x80) {
+      if (rtpcc_rtp_source_make_report_block (&s, t, p[7], t - p[6], &b))
+        FUZZ_CHECK (b.cumulative_lost >= -0x800000
+            && b.cumulative_lost <= 0x7fffff);
+    }
+  }
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gsize covered = 0;
+  guint n = 0;
+
+  (void) rtpcc_rtcp_is_rtcp (data, size);
+  drive_stats (data, size);
+
+  if (!rtpcc_rtcp_iter_init (&it, data, size))
+    return 0;
+  FUZZ_CHECK (it.n_packets > 0);
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    FUZZ_CHECK (pkt.data == data + covered);
+    FUZZ_CHECK (pkt.len >= 4 && pkt.len % 4 == 0);
+    FUZZ_CHECK (pkt.body == pkt.data + 4);
+    FUZZ_CHECK (pkt.body_len + 4 + pkt.padding_len == pkt.len);
+    covered += pkt.len;
+    n++;
+    switch (pkt.pt) {
+      case RTPCC_RTCP_SR:
+        check_sr (&pkt);
+        break;
+      case RTPCC_RTCP_RR:
+        check_rr (&pkt);
+        break;
+      case RTPCC_RTCP_RTPFB:
+        check_ccfb (&pkt);
+        break;
+      default:
+        break;
+    }
+  }
+  /* a validated compound is walked completely, and exactly */
+  FUZZ_CHECK (covered == size);
+  FUZZ_CHECK (n == it.n_packets);
+  return 0;
+}
+
+void
+rtpcc_fuzz_seeds (GPtrArray * seeds)
+{
+  guint8 buf[1024];
+  gsize n = 0;
+  RtpccRtcpSR sr = { 0 };
+  RtpccRtcpRR rr = { 0 };
+  RtpccCcfbMetric m[5] = {
+    {0, TRUE, 1, 10}, {0, FALSE, 0, 0}, {0, TRUE, 3, 0x1FFE},
+    {0, TRUE, 0, 0x1FFF}, {0, TRUE, 2, 1},
+  };
+  RtpccCcfbBlockIn blocks[2] = { {0x1234, 65533, 5, m}, {0x99, 7, 2, m} };
+
+  sr.ssrc = 0x11111111;
+  sr.ntp = G_GUINT64_CONSTANT (0xE875470140000000);
+  sr.n_blocks = 2;
+  sr.blocks[0].ssrc = 0x1234;
+  sr.blocks[0].lsr = 0xb7052000;
+  sr.blocks[0].dlsr = 0x00054000;
+  sr.blocks[0].cumulative_lost = -7;
+  sr.blocks[1].ssrc = 0x99;
+  n += rtpcc_rtcp_write_sr (buf + n, sizeof (buf) - n, &sr);
+  n += rtpcc_rtcp_write_sdes_cname (buf + n, sizeof (buf) - n, 0x11111111,
+      "fuzz@rtpcc");
+  n += rtpcc_ccfb_write (buf + n, sizeof (buf) - n, 0x11111111, 0xE8754701,
+      blocks, 2);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
+
+  rr.ssrc = 0x22;
+  rr.n_blocks = 1;
+  rr.blocks[0].ssrc = 0x1234;
+  rr.blocks[0].fraction_lost = 30;
+  n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+  n += rtpcc_ccfb_write (buf + n, sizeof (buf) - n, 0x22, 1, blocks, 1);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
+
+  /* reduced-size CCFB, padded */
+  n = rtpcc_ccfb_write (buf, sizeof (buf), 0x22, 1, blocks + 1, 1);
+  buf[0] |= 0x20;
+  memset (buf + n, 0, 8);
+  n += 8;
+  buf[n - 1] = 8;
+  buf[3] += 2;
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
+}
