@@ -83,6 +83,13 @@ struct _RtpccSender
   guint32 last_sr_lsr;
 
   GArray *reports;              /* RtpccPacketReport scratch */
+
+  /* loss events (RFC 5348 §5.2: losses within one RTT of the first are one
+   * event) among packets reported since the last RTCP report, for the
+   * breaker's TCP equation */
+  guint64 cb_reported, cb_events;
+  guint64 report_blocks_seen;
+  RtpccTime last_event_send;
   gboolean has_feedback;
 
   /* published target: the controller's, overridden by the breaker */
@@ -186,6 +193,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
   s->next_rtcp = now;
   s->min_owd = RTPCC_TIME_NONE;
+  s->last_event_send = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   s->rr_window_start = RTPCC_TIME_NONE;
   s->stats.rtt = s->stats.srtt = RTPCC_TIME_NONE;
@@ -416,8 +424,17 @@ add_report (RtpccSender * s, SentEntry * e)
   g_array_append_val (s->reports, r);
   if (r.received)
     s->stats.reported_received++;
-  else
+  else {
+    RtpccTime rtt = s->stats.srtt != RTPCC_TIME_NONE ? s->stats.srtt :
+        RTPCC_MSEC (100);
     s->stats.reported_lost++;
+    if (s->last_event_send == RTPCC_TIME_NONE
+        || e->send_time > s->last_event_send + rtt) {
+      s->cb_events++;
+      s->last_event_send = e->send_time;
+    }
+  }
+  s->cb_reported++;
 }
 
 /* Losses: a packet not received when NDUPACK later packets have been is
@@ -576,6 +593,7 @@ handle_report_block (RtpccSender * s, RtpccTime now,
 
   if (!st)
     return;
+  s->report_blocks_seen++;
   now_ntp_short_time (s, now, &now_short);
   rr.ssrc = rb->ssrc;
   rr.fraction_lost = rb->fraction_lost;
@@ -594,8 +612,21 @@ handle_report_block (RtpccSender * s, RtpccTime now,
     s->stats.rtcp_received++;
   }
   rtpcc_controller_receiver_report (s->cc, now, &rr);
-  if (s->breaker)
-    rtpcc_circuit_breaker_on_report (s->breaker, now, &rr);
+  if (s->breaker) {
+    RtpccReceiverReport brr = rr;
+    /* RFC 8083 §4.3 compares us with the TCP equation, whose p is a loss
+     * event rate. RR's fraction lost counts every packet of a drop-tail
+     * burst and overstates it several-fold; with per-packet feedback we
+     * know the event rate exactly, so the breaker gets that. RR-only mode
+     * keeps the fraction lost (an upper bound: the conservative side). */
+    if (s->config.feedback == RTPCC_FEEDBACK_CCFB && s->cb_reported > 0) {
+      gdouble f = (gdouble) s->cb_events / s->cb_reported;
+      brr.fraction_lost = (guint8) MIN (255.0, f * 256.0 + 0.999);
+      if (s->cb_events == 0)
+        brr.fraction_lost = 0;
+    }
+    rtpcc_circuit_breaker_on_report (s->breaker, now, &brr);
+  }
 }
 
 gboolean
@@ -607,6 +638,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   gboolean about_us = FALSE, any = FALSE;
   guint64 unknown_before = s->stats.rtcp_unknown_ssrc;
   guint64 malformed_before = s->stats.rtcp_malformed;
+  guint64 rtcp_before_reports = s->report_blocks_seen;
 
   if (!rtpcc_rtcp_iter_init (&it, data, len)) {
     s->stats.rtcp_malformed++;
@@ -667,6 +699,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     return FALSE;
   }
   if (about_us) {
+    if (s->report_blocks_seen != rtcp_before_reports)
+      s->cb_reported = s->cb_events = 0;
     refresh_target (s, now);
     return TRUE;
   }
@@ -723,22 +757,29 @@ rtpcc_sender_tick (RtpccSender * s, RtpccTime now)
   refresh_target (s, now);
 }
 
+static RtpccTime
+earliest (RtpccTime a, RtpccTime b)
+{
+  if (a == RTPCC_TIME_NONE)
+    return b;
+  if (b == RTPCC_TIME_NONE)
+    return a;
+  return MIN (a, b);
+}
+
 RtpccTime
 rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
 {
-  RtpccTime t = s->next_rtcp;
+  /* no SR before we have a stream to report on (enqueue wakes the caller) */
+  RtpccTime t = s->rtcp_ssrc ? s->next_rtcp : RTPCC_TIME_NONE;
   RtpccTime p = rtpcc_pacer_next_send_time (s->pacer, now);
 
   if (p != RTPCC_TIME_NONE && (!s->cc->ops->can_send
           || rtpcc_controller_can_send (s->cc, now, 1200)))
-    t = MIN (t, p);
-  if (s->cc->next_tick != RTPCC_TIME_NONE)
-    t = MIN (t, s->cc->next_tick);
-  if (s->breaker) {
-    RtpccTime b = rtpcc_circuit_breaker_next_tick (s->breaker);
-    if (b != RTPCC_TIME_NONE)
-      t = MIN (t, b);
-  }
+    t = earliest (t, p);
+  t = earliest (t, s->cc->next_tick);
+  if (s->breaker)
+    t = earliest (t, rtpcc_circuit_breaker_next_tick (s->breaker));
   return t;
 }
 
