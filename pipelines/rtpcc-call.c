@@ -1,12 +1,12 @@
-/* rtpcc-call: a loopback video call through an emulated bottleneck.
+/* rtpcc-call: an adaptive loopback video call through an emulated path.
  *
- *   sender:   videotestsrc ! x264enc ! rtph264pay ! udpsink ──┐
- *   link:     udpsrc ! linkemu (RFC 8867 §5.1 schedule) ! udpsink ──┐
- *   receiver: udpsrc ! rtpjitterbuffer ! rtph264depay ! avdec_h264 ! fakesink
+ *   videotestsrc ! x264enc ! rtph264pay ! rtpccsink ─▶ relay (linkemu both
+ *   ways) ─▶ rtpccsrc ! rtpjitterbuffer ! rtph264depay ! avdec_h264 ! fakesink
  *
- * Three independent pipelines talking UDP over 127.0.0.1, as a real call
- * would across a network. Prints one progress line per second, writes a CSV
- * for plotting, and a summary at the end.
+ * rtpccsink's controller sets x264enc's bitrate (encoder-control=auto); the
+ * receiver's feedback returns through the relay's reverse linkemu. Prints a
+ * progress line per second, writes a 200 ms CSV log in the simulator's
+ * columns (so one plotting script serves both) and a summary at the end.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,6 +18,8 @@
 #include <string.h>
 #include <stdatomic.h>
 
+#include "relay.h"
+
 #define RFC8867_5_1 "1000@0,2500@40,600@60,1000@80"
 
 typedef struct
@@ -27,28 +29,32 @@ typedef struct
   gchar *schedule;
   gint delay_ms;
   gint queue_ms;
-  gint bitrate;
+  gdouble loss;
+  gchar *controller;
+  gint min_kbps, max_kbps, start_kbps;
   gint width, height, fps;
   gchar *csv_path;
   gboolean quiet;
 
   GMainLoop *loop;
-  GstElement *tx, *link, *rx;
-  GstElement *emu;
+  GstElement *tx, *rx;
+  GstElement *sink, *src, *enc, *emu;
+  RtpccRelay *relay;
   FILE *csv;
-  gint64 t0;
-  gint tick;
+  gint ticks;                   /* 200 ms ticks */
   gboolean failed;
 
-  /* counters, updated from streaming threads */
   _Atomic gint64 tx_bytes, rx_bytes, rx_frames;
-  /* previous tick's values */
-  gint64 last_tx_bytes, last_rx_bytes, last_rx_frames;
-  guint64 last_drops;
+  gint64 last_tx_bytes, last_rx_bytes, last_rx_frames, sec_rx_bytes;
+  gint64 sec_rx_frames;
+  guint64 last_drops, last_lost_in, last_pkts_in;
 
-  /* per-second samples for the summary */
-  GArray *qdelay_ms;
-  gdouble sum_tx_kbps, sum_rx_kbps;
+  /* for the summary */
+  GArray *qdelay_ms;            /* per 200 ms */
+  GArray *util;                 /* recv/capacity per 200 ms */
+  gdouble sum_rx_kbps, sum_target_kbps;
+  guint breaker_trips;
+  gboolean breaker_was;
 } Call;
 
 static GstPadProbeReturn
@@ -76,42 +82,13 @@ count_frames (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 static void
-probe (GstElement * bin, const gchar * name, const gchar * pad_name,
-    GstPadProbeCallback cb, gpointer data)
+probe (GstElement * e, const gchar * pad_name, GstPadProbeCallback cb,
+    gpointer data)
 {
-  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
   GstPad *pad = gst_element_get_static_pad (e, pad_name);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_BUFFER_LIST, cb, data, NULL);
   gst_object_unref (pad);
-  gst_object_unref (e);
-}
-
-/* Brings a pipeline whose udpsrc binds port 0 to PAUSED and returns the port
- * the kernel chose: no fixed ports, so parallel runs never collide. */
-static gint
-bound_port (GstElement * pipeline, const gchar * udpsrc_name)
-{
-  GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), udpsrc_name);
-  GSocket *sock = NULL;
-  GSocketAddress *addr;
-  gint port = -1;
-
-  if (gst_element_set_state (pipeline, GST_STATE_PAUSED) ==
-      GST_STATE_CHANGE_FAILURE)
-    goto out;
-  g_object_get (src, "used-socket", &sock, NULL);
-  if (!sock)
-    goto out;
-  addr = g_socket_get_local_address (sock, NULL);
-  if (addr) {
-    port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (addr));
-    g_object_unref (addr);
-  }
-  g_object_unref (sock);
-out:
-  gst_object_unref (src);
-  return port;
 }
 
 static gboolean
@@ -146,53 +123,93 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer user_data)
   return TRUE;
 }
 
+static guint64
+st_u64 (const GstStructure * s, const gchar * f)
+{
+  guint64 v = 0;
+  if (s)
+    gst_structure_get_uint64 (s, f, &v);
+  return v;
+}
+
 static gboolean
 on_tick (gpointer user_data)
 {
   Call *c = user_data;
-  GstStructure *st = NULL;
-  guint64 qdelay = 0, drops_q = 0, drops_l = 0, cap = 0;
+  GstStructure *ss = NULL, *ls = NULL;
   gint64 tx = atomic_load (&c->tx_bytes);
   gint64 rx = atomic_load (&c->rx_bytes);
   gint64 fr = atomic_load (&c->rx_frames);
-  gdouble tx_kbps, rx_kbps, cap_kbps, qd_ms;
-  guint64 drops;
+  gdouble dt = 0.2, t, cap_kbps, target_kbps, send_kbps, recv_kbps, qd_ms,
+      rtt_ms, loss_pct, enc_kbps = 0;
+  guint64 cap, drops, pkts_in, lost_in;
+  gboolean tripped = FALSE;
+  const gchar *state = "";
+  guint enc_bitrate = 0;
 
-  c->tick++;
-  g_object_get (c->emu, "stats", &st, NULL);
-  if (st) {
-    gst_structure_get_uint64 (st, "queue-delay", &qdelay);
-    gst_structure_get_uint64 (st, "queue-drops", &drops_q);
-    gst_structure_get_uint64 (st, "loss-drops", &drops_l);
-    gst_structure_get_uint64 (st, "capacity", &cap);
-    gst_structure_free (st);
-  }
-  drops = drops_q + drops_l;
-  tx_kbps = (tx - c->last_tx_bytes) * 8 / 1000.0;
-  rx_kbps = (rx - c->last_rx_bytes) * 8 / 1000.0;
+  c->ticks++;
+  t = c->ticks * dt;
+  g_object_get (c->sink, "stats", &ss, NULL);
+  g_object_get (c->emu, "stats", &ls, NULL);
+  g_object_get (c->enc, "bitrate", &enc_bitrate, NULL);
+  enc_kbps = enc_bitrate;
+
+  cap = st_u64 (ls, "capacity");
   cap_kbps = cap == G_MAXUINT64 ? -1 : cap / 1000.0;
-  qd_ms = qdelay / 1e6;
+  qd_ms = st_u64 (ls, "queue-delay") / 1e6;
+  drops = st_u64 (ls, "queue-drops") + st_u64 (ls, "loss-drops");
+  pkts_in = st_u64 (ls, "packets-in");
+  lost_in = drops - c->last_drops;
+  loss_pct = pkts_in > c->last_pkts_in ?
+      100.0 * lost_in / (pkts_in - c->last_pkts_in) : 0.0;
+  target_kbps = st_u64 (ss, "target-bitrate") / 1000.0;
+  rtt_ms = st_u64 (ss, "rtt") / 1e6;
+  if (ss) {
+    gst_structure_get_boolean (ss, "breaker-tripped", &tripped);
+    state = gst_structure_get_string (ss, "state");
+  }
+  send_kbps = (tx - c->last_tx_bytes) * 8 / 1000.0 / dt;
+  recv_kbps = (rx - c->last_rx_bytes) * 8 / 1000.0 / dt;
 
-  if (!c->quiet)
-    g_print ("t=%3ds  link %6.0f kbit/s  sent %6.0f kbit/s  recv %6.0f "
-        "kbit/s  queue %5.0f ms  drops +%-4" G_GUINT64_FORMAT " (%"
-        G_GUINT64_FORMAT ")  %4.1f fps\n", c->tick, cap_kbps, tx_kbps,
-        rx_kbps, qd_ms, drops - c->last_drops, drops,
-        (gdouble) (fr - c->last_rx_frames));
   if (c->csv)
-    fprintf (c->csv, "%d,%.1f,%.1f,%.1f,%.2f,%" G_GUINT64_FORMAT ",%"
-        G_GUINT64_FORMAT ",%" G_GINT64_FORMAT "\n", c->tick, cap_kbps,
-        tx_kbps, rx_kbps, qd_ms, drops_q, drops_l, fr - c->last_rx_frames);
-
+    fprintf (c->csv, "%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.0f,%"
+        G_GINT64_FORMAT ",%d\n", t, cap_kbps, target_kbps, send_kbps,
+        recv_kbps, qd_ms, loss_pct, rtt_ms, enc_kbps, fr - c->last_rx_frames,
+        tripped);
   g_array_append_val (c->qdelay_ms, qd_ms);
-  c->sum_tx_kbps += tx_kbps;
-  c->sum_rx_kbps += rx_kbps;
+  if (cap_kbps > 0) {
+    gdouble u = recv_kbps / cap_kbps;
+    g_array_append_val (c->util, u);
+  }
+  c->sum_rx_kbps += recv_kbps;
+  c->sum_target_kbps += target_kbps;
+  if (tripped && !c->breaker_was)
+    c->breaker_trips++;
+  c->breaker_was = tripped;
+
+  if (c->ticks % 5 == 0 && !c->quiet) {
+    gdouble sec_recv = (rx - c->sec_rx_bytes) * 8 / 1000.0;
+    g_print ("t=%3.0fs link %5.0f  target %5.0f  enc %5.0f  recv %5.0f kbit/s"
+        "  rtt %4.0f ms  queue %4.0f ms  loss %4.1f%%  %4.1f fps  %s%s\n",
+        t, cap_kbps, target_kbps, enc_kbps, sec_recv, rtt_ms, qd_ms, loss_pct,
+        (gdouble) (fr - c->sec_rx_frames), state ? state : "",
+        tripped ? " [BREAKER]" : "");
+    c->sec_rx_bytes = rx;
+    c->sec_rx_frames = fr;
+  }
+
   c->last_tx_bytes = tx;
   c->last_rx_bytes = rx;
   c->last_rx_frames = fr;
   c->last_drops = drops;
+  c->last_pkts_in = pkts_in;
+  (void) lost_in;
+  if (ss)
+    gst_structure_free (ss);
+  if (ls)
+    gst_structure_free (ls);
 
-  if (c->tick >= c->duration) {
+  if (t >= c->duration - 1e-9) {
     g_main_loop_quit (c->loop);
     return G_SOURCE_REMOVE;
   }
@@ -208,27 +225,29 @@ on_sigint (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+watch (GstElement * p, Call * c)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  gst_bus_add_watch (bus, on_bus, c);
+  gst_object_unref (bus);
+}
+
 static GstElement *
 launch (const gchar * desc, Call * c)
 {
   GError *err = NULL;
   GstElement *p = gst_parse_launch (desc, &err);
-  GstBus *bus;
 
-  if (!p) {
-    g_printerr ("cannot build pipeline \"%s\": %s\n", desc, err->message);
+  if (!p || err) {
+    g_printerr ("cannot build pipeline \"%s\": %s\n", desc,
+        err ? err->message : "?");
     g_clear_error (&err);
+    if (p)
+      gst_object_unref (p);
     return NULL;
   }
-  if (err) {                    /* e.g. a missing optional element */
-    g_printerr ("pipeline \"%s\": %s\n", desc, err->message);
-    g_clear_error (&err);
-    gst_object_unref (p);
-    return NULL;
-  }
-  bus = gst_element_get_bus (p);
-  gst_bus_add_watch (bus, on_bus, c);
-  gst_object_unref (bus);
+  watch (p, c);
   return p;
 }
 
@@ -239,66 +258,108 @@ cmp_double (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+static gdouble
+percentile (GArray * a, gdouble p)
+{
+  if (a->len == 0)
+    return 0;
+  g_array_sort (a, cmp_double);
+  return g_array_index (a, gdouble, MIN (a->len - 1, (guint) (p * a->len)));
+}
+
 static void
 summary (Call * c)
 {
-  GstStructure *st = NULL;
-  guint64 pin = 0, pdel = 0, dq = 0, dl = 0, maxq = 0;
-  guint n = c->qdelay_ms->len;
-  gdouble mean = 0, p95 = 0;
+  GstStructure *ss = NULL, *ls = NULL, *rs = NULL;
+  guint n = c->ticks;
+  gdouble mean_q = 0;
 
-  g_object_get (c->emu, "stats", &st, NULL);
-  if (st) {
-    gst_structure_get_uint64 (st, "packets-in", &pin);
-    gst_structure_get_uint64 (st, "packets-delivered", &pdel);
-    gst_structure_get_uint64 (st, "queue-drops", &dq);
-    gst_structure_get_uint64 (st, "loss-drops", &dl);
-    gst_structure_get_uint64 (st, "max-queue-delay", &maxq);
-    gst_structure_free (st);
+  g_object_get (c->sink, "stats", &ss, NULL);
+  g_object_get (c->emu, "stats", &ls, NULL);
+  g_object_get (c->src, "stats", &rs, NULL);
+  for (guint i = 0; i < c->qdelay_ms->len; i++)
+    mean_q += g_array_index (c->qdelay_ms, gdouble, i);
+  if (c->qdelay_ms->len)
+    mean_q /= c->qdelay_ms->len;
+
+  g_print ("\n== summary: controller %s, %.0f s, link %s, delay %d ms, "
+      "queue %d ms, loss %.3f\n", c->controller, n * 0.2, c->schedule,
+      c->delay_ms, c->queue_ms, c->loss);
+  g_print ("rates     target %.0f kbit/s mean, received %.0f kbit/s mean\n",
+      n ? c->sum_target_kbps / n : 0.0, n ? c->sum_rx_kbps / n : 0.0);
+  g_print ("link      utilisation p50 %.2f (200 ms samples), %" G_GUINT64_FORMAT
+      " packets in, %" G_GUINT64_FORMAT " queue drops, %" G_GUINT64_FORMAT
+      " loss drops\n", percentile (c->util, 0.5), st_u64 (ls, "packets-in"),
+      st_u64 (ls, "queue-drops"), st_u64 (ls, "loss-drops"));
+  g_print ("queue     mean %.0f ms, p95 %.0f ms, max %.0f ms\n", mean_q,
+      percentile (c->qdelay_ms, 0.95), st_u64 (ls, "max-queue-delay") / 1e6);
+  g_print ("feedback  %" G_GUINT64_FORMAT " RTCP received by the sender, %"
+      G_GUINT64_FORMAT " feedback packets sent by the receiver, srtt %.0f ms\n",
+      st_u64 (ss, "rtcp-received"), st_u64 (rs, "feedback-sent"),
+      st_u64 (ss, "rtt") / 1e6);
+  g_print ("breaker   %u trip(s)\n", c->breaker_trips);
+  g_print ("video     %" G_GINT64_FORMAT " frames decoded (%.1f fps)\n",
+      (gint64) atomic_load (&c->rx_frames), n ?
+      atomic_load (&c->rx_frames) / (n * 0.2) : 0.0);
+  if (ss)
+    gst_structure_free (ss);
+  if (ls)
+    gst_structure_free (ls);
+  if (rs)
+    gst_structure_free (rs);
+}
+
+static gboolean
+have_elements (const gchar * const *names)
+{
+  gboolean ok = TRUE;
+  for (; *names; names++) {
+    GstElementFactory *f = gst_element_factory_find (*names);
+    if (!f) {
+      g_printerr ("missing element %s%s\n", *names,
+          g_str_has_prefix (*names, "rtpcc") || !strcmp (*names, "linkemu") ?
+          " (run through ./run demo, or set GST_PLUGIN_PATH to the build "
+          "tree's plugins/)" : "");
+      ok = FALSE;
+    } else
+      gst_object_unref (f);
   }
-  if (n > 0) {
-    for (guint i = 0; i < n; i++)
-      mean += g_array_index (c->qdelay_ms, gdouble, i);
-    mean /= n;
-    g_array_sort (c->qdelay_ms, cmp_double);
-    p95 = g_array_index (c->qdelay_ms, gdouble, MIN (n - 1, (guint) (0.95 * n)));
-  }
-  g_print ("\n== summary (%u s, link %s, encoder %d kbit/s fixed)\n", n,
-      c->schedule, c->bitrate);
-  g_print ("sent     %8.0f kbit/s mean\n", n ? c->sum_tx_kbps / n : 0.0);
-  g_print ("received %8.0f kbit/s mean\n", n ? c->sum_rx_kbps / n : 0.0);
-  g_print ("packets  %" G_GUINT64_FORMAT " into the link, %" G_GUINT64_FORMAT
-      " delivered, %" G_GUINT64_FORMAT " queue drops (%.1f %%), %"
-      G_GUINT64_FORMAT " loss drops\n", pin, pdel, dq,
-      pin ? 100.0 * dq / pin : 0.0, dl);
-  g_print ("queue    mean %.0f ms, p95 %.0f ms (1 s samples), max %.0f ms\n",
-      mean, p95, maxq / 1e6);
-  g_print ("video    %" G_GINT64_FORMAT " frames decoded (%.1f fps)\n",
-      (gint64) atomic_load (&c->rx_frames),
-      n ? (gdouble) atomic_load (&c->rx_frames) / n : 0.0);
+  return ok;
 }
 
 int
 main (int argc, char **argv)
 {
   Call c = { 0, };
-  gchar *desc;
-  gint rx_port, link_port;
+  gchar *desc, *fwd, *rev;
+  gint rx_port, tx_port;
   GError *err = NULL;
   GOptionContext *ctx;
+  RtpccRelayConfig rc = { 0, };
+  static const gchar *const needed[] = { "rtpccsink", "rtpccsrc", "linkemu",
+    "x264enc", "avdec_h264", "rtph264pay", "rtph264depay", NULL
+  };
   GOptionEntry entries[] = {
+    {"controller", 'c', 0, G_OPTION_ARG_STRING, &c.controller,
+        "Congestion controller: tfrc, ccid2, rr, fixed (default tfrc)", "NAME"},
     {"duration", 'd', 0, G_OPTION_ARG_INT, &c.duration,
         "Seconds to run (default 100, the length of RFC 8867 §5.1)", "S"},
     {"schedule", 's', 0, G_OPTION_ARG_STRING, &c.schedule,
-        "Link capacity schedule kbit/s@s,... (default RFC 8867 §5.1)", "SCHED"},
+        "Capacity schedule kbit/s@s,... (default RFC 8867 §5.1)", "SCHED"},
     {"delay", 0, 0, G_OPTION_ARG_INT, &c.delay_ms,
-        "One-way propagation delay in ms (default 50)", "MS"},
+        "One-way propagation delay in ms, each direction (default 50)", "MS"},
     {"queue", 0, 0, G_OPTION_ARG_INT, &c.queue_ms,
         "Bottleneck queue in ms at current capacity (default 300)", "MS"},
-    {"bitrate", 'b', 0, G_OPTION_ARG_INT, &c.bitrate,
-        "Encoder bitrate in kbit/s (default 1200)", "KBPS"},
+    {"loss", 0, 0, G_OPTION_ARG_DOUBLE, &c.loss,
+        "Random loss probability on the forward path (default 0)", "P"},
+    {"min-bitrate", 0, 0, G_OPTION_ARG_INT, &c.min_kbps,
+        "Lowest target in kbit/s (default 150)", "KBPS"},
+    {"max-bitrate", 0, 0, G_OPTION_ARG_INT, &c.max_kbps,
+        "Highest target in kbit/s (default 3000)", "KBPS"},
+    {"start-bitrate", 0, 0, G_OPTION_ARG_INT, &c.start_kbps,
+        "Initial target in kbit/s (default 300)", "KBPS"},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &c.csv_path,
-        "Write per-second samples to this CSV file", "FILE"},
+        "Write the 200 ms log to this CSV file", "FILE"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &c.quiet,
         "No progress lines, only the summary", NULL},
     {NULL}
@@ -307,12 +368,15 @@ main (int argc, char **argv)
   c.duration = 100;
   c.delay_ms = 50;
   c.queue_ms = 300;
-  c.bitrate = 1200;
+  c.min_kbps = 150;
+  c.max_kbps = 3000;
+  c.start_kbps = 300;
   c.width = 640;
   c.height = 360;
   c.fps = 30;
 
-  ctx = g_option_context_new ("- loopback video call through linkemu");
+  ctx = g_option_context_new ("- adaptive loopback video call through "
+      "an emulated path");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
@@ -322,67 +386,94 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (!c.schedule)
     c.schedule = g_strdup (RFC8867_5_1);
-  if (c.duration <= 0 || c.bitrate <= 0 || c.delay_ms < 0 || c.queue_ms < 0) {
-    g_printerr ("duration and bitrate must be > 0, delay and queue >= 0\n");
+  if (!c.controller)
+    c.controller = g_strdup ("tfrc");
+  if (c.duration <= 0 || c.delay_ms < 0 || c.queue_ms < 0 || c.loss < 0
+      || c.loss > 1 || c.min_kbps <= 0 || c.max_kbps < c.min_kbps
+      || c.start_kbps < c.min_kbps || c.start_kbps > c.max_kbps) {
+    g_printerr ("bad option values (see --help)\n");
     return 2;
   }
-
-  {
-    GstPluginFeature *f = gst_registry_lookup_feature (gst_registry_get (),
-        "linkemu");
-    if (f)
-      gst_object_unref (f);
-    else {
-    g_printerr ("linkemu not found: run through ./run demo, or set "
-        "GST_PLUGIN_PATH to the build tree's plugins/\n");
-      return 1;
-    }
-  }
+  if (!have_elements (needed))
+    return 1;
 
   c.loop = g_main_loop_new (NULL, FALSE);
   c.qdelay_ms = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  c.util = g_array_new (FALSE, FALSE, sizeof (gdouble));
 
-  c.rx = launch ("udpsrc name=rxsrc address=127.0.0.1 port=0 "
+  /* receiver */
+  c.rx = launch ("rtpccsrc name=src port=0 address=127.0.0.1 "
       "caps=\"application/x-rtp,media=video,clock-rate=90000,"
       "encoding-name=H264,payload=96\" ! rtpjitterbuffer latency=100 ! "
       "rtph264depay ! h264parse ! avdec_h264 ! fakesink name=vsink sync=false",
       &c);
   if (!c.rx)
     return 1;
-  rx_port = bound_port (c.rx, "rxsrc");
+  gst_element_set_state (c.rx, GST_STATE_PAUSED);
+  c.src = gst_bin_get_by_name (GST_BIN (c.rx), "src");
+  g_object_get (c.src, "bound-port", &rx_port, NULL);
 
-  desc = g_strdup_printf ("udpsrc name=linksrc address=127.0.0.1 port=0 "
-      "buffer-size=4194304 ! linkemu name=emu schedule=%s queue-ms=%d delay=%d "
-      "! udpsink host=127.0.0.1 port=%d sync=false async=false",
-      c.schedule, c.queue_ms, c.delay_ms, rx_port);
-  c.link = launch (desc, &c);
-  g_free (desc);
-  if (!c.link)
-    return 1;
-  link_port = bound_port (c.link, "linksrc");
-  if (rx_port <= 0 || link_port <= 0) {
-    g_printerr ("could not bind UDP sockets on 127.0.0.1\n");
+  /* the emulated path */
+  fwd = g_strdup_printf ("schedule=%s queue-ms=%d delay=%d loss=%g seed=1",
+      c.schedule, c.queue_ms, c.delay_ms, c.loss);
+  rev = g_strdup_printf ("delay=%d", c.delay_ms);
+  rc.listen_port = 0;
+  rc.receiver_host = (gchar *) "127.0.0.1";
+  rc.receiver_port = rx_port;
+  rc.forward = fwd;
+  rc.reverse = rev;
+  c.relay = rtpcc_relay_new (&rc, &err);
+  g_free (fwd);
+  g_free (rev);
+  if (!c.relay) {
+    g_printerr ("relay: %s\n", err ? err->message : "?");
     return 1;
   }
-  c.emu = gst_bin_get_by_name (GST_BIN (c.link), "emu");
+  watch (rtpcc_relay_get_forward (c.relay), &c);
+  watch (rtpcc_relay_get_reverse (c.relay), &c);
+  c.emu = gst_object_ref (rtpcc_relay_get_forward_emu (c.relay));
 
-  desc = g_strdup_printf ("videotestsrc is-live=true pattern=ball "
-      "motion=sweep background-color=0xff203040 ! "
-      "video/x-raw,width=%d,height=%d,framerate=%d/1 ! timeoverlay ! "
-      "x264enc name=enc tune=zerolatency speed-preset=ultrafast bitrate=%d "
-      "key-int-max=%d vbv-buf-capacity=300 ! "
-      "video/x-h264,profile=constrained-baseline ! "
+  /* sender: smpte with motion keeps x264 at its target (a static ball
+   * pattern would stay far below it and hide congestion) */
+  desc = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
+      "horizontal-speed=4 ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! "
+      "timeoverlay ! x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+      "bitrate=%d key-int-max=%d ! video/x-h264,profile=constrained-baseline ! "
       "rtph264pay pt=96 mtu=1200 config-interval=-1 ! "
-      "udpsink name=txsink host=127.0.0.1 port=%d sync=false async=false",
-      c.width, c.height, c.fps, c.bitrate, c.fps * 2, link_port);
+      "rtpccsink name=sink host=127.0.0.1 port=%d controller=%s "
+      "min-bitrate=%d max-bitrate=%d start-bitrate=%d",
+      c.width, c.height, c.fps, c.start_kbps, c.fps * 4,
+      rtpcc_relay_get_listen_port (c.relay), c.controller, c.min_kbps * 1000,
+      c.max_kbps * 1000, c.start_kbps * 1000);
   c.tx = launch (desc, &c);
   g_free (desc);
   if (!c.tx)
     return 1;
+  c.sink = gst_bin_get_by_name (GST_BIN (c.tx), "sink");
+  c.enc = gst_bin_get_by_name (GST_BIN (c.tx), "enc");
+  if (gst_element_set_state (c.tx, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstBus *bus = gst_element_get_bus (c.tx);
+    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (m) {
+      GError *e = NULL;
+      gst_message_parse_error (m, &e, NULL);
+      g_printerr ("sender: %s\n", e->message);
+      g_clear_error (&e);
+      gst_message_unref (m);
+    }
+    gst_object_unref (bus);
+    return 1;
+  }
+  g_object_get (c.sink, "bound-port", &tx_port, NULL);
 
-  probe (c.tx, "txsink", "sink", count_bytes, &c.tx_bytes);
-  probe (c.rx, "rxsrc", "src", count_bytes, &c.rx_bytes);
-  probe (c.rx, "vsink", "sink", count_frames, &c.rx_frames);
+  probe (c.sink, "sink", count_bytes, &c.tx_bytes);
+  probe (c.src, "src", count_bytes, &c.rx_bytes);
+  {
+    GstElement *vsink = gst_bin_get_by_name (GST_BIN (c.rx), "vsink");
+    probe (vsink, "sink", count_frames, &c.rx_frames);
+    gst_object_unref (vsink);
+  }
 
   if (c.csv_path) {
     c.csv = fopen (c.csv_path, "w");
@@ -390,40 +481,47 @@ main (int argc, char **argv)
       g_printerr ("cannot write %s\n", c.csv_path);
       return 1;
     }
-    fprintf (c.csv, "# rtpcc-call schedule=%s delay_ms=%d queue_ms=%d "
-        "bitrate_kbps=%d\n", c.schedule, c.delay_ms, c.queue_ms, c.bitrate);
-    fprintf (c.csv, "time_s,capacity_kbps,send_kbps,recv_kbps,queue_delay_ms,"
-        "queue_drops,loss_drops,frames\n");
+    fprintf (c.csv, "# rtpcc-call controller=%s schedule=%s delay_ms=%d "
+        "queue_ms=%d loss=%g\n", c.controller, c.schedule, c.delay_ms,
+        c.queue_ms, c.loss);
+    fprintf (c.csv, "time_s,capacity_kbps,target_kbps,send_kbps,recv_kbps,"
+        "queue_delay_ms,loss_pct,rtt_ms,encoder_kbps,frames,breaker\n");
   }
 
-  g_print ("call: %dx%d@%d x264 %d kbit/s -> 127.0.0.1:%d -> linkemu [%s, "
-      "queue %d ms, delay %d ms] -> 127.0.0.1:%d, %d s\n", c.width, c.height,
-      c.fps, c.bitrate, link_port, c.schedule, c.queue_ms, c.delay_ms, rx_port,
-      c.duration);
+  g_print ("call: %dx%d@%d x264 -> rtpccsink(%s, :%d) -> relay :%d [%s, queue "
+      "%d ms, delay %d ms each way, loss %g] -> rtpccsrc :%d, %d s\n", c.width,
+      c.height, c.fps, c.controller, tx_port,
+      rtpcc_relay_get_listen_port (c.relay), c.schedule, c.queue_ms,
+      c.delay_ms, c.loss, rx_port, c.duration);
 
   gst_element_set_state (c.rx, GST_STATE_PLAYING);
-  gst_element_set_state (c.link, GST_STATE_PLAYING);
+  rtpcc_relay_start (c.relay);
   gst_element_set_state (c.tx, GST_STATE_PLAYING);
 
-  g_timeout_add_seconds (1, on_tick, &c);
+  g_timeout_add (200, on_tick, &c);
   g_unix_signal_add (SIGINT, on_sigint, &c);
   g_main_loop_run (c.loop);
 
-  gst_element_set_state (c.tx, GST_STATE_NULL);
   if (!c.failed)
     summary (&c);
-  gst_element_set_state (c.link, GST_STATE_NULL);
+  gst_element_set_state (c.tx, GST_STATE_NULL);
+  rtpcc_relay_stop (c.relay);
   gst_element_set_state (c.rx, GST_STATE_NULL);
   if (c.csv)
     fclose (c.csv);
 
+  gst_object_unref (c.sink);
+  gst_object_unref (c.enc);
+  gst_object_unref (c.src);
   gst_object_unref (c.emu);
   gst_object_unref (c.tx);
-  gst_object_unref (c.link);
   gst_object_unref (c.rx);
+  rtpcc_relay_free (c.relay);
   g_array_free (c.qdelay_ms, TRUE);
+  g_array_free (c.util, TRUE);
   g_main_loop_unref (c.loop);
   g_free (c.schedule);
+  g_free (c.controller);
   g_free (c.csv_path);
   return c.failed ? 1 : 0;
 }

@@ -1,0 +1,1093 @@
+/* rtpccsink: congestion-controlled RTP sender over UDP.
+ *
+ * A skin over RtpccSender (gst/rtpcc/sender.h): render() parses the RTP
+ * header with GstRTPBuffer and queues the buffer; one task thread owns the
+ * socket, sends paced packets and SR, receives feedback on the same socket
+ * (RTCP-mux), and publishes each new target as a bus message, an upstream
+ * event and a property, and — with encoder-control=auto — as the bitrate of
+ * the encoder it finds upstream.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpccsink.h"
+#include "rtpccelements.h"
+
+#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/feedback/rtcp.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
+#define GST_CAT_DEFAULT rtpcc_sink_debug
+
+#define DEFAULT_HOST "127.0.0.1"
+#define DEFAULT_PORT 5004
+#define DEFAULT_BIND_ADDRESS "0.0.0.0"
+#define DEFAULT_BIND_PORT 0
+#define DEFAULT_CONTROLLER "tfrc"
+#define DEFAULT_MIN_BITRATE 150000
+#define DEFAULT_MAX_BITRATE 5000000
+#define DEFAULT_START_BITRATE 300000
+#define DEFAULT_FEEDBACK RTPCC_FEEDBACK_CCFB
+#define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
+#define DEFAULT_PACING TRUE
+#define DEFAULT_CIRCUIT_BREAKER TRUE
+#define DEFAULT_RTCP_INTERVAL 1000
+#define DEFAULT_MAX_PACING_DELAY 100
+#define DEFAULT_CNAME "rtpcc@localhost"
+
+enum
+{
+  PROP_0,
+  PROP_HOST,
+  PROP_PORT,
+  PROP_BIND_ADDRESS,
+  PROP_BIND_PORT,
+  PROP_CONTROLLER,
+  PROP_MIN_BITRATE,
+  PROP_MAX_BITRATE,
+  PROP_START_BITRATE,
+  PROP_FEEDBACK,
+  PROP_ENCODER_CONTROL,
+  PROP_PACING,
+  PROP_CIRCUIT_BREAKER,
+  PROP_RTCP_INTERVAL,
+  PROP_MAX_PACING_DELAY,
+  PROP_CNAME,
+  PROP_TARGET_BITRATE,
+  PROP_BOUND_PORT,
+  PROP_STATS,
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_rtpcc_sink_parent_class parent_class
+G_DEFINE_TYPE (GstRtpccSink, gst_rtpcc_sink, GST_TYPE_BASE_SINK);
+GST_ELEMENT_REGISTER_DEFINE (rtpccsink, "rtpccsink", GST_RANK_NONE,
+    GST_TYPE_RTPCC_SINK);
+
+GType
+gst_rtpcc_feedback_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {RTPCC_FEEDBACK_CCFB, "RFC 8888 congestion control feedback + RTCP RR",
+        "ccfb"},
+    {RTPCC_FEEDBACK_RR, "RTCP receiver reports only (RFC 3550)", "rr"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccFeedbackMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GType
+gst_rtpcc_encoder_control_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTPCC_ENCODER_CONTROL_NONE,
+        "Only publish the target (bus message, event, property)", "none"},
+    {GST_RTPCC_ENCODER_CONTROL_AUTO,
+        "Find the encoder upstream and set its bitrate", "auto"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccEncoderControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static RtpccTime
+mono_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (RtpccTime) ts.tv_sec * RTPCC_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void
+wake_task (GstRtpccSink * self)
+{
+  guint64 one = 1;
+  if (self->pollfd.fd >= 0 && write (self->pollfd.fd, &one, sizeof (one)) < 0
+      && errno != EAGAIN)
+    GST_WARNING_OBJECT (self, "cannot wake the task: %s", g_strerror (errno));
+}
+
+static void
+drain_wakeup (GstRtpccSink * self)
+{
+  guint64 v;
+  while (read (self->pollfd.fd, &v, sizeof (v)) > 0);
+}
+
+/* ---- encoder control ---------------------------------------------------- */
+
+static GstElement *
+element_of_src_pad (GstPad * pad)
+{
+  GstPad *p = gst_object_ref (pad);
+  GstElement *e;
+
+  /* look through ghost pads into the bin */
+  while (GST_IS_GHOST_PAD (p)) {
+    GstPad *t = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
+    gst_object_unref (p);
+    if (!t)
+      return NULL;
+    p = t;
+  }
+  e = gst_pad_get_parent_element (p);
+  gst_object_unref (p);
+  return e;
+}
+
+/* Breadth-first search upstream for an element our encoder table knows. */
+static GstElement *
+find_encoder (GstRtpccSink * self, const RtpccEncoderInfo ** info_out)
+{
+  GQueue pads = G_QUEUE_INIT;
+  GstElement *found = NULL;
+  guint visited = 0;
+
+  g_queue_push_tail (&pads, gst_object_ref (GST_BASE_SINK_PAD (self)));
+  while (!found && !g_queue_is_empty (&pads) && visited < 64) {
+    GstPad *sinkpad = g_queue_pop_head (&pads);
+    GstPad *peer = gst_pad_get_peer (sinkpad);
+    GstElement *e;
+
+    gst_object_unref (sinkpad);
+    visited++;
+    if (!peer)
+      continue;
+    e = element_of_src_pad (peer);
+    gst_object_unref (peer);
+    if (!e)
+      continue;
+    {
+      GstElementFactory *f = gst_element_get_factory (e);
+      const RtpccEncoderInfo *info = f ?
+          rtpcc_encoder_lookup (GST_OBJECT_NAME (f)) : NULL;
+      if (info && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+              info->property)) {
+        found = gst_object_ref (e);
+        *info_out = info;
+      } else {
+        GstIterator *it = gst_element_iterate_sink_pads (e);
+        GValue v = G_VALUE_INIT;
+        while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+          g_queue_push_tail (&pads, g_value_dup_object (&v));
+          g_value_reset (&v);
+        }
+        g_value_unset (&v);
+        gst_iterator_free (it);
+      }
+    }
+    gst_object_unref (e);
+  }
+  g_queue_clear_full (&pads, gst_object_unref);
+  return found;
+}
+
+static void
+apply_to_encoder (GstRtpccSink * self, guint64 bps)
+{
+  const RtpccEncoderInfo *info = NULL;
+  GstElement *enc;
+  GParamSpec *pspec;
+  GValue v = G_VALUE_INIT;
+  guint64 value;
+  RtpccTime now = mono_now ();
+
+  enc = find_encoder (self, &info);
+  if (!enc) {
+    if (!self->encoder_searched)
+      GST_INFO_OBJECT (self, "no known encoder upstream; publishing the "
+          "target only");
+    self->encoder_searched = TRUE;
+    return;
+  }
+  self->encoder_searched = TRUE;
+  if (!rtpcc_encoder_hysteresis_update (&self->hysteresis, now, bps)) {
+    /* an increase held back by the hysteresis must still land once its
+     * interval has passed, even if the target does not change again */
+    RtpccTime due = self->hysteresis.applied_at +
+        self->hysteresis.min_interval;
+    self->encoder_retry_at = bps != self->hysteresis.applied_bps && due > now ?
+        due : RTPCC_TIME_NONE;
+    gst_object_unref (enc);
+    return;
+  }
+  self->encoder_retry_at = RTPCC_TIME_NONE;
+  value = rtpcc_encoder_value_for_bitrate (info, bps);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      info->property);
+  g_value_init (&v, pspec->value_type);
+  switch (G_TYPE_FUNDAMENTAL (pspec->value_type)) {
+    case G_TYPE_UINT:
+      g_value_set_uint (&v, (guint) MIN (value, G_MAXUINT));
+      break;
+    case G_TYPE_INT:
+      g_value_set_int (&v, (gint) MIN (value, G_MAXINT));
+      break;
+    case G_TYPE_UINT64:
+      g_value_set_uint64 (&v, value);
+      break;
+    case G_TYPE_INT64:
+      g_value_set_int64 (&v, (gint64) value);
+      break;
+    default:
+      GST_WARNING_OBJECT (self, "%s:%s has an unexpected type",
+          GST_OBJECT_NAME (enc), info->property);
+      g_value_unset (&v);
+      gst_object_unref (enc);
+      return;
+  }
+  /* clamp into the property's own range rather than trip a g_warning */
+  g_param_value_validate (pspec, &v);
+  GST_DEBUG_OBJECT (self, "setting %s:%s = %" G_GUINT64_FORMAT,
+      GST_OBJECT_NAME (enc), info->property, value);
+  g_object_set_property (G_OBJECT (enc), info->property, &v);
+  g_value_unset (&v);
+  self->encoder_updates++;
+  gst_object_unref (enc);
+}
+
+/* ---- target publication ------------------------------------------------- */
+
+static GstStructure *
+target_structure (GstRtpccSink * self, const RtpccTarget * t,
+    const RtpccSenderStats * st)
+{
+  return gst_structure_new ("rtpcc-target",
+      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
+      "media-bitrate", G_TYPE_UINT64, t->media_bitrate,
+      "fec-bitrate", G_TYPE_UINT64, t->fec_bitrate,
+      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
+      "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
+          st->srtt),
+      "loss", G_TYPE_DOUBLE, st->loss,
+      "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
+      "controller", G_TYPE_STRING,
+      rtpcc_sender_get_controller_name (self->sender),
+      "state", G_TYPE_STRING, t->state ? t->state : "",
+      "reason", G_TYPE_STRING, t->reason ? t->reason : "", NULL);
+}
+
+/* Takes @s. */
+static void
+push_target_upstream (GstRtpccSink * self, GstStructure * s)
+{
+  GstPad *pad = GST_BASE_SINK_PAD (self);
+  gboolean was_flushing = GST_PAD_IS_FLUSHING (pad);
+
+  /* the task starts in NULL->READY, before the pad is active, and a
+   * flushing pad drops the event: the loop pushes it again once the pad is
+   * active */
+  self->upstream_pending = !gst_pad_push_event (pad,
+      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s))
+      && (was_flushing || GST_PAD_IS_FLUSHING (pad));
+}
+
+static void
+publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
+    gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
+{
+  GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
+  push_target_upstream (self, gst_structure_copy (s));
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+  g_object_notify (G_OBJECT (self), "target-bitrate");
+  if (breaker_changed) {
+    if (breaker_tripped)
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("Circuit breaker tripped: %s", reason ? reason : "?"),
+          ("RFC 8083: the path looks broken or badly congested; sending is "
+              "cut back until feedback shows it has recovered"));
+    else
+      GST_ELEMENT_INFO (self, STREAM, FAILED,
+          ("Circuit breaker cleared"), ("feedback has returned"));
+  }
+  if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+    apply_to_encoder (self, media_bps);
+}
+
+/* ---- the task ----------------------------------------------------------- */
+
+static void
+send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  if (g_socket_send_to (self->socket, self->peer, (const gchar *) data, len,
+          NULL, &err) < 0) {
+    /* a full socket buffer or a transient ICMP error: the packet is lost
+     * like any other, counted */
+    self->send_errors++;
+    GST_LOG_OBJECT (self, "send failed: %s", err->message);
+    g_clear_error (&err);
+  }
+}
+
+static void
+gst_rtpcc_sink_loop (gpointer user_data)
+{
+  GstRtpccSink *self = user_data;
+  RtpccTime now, next;
+  struct pollfd fds[2];
+  struct timespec ts, *tsp = NULL;
+  guint8 buf[2048];
+  GstStructure *publish = NULL, *resend = NULL;
+  guint64 media_bps = 0, retry_bps = 0;
+  gboolean breaker_changed = FALSE, tripped = FALSE;
+  const gchar *breaker_reason = NULL;
+  static const gsize RTCP_MAX = sizeof (buf);
+
+  g_mutex_lock (&self->lock);
+  if (self->flushing) {
+    g_mutex_unlock (&self->lock);
+    gst_task_pause (self->task);
+    return;
+  }
+  now = mono_now ();
+  rtpcc_sender_tick (self->sender, now);
+  for (;;) {
+    RtpccRtpInfo info;
+    GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &info);
+    GstMapInfo map;
+    if (!b)
+      break;
+    if (gst_buffer_map (b, &map, GST_MAP_READ)) {
+      send_bytes (self, map.data, map.size);
+      gst_buffer_unmap (b, &map);
+    }
+    gst_buffer_unref (b);
+  }
+  {
+    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX);
+    if (n > 0)
+      send_bytes (self, buf, n);
+  }
+  if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
+    const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
+    const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
+    self->published_generation = rtpcc_sender_get_generation (self->sender);
+    publish = target_structure (self, t, st);
+    media_bps = t->media_bitrate;
+    tripped = st->breaker_tripped;
+    breaker_reason = st->breaker_reason;
+    breaker_changed = tripped != self->last_tripped;
+    self->last_tripped = tripped;
+  } else {
+    if (self->upstream_pending
+        && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
+      resend = target_structure (self, rtpcc_sender_get_target (self->sender),
+          rtpcc_sender_get_stats (self->sender, now));
+    if (self->encoder_retry_at != RTPCC_TIME_NONE
+        && now >= self->encoder_retry_at) {
+      self->encoder_retry_at = RTPCC_TIME_NONE;
+      retry_bps = rtpcc_sender_get_target (self->sender)->media_bitrate;
+    }
+  }
+  next = rtpcc_sender_next_timeout (self->sender, now);
+  g_mutex_unlock (&self->lock);
+
+  if (publish)
+    publish_target (self, publish, media_bps, breaker_changed, tripped,
+        breaker_reason);
+  if (resend)
+    push_target_upstream (self, resend);
+  if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+    apply_to_encoder (self, retry_bps);
+  if (self->encoder_retry_at != RTPCC_TIME_NONE)
+    next = next == RTPCC_TIME_NONE ? self->encoder_retry_at :
+        MIN (next, self->encoder_retry_at);
+
+  fds[0].fd = g_socket_get_fd (self->socket);
+  fds[0].events = POLLIN;
+  fds[1].fd = self->pollfd.fd;
+  fds[1].events = POLLIN;
+  if (next != RTPCC_TIME_NONE) {
+    RtpccTime d = MAX (0, next - mono_now ());
+    ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
+    ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
+    tsp = &ts;
+  }
+  /* ppoll: nanosecond timeouts, so pacing is not quantised to 1 ms */
+  if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+        ("poll failed: %s", g_strerror (errno)));
+    gst_task_pause (self->task);
+    return;
+  }
+  if (fds[1].revents & POLLIN)
+    drain_wakeup (self);
+  if (fds[0].revents & (POLLIN | POLLERR)) {
+    for (;;) {
+      GSocketAddress *from = NULL;
+      GError *err = NULL;
+      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) buf,
+          sizeof (buf), NULL, &err);
+      if (n < 0) {
+        g_clear_error (&err);
+        break;
+      }
+      g_mutex_lock (&self->lock);
+      if (!from || !g_inet_address_equal (g_inet_socket_address_get_address
+              (G_INET_SOCKET_ADDRESS (from)),
+              g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS
+                  (self->peer)))
+          || g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (from)) !=
+          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (self->peer))) {
+        /* feedback only from the peer we send to: anything else could
+         * steer our rate */
+        self->wrong_source++;
+      } else {
+        rtpcc_sender_receive_rtcp (self->sender, mono_now (), buf, n);
+      }
+      g_mutex_unlock (&self->lock);
+      g_clear_object (&from);
+    }
+  }
+}
+
+/* ---- GstBaseSink -------------------------------------------------------- */
+
+static gboolean
+gst_rtpcc_sink_start (GstBaseSink * bsink)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (bsink);
+  RtpccSenderConfig cfg;
+  GError *err = NULL;
+  GInetAddress *addr;
+  GSocketAddress *bind_addr, *local;
+  GResolver *resolver;
+  GList *addrs;
+
+  rtpcc_sender_config_init (&cfg);
+  GST_OBJECT_LOCK (self);
+  cfg.controller = self->controller;
+  cfg.cc.min_bitrate = self->min_bitrate;
+  cfg.cc.max_bitrate = self->max_bitrate;
+  cfg.cc.start_bitrate = self->start_bitrate;
+  cfg.feedback = self->feedback;
+  cfg.pacing = self->pacing;
+  cfg.circuit_breaker = self->circuit_breaker;
+  cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
+  cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
+  cfg.cname = self->cname;
+  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - mono_now () +
+      RTPCC_NTP_UNIX_EPOCH_NS;
+  cfg.ntp_offset = self->ntp_offset;
+  cfg.seed = (guint64) g_get_real_time ();
+  self->sender = rtpcc_sender_new (&cfg, mono_now (), &err);
+  GST_OBJECT_UNLOCK (self);
+  if (!self->sender) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+        (NULL));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  rtpcc_sender_set_free_func (self->sender, (GDestroyNotify) gst_buffer_unref);
+
+  /* resolve the peer */
+  addr = g_inet_address_new_from_string (self->host);
+  if (!addr) {
+    resolver = g_resolver_get_default ();
+    addrs = g_resolver_lookup_by_name (resolver, self->host, NULL, &err);
+    g_object_unref (resolver);
+    if (!addrs) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("Cannot resolve host \"%s\"", self->host), ("%s", err->message));
+      g_clear_error (&err);
+      goto fail;
+    }
+    addr = g_object_ref (addrs->data);
+    g_resolver_free_addresses (addrs);
+  }
+  self->peer = g_inet_socket_address_new (addr, self->port);
+  self->socket = g_socket_new (g_inet_address_get_family (addr),
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
+  g_object_unref (addr);
+  if (!self->socket) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE, (NULL),
+        ("socket: %s", err->message));
+    g_clear_error (&err);
+    goto fail;
+  }
+  g_socket_set_blocking (self->socket, FALSE);
+  {
+    GInetAddress *ba = g_inet_address_new_from_string (self->bind_address);
+    if (!ba || g_inet_address_get_family (ba) !=
+        g_socket_get_family (self->socket)) {
+      g_clear_object (&ba);
+      ba = g_inet_address_new_any (g_socket_get_family (self->socket));
+    }
+    bind_addr = g_inet_socket_address_new (ba, self->bind_port);
+    g_object_unref (ba);
+  }
+  if (!g_socket_bind (self->socket, bind_addr, TRUE, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE,
+        ("Cannot bind to port %d", self->bind_port), ("%s", err->message));
+    g_clear_error (&err);
+    g_object_unref (bind_addr);
+    goto fail;
+  }
+  g_object_unref (bind_addr);
+  local = g_socket_get_local_address (self->socket, NULL);
+  self->bound_port = local ?
+      g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)) : 0;
+  g_clear_object (&local);
+  /* a video frame leaves as a burst: give the kernel room for it */
+  g_socket_set_option (self->socket, SOL_SOCKET, SO_SNDBUF, 1 << 21, NULL);
+
+  self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  self->flushing = FALSE;
+  self->published_generation = G_MAXUINT64;
+  self->last_tripped = FALSE;
+  rtpcc_encoder_hysteresis_init (&self->hysteresis);
+  self->encoder_searched = FALSE;
+  self->upstream_pending = FALSE;
+  self->encoder_retry_at = RTPCC_TIME_NONE;
+  self->task = gst_task_new (gst_rtpcc_sink_loop, self, NULL);
+  gst_object_set_name (GST_OBJECT (self->task), "rtpccsink:pacer");
+  gst_task_set_lock (self->task, &self->task_lock);
+  gst_task_start (self->task);
+  return TRUE;
+
+fail:
+  g_clear_object (&self->peer);
+  g_clear_object (&self->socket);
+  rtpcc_sender_free (self->sender);
+  self->sender = NULL;
+  return FALSE;
+}
+
+static gboolean
+gst_rtpcc_sink_stop (GstBaseSink * bsink)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (bsink);
+
+  if (self->task) {
+    g_mutex_lock (&self->lock);
+    self->flushing = TRUE;
+    g_mutex_unlock (&self->lock);
+    gst_task_stop (self->task);
+    wake_task (self);
+    gst_task_join (self->task);
+    gst_object_unref (self->task);
+    self->task = NULL;
+  }
+  if (self->pollfd.fd >= 0) {
+    close (self->pollfd.fd);
+    self->pollfd.fd = -1;
+  }
+  g_mutex_lock (&self->lock);
+  rtpcc_sender_free (self->sender);
+  self->sender = NULL;
+  g_mutex_unlock (&self->lock);
+  if (self->socket)
+    g_socket_close (self->socket, NULL);
+  g_clear_object (&self->socket);
+  g_clear_object (&self->peer);
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (bsink);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  RtpccRtpInfo info = { 0, };
+
+  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
+    /* not RTP: never put on the wire, counted */
+    g_mutex_lock (&self->lock);
+    self->invalid_rtp++;
+    g_mutex_unlock (&self->lock);
+    GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
+    return GST_FLOW_OK;
+  }
+  info.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
+  info.seq = gst_rtp_buffer_get_seq (&rtp);
+  info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
+  info.pt = gst_rtp_buffer_get_payload_type (&rtp);
+  info.marker = gst_rtp_buffer_get_marker (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  info.size = gst_buffer_get_size (buffer);
+  info.clock_rate = 90000;
+
+  g_mutex_lock (&self->lock);
+  if (self->sender)
+    rtpcc_sender_enqueue (self->sender, mono_now (), &info,
+        gst_buffer_ref (buffer));
+  g_mutex_unlock (&self->lock);
+  wake_task (self);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_rtpcc_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
+{
+  /* clock-rate in the caps could refine SR timestamps; 90 kHz is assumed
+   * for video otherwise */
+  return TRUE;
+}
+
+/* ---- GObject ------------------------------------------------------------ */
+
+static GstStructure *
+make_stats (GstRtpccSink * self)
+{
+  GstStructure *s;
+  const RtpccSenderStats *st;
+  const RtpccTarget *t;
+
+  g_mutex_lock (&self->lock);
+  if (!self->sender) {
+    s = gst_structure_new ("application/x-rtpcc-sink-stats",
+        "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+        "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source, NULL);
+    g_mutex_unlock (&self->lock);
+    return s;
+  }
+  st = rtpcc_sender_get_stats (self->sender, mono_now ());
+  t = rtpcc_sender_get_target (self->sender);
+  s = gst_structure_new ("application/x-rtpcc-sink-stats",
+      "controller", G_TYPE_STRING,
+      rtpcc_sender_get_controller_name (self->sender),
+      "state", G_TYPE_STRING, t->state ? t->state : "",
+      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
+      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
+      "packets-enqueued", G_TYPE_UINT64, st->packets_enqueued,
+      "packets-sent", G_TYPE_UINT64, st->packets_sent,
+      "bytes-sent", G_TYPE_UINT64, st->bytes_sent,
+      "send-rate", G_TYPE_UINT64, st->send_rate,
+      "pacer-drops", G_TYPE_UINT64, st->pacer_drops,
+      "breaker-drops", G_TYPE_UINT64, st->breaker_drops,
+      "send-errors", G_TYPE_UINT64, self->send_errors,
+      "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+      "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
+      "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
+      "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
+      "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
+      "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
+      "reported-received", G_TYPE_UINT64, st->reported_received,
+      "reported-lost", G_TYPE_UINT64, st->reported_lost,
+      "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
+          st->srtt),
+      "loss", G_TYPE_DOUBLE, st->loss,
+      "receive-rate", G_TYPE_UINT64, st->receive_rate,
+      "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
+      "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
+      "encoder-updates", G_TYPE_UINT64, self->encoder_updates, NULL);
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+static void
+gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_free (self->host);
+      self->host = g_value_dup_string (value);
+      if (!self->host)
+        self->host = g_strdup (DEFAULT_HOST);
+      break;
+    case PROP_PORT:
+      self->port = g_value_get_int (value);
+      break;
+    case PROP_BIND_ADDRESS:
+      g_free (self->bind_address);
+      self->bind_address = g_value_dup_string (value);
+      if (!self->bind_address)
+        self->bind_address = g_strdup (DEFAULT_BIND_ADDRESS);
+      break;
+    case PROP_BIND_PORT:
+      self->bind_port = g_value_get_int (value);
+      break;
+    case PROP_CONTROLLER:
+      g_free (self->controller);
+      self->controller = g_value_dup_string (value);
+      if (!self->controller)
+        self->controller = g_strdup (DEFAULT_CONTROLLER);
+      break;
+    case PROP_MIN_BITRATE:
+      self->min_bitrate = g_value_get_uint (value);
+      break;
+    case PROP_MAX_BITRATE:
+      self->max_bitrate = g_value_get_uint (value);
+      break;
+    case PROP_START_BITRATE:
+      self->start_bitrate = g_value_get_uint (value);
+      break;
+    case PROP_FEEDBACK:
+      self->feedback = g_value_get_enum (value);
+      break;
+    case PROP_ENCODER_CONTROL:
+      self->encoder_control = g_value_get_enum (value);
+      break;
+    case PROP_PACING:
+      self->pacing = g_value_get_boolean (value);
+      break;
+    case PROP_CIRCUIT_BREAKER:
+      self->circuit_breaker = g_value_get_boolean (value);
+      break;
+    case PROP_RTCP_INTERVAL:
+      self->rtcp_interval_ms = g_value_get_uint (value);
+      break;
+    case PROP_MAX_PACING_DELAY:
+      self->max_pacing_delay_ms = g_value_get_uint (value);
+      break;
+    case PROP_CNAME:
+      g_free (self->cname);
+      self->cname = g_value_dup_string (value);
+      if (!self->cname || !*self->cname) {
+        g_free (self->cname);
+        self->cname = g_strdup (DEFAULT_CNAME);
+      }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (object);
+
+  switch (prop_id) {
+    case PROP_TARGET_BITRATE:{
+      guint64 t = 0;
+      g_mutex_lock (&self->lock);
+      if (self->sender)
+        t = rtpcc_sender_get_target (self->sender)->target_bitrate;
+      g_mutex_unlock (&self->lock);
+      g_value_set_uint (value, (guint) MIN (t, G_MAXUINT));
+      return;
+    }
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
+      return;
+    default:
+      break;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_HOST:
+      g_value_set_string (value, self->host);
+      break;
+    case PROP_PORT:
+      g_value_set_int (value, self->port);
+      break;
+    case PROP_BIND_ADDRESS:
+      g_value_set_string (value, self->bind_address);
+      break;
+    case PROP_BIND_PORT:
+      g_value_set_int (value, self->bind_port);
+      break;
+    case PROP_CONTROLLER:
+      g_value_set_string (value, self->controller);
+      break;
+    case PROP_MIN_BITRATE:
+      g_value_set_uint (value, self->min_bitrate);
+      break;
+    case PROP_MAX_BITRATE:
+      g_value_set_uint (value, self->max_bitrate);
+      break;
+    case PROP_START_BITRATE:
+      g_value_set_uint (value, self->start_bitrate);
+      break;
+    case PROP_FEEDBACK:
+      g_value_set_enum (value, self->feedback);
+      break;
+    case PROP_ENCODER_CONTROL:
+      g_value_set_enum (value, self->encoder_control);
+      break;
+    case PROP_PACING:
+      g_value_set_boolean (value, self->pacing);
+      break;
+    case PROP_CIRCUIT_BREAKER:
+      g_value_set_boolean (value, self->circuit_breaker);
+      break;
+    case PROP_RTCP_INTERVAL:
+      g_value_set_uint (value, self->rtcp_interval_ms);
+      break;
+    case PROP_MAX_PACING_DELAY:
+      g_value_set_uint (value, self->max_pacing_delay_ms);
+      break;
+    case PROP_CNAME:
+      g_value_set_string (value, self->cname);
+      break;
+    case PROP_BOUND_PORT:
+      g_value_set_int (value, self->bound_port);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtpcc_sink_finalize (GObject * object)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (object);
+
+  g_free (self->host);
+  g_free (self->bind_address);
+  g_free (self->controller);
+  g_free (self->cname);
+  g_mutex_clear (&self->lock);
+  g_rec_mutex_clear (&self->task_lock);
+  g_weak_ref_clear (&self->encoder);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSinkClass *basesink_class = GST_BASE_SINK_CLASS (klass);
+  /* GstBaseSink starts (socket, sender) on NULL→READY: settings apply from
+   * the next NULL→READY, so they are not flagged mutable in READY */
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->set_property = gst_rtpcc_sink_set_property;
+  gobject_class->get_property = gst_rtpcc_sink_get_property;
+  gobject_class->finalize = gst_rtpcc_sink_finalize;
+
+  /**
+   * GstRtpccSink:host:
+   *
+   * The receiver's address (name or literal). Feedback is accepted only from
+   * this address and port.
+   */
+  g_object_class_install_property (gobject_class, PROP_HOST,
+      g_param_spec_string ("host", "Host", "Receiver address", DEFAULT_HOST,
+          rw));
+  /**
+   * GstRtpccSink:port:
+   *
+   * The receiver's UDP port; RTP and RTCP share it (RTCP-mux, RFC 5761).
+   */
+  g_object_class_install_property (gobject_class, PROP_PORT,
+      g_param_spec_int ("port", "Port", "Receiver UDP port (RTP and RTCP)", 1,
+          65535, DEFAULT_PORT, rw));
+  /**
+   * GstRtpccSink:bind-address:
+   *
+   * Local address to bind the socket to.
+   */
+  g_object_class_install_property (gobject_class, PROP_BIND_ADDRESS,
+      g_param_spec_string ("bind-address", "Bind address",
+          "Local address to bind to", DEFAULT_BIND_ADDRESS, rw));
+  /**
+   * GstRtpccSink:bind-port:
+   *
+   * Local UDP port (0 = any); feedback comes back to it.
+   */
+  g_object_class_install_property (gobject_class, PROP_BIND_PORT,
+      g_param_spec_int ("bind-port", "Bind port",
+          "Local UDP port (0 = chosen by the system)", 0, 65535,
+          DEFAULT_BIND_PORT, rw));
+  /**
+   * GstRtpccSink:controller:
+   *
+   * Congestion controller by registry name (e.g. "tfrc", "ccid2", "rr",
+   * "fixed"). An unknown name fails the NULL→READY change (where the socket opens) with an error
+   * that lists the known ones.
+   */
+  g_object_class_install_property (gobject_class, PROP_CONTROLLER,
+      g_param_spec_string ("controller", "Controller",
+          "Congestion controller (tfrc, ccid2, rr, fixed, ...)",
+          DEFAULT_CONTROLLER, rw));
+  /**
+   * GstRtpccSink:min-bitrate:
+   *
+   * Lowest target in bit/s.
+   */
+  g_object_class_install_property (gobject_class, PROP_MIN_BITRATE,
+      g_param_spec_uint ("min-bitrate", "Minimum bitrate",
+          "Lowest target bitrate (bit/s)", 1000, G_MAXINT, DEFAULT_MIN_BITRATE,
+          rw));
+  /**
+   * GstRtpccSink:max-bitrate:
+   *
+   * Highest target in bit/s.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
+      g_param_spec_uint ("max-bitrate", "Maximum bitrate",
+          "Highest target bitrate (bit/s)", 1000, G_MAXINT,
+          DEFAULT_MAX_BITRATE, rw));
+  /**
+   * GstRtpccSink:start-bitrate:
+   *
+   * Initial target in bit/s (0 = the controller's own start).
+   */
+  g_object_class_install_property (gobject_class, PROP_START_BITRATE,
+      g_param_spec_uint ("start-bitrate", "Start bitrate",
+          "Initial target bitrate (bit/s, 0 = controller default)", 0,
+          G_MAXINT, DEFAULT_START_BITRATE, rw));
+  /**
+   * GstRtpccSink:feedback:
+   *
+   * Which feedback the receiver is expected to send.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEEDBACK,
+      g_param_spec_enum ("feedback", "Feedback", "Feedback mode",
+          gst_rtpcc_feedback_mode_get_type (), DEFAULT_FEEDBACK, rw));
+  /**
+   * GstRtpccSink:encoder-control:
+   *
+   * "auto": find the encoder upstream (x264enc, vp8enc, openh264enc, …) and
+   * set its bitrate property in its own units on each target change (with
+   * hysteresis, never forcing a keyframe). "none": only publish.
+   */
+  g_object_class_install_property (gobject_class, PROP_ENCODER_CONTROL,
+      g_param_spec_enum ("encoder-control", "Encoder control",
+          "Apply the target to the upstream encoder",
+          gst_rtpcc_encoder_control_get_type (), DEFAULT_ENCODER_CONTROL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstRtpccSink:pacing:
+   *
+   * Spread packets at the pacing rate (bounded by max-pacing-delay) rather
+   * than sending each frame as a burst.
+   */
+  g_object_class_install_property (gobject_class, PROP_PACING,
+      g_param_spec_boolean ("pacing", "Pacing", "Pace packets", DEFAULT_PACING,
+          rw));
+  /**
+   * GstRtpccSink:circuit-breaker:
+   *
+   * RFC 8083 circuit breakers.
+   */
+  g_object_class_install_property (gobject_class, PROP_CIRCUIT_BREAKER,
+      g_param_spec_boolean ("circuit-breaker", "Circuit breaker",
+          "Enable the RFC 8083 circuit breakers", DEFAULT_CIRCUIT_BREAKER, rw));
+  /**
+   * GstRtpccSink:rtcp-interval:
+   *
+   * Mean interval between sender reports, in ms (randomised ±50 %).
+   */
+  g_object_class_install_property (gobject_class, PROP_RTCP_INTERVAL,
+      g_param_spec_uint ("rtcp-interval", "RTCP interval",
+          "Mean RTCP SR interval (ms)", 100, 60000, DEFAULT_RTCP_INTERVAL, rw));
+  /**
+   * GstRtpccSink:max-pacing-delay:
+   *
+   * No packet waits longer than this in the pacer (ms): the pacing rate rises
+   * to make it.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_PACING_DELAY,
+      g_param_spec_uint ("max-pacing-delay", "Max pacing delay",
+          "Bound on pacer queueing (ms)", 0, 10000, DEFAULT_MAX_PACING_DELAY,
+          rw));
+  /**
+   * GstRtpccSink:cname:
+   *
+   * SDES CNAME in our RTCP.
+   */
+  g_object_class_install_property (gobject_class, PROP_CNAME,
+      g_param_spec_string ("cname", "CNAME", "RTCP SDES CNAME", DEFAULT_CNAME,
+          rw));
+  /**
+   * GstRtpccSink:target-bitrate:
+   *
+   * The current target in bit/s (notify::target-bitrate on change).
+   */
+  g_object_class_install_property (gobject_class, PROP_TARGET_BITRATE,
+      g_param_spec_uint ("target-bitrate", "Target bitrate",
+          "Current target bitrate (bit/s)", 0, G_MAXUINT, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstRtpccSink:bound-port:
+   *
+   * The local UDP port actually bound (useful with bind-port=0).
+   */
+  g_object_class_install_property (gobject_class, PROP_BOUND_PORT,
+      g_param_spec_int ("bound-port", "Bound port", "Local UDP port in use",
+          0, 65535, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstRtpccSink:stats:
+   *
+   * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
+   * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
+   * wrong source, RTT, loss, receive rate, queue delay, target, state.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Sender statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Congestion-controlled RTP sink", "Sink/Network",
+      "Sends RTP over UDP under congestion control (TFRC, CCID-2-like, "
+      "RR baseline), paced, with RFC 8888 feedback and RFC 8083 circuit "
+      "breakers; drives the encoder's bitrate",
+      "gst-rtpcc developers");
+
+  basesink_class->start = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_start);
+  basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_stop);
+  basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_render);
+  basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_caps);
+
+  gst_type_mark_as_plugin_api (gst_rtpcc_feedback_mode_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_rtpcc_encoder_control_get_type (), 0);
+  GST_DEBUG_CATEGORY_INIT (rtpcc_sink_debug, "rtpccsink", 0,
+      "congestion-controlled RTP sink");
+}
+
+static void
+gst_rtpcc_sink_init (GstRtpccSink * self)
+{
+  self->host = g_strdup (DEFAULT_HOST);
+  self->port = DEFAULT_PORT;
+  self->bind_address = g_strdup (DEFAULT_BIND_ADDRESS);
+  self->bind_port = DEFAULT_BIND_PORT;
+  self->controller = g_strdup (DEFAULT_CONTROLLER);
+  self->min_bitrate = DEFAULT_MIN_BITRATE;
+  self->max_bitrate = DEFAULT_MAX_BITRATE;
+  self->start_bitrate = DEFAULT_START_BITRATE;
+  self->feedback = DEFAULT_FEEDBACK;
+  self->encoder_control = DEFAULT_ENCODER_CONTROL;
+  self->pacing = DEFAULT_PACING;
+  self->circuit_breaker = DEFAULT_CIRCUIT_BREAKER;
+  self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;
+  self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
+  self->cname = g_strdup (DEFAULT_CNAME);
+  self->pollfd.fd = -1;
+  g_mutex_init (&self->lock);
+  g_rec_mutex_init (&self->task_lock);
+  g_weak_ref_init (&self->encoder, NULL);
+  /* a network sink: never wait for the clock */
+  gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
+  gst_base_sink_set_async_enabled (GST_BASE_SINK (self), FALSE);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef __GST_RTPCC_SINK_H__
+#define __GST_RTPCC_SINK_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasesink.h>
+#include <gio/gio.h>
+#include <rtpcc/sender.h>
+#include <rtpcc/encoder.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_RTPCC_SINK (gst_rtpcc_sink_get_type ())
+G_DECLARE_FINAL_TYPE (GstRtpccSink, gst_rtpcc_sink, GST, RTPCC_SINK,
+    GstBaseSink)
+
+typedef enum
+{
+  GST_RTPCC_ENCODER_CONTROL_NONE = 0,
+  GST_RTPCC_ENCODER_CONTROL_AUTO = 1,
+} GstRtpccEncoderControl;
+
+struct _GstRtpccSink
+{
+  GstBaseSink parent;
+
+  /* properties (object lock) */
+  gchar *host;
+  gint port;
+  gchar *bind_address;
+  gint bind_port;
+  gchar *controller;
+  guint min_bitrate, max_bitrate, start_bitrate;
+  gint feedback;
+  GstRtpccEncoderControl encoder_control;
+  gboolean pacing;
+  gboolean circuit_breaker;
+  guint rtcp_interval_ms;
+  guint max_pacing_delay_ms;
+  gchar *cname;
+
+  /* runtime */
+  GMutex lock;                  /* guards sender and counters below */
+  RtpccSender *sender;
+  RtpccTime ntp_offset;
+  GSocket *socket;
+  GSocketAddress *peer;
+  GstPoll *poll;
+  GstPollFD pollfd;
+  GstTask *task;
+  GRecMutex task_lock;
+  gboolean flushing;
+  guint64 published_generation;
+  guint64 invalid_rtp;
+  guint64 wrong_source;
+  guint64 send_errors;
+  guint64 encoder_updates;
+  RtpccEncoderHysteresis hysteresis;
+  GWeakRef encoder;             /* the encoder found upstream, if any */
+  gboolean encoder_searched;
+  gint bound_port;
+  gboolean last_tripped;
+  /* task thread only */
+  gboolean upstream_pending;    /* the last target event did not get upstream */
+  RtpccTime encoder_retry_at;   /* an increase held back by the hysteresis */
+};
+
+G_END_DECLS
+
+#endif

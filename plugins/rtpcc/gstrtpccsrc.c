@@ -1,0 +1,632 @@
+/* rtpccsrc: receiving end of the congestion-controlled RTP transport.
+ *
+ * A skin over RtpccReceiver (gst/rtpcc/receiver.h): it owns one UDP socket,
+ * logs every RTP arrival, sends the feedback the receiver builds (RFC 8888
+ * CCFB, RTCP RR) back to the address the media comes from, takes the
+ * sender's RTCP off the stream, and pushes RTP downstream with the caps set
+ * on the "caps" property, like udpsrc.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpccsrc.h"
+#include "rtpccelements.h"
+
+#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/feedback/rtcp.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
+#define GST_CAT_DEFAULT rtpcc_src_debug
+
+#define DEFAULT_ADDRESS "0.0.0.0"
+#define DEFAULT_PORT 5004
+#define DEFAULT_FEEDBACK RTPCC_FEEDBACK_CCFB
+#define DEFAULT_FEEDBACK_INTERVAL 0
+#define DEFAULT_RTCP_INTERVAL 1000
+#define DEFAULT_CNAME "rtpcc-receiver@localhost"
+#define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
+#define MAX_DATAGRAM 65536
+
+enum
+{
+  PROP_0,
+  PROP_ADDRESS,
+  PROP_PORT,
+  PROP_CAPS,
+  PROP_FEEDBACK,
+  PROP_FEEDBACK_INTERVAL,
+  PROP_RTCP_INTERVAL,
+  PROP_CNAME,
+  PROP_BUFFER_SIZE,
+  PROP_BOUND_PORT,
+  PROP_STATS,
+};
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_rtpcc_src_parent_class parent_class
+G_DEFINE_TYPE (GstRtpccSrc, gst_rtpcc_src, GST_TYPE_PUSH_SRC);
+GST_ELEMENT_REGISTER_DEFINE (rtpccsrc, "rtpccsrc", GST_RANK_NONE,
+    GST_TYPE_RTPCC_SRC);
+
+static RtpccTime
+mono_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (RtpccTime) ts.tv_sec * RTPCC_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static guint32
+caps_clock_rate (GstCaps * caps)
+{
+  gint rate = 0;
+  if (caps && gst_caps_get_size (caps) > 0)
+    gst_structure_get_int (gst_caps_get_structure (caps, 0), "clock-rate",
+        &rate);
+  return rate > 0 ? (guint32) rate : 0;
+}
+
+static void
+send_feedback (GstRtpccSrc * self, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  if (g_socket_send_to (self->socket, self->peer, (const gchar *) data, len,
+          NULL, &err) < 0) {
+    self->send_errors++;
+    GST_LOG_OBJECT (self, "feedback send failed: %s", err->message);
+    g_clear_error (&err);
+  }
+}
+
+static gboolean
+same_address (GSocketAddress * a, GSocketAddress * b)
+{
+  GInetSocketAddress *x = G_INET_SOCKET_ADDRESS (a);
+  GInetSocketAddress *y = G_INET_SOCKET_ADDRESS (b);
+  return g_inet_socket_address_get_port (x) ==
+      g_inet_socket_address_get_port (y)
+      && g_inet_address_equal (g_inet_socket_address_get_address (x),
+      g_inet_socket_address_get_address (y));
+}
+
+static GstFlowReturn
+gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (psrc);
+  guint8 *data = g_malloc (MAX_DATAGRAM);
+  guint8 fb[1500];
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  for (;;) {
+    RtpccTime now, next;
+    struct pollfd fds[2];
+    struct timespec ts, *tsp = NULL;
+
+    g_mutex_lock (&self->lock);
+    if (self->flushing) {
+      g_mutex_unlock (&self->lock);
+      ret = GST_FLOW_FLUSHING;
+      break;
+    }
+    now = mono_now ();
+    next = rtpcc_receiver_next_feedback_time (self->receiver);
+    if (next != RTPCC_TIME_NONE && now >= next) {
+      gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
+          sizeof (fb));
+      if (n > 0 && self->peer)
+        send_feedback (self, fb, n);
+      next = rtpcc_receiver_next_feedback_time (self->receiver);
+    }
+    g_mutex_unlock (&self->lock);
+
+    fds[0].fd = g_socket_get_fd (self->socket);
+    fds[0].events = POLLIN;
+    fds[1].fd = self->wakeup_fd;
+    fds[1].events = POLLIN;
+    if (next != RTPCC_TIME_NONE) {
+      RtpccTime d = MAX (0, next - mono_now ());
+      ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
+      ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
+      tsp = &ts;
+    }
+    if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+          ("poll failed: %s", g_strerror (errno)));
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    if (fds[1].revents & POLLIN) {
+      guint64 v;
+      while (read (self->wakeup_fd, &v, sizeof (v)) > 0);
+      continue;                 /* re-check flushing */
+    }
+    if (!(fds[0].revents & (POLLIN | POLLERR)))
+      continue;
+
+    {
+      GSocketAddress *from = NULL;
+      GError *err = NULL;
+      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) data,
+          MAX_DATAGRAM, NULL, &err);
+      GstBuffer *buf;
+      GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+      RtpccRtpInfo info = { 0, };
+
+      if (n < 0) {
+        /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
+        GST_LOG_OBJECT (self, "receive: %s", err->message);
+        g_clear_error (&err);
+        continue;
+      }
+      now = mono_now ();
+      if (rtpcc_rtcp_is_rtcp (data, n)) {
+        g_mutex_lock (&self->lock);
+        rtpcc_receiver_on_rtcp (self->receiver, now, data, n);
+        g_mutex_unlock (&self->lock);
+        g_clear_object (&from);
+        continue;
+      }
+      /* an empty datagram cannot be RTP (and gst_buffer_new_memdup refuses
+       * a size of 0) */
+      buf = n > 0 ? gst_buffer_new_memdup (data, n) : NULL;
+      if (!buf || !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+        g_mutex_lock (&self->lock);
+        self->invalid_rtp++;
+        g_mutex_unlock (&self->lock);
+        if (buf)
+          gst_buffer_unref (buf);
+        g_clear_object (&from);
+        continue;
+      }
+      info.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
+      info.seq = gst_rtp_buffer_get_seq (&rtp);
+      info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
+      info.pt = gst_rtp_buffer_get_payload_type (&rtp);
+      info.marker = gst_rtp_buffer_get_marker (&rtp);
+      gst_rtp_buffer_unmap (&rtp);
+      info.size = n;
+
+      g_mutex_lock (&self->lock);
+      GST_OBJECT_LOCK (self);
+      info.clock_rate = caps_clock_rate (self->caps);
+      GST_OBJECT_UNLOCK (self);
+      rtpcc_receiver_on_rtp (self->receiver, now, &info);
+      /* feedback goes back to where the media comes from */
+      if (from && (!self->peer || !same_address (self->peer, from))) {
+        if (self->peer)
+          self->peer_changes++;
+        g_clear_object (&self->peer);
+        self->peer = g_object_ref (from);
+      }
+      g_mutex_unlock (&self->lock);
+      g_clear_object (&from);
+      *outbuf = buf;
+      break;
+    }
+  }
+  g_free (data);
+  return ret;
+}
+
+static gboolean
+gst_rtpcc_src_start (GstBaseSrc * bsrc)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+  RtpccReceiverConfig cfg;
+  GError *err = NULL;
+  GInetAddress *addr;
+  GSocketAddress *bind_addr, *local;
+
+  GST_OBJECT_LOCK (self);
+  addr = g_inet_address_new_from_string (self->address);
+  GST_OBJECT_UNLOCK (self);
+  if (!addr) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Invalid address \"%s\"", self->address), (NULL));
+    return FALSE;
+  }
+  self->socket = g_socket_new (g_inet_address_get_family (addr),
+      G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
+  if (!self->socket) {
+    g_object_unref (addr);
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, (NULL), ("socket: %s",
+            err->message));
+    g_clear_error (&err);
+    return FALSE;
+  }
+  bind_addr = g_inet_socket_address_new (addr, self->port);
+  g_object_unref (addr);
+  if (!g_socket_bind (self->socket, bind_addr, TRUE, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Cannot bind UDP port %d", self->port), ("%s", err->message));
+    g_clear_error (&err);
+    g_object_unref (bind_addr);
+    g_clear_object (&self->socket);
+    return FALSE;
+  }
+  g_object_unref (bind_addr);
+  g_socket_set_blocking (self->socket, FALSE);
+  if (self->buffer_size)
+    g_socket_set_option (self->socket, SOL_SOCKET, SO_RCVBUF,
+        (gint) self->buffer_size, NULL);
+  local = g_socket_get_local_address (self->socket, NULL);
+  self->bound_port = local ?
+      g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local)) : 0;
+  g_clear_object (&local);
+
+  rtpcc_receiver_config_init (&cfg);
+  GST_OBJECT_LOCK (self);
+  cfg.feedback = self->feedback;
+  cfg.feedback_interval = RTPCC_MSEC (self->feedback_interval_ms);
+  cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
+  cfg.cname = self->cname;
+  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - mono_now () +
+      RTPCC_NTP_UNIX_EPOCH_NS;
+  cfg.seed = (guint64) g_get_real_time ();
+  GST_OBJECT_UNLOCK (self);
+  self->receiver = rtpcc_receiver_new (&cfg, mono_now ());
+  self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  self->flushing = FALSE;
+  return TRUE;
+}
+
+static gboolean
+gst_rtpcc_src_stop (GstBaseSrc * bsrc)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+
+  g_mutex_lock (&self->lock);
+  rtpcc_receiver_free (self->receiver);
+  self->receiver = NULL;
+  g_mutex_unlock (&self->lock);
+  if (self->socket)
+    g_socket_close (self->socket, NULL);
+  g_clear_object (&self->socket);
+  g_clear_object (&self->peer);
+  if (self->wakeup_fd >= 0)
+    close (self->wakeup_fd);
+  self->wakeup_fd = -1;
+  return TRUE;
+}
+
+static gboolean
+gst_rtpcc_src_unlock (GstBaseSrc * bsrc)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+  guint64 one = 1;
+
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  g_mutex_unlock (&self->lock);
+  if (self->wakeup_fd >= 0 && write (self->wakeup_fd, &one, sizeof (one)) < 0)
+    GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
+  return TRUE;
+}
+
+static gboolean
+gst_rtpcc_src_unlock_stop (GstBaseSrc * bsrc)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+  guint64 v;
+
+  g_mutex_lock (&self->lock);
+  self->flushing = FALSE;
+  g_mutex_unlock (&self->lock);
+  if (self->wakeup_fd >= 0)
+    while (read (self->wakeup_fd, &v, sizeof (v)) > 0);
+  return TRUE;
+}
+
+static GstCaps *
+gst_rtpcc_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+  GstCaps *caps, *res;
+
+  GST_OBJECT_LOCK (self);
+  caps = self->caps ? gst_caps_ref (self->caps) :
+      gst_static_pad_template_get_caps (&src_template);
+  GST_OBJECT_UNLOCK (self);
+  if (filter) {
+    res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (caps);
+  } else {
+    res = caps;
+  }
+  return res;
+}
+
+static GstStructure *
+make_stats (GstRtpccSrc * self)
+{
+  GstStructure *s;
+
+  g_mutex_lock (&self->lock);
+  if (self->receiver) {
+    const RtpccReceiverStats *st = rtpcc_receiver_get_stats (self->receiver,
+        mono_now ());
+    s = gst_structure_new ("application/x-rtpcc-src-stats",
+        "packets-received", G_TYPE_UINT64, st->packets_received,
+        "bytes-received", G_TYPE_UINT64, st->bytes_received,
+        "packets-lost", G_TYPE_UINT64, st->packets_lost,
+        "duplicates", G_TYPE_UINT64, st->duplicates,
+        "receive-rate", G_TYPE_UINT64, st->receive_rate,
+        "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
+        "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
+        "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
+        "feedback-sent", G_TYPE_UINT64, st->feedback_sent,
+        "feedback-interval", G_TYPE_UINT64,
+        (guint64) st->feedback_interval,
+        "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+        "send-errors", G_TYPE_UINT64, self->send_errors,
+        "peer-changes", G_TYPE_UINT64, self->peer_changes, NULL);
+  } else {
+    s = gst_structure_new ("application/x-rtpcc-src-stats",
+        "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);
+  }
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+static void
+gst_rtpcc_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ADDRESS:
+      g_free (self->address);
+      self->address = g_value_dup_string (value);
+      if (!self->address)
+        self->address = g_strdup (DEFAULT_ADDRESS);
+      break;
+    case PROP_PORT:
+      self->port = g_value_get_int (value);
+      break;
+    case PROP_CAPS:{
+      const GstCaps *c = gst_value_get_caps (value);
+      gst_caps_replace (&self->caps, c ? (GstCaps *) c : NULL);
+      if (!self->caps)
+        self->caps = gst_caps_new_empty_simple ("application/x-rtp");
+      GST_OBJECT_UNLOCK (self);
+      gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (self));
+      return;
+    }
+    case PROP_FEEDBACK:
+      self->feedback = g_value_get_enum (value);
+      break;
+    case PROP_FEEDBACK_INTERVAL:
+      self->feedback_interval_ms = g_value_get_uint (value);
+      break;
+    case PROP_RTCP_INTERVAL:
+      self->rtcp_interval_ms = g_value_get_uint (value);
+      break;
+    case PROP_CNAME:
+      g_free (self->cname);
+      self->cname = g_value_dup_string (value);
+      if (!self->cname || !*self->cname) {
+        g_free (self->cname);
+        self->cname = g_strdup (DEFAULT_CNAME);
+      }
+      break;
+    case PROP_BUFFER_SIZE:
+      self->buffer_size = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (object);
+
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_ADDRESS:
+      g_value_set_string (value, self->address);
+      break;
+    case PROP_PORT:
+      g_value_set_int (value, self->port);
+      break;
+    case PROP_CAPS:
+      gst_value_set_caps (value, self->caps);
+      break;
+    case PROP_FEEDBACK:
+      g_value_set_enum (value, self->feedback);
+      break;
+    case PROP_FEEDBACK_INTERVAL:
+      g_value_set_uint (value, self->feedback_interval_ms);
+      break;
+    case PROP_RTCP_INTERVAL:
+      g_value_set_uint (value, self->rtcp_interval_ms);
+      break;
+    case PROP_CNAME:
+      g_value_set_string (value, self->cname);
+      break;
+    case PROP_BUFFER_SIZE:
+      g_value_set_uint (value, self->buffer_size);
+      break;
+    case PROP_BOUND_PORT:
+      g_value_set_int (value, self->bound_port);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_rtpcc_src_finalize (GObject * object)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (object);
+
+  g_free (self->address);
+  g_free (self->cname);
+  gst_caps_replace (&self->caps, NULL);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+
+  gobject_class->set_property = gst_rtpcc_src_set_property;
+  gobject_class->get_property = gst_rtpcc_src_get_property;
+  gobject_class->finalize = gst_rtpcc_src_finalize;
+
+  /**
+   * GstRtpccSrc:address:
+   *
+   * Local address to receive on.
+   */
+  g_object_class_install_property (gobject_class, PROP_ADDRESS,
+      g_param_spec_string ("address", "Address", "Local address to bind",
+          DEFAULT_ADDRESS, rw));
+  /**
+   * GstRtpccSrc:port:
+   *
+   * Local UDP port for RTP and RTCP (0 = chosen by the system, see
+   * bound-port).
+   */
+  g_object_class_install_property (gobject_class, PROP_PORT,
+      g_param_spec_int ("port", "Port", "Local UDP port (RTP and RTCP)", 0,
+          65535, DEFAULT_PORT, rw));
+  /**
+   * GstRtpccSrc:caps:
+   *
+   * Caps of the RTP pushed downstream, as on udpsrc (e.g.
+   * "application/x-rtp,media=video,clock-rate=90000,encoding-name=H264").
+   */
+  g_object_class_install_property (gobject_class, PROP_CAPS,
+      g_param_spec_boxed ("caps", "Caps", "Caps of the RTP stream",
+          GST_TYPE_CAPS, rw));
+  /**
+   * GstRtpccSrc:feedback:
+   *
+   * Feedback to send: "ccfb" (RFC 8888 per-packet reports plus RTCP RR) or
+   * "rr" (RTCP RR only).
+   */
+  g_object_class_install_property (gobject_class, PROP_FEEDBACK,
+      g_param_spec_enum ("feedback", "Feedback", "Feedback mode",
+          gst_rtpcc_feedback_mode_get_type (), DEFAULT_FEEDBACK, rw));
+  /**
+   * GstRtpccSrc:feedback-interval:
+   *
+   * CCFB interval in ms; 0 = one report per video frame interval (from the
+   * marker bits), kept within 20..100 ms.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEEDBACK_INTERVAL,
+      g_param_spec_uint ("feedback-interval", "Feedback interval",
+          "CCFB interval (ms, 0 = per frame, 20..100 ms)", 0, 5000,
+          DEFAULT_FEEDBACK_INTERVAL, rw));
+  /**
+   * GstRtpccSrc:rtcp-interval:
+   *
+   * Mean RTCP RR interval in ms (randomised ±50 %).
+   */
+  g_object_class_install_property (gobject_class, PROP_RTCP_INTERVAL,
+      g_param_spec_uint ("rtcp-interval", "RTCP interval",
+          "Mean RTCP RR interval (ms)", 100, 60000, DEFAULT_RTCP_INTERVAL, rw));
+  /**
+   * GstRtpccSrc:cname:
+   *
+   * SDES CNAME in our RTCP.
+   */
+  g_object_class_install_property (gobject_class, PROP_CNAME,
+      g_param_spec_string ("cname", "CNAME", "RTCP SDES CNAME", DEFAULT_CNAME,
+          rw));
+  /**
+   * GstRtpccSrc:buffer-size:
+   *
+   * Kernel receive buffer size in bytes (0 = system default).
+   */
+  g_object_class_install_property (gobject_class, PROP_BUFFER_SIZE,
+      g_param_spec_uint ("buffer-size", "Buffer size",
+          "Kernel receive buffer (bytes, 0 = default)", 0, G_MAXINT,
+          DEFAULT_BUFFER_SIZE, rw));
+  /**
+   * GstRtpccSrc:bound-port:
+   *
+   * The local UDP port actually bound.
+   */
+  g_object_class_install_property (gobject_class, PROP_BOUND_PORT,
+      g_param_spec_int ("bound-port", "Bound port", "Local UDP port in use",
+          0, 65535, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstRtpccSrc:stats:
+   *
+   * "application/x-rtpcc-src-stats": packets and bytes received, lost
+   * (RFC 3550 cumulative), duplicates, receive rate, RTCP and feedback sent,
+   * invalid RTP dropped, feedback interval.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Congestion-controlled RTP source", "Source/Network",
+      "Receives RTP over UDP and sends congestion-control feedback "
+      "(RFC 8888 CCFB, RTCP RR) to the sender",
+      "gst-rtpcc developers");
+
+  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_rtpcc_src_start);
+  basesrc_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_src_stop);
+  basesrc_class->unlock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_unlock);
+  basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_rtpcc_src_unlock_stop);
+  basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_src_get_caps);
+  pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_rtpcc_src_create);
+
+  GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
+      "congestion-controlled RTP source");
+}
+
+static void
+gst_rtpcc_src_init (GstRtpccSrc * self)
+{
+  self->address = g_strdup (DEFAULT_ADDRESS);
+  self->port = DEFAULT_PORT;
+  self->caps = gst_caps_new_empty_simple ("application/x-rtp");
+  self->feedback = DEFAULT_FEEDBACK;
+  self->feedback_interval_ms = DEFAULT_FEEDBACK_INTERVAL;
+  self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;
+  self->cname = g_strdup (DEFAULT_CNAME);
+  self->buffer_size = DEFAULT_BUFFER_SIZE;
+  self->wakeup_fd = -1;
+  g_mutex_init (&self->lock);
+  gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+  gst_base_src_set_do_timestamp (GST_BASE_SRC (self), TRUE);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef __GST_RTPCC_SRC_H__
+#define __GST_RTPCC_SRC_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstpushsrc.h>
+#include <gio/gio.h>
+#include <rtpcc/receiver.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_RTPCC_SRC (gst_rtpcc_src_get_type ())
+G_DECLARE_FINAL_TYPE (GstRtpccSrc, gst_rtpcc_src, GST, RTPCC_SRC, GstPushSrc)
+
+struct _GstRtpccSrc
+{
+  GstPushSrc parent;
+
+  /* properties (object lock) */
+  gchar *address;
+  gint port;
+  GstCaps *caps;
+  gint feedback;
+  guint feedback_interval_ms;
+  guint rtcp_interval_ms;
+  gchar *cname;
+  guint buffer_size;
+
+  /* runtime */
+  GMutex lock;                  /* guards receiver and counters */
+  RtpccReceiver *receiver;
+  GSocket *socket;
+  GSocketAddress *peer;         /* where RTP comes from: feedback goes there */
+  gint wakeup_fd;
+  gboolean flushing;
+  gint bound_port;
+  guint64 invalid_rtp;
+  guint64 send_errors;
+  guint64 peer_changes;
+};
+
+G_END_DECLS
+
+#endif

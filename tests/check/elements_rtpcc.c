@@ -1,0 +1,1392 @@
+/* Element tests for the transport pair (plugins/rtpcc/): rtpccsink and
+ * rtpccsrc against real loopback sockets (127.0.0.1, ephemeral ports only).
+ *
+ * The peer side is played by plain GSockets, and the feedback they send or
+ * receive is built and parsed with the library itself (gst/rtpcc/feedback/).
+ * Waits are bounded polls on the elements' counters, never fixed sleeps that
+ * assume a fast machine.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gio/gio.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/rtpcc.h>
+
+#define TEST_SSRC 0x11223344u
+#define RTP_CAPS "application/x-rtp,media=(string)video,clock-rate=(int)90000," \
+  "encoding-name=(string)H264,payload=(int)96"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static RtpccTime
+mono_now (void)
+{
+  return g_get_monotonic_time () * RTPCC_NSEC_PER_USEC;
+}
+
+/* A UDP socket bound to 127.0.0.1 on an ephemeral port. */
+static GSocket *
+udp_socket_new (guint16 * port)
+{
+  GError *err = NULL;
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, &err);
+  GSocketAddress *addr, *local;
+
+  fail_unless (s != NULL, "%s", err ? err->message : "?");
+  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  fail_unless (g_socket_bind (s, addr, FALSE, &err), "%s",
+      err ? err->message : "?");
+  g_object_unref (addr);
+  local = g_socket_get_local_address (s, &err);
+  fail_unless (local != NULL);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+  g_object_unref (local);
+  fail_unless (*port != 0);
+  g_socket_set_blocking (s, FALSE);
+  return s;
+}
+
+static void
+send_to_port (GSocket * s, guint16 port, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  GSocketAddress *to = g_inet_socket_address_new_from_string ("127.0.0.1",
+      port);
+  gssize n = g_socket_send_to (s, to, (const gchar *) data, len, NULL, &err);
+
+  fail_unless_equals_int ((gint) n, (gint) len);
+  g_object_unref (to);
+}
+
+/* One datagram within @timeout_ms, or -1. @from_port gets the source port. */
+static gssize
+recv_datagram (GSocket * s, guint8 * buf, gsize max, guint timeout_ms,
+    guint16 * from_port)
+{
+  GError *err = NULL;
+  GSocketAddress *from = NULL;
+  gssize n;
+
+  if (!g_socket_condition_timed_wait (s, G_IO_IN,
+          (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND, NULL, &err)) {
+    g_clear_error (&err);
+    return -1;
+  }
+  n = g_socket_receive_from (s, &from, (gchar *) buf, max, NULL, &err);
+  if (n < 0) {
+    g_clear_error (&err);
+    return -1;
+  }
+  if (from_port)
+    *from_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (from));
+  g_clear_object (&from);
+  return n;
+}
+
+static GstBuffer *
+make_rtp (guint32 ssrc, guint16 seq, guint32 ts, gboolean marker,
+    guint payload_len)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (payload_len, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint8 *payload;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_ssrc (&rtp, ssrc);
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, ts);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_set_marker (&rtp, marker);
+  payload = gst_rtp_buffer_get_payload (&rtp);
+  memset (payload, seq & 0xff, payload_len);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
+}
+
+/* The same as raw bytes, for sending from a test socket. */
+static gsize
+make_rtp_bytes (guint8 * out, gsize max, guint32 ssrc, guint16 seq,
+    guint32 ts, gboolean marker, guint payload_len)
+{
+  GstBuffer *buf = make_rtp (ssrc, seq, ts, marker, payload_len);
+  gsize n = gst_buffer_get_size (buf);
+
+  fail_unless (n <= max);
+  gst_buffer_extract (buf, 0, out, n);
+  gst_buffer_unref (buf);
+  return n;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  guint64 v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no field %s in %"
+      GST_PTR_FORMAT, field, s);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Polls a stats counter until it reaches @at_least (bounded). */
+static guint64
+wait_stat (GstElement * e, const gchar * field, guint64 at_least,
+    guint timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () +
+      (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
+  guint64 v;
+
+  for (;;) {
+    v = stat_u64 (e, field);
+    if (v >= at_least || g_get_monotonic_time () > deadline)
+      return v;
+    g_usleep (5000);
+  }
+}
+
+/* A CCFB (RFC 8888) from the library's writer saying seqs
+ * [begin, begin + n) of @ssrc arrived, the last one just now. */
+static gsize
+make_ccfb (guint8 * buf, gsize max, guint32 ssrc, guint16 begin, guint n)
+{
+  RtpccCcfbMetric *m = g_new0 (RtpccCcfbMetric, n);
+  RtpccCcfbBlockIn b;
+  RtpccTime ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
+      mono_now () + RTPCC_NTP_UNIX_EPOCH_NS;
+  guint32 rts = rtpcc_ntp_short (rtpcc_ntp_from_time (mono_now (),
+          ntp_offset));
+  gsize len;
+
+  for (guint i = 0; i < n; i++) {
+    m[i].received = TRUE;
+    /* 1 ms apart, the newest at the report time */
+    m[i].ato = rtpcc_ccfb_ato_from_delta (RTPCC_MSEC (n - 1 - i));
+  }
+  b.media_ssrc = ssrc;
+  b.begin_seq = begin;
+  b.num_reports = n;
+  b.metrics = m;
+  len = rtpcc_ccfb_write (buf, max, 0xfeedf00d, rts, &b, 1);
+  fail_unless (len > 0);
+  g_free (m);
+  return len;
+}
+
+/* ---- 1. properties and start-up errors --------------------------------- */
+
+static void
+check_uint_range (GObject * o, const gchar * name, guint min, guint max,
+    guint def)
+{
+  GParamSpec *p = g_object_class_find_property (G_OBJECT_GET_CLASS (o), name);
+  GParamSpecUInt *u;
+
+  fail_unless (p != NULL, "no property %s", name);
+  fail_unless (G_IS_PARAM_SPEC_UINT (p), "%s is not a guint", name);
+  u = G_PARAM_SPEC_UINT (p);
+  fail_unless_equals_int64 (u->minimum, min);
+  fail_unless_equals_int64 (u->maximum, max);
+  fail_unless_equals_int64 (u->default_value, def);
+}
+
+static void
+check_int_range (GObject * o, const gchar * name, gint min, gint max, gint def)
+{
+  GParamSpec *p = g_object_class_find_property (G_OBJECT_GET_CLASS (o), name);
+  GParamSpecInt *i;
+
+  fail_unless (p != NULL, "no property %s", name);
+  fail_unless (G_IS_PARAM_SPEC_INT (p), "%s is not a gint", name);
+  i = G_PARAM_SPEC_INT (p);
+  fail_unless_equals_int (i->minimum, min);
+  fail_unless_equals_int (i->maximum, max);
+  fail_unless_equals_int (i->default_value, def);
+}
+
+static void
+check_read_only (GObject * o, const gchar * name)
+{
+  GParamSpec *p = g_object_class_find_property (G_OBJECT_GET_CLASS (o), name);
+
+  fail_unless (p != NULL, "no property %s", name);
+  fail_unless (p->flags & G_PARAM_READABLE);
+  fail_if (p->flags & G_PARAM_WRITABLE, "%s should be read-only", name);
+}
+
+GST_START_TEST (test_sink_properties)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gchar *host, *bind_address, *controller, *cname;
+  gint port, bind_port, bound_port, feedback, encoder_control;
+  guint min_bitrate, max_bitrate, start_bitrate, target, rtcp_interval,
+      max_pacing_delay;
+  gboolean pacing, breaker;
+  GstStructure *stats = NULL;
+  guint64 v;
+
+  fail_unless (sink != NULL, "rtpccsink not found (GST_PLUGIN_PATH?)");
+  g_object_get (sink, "host", &host, "port", &port, "bind-address",
+      &bind_address, "bind-port", &bind_port, "controller", &controller,
+      "min-bitrate", &min_bitrate, "max-bitrate", &max_bitrate,
+      "start-bitrate", &start_bitrate, "feedback", &feedback,
+      "encoder-control", &encoder_control, "pacing", &pacing,
+      "circuit-breaker", &breaker, "rtcp-interval", &rtcp_interval,
+      "max-pacing-delay", &max_pacing_delay, "cname", &cname,
+      "target-bitrate", &target, "bound-port", &bound_port, NULL);
+  fail_unless_equals_string (host, "127.0.0.1");
+  fail_unless_equals_int (port, 5004);
+  fail_unless_equals_string (bind_address, "0.0.0.0");
+  fail_unless_equals_int (bind_port, 0);
+  fail_unless_equals_string (controller, "tfrc");
+  fail_unless_equals_int (min_bitrate, 150000);
+  fail_unless_equals_int (max_bitrate, 5000000);
+  fail_unless_equals_int (start_bitrate, 300000);
+  fail_unless_equals_int (feedback, RTPCC_FEEDBACK_CCFB);
+  fail_unless_equals_int (encoder_control, 1);  /* auto */
+  fail_unless (pacing);
+  fail_unless (breaker);
+  fail_unless_equals_int (rtcp_interval, 1000);
+  fail_unless_equals_int (max_pacing_delay, 100);
+  fail_unless_equals_string (cname, "rtpcc@localhost");
+  fail_unless_equals_int (target, 0);   /* nothing published yet */
+  fail_unless_equals_int (bound_port, 0);
+  g_free (host);
+  g_free (bind_address);
+  g_free (controller);
+  g_free (cname);
+
+  /* ranges */
+  check_int_range (G_OBJECT (sink), "port", 1, 65535, 5004);
+  check_int_range (G_OBJECT (sink), "bind-port", 0, 65535, 0);
+  check_uint_range (G_OBJECT (sink), "min-bitrate", 1000, G_MAXINT, 150000);
+  check_uint_range (G_OBJECT (sink), "max-bitrate", 1000, G_MAXINT, 5000000);
+  check_uint_range (G_OBJECT (sink), "start-bitrate", 0, G_MAXINT, 300000);
+  check_uint_range (G_OBJECT (sink), "rtcp-interval", 100, 60000, 1000);
+  check_uint_range (G_OBJECT (sink), "max-pacing-delay", 0, 10000, 100);
+  check_read_only (G_OBJECT (sink), "target-bitrate");
+  check_read_only (G_OBJECT (sink), "bound-port");
+  check_read_only (G_OBJECT (sink), "stats");
+
+  /* enums by nick, as gst-launch would set them */
+  gst_util_set_object_arg (G_OBJECT (sink), "feedback", "rr");
+  gst_util_set_object_arg (G_OBJECT (sink), "encoder-control", "none");
+  g_object_get (sink, "feedback", &feedback, "encoder-control",
+      &encoder_control, NULL);
+  fail_unless_equals_int (feedback, RTPCC_FEEDBACK_RR);
+  fail_unless_equals_int (encoder_control, 0);
+
+  /* NULL / empty strings fall back to the defaults */
+  g_object_set (sink, "host", NULL, "controller", NULL, "cname", "", NULL);
+  g_object_get (sink, "host", &host, "controller", &controller, "cname",
+      &cname, NULL);
+  fail_unless_equals_string (host, "127.0.0.1");
+  fail_unless_equals_string (controller, "tfrc");
+  fail_unless_equals_string (cname, "rtpcc@localhost");
+  g_free (host);
+  g_free (controller);
+  g_free (cname);
+
+  /* stats before start: a structure with the element-level counters */
+  g_object_get (sink, "stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  fail_unless (gst_structure_has_name (stats,
+          "application/x-rtpcc-sink-stats"));
+  fail_unless (gst_structure_get_uint64 (stats, "invalid-rtp", &v));
+  fail_unless_equals_uint64 (v, 0);
+  fail_unless (gst_structure_get_uint64 (stats, "rtcp-wrong-source", &v));
+  gst_structure_free (stats);
+
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_properties)
+{
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  gchar *address, *cname;
+  gint port, feedback, bound_port;
+  guint feedback_interval, rtcp_interval, buffer_size;
+  GstCaps *caps = NULL, *want;
+  GstStructure *stats = NULL;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  g_object_get (src, "address", &address, "port", &port, "feedback",
+      &feedback, "feedback-interval", &feedback_interval, "rtcp-interval",
+      &rtcp_interval, "cname", &cname, "buffer-size", &buffer_size,
+      "bound-port", &bound_port, "caps", &caps, NULL);
+  fail_unless_equals_string (address, "0.0.0.0");
+  fail_unless_equals_int (port, 5004);
+  fail_unless_equals_int (feedback, RTPCC_FEEDBACK_CCFB);
+  fail_unless_equals_int (feedback_interval, 0);
+  fail_unless_equals_int (rtcp_interval, 1000);
+  fail_unless_equals_string (cname, "rtpcc-receiver@localhost");
+  fail_unless_equals_int (buffer_size, 4 * 1024 * 1024);
+  fail_unless_equals_int (bound_port, 0);
+  fail_unless (caps != NULL);
+  want = gst_caps_from_string ("application/x-rtp");
+  fail_unless (gst_caps_is_equal (caps, want));
+  gst_caps_unref (want);
+  gst_caps_unref (caps);
+  g_free (address);
+  g_free (cname);
+
+  check_int_range (G_OBJECT (src), "port", 0, 65535, 5004);
+  check_uint_range (G_OBJECT (src), "feedback-interval", 0, 5000, 0);
+  check_uint_range (G_OBJECT (src), "rtcp-interval", 100, 60000, 1000);
+  check_read_only (G_OBJECT (src), "bound-port");
+  check_read_only (G_OBJECT (src), "stats");
+
+  /* caps round-trip; NULL caps fall back to plain application/x-rtp */
+  want = gst_caps_from_string (RTP_CAPS);
+  g_object_set (src, "caps", want, NULL);
+  g_object_get (src, "caps", &caps, NULL);
+  fail_unless (gst_caps_is_equal (caps, want));
+  gst_caps_unref (caps);
+  gst_caps_unref (want);
+  g_object_set (src, "caps", NULL, NULL);
+  g_object_get (src, "caps", &caps, NULL);
+  fail_unless (caps != NULL);
+  gst_caps_unref (caps);
+
+  g_object_get (src, "stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  fail_unless (gst_structure_has_name (stats,
+          "application/x-rtpcc-src-stats"));
+  gst_structure_free (stats);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
+/* Sets @sink (configured by the caller) to PAUSED inside a pipeline and
+ * expects the change to fail with an error message; returns the message's
+ * text and debug string joined. */
+static gchar *
+expect_start_error (GstElement * sink)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *src = gst_element_factory_make ("fakesrc", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL, *text;
+
+  gst_bin_add_many (GST_BIN (pipeline), src, sink, NULL);
+  fail_unless (gst_element_link (src, sink));
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message on the bus");
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (sink));
+  gst_message_parse_error (msg, &err, &debug);
+  text = g_strdup_printf ("%s | %s", err->message, debug ? debug : "");
+  GST_INFO ("error: %s", text);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  return text;
+}
+
+GST_START_TEST (test_sink_unknown_controller)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gchar *text;
+
+  g_object_set (sink, "controller", "does-not-exist", NULL);
+  text = expect_start_error (sink);
+  /* names the bad one and lists the known ones */
+  fail_unless (strstr (text, "does-not-exist") != NULL, "%s", text);
+  fail_unless (strstr (text, "tfrc") != NULL, "%s", text);
+  fail_unless (strstr (text, "fixed") != NULL, "%s", text);
+  fail_unless (strstr (text, "ccid2") != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_min_above_max)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gchar *text;
+
+  g_object_set (sink, "min-bitrate", 2000000, "max-bitrate", 1000000,
+      "start-bitrate", 0, NULL);
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "min-bitrate") != NULL, "%s", text);
+  g_free (text);
+
+  /* a start outside [min, max] is refused the same way */
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "min-bitrate", 200000, "max-bitrate", 1000000,
+      "start-bitrate", 5000000, NULL);
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "start-bitrate") != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_bad_host)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gchar *text;
+
+  /* RFC 6761: .invalid never resolves */
+  g_object_set (sink, "host", "no-such-host.invalid", NULL);
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "no-such-host.invalid") != NULL, "%s", text);
+  g_free (text);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_restart)
+{
+  /* start, stop, start again: sockets and tasks are released and rebuilt */
+  guint16 peer_port;
+  GSocket *peer = udp_socket_new (&peer_port);
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gint bound = 0;
+
+  g_object_set (sink, "port", peer_port, "controller", "fixed", NULL);
+  for (gint i = 0; i < 3; i++) {
+    fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PLAYING),
+        GST_STATE_CHANGE_SUCCESS);
+    g_object_get (sink, "bound-port", &bound, NULL);
+    fail_unless (bound > 0);
+    fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref (sink);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
+/* ---- 2. target publication ---------------------------------------------- */
+
+static void
+on_notify_count (GObject * o, GParamSpec * p, gpointer data)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+static void
+check_target_structure (const GstStructure * s, guint64 target)
+{
+  guint64 u;
+  gdouble d;
+  const gchar *str;
+
+  fail_unless (gst_structure_has_name (s, "rtpcc-target"), "%"
+      GST_PTR_FORMAT, s);
+  fail_unless (gst_structure_get_uint64 (s, "target-bitrate", &u));
+  fail_unless_equals_uint64 (u, target);
+  fail_unless (gst_structure_get_uint64 (s, "media-bitrate", &u));
+  fail_unless_equals_uint64 (u, target);
+  fail_unless (gst_structure_get_uint64 (s, "fec-bitrate", &u));
+  fail_unless_equals_uint64 (u, 0);
+  fail_unless (gst_structure_get_uint64 (s, "pacing-rate", &u));
+  fail_unless (u >= target);
+  fail_unless (gst_structure_get_uint64 (s, "rtt", &u));
+  fail_unless_equals_uint64 (u, 0);     /* no feedback yet */
+  fail_unless (gst_structure_get_double (s, "loss", &d));
+  fail_unless (d == 0.0);
+  fail_unless (gst_structure_get_uint64 (s, "queue-delay", &u));
+  str = gst_structure_get_string (s, "controller");
+  fail_unless_equals_string (str, "fixed");
+  str = gst_structure_get_string (s, "state");
+  fail_unless (str != NULL && *str != '\0');
+  str = gst_structure_get_string (s, "reason");
+  fail_unless (str != NULL && *str != '\0');
+}
+
+GST_START_TEST (test_sink_target_publication)
+{
+  guint16 peer_port;
+  GSocket *peer = udp_socket_new (&peer_port);
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstMessage *msg;
+  GstEvent *ev = NULL;
+  gint notifies = 0;
+  guint target = 0;
+  gint64 deadline;
+
+  g_object_set (sink, "controller", "fixed", "start-bitrate", 700000,
+      "host", "127.0.0.1", "port", peer_port, NULL);
+  gst_element_set_bus (sink, bus);
+  g_signal_connect (sink, "notify::target-bitrate",
+      G_CALLBACK (on_notify_count), &notifies);
+
+  /* The sink starts (socket, task, controller) in NULL->READY, as
+   * gst-launch takes it there, and publishes the first target at once,
+   * while its pad is still inactive. */
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+
+  /* 1. the bus message */
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no rtpcc-target message");
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (sink));
+  check_target_structure (gst_message_get_structure (msg), 700000);
+  gst_message_unref (msg);
+
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps_str (h, RTP_CAPS);
+  fail_unless_equals_int (gst_harness_push (h, make_rtp (TEST_SSRC, 1, 0,
+              TRUE, 100)), GST_FLOW_OK);
+
+  /* 2. the same structure upstream, as a custom upstream event, once the
+   * pad is active */
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (!ev && g_get_monotonic_time () < deadline) {
+    GstEvent *e = gst_harness_try_pull_upstream_event (h);
+    if (!e) {
+      g_usleep (5000);
+      continue;
+    }
+    if (GST_EVENT_TYPE (e) == GST_EVENT_CUSTOM_UPSTREAM &&
+        gst_event_has_name (e, "rtpcc-target"))
+      ev = e;
+    else
+      gst_event_unref (e);
+  }
+  fail_unless (ev != NULL, "no rtpcc-target upstream event");
+  check_target_structure (gst_event_get_structure (ev), 700000);
+  gst_event_unref (ev);
+
+  /* 3. the property and its notification */
+  g_object_get (sink, "target-bitrate", &target, NULL);
+  fail_unless_equals_int (target, 700000);
+  fail_unless (g_atomic_int_get (&notifies) >= 1);
+
+  /* a fixed controller publishes once: no further messages */
+  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_MSECOND,
+      GST_MESSAGE_ELEMENT);
+  fail_unless (msg == NULL);
+
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
+/* ---- 3. feedback from the peer ------------------------------------------ */
+
+typedef struct
+{
+  GSocket *peer;
+  guint16 peer_port;
+  GstElement *sink;
+  GstHarness *h;
+  guint16 sink_port;
+} SinkFixture;
+
+static void
+sink_fixture_init (SinkFixture * f, const gchar * controller)
+{
+  gint bound = 0;
+
+  f->peer = udp_socket_new (&f->peer_port);
+  f->sink = gst_element_factory_make ("rtpccsink", NULL);
+  fail_unless (f->sink != NULL);
+  g_object_set (f->sink, "controller", controller, "start-bitrate", 700000,
+      "host", "127.0.0.1", "port", f->peer_port, "bind-address", "127.0.0.1",
+      NULL);
+  f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
+  gst_harness_set_src_caps_str (f->h, RTP_CAPS);
+  g_object_get (f->sink, "bound-port", &bound, NULL);
+  fail_unless (bound > 0 && bound < 65536);
+  f->sink_port = (guint16) bound;
+}
+
+static void
+sink_fixture_clear (SinkFixture * f)
+{
+  gst_harness_teardown (f->h);
+  gst_object_unref (f->sink);
+  g_object_unref (f->peer);
+}
+
+/* Pushes @n packets from @seq and reads them off the peer socket (SRs
+ * that come along are skipped), checking they are ours and intact. */
+static void
+push_and_receive (SinkFixture * f, guint16 seq, guint n)
+{
+  guint8 buf[2048];
+  guint got = 0;
+  gint64 deadline;
+
+  for (guint i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (f->h, make_rtp (TEST_SSRC,
+                (guint16) (seq + i), 3000 * (seq + i), i == n - 1, 500)),
+        GST_FLOW_OK);
+
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (got < n && g_get_monotonic_time () < deadline) {
+    guint16 from = 0;
+    gssize len = recv_datagram (f->peer, buf, sizeof (buf), 500, &from);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    GstBuffer *b;
+
+    if (len < 0)
+      continue;
+    fail_unless_equals_int (from, f->sink_port);
+    if (rtpcc_rtcp_is_rtcp (buf, len))
+      continue;
+    b = gst_buffer_new_memdup (buf, len);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+    fail_unless_equals_int (gst_rtp_buffer_get_ssrc (&rtp), TEST_SSRC);
+    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp),
+        (guint16) (seq + got));
+    fail_unless_equals_int (gst_rtp_buffer_get_payload_len (&rtp), 500);
+    gst_rtp_buffer_unmap (&rtp);
+    gst_buffer_unref (b);
+    got++;
+  }
+  fail_unless_equals_int (got, n);
+}
+
+GST_START_TEST (test_sink_feedback)
+{
+  SinkFixture f;
+  guint8 fb[1500], junk[4000];
+  gsize n;
+  guint16 other_port;
+  GSocket *other;
+  guint64 malformed;
+
+  sink_fixture_init (&f, "fixed");
+
+  /* valid CCFB from the peer about what it received */
+  push_and_receive (&f, 1000, 10);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1000, 10);
+  send_to_port (f.peer, f.sink_port, fb, n);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 1, 3000), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-lost"), 0);
+  fail_unless (stat_u64 (f.sink, "rtt") > 0);
+  fail_unless (stat_u64 (f.sink, "rtt") < 5 * GST_SECOND);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"), 0);
+
+  /* garbage from the peer */
+  send_to_port (f.peer, f.sink_port, (const guint8 *) "not rtcp at all", 15);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-malformed", 1, 3000), 1);
+
+  /* a valid CCFB about new packets, but from another port: ignored */
+  push_and_receive (&f, 1010, 5);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5);
+  other = udp_socket_new (&other_port);
+  send_to_port (other, f.sink_port, fb, n);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-wrong-source", 1,
+          3000), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
+  g_object_unref (other);
+
+  /* the same report from the peer is taken */
+  send_to_port (f.peer, f.sink_port, fb, n);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 2, 3000), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 15);
+
+  /* from the peer, about an SSRC we do not send */
+  n = make_ccfb (fb, sizeof (fb), 0x99999999, 1000, 10);
+  send_to_port (f.peer, f.sink_port, fb, n);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-unknown-ssrc", 1,
+          3000), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 15);
+
+  /* truncated, empty and oversized datagrams: counted, no crash */
+  malformed = stat_u64 (f.sink, "rtcp-malformed");
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5);
+  send_to_port (f.peer, f.sink_port, fb, 10);
+  send_to_port (f.peer, f.sink_port, fb, 0);
+  memset (junk, 0, sizeof (junk));
+  memcpy (junk, fb, n);
+  junk[2] = 0x03;               /* length field: 1000 words */
+  junk[3] = 0xe7;
+  send_to_port (f.peer, f.sink_port, junk, sizeof (junk));
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-malformed",
+          malformed + 3, 3000), malformed + 3);
+
+  /* and feedback still works afterwards */
+  push_and_receive (&f, 1015, 3);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1015, 3);
+  send_to_port (f.peer, f.sink_port, fb, n);
+  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 3, 3000), 3);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 18);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 18);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "invalid-rtp"), 0);
+
+  sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_invalid_rtp)
+{
+  SinkFixture f;
+  guint8 buf[2048];
+  static const guint8 not_rtp[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05,
+    0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d
+  };
+
+  sink_fixture_init (&f, "fixed");
+  /* too short, wrong version, and an empty buffer */
+  fail_unless_equals_int (gst_harness_push (f.h,
+          gst_buffer_new_memdup (not_rtp, 4)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          gst_buffer_new_memdup (not_rtp, sizeof (not_rtp))), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (f.h, gst_buffer_new ()),
+      GST_FLOW_OK);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "invalid-rtp"), 3);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-enqueued"), 0);
+  /* nothing at all on the wire: no RTP, and no SR for a stream never seen */
+  fail_unless (recv_datagram (f.peer, buf, sizeof (buf), 300, NULL) < 0);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 0);
+  sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* ---- 4. rtpccsrc -------------------------------------------------------- */
+
+/* The CCFB blocks in one feedback datagram: adds every seq reported
+ * received for @ssrc to @seen (indexed by seq - @base). FALSE if @data is
+ * not a valid RTCP compound. */
+static gboolean
+collect_ccfb (const guint8 * data, gsize len, guint32 ssrc, guint16 base,
+    gboolean * seen, guint n_seen, guint * n_ccfb)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return FALSE;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    GError *err = NULL;
+    RtpccCcfb *fb;
+
+    if (pkt.pt != RTPCC_RTCP_RTPFB || pkt.count != RTPCC_CCFB_FMT)
+      continue;
+    fb = rtpcc_ccfb_parse (pkt.data, pkt.len, &err);
+    fail_unless (fb != NULL, "bad CCFB: %s", err ? err->message : "?");
+    (*n_ccfb)++;
+    for (guint b = 0; b < fb->n_blocks; b++) {
+      const RtpccCcfbBlock *blk = &fb->blocks[b];
+      if (blk->media_ssrc != ssrc)
+        continue;
+      for (guint i = 0; i < blk->num_reports; i++) {
+        guint16 d = (guint16) (blk->metrics[i].seq - base);
+        if (blk->metrics[i].received && d < n_seen)
+          seen[d] = TRUE;
+      }
+    }
+    rtpcc_ccfb_free (fb);
+  }
+  return TRUE;
+}
+
+typedef struct
+{
+  GSocket *peer;
+  guint16 peer_port;
+  GstElement *src;
+  GstHarness *h;
+  guint16 src_port;
+} SrcFixture;
+
+static void
+src_fixture_init (SrcFixture * f)
+{
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  gint bound = 0;
+
+  f->peer = udp_socket_new (&f->peer_port);
+  f->src = gst_element_factory_make ("rtpccsrc", NULL);
+  fail_unless (f->src != NULL);
+  g_object_set (f->src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      NULL);
+  gst_caps_unref (caps);
+  f->h = gst_harness_new_with_element (f->src, NULL, "src");
+  gst_harness_play (f->h);
+  g_object_get (f->src, "bound-port", &bound, NULL);
+  fail_unless (bound > 0 && bound < 65536);
+  f->src_port = (guint16) bound;
+}
+
+static void
+src_fixture_clear (SrcFixture * f)
+{
+  gst_harness_teardown (f->h);
+  gst_object_unref (f->src);
+  g_object_unref (f->peer);
+}
+
+static void
+send_rtp (SrcFixture * f, guint16 seq, gboolean marker)
+{
+  guint8 pkt[1500];
+  gsize n = make_rtp_bytes (pkt, sizeof (pkt), TEST_SSRC, seq,
+      3000 * seq, marker, 800);
+  send_to_port (f->peer, f->src_port, pkt, n);
+}
+
+static guint16
+pull_seq (SrcFixture * f)
+{
+  GstBuffer *b = gst_harness_pull (f->h);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint16 seq;
+
+  fail_unless (b != NULL);
+  fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+  fail_unless_equals_int (gst_rtp_buffer_get_ssrc (&rtp), TEST_SSRC);
+  fail_unless_equals_int (gst_rtp_buffer_get_payload_len (&rtp), 800);
+  seq = gst_rtp_buffer_get_seq (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  fail_unless (GST_BUFFER_PTS_IS_VALID (b));
+  gst_buffer_unref (b);
+  return seq;
+}
+
+GST_START_TEST (test_src_receive_and_feedback)
+{
+  SrcFixture f;
+  GstCaps *caps, *want;
+  gboolean seen[20] = { FALSE, };
+  guint n_ccfb = 0, n_seen = 0;
+  guint8 buf[2048];
+  gint64 deadline;
+
+  src_fixture_init (&f);
+
+  /* two frames of 10 packets, marker on the last of each */
+  for (guint i = 0; i < 20; i++)
+    send_rtp (&f, (guint16) (65530 + i), i % 10 == 9);
+  for (guint i = 0; i < 20; i++)
+    fail_unless_equals_int (pull_seq (&f), (guint16) (65530 + i));
+
+  caps = gst_pad_get_current_caps (f.h->sinkpad);
+  want = gst_caps_from_string (RTP_CAPS);
+  fail_unless (caps != NULL);
+  fail_unless (gst_caps_is_equal (caps, want), "caps %" GST_PTR_FORMAT,
+      caps);
+  gst_caps_unref (caps);
+  gst_caps_unref (want);
+
+  /* feedback comes back to the address the RTP came from, and covers it */
+  deadline = g_get_monotonic_time () + 1500 * G_TIME_SPAN_MILLISECOND;
+  while (n_seen < 20 && g_get_monotonic_time () < deadline) {
+    gssize n = recv_datagram (f.peer, buf, sizeof (buf), 200, NULL);
+    if (n < 0)
+      continue;
+    fail_unless (rtpcc_rtcp_is_rtcp (buf, n));
+    fail_unless (collect_ccfb (buf, n, TEST_SSRC, 65530, seen, 20, &n_ccfb),
+        "feedback is not a valid RTCP compound");
+    n_seen = 0;
+    for (guint i = 0; i < 20; i++)
+      n_seen += seen[i];
+  }
+  fail_unless (n_ccfb >= 1, "no CCFB within 1.5 s");
+  fail_unless_equals_int (n_seen, 20);
+
+  fail_unless_equals_uint64 (stat_u64 (f.src, "packets-received"), 20);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "packets-lost"), 0);
+  fail_unless (stat_u64 (f.src, "feedback-sent") >= 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "invalid-rtp"), 0);
+
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_src_bad_input)
+{
+  SrcFixture f;
+  guint8 pkt[2048];
+  gsize n, m;
+  RtpccRtcpSR sr;
+  static const guint8 junk[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+    0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d
+  };
+
+  src_fixture_init (&f);
+  send_rtp (&f, 100, TRUE);
+  fail_unless_equals_int (pull_seq (&f), 100);
+
+  /* not RTP: short, wrong version, a lone byte, an empty datagram */
+  send_to_port (f.peer, f.src_port, junk, sizeof (junk));
+  send_to_port (f.peer, f.src_port, junk, 4);
+  send_to_port (f.peer, f.src_port, junk + 1, 1);
+  send_to_port (f.peer, f.src_port, junk, 0);
+
+  /* the sender's RTCP (SR + SDES) on the same port */
+  memset (&sr, 0, sizeof (sr));
+  sr.ssrc = TEST_SSRC;
+  sr.ntp = G_GUINT64_CONSTANT (0xE875470140000000);
+  sr.rtp_ts = 300;
+  sr.packet_count = 1;
+  sr.octet_count = 800;
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  fail_unless (n > 0);
+  m = rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, TEST_SSRC,
+      "peer@test");
+  fail_unless (m > 0);
+  send_to_port (f.peer, f.src_port, pkt, n + m);
+  /* a truncated RTCP packet */
+  send_to_port (f.peer, f.src_port, pkt, 6);
+
+  /* none of that comes out: the next buffer is the next RTP packet */
+  send_rtp (&f, 101, TRUE);
+  fail_unless_equals_int (pull_seq (&f), 101);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f.h), 0);
+
+  fail_unless (stat_u64 (f.src, "invalid-rtp") >= 3);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "packets-received"), 2);
+
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* ---- 1+4. sink and src talking to each other ---------------------------- */
+
+GST_START_TEST (test_sink_to_src_loopback)
+{
+  GstHarness *hs, *hr;
+  GstElement *sink, *src;
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  gint src_port = 0;
+
+  src = gst_element_factory_make ("rtpccsrc", NULL);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps, NULL);
+  hr = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_play (hr);
+  g_object_get (src, "bound-port", &src_port, NULL);
+
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "fixed", "start-bitrate", 2000000,
+      "host", "127.0.0.1", "port", src_port, NULL);
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+
+  for (guint i = 0; i < 30; i++) {
+    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), i % 3 == 2, 1000)), GST_FLOW_OK);
+  }
+  for (guint i = 0; i < 30; i++) {
+    GstBuffer *b = gst_harness_pull (hr);
+    fail_unless (b != NULL);
+    gst_buffer_unref (b);
+  }
+  /* the sink hears the src's feedback (the src answers to the sink's
+   * bound port, which is where the sink accepts it from) */
+  fail_unless (wait_stat (sink, "rtcp-received", 1, 3000) >= 1);
+  fail_unless (wait_stat (sink, "reported-received", 30, 3000) == 30);
+  fail_unless (stat_u64 (sink, "rtt") > 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-wrong-source"), 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-unknown-ssrc"), 0);
+
+  gst_harness_teardown (hs);
+  gst_harness_teardown (hr);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* ---- 5. encoder control ------------------------------------------------- */
+
+/* "test-step": a controller that walks a step sequence, one step per
+ * 300 ms, scheduled with next_tick. Decreases are applied by the sink at
+ * once; the increases test the hysteresis (applied, but at most once a
+ * second). */
+static const guint64 step_kbps[] = {
+  1200, 900, 600, 400, 400, 400, 400, 800, 1000
+};
+
+#define STEP_INTERVAL RTPCC_MSEC (300)
+
+typedef struct
+{
+  RtpccController parent;
+  guint index;
+} StepController;
+
+static void
+step_init (RtpccController * cc, RtpccTime now)
+{
+  StepController *s = (StepController *) cc;
+
+  s->index = 0;
+  rtpcc_controller_update_target (cc, step_kbps[0] * 1000, 0, 1.0, "step",
+      "step");
+  cc->next_tick = now + STEP_INTERVAL;
+}
+
+static void
+step_tick (RtpccController * cc, RtpccTime now)
+{
+  StepController *s = (StepController *) cc;
+
+  if (s->index + 1 >= G_N_ELEMENTS (step_kbps))
+    return;
+  s->index++;
+  rtpcc_controller_update_target (cc, step_kbps[s->index] * 1000, 0, 1.0,
+      "step", "step");
+  /* relative to now: a late tick never makes two steps at once */
+  cc->next_tick = now + STEP_INTERVAL;
+}
+
+static const RtpccControllerOps step_ops = {
+  .name = "test-step",
+  .description = "steps through a fixed sequence (elements_rtpcc test)",
+  .instance_size = sizeof (StepController),
+  .init = step_init,
+  .on_tick = step_tick,
+};
+
+typedef struct
+{
+  GMutex lock;
+  GArray *values;               /* guint64, in the encoder's units */
+  const gchar *property;
+  guint keyframes;
+  guint frames;
+} EncoderLog;
+
+static void
+on_encoder_notify (GObject * enc, GParamSpec * pspec, gpointer data)
+{
+  EncoderLog *log = data;
+  GValue v = G_VALUE_INIT;
+  guint64 x;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (enc, log->property, &v);
+  if (G_VALUE_HOLDS_UINT (&v))
+    x = g_value_get_uint (&v);
+  else if (G_VALUE_HOLDS_INT (&v))
+    x = (guint64) g_value_get_int (&v);
+  else
+    x = 0;
+  g_value_unset (&v);
+  g_mutex_lock (&log->lock);
+  /* GObject notifies even for an unchanged value: keep changes only */
+  if (log->values->len == 0 || g_array_index (log->values, guint64,
+          log->values->len - 1) != x)
+    g_array_append_val (log->values, x);
+  g_mutex_unlock (&log->lock);
+}
+
+static GstPadProbeReturn
+count_keyframes (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  EncoderLog *log = data;
+  GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  g_mutex_lock (&log->lock);
+  if (!GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_HEADER)) {
+    log->frames++;
+    if (!GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DELTA_UNIT))
+      log->keyframes++;
+  }
+  g_mutex_unlock (&log->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static guint64
+encoder_value (GstElement * enc, const gchar * property)
+{
+  GParamSpec *p = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      property);
+  GValue v = G_VALUE_INIT;
+  guint64 x;
+
+  g_value_init (&v, p->value_type);
+  g_object_get_property (G_OBJECT (enc), property, &v);
+  x = G_VALUE_HOLDS_UINT (&v) ? g_value_get_uint (&v) :
+      (guint64) g_value_get_int (&v);
+  g_value_unset (&v);
+  return x;
+}
+
+/* Runs @encoder_desc between videotestsrc and rtpccsink for @frames at
+ * 30 fps, recording the encoder's @property changes and keyframes. */
+static GstElement *
+run_encoder_pipeline (const gchar * encoder_desc, const gchar * pay,
+    const gchar * property, const gchar * sink_props, guint frames,
+    EncoderLog * log, guint16 peer_port)
+{
+  GError *err = NULL;
+  GstElement *pipeline, *enc;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *desc;
+  gchar *notify;
+
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%u "
+      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "%s name=enc ! %s ! rtpccsink name=sink host=127.0.0.1 port=%u "
+      "circuit-breaker=false %s", frames, encoder_desc, pay, peer_port,
+      sink_props);
+  pipeline = gst_parse_launch (desc, &err);
+  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "?");
+  g_free (desc);
+
+  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  log->property = property;
+  notify = g_strdup_printf ("notify::%s", property);
+  g_signal_connect (enc, notify, G_CALLBACK (on_encoder_notify), log);
+  g_free (notify);
+  pad = gst_element_get_static_pad (enc, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_keyframes, log,
+      NULL);
+  gst_object_unref (pad);
+  gst_object_unref (enc);
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no EOS");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *debug = NULL;
+    gst_message_parse_error (msg, &err, &debug);
+    fail ("error: %s (%s)", err->message, debug);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  return pipeline;
+}
+
+/* The sequence of distinct step values, in the encoder's units. */
+static GArray *
+expected_steps (guint64 unit)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  for (guint i = 0; i < G_N_ELEMENTS (step_kbps); i++) {
+    guint64 v = step_kbps[i] * 1000 / unit;
+    if (a->len == 0 || g_array_index (a, guint64, a->len - 1) != v)
+      g_array_append_val (a, v);
+  }
+  return a;
+}
+
+static void
+check_encoder_followed (GstElement * pipeline, EncoderLog * log,
+    guint64 unit)
+{
+  GstElement *enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GArray *want = expected_steps (unit);
+  guint64 last = g_array_index (want, guint64, want->len - 1);
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  GString *got = g_string_new (NULL);
+  guint j = 0;
+
+  /* the last step is an increase soon after another one: the hysteresis
+   * holds it back for up to a second, but it must land */
+  while (encoder_value (enc, log->property) != last
+      && g_get_monotonic_time () < deadline)
+    g_usleep (20000);
+
+  g_mutex_lock (&log->lock);
+  for (guint i = 0; i < log->values->len; i++)
+    g_string_append_printf (got, "%" G_GUINT64_FORMAT " ",
+        g_array_index (log->values, guint64, i));
+  GST_INFO ("%s values: %s; %u keyframes in %u frames; encoder-updates %"
+      G_GUINT64_FORMAT, log->property, got->str, log->keyframes, log->frames,
+      stat_u64 (sink, "encoder-updates"));
+  /* every decrease applied at once and in order: the first four values are
+   * exactly the first four steps */
+  fail_unless (log->values->len >= 4, "values: %s", got->str);
+  for (guint i = 0; i < 4; i++)
+    fail_unless_equals_uint64 (g_array_index (log->values, guint64, i),
+        g_array_index (want, guint64, i));
+  /* everything applied was a step, in step order */
+  for (guint i = 0; i < log->values->len; i++) {
+    guint64 v = g_array_index (log->values, guint64, i);
+    while (j < want->len && g_array_index (want, guint64, j) != v)
+      j++;
+    fail_unless (j < want->len, "value %" G_GUINT64_FORMAT " out of order "
+        "(values: %s)", v, got->str);
+  }
+  fail_unless_equals_uint64 (encoder_value (enc, log->property), last);
+  /* never a forced keyframe: only the first frame is one */
+  fail_unless (log->frames > 60, "only %u frames", log->frames);
+  fail_unless_equals_int (log->keyframes, 1);
+  g_mutex_unlock (&log->lock);
+
+  g_string_free (got, TRUE);
+  g_array_unref (want);
+  gst_object_unref (enc);
+  gst_object_unref (sink);
+}
+
+static void
+encoder_control_test (const gchar * encoder_factory,
+    const gchar * encoder_desc, const gchar * pay, const gchar * property,
+    guint64 unit)
+{
+  GstElementFactory *f = gst_element_factory_find (encoder_factory);
+  EncoderLog log;
+  GstElement *pipeline;
+  guint16 peer_port;
+  GSocket *peer;
+
+  if (!f) {
+    GST_WARNING ("%s not available, skipping", encoder_factory);
+    return;
+  }
+  gst_object_unref (f);
+  rtpcc_controller_register (&step_ops);
+
+  peer = udp_socket_new (&peer_port);
+  g_mutex_init (&log.lock);
+  log.values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  log.keyframes = log.frames = 0;
+
+  pipeline = run_encoder_pipeline (encoder_desc, pay, property,
+      "controller=test-step min-bitrate=150000 max-bitrate=3000000", 120,
+      &log, peer_port);
+  check_encoder_followed (pipeline, &log, unit);
+
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+  g_array_unref (log.values);
+  g_mutex_clear (&log.lock);
+  g_object_unref (peer);
+}
+
+GST_START_TEST (test_encoder_control_x264)
+{
+  encoder_control_test ("x264enc", "x264enc key-int-max=1000 "
+      "tune=zerolatency speed-preset=ultrafast bitrate=2048", "rtph264pay",
+      "bitrate", 1000);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_encoder_control_vp8)
+{
+  encoder_control_test ("vp8enc", "vp8enc keyframe-max-dist=1000 "
+      "deadline=1 target-bitrate=2048000", "rtpvp8pay", "target-bitrate", 1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_encoder_control_none)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+  EncoderLog log;
+  GstElement *pipeline, *enc, *sink;
+  guint16 peer_port;
+  GSocket *peer;
+  guint target = 0;
+
+  if (!f) {
+    GST_WARNING ("x264enc not available, skipping");
+    return;
+  }
+  gst_object_unref (f);
+  rtpcc_controller_register (&step_ops);
+  peer = udp_socket_new (&peer_port);
+  g_mutex_init (&log.lock);
+  log.values = g_array_new (FALSE, FALSE, sizeof (guint64));
+  log.keyframes = log.frames = 0;
+
+  /* 1.5 s: several steps happen, none reaches the encoder */
+  pipeline = run_encoder_pipeline ("x264enc key-int-max=1000 "
+      "tune=zerolatency speed-preset=ultrafast bitrate=2048", "rtph264pay",
+      "bitrate", "controller=test-step encoder-control=none", 45, &log,
+      peer_port);
+  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  fail_unless_equals_uint64 (encoder_value (enc, "bitrate"), 2048);
+  fail_unless_equals_int (log.values->len, 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "encoder-updates"), 0);
+  /* while the target itself did move */
+  g_object_get (sink, "target-bitrate", &target, NULL);
+  fail_unless (target < 1200000, "target %u", target);
+
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (enc);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_array_unref (log.values);
+  g_mutex_clear (&log.lock);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_rtpcc_suite (void)
+{
+  Suite *s = suite_create ("elements_rtpcc");
+  TCase *tc_props = tcase_create ("properties");
+  TCase *tc_sink = tcase_create ("sink");
+  TCase *tc_src = tcase_create ("src");
+  TCase *tc_enc = tcase_create ("encoder");
+
+  suite_add_tcase (s, tc_props);
+  tcase_add_test (tc_props, test_sink_properties);
+  tcase_add_test (tc_props, test_src_properties);
+  tcase_add_test (tc_props, test_sink_unknown_controller);
+  tcase_add_test (tc_props, test_sink_min_above_max);
+  tcase_add_test (tc_props, test_sink_bad_host);
+  tcase_add_test (tc_props, test_sink_restart);
+
+  suite_add_tcase (s, tc_sink);
+  tcase_set_timeout (tc_sink, 60);
+  tcase_add_test (tc_sink, test_sink_target_publication);
+  tcase_add_test (tc_sink, test_sink_feedback);
+  tcase_add_test (tc_sink, test_sink_invalid_rtp);
+
+  suite_add_tcase (s, tc_src);
+  tcase_set_timeout (tc_src, 60);
+  tcase_add_test (tc_src, test_src_receive_and_feedback);
+  tcase_add_test (tc_src, test_src_bad_input);
+  tcase_add_test (tc_src, test_sink_to_src_loopback);
+
+  suite_add_tcase (s, tc_enc);
+  tcase_set_timeout (tc_enc, 120);
+  tcase_add_test (tc_enc, test_encoder_control_x264);
+  tcase_add_test (tc_enc, test_encoder_control_vp8);
+  tcase_add_test (tc_enc, test_encoder_control_none);
+  return s;
+}
+
+GST_CHECK_MAIN (elements_rtpcc);
