@@ -5,9 +5,16 @@
  *       --schedule 1000@0,2500@40,600@60,1000@80 --queue-ms 300 \
  *       --delay-ms 50 --seed 1 --duration 100 --log out.csv
  *
+ * With --controller NAME the loop is closed: a frame source driven by the
+ * library's RtpccSender (that controller) and RtpccReceiver with feedback
+ * over a reverse link (sim-rtpcc.h), logging the real-time demo's columns.
+ *
+ *   rtpcc-sim --controller tfrc --log tfrc.csv
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sim.h"
+#include "sim-rtpcc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,6 +46,15 @@ typedef struct
   gdouble skip;
   gchar *log;
   gboolean quiet;
+  /* closed loop */
+  gchar *controller;
+  gdouble min_kbps, max_kbps, start_kbps;
+  gchar *feedback;
+  gboolean no_breaker;
+  gdouble clock_offset_s;
+  gchar *reverse_schedule;
+  gdouble reverse_delay_ms;
+  gdouble reverse_queue_ms;
 } Options;
 
 static gboolean
@@ -106,6 +122,103 @@ mean_capacity (SimMetrics * m, RtpccTime t0, RtpccTime t1)
   return cnt ? acc / cnt : NAN;
 }
 
+/* --controller: the closed loop of sim-rtpcc.h on the same link options. */
+static gboolean
+run_closed_loop (const Options * o, RtpccCapacity * cap,
+    const RtpccLinkConfig * link, FILE * log, GError ** error)
+{
+  SimRtpccScenarioConfig c;
+  SimRtpccResult *r;
+  RtpccCapacity *rev = NULL;
+  gint64 wall0, wall1;
+
+  sim_rtpcc_scenario_config_init (&c);
+  c.controller = o->controller;
+  c.min_bitrate = (guint64) llround (o->min_kbps * 1000.0);
+  c.max_bitrate = (guint64) llround (o->max_kbps * 1000.0);
+  c.start_bitrate = (guint64) llround (o->start_kbps * 1000.0);
+  c.capacity = cap;
+  c.delay = link->delay;
+  c.queue = link->queue_limit_time;
+  c.queue_bytes = link->queue_limit_bytes;
+  c.loss = link->loss;
+  c.jitter = link->jitter;
+  c.allow_reorder = link->allow_reorder;
+  c.duration = (RtpccTime) llround (o->duration * RTPCC_NSEC_PER_SEC);
+  c.seed = (guint64) o->seed;
+  if (o->feedback && !sim_rtpcc_feedback_from_string (o->feedback,
+          &c.feedback)) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "--feedback must be auto, ccfb or rr (got \"%s\")", o->feedback);
+    return FALSE;
+  }
+  c.circuit_breaker = !o->no_breaker;
+  c.clock_offset = (RtpccTime) llround (o->clock_offset_s *
+      RTPCC_NSEC_PER_SEC);
+  if (o->reverse_schedule) {
+    rev = rtpcc_capacity_new_schedule (o->reverse_schedule, error);
+    if (!rev)
+      return FALSE;
+    c.reverse_capacity = rev;
+  }
+  c.reverse_delay = o->reverse_delay_ms < 0 ? RTPCC_TIME_NONE :
+      (RtpccTime) llround (o->reverse_delay_ms * RTPCC_NSEC_PER_MSEC);
+  c.reverse_queue = (RtpccTime) llround (o->reverse_queue_ms *
+      RTPCC_NSEC_PER_MSEC);
+  c.fps = o->fps;
+  c.mtu = (guint) o->packet_size;
+  c.noise = o->noise;
+  c.keyframe_interval = (guint) o->keyint;
+  c.keyframe_ratio = o->key_ratio;
+  c.interval = (RtpccTime) llround (o->interval_ms * RTPCC_NSEC_PER_MSEC);
+  c.settle = (RtpccTime) llround ((o->skip < 0 ? 5.0 : o->skip) *
+      RTPCC_NSEC_PER_SEC);
+
+  wall0 = g_get_monotonic_time ();
+  r = sim_rtpcc_run_scenario (&c, error);
+  wall1 = g_get_monotonic_time ();
+  rtpcc_capacity_unref (rev);
+  if (!r)
+    return FALSE;
+
+  if (log) {
+    GString *csv = g_string_new (NULL);
+    gchar *capstr = rtpcc_capacity_to_string (cap);
+    /* the real-time demo's comment line (plot titles) and columns */
+    g_string_append_printf (csv, "# rtpcc-sim controller=%s feedback=%s "
+        "schedule=%s delay_ms=%.0f queue_ms=%.0f min_kbps=%.0f "
+        "max_kbps=%.0f start_kbps=%.0f breaker=%s seed=%" G_GINT64_FORMAT
+        "\n", r->controller, r->feedback, capstr,
+        RTPCC_TIME_AS_MSEC (c.delay), RTPCC_TIME_AS_MSEC (c.queue),
+        o->min_kbps, o->max_kbps, o->start_kbps, c.circuit_breaker ? "on" :
+        "off", o->seed);
+    sim_rtpcc_result_write_csv (r, csv);
+    fputs (csv->str, log);
+    fflush (log);
+    g_string_free (csv, TRUE);
+    g_free (capstr);
+  }
+  if (!o->quiet) {
+    GString *out = g_string_new (NULL);
+    gchar *capstr = rtpcc_capacity_to_string (cap);
+    gdouble wall_s = (wall1 - wall0) / 1e6;
+
+    g_print ("closed loop: %s, capacity %s, queue %.0f ms, delay %.0f ms, "
+        "min/start/max %.0f/%.0f/%.0f kbit/s, seed %" G_GINT64_FORMAT
+        ", %.1f s simulated\n", r->controller, capstr,
+        RTPCC_TIME_AS_MSEC (c.queue), RTPCC_TIME_AS_MSEC (c.delay),
+        o->min_kbps, o->start_kbps, o->max_kbps, o->seed, o->duration);
+    g_free (capstr);
+    sim_rtpcc_result_format (r, "", out);
+    g_print ("%s", out->str);
+    g_print ("wall %.3f s for %.1f simulated s (%.0f sim-s per wall-s)\n",
+        wall_s, o->duration, wall_s > 0 ? o->duration / wall_s : INFINITY);
+    g_string_free (out, TRUE);
+  }
+  sim_rtpcc_result_free (r);
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -114,7 +227,10 @@ main (int argc, char **argv)
     .keyint = 0,.key_ratio = 4,.noise = 0.1,.pacing_ms = 0,.schedule = NULL,
     .trace = NULL,.queue_ms = 300,.queue_bytes = 0,.delay_ms = 50,
     .jitter_ms = 0,.reorder = FALSE,.loss = 0,.gilbert = NULL,.seed = 1,
-    .duration = 100,.interval_ms = 200,.skip = 2,.log = NULL,.quiet = FALSE,
+    .duration = 100,.interval_ms = 200,.skip = -1,.log = NULL,.quiet = FALSE,
+    .controller = NULL,.min_kbps = 150,.max_kbps = 3000,.start_kbps = 150,
+    .feedback = NULL,.no_breaker = FALSE,.clock_offset_s = 0,
+    .reverse_schedule = NULL,.reverse_delay_ms = -1,.reverse_queue_ms = 0,
   };
   GOptionEntry entries[] = {
     {"source", 0, 0, G_OPTION_ARG_STRING, &o.source,
@@ -159,10 +275,33 @@ main (int argc, char **argv)
         "log interval (200)", "MS"},
     {"skip", 0, 0, G_OPTION_ARG_DOUBLE, &o.skip,
         "seconds after each capacity change left out of the phase "
-          "summary (2)", "S"},
+          "summary (2; 5 with --controller)", "S"},
     {"log", 'o', 0, G_OPTION_ARG_FILENAME, &o.log,
         "per-interval CSV log (- = stdout)", "FILE"},
     {"quiet", 0, 0, G_OPTION_ARG_NONE, &o.quiet, "no summary table", NULL},
+    {"controller", 'c', 0, G_OPTION_ARG_STRING, &o.controller,
+        "close the loop: RtpccSender with this controller (tfrc, ccid2, rr, "
+          "fixed, ...) drives a frame source; RtpccReceiver feeds back",
+        "NAME"},
+    {"min-kbps", 0, 0, G_OPTION_ARG_DOUBLE, &o.min_kbps,
+        "controller min bitrate (150)", "N"},
+    {"max-kbps", 0, 0, G_OPTION_ARG_DOUBLE, &o.max_kbps,
+        "controller max bitrate (3000; RFC 8867 says 1500, but 5.1 needs "
+          ">= 2500 to follow capacity)", "N"},
+    {"start-kbps", 0, 0, G_OPTION_ARG_DOUBLE, &o.start_kbps,
+        "controller start bitrate, 0 = the controller's own (150)", "N"},
+    {"feedback", 0, 0, G_OPTION_ARG_STRING, &o.feedback,
+        "auto (rr for the rr controller, else ccfb), ccfb or rr", "MODE"},
+    {"no-breaker", 0, 0, G_OPTION_ARG_NONE, &o.no_breaker,
+        "disable the RFC 8083 circuit breaker", NULL},
+    {"clock-offset", 0, 0, G_OPTION_ARG_DOUBLE, &o.clock_offset_s,
+        "receiver clock = sender clock + S seconds (0)", "S"},
+    {"reverse-schedule", 0, 0, G_OPTION_ARG_STRING, &o.reverse_schedule,
+        "feedback path capacity schedule (unlimited)", "SPEC"},
+    {"reverse-delay-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o.reverse_delay_ms,
+        "feedback path delay (= --delay-ms)", "MS"},
+    {"reverse-queue-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o.reverse_queue_ms,
+        "feedback path drop-tail limit, 0 = none (0)", "MS"},
     {NULL}
   };
   GOptionContext *ctx;
@@ -184,6 +323,11 @@ main (int argc, char **argv)
     goto out;
 
   sim_oneway_config_init (&cfg);
+  if (o.controller && o.source && !g_str_equal (o.source, "frames")) {
+    g_set_error (&err, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "--controller drives a frame source (--source frames)");
+    goto out;
+  }
   if (!o.source || g_str_equal (o.source, "cbr")) {
     cfg.source = SIM_SOURCE_CBR;
   } else if (g_str_equal (o.source, "frames")) {
@@ -197,7 +341,10 @@ main (int argc, char **argv)
       || o.key_ratio <= 0 || o.noise < 0 || o.pacing_ms < 0
       || o.queue_ms < 0 || o.queue_bytes < 0 || o.delay_ms < 0
       || o.jitter_ms < 0 || o.duration <= 0 || o.interval_ms <= 0
-      || o.skip < 0) {
+      || (o.skip < 0 && o.skip != -1) || o.min_kbps < 0 || o.max_kbps <= 0
+      || o.start_kbps < 0 || o.clock_offset_s < 0
+      || (o.reverse_delay_ms < 0 && o.reverse_delay_ms != -1)
+      || o.reverse_queue_ms < 0) {
     g_set_error (&err, RTPCC_ERROR, RTPCC_ERROR_INVALID,
         "numeric options must be positive (see --help)");
     goto out;
@@ -249,6 +396,14 @@ main (int argc, char **argv)
   }
   cfg.log = log;
   duration = (RtpccTime) llround (o.duration * RTPCC_NSEC_PER_SEC);
+
+  if (o.controller) {
+    if (run_closed_loop (&o, cap, &cfg.link, log, &err))
+      ret = 0;
+    goto out;
+  }
+  if (o.skip < 0)
+    o.skip = 2;
 
   wall0 = g_get_monotonic_time ();
   ow = sim_oneway_new (&cfg);
@@ -320,5 +475,8 @@ out:
   g_free (o.trace);
   g_free (o.gilbert);
   g_free (o.log);
+  g_free (o.controller);
+  g_free (o.feedback);
+  g_free (o.reverse_schedule);
   return ret;
 }
