@@ -134,10 +134,37 @@ rtpcc_sender_config_init (RtpccSenderConfig * config)
   config->cname = "rtpcc@localhost";
 }
 
+/* Packets a window controller holds back wait in the pacer; if the encoder
+ * keeps producing at the window's rate, a backlog built during a transient
+ * never drains (seconds of delay in the §5.1 simulation with ccid2). When
+ * the oldest packet has waited longer than the pacer's bound, the media
+ * target is lowered by what drains the backlog within BACKLOG_DRAIN,
+ * quantised so the encoder is not poked for every packet. */
+#define BACKLOG_DRAIN RTPCC_SEC (1)
+
+static void
+apply_backlog (RtpccSender * s, RtpccTime now, RtpccTarget * t)
+{
+  guint64 bytes = rtpcc_pacer_get_bytes (s->pacer), cut, step, floor_bps;
+
+  if (bytes == 0 || rtpcc_pacer_get_head_age (s->pacer, now) <=
+      MAX (s->config.pacer.max_delay, RTPCC_MSEC (10)))
+    return;
+  cut = (guint64) (bytes * 8.0 / RTPCC_TIME_AS_SEC (BACKLOG_DRAIN));
+  step = MAX (t->target_bitrate / 32, 8000);
+  cut = (cut + step - 1) / step * step;
+  floor_bps = s->config.cc.min_bitrate;
+  t->media_bitrate = t->media_bitrate > floor_bps + cut ?
+      t->media_bitrate - cut : MIN (t->media_bitrate, floor_bps);
+  t->reason = "sender-backlog";
+}
+
 static void
 refresh_target (RtpccSender * s, RtpccTime now)
 {
   RtpccTarget t = s->cc->target;
+
+  apply_backlog (s, now, &t);
 
   if (s->breaker && rtpcc_circuit_breaker_is_tripped (s->breaker)) {
     /* RFC 8083: cease or cut back hard; we keep RTCP flowing and hold the

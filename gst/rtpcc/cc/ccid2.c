@@ -82,6 +82,9 @@ typedef struct
   guint64 peak, prev_peak;
 
   RtpccTime srtt, rttvar;
+  /* smoothed send → acknowledging-feedback time: the window's real cycle,
+   * which includes the receiver's feedback hold time that srtt leaves out */
+  RtpccTime sack;
   RtpccTime min_rto;
   guint backoff;
   RtpccTime last_send;
@@ -115,8 +118,15 @@ ccid2_publish (Ccid2 * c, const gchar * reason)
     state = "slow-start";
   else
     state = "congestion-avoidance";
-  /* the window as a rate: cwnd packets of mean size per smoothed RTT */
-  if (c->srtt != RTPCC_TIME_NONE && c->srtt > 0)
+  /* The window as a rate: cwnd packets of mean size per window cycle. The
+   * cycle is send → acknowledging feedback, not the RTT: with feedback held
+   * up to a frame interval at the receiver, cwnd/srtt overstates what the
+   * window lets through by up to ~20 %, and an encoder fed that rate grows
+   * the sender's queue without bound (found in the §5.1 simulation). */
+  if (c->sack != RTPCC_TIME_NONE && c->sack > 0)
+    rate = (guint64) (c->cwnd * c->mean_size * 8.0 /
+        RTPCC_TIME_AS_SEC (c->sack));
+  else if (c->srtt != RTPCC_TIME_NONE && c->srtt > 0)
     rate = (guint64) (c->cwnd * c->mean_size * 8.0 /
         RTPCC_TIME_AS_SEC (c->srtt));
   rtpcc_controller_update_target (cc, rate, 0, PACING_FACTOR, state, reason);
@@ -138,6 +148,7 @@ ccid2_init (RtpccController * cc, RtpccTime now)
   c->cwnd = c->initial_cwnd;
   c->ssthresh = G_MAXUINT32;
   c->srtt = c->rttvar = RTPCC_TIME_NONE;
+  c->sack = RTPCC_TIME_NONE;
   c->min_rto = DEFAULT_MIN_RTO;
   c->last_send = RTPCC_TIME_NONE;
   c->mean_size = s;
@@ -235,6 +246,24 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     ccid2_update_rtt (c, fb->rtt_sample);
   else if (c->srtt == RTPCC_TIME_NONE && fb->srtt != RTPCC_TIME_NONE)
     ccid2_update_rtt (c, fb->srtt);
+
+  /* the mean cycle of the packets this feedback acknowledges: the newest
+   * alone has the shortest hold and would understate it */
+  {
+    gdouble sum = 0;
+    guint n = 0;
+    for (guint i = 0; i < fb->n_reports; i++) {
+      const RtpccPacketReport *r = &fb->reports[i];
+      if (r->received && now > r->send_time) {
+        sum += (gdouble) (now - r->send_time);
+        n++;
+      }
+    }
+    if (n > 0) {
+      RtpccTime cyc = (RtpccTime) (sum / n);
+      c->sack = c->sack == RTPCC_TIME_NONE ? cyc : (7 * c->sack + cyc) / 8;
+    }
+  }
 
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *r = &fb->reports[i];
