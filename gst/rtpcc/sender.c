@@ -84,6 +84,10 @@ struct _RtpccSender
 
   GArray *reports;              /* RtpccPacketReport scratch */
 
+  /* feedback-mismatch detection */
+  RtpccTime first_sent;
+  gboolean any_rtcp;
+
   /* loss events (RFC 5348 §5.2: losses within one RTT of the first are one
    * event) among packets reported since the last RTCP report, for the
    * breaker's TCP equation */
@@ -221,6 +225,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->next_rtcp = now;
   s->min_owd = RTPCC_TIME_NONE;
   s->last_event_send = RTPCC_TIME_NONE;
+  s->first_sent = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   s->rr_window_start = RTPCC_TIME_NONE;
   s->stats.rtt = s->stats.srtt = RTPCC_TIME_NONE;
@@ -354,6 +359,8 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
   st->packet_count++;
   st->octet_count += info->size >= 12 ? info->size - 12 : 0;
 
+  if (s->first_sent == RTPCC_TIME_NONE)
+    s->first_sent = now;
   s->stats.packets_sent++;
   s->stats.bytes_sent += info->size;
   s->rate_window_bytes += info->size;
@@ -486,7 +493,8 @@ declare_losses (RtpccSender * s)
   }
 }
 
-static void
+/* TRUE if the CCFB was about our media */
+static gboolean
 handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
 {
   GError *err = NULL;
@@ -499,7 +507,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   if (!fb) {
     s->stats.rtcp_malformed++;
     g_clear_error (&err);
-    return;
+    return FALSE;
   }
 
   /* Unwrap the receiver's 16.16 report clock (wraps every 18.2 h). */
@@ -558,9 +566,8 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
 
   if (known_blocks == 0) {
     s->stats.rtcp_unknown_ssrc++;
-    return;
+    return FALSE;
   }
-  s->stats.rtcp_received++;
   s->has_feedback = TRUE;
   if (s->breaker)
     rtpcc_circuit_breaker_on_feedback (s->breaker, now);
@@ -608,6 +615,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     f.report_time = report_remote + s->remote_offset;
     rtpcc_controller_feedback (s->cc, now, &f);
   }
+  return TRUE;
 }
 
 static void
@@ -636,7 +644,6 @@ handle_report_block (RtpccSender * s, RtpccTime now,
   if (s->config.feedback == RTPCC_FEEDBACK_RR) {
     s->stats.loss = rb->fraction_lost / 256.0;
     s->has_feedback = TRUE;
-    s->stats.rtcp_received++;
   }
   rtpcc_controller_receiver_report (s->cc, now, &rr);
   if (s->breaker) {
@@ -671,6 +678,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     s->stats.rtcp_malformed++;
     return FALSE;
   }
+  s->any_rtcp = TRUE;
   if (s->breaker)
     /* any valid RTCP from the peer is a sign of life: an RTCP-timeout trip
      * must be able to recover while our media (and so reports about it)
@@ -710,12 +718,9 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
         break;
       }
       case RTPCC_RTCP_RTPFB:
-        if (pkt.count == RTPCC_CCFB_FMT) {
-          guint64 rx = s->stats.rtcp_received;
-          handle_ccfb (s, now, pkt.data, pkt.len);
-          if (s->stats.rtcp_received != rx)
-            about_us = TRUE;
-        }
+        if (pkt.count == RTPCC_CCFB_FMT && handle_ccfb (s, now, pkt.data,
+                pkt.len))
+          about_us = TRUE;
         break;
       default:
         break;
@@ -726,6 +731,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     return FALSE;
   }
   if (about_us) {
+    s->stats.rtcp_received++;
     if (s->report_blocks_seen != rtcp_before_reports)
       s->cb_reported = s->cb_events = 0;
     refresh_target (s, now);
@@ -850,4 +856,26 @@ gboolean
 rtpcc_sender_has_feedback (const RtpccSender * s)
 {
   return s->has_feedback;
+}
+
+const gchar *
+rtpcc_sender_get_feedback_problem (const RtpccSender * s, RtpccTime now)
+{
+  if (s->has_feedback || s->first_sent == RTPCC_TIME_NONE
+      || now - s->first_sent < RTPCC_FEEDBACK_GRACE)
+    return NULL;
+  if (!s->any_rtcp)
+    return "no RTCP at all has arrived from the receiver: is it running, "
+        "does it send feedback to the address we send from, and is the "
+        "return path open?";
+  switch (s->config.feedback) {
+    case RTPCC_FEEDBACK_CCFB:
+      return "RTCP arrives but no RFC 8888 congestion control feedback: the "
+          "receiver does not send CCFB (use feedback=rr on the sender, or "
+          "rtpccsrc feedback=ccfb on the receiver)";
+    case RTPCC_FEEDBACK_RR:
+      return "RTCP arrives but no reception report about our media: the "
+          "receiver does not report on our SSRC";
+  }
+  return "no feedback of the configured kind";
 }

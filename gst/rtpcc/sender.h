@@ -43,7 +43,7 @@ typedef struct
   guint64 packets_sent, bytes_sent;
   guint64 pacer_drops;          /* dropped: pacer over its byte limit */
   guint64 breaker_drops;        /* dropped: circuit breaker tripped */
-  guint64 rtcp_received;        /* valid RTCP packets from the peer */
+  guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
   guint64 rtcp_sent;
@@ -97,6 +97,18 @@ const gchar *rtpcc_sender_get_controller_name (const RtpccSender * sender);
 RtpccController *rtpcc_sender_get_controller (RtpccSender * sender);
 /* TRUE once feedback of the configured mode has been seen */
 gboolean rtpcc_sender_has_feedback (const RtpccSender * sender);
+
+/* How long after the first packet the configured feedback must have shown
+ * up before rtpcc_sender_get_feedback_problem() complains. */
+#define RTPCC_FEEDBACK_GRACE RTPCC_SEC (3)
+
+/* NULL while feedback of the configured kind flows (or it is too early to
+ * tell); otherwise a sentence naming the likely cause — no RTCP at all, or
+ * RTCP of another kind (a receiver in another feedback mode). Controllers
+ * keep their no-feedback behaviour and the circuit breaker its RTCP
+ * timeout; this is for telling the user why. Static string. */
+const gchar *rtpcc_sender_get_feedback_problem (const RtpccSender * sender,
+    RtpccTime now);
 
 G_END_DECLS
 

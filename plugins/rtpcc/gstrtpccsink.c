@@ -354,6 +354,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   GstStructure *publish = NULL, *resend = NULL;
   guint64 media_bps = 0, retry_bps = 0;
   gboolean breaker_changed = FALSE, tripped = FALSE;
+  gboolean fb_problem_changed = FALSE;
   const gchar *breaker_reason = NULL;
   static const gsize RTCP_MAX = sizeof (buf);
 
@@ -404,7 +405,30 @@ gst_rtpcc_sink_loop (gpointer user_data)
     }
   }
   next = rtpcc_sender_next_timeout (self->sender, now);
+  {
+    const gchar *problem = rtpcc_sender_get_feedback_problem (self->sender,
+        now);
+    if (problem != self->feedback_problem) {
+      fb_problem_changed = TRUE;
+      self->feedback_problem = problem;
+    }
+    /* re-check once the grace period can have expired */
+    if (!problem && !rtpcc_sender_has_feedback (self->sender)) {
+      RtpccTime check = now + RTPCC_MSEC (500);
+      next = next == RTPCC_TIME_NONE ? check : MIN (next, check);
+    }
+  }
   g_mutex_unlock (&self->lock);
+
+  if (fb_problem_changed) {
+    if (self->feedback_problem)
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("No congestion-control feedback from the receiver"),
+          ("%s", self->feedback_problem));
+    else
+      GST_ELEMENT_INFO (self, STREAM, FAILED,
+          ("Congestion-control feedback is arriving"), (NULL));
+  }
 
   if (publish)
     publish_target (self, publish, media_bps, breaker_changed, tripped,
@@ -559,6 +583,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   self->flushing = FALSE;
   self->published_generation = G_MAXUINT64;
   self->last_tripped = FALSE;
+  self->feedback_problem = NULL;
   rtpcc_encoder_hysteresis_init (&self->hysteresis);
   self->encoder_searched = FALSE;
   self->upstream_pending = FALSE;
@@ -694,7 +719,9 @@ make_stats (GstRtpccSink * self)
       "receive-rate", G_TYPE_UINT64, st->receive_rate,
       "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
       "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
-      "encoder-updates", G_TYPE_UINT64, self->encoder_updates, NULL);
+      "encoder-updates", G_TYPE_UINT64, self->encoder_updates,
+      "feedback-problem", G_TYPE_STRING,
+      rtpcc_sender_get_feedback_problem (self->sender, mono_now ()), NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }

@@ -60,6 +60,7 @@ struct _GstRtpccSink
   gboolean encoder_searched;
   gint bound_port;
   gboolean last_tripped;
+  const gchar *feedback_problem;        /* static string or NULL */
   /* task thread only */
   gboolean upstream_pending;    /* the last target event did not get upstream */
   RtpccTime encoder_retry_at;   /* an increase held back by the hysteresis */

@@ -1011,11 +1011,81 @@ GST_START_TEST (test_sink_to_src_loopback)
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-wrong-source"), 0);
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-malformed"), 0);
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-unknown-ssrc"), 0);
+  {
+    GstStructure *stats = NULL;
+    g_object_get (sink, "stats", &stats, NULL);
+    fail_unless (gst_structure_get_string (stats, "feedback-problem") == NULL);
+    gst_structure_free (stats);
+  }
 
   gst_harness_teardown (hs);
   gst_harness_teardown (hr);
   gst_object_unref (sink);
   gst_object_unref (src);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* Sender expects CCFB, receiver sends RR only: after the grace period the
+ * sink says so on the bus and in its stats, naming the likely cause. */
+GST_START_TEST (test_feedback_mode_mismatch)
+{
+  GstHarness *hs, *hr;
+  GstElement *sink, *src;
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  gint src_port = 0;
+  const GstStructure *st;
+  GstStructure *stats = NULL;
+  const gchar *problem;
+
+  src = gst_element_factory_make ("rtpccsrc", NULL);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "feedback", 1 /* rr */ , "rtcp-interval", 300, NULL);
+  hr = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_play (hr);
+  g_object_get (src, "bound-port", &src_port, NULL);
+
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  gst_element_set_bus (sink, bus);
+  g_object_set (sink, "controller", "fixed", "host", "127.0.0.1", "port",
+      src_port, NULL);
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+
+  /* 4 s of media: past the 3 s grace */
+  for (guint i = 0; i < 200; i++) {
+    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), i % 3 == 2, 500)), GST_FLOW_OK);
+    g_usleep (20000);
+  }
+  msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about the missing feedback");
+  {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gst_message_parse_warning (msg, &err, &dbg);
+    fail_unless (strstr (err->message, "feedback") != NULL);
+    fail_unless (dbg && strstr (dbg, "CCFB") != NULL, "debug: %s", dbg);
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  gst_message_unref (msg);
+  /* RTCP did arrive (the RRs): the problem is the mode, not the path */
+  fail_unless (stat_u64 (sink, "rtcp-received") >= 1);
+  g_object_get (sink, "stats", &stats, NULL);
+  st = stats;
+  problem = gst_structure_get_string (st, "feedback-problem");
+  fail_unless (problem && strstr (problem, "rtpccsrc feedback=ccfb"));
+  gst_structure_free (stats);
+
+  gst_harness_teardown (hs);
+  gst_harness_teardown (hr);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (bus);
   gst_caps_unref (caps);
 }
 
@@ -1380,6 +1450,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_receive_and_feedback);
   tcase_add_test (tc_src, test_src_bad_input);
   tcase_add_test (tc_src, test_sink_to_src_loopback);
+  tcase_add_test (tc_src, test_feedback_mode_mismatch);
 
   suite_add_tcase (s, tc_enc);
   tcase_set_timeout (tc_enc, 120);
