@@ -38,6 +38,9 @@ typedef struct
    * sending less than it is allowed to (application-limited, RFC 5348 §8.2). */
   gboolean app_limited;
   gboolean is_fec;              /* FEC/probe packets (FBRA, later issues) */
+  /* bytes still waiting in the sender (its rate-shaping buffer) after this
+   * packet left: NADA's buffer_len (RFC 8698 Eq. 8-9) */
+  guint64 queued_bytes;
 } RtpccSentPacket;
 
 /* The fate of one sent packet, as learned from feedback. The sender reports

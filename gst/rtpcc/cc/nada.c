@@ -55,12 +55,9 @@
  *
  * Rate shaping (§5.2.2, Eq. 8-9). r_vin (the encoder's target) and r_send
  * (the pacing rate) differ from r_ref by BETA_V / BETA_S x 8 x buffer_len x
- * FPS, buffer_len being the sender's rate-shaping queue. Ours is the
- * RtpccSender's pacer; the controller interface does not carry its size, so
- * buffer_len is taken as 0 and r_vin = r_send = r_ref (pacing factor 1). To
- * do better the sender would have to expose rtpcc_pacer_get_bytes() to the
- * controller (say a queued_bytes field in RtpccSentPacket, or an event when
- * it changes); the equations are in place (rtpcc_nada_shaping_rates).
+ * FPS, buffer_len being the sender's rate-shaping queue: RtpccSender's
+ * pacer, whose size each RtpccSentPacket carries (queued_bytes). The
+ * encoder gets r_vin, the pacer drains at r_send.
  *
  * Missing feedback. While feedback is missing no update runs, so the rate is
  * held: there is no ramp-up without fresh measurements. When packets were
@@ -206,6 +203,7 @@ typedef struct
   RtpccNadaParams p;
 
   gdouble r_ref, r_vin, r_send, r_recv;
+  guint64 buffer_len;           /* the sender's queue after the last packet */
   gdouble x_curr, x_prev, d_queue, d_queue_raw;
   gdouble p_loss, p_mark, p_loss_win;
   gdouble rtt;                  /* ms */
@@ -394,9 +392,10 @@ publish (Nada * n, const gchar * reason)
   RtpccController *cc = &n->parent;
   gdouble rmin = cc->config.min_bitrate, rmax = cc->config.max_bitrate;
 
-  /* Eq. (8)-(9) with an empty rate-shaping buffer (see the header) */
-  rtpcc_nada_shaping_rates (&n->p, n->r_ref, rmin, rmax, 0.0, &n->r_vin,
-      &n->r_send);
+  /* Eq. (8)-(9): the encoder gets less and the pacer drains faster while
+   * the sender's queue holds data (buffer_len from the last packet sent) */
+  rtpcc_nada_shaping_rates (&n->p, n->r_ref, rmin, rmax,
+      (gdouble) n->buffer_len, &n->r_vin, &n->r_send);
   rtpcc_controller_update_target (cc, (guint64) (n->r_vin + 0.5), 0,
       n->r_send / n->r_vin, n->state, reason);
 }
@@ -533,6 +532,7 @@ nada_on_packet_sent (RtpccController * cc, RtpccTime now,
   Nada *n = NADA (cc);
 
   n->last_send = now;
+  n->buffer_len = pkt->queued_bytes;
   if (n->nofb_ref == RTPCC_TIME_NONE)
     n->nofb_ref = now;
 }
