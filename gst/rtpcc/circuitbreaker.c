@@ -286,6 +286,12 @@ check_rtcp_timeout (RtpccCircuitBreaker * cb, RtpccTime now)
   /* RTPCC_TIME_NONE is the smallest time, so MAX skips unset references */
   ref = MAX (MAX (cb->last_alive, cb->active_since), cb->armed_since);
   /* only a sender times out: we must have sent within the timeout */
+  if (now - ref >= timeout && now - cb->last_sent >= timeout) {
+    /* we stopped sending before anyone noticed: nothing to time out until
+     * we send again (and next_tick must not stay in the past) */
+    cb->armed_since = now;
+    return;
+  }
   if (now - ref >= timeout && now - cb->last_sent < timeout) {
     trip (cb, now, RTPCC_CB_REASON_RTCP_TIMEOUT, timeout,
         g_strdup_printf ("no RTCP report about our media for %.1f s while "

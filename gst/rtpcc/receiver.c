@@ -31,6 +31,7 @@ struct _RtpccReceiver
 
   gboolean have_media;
   gboolean new_since_feedback;
+  guint pending;                /* new packets since the last CCFB */
   RtpccTime next_feedback;
   RtpccTime next_rr;
 
@@ -167,6 +168,12 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
         r->stats.duplicates++;
       else
         r->stats.stale++;
+    } else if (++r->pending >= CCFB_MAX_REPORTS / 2 && r->have_media
+        && r->config.feedback == RTPCC_FEEDBACK_CCFB) {
+      /* one CCFB carries CCFB_MAX_REPORTS per SSRC: report before new
+       * packets fall out of its range unreported (the sender would take
+       * them for losses) */
+      r->next_feedback = MIN (r->next_feedback, now);
     }
   }
   r->new_since_feedback = TRUE;
@@ -293,6 +300,7 @@ rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
         n += m;
         r->stats.feedback_sent++;
         r->new_since_feedback = FALSE;
+        r->pending = 0;
       }
     }
     r->next_feedback = now + feedback_interval (r);

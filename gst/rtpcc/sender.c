@@ -305,7 +305,14 @@ rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
   it->handle = handle;
   s->stats.packets_enqueued++;
   s->stats.bytes_enqueued += info->size;
-  get_stream (s, info);
+  {
+    Stream *st = get_stream (s, info);
+    if (st->packet_count == 0) {
+      /* nothing sent yet: an SR now maps "now" to this packet's clock */
+      st->last_rtp_ts = info->rtp_ts;
+      st->last_rtp_time = now;
+    }
+  }
 
   /* Over the limit the oldest go: they are the most likely to be useless by
    * the time they would arrive. */
@@ -477,7 +484,20 @@ add_report (RtpccSender * s, SentEntry * e)
 static void
 declare_losses (RtpccSender * s)
 {
-  while (s->oldest_unresolved + NDUPACK <= s->highest_received) {
+  guint64 threshold = 0;
+  guint found = 0;
+
+  /* the NDUPACK-th highest received packet: every unresolved one below it
+   * has NDUPACK received packets after it (RFC 5348 §5.1) */
+  for (guint64 q = s->highest_received; q > 0 && q >= s->oldest_unresolved;
+      q--) {
+    SentEntry *e = history_get (s, q);
+    if (e && e->state == PKT_RECEIVED && ++found == NDUPACK) {
+      threshold = q;
+      break;
+    }
+  }
+  while (s->oldest_unresolved < threshold) {
     SentEntry *e = history_get (s, s->oldest_unresolved);
     if (e && (e->state == PKT_SENT || e->state == PKT_MISSING)) {
       e->state = PKT_LOST;
@@ -504,6 +524,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   SentEntry *newest = NULL;
   guint known_blocks = 0;
   gdouble lost = 0, total = 0;
+  RtpccTime sample = RTPCC_TIME_NONE;
 
   if (!fb) {
     s->stats.rtcp_malformed++;
@@ -578,7 +599,10 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   if (newest) {
     /* RTT = now − send − the receiver's hold time (report − arrival) */
     RtpccTime hold = report_remote + s->remote_offset - newest->arrival;
-    update_rtt (s, now - newest->send_time - hold);
+    sample = now - newest->send_time - hold;
+    update_rtt (s, sample);
+    if (sample <= 0)
+      sample = RTPCC_TIME_NONE;
   }
 
   if (s->reports->len > 0) {
@@ -611,7 +635,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
 
     f.reports = (const RtpccPacketReport *) s->reports->data;
     f.n_reports = s->reports->len;
-    f.rtt_sample = newest ? s->stats.rtt : RTPCC_TIME_NONE;
+    f.rtt_sample = sample;
     f.srtt = s->stats.srtt;
     f.report_time = report_remote + s->remote_offset;
     rtpcc_controller_feedback (s->cc, now, &f);
@@ -701,6 +725,11 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
             handle_report_block (s, now, &rr.blocks[i]);
           }
         }
+        /* the loss-event count restarts with this report, before any
+         * CCFB later in the same compound adds to it */
+        if (s->report_blocks_seen != rtcp_before_reports)
+          s->cb_reported = s->cb_events = 0;
+        rtcp_before_reports = s->report_blocks_seen;
         break;
       }
       case RTPCC_RTCP_SR:{
@@ -716,6 +745,11 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
             handle_report_block (s, now, &sr.blocks[i]);
           }
         }
+        /* the loss-event count restarts with this report, before any
+         * CCFB later in the same compound adds to it */
+        if (s->report_blocks_seen != rtcp_before_reports)
+          s->cb_reported = s->cb_events = 0;
+        rtcp_before_reports = s->report_blocks_seen;
         break;
       }
       case RTPCC_RTCP_RTPFB:
@@ -733,8 +767,6 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   }
   if (about_us) {
     s->stats.rtcp_received++;
-    if (s->report_blocks_seen != rtcp_before_reports)
-      s->cb_reported = s->cb_events = 0;
     refresh_target (s, now);
     return TRUE;
   }
@@ -805,7 +837,8 @@ RtpccTime
 rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
 {
   /* no SR before we have a stream to report on (enqueue wakes the caller) */
-  RtpccTime t = s->rtcp_ssrc ? s->next_rtcp : RTPCC_TIME_NONE;
+  RtpccTime t = g_hash_table_contains (s->streams,
+      GUINT_TO_POINTER (s->rtcp_ssrc)) ? s->next_rtcp : RTPCC_TIME_NONE;
   RtpccTime p = rtpcc_pacer_next_send_time (s->pacer, now);
 
   if (p != RTPCC_TIME_NONE && (!s->cc->ops->can_send
