@@ -696,6 +696,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   RtpccRtcpPacket pkt;
   gboolean about_us = FALSE, any = FALSE;
   guint64 unknown_before = s->stats.rtcp_unknown_ssrc;
+  gboolean foreign = FALSE;
   guint64 malformed_before = s->stats.rtcp_malformed;
   guint64 rtcp_before_reports = s->report_blocks_seen;
 
@@ -723,7 +724,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
                   GUINT_TO_POINTER (rr.blocks[i].ssrc))) {
             about_us = TRUE;
             handle_report_block (s, now, &rr.blocks[i]);
-          }
+          } else
+            foreign = TRUE;
         }
         /* the loss-event count restarts with this report, before any
          * CCFB later in the same compound adds to it */
@@ -743,7 +745,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
                   GUINT_TO_POINTER (sr.blocks[i].ssrc))) {
             about_us = TRUE;
             handle_report_block (s, now, &sr.blocks[i]);
-          }
+          } else
+            foreign = TRUE;
         }
         /* the loss-event count restarts with this report, before any
          * CCFB later in the same compound adds to it */
@@ -770,7 +773,9 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     refresh_target (s, now);
     return TRUE;
   }
-  if (s->stats.rtcp_unknown_ssrc == unknown_before
+  /* reports about SSRCs we do not send are counted; RTCP with nothing to
+   * say about anyone (an RR without blocks, SDES, BYE) is merely unused */
+  if (foreign && s->stats.rtcp_unknown_ssrc == unknown_before
       && s->stats.rtcp_malformed == malformed_before)
     s->stats.rtcp_unknown_ssrc++;
   return FALSE;

@@ -1403,7 +1403,12 @@ GST_START_TEST (test_robustness)
   rr.ssrc = 0xfeed0001u;
   n = rtpcc_rtcp_write_rr (buf, sizeof buf, &rr);
   n += rtpcc_rtcp_write_sdes_cname (buf + n, sizeof buf - n, rr.ssrc, "x@y");
-  fail_if (rtpcc_sender_receive_rtcp (s, RTPCC_SEC (1), buf, n));
+  {
+    guint64 unknown = st->rtcp_unknown_ssrc;
+    fail_if (rtpcc_sender_receive_rtcp (s, RTPCC_SEC (1), buf, n));
+    /* says nothing about anyone: not "about an SSRC we do not send" */
+    fail_unless_equals_uint64 (st->rtcp_unknown_ssrc, unknown);
+  }
   fail_unless_equals_uint64 (st->rtcp_malformed, 5);
   fail_unless_equals_uint64 (st->rtcp_received, 0);
   fail_unless_equals_int (rec->rrs->len, 0);
