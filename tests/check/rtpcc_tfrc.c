@@ -1478,6 +1478,77 @@ GST_START_TEST (test_params_and_registry)
 
 GST_END_TEST;
 
+/* Our receiver reports once per frame (33 ms at 30 fps), not once per RTT.
+ * On a 1 ms path RFC 5348's max (4R, 2s/X) would expire between every two
+ * reports; the timer must follow the feedback rhythm instead, and still
+ * fire once feedback stops. */
+GST_START_TEST (test_nofeedback_follows_feedback_rhythm)
+{
+  RtpccControllerConfig cfg;
+  RtpccController *cc;
+  RtpccTfrcInfo info;
+  RtpccTime now = 0, rtt = RTPCC_MSEC (1);
+  guint64 seq = 0;
+  GArray *reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+
+  rtpcc_controller_config_init (&cfg);
+  cfg.max_bitrate = 2000000;
+  cc = rtpcc_controller_new ("tfrc", &cfg, 0, NULL);
+  fail_unless (cc != NULL);
+
+  /* 3 s: a 1200 B packet every 10 ms, feedback every 33 ms on each packet
+   * sent up to 1 ms before */
+  for (guint frame = 0; frame < 90; frame++) {
+    RtpccTime fb_at = (frame + 1) * RTPCC_USEC (33333);
+    g_array_set_size (reports, 0);
+    while (now + RTPCC_MSEC (10) <= fb_at) {
+      RtpccSentPacket sp = { 0, };
+      now += RTPCC_MSEC (10);
+      rtpcc_controller_tick (cc, now);
+      sp.seq = ++seq;
+      sp.send_time = now;
+      sp.size = 1200;
+      rtpcc_controller_packet_sent (cc, now, &sp);
+      {
+        RtpccPacketReport r = { 0, };
+        r.seq = seq;
+        r.send_time = now;
+        r.size = 1200;
+        r.received = TRUE;
+        r.arrival = now + rtt / 2;
+        g_array_append_val (reports, r);
+      }
+    }
+    rtpcc_controller_tick (cc, fb_at);
+    if (reports->len > 0) {
+      RtpccFeedback f = { 0, };
+      f.reports = (const RtpccPacketReport *) reports->data;
+      f.n_reports = reports->len;
+      f.rtt_sample = rtt;
+      f.srtt = rtt;
+      f.report_time = fb_at - rtt / 2;
+      rtpcc_controller_feedback (cc, fb_at, &f);
+    }
+    now = MAX (now, fb_at);
+  }
+  fail_unless (rtpcc_tfrc_get_info (cc, &info));
+  fail_unless_equals_int (info.n_nofeedback, 0);
+  fail_if (g_strcmp0 (cc->target.state, "no-feedback") == 0);
+
+  /* silence: within a few feedback intervals the timer fires */
+  for (guint i = 0; i < 40; i++) {
+    now += RTPCC_MSEC (10);
+    rtpcc_controller_tick (cc, now);
+  }
+  fail_unless (rtpcc_tfrc_get_info (cc, &info));
+  fail_unless (info.n_nofeedback >= 1, "no expiry after 400 ms of silence");
+
+  g_array_unref (reports);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_tfrc_suite (void)
 {
@@ -1506,6 +1577,7 @@ rtpcc_tfrc_suite (void)
   tcase_add_test (tc, test_idle_restart);
   tcase_add_test (tc, test_history_discounting_ramp);
   tcase_add_test (tc, test_params_and_registry);
+  tcase_add_test (tc, test_nofeedback_follows_feedback_rhythm);
   return s;
 }
 

@@ -225,6 +225,8 @@ typedef struct
 
   /* nofeedback timer */
   RtpccTime nfb_set, last_send;
+  /* spacing of the receiver's feedback (EWMA), and the last one's arrival */
+  RtpccTime fb_gap, last_fb;
 
   /* send log (ring) */
   SentEntry *log;
@@ -487,6 +489,15 @@ arm_nofeedback (Tfrc * tf, RtpccTime now)
    * also the minimum, so a configured start rate is not halved every few
    * hundred ms while the first feedback is on its way */
   t = tf->have_rtt ? MAX (4.0 * tf->r, t) : MAX (2.0, t);
+  /* RFC 5348 assumes a receiver reporting at least once per RTT. Ours
+   * reports once per video frame (>= 20 ms): on a path with RTT below a
+   * quarter of that, max (4R, 2s/X) expires between two regular reports
+   * and halves X for nothing. Two feedback intervals of silence it is. */
+  if (tf->fb_gap > 0)
+    t = MAX (t, 2.0 * RTPCC_TIME_AS_SEC (tf->fb_gap));
+  else if (tf->have_feedback)
+    /* rhythm not learned yet: assume the slowest our receiver uses */
+    t = MAX (t, 2.0 * 0.100);
   tf->nfb_set = now;
   tf->parent.next_tick = now + sec_to_time (t);
 }
@@ -598,6 +609,14 @@ tfrc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   guint n_recv = 0;
   gboolean new_event = FALSE;
   gdouble r_est, x_recv;
+
+  /* feedback spacing, for the nofeedback timer (gaps over 2 s are silences,
+   * not the receiver's rhythm) */
+  if (tf->last_fb != RTPCC_TIME_NONE && now > tf->last_fb
+      && now - tf->last_fb < RTPCC_SEC (2))
+    tf->fb_gap = tf->fb_gap ? (7 * tf->fb_gap + (now - tf->last_fb)) / 8 :
+        now - tf->last_fb;
+  tf->last_fb = now;
 
   if (fb->rtt_sample != RTPCC_TIME_NONE && fb->rtt_sample > 0)
     sample = fb->rtt_sample;
@@ -792,7 +811,9 @@ tfrc_init (RtpccController * cc, RtpccTime now)
   tf->recv_limit = INFINITY;
   tf->gain = 1.0;
   tf->tld = tf->win_start = tf->newest_acked = tf->round_acked =
-      tf->ev_time = tf->last_send = tf->prev_send = RTPCC_TIME_NONE;
+      tf->ev_time = tf->last_send = tf->prev_send = tf->last_fb =
+      RTPCC_TIME_NONE;
+  tf->fb_gap = 0;
   rtpcc_tfrc_loss_history_init (&tf->lh);
   tf->log_cap = LOG_MIN_CAP;
   tf->log = g_new (SentEntry, tf->log_cap);
