@@ -20,12 +20,18 @@ typedef struct
   guint8 ecn;
   guint32 clock_rate;           /* 0 = unknown (90000 is assumed for video) */
   gboolean is_fec;
+  /* transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-
+   * extensions-01): the receiver fills it from the header extension; the
+   * sender's dequeue fills it for the element to stamp (TWCC mode) */
+  gboolean has_twcc;
+  guint16 twcc_seq;
 } RtpccRtpInfo;
 
 typedef enum
 {
   RTPCC_FEEDBACK_CCFB = 0,      /* RFC 8888 per-packet feedback + RR */
   RTPCC_FEEDBACK_RR = 1,        /* RTCP RR only (RFC 3550) */
+  RTPCC_FEEDBACK_TWCC = 2,      /* transport-wide CC (RTPFB FMT 15) + RR */
 } RtpccFeedbackMode;
 
 const gchar *rtpcc_feedback_mode_name (RtpccFeedbackMode mode);

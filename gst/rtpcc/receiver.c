@@ -3,6 +3,7 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/arrivallog.h>
+#include <rtpcc/feedback/twcc.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -28,6 +29,8 @@ struct _RtpccReceiver
 
   GHashTable *sources;          /* ssrc → Source* */
   RtpccArrivalLog *log;
+  RtpccTwccRecorder *twcc;      /* TWCC mode */
+  guint32 twcc_media_ssrc;      /* the media SSRC TWCC feedback names */
 
   gboolean have_media;
   gboolean new_since_feedback;
@@ -78,6 +81,8 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
     r->ssrc = (guint32) rtpcc_rng_next_u64 (&r->rng);
   r->sources = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   r->log = rtpcc_arrival_log_new (8192);
+  if (config->feedback == RTPCC_FEEDBACK_TWCC)
+    r->twcc = rtpcc_twcc_recorder_new (0);
   r->next_feedback = RTPCC_TIME_NONE;
   r->next_rr = RTPCC_TIME_NONE;
   r->last_marker = RTPCC_TIME_NONE;
@@ -92,6 +97,8 @@ rtpcc_receiver_free (RtpccReceiver * r)
     return;
   g_hash_table_unref (r->sources);
   rtpcc_arrival_log_free (r->log);
+  if (r->twcc)
+    rtpcc_twcc_recorder_free (r->twcc);
   g_free (r->cname);
   g_free (r);
 }
@@ -177,6 +184,11 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
     }
   }
   r->new_since_feedback = TRUE;
+  if (r->twcc && info->has_twcc) {
+    rtpcc_twcc_recorder_add (r->twcc, info->twcc_seq, now);
+    if (r->twcc_media_ssrc == 0)
+      r->twcc_media_ssrc = info->ssrc;
+  }
 
   if (info->marker && !info->is_fec) {
     if (r->last_marker != RTPCC_TIME_NONE) {
@@ -276,7 +288,7 @@ rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
   if (!r->have_media)
     return 0;
   rr_due = now >= r->next_rr;
-  fb_due = r->config.feedback == RTPCC_FEEDBACK_CCFB
+  fb_due = r->config.feedback != RTPCC_FEEDBACK_RR
       && now >= r->next_feedback;
   if (!rr_due && !fb_due)
     return 0;
@@ -290,7 +302,19 @@ rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
     r->next_rr = now + (RtpccTime) (r->config.rtcp_interval *
         rtpcc_rng_uniform (&r->rng, 0.5, 1.5));
   }
-  if (r->config.feedback == RTPCC_FEEDBACK_CCFB && (fb_due || rr_due)) {
+  if (r->config.feedback == RTPCC_FEEDBACK_TWCC && (fb_due || rr_due)) {
+    if (rtpcc_twcc_recorder_has_pending (r->twcc)) {
+      guint np = 0;
+      gsize m = rtpcc_twcc_recorder_write (r->twcc, now, r->ssrc,
+          r->twcc_media_ssrc, buf + n, max - n, &np);
+      if (m > 0) {
+        n += m;
+        r->stats.feedback_sent += np;
+        r->new_since_feedback = FALSE;
+      }
+    }
+    r->next_feedback = now + feedback_interval (r);
+  } else if (r->config.feedback == RTPCC_FEEDBACK_CCFB && (fb_due || rr_due)) {
     /* only when something arrived since the last report (RFC 5348 §6's
      * rule, and no point repeating an unchanged report) */
     if (r->new_since_feedback) {

@@ -19,6 +19,8 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/arrivallog.h>
+#include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/feedback/twcc.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>

@@ -3,6 +3,8 @@
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/ccfb.h>
+#include <rtpcc/feedback/twcc.h>
+#include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -83,6 +85,9 @@ struct _RtpccSender
   guint32 last_sr_lsr;
 
   GArray *reports;              /* RtpccPacketReport scratch */
+  RtpccTwccUnwrapper *twcc;     /* TWCC mode: feedback → our seqs/timeline */
+  GArray *twcc_results;         /* RtpccTwccResult scratch */
+  guint twcc_epoch;
 
   /* feedback-mismatch detection */
   RtpccTime first_sent;
@@ -120,6 +125,8 @@ rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
       return "ccfb";
     case RTPCC_FEEDBACK_RR:
       return "rr";
+    case RTPCC_FEEDBACK_TWCC:
+      return "twcc";
   }
   return "unknown";
 }
@@ -222,6 +229,10 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->next_seq = 1;
   s->oldest_unresolved = 1;
   s->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+  if (config->feedback == RTPCC_FEEDBACK_TWCC) {
+    s->twcc = rtpcc_twcc_unwrapper_new ();
+    s->twcc_results = g_array_new (FALSE, FALSE, sizeof (RtpccTwccResult));
+  }
   s->next_rtcp = now;
   s->min_owd = RTPCC_TIME_NONE;
   s->last_event_send = RTPCC_TIME_NONE;
@@ -265,6 +276,10 @@ rtpcc_sender_free (RtpccSender * s)
     rtpcc_circuit_breaker_free (s->breaker);
   g_hash_table_unref (s->streams);
   g_array_unref (s->reports);
+  if (s->twcc)
+    rtpcc_twcc_unwrapper_free (s->twcc);
+  if (s->twcc_results)
+    g_array_unref (s->twcc_results);
   g_free (s->history);
   g_free (s->cname);
   g_free (s->controller_name);
@@ -415,6 +430,12 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
   it = rtpcc_pacer_pop (s->pacer, now, &size, NULL);
   if (!it)
     return NULL;
+  if (s->config.feedback == RTPCC_FEEDBACK_TWCC) {
+    /* transport-wide seq = our sender-wide seq − 1 (both +1 per packet):
+     * feedback maps straight back into the history */
+    it->info.has_twcc = TRUE;
+    it->info.twcc_seq = (guint16) ((s->next_seq - 1) & 0xFFFF);
+  }
   record_sent (s, now, &it->info);
   refresh_target (s, now);
   if (info)
@@ -514,6 +535,61 @@ declare_losses (RtpccSender * s)
   }
 }
 
+/* What every per-packet feedback does once its packets are marked: the
+ * breaker's sign of life, NDUPACK losses, statistics, the controller.
+ * @report_time is the receiver's report instant on our timeline, or NONE
+ * (TWCC has none: the newest arrival stands in). */
+static void
+finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
+    RtpccTime report_time)
+{
+  gdouble lost = 0, total = 0;
+
+  if (s->breaker)
+    rtpcc_circuit_breaker_on_feedback (s->breaker, now);
+  declare_losses (s);
+  if (s->reports->len == 0)
+    return;
+
+  {
+    RtpccFeedback f;
+    g_array_sort (s->reports, compare_reports);
+    for (guint i = 0; i < s->reports->len; i++) {
+      const RtpccPacketReport *r = &g_array_index (s->reports,
+          RtpccPacketReport, i);
+      total++;
+      if (!r->received)
+        lost++;
+      else if (r->arrival != RTPCC_TIME_NONE) {
+        RtpccTime owd = r->arrival - r->send_time;
+        if (s->min_owd == RTPCC_TIME_NONE || owd < s->min_owd)
+          s->min_owd = owd;
+        s->stats.queue_delay = owd - s->min_owd;
+      }
+    }
+    s->stats.loss = 0.9 * s->stats.loss + 0.1 * (lost / total);
+
+    /* receive rate over ≥ 200 ms of receiver time */
+    if (report_time != RTPCC_TIME_NONE) {
+      if (s->rr_window_start == RTPCC_TIME_NONE)
+        s->rr_window_start = report_time;
+      else if (report_time - s->rr_window_start >= RTPCC_MSEC (200)) {
+        s->stats.receive_rate = (guint64) (s->rr_window_bytes * 8.0 /
+            RTPCC_TIME_AS_SEC (report_time - s->rr_window_start));
+        s->rr_window_start = report_time;
+        s->rr_window_bytes = 0;
+      }
+    }
+
+    f.reports = (const RtpccPacketReport *) s->reports->data;
+    f.n_reports = s->reports->len;
+    f.rtt_sample = sample;
+    f.srtt = s->stats.srtt;
+    f.report_time = report_time;
+    rtpcc_controller_feedback (s->cc, now, &f);
+  }
+}
+
 /* TRUE if the CCFB was about our media */
 static gboolean
 handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
@@ -523,8 +599,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   RtpccTime report_remote;
   SentEntry *newest = NULL;
   guint known_blocks = 0;
-  gdouble lost = 0, total = 0;
-  RtpccTime sample = RTPCC_TIME_NONE;
+  RtpccTime sample;
 
   if (!fb) {
     s->stats.rtcp_malformed++;
@@ -591,11 +666,7 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     return FALSE;
   }
   s->has_feedback = TRUE;
-  if (s->breaker)
-    rtpcc_circuit_breaker_on_feedback (s->breaker, now);
-
-  declare_losses (s);
-
+  sample = RTPCC_TIME_NONE;
   if (newest) {
     /* RTT = now − send − the receiver's hold time (report − arrival) */
     RtpccTime hold = report_remote + s->remote_offset - newest->arrival;
@@ -604,42 +675,85 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     if (sample <= 0)
       sample = RTPCC_TIME_NONE;
   }
+  finish_feedback (s, now, sample, report_remote + s->remote_offset);
+  return TRUE;
+}
 
-  if (s->reports->len > 0) {
-    RtpccFeedback f;
-    g_array_sort (s->reports, compare_reports);
-    for (guint i = 0; i < s->reports->len; i++) {
-      const RtpccPacketReport *r = &g_array_index (s->reports,
-          RtpccPacketReport, i);
-      total++;
-      if (!r->received)
-        lost++;
-      else if (r->arrival != RTPCC_TIME_NONE) {
-        RtpccTime owd = r->arrival - r->send_time;
-        if (s->min_owd == RTPCC_TIME_NONE || owd < s->min_owd)
-          s->min_owd = owd;
-        s->stats.queue_delay = owd - s->min_owd;
-      }
-    }
-    s->stats.loss = 0.9 * s->stats.loss + 0.1 * (lost / total);
+/* TWCC (RTPFB FMT 15): transport-wide seqs are our sender seqs − 1. It
+ * carries no report timestamp, so no RTT sample: RTT comes from RR. */
+static gboolean
+handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccTwcc *fb = rtpcc_twcc_parse (data, len, &err);
+  RtpccTwccMapInfo mi;
+  RtpccTime newest_arrival = RTPCC_TIME_NONE;
+  guint n, known = 0;
 
-    /* receive rate over ≥ 200 ms of receiver time */
-    if (s->rr_window_start == RTPCC_TIME_NONE)
-      s->rr_window_start = report_remote;
-    else if (report_remote - s->rr_window_start >= RTPCC_MSEC (200)) {
-      s->stats.receive_rate = (guint64) (s->rr_window_bytes * 8.0 /
-          RTPCC_TIME_AS_SEC (report_remote - s->rr_window_start));
-      s->rr_window_start = report_remote;
-      s->rr_window_bytes = 0;
-    }
-
-    f.reports = (const RtpccPacketReport *) s->reports->data;
-    f.n_reports = s->reports->len;
-    f.rtt_sample = sample;
-    f.srtt = s->stats.srtt;
-    f.report_time = report_remote + s->remote_offset;
-    rtpcc_controller_feedback (s->cc, now, &f);
+  if (!fb) {
+    s->stats.rtcp_malformed++;
+    g_clear_error (&err);
+    return FALSE;
   }
+  if (!s->twcc || s->next_seq <= 1) {
+    /* not in TWCC mode, or nothing sent yet: not about our media */
+    rtpcc_twcc_free (fb);
+    s->stats.rtcp_unknown_ssrc++;
+    return FALSE;
+  }
+  g_array_set_size (s->twcc_results, fb->status_count);
+  n = rtpcc_twcc_unwrapper_map (s->twcc, now, fb, s->next_seq - 2,
+      (RtpccTwccResult *) s->twcc_results->data, &mi);
+  rtpcc_twcc_free (fb);
+
+  /* a new epoch (receiver restart): re-anchor its clock on ours */
+  if (mi.new_epoch || mi.epoch != s->twcc_epoch) {
+    s->twcc_epoch = mi.epoch;
+    s->have_remote = FALSE;
+    s->min_owd = RTPCC_TIME_NONE;
+  }
+  for (guint i = 0; i < n; i++) {
+    const RtpccTwccResult *r = &g_array_index (s->twcc_results,
+        RtpccTwccResult, i);
+    if (r->received && r->arrival != RTPCC_TIME_NONE
+        && (newest_arrival == RTPCC_TIME_NONE || r->arrival > newest_arrival))
+      newest_arrival = r->arrival;
+  }
+  if (!s->have_remote && newest_arrival != RTPCC_TIME_NONE) {
+    s->have_remote = TRUE;
+    s->remote_offset = now - newest_arrival;
+  }
+
+  g_array_set_size (s->reports, 0);
+  for (guint i = 0; i < n; i++) {
+    const RtpccTwccResult *r = &g_array_index (s->twcc_results,
+        RtpccTwccResult, i);
+    SentEntry *e = history_get (s, r->ext_seq + 1);
+    if (!e)
+      continue;
+    known++;
+    if (r->received) {
+      if (e->state == PKT_SENT || e->state == PKT_MISSING) {
+        e->state = PKT_RECEIVED;
+        e->arrival = r->arrival != RTPCC_TIME_NONE && s->have_remote ?
+            r->arrival + s->remote_offset : RTPCC_TIME_NONE;
+        add_report (s, e);
+        if (e->seq > s->highest_received)
+          s->highest_received = e->seq;
+        s->rr_window_bytes += e->size;
+      }
+    } else if (e->state == PKT_SENT) {
+      e->state = PKT_MISSING;
+    }
+  }
+  if (known == 0) {
+    s->stats.rtcp_unknown_ssrc++;
+    return FALSE;
+  }
+  s->has_feedback = TRUE;
+  finish_feedback (s, now, RTPCC_TIME_NONE, newest_arrival !=
+      RTPCC_TIME_NONE && s->have_remote ? newest_arrival + s->remote_offset :
+      RTPCC_TIME_NONE);
   return TRUE;
 }
 
@@ -664,7 +778,8 @@ handle_report_block (RtpccSender * s, RtpccTime now,
   /* what we sent on this SSRC since the previous report about it */
   rr.packets_sent_interval = st->packet_count - st->packets_at_last_report;
   st->packets_at_last_report = st->packet_count;
-  if (rr.rtt != RTPCC_TIME_NONE && s->config.feedback == RTPCC_FEEDBACK_RR)
+  /* CCFB measures RTT itself; RR-only and TWCC need the LSR/DLSR one */
+  if (rr.rtt != RTPCC_TIME_NONE && s->config.feedback != RTPCC_FEEDBACK_CCFB)
     update_rtt (s, rr.rtt);
   if (s->config.feedback == RTPCC_FEEDBACK_RR) {
     s->stats.loss = rb->fraction_lost / 256.0;
@@ -678,7 +793,7 @@ handle_report_block (RtpccSender * s, RtpccTime now,
      * burst and overstates it several-fold; with per-packet feedback we
      * know the event rate exactly, so the breaker gets that. RR-only mode
      * keeps the fraction lost (an upper bound: the conservative side). */
-    if (s->config.feedback == RTPCC_FEEDBACK_CCFB && s->cb_reported > 0) {
+    if (s->config.feedback != RTPCC_FEEDBACK_RR && s->cb_reported > 0) {
       gdouble f = (gdouble) s->cb_events / s->cb_reported;
       brr.fraction_lost = (guint8) MIN (255.0, f * 256.0 + 0.999);
       if (s->cb_events == 0)
@@ -758,6 +873,9 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
       case RTPCC_RTCP_RTPFB:
         if (pkt.count == RTPCC_CCFB_FMT && handle_ccfb (s, now, pkt.data,
                 pkt.len))
+          about_us = TRUE;
+        else if (pkt.count == RTPCC_TWCC_FMT && handle_twcc (s, now,
+                pkt.data, pkt.len))
           about_us = TRUE;
         break;
       default:
@@ -915,6 +1033,11 @@ rtpcc_sender_get_feedback_problem (const RtpccSender * s, RtpccTime now)
     case RTPCC_FEEDBACK_RR:
       return "RTCP arrives but no reception report about our media: the "
           "receiver does not report on our SSRC";
+    case RTPCC_FEEDBACK_TWCC:
+      return "RTCP arrives but no transport-wide CC feedback: the receiver "
+          "does not send TWCC (rtpccsrc feedback=twcc; a stock rtpbin needs "
+          "extmap-N=" RTPCC_TWCC_EXTMAP_URI " in its caps, with N our "
+          "twcc-ext-id)";
   }
   return "no feedback of the configured kind";
 }

@@ -45,6 +45,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_RTCP_INTERVAL 1000
 #define DEFAULT_MAX_PACING_DELAY 100
 #define DEFAULT_CNAME "rtpcc@localhost"
+#define DEFAULT_TWCC_EXT_ID 1
 
 enum
 {
@@ -64,6 +65,7 @@ enum
   PROP_RTCP_INTERVAL,
   PROP_MAX_PACING_DELAY,
   PROP_CNAME,
+  PROP_TWCC_EXT_ID,
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
@@ -85,6 +87,9 @@ gst_rtpcc_feedback_mode_get_type (void)
     {RTPCC_FEEDBACK_CCFB, "RFC 8888 congestion control feedback + RTCP RR",
         "ccfb"},
     {RTPCC_FEEDBACK_RR, "RTCP receiver reports only (RFC 3550)", "rr"},
+    {RTPCC_FEEDBACK_TWCC,
+        "Transport-wide congestion control feedback (RTPFB 15) + RTCP RR",
+        "twcc"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
@@ -329,6 +334,29 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
 
 /* ---- the task ----------------------------------------------------------- */
 
+/* The transport-wide sequence number as an RFC 8285 one-byte extension. */
+static GstBuffer *
+stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint8 data[2] = { (guint8) (seq >> 8), (guint8) seq };
+  gboolean ok = FALSE;
+
+  b = gst_buffer_make_writable (b);
+  if (gst_rtp_buffer_map (b, GST_MAP_READWRITE, &rtp)) {
+    ok = gst_rtp_buffer_add_extension_onebyte_header (&rtp,
+        (guint8) self->twcc_ext_id, data, sizeof data);
+    gst_rtp_buffer_unmap (&rtp);
+  }
+  if (!ok) {
+    /* e.g. a two-byte extension block already there: sent unstamped, and
+     * the receiver will never report it */
+    self->twcc_stamp_errors++;
+    GST_LOG_OBJECT (self, "could not add the TWCC extension");
+  }
+  return b;
+}
+
 static void
 send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
 {
@@ -372,6 +400,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
     GstMapInfo map;
     if (!b)
       break;
+    if (info.has_twcc)
+      b = stamp_twcc (self, b, info.twcc_seq);
     if (gst_buffer_map (b, &map, GST_MAP_READ)) {
       send_bytes (self, map.data, map.size);
       gst_buffer_unmap (b, &map);
@@ -720,6 +750,7 @@ make_stats (GstRtpccSink * self)
       "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
       "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
       "encoder-updates", G_TYPE_UINT64, self->encoder_updates,
+      "twcc-stamp-errors", G_TYPE_UINT64, self->twcc_stamp_errors,
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, mono_now ()), NULL);
   g_mutex_unlock (&self->lock);
@@ -792,6 +823,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
         g_free (self->cname);
         self->cname = g_strdup (DEFAULT_CNAME);
       }
+      break;
+    case PROP_TWCC_EXT_ID:
+      self->twcc_ext_id = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -869,6 +903,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_CNAME:
       g_value_set_string (value, self->cname);
+      break;
+    case PROP_TWCC_EXT_ID:
+      g_value_set_uint (value, self->twcc_ext_id);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -984,7 +1021,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   /**
    * GstRtpccSink:feedback:
    *
-   * Which feedback the receiver is expected to send.
+   * Which feedback the receiver is expected to send: "ccfb" (RFC 8888, with
+   * RTT from its report timestamps), "rr" (RTCP RR only), or "twcc"
+   * (transport-wide CC as stock rtpbin/webrtcbin receivers send it; every
+   * packet is stamped with the twcc-ext-id header extension).
    */
   g_object_class_install_property (gobject_class, PROP_FEEDBACK,
       g_param_spec_enum ("feedback", "Feedback", "Feedback mode",
@@ -1045,6 +1085,18 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_CNAME,
       g_param_spec_string ("cname", "CNAME", "RTCP SDES CNAME", DEFAULT_CNAME,
           rw));
+  /**
+   * GstRtpccSink:twcc-ext-id:
+   *
+   * RFC 8285 one-byte header extension ID for the transport-wide sequence
+   * number, stamped on every packet when feedback=twcc. A receiver needs the
+   * same ID (rtpccsrc twcc-ext-id, or extmap-ID=<TWCC URI> in a stock
+   * receiver's caps).
+   */
+  g_object_class_install_property (gobject_class, PROP_TWCC_EXT_ID,
+      g_param_spec_uint ("twcc-ext-id", "TWCC extension ID",
+          "One-byte header extension ID for transport-wide seqs (twcc mode)",
+          1, 14, DEFAULT_TWCC_EXT_ID, rw));
   /**
    * GstRtpccSink:target-bitrate:
    *
@@ -1110,6 +1162,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;
   self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
   self->cname = g_strdup (DEFAULT_CNAME);
+  self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->pollfd.fd = -1;
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);

@@ -38,6 +38,7 @@ struct _GstRtpccSink
   guint rtcp_interval_ms;
   guint max_pacing_delay_ms;
   gchar *cname;
+  guint twcc_ext_id;
 
   /* runtime */
   GMutex lock;                  /* guards sender and counters below */
@@ -55,6 +56,7 @@ struct _GstRtpccSink
   guint64 wrong_source;
   guint64 send_errors;
   guint64 encoder_updates;
+  guint64 twcc_stamp_errors;
   RtpccEncoderHysteresis hysteresis;
   GWeakRef encoder;             /* the encoder found upstream, if any */
   gboolean encoder_searched;

@@ -17,6 +17,7 @@
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/rtpext.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -37,6 +38,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_CNAME "rtpcc-receiver@localhost"
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define MAX_DATAGRAM 65536
+#define DEFAULT_TWCC_EXT_ID 1
 
 enum
 {
@@ -49,6 +51,7 @@ enum
   PROP_RTCP_INTERVAL,
   PROP_CNAME,
   PROP_BUFFER_SIZE,
+  PROP_TWCC_EXT_ID,
   PROP_BOUND_PORT,
   PROP_STATS,
 };
@@ -196,6 +199,17 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
       info.pt = gst_rtp_buffer_get_payload_type (&rtp);
       info.marker = gst_rtp_buffer_get_marker (&rtp);
+      if (self->twcc_ext_id) {
+        gpointer ext;
+        guint ext_size;
+        if (gst_rtp_buffer_get_extension_onebyte_header (&rtp,
+                (guint8) self->twcc_ext_id, 0, &ext, &ext_size)
+            && ext_size >= 2) {
+          info.has_twcc = TRUE;
+          info.twcc_seq = (guint16) ((((guint8 *) ext)[0] << 8) |
+              ((guint8 *) ext)[1]);
+        }
+      }
       gst_rtp_buffer_unmap (&rtp);
       info.size = n;
 
@@ -403,6 +417,18 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       gst_caps_replace (&self->caps, c ? (GstCaps *) c : NULL);
       if (!self->caps)
         self->caps = gst_caps_new_empty_simple ("application/x-rtp");
+      /* extmap-N=<TWCC URI> in the caps names the extension, as in SDP */
+      if (gst_caps_get_size (self->caps) > 0) {
+        const GstStructure *st = gst_caps_get_structure (self->caps, 0);
+        for (guint id = 1; id <= 14; id++) {
+          gchar field[16];
+          const gchar *uri;
+          g_snprintf (field, sizeof field, "extmap-%u", id);
+          uri = gst_structure_get_string (st, field);
+          if (uri && g_strcmp0 (uri, RTPCC_TWCC_EXTMAP_URI) == 0)
+            self->twcc_ext_id = id;
+        }
+      }
       GST_OBJECT_UNLOCK (self);
       gst_pad_mark_reconfigure (GST_BASE_SRC_PAD (self));
       return;
@@ -426,6 +452,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_uint (value);
+      break;
+    case PROP_TWCC_EXT_ID:
+      self->twcc_ext_id = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -469,6 +498,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BUFFER_SIZE:
       g_value_set_uint (value, self->buffer_size);
+      break;
+    case PROP_TWCC_EXT_ID:
+      g_value_set_uint (value, self->twcc_ext_id);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -535,8 +567,8 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   /**
    * GstRtpccSrc:feedback:
    *
-   * Feedback to send: "ccfb" (RFC 8888 per-packet reports plus RTCP RR) or
-   * "rr" (RTCP RR only).
+   * Feedback to send: "ccfb" (RFC 8888 per-packet reports plus RTCP RR),
+   * "rr" (RTCP RR only) or "twcc" (transport-wide CC feedback plus RR).
    */
   g_object_class_install_property (gobject_class, PROP_FEEDBACK,
       g_param_spec_enum ("feedback", "Feedback", "Feedback mode",
@@ -576,6 +608,17 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
       g_param_spec_uint ("buffer-size", "Buffer size",
           "Kernel receive buffer (bytes, 0 = default)", 0, G_MAXINT,
           DEFAULT_BUFFER_SIZE, rw));
+  /**
+   * GstRtpccSrc:twcc-ext-id:
+   *
+   * One-byte header extension ID carrying the transport-wide sequence
+   * number (feedback=twcc). Set from extmap-N=<TWCC URI> in the caps
+   * property when present.
+   */
+  g_object_class_install_property (gobject_class, PROP_TWCC_EXT_ID,
+      g_param_spec_uint ("twcc-ext-id", "TWCC extension ID",
+          "One-byte header extension ID of transport-wide seqs", 1, 14,
+          DEFAULT_TWCC_EXT_ID, rw));
   /**
    * GstRtpccSrc:bound-port:
    *
@@ -624,6 +667,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;
   self->cname = g_strdup (DEFAULT_CNAME);
   self->buffer_size = DEFAULT_BUFFER_SIZE;
+  self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->wakeup_fd = -1;
   g_mutex_init (&self->lock);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);

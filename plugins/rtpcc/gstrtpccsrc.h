@@ -25,6 +25,7 @@ struct _GstRtpccSrc
   guint rtcp_interval_ms;
   gchar *cname;
   guint buffer_size;
+  guint twcc_ext_id;
 
   /* runtime */
   GMutex lock;                  /* guards receiver and counters */

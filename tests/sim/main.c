@@ -149,7 +149,7 @@ run_closed_loop (const Options * o, RtpccCapacity * cap,
   if (o->feedback && !sim_rtpcc_feedback_from_string (o->feedback,
           &c.feedback)) {
     g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
-        "--feedback must be auto, ccfb or rr (got \"%s\")", o->feedback);
+        "--feedback must be auto, ccfb, rr or twcc (got \"%s\")", o->feedback);
     return FALSE;
   }
   c.circuit_breaker = !o->no_breaker;

@@ -614,6 +614,8 @@ sim_rtpcc_feedback_name (SimRtpccFeedback feedback)
       return "ccfb";
     case SIM_RTPCC_FEEDBACK_RR:
       return "rr";
+    case SIM_RTPCC_FEEDBACK_TWCC:
+      return "twcc";
   }
   return "unknown";
 }
@@ -621,7 +623,7 @@ sim_rtpcc_feedback_name (SimRtpccFeedback feedback)
 gboolean
 sim_rtpcc_feedback_from_string (const gchar * name, SimRtpccFeedback * out)
 {
-  for (gint f = SIM_RTPCC_FEEDBACK_AUTO; f <= SIM_RTPCC_FEEDBACK_RR; f++) {
+  for (gint f = SIM_RTPCC_FEEDBACK_AUTO; f <= SIM_RTPCC_FEEDBACK_TWCC; f++) {
     if (g_strcmp0 (name, sim_rtpcc_feedback_name (f)) == 0) {
       *out = f;
       return TRUE;
@@ -650,6 +652,7 @@ sim_rtpcc_flow_config_init (SimRtpccFlowConfig * config, guint flow,
     feedback = g_strcmp0 (controller, "rr") == 0 ? SIM_RTPCC_FEEDBACK_RR :
         SIM_RTPCC_FEEDBACK_CCFB;
   mode = feedback == SIM_RTPCC_FEEDBACK_RR ? RTPCC_FEEDBACK_RR :
+      feedback == SIM_RTPCC_FEEDBACK_TWCC ? RTPCC_FEEDBACK_TWCC :
       RTPCC_FEEDBACK_CCFB;
 
   config->flow = flow;

@@ -158,6 +158,7 @@ typedef enum
   SIM_RTPCC_FEEDBACK_AUTO,      /* "rr" controller: RTCP RR only; else CCFB */
   SIM_RTPCC_FEEDBACK_CCFB,
   SIM_RTPCC_FEEDBACK_RR,
+  SIM_RTPCC_FEEDBACK_TWCC,
 } SimRtpccFeedback;
 
 const gchar *sim_rtpcc_feedback_name (SimRtpccFeedback feedback);

@@ -1,0 +1,124 @@
+/* RTP header layout and RFC 8285 header extensions on raw packet bytes.
+ *
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |V=2|P|X|  CC   |M|     PT      |       sequence number         |
+ *  |                           timestamp                           |
+ *  |                             SSRC                              |
+ *  |                      CSRC (CC × 32 bits)                      |
+ *  |  profile (0xBEDE, 0x100x)     |   length (32-bit words)       |  X = 1
+ *  |                  extension data (length words)                |
+ *  |                    payload … | padding … | pad count          |  P = 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * RFC 8285 one-byte form (profile 0xBEDE): each element is a byte
+ * ID (4 bits) | L (4 bits) followed by L + 1 data bytes. A byte with ID 0
+ * is a single padding byte (libwebrtc and GStreamer read it so, whatever
+ * its low bits); ID 15 is reserved and ends parsing of the whole block.
+ * Two-byte form (profile 0x100 in the top 12 bits, the low 4 are
+ * "appbits"): an ID byte, a length byte (0..255), then the data; an ID
+ * byte of 0 is a single padding byte. An element that runs past the block
+ * ends parsing: only the elements before it count.
+ *
+ * The transport-wide sequence number of draft-holmer-rmcat-transport-wide-
+ * cc-extensions-01 is one such element: 2 bytes, big-endian (in one-byte
+ * form: ID | L=1, seq). GStreamer elements would normally add it with
+ * gst_rtp_buffer_add_extension_onebyte_header(); the byte-level writer
+ * here serves the simulator and the fuzzers, and produces what that
+ * function does (element appended after the last one, zero padding to a
+ * 32-bit boundary).
+ *
+ * Every reader checks bounds and trusts no length; every writer returns 0
+ * (and writes nothing useful) when the output would not be a valid packet.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_FEEDBACK_RTPEXT_H__
+#define __RTPCC_FEEDBACK_RTPEXT_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+#define RTPCC_RTP_HEADER_MIN 12
+#define RTPCC_RTP_EXT_ONE_BYTE 0xBEDE
+/* top 12 bits of the profile; the low 4 are application bits */
+#define RTPCC_RTP_EXT_TWO_BYTE 0x1000
+#define RTPCC_RTP_EXT_TWO_BYTE_MASK 0xFFF0
+
+/* The layout of a syntactically valid RTP packet. */
+typedef struct
+{
+  guint8 csrc_count;
+  gboolean marker;
+  guint8 pt;
+  guint16 seq;
+  guint32 timestamp;
+  guint32 ssrc;
+  gboolean has_extension;       /* the X bit */
+  guint16 ext_profile;          /* 0 when !has_extension */
+  gsize ext_offset;             /* first byte of the extension data */
+  gsize ext_len;                /* extension data bytes (length × 4) */
+  gsize header_len;             /* 12 + 4 × CC (+ 4 + ext_len with X) */
+  gsize payload_len;            /* between the header and the padding */
+  guint8 padding_len;           /* 0 unless the P bit is set */
+} RtpccRtpLayout;
+
+/* Parses the fixed header, CSRCs, extension header and padding of @pkt.
+ * FALSE (and @layout untouched) unless: version 2, at least 12 bytes, the
+ * CSRCs and the extension fit, and with P the padding count is 1..the
+ * bytes after the header. */
+gboolean rtpcc_rtp_parse_layout (const guint8 * pkt, gsize len,
+    RtpccRtpLayout * layout);
+/* The header size (fixed + CSRCs + extension) of a valid RTP packet. */
+gboolean rtpcc_rtp_header_size (const guint8 * pkt, gsize len,
+    gsize * hdr_len);
+
+/* Finds element @id in an RFC 8285 extension block: @profile as in the
+ * extension header, @block/@block_len its data (e.g. from
+ * gst_rtp_buffer_get_extension_data(): bits, data, wordlen × 4). One-byte
+ * form: @id 1..14; two-byte form: @id 1..255. @data points into @block;
+ * a two-byte element may have @data_len 0. FALSE if absent, if the block
+ * is of another profile, or if @id is out of range. */
+gboolean rtpcc_rtp_ext_block_find (guint16 profile, const guint8 * block,
+    gsize block_len, guint8 id, const guint8 ** data, gsize * data_len);
+/* The same on a whole RTP packet. */
+gboolean rtpcc_rtp_find_extension (const guint8 * pkt, gsize len, guint8 id,
+    const guint8 ** data, gsize * data_len);
+
+/* Writes into @out a copy of @pkt with element (@id, @data) added:
+ *   - no extension yet: sets X and inserts a one-byte (0xBEDE) block after
+ *     the CSRCs (so @id must be 1..14 and @data_len 1..16);
+ *   - a one-byte block: appends the element after its last element (the
+ *     trailing padding is reused), then re-pads with zeros to 32 bits;
+ *   - a two-byte block: appends a two-byte element (@id 1..255, @data_len
+ *     0..255) and re-pads.
+ * CSRCs, payload and RTP padding (P bit and count) are preserved. Returns
+ * the new packet length, or 0 if @pkt is not valid RTP, already carries
+ * @id, has a block of another profile (or an ID 15 terminator), the
+ * element cannot be encoded, the length field would overflow, or @out
+ * (@max bytes; must not overlap @pkt) is too small. */
+gsize    rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
+    const guint8 * data, gsize data_len, guint8 * out, gsize max);
+
+/* ---- transport-wide sequence number ------------------------------------ */
+
+#define RTPCC_TWCC_EXTMAP_URI \
+  "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+
+/* The 2-byte transport-wide seq of element @id (one- or two-byte form);
+ * FALSE if absent or not exactly 2 bytes long. */
+gboolean rtpcc_rtp_read_twcc_seq (const guint8 * pkt, gsize len, guint8 id,
+    guint16 * seq);
+/* Overwrites in place an existing 2-byte element @id with @seq; FALSE
+ * (nothing written) if there is none. */
+gboolean rtpcc_rtp_write_twcc_seq (guint8 * pkt, gsize len, guint8 id,
+    guint16 seq);
+/* rtpcc_rtp_add_extension() with the 2-byte big-endian @seq. */
+gsize    rtpcc_rtp_add_twcc_seq (const guint8 * pkt, gsize len, guint8 id,
+    guint16 seq, guint8 * out, gsize max);
+
+G_END_DECLS
+
+#endif
