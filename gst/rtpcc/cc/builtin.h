@@ -12,6 +12,7 @@ extern const RtpccControllerOps rtpcc_cc_fixed_ops;
 extern const RtpccControllerOps rtpcc_cc_ccid2_ops;
 extern const RtpccControllerOps rtpcc_cc_rr_ops;
 extern const RtpccControllerOps rtpcc_cc_tfrc_ops;
+extern const RtpccControllerOps rtpcc_cc_gcc_ops;
 extern const RtpccControllerOps rtpcc_cc_nada_ops;
 
 G_END_DECLS

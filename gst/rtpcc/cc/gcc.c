@@ -1,0 +1,1755 @@
+/* "gcc": Google Congestion Control, after draft-ietf-rmcat-gcc-02 (the draft)
+ * and the libwebrtc goog_cc design it documents, run entirely at the sender
+ * from per-packet feedback (RFC 8888 CCFB, 1/1024 s arrival resolution, or
+ * TWCC, 250 µs): only RtpccFeedback is read, so either works.
+ *
+ * Pipeline, per feedback:
+ *   reports -> grouper (§5.2) -> d(i) -> trendline | kalman (§5.3)
+ *           -> over-use detector, adaptive threshold (§5.4)
+ *           -> AIMD rate controller on the received rate (§5.5)      = A
+ *   reports -> loss fraction over >= the control interval (§6)        = As
+ *   target = min (A, As); probes add fec_bitrate on top (see below).
+ *
+ * Constants and where they come from:
+ *   burst_time 5 ms, q 1e-3, e(0) 0.1, chi 0.01 (the draft's range is
+ *   [0.1, 0.001]), del_var_th(0) 12.5 ms, overuse_time_th 10 ms, K_u 0.01,
+ *   K_d 0.00018, beta 0.85, T in [0.5, 1] s (500 ms here)  — draft Table 1;
+ *   threshold clamp [6, 600] ms, no adaptation when |m| − th > 15 ms,
+ *   1.08^min(dt,1) increase, half a packet per (100 ms + RTT) additive
+ *   increase, A < 1.5 R, EMA 0.95 of the congestion point ± 3σ  — draft §5.4
+ *   and §5.5; loss 2 % / 10 % / (1 − 0.5 p) / 1.05  — draft §6;
+ *   trendline window 20, smoothing 0.9, gain 4, amplification
+ *   min(num_deltas, 60), threshold time step capped at 100 ms — libwebrtc
+ *   trendline_estimator.cc; arrival bursts (≤ 5 ms apart, negative
+ *   propagation delta, < 100 ms long) — libwebrtc inter_arrival_delta.cc;
+ *   f_max over the last 60 groups — libwebrtc overuse_estimator.cc;
+ *   σ floor/ceiling of the congestion point (normalised variance clamped to
+ *   [0.4, 2.5] kbit/s) — libwebrtc link_capacity_estimator.cc; no second
+ *   decrease within an RTT (clamped to [10, 200] ms) unless the received rate
+ *   fell below half the estimate — libwebrtc aimd_rate_control.cc
+ *   TimeToReduceFurther; 20 packets per loss window — libwebrtc
+ *   send_side_bandwidth_estimation.cc kLimitNumPackets; probe after a drop
+ *   below 0.66 at 0.85 of the old rate, at most every 5 s, ALR probes at 2×
+ *   — libwebrtc probe_controller.cc.
+ *
+ * What we change relative to RRTCC (seed 003: aggressive, 4.27 % loss,
+ * synchronised flows, the first flow starved when others join) and to
+ * gst-plugins-rs rtpgccbwe (I-frame bursts, no probing on stock GStreamer,
+ * loss and goodput measured over one feedback packet):
+ *
+ * (a) I-frame bursts. Groups are formed on *send* times (5 ms), never on
+ *     frame boundaries, and the sender's pacer spreads a frame over at most
+ *     100 ms, so a key frame becomes a run of groups at the pacing rate, not
+ *     one wall of packets; a burst that still leaves within 5 ms is ONE
+ *     group however spread out the bottleneck makes its arrivals — one d(i)
+ *     sample, not twenty. Two rules then keep a key frame from reading as
+ *     over-use: (1) "still increasing" is required of the *raw* accumulated
+ *     delay as well as of the filtered estimate: it must be at its highest
+ *     since the estimate crossed the threshold. After a one-off step the
+ *     smoothed trend keeps rising for several samples (the EMA's lag), which
+ *     is what lets the draft's m(i) >= m(i-1) test pass on a transient; the
+ *     raw delay already drains. (2) The sender knows when it bursts: the
+ *     pacer empties once per frame (it drains at 1.25× the target), so a
+ *     frame keeping it busy for > 1.5 frame intervals (app_limited flags) is
+ *     a key frame; delay samples sent around it may not fire an over-use nor
+ *     raise the threshold — up to 100 ms of delay growth, what one frame
+ *     pushed through the pacer's 100 ms max-delay can add; beyond that (a
+ *     capacity drop during a key frame) it is an over-use whatever we sent.
+ *     Loss and goodput are measured over windows of many packets (>= 20
+ *     packets and >= the 100 ms control interval; the received rate over
+ *     500 ms of arrivals), never over one feedback.
+ * (b) Join fairness. Over-use is detected from the delay *trend*, which
+ *     every flow through the queue sees alike (a newcomer is not fooled by
+ *     the incumbent's standing queue, as an absolute-delay rule would be);
+ *     decreases go to beta × the flow's own *received* rate, so the flow
+ *     that holds more of the link gives back more, at every shared cut;
+ *     increases near (below or within ±3σ of) the last congestion point are
+ *     additive, the same few kbit/s for every flow, so each shared cut
+ *     shrinks the gap between two flows by beta (AIMD, Chiu–Jain). The draft
+ *     would return to multiplicative increase below the ±3σ band — where
+ *     every flow is after its own cut — and multiplicative increase keeps the
+ *     flows' ratio, freezing the incumbent's advantage; we keep libwebrtc's
+ *     reading (AimdRateControl: additive while a congestion point is known,
+ *     multiplicative only above its band). The estimate may not run more
+ *     than 1.5× above what this flow gets through (A < 1.5 R), so no flow
+ *     claims headroom the others hold. Threshold adaptation (the draft's
+ *     K_u/K_d) is kept for what it is for — tolerating a loss-based flow
+ *     that keeps filling the queue — and not fed with our own transients:
+ *     only a growing over-use that is not our burst raises the threshold,
+ *     and not from our over-use signal until we are back in increase (at
+ *     most 1 s if the over-use persists). With K_d's 5.5 s time constant,
+ *     every self-inflicted excursion otherwise raised it by ~15 ms (measured
+ *     6 -> 35 ms) and each later over-use was detected later, with more
+ *     queue: RRTCC's aggressiveness. In the two-flow tests the incumbent is
+ *     never below half its share, and Jain's index per 10 s is >= 0.9 from
+ *     10-20 s after a join on 1 Mbit/s, ~40 s on 2 Mbit/s (additive steps
+ *     do not scale with the rate).
+ * (c) Probing. rtpgccbwe relies on rtprtxsend stuffing that stock
+ *     GStreamer lacks. Here the controller asks for probe bytes through
+ *     fec_bitrate: while a probe runs, target_bitrate = the probe rate P,
+ *     media_bitrate = A (the encoder is not told to change) and
+ *     fec_bitrate = P − A. THE SENDER MUST send fec_bitrate worth of FEC or
+ *     padding packets (flagged is_fec) on top of the media for as long as
+ *     it is published, paced with the media at pacing_rate (a FEC encoder
+ *     does it by raising its repair rate for that time). A sender that
+ *     ignores it only makes the probe fail (the received rate does not
+ *     rise) — no harm done, the target falls back at once.
+ *     State machine (state "probe" while sending):
+ *       IDLE --(delay signal normal >= 500 ms, no loss, not in startup, and
+ *               either: the estimate fell below 0.66 of its pre-drop value
+ *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A);
+ *               or the media sent is < 0.65 × target (application-limited)
+ *               for >= 1 s -> P = 2 × A)--> SENDING
+ *       SENDING --(probe-duration elapsed)--> WAITING
+ *       SENDING/WAITING --(over-use, or > 10 % loss among probe packets)-->
+ *               IDLE, failed, next probe after a back-off (5 s, doubling to
+ *               60 s); the usual over-use decrease handles the queue.
+ *       WAITING --(all probe packets reported, or RTT + 500 ms)--> IDLE:
+ *               success if min (send, receive) rate of the probe packets
+ *               >= 1.1 × A: A = As = min (that rate, P), the congestion
+ *               point is forgotten, the next probe may follow after 1 s;
+ *               else failed (back-off).
+ *
+ * Start-up. The draft's 8 %/s needs 25 s from 150 kbit/s to 1 Mbit/s;
+ * libwebrtc jumps with probe clusters at 3× and 6× the start rate, which
+ * needs padding a media-driven sender may not have. Until the first decrease
+ * (state "startup") the estimate grows by startup-gain per second (2×),
+ * still capped at 1.5 × the received rate; the first over-use ends it.
+ *
+ * States "startup", "increase", "decrease", "hold", "probe"; reasons
+ * "overuse", "underuse", "normal", "loss", "probe".
+ *
+ * set_param: estimator (trendline|kalman), burst-time (ms), beta,
+ * startup-gain, pacing-factor, rate-window (ms), trendline-window, probing
+ * (true|false), probe-duration (ms), burst-guard (true|false: the key-frame
+ * rule of (a)).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/gcc.h>
+
+#include <math.h>
+#include <string.h>
+
+/* grouping */
+#define BURST_TIME            RTPCC_MSEC (5)
+#define MAX_BURST_DURATION    RTPCC_MSEC (100)
+/* Arrival times are quantised (CCFB 1/1024 s, TWCC 250 µs): a negative
+ * propagation delta smaller than one CCFB tick is rounding, not a burst. */
+#define ARRIVAL_QUANTUM       RTPCC_USEC (1000)
+#define REORDER_RESET         3
+#define STREAM_TIMEOUT        RTPCC_SEC (2)
+
+/* estimators */
+#define TRENDLINE_WINDOW      20
+#define TRENDLINE_SMOOTHING   0.9
+#define TRENDLINE_GAIN        4.0
+#define MAX_NUM_DELTAS        60
+#define DELTA_COUNTER_MAX     1000
+#define KALMAN_Q              1e-3
+#define KALMAN_E0             0.1
+#define KALMAN_CHI            0.01
+#define KALMAN_VAR0           50.0      /* ms², libwebrtc's initial noise */
+
+/* detector */
+#define THRESHOLD_INIT        12.5
+#define THRESHOLD_MIN         6.0
+#define THRESHOLD_MAX         600.0
+#define K_UP                  0.01
+#define K_DOWN                0.00018
+#define MAX_ADAPT_OFFSET      15.0
+#define OVERUSE_TIME_TH       10.0
+#define THRESHOLD_MAX_STEP    100.0     /* ms */
+#define THRESHOLD_FREEZE      RTPCC_SEC (1)
+#define THRESHOLD_FREEZE_NORMAL RTPCC_MSEC (500)
+
+/* Self-burst (a): the pacer drains at pacing-factor (1.25) × the target,
+ * so it empties once per frame (RtpccSentPacket.app_limited: nothing left
+ * queued) after ~0.8 of a frame interval. A frame that keeps it busy for
+ * more than 1.5 frame intervals is ~2× the average or more — a key frame —
+ * and its send times are marked; groups sent from 100 ms before to 150 ms
+ * after a mark (the pacer's catch-up on the frames queued behind it) are
+ * flagged. The frame interval is learnt from the gaps between the ends of
+ * busy periods. */
+#define BURST_BUSY_FACTOR     1.5
+#define BURST_MIN_GAP         RTPCC_MSEC (2)
+#define BURST_MIN_FRAMES      8
+#define BURST_BEFORE          RTPCC_MSEC (100)
+#define BURST_AFTER           RTPCC_MSEC (150)
+#define BURST_MAX_DELAY       100.0     /* ms */
+#define SEND_LOG_KEEP         RTPCC_SEC (3)
+
+/* rate control */
+#define CONTROL_INTERVAL      RTPCC_MSEC (100)
+#define BETA                  0.85
+#define ETA                   1.08
+#define STARTUP_GAIN          2.0
+#define RECV_CAP              1.5
+#define RECV_CAP_SLACK        10000.0   /* bit/s, libwebrtc's low-rate lag */
+#define CP_SMOOTHING          0.95
+#define CP_VAR_MIN            0.4
+#define CP_VAR_MAX            2.5
+#define DEFAULT_RTT           RTPCC_MSEC (200)
+#define RATE_WINDOW           RTPCC_MSEC (500)
+#define RATE_MIN_SPAN         RTPCC_MSEC (100)
+#define SEND_WINDOW           RTPCC_SEC (1)  /* ALR send rate */
+#define PACING_FACTOR         1.25
+
+/* loss */
+#define LOSS_LOW              0.02
+#define LOSS_HIGH             0.10
+#define LOSS_INCREASE         1.05
+#define LOSS_MIN_PACKETS      20
+
+/* probing */
+#define PROBE_DURATION        RTPCC_MSEC (200)
+#define PROBE_CLEAN_TIME      RTPCC_MSEC (500)
+#define PROBE_DROP_RATIO      0.66
+#define PROBE_DROP_WINDOW     RTPCC_SEC (5)
+#define PROBE_DROP_FRACTION   0.85
+#define PROBE_RECOVERY_GAIN   1.5
+#define PROBE_ALR_GAIN        2.0
+#define PROBE_SUCCESS         1.1
+#define PROBE_BACKOFF_MIN     RTPCC_SEC (5)
+#define PROBE_BACKOFF_MAX     RTPCC_SEC (60)
+#define PROBE_AFTER_SUCCESS   RTPCC_SEC (1)
+#define PROBE_MIN_PACKETS     5
+#define ALR_RATIO             0.65
+#define ALR_TIME              RTPCC_SEC (1)
+
+static inline gdouble
+ms (RtpccTime t)
+{
+  return RTPCC_TIME_AS_MSEC (t);
+}
+
+/* ---- packet grouping ----------------------------------------------------- */
+
+void
+rtpcc_gcc_grouper_init (RtpccGccGrouper * g, RtpccTime burst_time)
+{
+  memset (g, 0, sizeof (*g));
+  g->burst_time = burst_time > 0 ? burst_time : BURST_TIME;
+}
+
+static void
+group_start (RtpccGccGroup * grp, RtpccTime send, RtpccTime arrival,
+    guint size)
+{
+  grp->first_send = grp->last_send = send;
+  grp->first_arrival = grp->last_arrival = arrival;
+  grp->bytes = size;
+  grp->n_packets = 1;
+}
+
+/* draft §5.2: a packet joins the current group if it was sent within
+ * burst_time of the group's first packet, or if it arrived in a burst:
+ * less than burst_time after the group's last packet and with a negative
+ * inter-group delay variation (it caught up — a queue released at once,
+ * e.g. after an outage), for at most 100 ms of arrivals. */
+static gboolean
+belongs_to_group (const RtpccGccGrouper * g, RtpccTime send, RtpccTime arrival,
+    gboolean * burst)
+{
+  const RtpccGccGroup *c = &g->cur;
+  RtpccTime send_delta = send - c->last_send;
+  RtpccTime arrival_delta = arrival - c->last_arrival;
+
+  *burst = FALSE;
+  if (send - c->first_send <= g->burst_time)
+    return TRUE;
+  if (send_delta == 0)
+    return TRUE;
+  if (arrival_delta - send_delta < -ARRIVAL_QUANTUM
+      && arrival_delta <= g->burst_time
+      && arrival - c->first_arrival < MAX_BURST_DURATION) {
+    *burst = TRUE;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+rtpcc_gcc_grouper_add (RtpccGccGrouper * g, RtpccTime send_time,
+    RtpccTime arrival, guint size, RtpccGccDelta * out)
+{
+  gboolean produced = FALSE, burst;
+
+  if (g->cur.n_packets == 0) {
+    group_start (&g->cur, send_time, arrival, size);
+    return FALSE;
+  }
+  /* sent before the current group began: reordered, ignored (§5.1) */
+  if (send_time < g->cur.first_send)
+    return FALSE;
+  if (belongs_to_group (g, send_time, arrival, &burst)) {
+    g->cur.last_send = MAX (g->cur.last_send, send_time);
+    g->cur.last_arrival = arrival;
+    g->cur.bytes += size;
+    g->cur.n_packets++;
+    if (burst)
+      g->n_bursts++;
+    return FALSE;
+  }
+
+  /* the current group is complete */
+  g->n_groups++;
+  if (g->prev.n_packets > 0) {
+    RtpccTime sd = g->cur.last_send - g->prev.last_send;
+    RtpccTime ad = g->cur.last_arrival - g->prev.last_arrival;
+
+    if (ad < 0) {
+      /* the group overtook its predecessor: no meaningful sample; a run of
+       * them means the arrival clock jumped, start again */
+      if (++g->n_reordered >= REORDER_RESET) {
+        RtpccTime bt = g->burst_time;
+        rtpcc_gcc_grouper_init (g, bt);
+        group_start (&g->cur, send_time, arrival, size);
+        return FALSE;
+      }
+    } else {
+      g->n_reordered = 0;
+      out->send_delta = ms (sd);
+      out->arrival_delta = ms (ad);
+      out->d = ms (ad - sd);
+      out->arrival = g->cur.last_arrival;
+      out->send = g->cur.last_send;
+      out->bytes = g->cur.bytes;
+      out->n_packets = g->cur.n_packets;
+      produced = TRUE;
+    }
+  }
+  g->prev = g->cur;
+  group_start (&g->cur, send_time, arrival, size);
+  return produced;
+}
+
+/* ---- trendline ----------------------------------------------------------- */
+
+void
+rtpcc_gcc_trendline_init (RtpccGccTrendline * t, guint window)
+{
+  memset (t, 0, sizeof (*t));
+  t->window = CLAMP (window ? window : TRENDLINE_WINDOW, 2,
+      RTPCC_GCC_TRENDLINE_MAX_WINDOW);
+  t->smoothing = TRENDLINE_SMOOTHING;
+  t->gain = TRENDLINE_GAIN;
+  t->first_arrival = RTPCC_TIME_NONE;
+}
+
+gboolean
+rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y, guint n,
+    gdouble * slope)
+{
+  gdouble sx = 0, sy = 0, xm, ym, num = 0, den = 0;
+
+  if (n < 2)
+    return FALSE;
+  for (guint i = 0; i < n; i++) {
+    sx += x[i];
+    sy += y[i];
+  }
+  xm = sx / n;
+  ym = sy / n;
+  for (guint i = 0; i < n; i++) {
+    num += (x[i] - xm) * (y[i] - ym);
+    den += (x[i] - xm) * (x[i] - xm);
+  }
+  if (den == 0)
+    return FALSE;
+  *slope = num / den;
+  return TRUE;
+}
+
+gdouble
+rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
+    gdouble send_delta, RtpccTime arrival)
+{
+  guint idx;
+
+  t->num_deltas = MIN (t->num_deltas + 1, DELTA_COUNTER_MAX);
+  if (t->first_arrival == RTPCC_TIME_NONE)
+    t->first_arrival = arrival;
+  t->accumulated += arrival_delta - send_delta;
+  t->smoothed = t->smoothing * t->smoothed +
+      (1.0 - t->smoothing) * t->accumulated;
+
+  idx = (t->head + t->count) % t->window;
+  if (t->count == t->window) {
+    t->head = (t->head + 1) % t->window;
+    idx = (t->head + t->window - 1) % t->window;
+  } else {
+    t->count++;
+  }
+  t->x[idx] = ms (arrival - t->first_arrival);
+  t->y[idx] = t->smoothed;
+
+  if (t->count == t->window) {
+    /* the regression is order-independent: the ring is used as is */
+    gdouble s;
+    if (rtpcc_gcc_linear_slope (t->x, t->y, t->count, &s))
+      t->trend = s;
+  }
+  /* libwebrtc: the slope is (send rate − capacity) / capacity; scaled up by
+   * the number of samples (up to 60) and the gain into "ms" for the
+   * threshold, so the detector is less eager while the window is young */
+  return MIN (t->num_deltas, MAX_NUM_DELTAS) * t->trend * t->gain;
+}
+
+/* ---- Kalman (draft §5.3) ------------------------------------------------- */
+
+void
+rtpcc_gcc_kalman_init (RtpccGccKalman * k)
+{
+  memset (k, 0, sizeof (*k));
+  k->e = KALMAN_E0;
+  k->q = KALMAN_Q;
+  k->chi = KALMAN_CHI;
+  k->var_v = KALMAN_VAR0;
+}
+
+gdouble
+rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d, gdouble send_delta)
+{
+  gdouble z, gain, alpha, min_delta, zc, sd3;
+  guint idx;
+
+  k->num_deltas = MIN (k->num_deltas + 1, DELTA_COUNTER_MAX);
+
+  /* f_max = max 1/(T(j) − T(j−1)) over the last 60 groups, per ms */
+  idx = (k->head + k->count) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
+  if (k->count == RTPCC_GCC_KALMAN_FMAX_HISTORY) {
+    idx = k->head;
+    k->head = (k->head + 1) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
+  } else {
+    k->count++;
+  }
+  k->send_deltas[idx] = send_delta;
+  min_delta = G_MAXDOUBLE;
+  for (guint i = 0; i < k->count; i++)
+    min_delta = MIN (min_delta, k->send_deltas[i]);
+  /* a zero send delta (an arrival burst) would freeze the noise filter */
+  min_delta = MAX (min_delta, 1.0);
+  /* alpha = (1 − chi)^(30 / (1000 f_max)): 1 − chi at 30 groups/s */
+  alpha = pow (1.0 - k->chi, 30.0 * min_delta / 1000.0);
+
+  z = d - k->m;
+  /* outlier filter: v(i) is not white when packets queue behind each
+   * other, so one big residual must not blow up the noise estimate */
+  sd3 = 3.0 * sqrt (k->var_v);
+  zc = fabs (z) > sd3 ? (z > 0 ? sd3 : -sd3) : z;
+  k->var_v = MAX (alpha * k->var_v + (1.0 - alpha) * zc * zc, 1.0);
+
+  gain = (k->e + k->q) / (k->var_v + k->e + k->q);
+  k->m += z * gain;
+  k->e = (1.0 - gain) * (k->e + k->q);
+  return k->m;
+}
+
+/* ---- detector (draft §5.4) ----------------------------------------------- */
+
+const gchar *
+rtpcc_gcc_signal_name (RtpccGccSignal s)
+{
+  switch (s) {
+    case RTPCC_GCC_OVERUSE:
+      return "overuse";
+    case RTPCC_GCC_UNDERUSE:
+      return "underuse";
+    default:
+      return "normal";
+  }
+}
+
+void
+rtpcc_gcc_detector_init (RtpccGccDetector * d)
+{
+  memset (d, 0, sizeof (*d));
+  d->threshold = THRESHOLD_INIT;
+  d->k_up = K_UP;
+  d->k_down = K_DOWN;
+  d->overuse_time_th = OVERUSE_TIME_TH;
+  d->time_over_using = -1;
+  d->last_update = RTPCC_TIME_NONE;
+  d->signal = RTPCC_GCC_NORMAL;
+  d->adapt = TRUE;
+  d->strict_adapt = FALSE;
+}
+
+void
+rtpcc_gcc_detector_update_threshold (RtpccGccDetector * d, gdouble modified,
+    RtpccTime now)
+{
+  gdouble a = fabs (modified), k, dt;
+
+  if (d->last_update == RTPCC_TIME_NONE)
+    d->last_update = now;
+  /* a big spike (e.g. a sudden capacity drop) must not drag the threshold
+   * up with it: the detector would go blind to the over-use it signals */
+  if (a - d->threshold > MAX_ADAPT_OFFSET) {
+    d->last_update = now;
+    return;
+  }
+  /* K_u > K_d: rise quickly when a loss-based flow fills the queue (so we
+   * are not starved), come down slowly */
+  k = a < d->threshold ? d->k_down : d->k_up;
+  dt = MIN (ms (now - d->last_update), THRESHOLD_MAX_STEP);
+  if (dt < 0)
+    dt = 0;
+  d->threshold += k * (a - d->threshold) * dt;
+  d->threshold = CLAMP (d->threshold, THRESHOLD_MIN, THRESHOLD_MAX);
+  d->last_update = now;
+}
+
+RtpccGccSignal
+rtpcc_gcc_detector_update (RtpccGccDetector * d, gdouble modified,
+    gdouble estimate, gdouble send_delta, gdouble accumulated,
+    guint num_deltas, gboolean self_burst, RtpccTime now)
+{
+  gboolean adapt, rising = FALSE;
+
+  d->fired = FALSE;
+  if (num_deltas < 2) {
+    d->signal = RTPCC_GCC_NORMAL;
+    d->prev_estimate = estimate;
+    return d->signal;
+  }
+
+  if (modified > d->threshold) {
+    if (d->time_over_using < 0) {
+      /* assume we have been over for half the time since the last sample */
+      d->time_over_using = send_delta / 2;
+      d->episode_max = accumulated;
+    } else {
+      d->time_over_using += send_delta;
+    }
+    /* "still increasing": the filtered estimate (the draft's m(i) >=
+     * m(i−1)) and the raw delay, at its highest since the crossing. After
+     * a one-off step (a burst) the filter keeps rising for a few samples
+     * (the EMA's lag) while the raw delay already drains. */
+    rising = estimate >= d->prev_estimate && accumulated >= d->episode_max;
+    d->episode_max = MAX (d->episode_max, accumulated);
+    d->overuse_counter++;
+    if (d->time_over_using >= d->overuse_time_th && d->overuse_counter > 1
+        && rising && !self_burst) {
+      d->time_over_using = 0;
+      d->overuse_counter = 0;
+      d->signal = RTPCC_GCC_OVERUSE;
+      d->fired = TRUE;
+    }
+  } else if (modified < -d->threshold) {
+    d->time_over_using = -1;
+    d->overuse_counter = 0;
+    d->signal = RTPCC_GCC_UNDERUSE;
+  } else {
+    d->time_over_using = -1;
+    d->overuse_counter = 0;
+    d->signal = RTPCC_GCC_NORMAL;
+  }
+  d->prev_estimate = estimate;
+
+  /* Strict adaptation: the threshold exists to tolerate a competing
+   * loss-based flow that keeps filling the queue (draft §5.4, [Pv13]), so
+   * only a growing over-use that is not our own burst raises it. A key
+   * frame's ramp, the lag of the trend after it, or a queue draining say
+   * nothing about competitors, and with K_d taking ~5 s to undo each rise
+   * they would only blunt the detector. Lowering (K_d) always runs. */
+  adapt = d->adapt;
+  if (d->strict_adapt && fabs (modified) >= d->threshold
+      && (modified < 0 || !rising || self_burst))
+    adapt = FALSE;
+  if (adapt)
+    rtpcc_gcc_detector_update_threshold (d, modified, now);
+  else
+    d->last_update = now;
+  return d->signal;
+}
+
+/* ---- AIMD (draft §5.5) --------------------------------------------------- */
+
+void
+rtpcc_gcc_aimd_init (RtpccGccAimd * a, gdouble start, gdouble min_rate,
+    gdouble max_rate, gdouble beta)
+{
+  memset (a, 0, sizeof (*a));
+  a->min_rate = min_rate;
+  a->max_rate = max_rate;
+  a->rate = CLAMP (start, min_rate, max_rate);
+  a->beta = beta > 0 ? beta : BETA;
+  a->startup_gain = STARTUP_GAIN;
+  a->startup = TRUE;
+  a->state = RTPCC_GCC_RC_INCREASE;     /* the draft starts in increase */
+  a->last_update = RTPCC_TIME_NONE;
+  a->last_decrease = RTPCC_TIME_NONE;
+}
+
+static gdouble
+cp_sigma (const RtpccGccAimd * a)
+{
+  /* kbit/s: the variance is kept normalised by the mean */
+  return sqrt (a->cp_var * MAX (a->cp_mean / 1000.0, 1.0)) * 1000.0;
+}
+
+gboolean
+rtpcc_gcc_aimd_get_band (const RtpccGccAimd * a, gdouble * lo, gdouble * hi)
+{
+  gdouble s;
+
+  if (!a->have_cp)
+    return FALSE;
+  s = cp_sigma (a);
+  if (lo)
+    *lo = a->cp_mean - 3.0 * s;
+  if (hi)
+    *hi = a->cp_mean + 3.0 * s;
+  return TRUE;
+}
+
+static void
+cp_add (RtpccGccAimd * a, gdouble R)
+{
+  gdouble lo, err, norm;
+
+  /* far below the old point: the link changed (or others joined); start
+   * afresh rather than averaging two different situations */
+  if (rtpcc_gcc_aimd_get_band (a, &lo, NULL) && R < lo)
+    a->have_cp = FALSE;
+  if (!a->have_cp) {
+    a->cp_mean = R;
+    a->cp_var = CP_VAR_MIN;
+    a->have_cp = TRUE;
+    return;
+  }
+  a->cp_mean = CP_SMOOTHING * a->cp_mean + (1.0 - CP_SMOOTHING) * R;
+  norm = MAX (a->cp_mean / 1000.0, 1.0);
+  err = (a->cp_mean - R) / 1000.0;
+  a->cp_var = CP_SMOOTHING * a->cp_var + (1.0 - CP_SMOOTHING) * err * err /
+      norm;
+  a->cp_var = CLAMP (a->cp_var, CP_VAR_MIN, CP_VAR_MAX);
+}
+
+gboolean
+rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
+    RtpccTime interval, gdouble R)
+{
+  if (a->last_decrease == RTPCC_TIME_NONE)
+    return TRUE;
+  if (now - a->last_decrease >= interval)
+    return TRUE;
+  /* the link collapsed: do not wait for the previous cut to show */
+  return R >= 0 && R < 0.5 * a->rate;
+}
+
+static gdouble
+additive_increase (const RtpccGccAimd * a, gdouble dt_ms, RtpccTime rtt)
+{
+  gdouble response_ms = 100.0 + ms (rtt);
+  gdouble alpha = 0.5 * MIN (dt_ms / response_ms, 1.0);
+  gdouble bits_per_frame = a->rate / 30.0;
+  gdouble packets_per_frame = MAX (ceil (bits_per_frame / (1200 * 8)), 1.0);
+  gdouble avg_packet_bits = bits_per_frame / packets_per_frame;
+
+  return MAX (1000.0, alpha * avg_packet_bits);
+}
+
+gdouble
+rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
+    gdouble R, RtpccTime rtt)
+{
+  gdouble dt_ms = a->last_update == RTPCC_TIME_NONE ? 0.0 :
+      ms (now - a->last_update);
+  gdouble rate = a->rate;
+  RtpccTime reduce_interval;
+
+  if (rtt == RTPCC_TIME_NONE || rtt <= 0)
+    rtt = DEFAULT_RTT;
+  dt_ms = MAX (dt_ms, 0.0);
+  a->last_update = now;
+  a->last_was_additive = a->last_was_capped = a->last_decreased = FALSE;
+
+  /* draft §5.5 state table */
+  switch (signal) {
+    case RTPCC_GCC_OVERUSE:
+      a->state = RTPCC_GCC_RC_DECREASE;
+      break;
+    case RTPCC_GCC_NORMAL:
+      if (a->state == RTPCC_GCC_RC_HOLD)
+        a->state = RTPCC_GCC_RC_INCREASE;
+      else if (a->state == RTPCC_GCC_RC_DECREASE)
+        a->state = RTPCC_GCC_RC_HOLD;
+      break;
+    case RTPCC_GCC_UNDERUSE:
+      a->state = RTPCC_GCC_RC_HOLD;
+      break;
+  }
+
+  switch (a->state) {
+    case RTPCC_GCC_RC_HOLD:
+      break;
+    case RTPCC_GCC_RC_INCREASE:{
+      gdouble lo G_GNUC_UNUSED, hi, increased;
+      gboolean near = FALSE;
+
+      /* "Near" the congestion point is anywhere up to its band's top, as
+       * in libwebrtc's AimdRateControl, not just inside ±3σ as the draft
+       * says: after each cut a flow sits ~15 % below its point, and with
+       * the draft both flows of a shared link would recover by 8 %/s —
+       * multiplicative increase keeps their ratio (MIMD never converges,
+       * Chiu–Jain) and the first flow keeps its advantage over the second
+       * for good. Additive increase adds the same to both: the gap closes
+       * by beta at every shared cut. A received rate above the band
+       * (capacity grew, others left) still means "far": back to 8 %/s;
+       * one below it at a cut restarts the point (cp_add). */
+      if (rtpcc_gcc_aimd_get_band (a, &lo, &hi)) {
+        if (R > hi)
+          a->have_cp = FALSE;
+        else
+          near = TRUE;
+      }
+      if (R < 0 && !a->startup)
+        break;                  /* nothing measured: do not run blind */
+      if (a->startup) {
+        increased = rate * pow (a->startup_gain, MIN (dt_ms / 1000.0, 1.0));
+      } else if (near) {
+        increased = rate + additive_increase (a, dt_ms, rtt);
+        a->last_was_additive = TRUE;
+      } else {
+        increased = rate * pow (ETA, MIN (dt_ms / 1000.0, 1.0));
+      }
+      if (R >= 0) {
+        /* A < 1.5 R: never claim much more than gets through; an estimate
+         * already above the cap (app-limited) is held, not cut */
+        gdouble limit = RECV_CAP * R + RECV_CAP_SLACK;
+        if (increased > limit) {
+          increased = MAX (rate, limit);
+          a->last_was_capped = TRUE;
+        }
+      }
+      rate = increased;
+      break;
+    }
+    case RTPCC_GCC_RC_DECREASE:
+      /* the caller decided the timing; libwebrtc waits an RTT between cuts
+       * so the previous one can show in the delay */
+      reduce_interval = CLAMP (rtt, RTPCC_MSEC (10), RTPCC_MSEC (200));
+      if (!rtpcc_gcc_aimd_may_decrease (a, now, reduce_interval, R))
+        break;
+      {
+        gdouble decreased = a->beta * (R >= 0 ? R : rate);
+        if (decreased < rate) {
+          rate = decreased;
+          a->last_decreased = TRUE;
+        }
+        if (R >= 0)
+          cp_add (a, R);
+        a->last_decrease = now;
+        a->startup = FALSE;
+      }
+      break;
+  }
+  a->rate = CLAMP (rate, a->min_rate, a->max_rate);
+  return a->rate;
+}
+
+/* ---- loss (draft §6) ----------------------------------------------------- */
+
+void
+rtpcc_gcc_loss_init (RtpccGccLoss * l, gdouble start)
+{
+  memset (l, 0, sizeof (*l));
+  l->rate = start;
+  l->min_interval = CONTROL_INTERVAL;
+  l->min_packets = LOSS_MIN_PACKETS;
+  l->epoch = G_MININT64 + 1;
+  l->first_send = l->last_send = RTPCC_TIME_NONE;
+  l->last_fraction = -1;
+}
+
+void
+rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time, gboolean received)
+{
+  /* packets sent before the last cut belong to the episode already paid */
+  if (send_time < l->epoch)
+    return;
+  if (l->first_send == RTPCC_TIME_NONE || send_time < l->first_send)
+    l->first_send = send_time;
+  if (l->last_send == RTPCC_TIME_NONE || send_time > l->last_send)
+    l->last_send = send_time;
+  l->n_total++;
+  if (!received)
+    l->n_lost++;
+}
+
+RtpccGccLossAction
+rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
+    gdouble delay_rate)
+{
+  RtpccGccLossAction action;
+
+  l->last_fraction = p;
+  if (!l->limiting)
+    l->rate = delay_rate;
+  if (p > LOSS_HIGH) {
+    l->rate *= 1.0 - 0.5 * p;
+    l->limiting = TRUE;
+    l->epoch = now;
+    action = RTPCC_GCC_LOSS_DECREASE;
+  } else if (p < LOSS_LOW) {
+    l->rate *= LOSS_INCREASE;
+    action = RTPCC_GCC_LOSS_INCREASE;
+  } else {
+    action = RTPCC_GCC_LOSS_HOLD;
+  }
+  /* As never exceeds A: when it catches up the loss cut is over and As
+   * follows A again (else it would lag A's own, faster, start-up) */
+  if (l->rate >= delay_rate) {
+    l->rate = delay_rate;
+    l->limiting = FALSE;
+  }
+  return action;
+}
+
+RtpccGccLossAction
+rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
+{
+  gdouble p;
+
+  if (!l->limiting)
+    l->rate = MIN (l->rate, delay_rate);
+  if (l->n_total < l->min_packets || l->first_send == RTPCC_TIME_NONE
+      || l->last_send - l->first_send < l->min_interval) {
+    if (!l->limiting || l->rate > delay_rate) {
+      l->rate = delay_rate;
+      l->limiting = FALSE;
+    }
+    return RTPCC_GCC_LOSS_NONE;
+  }
+  p = (gdouble) l->n_lost / l->n_total;
+  l->n_total = l->n_lost = 0;
+  l->first_send = l->last_send = RTPCC_TIME_NONE;
+  return rtpcc_gcc_loss_apply (l, now, p, delay_rate);
+}
+
+/* ---- rate windows -------------------------------------------------------- */
+
+typedef struct
+{
+  RtpccTime t;
+  guint bytes;
+} RateSample;
+
+typedef struct
+{
+  GArray *s;
+  guint head;
+  guint64 bytes;
+  RtpccTime first_ever, newest;
+  RtpccTime window;
+} RateWindow;
+
+static void
+rate_window_init (RateWindow * w, RtpccTime window)
+{
+  w->s = g_array_new (FALSE, FALSE, sizeof (RateSample));
+  w->head = 0;
+  w->bytes = 0;
+  w->first_ever = w->newest = RTPCC_TIME_NONE;
+  w->window = window;
+}
+
+static void
+rate_window_clear (RateWindow * w)
+{
+  g_array_unref (w->s);
+}
+
+static void
+rate_window_prune (RateWindow * w, RtpccTime now)
+{
+  while (w->head < w->s->len) {
+    RateSample *r = &g_array_index (w->s, RateSample, w->head);
+    if (r->t > now - w->window)
+      break;
+    w->bytes -= r->bytes;
+    w->head++;
+  }
+  if (w->head > 256 && w->head * 2 > w->s->len) {
+    g_array_remove_range (w->s, 0, w->head);
+    w->head = 0;
+  }
+}
+
+static void
+rate_window_push (RateWindow * w, RtpccTime t, guint bytes)
+{
+  RateSample r = { t, bytes };
+
+  g_array_append_val (w->s, r);
+  w->bytes += bytes;
+  if (w->first_ever == RTPCC_TIME_NONE)
+    w->first_ever = t;
+  if (w->newest == RTPCC_TIME_NONE || t > w->newest)
+    w->newest = t;
+  rate_window_prune (w, w->newest);
+}
+
+/* bit/s over the window ending at @end (the newest sample if NONE); while
+ * the history is shorter than the window, over what there is (>= 100 ms),
+ * not counting the first sample, which only opens the interval. */
+static gdouble
+rate_window_rate (RateWindow * w, RtpccTime end)
+{
+  RtpccTime span;
+
+  if (w->newest == RTPCC_TIME_NONE)
+    return -1;
+  if (end == RTPCC_TIME_NONE)
+    end = w->newest;
+  rate_window_prune (w, end);
+  span = end - w->first_ever;
+  if (span >= w->window)
+    return w->bytes * 8.0 / RTPCC_TIME_AS_SEC (w->window);
+  if (span < RATE_MIN_SPAN || w->head >= w->s->len)
+    return -1;
+  return (w->bytes - g_array_index (w->s, RateSample, w->head).bytes) * 8.0 /
+      RTPCC_TIME_AS_SEC (span);
+}
+
+/* Media bytes sent, cumulative, for "how much did we send in [a, b]". */
+typedef struct
+{
+  RtpccTime t;
+  guint64 cum;
+} SendMark;
+
+typedef struct
+{
+  GArray *m;
+  guint head;
+  guint64 cum;
+} SendLog;
+
+static void
+send_log_init (SendLog * l)
+{
+  l->m = g_array_new (FALSE, FALSE, sizeof (SendMark));
+  l->head = 0;
+  l->cum = 0;
+}
+
+static void
+send_log_add (SendLog * l, RtpccTime t, guint size)
+{
+  SendMark m;
+
+  l->cum += size;
+  m.t = t;
+  m.cum = l->cum;
+  g_array_append_val (l->m, m);
+  while (l->head < l->m->len
+      && g_array_index (l->m, SendMark, l->head).t < t - SEND_LOG_KEEP)
+    l->head++;
+  if (l->head > 256 && l->head * 2 > l->m->len) {
+    g_array_remove_range (l->m, 0, l->head);
+    l->head = 0;
+  }
+}
+
+/* bytes sent at or before @t; FALSE if the log does not reach back to @t */
+static gboolean
+send_log_at (const SendLog * l, RtpccTime t, guint64 * cum)
+{
+  guint lo = l->head, hi = l->m->len;
+
+  if (lo >= hi || g_array_index (l->m, SendMark, lo).t > t)
+    return FALSE;
+  /* the last mark with time <= t */
+  while (hi - lo > 1) {
+    guint mid = lo + (hi - lo) / 2;
+    if (g_array_index (l->m, SendMark, mid).t <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *cum = g_array_index (l->m, SendMark, lo).cum;
+  return TRUE;
+}
+
+/* bit/s sent over (@t − @window, @t]; -1 if the log is shorter */
+static gdouble
+send_log_rate (const SendLog * l, RtpccTime t, RtpccTime window)
+{
+  guint64 a, b;
+
+  if (!send_log_at (l, t - window, &a) || !send_log_at (l, t, &b))
+    return -1;
+  return (b - a) * 8.0 / RTPCC_TIME_AS_SEC (window);
+}
+
+/* ---- the controller ------------------------------------------------------ */
+
+typedef struct
+{
+  RtpccController parent;
+
+  /* configuration */
+  RtpccGccEstimator estimator;
+  RtpccTime burst_time;
+  gdouble beta;
+  gboolean burst_guard;         /* (a): excuse our own key-frame bursts */
+  gdouble startup_gain;
+  gdouble pacing_factor;
+  guint trendline_window;
+  gboolean probing;
+  RtpccTime probe_duration;
+
+  /* delay path */
+  RtpccGccGrouper grouper;
+  RtpccGccTrendline trendline;
+  RtpccGccKalman kalman;
+  RtpccGccDetector detector;
+  gdouble accumulated;
+  gdouble estimate, modified;
+  guint64 n_overuse;
+  gboolean overuse_latched;
+  RtpccTime last_arrival;
+  RtpccTime last_not_normal;    /* sender time the signal was last not normal */
+  RtpccTime freeze_until;       /* threshold adaptation suspended until */
+
+  RtpccGccAimd aimd;
+  RtpccTime last_rc;
+  guint64 n_decreases, n_loss_decreases;
+
+  RtpccGccLoss loss;
+  gboolean have_packet_feedback;
+  gboolean rr_only;             /* running on RTCP RR loss alone (§7) */
+
+  RateWindow recv;
+  SendLog sent;                 /* media only, sender clock */
+  GArray *burst_marks;          /* RtpccTime, send times in a self-burst */
+  gboolean pacer_idle;          /* the last media packet left it empty */
+  RtpccTime busy_start, last_busy_end;
+  gdouble frame_interval;       /* ns, EMA of the gaps between busy ends */
+  guint n_frame_gaps;
+  gboolean in_burst;
+  gdouble burst_base;           /* accumulated delay when it began, ms */
+  guint64 n_self_bursts;        /* samples flagged as our own burst */
+  gdouble received_rate;
+
+  RtpccTime srtt;
+
+  /* large-drop bookkeeping for recovery probes */
+  gdouble drop_from;
+  RtpccTime drop_time;
+
+  /* application-limited region */
+  RtpccTime alr_since;
+
+  /* probing */
+  RtpccGccProbeState probe_state;
+  gdouble probe_rate, probe_base;
+  RtpccTime probe_start, probe_end, probe_deadline;
+  gboolean probe_have_first;
+  guint64 probe_first_seq, probe_last_seq;
+  guint64 highest_sent_seq;
+  gboolean have_sent;
+  RtpccTime last_send_time;
+  guint64 probe_rx_bytes, probe_tx_bytes;
+  guint probe_rx, probe_lost;
+  guint probe_first_rx_bytes, probe_last_tx_bytes;
+  RtpccTime probe_first_arrival, probe_last_arrival;
+  RtpccTime probe_first_send, probe_last_send;
+  gboolean probe_overuse;
+  RtpccTime next_probe_time, probe_backoff;
+  guint n_probes, n_probe_success, n_probe_fail;
+  gdouble last_probe_result;
+
+  const gchar *reason;
+} Gcc;
+
+static void
+gcc_reset_delay_path (Gcc * g)
+{
+  rtpcc_gcc_grouper_init (&g->grouper, g->burst_time);
+  rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
+  rtpcc_gcc_kalman_init (&g->kalman);
+  rtpcc_gcc_detector_init (&g->detector);
+  g->detector.strict_adapt = TRUE;
+  g->accumulated = 0;
+  g->estimate = g->modified = 0;
+}
+
+static RtpccTime
+gcc_rtt (const Gcc * g)
+{
+  return g->srtt != RTPCC_TIME_NONE && g->srtt > 0 ? g->srtt : DEFAULT_RTT;
+}
+
+static gdouble
+gcc_rate (const Gcc * g)
+{
+  return MIN (g->aimd.rate, g->loss.rate);
+}
+
+static void
+gcc_publish (Gcc * g)
+{
+  RtpccController *cc = &g->parent;
+  gdouble rate = gcc_rate (g);
+  guint64 target, fec = 0;
+  const gchar *state;
+
+  if (g->probe_state == RTPCC_GCC_PROBE_SENDING) {
+    target = (guint64) MAX (g->probe_rate, rate);
+    fec = target - (guint64) rate;
+    state = "probe";
+  } else if (g->aimd.startup) {
+    target = (guint64) rate;
+    state = "startup";
+  } else {
+    target = (guint64) rate;
+    if (g->loss.limiting && g->reason && strcmp (g->reason, "loss") == 0)
+      state = "decrease";
+    else
+      switch (g->aimd.state) {
+        case RTPCC_GCC_RC_DECREASE:
+          state = "decrease";
+          break;
+        case RTPCC_GCC_RC_HOLD:
+          state = "hold";
+          break;
+        default:
+          state = "increase";
+          break;
+      }
+  }
+  rtpcc_controller_update_target (cc, target, fec, g->pacing_factor, state,
+      g->reason);
+}
+
+static void
+gcc_init (RtpccController * cc, RtpccTime now)
+{
+  Gcc *g = (Gcc *) cc;
+  gdouble start = cc->target.target_bitrate;
+
+  g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
+  g->burst_time = BURST_TIME;
+  g->burst_guard = TRUE;
+  g->beta = BETA;
+  g->startup_gain = STARTUP_GAIN;
+  g->pacing_factor = PACING_FACTOR;
+  g->trendline_window = TRENDLINE_WINDOW;
+  g->probing = TRUE;
+  g->probe_duration = PROBE_DURATION;
+
+  gcc_reset_delay_path (g);
+  g->last_arrival = RTPCC_TIME_NONE;
+  g->last_not_normal = now;
+  g->freeze_until = RTPCC_TIME_NONE;
+  rtpcc_gcc_aimd_init (&g->aimd, start, cc->config.min_bitrate,
+      cc->config.max_bitrate, g->beta);
+  g->aimd.startup_gain = g->startup_gain;
+  g->last_rc = RTPCC_TIME_NONE;
+  rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
+  rate_window_init (&g->recv, RATE_WINDOW);
+  send_log_init (&g->sent);
+  g->burst_marks = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
+  g->pacer_idle = TRUE;
+  g->last_busy_end = RTPCC_TIME_NONE;
+  g->received_rate = -1;
+  g->srtt = RTPCC_TIME_NONE;
+  g->drop_time = RTPCC_TIME_NONE;
+  g->alr_since = RTPCC_TIME_NONE;
+  g->probe_state = RTPCC_GCC_PROBE_IDLE;
+  g->next_probe_time = now;
+  g->probe_backoff = PROBE_BACKOFF_MIN;
+  g->last_probe_result = -1;
+  g->reason = "initial";
+  gcc_publish (g);
+}
+
+static void
+gcc_finalize (RtpccController * cc)
+{
+  Gcc *g = (Gcc *) cc;
+
+  rate_window_clear (&g->recv);
+  g_array_unref (g->sent.m);
+  g_array_unref (g->burst_marks);
+}
+
+static void
+gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt)
+{
+  Gcc *g = (Gcc *) cc;
+
+  if (!g->have_sent || pkt->seq > g->highest_sent_seq)
+    g->highest_sent_seq = pkt->seq;
+  g->last_send_time = pkt->send_time;
+  g->have_sent = TRUE;
+  if (!pkt->is_fec) {
+    send_log_add (&g->sent, pkt->send_time, pkt->size);
+    if (g->pacer_idle)
+      g->busy_start = pkt->send_time;
+    if (pkt->app_limited) {
+      /* the end of a busy period: about one per frame */
+      if (g->last_busy_end != RTPCC_TIME_NONE
+          && pkt->send_time - g->last_busy_end >= BURST_MIN_GAP) {
+        gdouble gap = pkt->send_time - g->last_busy_end;
+        g->frame_interval = g->n_frame_gaps == 0 ? gap :
+            g->frame_interval + (gap - g->frame_interval) / 16.0;
+        g->n_frame_gaps++;
+      }
+      g->last_busy_end = pkt->send_time;
+    }
+    /* no marks while probing: the probe's own FEC keeps the pacer busy,
+     * and a probe that over-uses must be seen */
+    if (g->n_frame_gaps >= BURST_MIN_FRAMES
+        && g->probe_state == RTPCC_GCC_PROBE_IDLE
+        && pkt->send_time - g->busy_start >
+        BURST_BUSY_FACTOR * g->frame_interval) {
+      g_array_append_val (g->burst_marks, pkt->send_time);
+      while (g->burst_marks->len > 0 && g_array_index (g->burst_marks,
+              RtpccTime, 0) < pkt->send_time - SEND_LOG_KEEP)
+        g_array_remove_index (g->burst_marks, 0);
+    }
+    g->pacer_idle = pkt->app_limited;
+  }
+  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && !g->probe_have_first) {
+    g->probe_first_seq = pkt->seq;
+    g->probe_have_first = TRUE;
+  }
+}
+
+/* One inter-group sample through the filter and the detector. */
+static void
+gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
+{
+  guint n;
+  RtpccGccSignal s;
+  gboolean burst;
+
+  g->accumulated += d->d;
+  /* Threshold adaptation is suspended from our own over-use signal until
+   * the rate controller is back in increase with the signal normal for
+   * 500 ms: the overshoot before our cut takes effect and the drain after
+   * it are self-inflicted, and with K_d = 0.00018 (time constant 5.5 s)
+   * learning from them ratchets the threshold up by ~15 ms per sawtooth
+   * tooth (measured 6 -> 35 ms), so every tooth detects later and queues
+   * more. An over-use that persists beyond THRESHOLD_FREEZE despite our cut
+   * is foreign (a loss-based flow filling the queue) and adapts the
+   * threshold as the draft intends; a drain is ours however long it is. */
+  if (g->freeze_until != RTPCC_TIME_NONE
+      && ((now >= g->freeze_until && g->modified > g->detector.threshold)
+          || (g->aimd.state == RTPCC_GCC_RC_INCREASE
+              && now - g->last_not_normal >= THRESHOLD_FREEZE_NORMAL)))
+    g->freeze_until = RTPCC_TIME_NONE;
+  g->detector.adapt = g->freeze_until == RTPCC_TIME_NONE;
+  if (g->estimator == RTPCC_GCC_ESTIMATOR_KALMAN) {
+    g->estimate = rtpcc_gcc_kalman_update (&g->kalman, d->d, d->send_delta);
+    n = g->kalman.num_deltas;
+    g->modified = MIN (n, MAX_NUM_DELTAS) * g->estimate;
+  } else {
+    g->modified = rtpcc_gcc_trendline_update (&g->trendline,
+        d->arrival_delta, d->send_delta, d->arrival);
+    g->estimate = g->trendline.trend;
+    n = g->trendline.num_deltas;
+  }
+  /* (a) was this group sent in our own burst (a key frame that kept the
+   * pacer busy, or the frames it caught up with after it)? Such a group may
+   * not fire an over-use: the average rate is still the target, and the
+   * queue it builds drains once the frame is out. A sustained over-use
+   * keeps growing the delay after the marks. */
+  burst = FALSE;
+  for (guint i = g->burst_guard ? g->burst_marks->len : 0; i > 0; i--) {
+    RtpccTime m = g_array_index (g->burst_marks, RtpccTime, i - 1);
+    if (m < d->send - BURST_AFTER)
+      break;
+    if (m <= d->send + BURST_BEFORE) {
+      burst = TRUE;
+      break;
+    }
+  }
+  /* ... but a burst excuses at most 100 ms of delay growth: what the
+   * pacer's 100 ms max-delay lets one frame add at a bottleneck near the
+   * target. More than that (a capacity drop during a key frame) is an
+   * over-use whatever we were sending. */
+  if (burst && !g->in_burst)
+    g->burst_base = g->accumulated;
+  g->in_burst = burst;
+  if (burst && g->accumulated - g->burst_base > BURST_MAX_DELAY)
+    burst = FALSE;
+  if (burst)
+    g->n_self_bursts++;
+  s = rtpcc_gcc_detector_update (&g->detector, g->modified, g->estimate,
+      d->send_delta, g->accumulated, n, burst, d->arrival);
+  if (g->detector.fired) {
+    if (g->freeze_until == RTPCC_TIME_NONE)
+      g->freeze_until = now + THRESHOLD_FREEZE;
+    g->n_overuse++;
+    /* held until the rate controller runs, so a short over-use inside one
+     * feedback batch is not lost */
+    g->overuse_latched = TRUE;
+  }
+  if (s != RTPCC_GCC_NORMAL)
+    g->last_not_normal = now;
+}
+
+static void
+gcc_note_rate_change (Gcc * g, RtpccTime now, gdouble before, gdouble after)
+{
+  if (after >= before)
+    return;
+  /* a drop episode: decreases less than 5 s apart belong together; its
+   * starting rate is what recovery probes aim back at */
+  if (g->drop_time == RTPCC_TIME_NONE || now - g->drop_time > PROBE_DROP_WINDOW)
+    g->drop_from = before;
+  else
+    g->drop_from = MAX (g->drop_from, before);
+  g->drop_time = now;
+}
+
+static void
+gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
+{
+  g->probe_state = RTPCC_GCC_PROBE_IDLE;
+  g->parent.next_tick = RTPCC_TIME_NONE;
+  g->last_probe_result = result;
+  if (success) {
+    gdouble r = MIN (result, g->probe_rate);
+    g->n_probe_success++;
+    g->aimd.rate = CLAMP (MAX (g->aimd.rate, r), g->aimd.min_rate,
+        g->aimd.max_rate);
+    /* the old congestion point no longer describes the path */
+    g->aimd.have_cp = FALSE;
+    g->loss.rate = g->aimd.rate;
+    g->loss.limiting = FALSE;
+    g->probe_backoff = PROBE_BACKOFF_MIN;
+    g->next_probe_time = now + PROBE_AFTER_SUCCESS;
+    g->reason = "probe";
+  } else {
+    g->n_probe_fail++;
+    g->next_probe_time = now + g->probe_backoff;
+    g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
+  }
+}
+
+/* min (send rate, receive rate) of the probe's packets, -1 if too few */
+static gdouble
+gcc_probe_result (const Gcc * g)
+{
+  gdouble tx, rx;
+
+  if (g->probe_rx < PROBE_MIN_PACKETS
+      || g->probe_last_arrival <= g->probe_first_arrival
+      || g->probe_last_send <= g->probe_first_send)
+    return -1;
+  rx = (g->probe_rx_bytes - g->probe_first_rx_bytes) * 8.0 /
+      RTPCC_TIME_AS_SEC (g->probe_last_arrival - g->probe_first_arrival);
+  tx = (g->probe_tx_bytes - g->probe_last_tx_bytes) * 8.0 /
+      RTPCC_TIME_AS_SEC (g->probe_last_send - g->probe_first_send);
+  return MIN (tx, rx);
+}
+
+static void
+gcc_probe_evaluate (Gcc * g, RtpccTime now, gboolean all_reported)
+{
+  gdouble result;
+
+  if (g->probe_state == RTPCC_GCC_PROBE_IDLE)
+    return;
+  if (g->probe_overuse || (g->probe_rx + g->probe_lost >= PROBE_MIN_PACKETS
+          && g->probe_lost > LOSS_HIGH * (g->probe_rx + g->probe_lost))) {
+    gcc_probe_finish (g, now, FALSE, gcc_probe_result (g));
+    return;
+  }
+  if (g->probe_state != RTPCC_GCC_PROBE_WAITING)
+    return;
+  if (!all_reported && now < g->probe_deadline)
+    return;
+  result = gcc_probe_result (g);
+  gcc_probe_finish (g, now, result >= PROBE_SUCCESS * g->probe_base,
+      result);
+}
+
+static void
+gcc_probe_account (Gcc * g, const RtpccPacketReport * r)
+{
+  if (g->probe_state == RTPCC_GCC_PROBE_IDLE || !g->probe_have_first
+      || r->seq < g->probe_first_seq)
+    return;
+  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && r->seq > g->probe_last_seq)
+    return;
+  if (!r->received) {
+    g->probe_lost++;
+    return;
+  }
+  if (r->arrival == RTPCC_TIME_NONE)
+    return;
+  if (g->probe_rx == 0 || r->arrival < g->probe_first_arrival) {
+    g->probe_first_arrival = r->arrival;
+    g->probe_first_rx_bytes = r->size;
+  }
+  if (g->probe_rx == 0 || r->arrival > g->probe_last_arrival)
+    g->probe_last_arrival = r->arrival;
+  if (g->probe_rx == 0 || r->send_time < g->probe_first_send)
+    g->probe_first_send = r->send_time;
+  if (g->probe_rx == 0 || r->send_time >= g->probe_last_send) {
+    g->probe_last_send = r->send_time;
+    g->probe_last_tx_bytes = r->size;
+  }
+  g->probe_rx++;
+  g->probe_rx_bytes += r->size;
+  g->probe_tx_bytes += r->size;
+}
+
+static void
+gcc_probe_start (Gcc * g, RtpccTime now, gdouble rate)
+{
+  RtpccController *cc = &g->parent;
+
+  g->probe_state = RTPCC_GCC_PROBE_SENDING;
+  g->probe_rate = MIN (rate, (gdouble) cc->config.max_bitrate);
+  g->probe_base = gcc_rate (g);
+  g->probe_start = now;
+  g->probe_end = now + g->probe_duration;
+  g->probe_have_first = FALSE;
+  g->probe_rx = g->probe_lost = 0;
+  g->probe_rx_bytes = g->probe_tx_bytes = 0;
+  g->probe_overuse = FALSE;
+  g->n_probes++;
+  g->reason = "probe";
+  cc->next_tick = g->probe_end;
+}
+
+static void
+gcc_probe_maybe_start (Gcc * g, RtpccTime now)
+{
+  RtpccController *cc = &g->parent;
+  gdouble rate = gcc_rate (g), p = 0;
+  gdouble send_rate;
+
+  /* application-limited region: the encoder uses < 65 % of the target */
+  send_rate = send_log_rate (&g->sent, now, SEND_WINDOW);
+  if (send_rate >= 0 && send_rate < ALR_RATIO * cc->target.target_bitrate) {
+    if (g->alr_since == RTPCC_TIME_NONE)
+      g->alr_since = now;
+  } else {
+    g->alr_since = RTPCC_TIME_NONE;
+  }
+
+  if (!g->probing || g->probe_state != RTPCC_GCC_PROBE_IDLE
+      || g->aimd.startup || now < g->next_probe_time)
+    return;
+  /* the delay signal is clean: normal for a while, nothing lost */
+  if (g->detector.signal != RTPCC_GCC_NORMAL
+      || now - g->last_not_normal < PROBE_CLEAN_TIME
+      || g->aimd.state == RTPCC_GCC_RC_DECREASE || g->loss.limiting
+      || g->loss.last_fraction >= LOSS_LOW || g->received_rate < 0)
+    return;
+
+  if (g->drop_time != RTPCC_TIME_NONE
+      && now - g->drop_time <= PROBE_DROP_WINDOW
+      && rate < PROBE_DROP_RATIO * g->drop_from)
+    p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
+  else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
+    p = PROBE_ALR_GAIN * rate;
+  p = MIN (p, (gdouble) cc->config.max_bitrate);
+  if (p >= PROBE_SUCCESS * rate)
+    gcc_probe_start (g, now, p);
+}
+
+static void
+gcc_update_rtt (Gcc * g, const RtpccFeedback * fb)
+{
+  if (fb->srtt != RTPCC_TIME_NONE && fb->srtt > 0)
+    g->srtt = fb->srtt;
+  else if (fb->rtt_sample != RTPCC_TIME_NONE && fb->rtt_sample > 0)
+    g->srtt = g->srtt == RTPCC_TIME_NONE ? fb->rtt_sample :
+        (7 * g->srtt + fb->rtt_sample) / 8;
+}
+
+static void
+gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
+{
+  Gcc *g = (Gcc *) cc;
+  gboolean probe_all_reported = FALSE, rc_due, loss_cut = FALSE;
+  RtpccGccLossAction la;
+  RtpccGccSignal signal;
+  gdouble before = gcc_rate (g), R;
+
+  gcc_update_rtt (g, fb);
+  g->have_packet_feedback = TRUE;
+  if (g->rr_only) {
+    /* per-packet feedback after all: the delay-based estimate takes over
+     * from where the loss-based one got to */
+    g->rr_only = FALSE;
+    g->aimd.rate = g->loss.rate;
+    g->loss.limiting = FALSE;
+  }
+
+  for (guint i = 0; i < fb->n_reports; i++) {
+    const RtpccPacketReport *r = &fb->reports[i];
+    RtpccGccDelta d;
+
+    gcc_probe_account (g, r);
+    if (g->probe_state == RTPCC_GCC_PROBE_WAITING
+        && r->seq >= g->probe_last_seq)
+      probe_all_reported = TRUE;
+    /* FEC and probe packets are expendable: their loss says little about
+     * what the media suffers, and a failed probe must not cut the rate */
+    if (!r->is_fec)
+      rtpcc_gcc_loss_add (&g->loss, r->send_time, r->received);
+    if (!r->received || r->arrival == RTPCC_TIME_NONE)
+      continue;
+    /* but every byte that crossed the link counts for the receive rate and
+     * every packet for the delay: they share the queue */
+    rate_window_push (&g->recv, r->arrival, r->size);
+    if (g->last_arrival != RTPCC_TIME_NONE
+        && r->arrival - g->last_arrival > STREAM_TIMEOUT)
+      gcc_reset_delay_path (g);
+    if (g->last_arrival == RTPCC_TIME_NONE || r->arrival > g->last_arrival)
+      g->last_arrival = r->arrival;
+    if (rtpcc_gcc_grouper_add (&g->grouper, r->send_time, r->arrival,
+            r->size, &d))
+      gcc_process_delta (g, now, &d);
+  }
+
+  R = rate_window_rate (&g->recv, RTPCC_TIME_NONE);
+  g->received_rate = R;
+  signal = g->overuse_latched ? RTPCC_GCC_OVERUSE : g->detector.signal;
+
+  if (signal == RTPCC_GCC_OVERUSE && g->probe_state != RTPCC_GCC_PROBE_IDLE)
+    g->probe_overuse = TRUE;
+
+  /* the rate controller runs once per control interval, and at once when
+   * an over-use may be acted on */
+  rc_due = g->last_rc == RTPCC_TIME_NONE || now - g->last_rc >= CONTROL_INTERVAL
+      || (signal == RTPCC_GCC_OVERUSE && rtpcc_gcc_aimd_may_decrease (&g->aimd,
+              now, CLAMP (gcc_rtt (g), RTPCC_MSEC (10), RTPCC_MSEC (200)), R));
+  if (rc_due) {
+    rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
+    if (g->aimd.last_decreased)
+      g->n_decreases++;
+    g->last_rc = now;
+    g->overuse_latched = FALSE;
+  }
+
+  la = rtpcc_gcc_loss_evaluate (&g->loss, now, g->aimd.rate);
+  if (la == RTPCC_GCC_LOSS_DECREASE) {
+    g->n_loss_decreases++;
+    g->aimd.startup = FALSE;
+    loss_cut = TRUE;
+  }
+
+  if (loss_cut)
+    g->reason = "loss";
+  else if (g->probe_state == RTPCC_GCC_PROBE_SENDING)
+    g->reason = "probe";
+  else
+    g->reason = rtpcc_gcc_signal_name (signal);
+
+  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  gcc_probe_evaluate (g, now, probe_all_reported);
+  gcc_probe_maybe_start (g, now);
+  gcc_publish (g);
+}
+
+static void
+gcc_on_receiver_report (RtpccController * cc, RtpccTime now,
+    const RtpccReceiverReport * rr)
+{
+  Gcc *g = (Gcc *) cc;
+  gdouble before = gcc_rate (g);
+
+  if (rr->rtt != RTPCC_TIME_NONE && rr->rtt > 0 && g->srtt == RTPCC_TIME_NONE)
+    g->srtt = rr->rtt;
+  /* draft §7: without per-packet feedback only the loss-based controller
+   * runs, on the RR's fraction lost (one report interval >= the control
+   * interval); the delay-based one is off, so As is bounded by the
+   * configured maximum instead of by A */
+  if (g->have_packet_feedback)
+    return;
+  if (!g->rr_only) {
+    g->rr_only = TRUE;
+    g->aimd.startup = FALSE;
+    g->loss.rate = before;
+    g->aimd.rate = g->aimd.max_rate;
+  }
+  g->loss.limiting = TRUE;
+  if (rtpcc_gcc_loss_apply (&g->loss, now, rr->fraction_lost / 256.0,
+          g->aimd.max_rate) == RTPCC_GCC_LOSS_DECREASE) {
+    g->n_loss_decreases++;
+    g->reason = "loss";
+  } else {
+    g->reason = "normal";
+  }
+  g->loss.limiting = TRUE;
+  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  gcc_publish (g);
+}
+
+static void
+gcc_on_tick (RtpccController * cc, RtpccTime now)
+{
+  Gcc *g = (Gcc *) cc;
+
+  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && now >= g->probe_end) {
+    /* stop asking for probe bytes; wait for their feedback */
+    g->probe_state = RTPCC_GCC_PROBE_WAITING;
+    g->probe_last_seq = g->have_sent ? g->highest_sent_seq : 0;
+    g->probe_deadline = now + gcc_rtt (g) + RTPCC_MSEC (500);
+    if (!g->probe_have_first) {
+      /* nothing was sent during the probe */
+      gcc_probe_finish (g, now, FALSE, -1);
+    } else {
+      cc->next_tick = g->probe_deadline;
+    }
+    g->reason = rtpcc_gcc_signal_name (g->detector.signal);
+    gcc_publish (g);
+    return;
+  }
+  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && now >= g->probe_deadline) {
+    gcc_probe_evaluate (g, now, TRUE);
+    gcc_publish (g);
+  }
+}
+
+static gboolean
+parse_double (const gchar * value, gdouble * out)
+{
+  gchar *end = NULL;
+  gdouble v = g_ascii_strtod (value, &end);
+
+  if (end == value || *end != '\0' || !isfinite (v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
+{
+  Gcc *g = (Gcc *) cc;
+  gdouble v;
+
+  if (!key || !value)
+    return FALSE;
+  if (strcmp (key, "estimator") == 0) {
+    if (strcmp (value, "trendline") == 0)
+      g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
+    else if (strcmp (value, "kalman") == 0)
+      g->estimator = RTPCC_GCC_ESTIMATOR_KALMAN;
+    else
+      return FALSE;
+    /* the two filters' outputs are not comparable: start the delay path
+     * again rather than mixing them */
+    gcc_reset_delay_path (g);
+    return TRUE;
+  }
+  if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0) {
+    gboolean on;
+    if (strcmp (value, "true") == 0 || strcmp (value, "1") == 0)
+      on = TRUE;
+    else if (strcmp (value, "false") == 0 || strcmp (value, "0") == 0)
+      on = FALSE;
+    else
+      return FALSE;
+    if (key[0] == 'p')
+      g->probing = on;
+    else
+      g->burst_guard = on;
+    return TRUE;
+  }
+  if (!parse_double (value, &v))
+    return FALSE;
+  if (strcmp (key, "burst-time") == 0 && v >= 0 && v <= 100) {
+    g->burst_time = RTPCC_USEC ((gint64) (v * 1000));
+    if (g->burst_time == 0)
+      g->burst_time = 1;        /* 0 would mean "default" in the grouper */
+    g->grouper.burst_time = g->burst_time;
+    return TRUE;
+  }
+  if (strcmp (key, "beta") == 0 && v >= 0.5 && v < 1.0) {
+    g->beta = g->aimd.beta = v;
+    return TRUE;
+  }
+  if (strcmp (key, "startup-gain") == 0 && v >= 1.0 && v <= 8.0) {
+    g->startup_gain = g->aimd.startup_gain = v;
+    return TRUE;
+  }
+  if (strcmp (key, "pacing-factor") == 0 && v >= 1.0 && v <= 5.0) {
+    g->pacing_factor = v;
+    gcc_publish (g);
+    return TRUE;
+  }
+  if (strcmp (key, "rate-window") == 0 && v >= 100 && v <= 5000) {
+    g->recv.window = RTPCC_MSEC ((gint64) v);
+    return TRUE;
+  }
+  if (strcmp (key, "trendline-window") == 0 && v >= 2
+      && v <= RTPCC_GCC_TRENDLINE_MAX_WINDOW && v == floor (v)) {
+    g->trendline_window = (guint) v;
+    rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
+    return TRUE;
+  }
+  if (strcmp (key, "probe-duration") == 0 && v >= 10 && v <= 2000) {
+    g->probe_duration = RTPCC_MSEC ((gint64) v);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
+{
+  Gcc *g = (Gcc *) cc;
+
+  if (!cc || cc->ops != &rtpcc_cc_gcc_ops)
+    return FALSE;
+  memset (info, 0, sizeof (*info));
+  info->estimator = g->estimator;
+  info->delay_rate = g->aimd.rate;
+  info->loss_rate = g->loss.rate;
+  info->received_rate = g->received_rate;
+  info->send_rate = send_log_rate (&g->sent, g->last_send_time, SEND_WINDOW);
+  info->n_self_bursts = g->n_self_bursts;
+  info->signal = g->detector.signal;
+  info->rc_state = g->aimd.state;
+  info->startup = g->aimd.startup;
+  info->estimate = g->estimate;
+  info->modified = g->modified;
+  info->threshold = g->detector.threshold;
+  info->accumulated = g->accumulated;
+  info->loss_fraction = g->loss.last_fraction;
+  info->n_groups = g->grouper.n_groups;
+  info->n_overuse = g->n_overuse;
+  info->n_decreases = g->n_decreases;
+  info->n_loss_decreases = g->n_loss_decreases;
+  info->probe_state = g->probe_state;
+  info->probe_rate = g->probe_rate;
+  info->n_probes = g->n_probes;
+  info->n_probe_success = g->n_probe_success;
+  info->n_probe_fail = g->n_probe_fail;
+  info->last_probe_result = g->last_probe_result;
+  info->srtt = g->srtt;
+  return TRUE;
+}
+
+const RtpccControllerOps rtpcc_cc_gcc_ops = {
+  .name = "gcc",
+  .description = "Google Congestion Control (draft-ietf-rmcat-gcc-02): "
+      "delay-gradient over-use detection with AIMD, loss-based bound, "
+      "FEC-based probing",
+  .instance_size = sizeof (Gcc),
+  .init = gcc_init,
+  .finalize = gcc_finalize,
+  .on_packet_sent = gcc_on_packet_sent,
+  .on_feedback = gcc_on_feedback,
+  .on_receiver_report = gcc_on_receiver_report,
+  .on_tick = gcc_on_tick,
+  .set_param = gcc_set_param,
+};
