@@ -105,6 +105,13 @@ struct _RtpccSender
   RtpccTarget target;
   guint64 generation;
 
+  /* probing */
+  guint16 probe_seq;
+  guint32 probe_ts;
+  RtpccTime probe_next;         /* NONE: not probing */
+  guint8 media_pt;
+  gboolean have_media_pt;
+
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
   guint64 rate_window_bytes;
@@ -142,6 +149,7 @@ rtpcc_sender_config_init (RtpccSenderConfig * config)
   rtpcc_pacer_config_init (&config->pacer);
   config->pacing = TRUE;
   config->circuit_breaker = TRUE;
+  config->probing = TRUE;
   config->cname = "rtpcc@localhost";
 }
 
@@ -239,6 +247,11 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->first_sent = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   s->rr_window_start = RTPCC_TIME_NONE;
+  s->probe_next = RTPCC_TIME_NONE;
+  while (s->config.probe_ssrc == 0)
+    s->config.probe_ssrc = (guint32) rtpcc_rng_next_u64 (&s->rng);
+  s->probe_seq = (guint16) rtpcc_rng_next_u64 (&s->rng);
+  s->probe_ts = (guint32) rtpcc_rng_next_u64 (&s->rng);
   s->stats.rtt = s->stats.srtt = RTPCC_TIME_NONE;
 
   if (config->circuit_breaker) {
@@ -318,6 +331,10 @@ rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
 
   it->info = *info;
   it->handle = handle;
+  if (!s->have_media_pt) {
+    s->media_pt = info->pt;
+    s->have_media_pt = TRUE;
+  }
   s->stats.packets_enqueued++;
   s->stats.bytes_enqueued += info->size;
   {
@@ -402,6 +419,56 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
   rtpcc_controller_packet_sent (s->cc, now, &sp);
   if (s->breaker)
     rtpcc_circuit_breaker_on_sent (s->breaker, now, info->size);
+}
+
+/* Probe bytes go out while the published target asks for them, at that
+ * rate; media keeps its own pacing. */
+static gboolean
+probing_wanted (const RtpccSender * s)
+{
+  return s->config.probing && s->target.fec_bitrate > 0
+      && s->have_media_pt && !(s->breaker
+      && rtpcc_circuit_breaker_is_tripped (s->breaker));
+}
+
+gboolean
+rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
+    RtpccRtpInfo * info)
+{
+  RtpccRtpInfo pi = { 0, };
+
+  if (!probing_wanted (s)) {
+    s->probe_next = RTPCC_TIME_NONE;
+    return FALSE;
+  }
+  if (s->probe_next == RTPCC_TIME_NONE)
+    s->probe_next = now;
+  if (now < s->probe_next)
+    return FALSE;
+
+  pi.ssrc = s->config.probe_ssrc;
+  pi.seq = s->probe_seq++;
+  pi.pt = s->config.probe_pt ? s->config.probe_pt : s->media_pt;
+  pi.size = RTPCC_PROBE_PACKET_SIZE;
+  pi.clock_rate = 90000;
+  pi.is_fec = TRUE;
+  /* a clock that advances like media's keeps receivers' jitter sane */
+  pi.rtp_ts = s->probe_ts + (guint32) (RTPCC_TIME_AS_SEC (now) * 90000.0);
+  if (s->config.feedback == RTPCC_FEEDBACK_TWCC) {
+    pi.has_twcc = TRUE;
+    pi.twcc_seq = (guint16) ((s->next_seq - 1) & 0xFFFF);
+  }
+  record_sent (s, now, &pi);
+  s->stats.probe_packets++;
+  s->stats.probe_bytes += pi.size;
+  /* next probe one packet time later at the requested rate; no catching
+   * up after a late wake-up (probes are a measurement, not a debt) */
+  s->probe_next = MAX (s->probe_next, now - RTPCC_MSEC (5)) +
+      (RtpccTime) (pi.size * 8.0 * RTPCC_NSEC_PER_SEC /
+      (gdouble) s->target.fec_bitrate);
+  if (info)
+    *info = pi;
+  return TRUE;
 }
 
 gpointer
@@ -968,6 +1035,8 @@ rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
           || rtpcc_controller_can_send (s->cc, now, 1200)))
     t = earliest (t, p);
   t = earliest (t, s->cc->next_tick);
+  if (probing_wanted (s))
+    t = earliest (t, s->probe_next == RTPCC_TIME_NONE ? now : s->probe_next);
   if (s->breaker)
     t = earliest (t, rtpcc_circuit_breaker_next_tick (s->breaker));
   return t;

@@ -31,6 +31,12 @@ typedef struct
   gboolean pacing;              /* FALSE: send as soon as the controller allows */
   gboolean circuit_breaker;     /* RFC 8083, default TRUE */
   guint32 rtcp_ssrc;            /* 0 = the first media SSRC */
+  /* Probing: when the controller asks for fec_bitrate (GCC's probe),
+   * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
+   * that rate on probe_ssrc (0 = drawn from the seed) with probe_pt. */
+  gboolean probing;             /* default TRUE */
+  guint32 probe_ssrc;
+  guint8 probe_pt;              /* default: the first media packet's PT */
   const gchar *cname;           /* SDES CNAME, default "rtpcc@localhost" */
   guint64 seed;
 } RtpccSenderConfig;
@@ -43,6 +49,7 @@ typedef struct
   guint64 packets_sent, bytes_sent;
   guint64 pacer_drops;          /* dropped: pacer over its byte limit */
   guint64 breaker_drops;        /* dropped: circuit breaker tripped */
+  guint64 probe_packets, probe_bytes;   /* padding sent for probing */
   guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
@@ -72,6 +79,19 @@ void rtpcc_sender_enqueue (RtpccSender * sender, RtpccTime now,
 /* Next packet to put on the wire now, or NULL (pacing, window, breaker).
  * The caller must send it: it is recorded as sent at @now. */
 gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
+    RtpccRtpInfo * info);
+
+/* Bytes of padding in a probe packet; with the 12-byte header a probe is
+ * RTPCC_PROBE_PACKET_SIZE on the wire. */
+#define RTPCC_PROBE_PADDING 255
+#define RTPCC_PROBE_PACKET_SIZE (12 + RTPCC_PROBE_PADDING)
+
+/* A probe packet to put on the wire now: fills @info (ssrc, seq, rtp_ts,
+ * pt, size, is_fec, and has_twcc/twcc_seq in TWCC mode) and records it as
+ * sent. The caller builds a padding-only RTP packet from it (header fields
+ * from @info, P bit, RTPCC_PROBE_PADDING bytes of padding). FALSE if none
+ * is due. */
+gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
     RtpccRtpInfo * info);
 
 /* RTCP in (from the peer's address; the caller filters addresses). FALSE if

@@ -66,6 +66,7 @@ enum
   PROP_MAX_PACING_DELAY,
   PROP_CNAME,
   PROP_TWCC_EXT_ID,
+  PROP_PROBING,
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
@@ -334,6 +335,30 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
 
 /* ---- the task ----------------------------------------------------------- */
 
+static GstBuffer *stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq);
+
+/* A padding-only RTP packet (RFC 3550 §5.1): bytes on the wire for a
+ * bandwidth probe, nothing for a depayloader. */
+static GstBuffer *
+make_probe (GstRtpccSink * self, const RtpccRtpInfo * info)
+{
+  GstBuffer *b = gst_rtp_buffer_new_allocate (0, RTPCC_PROBE_PADDING, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  if (!gst_rtp_buffer_map (b, GST_MAP_WRITE, &rtp)) {
+    gst_buffer_unref (b);
+    return NULL;
+  }
+  gst_rtp_buffer_set_ssrc (&rtp, info->ssrc);
+  gst_rtp_buffer_set_seq (&rtp, info->seq);
+  gst_rtp_buffer_set_timestamp (&rtp, info->rtp_ts);
+  gst_rtp_buffer_set_payload_type (&rtp, info->pt);
+  gst_rtp_buffer_unmap (&rtp);
+  if (info->has_twcc)
+    b = stamp_twcc (self, b, info->twcc_seq);
+  return b;
+}
+
 /* The transport-wide sequence number as an RFC 8285 one-byte extension. */
 static GstBuffer *
 stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq)
@@ -407,6 +432,21 @@ gst_rtpcc_sink_loop (gpointer user_data)
       gst_buffer_unmap (b, &map);
     }
     gst_buffer_unref (b);
+  }
+  {
+    /* probe packets the controller asked for: padding-only RTP */
+    RtpccRtpInfo pinfo;
+    for (guint i = 0; i < 64 && rtpcc_sender_dequeue_probe (self->sender, now,
+            &pinfo); i++) {
+      GstBuffer *pb = make_probe (self, &pinfo);
+      GstMapInfo map;
+      if (pb && gst_buffer_map (pb, &map, GST_MAP_READ)) {
+        send_bytes (self, map.data, map.size);
+        gst_buffer_unmap (pb, &map);
+      }
+      if (pb)
+        gst_buffer_unref (pb);
+    }
   }
   {
     gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX);
@@ -543,6 +583,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.circuit_breaker = self->circuit_breaker;
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
+  cfg.probing = self->probing;
   cfg.cname = self->cname;
   self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - mono_now () +
       RTPCC_NTP_UNIX_EPOCH_NS;
@@ -751,6 +792,8 @@ make_stats (GstRtpccSink * self)
       "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
       "encoder-updates", G_TYPE_UINT64, self->encoder_updates,
       "twcc-stamp-errors", G_TYPE_UINT64, self->twcc_stamp_errors,
+      "probe-packets", G_TYPE_UINT64, st->probe_packets,
+      "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, mono_now ()), NULL);
   g_mutex_unlock (&self->lock);
@@ -826,6 +869,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
+      break;
+    case PROP_PROBING:
+      self->probing = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -906,6 +952,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
+      break;
+    case PROP_PROBING:
+      g_value_set_boolean (value, self->probing);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1098,6 +1147,17 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
           "One-byte header extension ID for transport-wide seqs (twcc mode)",
           1, 14, DEFAULT_TWCC_EXT_ID, rw));
   /**
+   * GstRtpccSink:probing:
+   *
+   * When the controller asks for probe bytes (gcc after a drop, or when
+   * application-limited), send them as padding-only RTP packets on a
+   * separate SSRC (no payload: receivers decode nothing from them).
+   */
+  g_object_class_install_property (gobject_class, PROP_PROBING,
+      g_param_spec_boolean ("probing", "Probing",
+          "Send padding-only probe packets when the controller asks", TRUE,
+          rw));
+  /**
    * GstRtpccSink:target-bitrate:
    *
    * The current target in bit/s (notify::target-bitrate on change).
@@ -1163,6 +1223,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
   self->cname = g_strdup (DEFAULT_CNAME);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
+  self->probing = TRUE;
   self->pollfd.fd = -1;
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);

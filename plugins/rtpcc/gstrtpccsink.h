@@ -39,6 +39,7 @@ struct _GstRtpccSink
   guint max_pacing_delay_ms;
   gchar *cname;
   guint twcc_ext_id;
+  gboolean probing;
 
   /* runtime */
   GMutex lock;                  /* guards sender and counters below */

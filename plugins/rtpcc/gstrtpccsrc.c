@@ -167,6 +167,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       GstBuffer *buf;
       GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
       RtpccRtpInfo info = { 0, };
+      gboolean padding_only;
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
@@ -210,6 +211,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
               ((guint8 *) ext)[1]);
         }
       }
+      padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
       gst_rtp_buffer_unmap (&rtp);
       info.size = n;
 
@@ -224,6 +226,14 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
           self->peer_changes++;
         g_clear_object (&self->peer);
         self->peer = g_object_ref (from);
+      }
+      if (padding_only) {
+        /* a bandwidth probe: logged for feedback, nothing to decode */
+        self->padding_packets++;
+        g_mutex_unlock (&self->lock);
+        g_clear_object (&from);
+        gst_buffer_unref (buf);
+        continue;
       }
       g_mutex_unlock (&self->lock);
       g_clear_object (&from);
@@ -386,7 +396,8 @@ make_stats (GstRtpccSrc * self)
         (guint64) st->feedback_interval,
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
         "send-errors", G_TYPE_UINT64, self->send_errors,
-        "peer-changes", G_TYPE_UINT64, self->peer_changes, NULL);
+        "peer-changes", G_TYPE_UINT64, self->peer_changes,
+        "padding-packets", G_TYPE_UINT64, self->padding_packets, NULL);
   } else {
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);

@@ -38,6 +38,7 @@ struct _GstRtpccSrc
   guint64 invalid_rtp;
   guint64 send_errors;
   guint64 peer_changes;
+  guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
 };
 
 G_END_DECLS

@@ -227,6 +227,98 @@ GST_START_TEST (test_encoder_table)
 
 GST_END_TEST;
 
+/* A controller that asks for probe bytes: 1 Mbit/s target, 500 kbit/s of
+ * it as fec_bitrate (what gcc does while probing). */
+static void
+probe_ctl_init (RtpccController * cc, RtpccTime now)
+{
+  rtpcc_controller_update_target (cc, 1000000, 500000, 1.0, "probe", "test");
+}
+
+static const RtpccControllerOps probe_ctl_ops = {
+  .name = "test-probe",
+  .description = "asks for 500 kbit/s of probe bytes",
+  .instance_size = sizeof (RtpccController),
+  .init = probe_ctl_init,
+};
+
+GST_START_TEST (test_sender_probing)
+{
+  for (int mode = 0; mode < 3; mode++) {
+    RtpccSenderConfig cfg;
+    RtpccSender *s;
+    RtpccRtpInfo info = { 0, }, pi;
+    guint probes = 0, media = 0;
+    guint16 last_twcc = 0;
+    gboolean have_twcc = FALSE;
+
+    rtpcc_controller_register (&probe_ctl_ops);
+    rtpcc_sender_config_init (&cfg);
+    cfg.controller = "test-probe";
+    cfg.cc.max_bitrate = 2000000;
+    cfg.feedback = mode == 1 ? RTPCC_FEEDBACK_TWCC : RTPCC_FEEDBACK_CCFB;
+    cfg.probing = mode != 2;
+    cfg.circuit_breaker = FALSE;
+    cfg.seed = 5;
+    s = rtpcc_sender_new (&cfg, 0, NULL);
+    fail_unless (s != NULL);
+
+    info.ssrc = 0x1234;
+    info.pt = 96;
+    info.size = 1000;
+    /* 1 s: a 1000 B media packet every 10 ms (800 kbit/s) */
+    for (RtpccTime now = 0; now < RTPCC_SEC (1); now += RTPCC_MSEC (1)) {
+      if (now % RTPCC_MSEC (10) == 0) {
+        rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
+        info.seq++;
+      }
+      while (rtpcc_sender_dequeue (s, now, &pi)) {
+        media++;
+        if (mode == 1) {
+          fail_unless (pi.has_twcc);
+          fail_unless (!have_twcc || pi.twcc_seq == (guint16) (last_twcc + 1));
+          last_twcc = pi.twcc_seq;
+          have_twcc = TRUE;
+        }
+      }
+      while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+        probes++;
+        fail_unless (pi.ssrc != info.ssrc);
+        fail_unless_equals_int (pi.pt, 96);
+        fail_unless (pi.is_fec);
+        fail_unless_equals_int (pi.size, RTPCC_PROBE_PACKET_SIZE);
+        if (mode == 1) {
+          /* one transport-wide sequence across media and probes */
+          fail_unless (pi.has_twcc);
+          fail_unless (pi.twcc_seq == (guint16) (last_twcc + 1));
+          last_twcc = pi.twcc_seq;
+        }
+      }
+      {
+        guint8 rtcp[512];
+        RtpccTime next;
+        rtpcc_sender_build_rtcp (s, now, rtcp, sizeof rtcp);
+        rtpcc_sender_tick (s, now);
+        /* serviced: the next wake-up never lies in the past (no spin) */
+        next = rtpcc_sender_next_timeout (s, now);
+        fail_unless (next == RTPCC_TIME_NONE || next > now);
+      }
+    }
+    fail_unless_equals_int (media, 100);
+    if (mode == 2) {
+      fail_unless_equals_int (probes, 0);
+    } else {
+      /* 500 kbit/s of 267-byte packets for 1 s: 234 */
+      fail_unless (probes >= 225 && probes <= 240, "%u probes", probes);
+      fail_unless_equals_uint64 (rtpcc_sender_get_stats (s, 0)->probe_packets,
+          probes);
+    }
+    rtpcc_sender_free (s);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_core_suite (void)
 {
@@ -240,6 +332,7 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_pacer_bounded_spreading);
   tcase_add_test (tc, test_pacer_overflow_drops_oldest);
   tcase_add_test (tc, test_encoder_table);
+  tcase_add_test (tc, test_sender_probing);
   return s;
 }
 

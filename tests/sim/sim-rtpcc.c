@@ -152,6 +152,27 @@ sender_service (SimRtpccSender * s)
       s->counters.media_out++;
       sim_node_receive (s->forward, sim, p);
     }
+    {
+      /* probe packets the controller asked for (padding-only RTP): carried
+       * like media so links, taps and the receiver see them, with no frame */
+      RtpccRtpInfo pinfo;
+      while (rtpcc_sender_dequeue_probe (s->sender, now, &pinfo)) {
+        SimPacket *p = sim_packet_new (sim);
+        SimRtpHeader *h = g_new0 (SimRtpHeader, 1);
+        h->sim = sim;
+        h->enqueued = now;
+        h->info = pinfo;
+        p->flow = s->config.flow;
+        p->kind = SIM_PACKET_MEDIA;
+        p->seq = s->counters.probe_out++;
+        p->size = pinfo.size;
+        p->created = p->sent = now;
+        p->frame = SIM_NO_FRAME;
+        p->data = h;
+        p->data_free = g_free;
+        sim_node_receive (s->forward, sim, p);
+      }
+    }
     sender_check_target (s);
     n = rtpcc_sender_build_rtcp (s->sender, now, buf, sizeof buf);
     if (n > 0) {

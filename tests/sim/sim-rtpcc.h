@@ -63,6 +63,7 @@ typedef struct
 {
   guint64 media_in;             /* packets taken from the source */
   guint64 media_out;            /* packets dequeued onto the wire */
+  guint64 probe_out;            /* padding-only probe packets sent */
   guint64 rtcp_out, rtcp_bytes_out;     /* SR packets sent */
   guint64 feedback_in;          /* RTCP packets from the reverse path */
   guint64 feedback_rejected;    /* of which receive_rtcp returned FALSE */

@@ -121,7 +121,9 @@
  *
  * set_param: estimator (trendline|kalman), burst-time (ms), beta,
  * startup-gain, pacing-factor, rate-window (ms), trendline-window, probing
- * (true|false), probe-duration (ms), burst-guard (true|false: the key-frame
+ * (true|false), periodic-probing (true|false, default false: probe at
+ * 1.5 x after 2 s of clean increase), probe-duration (ms), burst-guard
+ * (true|false: the key-frame
  * rule of (a)).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -215,6 +217,8 @@
 #define PROBE_BACKOFF_MAX     RTPCC_SEC (60)
 #define PROBE_AFTER_SUCCESS   RTPCC_SEC (1)
 #define PROBE_MIN_PACKETS     5
+/* periodic probe: after this long in increase with a clean signal */
+#define PROBE_PERIODIC_CLEAN  RTPCC_SEC (2)
 #define ALR_RATIO             0.65
 #define ALR_TIME              RTPCC_SEC (1)
 
@@ -1062,6 +1066,7 @@ typedef struct
   RtpccTime probe_first_send, probe_last_send;
   gboolean probe_overuse;
   RtpccTime next_probe_time, probe_backoff;
+  gboolean periodic_probing;
   guint n_probes, n_probe_success, n_probe_fail;
   gdouble last_probe_result;
 
@@ -1142,6 +1147,11 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->pacing_factor = PACING_FACTOR;
   g->trendline_window = TRENDLINE_WINDOW;
   g->probing = TRUE;
+  /* off by default: on RFC 8867 5.1 it lifts the 2.5 Mbit/s phase from
+   * 60 % to 77 % utilisation (climb 16.4 s -> 7.8 s) but raises p95 queue
+   * delay from 36 to 55 ms (rtpcc-sim, seed 1); a probe design that costs
+   * less queue is open work */
+  g->periodic_probing = FALSE;
   g->probe_duration = PROBE_DURATION;
 
   gcc_reset_delay_path (g);
@@ -1457,6 +1467,14 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
     p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
   else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
     p = PROBE_ALR_GAIN * rate;
+  else if (g->periodic_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
+      && now - g->last_not_normal >= PROBE_PERIODIC_CLEAN)
+    /* Capacity may have grown: the draft's increase (additive near the
+     * last congestion point, 8 %/s beyond it) needs 10-18 s to fill a
+     * 1 -> 2.5 Mbit/s step (RFC 8867 5.1). A short probe at 1.5 x answers
+     * in an RTT or two; a failed one costs one 200 ms burst and backs off
+     * 5 s doubling to 60 s, so a saturated link sees few of them. */
+    p = PROBE_RECOVERY_GAIN * rate;
   p = MIN (p, (gdouble) cc->config.max_bitrate);
   if (p >= PROBE_SUCCESS * rate)
     gcc_probe_start (g, now, p);
@@ -1650,7 +1668,8 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
     gcc_reset_delay_path (g);
     return TRUE;
   }
-  if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0) {
+  if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0
+      || strcmp (key, "periodic-probing") == 0) {
     gboolean on;
     if (strcmp (value, "true") == 0 || strcmp (value, "1") == 0)
       on = TRUE;
@@ -1658,7 +1677,9 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
       on = FALSE;
     else
       return FALSE;
-    if (key[0] == 'p')
+    if (strcmp (key, "periodic-probing") == 0)
+      g->periodic_probing = on;
+    else if (key[0] == 'p')
       g->probing = on;
     else
       g->burst_guard = on;
