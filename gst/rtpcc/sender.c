@@ -870,6 +870,29 @@ handle_report_block (RtpccSender * s, RtpccTime now,
   }
 }
 
+/* The report blocks of one SR or RR: those about our SSRCs go to the
+ * controller and breaker, others are foreign. */
+static void
+handle_report_blocks (RtpccSender * s, RtpccTime now,
+    const RtpccRtcpReportBlock * blocks, guint n, gboolean * about_us,
+    gboolean * foreign)
+{
+  guint64 seen = s->report_blocks_seen;
+
+  for (guint i = 0; i < n; i++) {
+    if (g_hash_table_contains (s->streams,
+            GUINT_TO_POINTER (blocks[i].ssrc))) {
+      *about_us = TRUE;
+      handle_report_block (s, now, &blocks[i]);
+    } else
+      *foreign = TRUE;
+  }
+  /* the loss-event count restarts with this report, before any CCFB later
+   * in the same compound adds to it */
+  if (s->report_blocks_seen != seen)
+    s->cb_reported = s->cb_events = 0;
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
@@ -880,7 +903,6 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   guint64 unknown_before = s->stats.rtcp_unknown_ssrc;
   gboolean foreign = FALSE;
   guint64 malformed_before = s->stats.rtcp_malformed;
-  guint64 rtcp_before_reports = s->report_blocks_seen;
 
   if (!rtpcc_rtcp_iter_init (&it, data, len)) {
     s->stats.rtcp_malformed++;
@@ -901,19 +923,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
           s->stats.rtcp_malformed++;
           break;
         }
-        for (guint i = 0; i < rr.n_blocks; i++) {
-          if (g_hash_table_contains (s->streams,
-                  GUINT_TO_POINTER (rr.blocks[i].ssrc))) {
-            about_us = TRUE;
-            handle_report_block (s, now, &rr.blocks[i]);
-          } else
-            foreign = TRUE;
-        }
-        /* the loss-event count restarts with this report, before any
-         * CCFB later in the same compound adds to it */
-        if (s->report_blocks_seen != rtcp_before_reports)
-          s->cb_reported = s->cb_events = 0;
-        rtcp_before_reports = s->report_blocks_seen;
+        handle_report_blocks (s, now, rr.blocks, rr.n_blocks, &about_us,
+            &foreign);
         break;
       }
       case RTPCC_RTCP_SR:{
@@ -922,19 +933,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
           s->stats.rtcp_malformed++;
           break;
         }
-        for (guint i = 0; i < sr.n_blocks; i++) {
-          if (g_hash_table_contains (s->streams,
-                  GUINT_TO_POINTER (sr.blocks[i].ssrc))) {
-            about_us = TRUE;
-            handle_report_block (s, now, &sr.blocks[i]);
-          } else
-            foreign = TRUE;
-        }
-        /* the loss-event count restarts with this report, before any
-         * CCFB later in the same compound adds to it */
-        if (s->report_blocks_seen != rtcp_before_reports)
-          s->cb_reported = s->cb_events = 0;
-        rtcp_before_reports = s->report_blocks_seen;
+        handle_report_blocks (s, now, sr.blocks, sr.n_blocks, &about_us,
+            &foreign);
         break;
       }
       case RTPCC_RTCP_RTPFB:

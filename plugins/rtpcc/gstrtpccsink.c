@@ -15,6 +15,7 @@
 
 #include "gstrtpccsink.h"
 #include "rtpccelements.h"
+#include "rtpccutil.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
@@ -118,28 +119,11 @@ gst_rtpcc_encoder_control_get_type (void)
   return type;
 }
 
-static RtpccTime
-mono_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (RtpccTime) ts.tv_sec * RTPCC_NSEC_PER_SEC + ts.tv_nsec;
-}
-
 static void
 wake_task (GstRtpccSink * self)
 {
-  guint64 one = 1;
-  if (self->pollfd.fd >= 0 && write (self->pollfd.fd, &one, sizeof (one)) < 0
-      && errno != EAGAIN)
+  if (!rtpcc_wakeup_signal (self->pollfd.fd))
     GST_WARNING_OBJECT (self, "cannot wake the task: %s", g_strerror (errno));
-}
-
-static void
-drain_wakeup (GstRtpccSink * self)
-{
-  guint64 v;
-  while (read (self->pollfd.fd, &v, sizeof (v)) > 0);
 }
 
 /* ---- encoder control ---------------------------------------------------- */
@@ -218,7 +202,7 @@ apply_to_encoder (GstRtpccSink * self, guint64 bps)
   GParamSpec *pspec;
   GValue v = G_VALUE_INIT;
   guint64 value;
-  RtpccTime now = mono_now ();
+  RtpccTime now = rtpcc_mono_now ();
 
   enc = find_encoder (self, &info);
   if (!enc) {
@@ -417,7 +401,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     gst_task_pause (self->task);
     return;
   }
-  now = mono_now ();
+  now = rtpcc_mono_now ();
   rtpcc_sender_tick (self->sender, now);
   for (;;) {
     RtpccRtpInfo info;
@@ -516,7 +500,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   fds[1].fd = self->pollfd.fd;
   fds[1].events = POLLIN;
   if (next != RTPCC_TIME_NONE) {
-    RtpccTime d = MAX (0, next - mono_now ());
+    RtpccTime d = MAX (0, next - rtpcc_mono_now ());
     ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
     ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
     tsp = &ts;
@@ -529,7 +513,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     return;
   }
   if (fds[1].revents & POLLIN)
-    drain_wakeup (self);
+    rtpcc_wakeup_drain (self->pollfd.fd);
   if (fds[0].revents & (POLLIN | POLLERR)) {
     for (;;) {
       GSocketAddress *from = NULL;
@@ -551,7 +535,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
          * steer our rate */
         self->wrong_source++;
       } else {
-        rtpcc_sender_receive_rtcp (self->sender, mono_now (), buf, n);
+        rtpcc_sender_receive_rtcp (self->sender, rtpcc_mono_now (), buf,
+            n);
       }
       g_mutex_unlock (&self->lock);
       g_clear_object (&from);
@@ -585,11 +570,12 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
   cfg.probing = self->probing;
   cfg.cname = self->cname;
-  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - mono_now () +
+  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
+      rtpcc_mono_now () +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.ntp_offset = self->ntp_offset;
   cfg.seed = (guint64) g_get_real_time ();
-  self->sender = rtpcc_sender_new (&cfg, mono_now (), &err);
+  self->sender = rtpcc_sender_new (&cfg, rtpcc_mono_now (), &err);
   GST_OBJECT_UNLOCK (self);
   if (!self->sender) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
@@ -729,7 +715,7 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 
   g_mutex_lock (&self->lock);
   if (self->sender)
-    rtpcc_sender_enqueue (self->sender, mono_now (), &info,
+    rtpcc_sender_enqueue (self->sender, rtpcc_mono_now (), &info,
         gst_buffer_ref (buffer));
   g_mutex_unlock (&self->lock);
   wake_task (self);
@@ -761,7 +747,7 @@ make_stats (GstRtpccSink * self)
     g_mutex_unlock (&self->lock);
     return s;
   }
-  st = rtpcc_sender_get_stats (self->sender, mono_now ());
+  st = rtpcc_sender_get_stats (self->sender, rtpcc_mono_now ());
   t = rtpcc_sender_get_target (self->sender);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
       "controller", G_TYPE_STRING,
@@ -795,7 +781,8 @@ make_stats (GstRtpccSink * self)
       "probe-packets", G_TYPE_UINT64, st->probe_packets,
       "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
       "feedback-problem", G_TYPE_STRING,
-      rtpcc_sender_get_feedback_problem (self->sender, mono_now ()), NULL);
+      rtpcc_sender_get_feedback_problem (self->sender, rtpcc_mono_now ()),
+      NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -809,28 +796,19 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
-      g_free (self->host);
-      self->host = g_value_dup_string (value);
-      if (!self->host)
-        self->host = g_strdup (DEFAULT_HOST);
+      rtpcc_set_string_prop (&self->host, value, DEFAULT_HOST);
       break;
     case PROP_PORT:
       self->port = g_value_get_int (value);
       break;
     case PROP_BIND_ADDRESS:
-      g_free (self->bind_address);
-      self->bind_address = g_value_dup_string (value);
-      if (!self->bind_address)
-        self->bind_address = g_strdup (DEFAULT_BIND_ADDRESS);
+      rtpcc_set_string_prop (&self->bind_address, value, DEFAULT_BIND_ADDRESS);
       break;
     case PROP_BIND_PORT:
       self->bind_port = g_value_get_int (value);
       break;
     case PROP_CONTROLLER:
-      g_free (self->controller);
-      self->controller = g_value_dup_string (value);
-      if (!self->controller)
-        self->controller = g_strdup (DEFAULT_CONTROLLER);
+      rtpcc_set_string_prop (&self->controller, value, DEFAULT_CONTROLLER);
       break;
     case PROP_MIN_BITRATE:
       self->min_bitrate = g_value_get_uint (value);
@@ -860,12 +838,7 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       self->max_pacing_delay_ms = g_value_get_uint (value);
       break;
     case PROP_CNAME:
-      g_free (self->cname);
-      self->cname = g_value_dup_string (value);
-      if (!self->cname || !*self->cname) {
-        g_free (self->cname);
-        self->cname = g_strdup (DEFAULT_CNAME);
-      }
+      rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
       break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);

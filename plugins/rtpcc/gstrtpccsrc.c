@@ -14,6 +14,7 @@
 
 #include "gstrtpccsrc.h"
 #include "rtpccelements.h"
+#include "rtpccutil.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
@@ -63,14 +64,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 G_DEFINE_TYPE (GstRtpccSrc, gst_rtpcc_src, GST_TYPE_PUSH_SRC);
 GST_ELEMENT_REGISTER_DEFINE (rtpccsrc, "rtpccsrc", GST_RANK_NONE,
     GST_TYPE_RTPCC_SRC);
-
-static RtpccTime
-mono_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (RtpccTime) ts.tv_sec * RTPCC_NSEC_PER_SEC + ts.tv_nsec;
-}
 
 static guint32
 caps_clock_rate (GstCaps * caps)
@@ -124,7 +117,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       ret = GST_FLOW_FLUSHING;
       break;
     }
-    now = mono_now ();
+    now = rtpcc_mono_now ();
     next = rtpcc_receiver_next_feedback_time (self->receiver);
     if (next != RTPCC_TIME_NONE && now >= next) {
       gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
@@ -140,7 +133,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     fds[1].fd = self->wakeup_fd;
     fds[1].events = POLLIN;
     if (next != RTPCC_TIME_NONE) {
-      RtpccTime d = MAX (0, next - mono_now ());
+      RtpccTime d = MAX (0, next - rtpcc_mono_now ());
       ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
       ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
       tsp = &ts;
@@ -152,8 +145,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       break;
     }
     if (fds[1].revents & POLLIN) {
-      guint64 v;
-      while (read (self->wakeup_fd, &v, sizeof (v)) > 0);
+      rtpcc_wakeup_drain (self->wakeup_fd);
       continue;                 /* re-check flushing */
     }
     if (!(fds[0].revents & (POLLIN | POLLERR)))
@@ -175,7 +167,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_error (&err);
         continue;
       }
-      now = mono_now ();
+      now = rtpcc_mono_now ();
       if (rtpcc_rtcp_is_rtcp (data, n)) {
         g_mutex_lock (&self->lock);
         rtpcc_receiver_on_rtcp (self->receiver, now, data, n);
@@ -297,11 +289,12 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.feedback_interval = RTPCC_MSEC (self->feedback_interval_ms);
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.cname = self->cname;
-  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - mono_now () +
+  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
+      rtpcc_mono_now () +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.seed = (guint64) g_get_real_time ();
   GST_OBJECT_UNLOCK (self);
-  self->receiver = rtpcc_receiver_new (&cfg, mono_now ());
+  self->receiver = rtpcc_receiver_new (&cfg, rtpcc_mono_now ());
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   self->flushing = FALSE;
   return TRUE;
@@ -330,12 +323,11 @@ static gboolean
 gst_rtpcc_src_unlock (GstBaseSrc * bsrc)
 {
   GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
-  guint64 one = 1;
 
   g_mutex_lock (&self->lock);
   self->flushing = TRUE;
   g_mutex_unlock (&self->lock);
-  if (self->wakeup_fd >= 0 && write (self->wakeup_fd, &one, sizeof (one)) < 0)
+  if (!rtpcc_wakeup_signal (self->wakeup_fd))
     GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
   return TRUE;
 }
@@ -344,13 +336,11 @@ static gboolean
 gst_rtpcc_src_unlock_stop (GstBaseSrc * bsrc)
 {
   GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
-  guint64 v;
 
   g_mutex_lock (&self->lock);
   self->flushing = FALSE;
   g_mutex_unlock (&self->lock);
-  if (self->wakeup_fd >= 0)
-    while (read (self->wakeup_fd, &v, sizeof (v)) > 0);
+  rtpcc_wakeup_drain (self->wakeup_fd);
   return TRUE;
 }
 
@@ -381,7 +371,7 @@ make_stats (GstRtpccSrc * self)
   g_mutex_lock (&self->lock);
   if (self->receiver) {
     const RtpccReceiverStats *st = rtpcc_receiver_get_stats (self->receiver,
-        mono_now ());
+        rtpcc_mono_now ());
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "packets-received", G_TYPE_UINT64, st->packets_received,
         "bytes-received", G_TYPE_UINT64, st->bytes_received,
@@ -415,10 +405,7 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_ADDRESS:
-      g_free (self->address);
-      self->address = g_value_dup_string (value);
-      if (!self->address)
-        self->address = g_strdup (DEFAULT_ADDRESS);
+      rtpcc_set_string_prop (&self->address, value, DEFAULT_ADDRESS);
       break;
     case PROP_PORT:
       self->port = g_value_get_int (value);
@@ -454,12 +441,7 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       self->rtcp_interval_ms = g_value_get_uint (value);
       break;
     case PROP_CNAME:
-      g_free (self->cname);
-      self->cname = g_value_dup_string (value);
-      if (!self->cname || !*self->cname) {
-        g_free (self->cname);
-        self->cname = g_strdup (DEFAULT_CNAME);
-      }
+      rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
       break;
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_uint (value);
