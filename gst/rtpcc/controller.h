@@ -41,6 +41,9 @@ typedef struct
   /* bytes still waiting in the sender (its rate-shaping buffer) after this
    * packet left: NADA's buffer_len (RFC 8698 Eq. 8-9) */
   guint64 queued_bytes;
+  /* the last packet of a video frame (RTP marker): lets controllers learn
+   * the frame interval from send times */
+  gboolean frame_end;
 } RtpccSentPacket;
 
 /* The fate of one sent packet, as learned from feedback. The sender reports

@@ -1237,7 +1237,7 @@ sim_flow_send (Sim * s, SimFlow * f, RtpccTime t)
   }
   while ((h = rtpcc_pacer_pop (f->pacer, t, &size, NULL))) {
     SimPkt p;
-    RtpccSentPacket sp;
+    RtpccSentPacket sp = { 0, };
 
     p.seq = f->seq++;
     p.send = t;
