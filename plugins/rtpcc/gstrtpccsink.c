@@ -568,7 +568,11 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.circuit_breaker = self->circuit_breaker;
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
-  cfg.probing = self->probing;
+  /* Probes are padding on a second SSRC. A stock rtpbin exposes a pad for
+   * it, and an unlinked pad stops its source: with twcc (the mode for stock
+   * and WebRTC receivers) probing is on only when asked for explicitly. */
+  cfg.probing = self->probing_set ? self->probing :
+      self->feedback != RTPCC_FEEDBACK_TWCC;
   cfg.cname = self->cname;
   self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
       rtpcc_mono_now () +
@@ -845,6 +849,7 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PROBING:
       self->probing = g_value_get_boolean (value);
+      self->probing_set = TRUE;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1125,6 +1130,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * When the controller asks for probe bytes (gcc after a drop, or when
    * application-limited), send them as padding-only RTP packets on a
    * separate SSRC (no payload: receivers decode nothing from them).
+   * Default: on, except with feedback=twcc, where the peer is likely a
+   * stock rtpbin/webrtcbin, which exposes a pad for the extra SSRC (its
+   * source stops if nothing links it; rtpbin max-streams=1 avoids that).
+   * Setting the property explicitly overrides the default.
    */
   g_object_class_install_property (gobject_class, PROP_PROBING,
       g_param_spec_boolean ("probing", "Probing",

@@ -40,6 +40,7 @@ struct _GstRtpccSink
   gchar *cname;
   guint twcc_ext_id;
   gboolean probing;
+  gboolean probing_set;         /* set explicitly: overrides the twcc default */
 
   /* runtime */
   GMutex lock;                  /* guards sender and counters below */
