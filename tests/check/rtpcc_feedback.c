@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "tshark-util.h"
+
 #define assert_bytes(got, got_len, want)                                    \
   G_STMT_START {                                                            \
     gsize _wl = sizeof (want);                                              \
@@ -1243,133 +1245,30 @@ GST_END_TEST;
 
 #define PCAP_PORT 5005
 
-/* IPv4 header checksum (RFC 791). */
-static guint16
-ip_checksum (const guint8 * h)
-{
-  guint32 sum = 0;
-  for (int i = 0; i < 20; i += 2)
-    sum += (h[i] << 8) | h[i + 1];
-  while (sum >> 16)
-    sum = (sum & 0xffff) + (sum >> 16);
-  return (guint16) ~sum;
-}
-
-/* Appends a pcap record: raw IPv4 (LINKTYPE_RAW) / UDP 127.0.0.1:5004 →
- * 127.0.0.1:5005 carrying @payload (UDP checksum 0: none). */
-static void
-pcap_add (GByteArray * pcap, guint idx, const guint8 * payload, gsize len)
-{
-  guint8 rec[16], ip[28];
-  guint32 total = 28 + len;
-
-  memset (ip, 0, sizeof (ip));
-  ip[0] = 0x45;
-  ip[2] = total >> 8;
-  ip[3] = total;
-  ip[6] = 0x40;                 /* DF */
-  ip[8] = 64;
-  ip[9] = 17;
-  ip[12] = ip[16] = 127;
-  ip[15] = ip[19] = 1;
-  ip[10] = ip_checksum (ip) >> 8;
-  ip[11] = ip_checksum (ip) & 0xff;
-  ip[20] = 5004 >> 8;
-  ip[21] = 5004 & 0xff;
-  ip[22] = PCAP_PORT >> 8;
-  ip[23] = PCAP_PORT & 0xff;
-  ip[24] = (8 + len) >> 8;
-  ip[25] = (8 + len) & 0xff;
-
-  /* record header, little-endian: ts_sec, ts_usec, incl_len, orig_len */
-  GST_WRITE_UINT32_LE (rec, 1700000000 + idx);
-  GST_WRITE_UINT32_LE (rec + 4, 0);
-  GST_WRITE_UINT32_LE (rec + 8, total);
-  GST_WRITE_UINT32_LE (rec + 12, total);
-  g_byte_array_append (pcap, rec, 16);
-  g_byte_array_append (pcap, ip, 28);
-  g_byte_array_append (pcap, payload, len);
-}
-
-static gchar *
-run_tshark (const gchar * tshark, const gchar * file, const gchar ** extra)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  gchar *out = NULL, *err = NULL, *port;
-  gint status = 0;
-  GError *error = NULL;
-
-  port = g_strdup_printf ("udp.port==%d,rtcp", PCAP_PORT);
-  g_ptr_array_add (argv, (gpointer) tshark);
-  g_ptr_array_add (argv, (gpointer) "-n");
-  g_ptr_array_add (argv, (gpointer) "-r");
-  g_ptr_array_add (argv, (gpointer) file);
-  g_ptr_array_add (argv, (gpointer) "-d");
-  g_ptr_array_add (argv, port);
-  g_ptr_array_add (argv, (gpointer) "-o");
-  g_ptr_array_add (argv, (gpointer) "rtcp.heuristic_rtcp:TRUE");
-  for (; extra && *extra; extra++)
-    g_ptr_array_add (argv, (gpointer) * extra);
-  g_ptr_array_add (argv, NULL);
-
-  fail_unless (g_spawn_sync (NULL, (gchar **) argv->pdata, NULL,
-          G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error),
-      "spawn: %s", error ? error->message : "");
-  fail_unless (g_spawn_check_wait_status (status, NULL), "tshark failed: %s",
-      err);
-  g_free (err);
-  g_free (port);
-  g_ptr_array_free (argv, TRUE);
-  return out;
-}
-
-static gboolean
-tshark_has_field (const gchar * tshark, const gchar * field)
-{
-  const gchar *argv[] = { tshark, "-G", "fields", NULL };
-  gchar *out = NULL, *needle;
-  gboolean found;
-
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-          NULL, NULL, &out, NULL, NULL, NULL))
-    return FALSE;
-  needle = g_strdup_printf ("\t%s\t", field);
-  found = out && strstr (out, needle) != NULL;
-  g_free (needle);
-  g_free (out);
-  return found;
-}
+/* tshark's options besides the file: our RTCP port, heuristics on */
+static const gchar *const tshark_opts[] = {
+  "-d", "udp.port==" G_STRINGIFY (PCAP_PORT) ",rtcp",
+  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
+};
 
 GST_START_TEST (test_tshark_dissection)
 {
-  gchar *tshark = g_find_program_in_path ("tshark");
+  gchar *tshark = tshark_find ("test_tshark_dissection");
   GByteArray *pcap;
-  guint8 hdr[24], pkt[512];
+  guint8 pkt[512];
   gchar *dir, *file, *out, *want;
   gsize n = 0, fb_len;
   RtpccRtcpSR sr = { 0 };
   RtpccRtcpRR rr = { 0 };
 
-  if (tshark == NULL) {
-    g_print ("SKIP test_tshark_dissection: tshark not installed "
-        "(apt-get install tshark)\n");
+  if (tshark == NULL)
     return;
-  }
 
-  pcap = g_byte_array_new ();
-  /* pcap global header: magic, v2.4, tz 0, sigfigs 0, snaplen, RAW IP */
-  GST_WRITE_UINT32_LE (hdr, 0xa1b2c3d4);
-  GST_WRITE_UINT16_LE (hdr + 4, 2);
-  GST_WRITE_UINT16_LE (hdr + 6, 4);
-  GST_WRITE_UINT32_LE (hdr + 8, 0);
-  GST_WRITE_UINT32_LE (hdr + 12, 0);
-  GST_WRITE_UINT32_LE (hdr + 16, 65535);
-  GST_WRITE_UINT32_LE (hdr + 20, 101);
-  g_byte_array_append (pcap, hdr, 24);
+  pcap = test_pcap_new ();
 
   /* frame 1: reduced-size CCFB */
   fb_len = make_ccfb_sample (pkt, sizeof (pkt));
-  pcap_add (pcap, 1, pkt, fb_len);
+  test_pcap_add (pcap, 1, PCAP_PORT, pkt, fb_len);
 
   /* frame 2: SR (one block) + SDES CNAME + CCFB */
   sr.ssrc = 0x11111111;
@@ -1384,7 +1283,7 @@ GST_START_TEST (test_tshark_dissection)
   n += rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, 0x11111111,
       "rtpcc@example.org");
   n += make_ccfb_sample (pkt + n, sizeof (pkt) - n);
-  pcap_add (pcap, 2, pkt, n);
+  test_pcap_add (pcap, 2, PCAP_PORT, pkt, n);
 
   /* frame 3: RR with a negative cumulative loss */
   rr.ssrc = 0x44444444;
@@ -1392,29 +1291,22 @@ GST_START_TEST (test_tshark_dissection)
   fill_block (&rr.blocks[0], 0x55555555, 0, -5, 1000, 0, 0, 0);
   fill_block (&rr.blocks[1], 0x66666666, 255, 0x7FFFFF, 2000, 7, 0, 0);
   n = rtpcc_rtcp_write_rr (pkt, sizeof (pkt), &rr);
-  pcap_add (pcap, 3, pkt, n);
+  test_pcap_add (pcap, 3, PCAP_PORT, pkt, n);
 
-  dir = g_dir_make_tmp ("rtpcc-fb-XXXXXX", NULL);
-  fail_unless (dir != NULL);
-  file = g_build_filename (dir, "feedback.pcap", NULL);
-  fail_unless (g_file_set_contents (file, (const gchar *) pcap->data,
-          pcap->len, NULL));
-  g_byte_array_unref (pcap);
+  file = test_pcap_save (pcap, "rtpcc-fb-XXXXXX", "feedback.pcap", &dir);
 
   /* the verbose tree: no malformed packet, no error-level expert info, every
    * RTCP length check OK */
-  out = run_tshark (tshark, file, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
       "-V", NULL});
-  fail_if (strstr (out, "Malformed") != NULL, "%s", out);
-  fail_if (strstr (out, "Expert Info (Error") != NULL, "%s", out);
-  fail_if (strstr (out, "Incorrect RTCP packet length") != NULL, "%s", out);
+  tshark_assert_clean (out);
   fail_unless (strstr (out, "Sender Report") != NULL, "%s", out);
   fail_unless (strstr (out, "rtpcc@example.org") != NULL, "%s", out);
   fail_unless (strstr (out, "Generic RTP Feedback (205)") != NULL, "%s", out);
   g_free (out);
 
   /* field values, one line per frame */
-  out = run_tshark (tshark, file, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
       "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
       "-e", "frame.number", "-e", "rtcp.pt", "-e", "rtcp.length_check",
       "-e", "rtcp.senderssrc", "-e", "rtcp.rtpfb.fmt",
@@ -1448,7 +1340,7 @@ GST_START_TEST (test_tshark_dissection)
 
   if (tshark_has_field (tshark, "rtcp.rtpfb.ccfb.beginseq")) {
     /* a Wireshark that dissects RFC 8888 (newer than 4.0) */
-    out = run_tshark (tshark, file, (const gchar *[]) {
+    out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
         "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
         "-e", "rtcp.rtpfb.ccfb.beginseq", "-e", "rtcp.rtpfb.ccfb.numreports",
         NULL});
@@ -1457,7 +1349,7 @@ GST_START_TEST (test_tshark_dissection)
   } else {
     /* tshark 4.0 stops at the RFC 4585 common header: the first media SSRC
      * and the FCI bytes must be exactly ours */
-    out = run_tshark (tshark, file, (const gchar *[]) {
+    out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
         "-V", "-Y", "frame.number == 1", NULL});
     want = g_strdup ("Feedback Control Information (FCI): "
         "00640003c0400000bffe000012345678");
@@ -1469,10 +1361,7 @@ GST_START_TEST (test_tshark_dissection)
     g_free (out);
   }
 
-  g_unlink (file);
-  g_rmdir (dir);
-  g_free (file);
-  g_free (dir);
+  test_pcap_remove (file, dir);
   g_free (tshark);
 }
 

@@ -1,0 +1,37 @@
+/* Shared helpers for the tests that check our packets against tshark's
+ * dissection: pcap writing (raw IPv4 / UDP), running tshark, and the
+ * checks every verbose dissection must pass.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __TSHARK_UTIL_H__
+#define __TSHARK_UTIL_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The UDP source port of every frame test_pcap_add() writes. */
+#define TSHARK_PCAP_SRC_PORT 5004
+
+gchar *tshark_find (const gchar * test_name);
+
+GByteArray *test_pcap_new (void);
+
+void test_pcap_add (GByteArray * pcap, guint idx, guint16 port,
+    const guint8 * payload, gsize len);
+
+gchar *test_pcap_save (GByteArray * pcap, const gchar * dir_tmpl,
+    const gchar * name, gchar ** dir);
+
+void test_pcap_remove (gchar * file, gchar * dir);
+
+gchar *tshark_run (const gchar * tshark, const gchar * file,
+    const gchar * const *opts, const gchar ** extra);
+
+void tshark_assert_clean (const gchar * out);
+
+gboolean tshark_has_field (const gchar * tshark, const gchar * field);
+
+G_END_DECLS
+
+#endif /* __TSHARK_UTIL_H__ */
