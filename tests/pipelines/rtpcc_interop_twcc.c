@@ -57,9 +57,10 @@
 #endif
 
 #include <string.h>
-#include <sys/socket.h>
 #include <gio/gio.h>
 #include <gst/check/gstcheck.h>
+
+#include "rt-util.h"
 
 #define TWCC_URI \
   "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
@@ -88,27 +89,6 @@ typedef struct
   gboolean fb_problem;
   gchar state[32];
 } Sample;
-
-typedef struct
-{
-  GMutex lock;
-  gint64 start;
-  guint64 frames;
-  guint64 frames_late;          /* decoded in the last 3 s of the run */
-} Decoded;
-
-static void
-on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
-{
-  Decoded *d = data;
-  gint64 now = g_get_monotonic_time ();
-
-  g_mutex_lock (&d->lock);
-  d->frames++;
-  if (d->start > 0 && now - d->start >= (RUN_S - 3.0) * G_USEC_PER_SEC)
-    d->frames_late++;
-  g_mutex_unlock (&d->lock);
-}
 
 /* rtpbin's recv_rtp_src_0_<ssrc>_<pt> appears with the first packet of an
  * SSRC. The first goes to the depayloader. With max-streams=1 there is no
@@ -231,79 +211,6 @@ median_target_since (GArray * samples, gdouble from)
   return m;
 }
 
-static GSocket *
-udp_socket_new (guint16 * port)
-{
-  GError *err = NULL;
-  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-      G_SOCKET_PROTOCOL_UDP, &err);
-  GSocketAddress *addr, *local;
-
-  fail_unless (s != NULL, "%s", err ? err->message : "?");
-  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
-  fail_unless (g_socket_bind (s, addr, FALSE, &err), "%s",
-      err ? err->message : "?");
-  g_object_unref (addr);
-  local = g_socket_get_local_address (s, NULL);
-  fail_unless (local != NULL);
-  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-  g_object_unref (local);
-  /* a few frames of room: the relay's udpsrc may be descheduled */
-  g_socket_set_option (s, SOL_SOCKET, SO_RCVBUF, 1 << 21, NULL);
-  return s;
-}
-
-static GstElement *
-parse (const gchar * desc)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
-
-  fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "?");
-  fail_unless (err == NULL, "%s: %s", desc, err ? err->message : "?");
-  return p;
-}
-
-static void
-set_by_name (GstElement * bin, const gchar * name, const gchar * prop,
-    gpointer value)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
-
-  fail_unless (e != NULL, "no element %s", name);
-  g_object_set (e, prop, value, NULL);
-  gst_object_unref (e);
-}
-
-static void
-check_no_error (GstElement * pipeline, const gchar * what)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-
-  if (msg) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("%s: error from %s: %s (%s)", what, GST_OBJECT_NAME (msg->src),
-        err->message, debug ? debug : "");
-  }
-  gst_object_unref (bus);
-}
-
-static guint64
-stat_u64 (GstElement * e, const gchar * field)
-{
-  GstStructure *s = NULL;
-  guint64 v = 0;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
-}
-
 /* The sender up to READY (where rtpccsink opens its socket and looks its
  * controller up), or NULL if @controller is unknown to it. */
 static GstElement *
@@ -317,7 +224,7 @@ sender_new (const gchar * controller, guint16 port_a)
       "encoder-control=auto min-bitrate=150000 max-bitrate=3000000 "
       "start-bitrate=%u host=127.0.0.1 port=%u", START_KBPS, TWCC_EXT_ID,
       controller, START_KBPS * 1000, port_a);
-  GstElement *tx = parse (desc);
+  GstElement *tx = rt_parse (desc, TRUE);
 
   g_free (desc);
   if (gst_element_set_state (tx, GST_STATE_READY) != GST_STATE_CHANGE_SUCCESS) {
@@ -339,7 +246,7 @@ GST_START_TEST (test_twcc_stock_receiver)
   GSocket *sock_a, *sock_b, *sock_r;
   guint16 port_a, port_b, port_r;
   gint tx_port = 0;
-  Decoded dec = { 0, };
+  RtDecoded dec = { 0, };
   GArray *samples = g_array_new (FALSE, TRUE, sizeof (Sample));
   gint64 start;
   gchar *desc, *controller;
@@ -356,9 +263,10 @@ GST_START_TEST (test_twcc_stock_receiver)
   GString *series = g_string_new (NULL);
 
   g_mutex_init (&dec.lock);
-  sock_a = udp_socket_new (&port_a);
-  sock_b = udp_socket_new (&port_b);
-  sock_r = udp_socket_new (&port_r);
+  dec.late_after = (RUN_S - 3.0) * G_USEC_PER_SEC;
+  sock_a = rt_udp_socket_new (&port_a);
+  sock_b = rt_udp_socket_new (&port_b);
+  sock_r = rt_udp_socket_new (&port_r);
 
   /* sender first, up to READY: its socket is bound there */
   controller = g_strdup (env && *env ? env : "gcc");
@@ -388,10 +296,10 @@ GST_START_TEST (test_twcc_stock_receiver)
       "rtph264depay name=depay ! avdec_h264 ! "
       "fakesink name=vsink sync=false signal-handoffs=true", TWCC_EXT_ID,
       port_b);
-  rx = parse (desc);
+  rx = rt_parse (desc, TRUE);
   g_free (desc);
-  set_by_name (rx, "rtpsrc", "socket", sock_r);
-  set_by_name (rx, "rtcpsink", "socket", sock_r);
+  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
+  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
   rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
   depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
   {
@@ -410,26 +318,14 @@ GST_START_TEST (test_twcc_stock_receiver)
   pa.depay = depay;
   g_signal_connect (rtpbin, "pad-added", G_CALLBACK (on_pad_added), &pa);
   vsink = gst_bin_get_by_name (GST_BIN (rx), "vsink");
-  g_signal_connect (vsink, "handoff", G_CALLBACK (on_handoff), &dec);
+  g_signal_connect (vsink, "handoff", G_CALLBACK (rt_decoded_on_handoff),
+      &dec);
   fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
 
   /* relay, both directions over the shared sockets A and B */
-  desc = g_strdup_printf ("udpsrc name=fsrc close-socket=false "
-      "buffer-size=4194304 ! "
-      "linkemu name=fwd schedule=%u@0,%u@%u delay=20 queue-ms=200 ! "
-      "udpsink name=fsink host=127.0.0.1 port=%u sync=false async=false "
-      "close-socket=false "
-      "udpsrc name=rsrc close-socket=false ! linkemu name=rev delay=20 ! "
-      "udpsink name=rsink host=127.0.0.1 port=%d sync=false async=false "
-      "close-socket=false", CAP_BEFORE_KBPS, CAP_AFTER_KBPS, DROP_AT_S,
-      port_r, tx_port);
-  relay = parse (desc);
-  g_free (desc);
-  set_by_name (relay, "fsrc", "socket", sock_a);
-  set_by_name (relay, "fsink", "socket", sock_b);
-  set_by_name (relay, "rsrc", "socket", sock_b);
-  set_by_name (relay, "rsink", "socket", sock_a);
+  relay = rt_relay_new ("buffer-size=4194304", CAP_BEFORE_KBPS,
+      CAP_AFTER_KBPS, DROP_AT_S, port_r, tx_port, sock_a, sock_b, TRUE);
   fwd = gst_bin_get_by_name (GST_BIN (relay), "fwd");
   rev.start = g_get_monotonic_time ();
   rsrc = gst_bin_get_by_name (GST_BIN (relay), "rsrc");
@@ -438,31 +334,15 @@ GST_START_TEST (test_twcc_stock_receiver)
       NULL);
   gst_object_unref (rpad);
   gst_object_unref (rsrc);
-  fail_unless (gst_element_set_state (relay, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  /* the schedule's epoch is the relay's running time 0 */
-  start = g_get_monotonic_time ();
-  g_mutex_lock (&dec.lock);
-  dec.start = start;
-  g_mutex_unlock (&dec.lock);
-
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  start = rt_run_start (relay, tx, &dec);
 
   for (;;) {
-    gdouble t = (gdouble) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
     GstStructure *st = NULL;
     Sample s = { 0, };
     const gchar *str;
 
-    if (t >= RUN_S)
+    if (!rt_sample_next (start, RUN_S, SAMPLE_MS, tx, rx, relay, &s.t))
       break;
-    g_usleep (SAMPLE_MS * 1000);
-    check_no_error (tx, "sender");
-    check_no_error (rx, "receiver");
-    check_no_error (relay, "relay");
-
-    s.t = (gdouble) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
     g_object_get (enc, "bitrate", &s.enc_kbps, NULL);
     g_object_get (rtpccsink, "stats", &st, NULL);
     fail_unless (st != NULL);
@@ -502,10 +382,7 @@ GST_START_TEST (test_twcc_stock_receiver)
     }
   }
 
-  g_mutex_lock (&dec.lock);
-  frames_end = dec.frames;
-  frames_late = dec.frames_late;
-  g_mutex_unlock (&dec.lock);
+  rt_decoded_get (&dec, &frames_end, &frames_late);
 
   for (guint i = 0; i < samples->len; i++) {
     Sample *s = &g_array_index (samples, Sample, i);
@@ -518,11 +395,11 @@ GST_START_TEST (test_twcc_stock_receiver)
         s->loss, s->rtcp_received, s->reported_received, s->reported_lost,
         s->state, s->frames, s->fb_problem ? "  FEEDBACK-PROBLEM" : "");
   }
-  rtcp_received = stat_u64 (rtpccsink, "rtcp-received");
-  reported_received = stat_u64 (rtpccsink, "reported-received");
-  malformed = stat_u64 (rtpccsink, "rtcp-malformed");
-  wrong_source = stat_u64 (rtpccsink, "rtcp-wrong-source");
-  stamp_errors = stat_u64 (rtpccsink, "twcc-stamp-errors");
+  rtcp_received = rt_stat_u64 (rtpccsink, "rtcp-received");
+  reported_received = rt_stat_u64 (rtpccsink, "reported-received");
+  malformed = rt_stat_u64 (rtpccsink, "rtcp-malformed");
+  wrong_source = rt_stat_u64 (rtpccsink, "rtcp-wrong-source");
+  stamp_errors = rt_stat_u64 (rtpccsink, "twcc-stamp-errors");
   g_print ("rtpcc interop (rtpccsink feedback=twcc controller=%s -> stock "
       "rtpbin; capacity %u -> %u kbit/s at %u s, start %u kbit/s):\n%s",
       controller, CAP_BEFORE_KBPS, CAP_AFTER_KBPS, DROP_AT_S, START_KBPS,
@@ -535,10 +412,11 @@ GST_START_TEST (test_twcc_stock_receiver)
       G_GUINT64_FORMAT "; link queue drops %" G_GUINT64_FORMAT
       "; frames decoded %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
       " before the drop, %" G_GUINT64_FORMAT " in the last 3 s)\n",
-      stat_u64 (rtpccsink, "packets-sent"), rtcp_received, reported_received,
-      stat_u64 (rtpccsink, "reported-lost"), malformed,
-      stat_u64 (rtpccsink, "rtcp-unknown-ssrc"), wrong_source, stamp_errors,
-      stat_u64 (rtpccsink, "encoder-updates"), stat_u64 (fwd, "queue-drops"),
+      rt_stat_u64 (rtpccsink, "packets-sent"), rtcp_received,
+      reported_received, rt_stat_u64 (rtpccsink, "reported-lost"), malformed,
+      rt_stat_u64 (rtpccsink, "rtcp-unknown-ssrc"), wrong_source,
+      stamp_errors, rt_stat_u64 (rtpccsink, "encoder-updates"),
+      rt_stat_u64 (fwd, "queue-drops"),
       frames_end, frames_at_drop, frames_late);
   median_end = median_target_since (samples, RUN_S - 2.0);
   g_print ("  target max before the drop %" G_GUINT64_FORMAT " kbit/s; in "
@@ -550,7 +428,8 @@ GST_START_TEST (test_twcc_stock_receiver)
       median_end / 1000);
   g_print ("  probes: %" G_GUINT64_FORMAT " padding-only packets sent; "
       "extra SSRC pads at the receiver: %d\n",
-      stat_u64 (rtpccsink, "probe-packets"), g_atomic_int_get (&pa.extra_pads));
+      rt_stat_u64 (rtpccsink, "probe-packets"),
+      g_atomic_int_get (&pa.extra_pads));
   g_print ("  stock receiver sent %d datagrams: %d TWCC, %d RR (%d with a "
       "report block, %d with LSR), %d other RTCP packets (SDES not "
       "counted)\n", g_atomic_int_get (&rev.datagrams),
@@ -583,10 +462,10 @@ GST_START_TEST (test_twcc_stock_receiver)
   fail_unless (reported_received >= rr_at_drop + 150, "reported-received "
       "stalled after the drop (%" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
       ")", rr_at_drop, reported_received);
-  fail_unless (stat_u64 (rtpccsink, "encoder-updates") >= 1);
+  fail_unless (rt_stat_u64 (rtpccsink, "encoder-updates") >= 1);
   /* the RR path works too: rtpsession answers the SRs we send on the RTP
    * 5-tuple (RTCP-mux) with LSR/DLSR, the only RTT source in TWCC mode */
-  rtt_end = stat_u64 (rtpccsink, "rtt");
+  rtt_end = rt_stat_u64 (rtpccsink, "rtt");
   fail_unless (rtt_end > 0, "no RTT from the stock receiver's RRs");
 
   /* (2) the sender adapts: up from the start rate on the 2 Mbit/s link,
@@ -612,12 +491,7 @@ GST_START_TEST (test_twcc_stock_receiver)
   fail_unless (frames_late >= 30, "%" G_GUINT64_FORMAT " frames in the "
       "last 3 s", frames_late);
 
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (relay, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
+  rt_stop (tx, relay, rx);
   gst_object_unref (enc);
   gst_object_unref (rtpccsink);
   gst_object_unref (rtpbin);

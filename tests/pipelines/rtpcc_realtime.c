@@ -23,9 +23,10 @@
 #endif
 
 #include <string.h>
-#include <sys/socket.h>
 #include <gio/gio.h>
 #include <gst/check/gstcheck.h>
+
+#include "rt-util.h"
 
 #define CAP_BEFORE_KBPS  2000
 #define CAP_AFTER_KBPS   1000
@@ -46,106 +47,13 @@ typedef struct
   gchar state[32];
 } Sample;
 
-typedef struct
-{
-  GMutex lock;
-  gint64 start;
-  guint64 frames;
-  guint64 frames_late;          /* decoded in the last 3 s of the run */
-} Decoded;
-
-static void
-on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
-{
-  Decoded *d = data;
-  gint64 now = g_get_monotonic_time ();
-
-  g_mutex_lock (&d->lock);
-  d->frames++;
-  if (d->start > 0 && now - d->start >= (RUN_S - 3.0) * G_USEC_PER_SEC)
-    d->frames_late++;
-  g_mutex_unlock (&d->lock);
-}
-
-static GSocket *
-udp_socket_new (guint16 * port)
-{
-  GError *err = NULL;
-  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-      G_SOCKET_PROTOCOL_UDP, &err);
-  GSocketAddress *addr, *local;
-
-  fail_unless (s != NULL, "%s", err ? err->message : "?");
-  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
-  fail_unless (g_socket_bind (s, addr, FALSE, &err), "%s",
-      err ? err->message : "?");
-  g_object_unref (addr);
-  local = g_socket_get_local_address (s, NULL);
-  fail_unless (local != NULL);
-  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-  g_object_unref (local);
-  /* a few frames of room: the relay's udpsrc may be descheduled */
-  g_socket_set_option (s, SOL_SOCKET, SO_RCVBUF, 1 << 21, NULL);
-  return s;
-}
-
-static GstElement *
-parse (const gchar * desc)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
-
-  fail_unless (p != NULL, "%s: %s", desc, err ? err->message : "?");
-  return p;
-}
-
-static void
-set_by_name (GstElement * bin, const gchar * name, const gchar * prop,
-    gpointer value)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (bin), name);
-
-  fail_unless (e != NULL, "no element %s", name);
-  g_object_set (e, prop, value, NULL);
-  gst_object_unref (e);
-}
-
-static void
-check_no_error (GstElement * pipeline, const gchar * what)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-
-  if (msg) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("%s: error from %s: %s (%s)", what, GST_OBJECT_NAME (msg->src),
-        err->message, debug ? debug : "");
-  }
-  gst_object_unref (bus);
-}
-
-static guint64
-stat_u64 (GstElement * e, const gchar * field)
-{
-  GstStructure *s = NULL;
-  guint64 v = 0;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
-}
-
 GST_START_TEST (test_tfrc_capacity_drop)
 {
   GstElement *rx, *tx, *relay, *rtpccsrc, *rtpccsink, *enc, *vsink, *fwd;
   GSocket *sock_a, *sock_b;
   guint16 port_a, port_b;
   gint rx_port = 0, tx_port = 0;
-  Decoded dec = { 0, };
+  RtDecoded dec = { 0, };
   GArray *samples = g_array_new (FALSE, TRUE, sizeof (Sample));
   gint64 start;
   gchar *desc;
@@ -155,17 +63,19 @@ GST_START_TEST (test_tfrc_capacity_drop)
   GString *series = g_string_new (NULL);
 
   g_mutex_init (&dec.lock);
-  sock_a = udp_socket_new (&port_a);
-  sock_b = udp_socket_new (&port_b);
+  dec.late_after = (RUN_S - 3.0) * G_USEC_PER_SEC;
+  sock_a = rt_udp_socket_new (&port_a);
+  sock_b = rt_udp_socket_new (&port_b);
 
   /* receiver */
-  rx = parse ("rtpccsrc name=rx address=127.0.0.1 port=0 "
+  rx = rt_parse ("rtpccsrc name=rx address=127.0.0.1 port=0 "
       "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
       "encoding-name=(string)H264,payload=(int)96\" ! "
       "rtph264depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true");
+      "fakesink name=vsink sync=false signal-handoffs=true", FALSE);
   vsink = gst_bin_get_by_name (GST_BIN (rx), "vsink");
-  g_signal_connect (vsink, "handoff", G_CALLBACK (on_handoff), &dec);
+  g_signal_connect (vsink, "handoff", G_CALLBACK (rt_decoded_on_handoff),
+      &dec);
   fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   rtpccsrc = gst_bin_get_by_name (GST_BIN (rx), "rx");
@@ -180,7 +90,7 @@ GST_START_TEST (test_tfrc_capacity_drop)
       "rtpccsink name=sink controller=tfrc min-bitrate=150000 "
       "max-bitrate=3000000 start-bitrate=1000000 host=127.0.0.1 port=%u",
       port_a);
-  tx = parse (desc);
+  tx = rt_parse (desc, FALSE);
   g_free (desc);
   fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_READY),
       GST_STATE_CHANGE_SUCCESS);
@@ -190,46 +100,18 @@ GST_START_TEST (test_tfrc_capacity_drop)
   fail_unless (tx_port > 0);
 
   /* relay, both directions over the shared sockets */
-  desc = g_strdup_printf ("udpsrc name=fsrc close-socket=false ! "
-      "linkemu name=fwd schedule=%u@0,%u@%u delay=20 queue-ms=200 ! "
-      "udpsink name=fsink host=127.0.0.1 port=%d sync=false async=false "
-      "close-socket=false "
-      "udpsrc name=rsrc close-socket=false ! linkemu name=rev delay=20 ! "
-      "udpsink name=rsink host=127.0.0.1 port=%d sync=false async=false "
-      "close-socket=false", CAP_BEFORE_KBPS, CAP_AFTER_KBPS, DROP_AT_S,
-      rx_port, tx_port);
-  relay = parse (desc);
-  g_free (desc);
-  set_by_name (relay, "fsrc", "socket", sock_a);
-  set_by_name (relay, "fsink", "socket", sock_b);
-  set_by_name (relay, "rsrc", "socket", sock_b);
-  set_by_name (relay, "rsink", "socket", sock_a);
+  relay = rt_relay_new ("", CAP_BEFORE_KBPS, CAP_AFTER_KBPS, DROP_AT_S,
+      rx_port, tx_port, sock_a, sock_b, FALSE);
   fwd = gst_bin_get_by_name (GST_BIN (relay), "fwd");
-  fail_unless (gst_element_set_state (relay, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  /* the schedule's epoch is the relay's running time 0 */
-  start = g_get_monotonic_time ();
-  g_mutex_lock (&dec.lock);
-  dec.start = start;
-  g_mutex_unlock (&dec.lock);
-
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  start = rt_run_start (relay, tx, &dec);
 
   for (;;) {
-    gdouble t = (gdouble) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
     GstStructure *st = NULL;
     Sample s = { 0, };
     const gchar *state;
 
-    if (t >= RUN_S)
+    if (!rt_sample_next (start, RUN_S, SAMPLE_MS, tx, rx, relay, &s.t))
       break;
-    g_usleep (SAMPLE_MS * 1000);
-    check_no_error (tx, "sender");
-    check_no_error (rx, "receiver");
-    check_no_error (relay, "relay");
-
-    s.t = (gdouble) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
     g_object_get (enc, "bitrate", &s.enc_kbps, NULL);
     g_object_get (rtpccsink, "target-bitrate", &s.target, "stats", &st, NULL);
     gst_structure_get_uint64 (st, "rtt", &s.rtt);
@@ -253,9 +135,7 @@ GST_START_TEST (test_tfrc_capacity_drop)
     }
   }
 
-  g_mutex_lock (&dec.lock);
-  frames_end = dec.frames;
-  g_mutex_unlock (&dec.lock);
+  rt_decoded_get (&dec, &frames_end, NULL);
 
   for (guint i = 0; i < samples->len; i++) {
     Sample *s = &g_array_index (samples, Sample, i);
@@ -273,13 +153,14 @@ GST_START_TEST (test_tfrc_capacity_drop)
       "; rx lost %" G_GUINT64_FORMAT ", feedback sent %" G_GUINT64_FORMAT
       "; frames decoded %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
       " before the drop, %" G_GUINT64_FORMAT " in the last 3 s)\n",
-      stat_u64 (rtpccsink, "packets-sent"),
-      stat_u64 (rtpccsink, "rtcp-received"),
-      stat_u64 (rtpccsink, "reported-lost"),
-      stat_u64 (rtpccsink, "rtcp-wrong-source"),
-      stat_u64 (rtpccsink, "encoder-updates"),
-      stat_u64 (fwd, "queue-drops"), stat_u64 (rtpccsrc, "packets-lost"),
-      stat_u64 (rtpccsrc, "feedback-sent"), frames_end, frames_at_drop,
+      rt_stat_u64 (rtpccsink, "packets-sent"),
+      rt_stat_u64 (rtpccsink, "rtcp-received"),
+      rt_stat_u64 (rtpccsink, "reported-lost"),
+      rt_stat_u64 (rtpccsink, "rtcp-wrong-source"),
+      rt_stat_u64 (rtpccsink, "encoder-updates"),
+      rt_stat_u64 (fwd, "queue-drops"),
+      rt_stat_u64 (rtpccsrc, "packets-lost"),
+      rt_stat_u64 (rtpccsrc, "feedback-sent"), frames_end, frames_at_drop,
       dec.frames_late);
   g_print ("  x264enc max before the drop (after 2 s) %.0f kbit/s, min in "
       "the %.1f s after it %u kbit/s, below %u kbit/s at t=%.2f s\n",
@@ -287,9 +168,10 @@ GST_START_TEST (test_tfrc_capacity_drop)
 
   /* the loop is closed: feedback reaches the sink through the relay, from
    * the address it sends to */
-  fail_unless (stat_u64 (rtpccsink, "rtcp-received") > 10);
-  fail_unless_equals_uint64 (stat_u64 (rtpccsink, "rtcp-wrong-source"), 0);
-  fail_unless (stat_u64 (rtpccsink, "encoder-updates") >= 1);
+  fail_unless (rt_stat_u64 (rtpccsink, "rtcp-received") > 10);
+  fail_unless_equals_uint64 (rt_stat_u64 (rtpccsink, "rtcp-wrong-source"),
+      0);
+  fail_unless (rt_stat_u64 (rtpccsink, "encoder-updates") >= 1);
   /* the encoder went under the new capacity within REACT_S of the drop */
   fail_unless (reacted_at >= 0, "x264enc still at >= %u kbit/s %.1f s after "
       "the capacity drop (min %u)", CAP_AFTER_KBPS, REACT_S, min_after);
@@ -300,12 +182,7 @@ GST_START_TEST (test_tfrc_capacity_drop)
   fail_unless (dec.frames_late >= 30, "%" G_GUINT64_FORMAT " frames in the "
       "last 3 s", dec.frames_late);
 
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (relay, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
+  rt_stop (tx, relay, rx);
   gst_object_unref (enc);
   gst_object_unref (rtpccsink);
   gst_object_unref (rtpccsrc);
