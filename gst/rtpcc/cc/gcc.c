@@ -1149,9 +1149,9 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->trendline_window = TRENDLINE_WINDOW;
   g->probing = TRUE;
   /* off by default: on RFC 8867 5.1 it lifts the 2.5 Mbit/s phase from
-   * 60 % to 77 % utilisation (climb 16.4 s -> 7.8 s) but raises p95 queue
-   * delay from 36 to 55 ms (rtpcc-sim, seed 1); a probe design that costs
-   * less queue is open work */
+   * 77 % to 87 % utilisation (climb 12.0 s -> 4.0 s) but raises the run's
+   * p95 queue delay from 30 to 46 ms (test-sim-rfc8867, seed 1); a probe
+   * design that costs less queue is open work */
   g->periodic_probing = FALSE;
   g->probe_duration = PROBE_DURATION;
 
