@@ -500,9 +500,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   fds[1].fd = self->pollfd.fd;
   fds[1].events = POLLIN;
   if (next != RTPCC_TIME_NONE) {
-    RtpccTime d = MAX (0, next - rtpcc_mono_now ());
-    ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
-    ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
+    rtpcc_timespec_until (next, &ts);
     tsp = &ts;
   }
   /* ppoll: nanosecond timeouts, so pacing is not quantised to 1 ms */

@@ -133,9 +133,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     fds[1].fd = self->wakeup_fd;
     fds[1].events = POLLIN;
     if (next != RTPCC_TIME_NONE) {
-      RtpccTime d = MAX (0, next - rtpcc_mono_now ());
-      ts.tv_sec = d / RTPCC_NSEC_PER_SEC;
-      ts.tv_nsec = d % RTPCC_NSEC_PER_SEC;
+      rtpcc_timespec_until (next, &ts);
       tsp = &ts;
     }
     if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {

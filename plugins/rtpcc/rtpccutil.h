@@ -23,6 +23,19 @@ rtpcc_mono_now (void)
   return (RtpccTime) ts.tv_sec * RTPCC_NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/* The ppoll() timeout until @deadline (monotonic ns), never negative. The
+ * clock is read once: MAX (0, deadline - rtpcc_mono_now ()) reads it twice
+ * and can yield a negative tv_nsec (EINVAL) if time passes in between. */
+static inline void
+rtpcc_timespec_until (RtpccTime deadline, struct timespec *ts)
+{
+  RtpccTime d = deadline - rtpcc_mono_now ();
+  if (d < 0)
+    d = 0;
+  ts->tv_sec = d / RTPCC_NSEC_PER_SEC;
+  ts->tv_nsec = d % RTPCC_NSEC_PER_SEC;
+}
+
 /* A string property that falls back to @def when set to NULL or "". */
 static inline void
 rtpcc_set_string_prop (gchar ** field, const GValue * value, const gchar * def)
