@@ -1722,6 +1722,63 @@ GST_START_TEST (test_closed_loop_probe_recovery)
 
 GST_END_TEST;
 
+
+/* The capacity probe: 1 -> 2.5 Mbit/s at 30 s. Without it the estimate
+ * climbs additively near the old congestion point and then at 8 %/s; with
+ * it a 2 x burst fires once the queue has been empty for 500 ms and the
+ * estimate jumps. On the steady first 30 s the link keeps a queue, so
+ * (almost) no capacity probe fires there. */
+static void
+step_run (gboolean capacity, gdouble * recovery, RtpccGccInfo * at30,
+    RtpccGccInfo * end, gdouble * p95)
+{
+  guint cap[60];
+  Sim s;
+  SimFlow *f;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cap); i++)
+    cap[i] = i < 30 ? 1000 : 2500;
+  sim_init (&s, cap, G_N_ELEMENTS (cap), MS (300));
+  f = sim_add_flow (&s, 0, RTPCC_SEC (60), 3000000, NULL);
+  if (!capacity)
+    fail_unless (rtpcc_controller_set_param (f->cc, "capacity-probing",
+            "false"));
+  sim_run (&s, RTPCC_SEC (30));
+  rtpcc_gcc_get_info (f->cc, at30);
+  sim_run (&s, RTPCC_SEC (60));
+  rtpcc_gcc_get_info (f->cc, end);
+  *recovery = sim_recovery (f, 30, 60, 2.5e6, 0.8);
+  *p95 = sim_qdelay_pct (&s, 5, 60, 95);
+  g_print ("gcc capacity probing %s: 1 -> 2.5 Mbit/s at 30 s, 80 %% after "
+      "%.0f s; probes in [0,30) %u, in [30,60) %u (%u ok); qdelay p95 "
+      "[5,60) %.1f ms\n", capacity ? "on" : "off", *recovery,
+      at30->n_probes, end->n_probes - at30->n_probes,
+      end->n_probe_success - at30->n_probe_success, *p95);
+  sim_clear (&s);
+}
+
+GST_START_TEST (test_closed_loop_capacity_probe)
+{
+  gdouble with, without, p95_with, p95_without;
+  RtpccGccInfo a30, a, b30, b;
+
+  step_run (TRUE, &with, &a30, &a, &p95_with);
+  step_run (FALSE, &without, &b30, &b, &p95_without);
+  fail_unless (with >= 0, "never reached 80 %% with the probe");
+  /* the test can fail: the probe must cut the climb substantially */
+  fail_unless (without < 0 || with + 4 <= without, "with %g s, without %g s",
+      with, without);
+  fail_unless (with <= 6, "%g s", with);
+  fail_unless (a.n_probe_success > a30.n_probe_success);
+  /* a full, steady link keeps a queue: few probes (the start-up's end may
+   * leave one), and the delay stays that of a delay-based controller */
+  fail_unless (a30.n_probes <= 2, "%u probes on a steady link",
+      a30.n_probes);
+  fail_unless (p95_with <= 60, "%.1f ms", p95_with);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_gcc_suite (void)
 {
@@ -1757,6 +1814,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (loop, test_closed_loop_kalman);
   tcase_add_test (loop, test_closed_loop_two_flows);
   tcase_add_test (loop, test_closed_loop_probe_recovery);
+  tcase_add_test (loop, test_closed_loop_capacity_probe);
   tcase_add_test (loop, test_closed_loop_keyframes);
   return s;
 }

@@ -892,31 +892,30 @@ assert_gcc_queue (const Outcome * o)
  *
  * Utilisation: gcc's steady state is a sawtooth — cut to 0.85 x the
  * received rate on over-use, then additive increase near the last
- * congestion point — whose mean is ~0.92 C at best; measured [5,40)
- * 87.9-92.2 %, [65,80) 86.2-95.0 %: asserted >= 85 % and >= 82 %; the 90 %
- * aim is printed (missed in every run in at least one phase).
- * [45,60): the 1 -> 2.5 Mbit/s climb. gcc has no probe for it (recovery
- * probes follow a large *drop*, ALR probes need an application-limited
- * sender; periodic probing is opt-in), so the estimate climbs at <= 8 %/s
- * (multiplicative above the congestion-point band, additive inside it):
- * 80 % of 2.5 Mbit/s after 9.4-19.4 s, i.e. [45,60) is mostly climb.
- * Measured 52.2-82.8 %: asserted >= 45 %, a clear MISS of the aim until
- * gcc probes for capacity on its own. [85,100) includes the 0.6 -> 1.0
- * climb (additive near the 0.6 Mbit/s congestion point; 80 % after up to
- * 12.2 s): measured 77.6-92.5 %, asserted >= 72 %.
+ * congestion point — whose mean is ~0.92 C at best; over seeds 1-40
+ * [5,40) 86.2-90.7 %, [65,80) 86.2-93.4 % (CCFB and TWCC): asserted
+ * >= 85 % and >= 82 %; the 90 % aim is printed (missed in most runs in at
+ * least one phase).
+ * [45,60): the 1 -> 2.5 Mbit/s climb. The capacity probe (gcc.c: a short
+ * burst at 2 x once the path has shown no queue for 500 ms while the
+ * estimate is at its last congestion point or above it, chained while it
+ * gets through) finds the new capacity: 80 % of 2.5 Mbit/s after 1.4 s to
+ * 14.4 s (median 2.8 s; 9.4-19.4 s without it), [45,60) 68.4-91.4 %
+ * (50.6-82.6 % without): asserted >= 65 %. [85,100) includes the
+ * 0.6 -> 1.0 climb: measured 76.0-91.5 %, asserted >= 72 %.
  * Responses: the drop shows as soon as the queue grows (one RTT, the
  * 10 ms over-use time, the trendline's lag): target below 0.6 Mbit/s after
  * 0.52-0.80 s, asserted <= 1.5 s; 80 % of 1 Mbit/s after the 80 s increase
- * within 12.2 s, asserted <= 15 s. The 40 s response (9.4-19.4 s) is
- * printed: [45,60)'s utilisation bounds it already.
- * Loss: only the drop's tail drops (0.36-1.03 % of the run), asserted
+ * within 13.0 s, asserted <= 15 s. The 40 s response is printed:
+ * [45,60)'s utilisation bounds it already.
+ * Loss: only the drop's tail drops (< 1.1 % of the run), asserted
  * <= 1.5 %, none in any steady phase. */
 static void
 check_51_gcc (const Outcome * o)
 {
   g_assert_cmpuint (o->n_w, ==, 4);
   g_assert_cmpfloat (o->w[0].util, >=, 0.85);
-  g_assert_cmpfloat (o->w[1].util, >=, 0.45);
+  g_assert_cmpfloat (o->w[1].util, >=, 0.65);
   g_assert_cmpfloat (o->w[2].util, >=, 0.82);
   g_assert_cmpfloat (o->w[3].util, >=, 0.72);
   g_assert_cmpfloat (o->r60, <=, 1.5);
@@ -1065,15 +1064,15 @@ test_52_nada (void)
   assert_nada_queue (o);
 }
 
-/* gcc: seed 1 meets the fairness aim in every phase (Jain >= 0.99, shares
- * 0.78-0.96) but not utilisation (84-92 %). Over seeds 1-40 Jain falls
- * below 0.9 in some phase of 19 runs (down to 0.766; shares 0.42-1.46): a
- * cut that only one flow takes (the other's over-use excused by the burst
- * guard, or its one-cut-per-RTT rule) moves the split, and additive
- * increase repairs it slowly (see §5.4); burst-guard=false: 7 of 40.
- * Asserted what holds with margin: Jain >= 0.7, shares within [0.35, 1.6],
- * utilisation >= 70 % (75.9-94.3 % measured: the sawtooth, and after each
- * increase the climb, as in §5.1). */
+/* gcc §5.2: seed 1 meets the fairness aim in every phase (Jain >= 0.96)
+ * but not utilisation (83-93 %). Over seeds 1-40 Jain falls below 0.9 in
+ * some phase of 13 runs (down to 0.828; shares 0.49-1.5): a cut that only
+ * one flow takes (its one-cut-per-RTT rule) moves the split, and additive
+ * increase repairs it slowly (see §5.4). Capacity probes do not fire here:
+ * two flows keep a queue on the link. Asserted what holds with margin:
+ * Jain >= 0.7, shares within [0.35, 1.6], utilisation >= 75 % (78.6-95.2 %
+ * measured: the sawtooth, and after each increase the climb, as in
+ * §5.1). */
 static void
 test_52_gcc (void)
 {
@@ -1087,7 +1086,7 @@ test_52_gcc (void)
     g_assert_cmpfloat (w->jain, >=, 0.7);
     g_assert_cmpfloat (w->share_min, >=, 0.35);
     g_assert_cmpfloat (w->share_max, <=, 1.6);
-    g_assert_cmpfloat (w->util, >=, 0.7);
+    g_assert_cmpfloat (w->util, >=, 0.75);
     g_assert_cmpfloat (w->loss, ==, 0.0);
   }
   assert_gcc_queue (o);
@@ -1141,36 +1140,20 @@ test_54_nada (void)
   assert_nada_queue (o);
 }
 
-/* gcc misses §5.4's fairness aims (seed 1: Jain over [60,119) 0.828, per
- * 10 s rising 0.61 -> 0.92; the newer flows 35-38 s below half their share
- * after the third join; seeds 1-40: Jain < 0.9 in 32 runs, median 0.851,
- * min 0.645; worst flow after the third join median 31 s, max 69 s).
- * Asserted only what holds, with margin:
+/* gcc §5.4, seeds 1-40: Jain over [60,119) 0.812-1.0 (median 0.954, 10
+ * runs below the 0.9 aim), every flow >= 51 % of its share there;
+ * newcomers still spend seconds below half their share after a join.
+ * AIMD's pace: a newcomer's start-up ends at its first over-use, 1-2 s
+ * after joining a loaded link, at 0.4-0.7 Mbit/s; from there only shared
+ * cuts (x 0.85, every 10-20 s here) close the gap, each by 15 %.
+ * Asserted, with margin:
  *  - the first flow alone reaches half of 3.5 Mbit/s within 5 s (start-up
  *    doubles the estimate every second: 150 -> 1750 kbit/s in log2(11.7)
  *    = 3.5 s plus an RTT; 4 s in every seed);
- *  - nobody starves outright: every flow >= 30 % of its share over
- *    [60,119) (measured >= 39 %) and Jain >= 0.55 (>= 0.645);
+ *  - fairness 20 s after the last join: Jain over [60,119) >= 0.75 and
+ *    every flow >= 40 % of its share;
  *  - the link stays used and the queue short: utilisation >= 80 % once
- *    two flows share it (84-97 %), the delay bounds of every gcc run.
- * Why it misses (measured, see docs/simulator.md): (1) the burst guard
- * misfires. gcc learns the frame interval from the gaps between
- * app-limited packets, but the first packet of every frame also leaves
- * with nothing queued behind it (the frame's packets reach the sender one
- * by one), so the gaps alternate busy time / idle time and it learns
- * ~20 ms instead of 40 ms at 25 fps; any frame that keeps the pacer busy
- * longer than 1.5 x 20 = 30 ms — nearly every frame at a high rate: the
- * pacer drains at 1.25 x target, ~32 ms per frame — is taken for a key
- * frame, and its delay samples may not fire an over-use. The incumbent
- * (2.5 Mbit/s) had 37 % of its delay groups flagged as its own burst and
- * made 13 delay-based cuts in 119 s against 26 and 21 for the newcomers
- * (2.9-12.7 % flagged): shared congestion is paid by the newcomers. With
- * burst-guard=false, seeds 1-40: Jain < 0.9 in 7 runs, median 0.984, the
- * worst flow after the third join median 2 s below half its share.
- * (2) What remains is AIMD's pace: a newcomer's start-up ends at its first
- * over-use, 1-2 s after joining a loaded bottleneck, at 0.4-0.7 Mbit/s;
- * from there only shared cuts (x 0.85, every 10-20 s here) close the gap,
- * each by 15 %. */
+ *    two flows share it (82.7-96.2 %), the delay bounds of every gcc run. */
 static void
 test_54_gcc (void)
 {
@@ -1180,8 +1163,8 @@ test_54_gcc (void)
   g_assert_cmpuint (o->n_w, ==, 4);
   g_assert_cmpuint (o->n_st, ==, 3);
   g_assert_cmpuint (o->st[0].below[0], <=, AIM_BELOW_S);
-  g_assert_cmpfloat (o->w[3].share_min, >=, 0.3);
-  g_assert_cmpfloat (o->w[3].jain, >=, 0.55);
+  g_assert_cmpfloat (o->w[3].share_min, >=, 0.4);
+  g_assert_cmpfloat (o->w[3].jain, >=, 0.75);
   for (guint i = 1; i < o->n_w; i++)
     g_assert_cmpfloat (o->w[i].util, >=, 0.80);
   for (guint i = 0; i < o->n_w; i++)

@@ -99,7 +99,14 @@
  *               either: the estimate fell below 0.66 of its pre-drop value
  *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A);
  *               or the media sent is < 0.65 × target (application-limited)
- *               for >= 1 s -> P = 2 × A)--> SENDING
+ *               for >= 1 s -> P = 2 × A;
+ *               or (capacity probe) in increase, no packet saw more than
+ *               5 ms of queue for 500 ms, and A is >= 0.9 × the last
+ *               congestion point, or none is known, or the previous probe
+ *               got >= 90 % of its rate through -> P = 2 × A for
+ *               max (40 ms, 6 MTU-sized packets), success only if >= 0.9 P
+ *               gets through; failures back off on their own timer, 5 s
+ *               doubling to 20 s)--> SENDING
  *       SENDING --(probe-duration elapsed)--> WAITING
  *       SENDING/WAITING --(over-use, or > 10 % loss among probe packets)-->
  *               IDLE, failed, next probe after a back-off (5 s, doubling to
@@ -121,7 +128,8 @@
  *
  * set_param: estimator (trendline|kalman), burst-time (ms), beta,
  * startup-gain, pacing-factor, rate-window (ms), trendline-window, probing
- * (true|false), periodic-probing (true|false, default false: probe at
+ * (true|false), capacity-probing (true|false, default true: the capacity
+ * probe above), periodic-probing (true|false, default false: probe at
  * 1.5 x after 2 s of clean increase), probe-duration (ms), burst-guard
  * (true|false: the key-frame
  * rule of (a)).
@@ -219,6 +227,23 @@
 #define PROBE_MIN_PACKETS     5
 /* periodic probe: after this long in increase with a clean signal */
 #define PROBE_PERIODIC_CLEAN  RTPCC_SEC (2)
+/* capacity probe: at the last congestion point with a clean signal */
+#define PROBE_CAPACITY_GAIN   2.0
+#define PROBE_CAPACITY_DURATION RTPCC_MSEC (40)
+/* the estimate is this close to the last congestion point (a received
+ * rate, wire bytes and queue drain included: over-use fires at ~0.95 of it) */
+#define PROBE_CAPACITY_NEAR   0.9
+/* failed capacity probes back off to at most this (a steady link pays one
+ * 60 ms burst per period; a grown link is found within it) */
+#define PROBE_CAPACITY_BACKOFF_MAX RTPCC_SEC (20)
+/* ... and only once no packet has seen more than QUEUE_EMPTY_TH of queue
+ * for QUEUE_EMPTY_TIME */
+#define QUEUE_EMPTY_TH        RTPCC_MSEC (5)
+#define QUEUE_EMPTY_TIME      RTPCC_MSEC (500)
+#define OWD_BUCKET            RTPCC_SEC (10)
+/* a probe that got at least this share of its rate through was not
+ * limited by the path: probe again (libwebrtc's "further probing") */
+#define PROBE_CHAIN_RATIO     0.9
 #define ALR_RATIO             0.65
 #define ALR_TIME              RTPCC_SEC (1)
 
@@ -1068,6 +1093,13 @@ typedef struct
   gboolean probe_overuse;
   RtpccTime next_probe_time, probe_backoff;
   gboolean periodic_probing;
+  gboolean capacity_probing;
+  gboolean probe_chain;         /* last probe succeeded unconstrained */
+  gdouble probe_need;           /* bit/s the probe must get through */
+  gboolean probe_capacity;      /* the running probe is a capacity probe */
+  RtpccTime next_capacity_probe, capacity_backoff;
+  /* standing-queue tracker (gcc_track_queue) */
+  RtpccTime owd_bucket_start, owd_cur_min, owd_prev_min, last_queue_time;
   guint n_probes, n_probe_success, n_probe_fail;
   gdouble last_probe_result;
 
@@ -1153,6 +1185,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
    * p95 queue delay from 30 to 46 ms (test-sim-rfc8867, seed 1); a probe
    * design that costs less queue is open work */
   g->periodic_probing = FALSE;
+  g->capacity_probing = TRUE;
   g->probe_duration = PROBE_DURATION;
 
   gcc_reset_delay_path (g);
@@ -1176,6 +1209,10 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->probe_state = RTPCC_GCC_PROBE_IDLE;
   g->next_probe_time = now;
   g->probe_backoff = PROBE_BACKOFF_MIN;
+  g->next_capacity_probe = now;
+  g->owd_bucket_start = RTPCC_TIME_NONE;
+  g->last_queue_time = RTPCC_TIME_NONE;
+  g->capacity_backoff = PROBE_BACKOFF_MIN;
   g->last_probe_result = -1;
   g->reason = "initial";
   gcc_publish (g);
@@ -1346,12 +1383,24 @@ gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
     g->loss.rate = g->aimd.rate;
     g->loss.limiting = FALSE;
     g->probe_backoff = PROBE_BACKOFF_MIN;
+    g->capacity_backoff = PROBE_BACKOFF_MIN;
     g->next_probe_time = now + PROBE_AFTER_SUCCESS;
+    g->probe_chain = result >= PROBE_CHAIN_RATIO * g->probe_rate;
     g->reason = "probe";
   } else {
+    g->probe_chain = FALSE;
     g->n_probe_fail++;
-    g->next_probe_time = now + g->probe_backoff;
-    g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
+    if (g->probe_capacity) {
+      /* its own back-off: a capacity probe failing on a full link must not
+       * hold back the recovery probe after a drop */
+      g->next_capacity_probe = now + g->capacity_backoff;
+      g->capacity_backoff = MIN (g->capacity_backoff * 2,
+          PROBE_CAPACITY_BACKOFF_MAX);
+      g->next_probe_time = now + PROBE_AFTER_SUCCESS;
+    } else {
+      g->next_probe_time = now + g->probe_backoff;
+      g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
+    }
   }
 }
 
@@ -1389,8 +1438,7 @@ gcc_probe_evaluate (Gcc * g, RtpccTime now, gboolean all_reported)
   if (!all_reported && now < g->probe_deadline)
     return;
   result = gcc_probe_result (g);
-  gcc_probe_finish (g, now, result >= PROBE_SUCCESS * g->probe_base,
-      result);
+  gcc_probe_finish (g, now, result >= g->probe_need, result);
 }
 
 static void
@@ -1425,15 +1473,16 @@ gcc_probe_account (Gcc * g, const RtpccPacketReport * r)
 }
 
 static void
-gcc_probe_start (Gcc * g, RtpccTime now, gdouble rate)
+gcc_probe_start (Gcc * g, RtpccTime now, gdouble rate, RtpccTime duration)
 {
   RtpccController *cc = &g->parent;
 
   g->probe_state = RTPCC_GCC_PROBE_SENDING;
   g->probe_rate = MIN (rate, (gdouble) cc->config.max_bitrate);
   g->probe_base = gcc_rate (g);
+  g->probe_need = PROBE_SUCCESS * g->probe_base;
   g->probe_start = now;
-  g->probe_end = now + g->probe_duration;
+  g->probe_end = now + duration;
   g->probe_have_first = FALSE;
   g->probe_rx = g->probe_lost = 0;
   g->probe_rx_bytes = g->probe_tx_bytes = 0;
@@ -1449,6 +1498,8 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
   RtpccController *cc = &g->parent;
   gdouble rate = gcc_rate (g), p = 0;
   gdouble send_rate;
+  RtpccTime duration = g->probe_duration;
+  gboolean capacity = FALSE;
 
   /* application-limited region: the encoder uses < 65 % of the target */
   send_rate = send_log_rate (&g->sent, now, SEND_WINDOW);
@@ -1475,17 +1526,47 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
     p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
   else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
     p = PROBE_ALR_GAIN * rate;
-  else if (g->periodic_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
+  else if (g->capacity_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
+      && now >= g->next_capacity_probe
+      && g->last_queue_time != RTPCC_TIME_NONE
+      && now - g->last_queue_time >= QUEUE_EMPTY_TIME && (g->probe_chain
+          || !g->aimd.have_cp
+          || rate >= PROBE_CAPACITY_NEAR * g->aimd.cp_mean)) {
+    /* Capacity may have grown (RFC 8867 5.1's 1 -> 2.5 Mbit/s step): the
+     * draft's additive increase near the last congestion point needs
+     * 10-18 s to fill it. A full link keeps a few ms of queue (frames are
+     * paced at 1.25 x), one with spare capacity none: once the queue has
+     * been empty for 500 ms and the estimate is back at its last
+     * congestion point, a short burst at 2 x answers within an RTT, and a
+     * probe that got through unconstrained is followed by another
+     * (libwebrtc's further probing). Links shared with other flows keep a
+     * queue, so the probe rarely fires there; when it does, a flow near
+     * its share gets ~(2A / (2A + others)) x C through, < 0.9 P: it fails
+     * and nobody's share is taken. A failed one costs ~40 ms at 2 x and
+     * backs off 5 s doubling to 20 s (test-sim-rfc8867 has the numbers). */
+    p = PROBE_CAPACITY_GAIN * rate;
+    /* long enough for a measurable number of MTU-sized packets at low
+     * rates (padding probes are small, FEC packets may not be) */
+    duration = MIN (g->probe_duration, MAX (PROBE_CAPACITY_DURATION,
+            (RtpccTime) (RTPCC_SEC (1) * 6.0 * 1200 * 8 / MAX (p, 1.0))));
+    capacity = TRUE;
+  } else if (g->periodic_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
       && now - g->last_not_normal >= PROBE_PERIODIC_CLEAN)
-    /* Capacity may have grown: the draft's increase (additive near the
-     * last congestion point, 8 %/s beyond it) needs 10-18 s to fill a
-     * 1 -> 2.5 Mbit/s step (RFC 8867 5.1). A short probe at 1.5 x answers
-     * in an RTT or two; a failed one costs one 200 ms burst and backs off
-     * 5 s doubling to 60 s, so a saturated link sees few of them. */
+    /* opt-in: probe whenever the signal has been clean for 2 s */
     p = PROBE_RECOVERY_GAIN * rate;
   p = MIN (p, (gdouble) cc->config.max_bitrate);
-  if (p >= PROBE_SUCCESS * rate)
-    gcc_probe_start (g, now, p);
+  if (p >= PROBE_SUCCESS * rate) {
+    gcc_probe_start (g, now, p, duration);
+    /* A capacity probe runs where the link may be full, possibly shared:
+     * in a FIFO that other flows keep busy, a short burst still gets
+     * (its share of the input) x C through, ~1.2 x A for two equal flows,
+     * which the recovery probes' 1.1 x A would call a success and take
+     * the other flow's share. Only a probe that got ~all of its rate
+     * through shows spare capacity. */
+    g->probe_capacity = capacity;
+    if (capacity)
+      g->probe_need = MAX (g->probe_need, PROBE_CHAIN_RATIO * g->probe_rate);
+  }
 }
 
 static void
@@ -1496,6 +1577,29 @@ gcc_update_rtt (Gcc * g, const RtpccFeedback * fb)
   else if (fb->rtt_sample != RTPCC_TIME_NONE && fb->rtt_sample > 0)
     g->srtt = g->srtt == RTPCC_TIME_NONE ? fb->rtt_sample :
         (7 * g->srtt + fb->rtt_sample) / 8;
+}
+
+/* Is there a standing queue? One-way delay (arrival - send, with the
+ * unknown clock offset) above its minimum over the last 10-20 s (two
+ * buckets, so the base follows route changes and slow drift). Used only to
+ * gate capacity probes: a full link keeps a queue of a few ms (frames
+ * paced at 1.25 x), a link with spare capacity has none. */
+static void
+gcc_track_queue (Gcc * g, RtpccTime now, const RtpccPacketReport * r)
+{
+  RtpccTime owd = r->arrival - r->send_time;
+
+  if (g->owd_bucket_start == RTPCC_TIME_NONE
+      || now - g->owd_bucket_start >= OWD_BUCKET) {
+    g->owd_prev_min = g->owd_bucket_start == RTPCC_TIME_NONE ? owd :
+        g->owd_cur_min;
+    g->owd_cur_min = owd;
+    g->owd_bucket_start = now;
+  }
+  g->owd_cur_min = MIN (g->owd_cur_min, owd);
+  if (owd - MIN (g->owd_cur_min, g->owd_prev_min) > QUEUE_EMPTY_TH
+      || g->last_queue_time == RTPCC_TIME_NONE)
+    g->last_queue_time = now;
 }
 
 static void
@@ -1542,6 +1646,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       gcc_reset_delay_path (g);
     if (g->last_arrival == RTPCC_TIME_NONE || r->arrival > g->last_arrival)
       g->last_arrival = r->arrival;
+    gcc_track_queue (g, now, r);
     if (rtpcc_gcc_grouper_add (&g->grouper, r->send_time, r->arrival,
             r->size, &d))
       gcc_process_delta (g, now, &d);
@@ -1680,7 +1785,8 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
     return TRUE;
   }
   if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0
-      || strcmp (key, "periodic-probing") == 0) {
+      || strcmp (key, "periodic-probing") == 0
+      || strcmp (key, "capacity-probing") == 0) {
     gboolean on;
     if (strcmp (value, "true") == 0 || strcmp (value, "1") == 0)
       on = TRUE;
@@ -1690,6 +1796,8 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
       return FALSE;
     if (strcmp (key, "periodic-probing") == 0)
       g->periodic_probing = on;
+    else if (strcmp (key, "capacity-probing") == 0)
+      g->capacity_probing = on;
     else if (key[0] == 'p')
       g->probing = on;
     else
