@@ -748,14 +748,16 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
 }
 
 /* TWCC (RTPFB FMT 15): transport-wide seqs are our sender seqs − 1. It
- * carries no report timestamp, so no RTT sample: RTT comes from RR. */
+ * carries no report timestamp: the RTT sample is send-to-now of the newest
+ * newly reported packet (see below), plus LSR/DLSR from RRs. */
 static gboolean
 handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
 {
   GError *err = NULL;
   RtpccTwcc *fb = rtpcc_twcc_parse (data, len, &err);
   RtpccTwccMapInfo mi;
-  RtpccTime newest_arrival = RTPCC_TIME_NONE;
+  RtpccTime newest_arrival = RTPCC_TIME_NONE, sample;
+  SentEntry *newest_sent = NULL;
   guint n, known = 0;
 
   if (!fb) {
@@ -802,6 +804,8 @@ handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     known++;
     if (r->received) {
       if (e->state == PKT_SENT || e->state == PKT_MISSING) {
+        if (!newest_sent || e->send_time > newest_sent->send_time)
+          newest_sent = e;
         e->state = PKT_RECEIVED;
         e->arrival = r->arrival != RTPCC_TIME_NONE && s->have_remote ?
             r->arrival + s->remote_offset : RTPCC_TIME_NONE;
@@ -819,7 +823,20 @@ handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     return FALSE;
   }
   s->has_feedback = TRUE;
-  finish_feedback (s, now, RTPCC_TIME_NONE, newest_arrival !=
+  /* TWCC has no report timestamp, so the receiver's hold time is unknown;
+   * but a receiver reports what it has received when it sends, so the
+   * newest packet first reported here arrived shortly before the report
+   * (within one inter-packet gap, unless its feedback was delayed). Its
+   * send-to-now time is an RTT sample biased up by that gap — what a
+   * stock rtpbin receiver, which sends few RRs (so few LSR/DLSR RTTs),
+   * leaves us. Only packets reported for the first time count: a repeated
+   * report would measure the feedback's age, not the path. */
+  sample = RTPCC_TIME_NONE;
+  if (newest_sent && now > newest_sent->send_time) {
+    sample = now - newest_sent->send_time;
+    update_rtt (s, sample);
+  }
+  finish_feedback (s, now, sample, newest_arrival !=
       RTPCC_TIME_NONE && s->have_remote ? newest_arrival + s->remote_offset :
       RTPCC_TIME_NONE);
   return TRUE;

@@ -1353,6 +1353,79 @@ GST_START_TEST (test_twcc_recorder_end_to_end)
 
 GST_END_TEST;
 
+/* RTT from TWCC alone (no RR, as with a stock rtpbin receiver that sends
+ * few): 30 ms each way, a packet every 5 ms, feedback every 100 ms. The
+ * newest packet a feedback reports arrived at most one packet gap before
+ * it, so the RTT is 60 ms + at most 5 ms, on a receiver clock far from
+ * ours. */
+GST_START_TEST (test_twcc_rtt_without_rr)
+{
+  RtpccSenderConfig cfg;
+  RtpccSender *s;
+  RtpccTwccRecorder *rec = rtpcc_twcc_recorder_new (0);
+  const RtpccTime owd = RTPCC_MSEC (30), rx_offset = RTPCC_SEC (1000);
+  RtpccTime t = RTPCC_SEC (1), next_fb = RTPCC_SEC (1) + RTPCC_MSEC (100);
+  GQueue pending = G_QUEUE_INIT;        /* feedback in flight: GBytes */
+  GQueue due = G_QUEUE_INIT;    /* their arrival times */
+  guint8 buf[4096];
+  const RtpccSenderStats *st;
+  guint16 seq = 0;
+
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "fixed";
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
+  cfg.pacing = FALSE;
+  cfg.circuit_breaker = FALSE;
+  cfg.cc.start_bitrate = cfg.cc.max_bitrate = 2000000;
+  s = rtpcc_sender_new (&cfg, t, NULL);
+  fail_unless (s != NULL);
+
+  for (; t < RTPCC_SEC (3); t += RTPCC_MSEC (5)) {
+    RtpccRtpInfo in = { 0 }, out;
+
+    /* feedback that reached us by now */
+    while (!g_queue_is_empty (&due)
+        && GPOINTER_TO_SIZE (g_queue_peek_head (&due)) <= (gsize) t) {
+      GBytes *b = g_queue_pop_head (&pending);
+      gsize n;
+      const guint8 *d = g_bytes_get_data (b, &n);
+      g_queue_pop_head (&due);
+      fail_unless (rtpcc_sender_receive_rtcp (s, t, d, n));
+      g_bytes_unref (b);
+    }
+    in.ssrc = 0x1234;
+    in.seq = seq++;
+    in.rtp_ts = (guint32) (t / 11111);
+    in.pt = 96;
+    in.size = 1000;
+    rtpcc_sender_enqueue (s, t, &in, GUINT_TO_POINTER (1));
+    while (rtpcc_sender_dequeue (s, t, &out)) {
+      fail_unless (out.has_twcc);
+      rtpcc_twcc_recorder_add (rec, out.twcc_seq, t + owd + rx_offset);
+    }
+    if (t + owd >= next_fb) {
+      guint np;
+      gsize n = rtpcc_twcc_recorder_write (rec, next_fb + rx_offset, 7,
+          0x1234, buf, sizeof (buf), &np);
+      if (n) {
+        g_queue_push_tail (&pending, g_bytes_new (buf, n));
+        g_queue_push_tail (&due, GSIZE_TO_POINTER ((gsize) (next_fb + owd)));
+      }
+      next_fb += RTPCC_MSEC (100);
+    }
+  }
+  st = rtpcc_sender_get_stats (s, t);
+  fail_unless (st->srtt != RTPCC_TIME_NONE, "no RTT from TWCC");
+  fail_unless (st->srtt >= RTPCC_MSEC (60) && st->srtt <= RTPCC_MSEC (66),
+      "srtt %.1f ms", RTPCC_TIME_AS_MSEC (st->srtt));
+  g_queue_clear_full (&pending, (GDestroyNotify) g_bytes_unref);
+  g_queue_clear (&due);
+  rtpcc_twcc_recorder_free (rec);
+  rtpcc_sender_free (s);
+}
+
+GST_END_TEST;
+
 /* ---- RTP header extensions --------------------------------------------- */
 
 /* An RTP packet: @cc CSRCs, @payload_len bytes of payload, @pad bytes of
@@ -2003,6 +2076,7 @@ rtpcc_twcc_suite (void)
   tcase_add_test (tc_rec, test_twcc_recorder_reorder_and_duplicates);
   tcase_add_test (tc_rec, test_twcc_recorder_split_restart_count);
   tcase_add_test (tc_rec, test_twcc_recorder_end_to_end);
+  tcase_add_test (tc_rec, test_twcc_rtt_without_rr);
 
   suite_add_tcase (s, tc_ext);
   tcase_add_test (tc_ext, test_rtp_layout);
