@@ -366,7 +366,8 @@ GST_START_TEST (test_compound_iteration)
     }
   }
 
-  /* padding: only on the last packet, count a multiple of 4 within it */
+  /* padding: only on the last packet, count within it (multiples of 4 per
+   * RFC 3550, and libwebrtc's 1-3 for TWCC) */
   {
     guint8 p[16] = { 0xA0, 0xC9, 0x00, 0x03, 0, 0, 0, 7, 0, 0, 0, 0,
       0, 0, 0, 8
@@ -381,7 +382,12 @@ GST_START_TEST (test_compound_iteration)
     fail_unless_equals_int (pkt.len, 16);
     p[15] = 0;
     fail_if (rtpcc_rtcp_iter_init (&it, p, 16));
-    p[15] = 6;
+    p[15] = 6;                  /* not a multiple of 4: libwebrtc does it */
+    fail_unless (rtpcc_rtcp_iter_init (&it, p, 16));
+    fail_unless (rtpcc_rtcp_iter_next (&it, &pkt));
+    fail_unless_equals_int (pkt.padding_len, 6);
+    fail_unless_equals_int (pkt.body_len, 6);
+    p[15] = 13;                 /* reaches into the header */
     fail_if (rtpcc_rtcp_iter_init (&it, p, 16));
     p[15] = 16;                 /* eats the header */
     fail_if (rtpcc_rtcp_iter_init (&it, p, 16));

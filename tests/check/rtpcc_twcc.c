@@ -329,6 +329,11 @@ GST_START_TEST (test_twcc_padding_and_alignment)
     fb = parse_ok (buf, n);
     fail_unless_equals_int (fb->n_received, 1);
     rtpcc_twcc_free (fb);
+    /* ... and by the compound validator the sender runs first */
+    {
+      RtpccRtcpIter it;
+      fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+    }
     buf[23] = 2;                /* eats the delta */
     fail_if (rtpcc_twcc_parse (buf, n, NULL));
     buf[23] = 0;

@@ -135,8 +135,11 @@ rtpcc_rtcp_iter_init (RtpccRtcpIter * iter, const guint8 * data, gsize len)
       if (off + plen != len)
         return FALSE;
       pad = p[plen - 1];
-      /* §6.4.1: the count includes itself and is a multiple of four */
-      if (pad == 0 || (pad & 3) != 0 || pad > plen - 4)
+      /* §6.4.1: the count includes itself and "will be a multiple of
+       * four", but libwebrtc pads TWCC feedback to 32 bits with counts of
+       * 1-3; the length field keeps the framing either way, so accept any
+       * count within the packet (parsers of each format may be stricter) */
+      if (pad == 0 || pad > plen - 4)
         return FALSE;
     }
     off += plen;
@@ -179,7 +182,7 @@ rtpcc_rtcp_iter_next (RtpccRtcpIter * iter, RtpccRtcpPacket * out)
   out->body_len = plen - 4;
   if (out->padding) {
     guint8 pad = p[plen - 1];
-    if (pad == 0 || (pad & 3) != 0 || pad > plen - 4)
+    if (pad == 0 || pad > plen - 4)
       return FALSE;
     out->padding_len = pad;
     out->body_len -= pad;
