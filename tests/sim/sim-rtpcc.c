@@ -822,6 +822,8 @@ sim_rtpcc_net_free (SimRtpccNet * net)
   for (guint i = 0; i < net->flows->len; i++)
     flow_free (net->flows->pdata[i]);
   g_ptr_array_free (net->flows, TRUE);
+  if (net->tcp_flows)           /* TCP flows hold timers too: before sim_free */
+    g_ptr_array_free (net->tcp_flows, TRUE);
   sim_free (net->sim);
   sim_tap_free (net->send_tap);
   sim_tap_free (net->recv_tap);

@@ -213,6 +213,7 @@ typedef struct
   RtpccTime interval;
   /*< private > */
   SimTimer sampler;
+  GPtrArray *tcp_flows;         /* SimTcpFlow* (sim-tcp.h), NULL if none */
 } SimRtpccNet;
 
 SimRtpccNet *sim_rtpcc_net_new (const SimRtpccNetConfig * config);

@@ -1,0 +1,123 @@
+/* Run an RFC 8867 case (eval-case.h) in the simulator with one
+ * controller, and score it with the RFC 8868 metrics (eval-metrics.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_EVAL_RUN_H__
+#define __RTPCC_EVAL_RUN_H__
+
+#include "eval-case.h"
+#include "sim-rtpcc.h"
+
+G_BEGIN_DECLS
+
+/* Metric parameters (docs/results.md; rfc8868.py uses the same). */
+#define EVAL_INTERVAL_S 0.2
+#define EVAL_SETTLE_S 5.0       /* left out after every event */
+#define EVAL_MIN_WINDOW_S 2.0
+#define EVAL_CONV_TOL 0.2       /* ±20 % of the reference rate */
+#define EVAL_CONV_HOLD_S 2.0
+#define EVAL_OSC_LOW 0.5        /* watermarks, × reference rate */
+#define EVAL_OSC_HIGH 1.5
+#define EVAL_OSC_WINDOW_S 1.0
+
+typedef struct
+{
+  const gchar *controller;
+  guint64 seed;
+  gboolean frames;              /* TRUE: plain frame source, not the codec */
+  /* non-NULL: write RFC 8868 §4 RTP logs flow<i>-send.log / -recv.log
+   * ("timestamp(sec.usec) PT SSRC(hex) seq rtp_ts marker payload_size",
+   * at the bottleneck entry and at delivery) into this directory */
+  const gchar *rtp_log_dir;
+} EvalRunConfig;
+
+typedef struct
+{
+  guint id;                     /* index in the case's flows */
+  EvalFlowKind kind;
+  gboolean reverse;
+  gdouble start_s, stop_s, pause_s, resume_s;
+  GArray *rows;                 /* SimRtpccRow, from 0 s */
+  /* per-packet queue delay over the flow's active time (simulator only) */
+  gdouble pkt_qdelay_p95_ms, pkt_qdelay_max_ms;
+  /* row metrics over the active time (see eval_score) */
+  gdouble send_kbps, recv_kbps, target_kbps, rtt_ms, loss_pct;
+  gdouble qdelay_mean_ms, qdelay_p50_ms, qdelay_p95_ms, qdelay_max_ms;
+  /* counters */
+  guint64 breaker_trips, stalls;
+  guint tcp_transfers;
+} EvalFlowResult;
+
+typedef struct
+{
+  gdouble t0, t1;
+  gboolean reverse;
+  gdouble capacity_kbps;
+  guint n_media;
+  gboolean tcp;
+  gdouble util, media_util, jain, qdelay_p95_ms;
+  gdouble cv_max;               /* over active media flows (no TCP) */
+  guint swings;
+} EvalWindow;
+
+typedef struct
+{
+  guint flow;
+  gdouble time, next, ref_kbps;
+  gdouble conv_s;               /* NaN: not within the band before next */
+} EvalConvergence;
+
+typedef struct
+{
+  gdouble util, media_util;     /* window-length-weighted means */
+  gdouble jain_min, jain_mean;  /* NaN without multi-flow windows */
+  gdouble qdelay_mean_ms, qdelay_p95_ms, qdelay_max_ms;  /* over media flows */
+  gdouble pkt_qdelay_p95_ms;    /* per packet, worst media flow */
+  gdouble loss_pct;             /* worst media flow */
+  gdouble conv_mean_s, conv_max_s;
+  guint conv_n, conv_missed;
+  guint swings;
+  gdouble cv_max;
+  gdouble media_share;          /* media / (media + TCP), NaN without TCP */
+  gdouble tcp_kbps, media_kbps;
+  guint64 breaker_trips, stalls;
+} EvalSummary;
+
+typedef struct
+{
+  const EvalCase *c;
+  gchar *controller;
+  guint64 seed;
+  guint n_flows;
+  EvalFlowResult flows[EVAL_MAX_FLOWS];
+  GArray *windows;              /* EvalWindow */
+  GArray *convergence;          /* EvalConvergence */
+  EvalSummary summary;
+  guint64 events;
+  gdouble wall_s;
+} EvalResult;
+
+/* NULL and @error on an unknown controller or a bad case. */
+EvalResult *eval_run (const EvalCase * c, const EvalRunConfig * config,
+    GError ** error);
+void eval_result_free (EvalResult * r);
+
+/* Fill the flows' row metrics, windows, convergence and summary from the
+ * rows (what rfc8868.py computes from the CSVs). eval_run calls it. */
+void eval_score (EvalResult * r);
+
+/* Per-flow CSV (SIM_RTPCC_CSV_HEADER) and the JSON summary. */
+void eval_result_write_csv (const EvalResult * r, guint flow, GString * out);
+void eval_result_write_json (const EvalResult * r, GString * out);
+/* flow<i>.csv and summary.json in @dir (created). */
+gboolean eval_result_write_dir (const EvalResult * r, const gchar * dir,
+    GError ** error);
+
+/* Registered controllers that the suite runs (every registered one but
+ * "fixed", which does not react to congestion). Free with g_strfreev. */
+gchar **eval_controllers (void);
+
+G_END_DECLS
+
+#endif
