@@ -47,6 +47,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_MAX_PACING_DELAY 100
 #define DEFAULT_CNAME "rtpcc@localhost"
 #define DEFAULT_TWCC_EXT_ID 1
+#define DEFAULT_FEC_PT 122
 
 enum
 {
@@ -67,6 +68,7 @@ enum
   PROP_MAX_PACING_DELAY,
   PROP_CNAME,
   PROP_TWCC_EXT_ID,
+  PROP_FEC_PT,
   PROP_PROBING,
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
@@ -710,6 +712,7 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   info.seq = gst_rtp_buffer_get_seq (&rtp);
   info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
   info.pt = gst_rtp_buffer_get_payload_type (&rtp);
+  info.is_fec = (gint) info.pt == g_atomic_int_get (&self->fec_pt);
   info.marker = gst_rtp_buffer_get_marker (&rtp);
   gst_rtp_buffer_unmap (&rtp);
   info.size = gst_buffer_get_size (buffer);
@@ -845,6 +848,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
       break;
+    case PROP_FEC_PT:
+      g_atomic_int_set (&self->fec_pt, g_value_get_int (value));
+      break;
     case PROP_PROBING:
       self->probing = g_value_get_boolean (value);
       self->probing_set = TRUE;
@@ -928,6 +934,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
+      break;
+    case PROP_FEC_PT:
+      g_value_set_int (value, g_atomic_int_get (&self->fec_pt));
       break;
     case PROP_PROBING:
       g_value_set_boolean (value, self->probing);
@@ -1123,6 +1132,17 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
           "One-byte header extension ID for transport-wide seqs (twcc mode)",
           1, 14, DEFAULT_TWCC_EXT_ID, rw));
   /**
+   * GstRtpccSink:fec-pt:
+   *
+   * Payload type of FEC packets (fecenc's pt): packets with it are sent
+   * and accounted as FEC (RtpccRtpInfo.is_fec), not media. -1 = no FEC
+   * classification.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEC_PT,
+      g_param_spec_int ("fec-pt", "FEC payload type",
+          "Payload type of FEC packets (-1 = none)", -1, 127, DEFAULT_FEC_PT,
+          rw));
+  /**
    * GstRtpccSink:probing:
    *
    * When the controller asks for probe bytes (gcc after a drop, or when
@@ -1203,6 +1223,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
   self->cname = g_strdup (DEFAULT_CNAME);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
+  self->fec_pt = DEFAULT_FEC_PT;
   self->probing = TRUE;
   self->pollfd.fd = -1;
   g_mutex_init (&self->lock);

@@ -39,6 +39,7 @@ struct _GstRtpccSink
   guint max_pacing_delay_ms;
   gchar *cname;
   guint twcc_ext_id;
+  gint fec_pt;                  /* packets with this PT are FEC (-1: none) */
   gboolean probing;
   gboolean probing_set;         /* set explicitly: overrides the twcc default */
 

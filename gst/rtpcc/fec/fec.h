@@ -1,0 +1,240 @@
+/* Packet-level forward error correction on its own SSRC / PT / sequence
+ * space (FlexFEC-like, RFC 8627 in spirit; protection per RFC 5109).
+ *
+ * Every media packet is turned into an RFC 5109 "bit string": the first
+ * two RTP header bytes (V P X CC M PT), a 16-bit length (the packet length
+ * minus the 12-byte fixed header, i.e. CSRCs + extension + payload +
+ * padding), the 32-bit timestamp and then everything after the fixed
+ * header. Parity is computed over these strings zero-padded to the longest,
+ * so a recovered string restores the header fields, the length and the
+ * payload; sequence number and SSRC come from the FEC header.
+ *
+ * FEC packet = 12-byte RTP header (FEC SSRC, FEC PT, FEC seq) +
+ *
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |V=1| S | rsvd  |     index     |       m       |   reserved    |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                       protected SSRC                          |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |         SN base               |  mask (48 bits, MSB = SN base) :
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  :                                                               |
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |                  parity bit string (>= 8 bytes) ...           |
+ *
+ * S = 0: XOR (m = 1, index = 0): parity = XOR of the protected strings.
+ * S = 1: Reed-Solomon over GF(2^8) (ISA-L, Cauchy generator): parity row
+ *        @index of @m; the protected packets in ascending sequence order
+ *        are the k = popcount(mask) data symbols, so any m losses among
+ *        the k + m packets of a block are recoverable.
+ * 2-D XOR is plain XOR packets with row and column (strided) masks; the
+ * decoder's iterative peeling recovers what rows alone cannot.
+ *
+ * The ULPFEC compatibility parser reads RFC 5109 packets as produced by
+ * GStreamer's rtpulpfecenc (same SSRC and sequence space as the media) into
+ * the same representation.
+ *
+ * Everything here is sans-I/O: time is an argument, nothing blocks.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_FEC_H__
+#define __RTPCC_FEC_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+#define RTPCC_FEC_HEADER_LEN   16       /* after the RTP header */
+#define RTPCC_FEC_MAX_SPAN     48       /* mask bits: packets a block spans */
+#define RTPCC_FEC_MAX_PARITY   16       /* m */
+#define RTPCC_FEC_MAX_RTP      8192     /* largest protected RTP packet */
+#define RTPCC_FEC_MIN_N        2
+#define RTPCC_FEC_MAX_N        14
+#define RTPCC_FEC_DEFAULT_PT   122
+
+typedef enum
+{
+  RTPCC_FEC_SCHEME_XOR = 0,
+  RTPCC_FEC_SCHEME_RS = 1,
+  RTPCC_FEC_SCHEME_XOR_2D = 2,  /* encoder only: rows + interleaved columns */
+} RtpccFecScheme;
+
+const gchar *rtpcc_fec_scheme_name (RtpccFecScheme scheme);
+
+/* ---- format ---------------------------------------------------------- */
+
+/* TRUE if @data is a structurally valid RTP packet (V = 2, CSRC list,
+ * header extension and padding all inside @len). */
+gboolean rtpcc_fec_rtp_valid (const guint8 * data, gsize len);
+
+/* Bit string of a valid RTP packet into @out (room for @len - 4 bytes);
+ * returns its length, @len - 4. */
+gsize rtpcc_fec_bitstring (const guint8 * rtp, gsize len, guint8 * out);
+
+/* Rebuilds the RTP packet from a recovered bit string. Returns a new
+ * GBytes, or NULL if the string does not describe a valid packet (its
+ * length field exceeds @bs_len or the result fails rtpcc_fec_rtp_valid). */
+GBytes *rtpcc_fec_rebuild (const guint8 * bs, gsize bs_len, guint16 seq,
+    guint32 ssrc);
+
+typedef struct
+{
+  RtpccFecScheme scheme;        /* XOR or RS (2-D packets are XOR) */
+  guint8 index;                 /* RS parity row, 0 for XOR */
+  guint8 m;                     /* RS parity count, 1 for XOR */
+  guint8 k;                     /* popcount (mask) */
+  guint32 ssrc;                 /* protected SSRC */
+  guint16 base;                 /* SN base */
+  guint64 mask;                 /* bit (47 - i) set: base + i protected */
+  guint16 fec_seq;              /* the FEC packet's own RTP seq */
+  guint32 fec_ssrc;
+  guint8 *parity;               /* owned copy */
+  gsize parity_len;
+} RtpccFecPacket;
+
+/* Parses a whole RTP packet carrying our FEC payload. On failure @out is
+ * untouched and @error says why. */
+gboolean rtpcc_fec_packet_parse (const guint8 * data, gsize len,
+    RtpccFecPacket * out, GError ** error);
+/* Parses an RFC 5109 ULPFEC packet (level 0 only; the L bit selects the
+ * 16- or 48-bit mask) as rtpulpfecenc sends it: protected SSRC = its own
+ * SSRC. */
+gboolean rtpcc_fec_packet_parse_ulpfec (const guint8 * data, gsize len,
+    RtpccFecPacket * out, GError ** error);
+void rtpcc_fec_packet_clear (RtpccFecPacket * pkt);
+
+/* Seq of the i-th protected packet (i-th set bit from the MSB); FALSE if
+ * there is no such bit. */
+guint rtpcc_fec_mask_seqs (guint64 mask, guint16 base, guint16 * seqs);
+
+/* ---- codecs (pure functions on equal-length buffers) -------------------- */
+
+/* parity[0..len) = XOR of data[i][0..len) */
+void rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len);
+/* m parity rows from k data rows (Cauchy RS over GF(2^8), ISA-L). k + m
+ * <= 255. */
+void rtpcc_fec_rs_encode (guint k, guint m, gsize len, guint8 * const *data,
+    guint8 ** parity);
+/* Restores the missing data rows in place. @data[i] for i < k points to a
+ * buffer of @len bytes; @present[i] says whether it holds the symbol.
+ * @parity[j] (j < m) is NULL if parity row j is missing. FALSE if fewer
+ * than k symbols are present (nothing is written). */
+gboolean rtpcc_fec_rs_decode (guint k, guint m, gsize len, guint8 ** data,
+    const gboolean * present, guint8 * const *parity);
+
+/* ---- encoder ----------------------------------------------------------- */
+
+typedef struct
+{
+  RtpccFecScheme scheme;
+  guint n;                      /* XOR / 2-D row length, [2, 14] */
+  guint depth;                  /* 2-D rows per matrix, [2, 8]; n*depth <= 48 */
+  guint k, m;                   /* RS: k in [2, 48], m in [1, 16] */
+  RtpccTime max_block_time;     /* > 0: parity no later than first + this */
+  guint32 ssrc;                 /* FEC stream SSRC */
+  guint8 pt;                    /* FEC payload type */
+} RtpccFecEncoderConfig;
+
+void rtpcc_fec_encoder_config_init (RtpccFecEncoderConfig * config);
+gboolean rtpcc_fec_encoder_config_validate (const RtpccFecEncoderConfig *
+    config, GError ** error);
+
+typedef struct
+{
+  guint64 media_packets, media_bytes;
+  guint64 fec_packets, fec_bytes;
+  guint64 blocks, blocks_closed_by_time;
+  guint64 skipped;              /* invalid RTP or SSRC change: not protected */
+} RtpccFecEncoderStats;
+
+typedef struct _RtpccFecEncoder RtpccFecEncoder;
+
+RtpccFecEncoder *rtpcc_fec_encoder_new (const RtpccFecEncoderConfig * config,
+    GError ** error);
+void rtpcc_fec_encoder_free (RtpccFecEncoder * enc);
+/* New parameters apply at once: an open block that already reaches the new
+ * size is closed (its parity queued). */
+gboolean rtpcc_fec_encoder_set_config (RtpccFecEncoder * enc,
+    const RtpccFecEncoderConfig * config, GError ** error);
+const RtpccFecEncoderConfig *rtpcc_fec_encoder_get_config (RtpccFecEncoder *
+    enc);
+/* Disabling discards the open block: no parity is produced after it. */
+void rtpcc_fec_encoder_set_enabled (RtpccFecEncoder * enc, gboolean enabled);
+gboolean rtpcc_fec_encoder_get_enabled (RtpccFecEncoder * enc);
+/* One media packet sent at @now (it should be sent before any parity this
+ * queues). Closes blocks the time bound expired first. */
+void rtpcc_fec_encoder_push (RtpccFecEncoder * enc, const guint8 * rtp,
+    gsize len, RtpccTime now);
+/* Closes blocks whose time bound is reached at @now. */
+void rtpcc_fec_encoder_poll (RtpccFecEncoder * enc, RtpccTime now);
+/* Earliest time poll() has something to do; RTPCC_TIME_INFINITE if none. */
+RtpccTime rtpcc_fec_encoder_next_deadline (RtpccFecEncoder * enc);
+/* Closes every open block now (EOS). */
+void rtpcc_fec_encoder_flush (RtpccFecEncoder * enc);
+/* Next queued FEC packet (a whole RTP packet), or NULL. */
+GBytes *rtpcc_fec_encoder_pop (RtpccFecEncoder * enc);
+void rtpcc_fec_encoder_get_stats (RtpccFecEncoder * enc,
+    RtpccFecEncoderStats * stats);
+
+/* ---- decoder ----------------------------------------------------------- */
+
+typedef struct
+{
+  /* How long a missing packet is waited for (from the arrival of the first
+   * packet after it) before it is given up; a recovery after that is
+   * "late" and discarded. */
+  RtpccTime deadline;
+  /* FEC packets are RFC 5109 in the media seq space; released media is
+   * renumbered to close the gaps FEC packets leave (real losses stay gaps) */
+  gboolean ulpfec;
+} RtpccFecDecoderConfig;
+
+void rtpcc_fec_decoder_config_init (RtpccFecDecoderConfig * config);
+
+typedef struct
+{
+  guint64 media_packets;        /* media received */
+  guint64 fec_packets;          /* valid FEC received */
+  guint64 fec_corrupt;          /* malformed FEC packets dropped */
+  guint64 bad_recoveries;       /* recovered bytes not a valid RTP packet */
+  guint64 recovered;            /* rebuilt in time and released */
+  guint64 late_recovered;       /* rebuilt after being given up: discarded */
+  guint64 unrecoverable;        /* given up: never released */
+  guint64 late_media;           /* media arriving after its slot was given up */
+  guint64 duplicates;
+  guint64 pushed;               /* released packets, recovered included */
+  guint64 passed;               /* not ours to order (other SSRC, bad RTP) */
+} RtpccFecDecoderStats;
+
+typedef enum
+{
+  RTPCC_FEC_MEDIA_QUEUED,       /* stored; comes out of pop() in order */
+  RTPCC_FEC_MEDIA_PASS,         /* not handled: forward it unchanged */
+  RTPCC_FEC_MEDIA_DROPPED,      /* duplicate or too late: drop it */
+} RtpccFecMediaResult;
+
+typedef struct _RtpccFecDecoder RtpccFecDecoder;
+
+RtpccFecDecoder *rtpcc_fec_decoder_new (const RtpccFecDecoderConfig * config);
+void rtpcc_fec_decoder_free (RtpccFecDecoder * dec);
+void rtpcc_fec_decoder_set_deadline (RtpccFecDecoder * dec, RtpccTime deadline);
+RtpccFecMediaResult rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec,
+    const guint8 * rtp, gsize len, RtpccTime now);
+/* FALSE if the packet is malformed (dropped and counted). */
+gboolean rtpcc_fec_decoder_push_fec (RtpccFecDecoder * dec,
+    const guint8 * data, gsize len, RtpccTime now);
+/* Next packet to forward, in sequence order, or NULL. @recovered (may be
+ * NULL) tells whether it was rebuilt from FEC. */
+GBytes *rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
+    gboolean * recovered);
+/* When pop() may next release something by timeout; INFINITE if never. */
+RtpccTime rtpcc_fec_decoder_next_timeout (RtpccFecDecoder * dec);
+void rtpcc_fec_decoder_get_stats (RtpccFecDecoder * dec,
+    RtpccFecDecoderStats * stats);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,742 @@
+/* fecenc: forwards RTP media unchanged and adds FEC packets on their own
+ * SSRC, payload type and sequence space.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-fecenc
+ * @title: fecenc
+ *
+ * Protects an RTP stream with XOR parity (one packet per #GstFecEnc:n),
+ * Reed-Solomon (#GstFecEnc:m parity packets per #GstFecEnc:k, any m losses
+ * recoverable) or 2-D XOR (rows and interleaved columns, for bursts). FEC
+ * packets use their own SSRC (#GstFecEnc:ssrc), payload type
+ * (#GstFecEnc:pt) and sequence numbers, so a lost FEC packet never shows
+ * as a gap in the media sequence (unlike rtpulpfecenc).
+ *
+ * With #GstFecEnc:follow-target, the "rtpcc-target" upstream event from
+ * rtpccsink sets N = clamp (round (media-bitrate / fec-bitrate), 2, 14) and
+ * disables FEC while fec-bitrate is 0 (an optional "fec-interval" field
+ * gives N directly).
+ *
+ * ## Example
+ * |[
+ * gst-launch-1.0 videotestsrc ! vp8enc ! rtpvp8pay ! fecenc n=5 ! \
+ *     linkemu loss=0.05 ! fecdec ! rtpvp8depay ! vp8dec ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstfec.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_fec_enc_debug);
+#define GST_CAT_DEFAULT gst_fec_enc_debug
+
+#define DEFAULT_SCHEME GST_FEC_ENC_SCHEME_XOR
+#define DEFAULT_N 5
+#define DEFAULT_K 10
+#define DEFAULT_M 2
+#define DEFAULT_DEPTH 4
+#define DEFAULT_MAX_BLOCK_TIME (100 * GST_MSECOND)
+#define DEFAULT_ENABLED TRUE
+#define DEFAULT_PT RTPCC_FEC_DEFAULT_PT
+#define DEFAULT_SSRC 0
+#define DEFAULT_FOLLOW_TARGET TRUE
+#define RATE_WINDOW GST_SECOND
+
+enum
+{
+  PROP_0,
+  PROP_SCHEME,
+  PROP_N,
+  PROP_K,
+  PROP_M,
+  PROP_DEPTH,
+  PROP_MAX_BLOCK_TIME,
+  PROP_ENABLED,
+  PROP_PT,
+  PROP_SSRC,
+  PROP_FOLLOW_TARGET,
+  PROP_STATS,
+};
+
+typedef struct
+{
+  RtpccTime t;
+  gsize bytes;
+} RateSample;
+
+struct _GstFecEnc
+{
+  GstElement parent;
+  GstPad *sinkpad, *srcpad;
+
+  /* protects everything below (properties and the encoder) */
+  GMutex lock;
+  RtpccFecEncoderConfig cfg;
+  gboolean enabled;
+  gboolean follow_target;
+  guint ssrc_prop;
+  RtpccFecEncoder *enc;
+  GstSegment segment;
+  RtpccTime last_now;
+  RtpccTime gap_ewma;           /* media inter-arrival, for the time bound */
+  GQueue fec_window, media_window;      /* RateSample, last RATE_WINDOW */
+  guint64 fec_window_bytes, media_window_bytes;
+  guint64 target_events;
+
+  /* timer task: closes a block at its time bound when no packet comes */
+  GCond cond;
+  gboolean flushing;
+  GstClockID clock_id;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_fec_enc_parent_class parent_class
+G_DEFINE_TYPE (GstFecEnc, gst_fec_enc, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE (fecenc, "fecenc", GST_RANK_NONE,
+    GST_TYPE_FEC_ENC);
+
+GType
+gst_fec_enc_scheme_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_FEC_ENC_SCHEME_XOR, "XOR parity, one per n packets", "xor"},
+    {GST_FEC_ENC_SCHEME_RS, "Reed-Solomon, m parity per k packets", "rs"},
+    {GST_FEC_ENC_SCHEME_XOR_2D, "2-D XOR: rows of n, columns over depth rows",
+        "xor-2d"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstFecEncScheme", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+static void
+rate_add (GQueue * q, guint64 * sum, RtpccTime now, gsize bytes)
+{
+  RateSample *s = g_new (RateSample, 1);
+
+  s->t = now;
+  s->bytes = bytes;
+  g_queue_push_tail (q, s);
+  *sum += bytes;
+}
+
+static void
+rate_expire (GQueue * q, guint64 * sum, RtpccTime now)
+{
+  RateSample *s;
+
+  while ((s = g_queue_peek_head (q)) && s->t <= now - (RtpccTime) RATE_WINDOW) {
+    *sum -= s->bytes;
+    g_free (g_queue_pop_head (q));
+  }
+}
+
+static RtpccTime
+get_now (GstFecEnc * self, GstBuffer * buf)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
+  RtpccTime now = self->last_now;
+
+  if (clock) {
+    now = (RtpccTime) (gst_clock_get_time (clock) -
+        gst_element_get_base_time (GST_ELEMENT (self)));
+    gst_object_unref (clock);
+  } else if (buf && GST_BUFFER_PTS_IS_VALID (buf)
+      && self->segment.format == GST_FORMAT_TIME) {
+    guint64 rt = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME,
+        GST_BUFFER_PTS (buf));
+
+    if (GST_CLOCK_TIME_IS_VALID (rt))
+      now = (RtpccTime) rt;
+  }
+  now = MAX (now, self->last_now);
+  self->last_now = now;
+  return now;
+}
+
+/* Queued FEC packets as buffers (lock held). */
+static void
+collect (GstFecEnc * self, GList ** out, GstBuffer * ref, RtpccTime now)
+{
+  GBytes *b;
+
+  while ((b = rtpcc_fec_encoder_pop (self->enc)) != NULL) {
+    GstBuffer *buf = gst_buffer_new_wrapped_bytes (b);
+
+    rate_add (&self->fec_window, &self->fec_window_bytes, now,
+        g_bytes_get_size (b));
+    g_bytes_unref (b);
+    if (ref) {
+      GST_BUFFER_PTS (buf) = GST_BUFFER_PTS (ref);
+      GST_BUFFER_DTS (buf) = GST_BUFFER_DTS (ref);
+    }
+    *out = g_list_append (*out, buf);
+  }
+}
+
+static GstFlowReturn
+push_list (GstFecEnc * self, GList * list)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  for (GList * l = list; l; l = l->next) {
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (self->srcpad, l->data);
+    else
+      gst_buffer_unref (l->data);
+  }
+  g_list_free (list);
+  return ret;
+}
+
+static GstFlowReturn
+gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
+{
+  GstFecEnc *self = GST_FEC_ENC (parent);
+  GList *before = NULL, *after = NULL;
+  GstMapInfo map;
+  GstFlowReturn ret;
+  RtpccTime now, prev, dl;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  g_mutex_lock (&self->lock);
+  prev = self->last_now;
+  now = get_now (self, buf);
+  if (prev > 0)
+    self->gap_ewma = self->gap_ewma == 0 ? now - prev :
+        (7 * self->gap_ewma + (now - prev)) / 8;
+  /* an expired block's parity goes before the new packet */
+  rtpcc_fec_encoder_poll (self->enc, now);
+  collect (self, &before, buf, now);
+  rtpcc_fec_encoder_push (self->enc, map.data, map.size, now);
+  /* if the next packet is expected after the bound, close the block now
+   * rather than leave it to the timer */
+  dl = rtpcc_fec_encoder_next_deadline (self->enc);
+  if (dl != RTPCC_TIME_INFINITE && now + self->gap_ewma >= dl)
+    rtpcc_fec_encoder_poll (self->enc, dl);
+  collect (self, &after, buf, now);
+  rate_add (&self->media_window, &self->media_window_bytes, now, map.size);
+  rate_expire (&self->fec_window, &self->fec_window_bytes, now);
+  rate_expire (&self->media_window, &self->media_window_bytes, now);
+  /* a new block needs the timer */
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+  gst_buffer_unmap (buf, &map);
+
+  ret = push_list (self, before);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (buf);
+    push_list (self, after);
+    return ret;
+  }
+  ret = gst_pad_push (self->srcpad, buf);
+  if (ret != GST_FLOW_OK) {
+    push_list (self, after);
+    return ret;
+  }
+  return push_list (self, after);
+}
+
+/* Waits on the element clock for the open block's time bound, then closes
+ * it under the sink pad's stream lock so pushes never interleave with
+ * chain. */
+static void
+gst_fec_enc_loop (gpointer data)
+{
+  GstFecEnc *self = data;
+  GstClock *clock = NULL;
+  GstClockID id;
+  GList *out = NULL;
+  GstFlowReturn ret;
+  RtpccTime t = RTPCC_TIME_INFINITE;
+
+  g_mutex_lock (&self->lock);
+  while (!self->flushing) {
+    t = rtpcc_fec_encoder_next_deadline (self->enc);
+    clock = t != RTPCC_TIME_INFINITE ?
+        gst_element_get_clock (GST_ELEMENT (self)) : NULL;
+    if (clock)
+      break;
+    g_cond_wait (&self->cond, &self->lock);
+  }
+  if (self->flushing) {
+    g_mutex_unlock (&self->lock);
+    gst_pad_pause_task (self->srcpad);
+    return;
+  }
+  id = gst_clock_new_single_shot_id (clock, gst_element_get_base_time
+      (GST_ELEMENT (self)) + (GstClockTime) t);
+  self->clock_id = id;
+  g_mutex_unlock (&self->lock);
+  gst_clock_id_wait (id, NULL);
+  g_mutex_lock (&self->lock);
+  self->clock_id = NULL;
+  g_mutex_unlock (&self->lock);
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+
+  GST_PAD_STREAM_LOCK (self->sinkpad);
+  g_mutex_lock (&self->lock);
+  if (!self->flushing) {
+    RtpccTime now = get_now (self, NULL);
+
+    rtpcc_fec_encoder_poll (self->enc, now);
+    collect (self, &out, NULL, now);
+  }
+  g_mutex_unlock (&self->lock);
+  ret = push_list (self, out);
+  GST_PAD_STREAM_UNLOCK (self->sinkpad);
+  if (ret == GST_FLOW_FLUSHING)
+    gst_pad_pause_task (self->srcpad);
+}
+
+static gboolean
+gst_fec_enc_src_activate_mode (GstPad * pad, GstObject * parent,
+    GstPadMode mode, gboolean active)
+{
+  GstFecEnc *self = GST_FEC_ENC (parent);
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  self->flushing = !active;
+  if (!active) {
+    if (self->clock_id)
+      gst_clock_id_unschedule (self->clock_id);
+    g_cond_signal (&self->cond);
+  }
+  g_mutex_unlock (&self->lock);
+  if (active)
+    return gst_pad_start_task (pad, gst_fec_enc_loop, self, NULL);
+  return gst_pad_stop_task (pad);
+}
+
+static gboolean
+gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstFecEnc *self = GST_FEC_ENC (parent);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_SEGMENT:
+      g_mutex_lock (&self->lock);
+      gst_event_copy_segment (event, &self->segment);
+      g_mutex_unlock (&self->lock);
+      break;
+    case GST_EVENT_FLUSH_START:
+      g_mutex_lock (&self->lock);
+      self->flushing = TRUE;
+      if (self->clock_id)
+        gst_clock_id_unschedule (self->clock_id);
+      g_cond_signal (&self->cond);
+      g_mutex_unlock (&self->lock);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      g_mutex_lock (&self->lock);
+      self->flushing = FALSE;
+      g_mutex_unlock (&self->lock);
+      gst_pad_start_task (self->srcpad, gst_fec_enc_loop, self, NULL);
+      break;
+    case GST_EVENT_EOS:{
+      GList *out = NULL;
+
+      g_mutex_lock (&self->lock);
+      rtpcc_fec_encoder_flush (self->enc);
+      collect (self, &out, NULL, self->last_now);
+      g_mutex_unlock (&self->lock);
+      push_list (self, out);
+      break;
+    }
+    default:
+      break;
+  }
+  return gst_pad_event_default (pad, parent, event);
+}
+
+/* Interface I2: N from the controller's media / FEC rate split. */
+static void
+apply_target (GstFecEnc * self, const GstStructure * s)
+{
+  guint64 media = 0, fec = 0;
+  guint interval = 0;
+  RtpccFecEncoderConfig cfg = self->cfg;
+
+  if (!self->follow_target)
+    return;
+  self->target_events++;
+  if (gst_structure_get_uint (s, "fec-interval", &interval) && interval > 0) {
+    cfg.n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+    self->enabled = TRUE;
+  } else if (gst_structure_get_uint64 (s, "fec-bitrate", &fec)) {
+    gst_structure_get_uint64 (s, "media-bitrate", &media);
+    if (fec == 0 || media == 0) {
+      self->enabled = FALSE;
+    } else {
+      guint64 n = (media + fec / 2) / fec;
+
+      cfg.n = (guint) CLAMP (n, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+      self->enabled = TRUE;
+    }
+  } else {
+    return;
+  }
+  GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
+      G_GUINT64_FORMAT " -> %s, n %u", media, fec,
+      self->enabled ? "on" : "off", cfg.n);
+  rtpcc_fec_encoder_set_enabled (self->enc, self->enabled);
+  if (rtpcc_fec_encoder_set_config (self->enc, &cfg, NULL))
+    self->cfg = cfg;
+}
+
+static gboolean
+gst_fec_enc_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstFecEnc *self = GST_FEC_ENC (parent);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM) {
+    const GstStructure *s = gst_event_get_structure (event);
+
+    if (s && gst_structure_has_name (s, "rtpcc-target")) {
+      g_mutex_lock (&self->lock);
+      apply_target (self, s);
+      g_mutex_unlock (&self->lock);
+    }
+  }
+  /* the encoder upstream wants the same event */
+  return gst_pad_event_default (pad, parent, event);
+}
+
+static GstStructure *
+make_stats (GstFecEnc * self)
+{
+  RtpccFecEncoderStats st;
+
+  rtpcc_fec_encoder_get_stats (self->enc, &st);
+  rate_expire (&self->fec_window, &self->fec_window_bytes, self->last_now);
+  rate_expire (&self->media_window, &self->media_window_bytes,
+      self->last_now);
+  return gst_structure_new ("application/x-fecenc-stats",
+      "media-packets", G_TYPE_UINT64, st.media_packets,
+      "media-bytes", G_TYPE_UINT64, st.media_bytes,
+      "fec-packets", G_TYPE_UINT64, st.fec_packets,
+      "fec-bytes", G_TYPE_UINT64, st.fec_bytes,
+      "blocks", G_TYPE_UINT64, st.blocks,
+      "blocks-closed-by-time", G_TYPE_UINT64, st.blocks_closed_by_time,
+      "skipped", G_TYPE_UINT64, st.skipped,
+      "fec-bitrate", G_TYPE_UINT64, self->fec_window_bytes * 8,
+      "media-bitrate", G_TYPE_UINT64, self->media_window_bytes * 8,
+      "n", G_TYPE_UINT, self->cfg.n,
+      "enabled", G_TYPE_BOOLEAN, self->enabled,
+      "target-events", G_TYPE_UINT64, self->target_events, NULL);
+}
+
+static void
+apply_cfg (GstFecEnc * self, RtpccFecEncoderConfig * cfg)
+{
+  GError *err = NULL;
+
+  if (rtpcc_fec_encoder_set_config (self->enc, cfg, &err)) {
+    self->cfg = *cfg;
+  } else {
+    GST_WARNING_OBJECT (self, "rejected: %s", err->message);
+    g_error_free (err);
+  }
+}
+
+static void
+gst_fec_enc_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstFecEnc *self = GST_FEC_ENC (object);
+  RtpccFecEncoderConfig cfg;
+
+  g_mutex_lock (&self->lock);
+  cfg = self->cfg;
+  switch (prop_id) {
+    case PROP_SCHEME:
+      cfg.scheme = (RtpccFecScheme) g_value_get_enum (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_N:
+      cfg.n = g_value_get_uint (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_K:
+      cfg.k = g_value_get_uint (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_M:
+      cfg.m = g_value_get_uint (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_DEPTH:
+      cfg.depth = g_value_get_uint (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_MAX_BLOCK_TIME:
+      cfg.max_block_time = (RtpccTime) g_value_get_uint64 (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_PT:
+      cfg.pt = (guint8) g_value_get_uint (value);
+      apply_cfg (self, &cfg);
+      break;
+    case PROP_SSRC:
+      self->ssrc_prop = g_value_get_uint (value);
+      if (self->ssrc_prop != 0) {
+        cfg.ssrc = self->ssrc_prop;
+        apply_cfg (self, &cfg);
+      }
+      break;
+    case PROP_ENABLED:
+      self->enabled = g_value_get_boolean (value);
+      rtpcc_fec_encoder_set_enabled (self->enc, self->enabled);
+      break;
+    case PROP_FOLLOW_TARGET:
+      self->follow_target = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_fec_enc_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstFecEnc *self = GST_FEC_ENC (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_SCHEME:
+      g_value_set_enum (value, self->cfg.scheme);
+      break;
+    case PROP_N:
+      g_value_set_uint (value, self->cfg.n);
+      break;
+    case PROP_K:
+      g_value_set_uint (value, self->cfg.k);
+      break;
+    case PROP_M:
+      g_value_set_uint (value, self->cfg.m);
+      break;
+    case PROP_DEPTH:
+      g_value_set_uint (value, self->cfg.depth);
+      break;
+    case PROP_MAX_BLOCK_TIME:
+      g_value_set_uint64 (value, (guint64) self->cfg.max_block_time);
+      break;
+    case PROP_PT:
+      g_value_set_uint (value, self->cfg.pt);
+      break;
+    case PROP_SSRC:
+      g_value_set_uint (value, self->cfg.ssrc);
+      break;
+    case PROP_ENABLED:
+      g_value_set_boolean (value, self->enabled);
+      break;
+    case PROP_FOLLOW_TARGET:
+      g_value_set_boolean (value, self->follow_target);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_fec_enc_finalize (GObject * object)
+{
+  GstFecEnc *self = GST_FEC_ENC (object);
+
+  rtpcc_fec_encoder_free (self->enc);
+  g_queue_clear_full (&self->fec_window, g_free);
+  g_queue_clear_full (&self->media_window, g_free);
+  g_cond_clear (&self->cond);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_fec_enc_class_init (GstFecEncClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_fec_enc_debug, "fecenc", 0,
+      "FEC encoder (own SSRC / sequence space)");
+
+  gobject_class->set_property = gst_fec_enc_set_property;
+  gobject_class->get_property = gst_fec_enc_get_property;
+  gobject_class->finalize = gst_fec_enc_finalize;
+
+  /**
+   * GstFecEnc:scheme:
+   *
+   * Code: xor (1 parity per n), rs (m parity per k) or xor-2d (rows of n,
+   * columns over depth rows). Changing it closes the open block.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCHEME,
+      g_param_spec_enum ("scheme", "Scheme", "FEC code",
+          GST_TYPE_FEC_ENC_SCHEME, DEFAULT_SCHEME, flags));
+  /**
+   * GstFecEnc:n:
+   *
+   * XOR parity interval: one parity packet per n media packets (overhead
+   * 1/n), [2, 14] as in FBRA. Also the row length of xor-2d.
+   */
+  g_object_class_install_property (gobject_class, PROP_N,
+      g_param_spec_uint ("n", "N", "Media packets per XOR parity packet",
+          RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N, DEFAULT_N, flags));
+  /**
+   * GstFecEnc:k:
+   *
+   * Reed-Solomon block length in media packets, [1, 48].
+   */
+  g_object_class_install_property (gobject_class, PROP_K,
+      g_param_spec_uint ("k", "K", "Media packets per Reed-Solomon block",
+          1, RTPCC_FEC_MAX_SPAN, DEFAULT_K, flags));
+  /**
+   * GstFecEnc:m:
+   *
+   * Reed-Solomon parity packets per block, [1, 16]: any m losses among the
+   * k + m packets are recoverable.
+   */
+  g_object_class_install_property (gobject_class, PROP_M,
+      g_param_spec_uint ("m", "M", "Reed-Solomon parity packets per block",
+          1, RTPCC_FEC_MAX_PARITY, DEFAULT_M, flags));
+  /**
+   * GstFecEnc:depth:
+   *
+   * xor-2d: rows per matrix, [2, 8], with n * depth <= 48. A burst of up
+   * to n consecutive losses is repaired by the column parities.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEPTH,
+      g_param_spec_uint ("depth", "Depth", "Rows of the 2-D XOR matrix",
+          2, 8, DEFAULT_DEPTH, flags));
+  /**
+   * GstFecEnc:max-block-time:
+   *
+   * A block closes (its parity is sent) at the latest this long after its
+   * first packet, in ns; 0 = by count only. A timer task on the element
+   * clock enforces it when no packet arrives; a block is also closed early
+   * when the next packet is expected (mean spacing) after the bound.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BLOCK_TIME,
+      g_param_spec_uint64 ("max-block-time", "Max block time",
+          "Longest time from a block's first packet to its parity (ns)",
+          0, 10 * GST_SECOND, DEFAULT_MAX_BLOCK_TIME, flags));
+  /**
+   * GstFecEnc:enabled:
+   *
+   * When FALSE no parity is produced (the open block is dropped); media
+   * passes unchanged.
+   */
+  g_object_class_install_property (gobject_class, PROP_ENABLED,
+      g_param_spec_boolean ("enabled", "Enabled", "Produce FEC packets",
+          DEFAULT_ENABLED, flags));
+  /**
+   * GstFecEnc:pt:
+   *
+   * Payload type of the FEC packets, [0, 127]; rtpccsink's fec-pt must
+   * match so that they are accounted as FEC.
+   */
+  g_object_class_install_property (gobject_class, PROP_PT,
+      g_param_spec_uint ("pt", "Payload type", "FEC payload type",
+          0, 127, DEFAULT_PT, flags));
+  /**
+   * GstFecEnc:ssrc:
+   *
+   * SSRC of the FEC stream; 0 (default) picks a random one.
+   */
+  g_object_class_install_property (gobject_class, PROP_SSRC,
+      g_param_spec_uint ("ssrc", "SSRC", "FEC stream SSRC (0 = random)",
+          0, G_MAXUINT32, DEFAULT_SSRC, flags));
+  /**
+   * GstFecEnc:follow-target:
+   *
+   * Follow the "rtpcc-target" upstream event: N = clamp (round
+   * (media-bitrate / fec-bitrate), 2, 14), FEC off while fec-bitrate is 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_FOLLOW_TARGET,
+      g_param_spec_boolean ("follow-target", "Follow target",
+          "Set N / enabled from rtpcc-target events", DEFAULT_FOLLOW_TARGET,
+          flags));
+  /**
+   * GstFecEnc:stats:
+   *
+   * media-packets, media-bytes, fec-packets, fec-bytes, blocks,
+   * blocks-closed-by-time, skipped, fec-bitrate and media-bitrate (bit/s
+   * actually sent over the last second), n, enabled, target-events.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Encoder statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "FEC encoder",
+      "Codec/Encoder/Network/RTP",
+      "XOR / Reed-Solomon / 2-D XOR FEC on a separate SSRC and sequence space",
+      "gst-rtpcc");
+  gst_type_mark_as_plugin_api (GST_TYPE_FEC_ENC_SCHEME, 0);
+}
+
+static void
+gst_fec_enc_init (GstFecEnc * self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  rtpcc_fec_encoder_config_init (&self->cfg);
+  self->cfg.scheme = (RtpccFecScheme) DEFAULT_SCHEME;
+  self->cfg.n = DEFAULT_N;
+  self->cfg.k = DEFAULT_K;
+  self->cfg.m = DEFAULT_M;
+  self->cfg.depth = DEFAULT_DEPTH;
+  self->cfg.max_block_time = DEFAULT_MAX_BLOCK_TIME;
+  self->cfg.pt = DEFAULT_PT;
+  /* random but never 0 */
+  self->cfg.ssrc = g_random_int () | 1;
+  self->enabled = DEFAULT_ENABLED;
+  self->follow_target = DEFAULT_FOLLOW_TARGET;
+  self->enc = rtpcc_fec_encoder_new (&self->cfg, NULL);
+  gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
+  g_queue_init (&self->fec_window);
+  g_queue_init (&self->media_window);
+
+  self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
+  gst_pad_set_chain_function (self->sinkpad, gst_fec_enc_chain);
+  gst_pad_set_event_function (self->sinkpad, gst_fec_enc_sink_event);
+  GST_PAD_SET_PROXY_CAPS (self->sinkpad);
+  GST_PAD_SET_PROXY_ALLOCATION (self->sinkpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->sinkpad);
+
+  self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
+  gst_pad_set_event_function (self->srcpad, gst_fec_enc_src_event);
+  gst_pad_set_activatemode_function (self->srcpad,
+      gst_fec_enc_src_activate_mode);
+  GST_PAD_SET_PROXY_CAPS (self->srcpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+}

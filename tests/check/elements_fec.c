@@ -1,0 +1,558 @@
+/* Element tests for fecenc / fecdec (GstHarness): fecenc -> drop ->
+ * fecdec is bit-exact and in order, stats add up, N follows rtpcc-target
+ * events, garbage FEC is counted, stock rtpulpfecenc -> fecdec mode=ulpfec
+ * recovers.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/rtpcc.h>
+#include <string.h>
+
+#define CAPS "application/x-rtp,media=video,encoding-name=VP8,clock-rate=90000,payload=96"
+
+static GstBuffer *
+make_rtp (RtpccRng * rng, guint16 seq, gboolean marker)
+{
+  guint size = 20 + (guint) rtpcc_rng_below (rng, 1000);
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (size, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint8 *p;
+
+  gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, 3000u * (seq / 4));
+  gst_rtp_buffer_set_ssrc (&rtp, 0xdeadbeef);
+  gst_rtp_buffer_set_marker (&rtp, marker);
+  p = gst_rtp_buffer_get_payload (&rtp);
+  for (guint i = 0; i < size; i++)
+    p[i] = (guint8) rtpcc_rng_below (rng, 256);
+  gst_rtp_buffer_unmap (&rtp);
+  GST_BUFFER_PTS (buf) = seq * GST_MSECOND;
+  return buf;
+}
+
+/* A harness around one element, properties given as "name=value ..." */
+static GstHarness *
+harness_new (const gchar * desc)
+{
+  gchar **tok = g_strsplit (desc, " ", -1);
+  GstHarness *h = gst_harness_new (tok[0]);
+
+  for (guint i = 1; h && tok[i]; i++) {
+    gchar **kv = g_strsplit (tok[i], "=", 2);
+
+    gst_util_set_object_arg (G_OBJECT (h->element), kv[0], kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (tok);
+  return h;
+}
+
+static gboolean
+buffers_equal (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo ma, mb;
+  gboolean eq;
+
+  gst_buffer_map (a, &ma, GST_MAP_READ);
+  gst_buffer_map (b, &mb, GST_MAP_READ);
+  eq = ma.size == mb.size && memcmp (ma.data, mb.data, ma.size) == 0;
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  return eq;
+}
+
+static guint
+buf_pt (GstBuffer * b)
+{
+  guint8 x;
+
+  gst_buffer_extract (b, 1, &x, 1);
+  return x & 0x7f;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s;
+  guint64 v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "%s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Pushes @n media packets through @enc; returns everything it output. */
+static GPtrArray *
+run_encoder (GstHarness * enc, GPtrArray * sent, guint n, guint16 seq0,
+    RtpccRng * rng, gboolean markers)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstBuffer *b;
+
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *m = make_rtp (rng, (guint16) (seq0 + i), markers
+        && i % 4 == 3);
+
+    g_ptr_array_add (sent, gst_buffer_ref (m));
+    fail_unless_equals_int (gst_harness_push (enc, m), GST_FLOW_OK);
+    while ((b = gst_harness_try_pull (enc)) != NULL)
+      g_ptr_array_add (out, b);
+  }
+  return out;
+}
+
+GST_START_TEST (test_roundtrip)
+{
+  static const gchar *descs[] = {
+    "fecenc n=5 max-block-time=0",
+    "fecenc scheme=rs k=8 m=2 max-block-time=0",
+    "fecenc scheme=xor-2d n=4 depth=4 max-block-time=0",
+  };
+
+  for (guint d = 0; d < G_N_ELEMENTS (descs); d++) {
+    GstHarness *enc = harness_new (descs[d]);
+    GstHarness *dec = harness_new ("fecdec deadline=5000000000");
+    GPtrArray *sent = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_buffer_unref);
+    GPtrArray *out;
+    RtpccRng rng;
+    GstBuffer *b;
+    guint media = 0, fec = 0, lost = 0, next = 0;
+
+    gst_harness_set_src_caps_str (enc, CAPS);
+    gst_harness_set_src_caps_str (dec, CAPS);
+    rtpcc_rng_init (&rng, d);
+    out = run_encoder (enc, sent, 400, 65000, &rng, FALSE);
+    gst_harness_push_event (enc, gst_event_new_eos ());
+    while ((b = gst_harness_try_pull (enc)) != NULL)
+      g_ptr_array_add (out, b);
+
+    /* lose one media packet in every 10 (one per XOR block at most) */
+    for (guint i = 0; i < out->len; i++) {
+      b = g_ptr_array_index (out, i);
+      if (buf_pt (b) == 122) {
+        fec++;
+      } else if (media++ % 10 == 3) {
+        lost++;
+        continue;
+      }
+      fail_unless_equals_int (gst_harness_push (dec, gst_buffer_ref (b)),
+          GST_FLOW_OK);
+    }
+    gst_harness_push_event (dec, gst_event_new_eos ());
+    fail_unless_equals_int (media, 400);
+    fail_unless_equals_int (stat_u64 (enc->element, "fec-packets"), fec);
+    fail_unless_equals_int (stat_u64 (enc->element, "media-packets"), 400);
+    while ((b = gst_harness_try_pull (dec)) != NULL) {
+      fail_unless (next < sent->len);
+      fail_unless (buffers_equal (b, g_ptr_array_index (sent, next)),
+          "%s: packet %u differs", descs[d], next);
+      next++;
+      gst_buffer_unref (b);
+    }
+    /* everything back, in order */
+    fail_unless_equals_int (next, 400);
+    fail_unless_equals_int (stat_u64 (dec->element, "recovered"), lost);
+    fail_unless_equals_int (stat_u64 (dec->element, "unrecoverable"), 0);
+    fail_unless_equals_int (stat_u64 (dec->element, "fec-packets"), fec);
+    g_ptr_array_unref (out);
+    g_ptr_array_unref (sent);
+    gst_harness_teardown (enc);
+    gst_harness_teardown (dec);
+  }
+}
+
+GST_END_TEST;
+
+static GstEvent *
+target_event (guint64 media, guint64 fec)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-target", "target-bitrate", G_TYPE_UINT64,
+          media + fec, "media-bitrate", G_TYPE_UINT64, media, "fec-bitrate",
+          G_TYPE_UINT64, fec, NULL));
+}
+
+static guint
+count_fec (GPtrArray * out)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < out->len; i++)
+    n += buf_pt (g_ptr_array_index (out, i)) == 122;
+  return n;
+}
+
+GST_START_TEST (test_follow_target)
+{
+  GstHarness *enc = harness_new ("fecenc max-block-time=0");
+  GPtrArray *sent = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GPtrArray *out;
+  RtpccRng rng;
+  guint n;
+  gboolean enabled;
+
+  rtpcc_rng_init (&rng, 1);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  /* 1 Mbit/s media, 100 kbit/s FEC -> N = 10 */
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (1000000,
+              100000)));
+  g_object_get (enc->element, "n", &n, "enabled", &enabled, NULL);
+  fail_unless_equals_int (n, 10);
+  fail_unless (enabled);
+  out = run_encoder (enc, sent, 200, 0, &rng, FALSE);
+  fail_unless_equals_int (count_fec (out), 20);
+  g_ptr_array_unref (out);
+  /* ratios beyond the range clamp to [2, 14] */
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (1000000,
+              900000)));
+  g_object_get (enc->element, "n", &n, NULL);
+  fail_unless_equals_int (n, 2);
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (1000000,
+              10000)));
+  g_object_get (enc->element, "n", &n, NULL);
+  fail_unless_equals_int (n, 14);
+  /* fec-bitrate 0: FEC off */
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (500000,
+              0)));
+  g_object_get (enc->element, "enabled", &enabled, NULL);
+  fail_if (enabled);
+  out = run_encoder (enc, sent, 100, 200, &rng, FALSE);
+  fail_unless_equals_int (count_fec (out), 0);
+  fail_unless_equals_int (out->len, 100);
+  g_ptr_array_unref (out);
+  /* back on with N = 4 */
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (400000,
+              100000)));
+  out = run_encoder (enc, sent, 100, 300, &rng, FALSE);
+  fail_unless_equals_int (count_fec (out), 25);
+  g_ptr_array_unref (out);
+  fail_unless_equals_int (stat_u64 (enc->element, "target-events"), 5);
+  /* the encoder upstream sees the event too */
+  fail_unless (gst_harness_upstream_events_received (enc) >= 5);
+  /* follow-target=false: events are ignored */
+  g_object_set (enc->element, "follow-target", FALSE, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (400000,
+              0)));
+  g_object_get (enc->element, "enabled", &enabled, NULL);
+  fail_unless (enabled);
+  fail_unless (stat_u64 (enc->element, "fec-bitrate") > 0);
+  g_ptr_array_unref (sent);
+  gst_harness_teardown (enc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_garbage_and_no_fec)
+{
+  GstHarness *dec = harness_new ("fecdec");
+  GstTestClock *clock;
+  RtpccRng rng;
+  GstBuffer *b;
+  guint pulled = 0;
+
+  gst_harness_use_testclock (dec);
+  clock = gst_harness_get_testclock (dec);
+  gst_harness_set_src_caps_str (dec, CAPS);
+  rtpcc_rng_init (&rng, 2);
+  /* garbage on the FEC payload type: dropped and counted */
+  for (guint i = 0; i < 200; i++) {
+    guint len = (guint) rtpcc_rng_below (&rng, 200);
+    guint8 *p = g_malloc (MAX (len, 2));
+
+    for (guint j = 0; j < len; j++)
+      p[j] = (guint8) rtpcc_rng_below (&rng, 256);
+    if (len >= 2)
+      p[1] = 122 | (p[1] & 0x80);
+    b = gst_buffer_new_wrapped (p, len);
+    fail_unless_equals_int (gst_harness_push (dec, b), GST_FLOW_OK);
+  }
+  fail_unless (stat_u64 (dec->element, "fec-corrupt") >= 150);
+  fail_unless_equals_int (stat_u64 (dec->element, "fec-packets") +
+      stat_u64 (dec->element, "fec-corrupt") + stat_u64 (dec->element,
+          "passed"), 200);
+  /* media without FEC: passes in order; a hole waits for the deadline */
+  for (guint i = 0; i < 10; i++) {
+    if (i == 4)
+      continue;
+    fail_unless_equals_int (gst_harness_push (dec, make_rtp (&rng, i, FALSE)),
+        GST_FLOW_OK);
+  }
+  while ((b = gst_harness_try_pull (dec)) != NULL) {
+    pulled++;
+    gst_buffer_unref (b);
+  }
+  fail_unless_equals_int (pulled, 4);
+  gst_test_clock_set_time (clock, 150 * GST_MSECOND);
+  fail_unless_equals_int (gst_harness_push (dec, make_rtp (&rng, 10, FALSE)),
+      GST_FLOW_OK);
+  while ((b = gst_harness_try_pull (dec)) != NULL) {
+    pulled++;
+    gst_buffer_unref (b);
+  }
+  fail_unless_equals_int (pulled, 10);
+  fail_unless_equals_int (stat_u64 (dec->element, "unrecoverable"), 1);
+  /* the timer task releases a hole with nothing arriving after it */
+  for (guint i = 11; i < 14; i++)
+    if (i != 12)
+      gst_harness_push (dec, make_rtp (&rng, i, FALSE));
+  b = gst_harness_pull (dec);
+  gst_buffer_unref (b);
+  fail_unless (gst_harness_try_pull (dec) == NULL);
+  /* a stale wait from the first hole may be cranked first: crank until the
+   * task has released, polling for its push */
+  b = NULL;
+  for (guint c = 0; c < 3 && b == NULL; c++) {
+    fail_unless (gst_harness_crank_single_clock_wait (dec));
+    for (guint w = 0; w < 200 && (b = gst_harness_try_pull (dec)) == NULL; w++)
+      g_usleep (5000);
+  }
+  fail_unless (b != NULL);
+  gst_buffer_unref (b);
+  fail_unless_equals_int (stat_u64 (dec->element, "unrecoverable"), 2);
+  fail_unless_equals_int (stat_u64 (dec->element, "recovered"), 0);
+  gst_object_unref (clock);
+  gst_harness_teardown (dec);
+}
+
+GST_END_TEST;
+
+/* Stock rtpulpfecenc (RFC 5109, FEC in the media sequence space) into
+ * fecdec mode=ulpfec: single losses per FEC group are repaired bit-exact;
+ * FEC packets are removed from the output. */
+GST_START_TEST (test_ulpfec_interop)
+{
+  GstHarness *enc = harness_new ("rtpulpfecenc pt=122 "
+      "percentage=25 multipacket=true");
+  GstHarness *dec = harness_new ("fecdec mode=ulpfec pt=122");
+  GPtrArray *sent = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GPtrArray *out;
+  GHashTable *lost = g_hash_table_new (NULL, NULL);
+  RtpccRng rng;
+  GstBuffer *b;
+  guint fec = 0, media = 0, got = 0;
+  gint prev_seq = -1;
+  gboolean consecutive = TRUE;
+
+  if (enc == NULL) {
+    GST_WARNING ("rtpulpfecenc missing; skipping");
+    return;
+  }
+  rtpcc_rng_init (&rng, 3);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  gst_harness_set_src_caps_str (dec, CAPS);
+  out = run_encoder (enc, sent, 400, 100, &rng, TRUE);
+  for (guint i = 0; i < out->len; i++) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    guint16 seq;
+
+    b = g_ptr_array_index (out, i);
+    gst_rtp_buffer_map (b, GST_MAP_READ, &rtp);
+    seq = gst_rtp_buffer_get_seq (&rtp);
+    gst_rtp_buffer_unmap (&rtp);
+    if (buf_pt (b) == 122) {
+      fec++;
+    } else if (media++ % 16 == 5) {
+      /* one loss per 16 media packets */
+      g_hash_table_add (lost, GUINT_TO_POINTER ((guint) seq));
+      continue;
+    }
+    gst_harness_push (dec, gst_buffer_ref (b));
+  }
+  gst_harness_push_event (dec, gst_event_new_eos ());
+  fail_unless (fec > 50, "rtpulpfecenc produced %u FEC packets", fec);
+  while ((b = gst_harness_try_pull (dec)) != NULL) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    gboolean found = FALSE;
+
+    fail_if (buf_pt (b) == 122);
+    gst_rtp_buffer_map (b, GST_MAP_READ, &rtp);
+    /* the FEC packets' seqs are closed up, as rtpulpfecdec does */
+    if (prev_seq >= 0 && gst_rtp_buffer_get_seq (&rtp) !=
+        (guint16) (prev_seq + 1))
+      consecutive = FALSE;
+    prev_seq = gst_rtp_buffer_get_seq (&rtp);
+    /* rtpulpfecenc renumbers: compare payloads with what was sent */
+    for (guint i = 0; i < sent->len && !found; i++) {
+      GstRTPBuffer r2 = GST_RTP_BUFFER_INIT;
+      GstBuffer *s = g_ptr_array_index (sent, i);
+
+      gst_rtp_buffer_map (s, GST_MAP_READ, &r2);
+      found = gst_rtp_buffer_get_payload_len (&r2) ==
+          gst_rtp_buffer_get_payload_len (&rtp)
+          && memcmp (gst_rtp_buffer_get_payload (&r2),
+          gst_rtp_buffer_get_payload (&rtp),
+          gst_rtp_buffer_get_payload_len (&rtp)) == 0
+          && gst_rtp_buffer_get_timestamp (&r2) ==
+          gst_rtp_buffer_get_timestamp (&rtp)
+          && gst_rtp_buffer_get_marker (&r2) == gst_rtp_buffer_get_marker (&rtp);
+      gst_rtp_buffer_unmap (&r2);
+    }
+    gst_rtp_buffer_unmap (&rtp);
+    fail_unless (found, "output packet not among those sent");
+    got++;
+    gst_buffer_unref (b);
+  }
+  GST_INFO ("ulpfec: %u FEC, %u lost, recovered %" G_GUINT64_FORMAT
+      ", unrecoverable %" G_GUINT64_FORMAT, fec, g_hash_table_size (lost),
+      stat_u64 (dec->element, "recovered"), stat_u64 (dec->element,
+          "unrecoverable"));
+  fail_unless (stat_u64 (dec->element, "recovered") > 0);
+  fail_unless_equals_int (stat_u64 (dec->element, "recovered") +
+      stat_u64 (dec->element, "unrecoverable"), g_hash_table_size (lost));
+  fail_unless_equals_int (got, 400 - stat_u64 (dec->element,
+          "unrecoverable"));
+  /* every loss was repaired: no gap left in the output */
+  if (stat_u64 (dec->element, "unrecoverable") == 0)
+    fail_unless (consecutive);
+  g_hash_table_unref (lost);
+  g_ptr_array_unref (out);
+  g_ptr_array_unref (sent);
+  gst_harness_teardown (enc);
+  gst_harness_teardown (dec);
+}
+
+GST_END_TEST;
+
+/* The element has no timer: it closes a block when the next packet is
+ * expected after the bound. With steady 40 ms spacing and a 100 ms bound,
+ * no parity leaves later than its first protected packet + 100 ms. */
+GST_START_TEST (test_max_block_time)
+{
+  GstHarness *enc = harness_new ("fecenc n=14 max-block-time=100000000");
+  GstTestClock *clock;
+  RtpccRng rng;
+  GstClockTime sent[64];
+  guint n_fec = 0;
+
+  gst_harness_use_testclock (enc);
+  clock = gst_harness_get_testclock (enc);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  rtpcc_rng_init (&rng, 4);
+  for (guint i = 0; i < 60; i++) {
+    GstClockTime now = i * 40 * GST_MSECOND;
+    GstBuffer *b;
+
+    gst_test_clock_set_time (clock, now);
+    sent[i] = now;
+    gst_harness_push (enc, make_rtp (&rng, (guint16) i, FALSE));
+    while ((b = gst_harness_try_pull (enc)) != NULL) {
+      if (buf_pt (b) == 122) {
+        guint8 base[2];
+
+        gst_buffer_extract (b, 12 + 8, base, 2);
+        fail_unless (now - sent[(base[0] << 8) | base[1]] <=
+            100 * GST_MSECOND);
+        n_fec++;
+      }
+      gst_buffer_unref (b);
+    }
+  }
+  /* 3 packets per block (0, 40, 80 ms) instead of 14 */
+  fail_unless (n_fec >= 60 / 3 - 1, "%u parity packets", n_fec);
+  fail_unless (stat_u64 (enc->element, "blocks-closed-by-time") > 0);
+
+  /* nothing arrives after two packets: the timer task sends the parity at
+   * the bound */
+  {
+    GstClockTime t0 = 10 * GST_SECOND;
+    GstBuffer *b;
+
+    gst_harness_push_event (enc, gst_event_new_eos ());
+    while ((b = gst_harness_try_pull (enc)) != NULL)
+      gst_buffer_unref (b);
+    gst_harness_teardown (enc);
+    enc = harness_new ("fecenc n=14 max-block-time=100000000");
+    gst_harness_use_testclock (enc);
+    gst_object_unref (clock);
+    clock = gst_harness_get_testclock (enc);
+    gst_harness_set_src_caps_str (enc, CAPS);
+    gst_test_clock_set_time (clock, t0);
+    gst_harness_push (enc, make_rtp (&rng, 1000, FALSE));
+    gst_test_clock_set_time (clock, t0 + 10 * GST_MSECOND);
+    gst_harness_push (enc, make_rtp (&rng, 1001, FALSE));
+    for (guint i = 0; i < 2; i++)
+      gst_buffer_unref (gst_harness_pull (enc));
+    fail_unless (gst_harness_try_pull (enc) == NULL);
+    fail_unless (gst_harness_crank_single_clock_wait (enc));
+    fail_unless_equals_uint64 (gst_clock_get_time (GST_CLOCK (clock)),
+        t0 + 100 * GST_MSECOND);
+    b = gst_harness_pull (enc);
+    fail_unless (b != NULL && buf_pt (b) == 122);
+    gst_buffer_unref (b);
+    fail_unless_equals_int (stat_u64 (enc->element, "blocks-closed-by-time"),
+        1);
+  }
+  gst_object_unref (clock);
+  gst_harness_teardown (enc);
+}
+
+GST_END_TEST;
+
+/* Flushing stops and restarts the timer tasks; the streams carry on. */
+GST_START_TEST (test_flush)
+{
+  static const gchar *descs[] = { "fecenc n=3 max-block-time=50000000",
+    "fecdec deadline=50000000"
+  };
+
+  for (guint d = 0; d < G_N_ELEMENTS (descs); d++) {
+    GstHarness *h = harness_new (descs[d]);
+    RtpccRng rng;
+    GstBuffer *b;
+    guint got = 0;
+
+    rtpcc_rng_init (&rng, 6);
+    gst_harness_set_src_caps_str (h, CAPS);
+    gst_harness_push (h, make_rtp (&rng, 0, FALSE));
+    gst_harness_push (h, make_rtp (&rng, 2, FALSE));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+    fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+    gst_harness_set_src_caps_str (h, CAPS);
+    {
+      GstSegment seg;
+
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      gst_harness_push_event (h, gst_event_new_segment (&seg));
+    }
+    for (guint i = 100; i < 106; i++)
+      fail_unless_equals_int (gst_harness_push (h, make_rtp (&rng, i, FALSE)),
+          GST_FLOW_OK);
+    gst_harness_push_event (h, gst_event_new_eos ());
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      got += buf_pt (b) != 122;
+      gst_buffer_unref (b);
+    }
+    /* at least the 6 packets after the flush */
+    fail_unless (got >= 6, "%s: %u media packets", descs[d], got);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_fec_suite (void)
+{
+  Suite *s = suite_create ("elements_fec");
+  TCase *tc = tcase_create ("fec");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_roundtrip);
+  tcase_add_test (tc, test_follow_target);
+  tcase_add_test (tc, test_garbage_and_no_fec);
+  tcase_add_test (tc, test_ulpfec_interop);
+  tcase_add_test (tc, test_max_block_time);
+  tcase_add_test (tc, test_flush);
+  return s;
+}
+
+GST_CHECK_MAIN (elements_fec);

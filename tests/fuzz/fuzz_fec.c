@@ -1,0 +1,166 @@
+/* Fuzz target: the FEC packet parsers (our format and RFC 5109 ULPFEC),
+ * bit-string rebuild, and a decoder in both modes driven by a stream of
+ * media / FEC packets cut from the input.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "fuzz.h"
+
+#include <rtpcc/fec/fec.h>
+#include <string.h>
+
+static void
+check_parse (const uint8_t * data, size_t size)
+{
+  RtpccFecPacket f;
+  guint16 seqs[RTPCC_FEC_MAX_SPAN];
+
+  if (rtpcc_fec_packet_parse (data, size, &f, NULL)) {
+    FUZZ_CHECK (f.k >= 1 && f.k <= RTPCC_FEC_MAX_SPAN);
+    FUZZ_CHECK (f.index < f.m && f.m <= RTPCC_FEC_MAX_PARITY);
+    FUZZ_CHECK (rtpcc_fec_mask_seqs (f.mask, f.base, seqs) == f.k);
+    FUZZ_CHECK (f.parity_len >= 8 && f.parity_len + 12 + RTPCC_FEC_HEADER_LEN
+        <= size);
+    /* whatever the parity says, a rebuild is valid RTP or refused */
+    {
+      GBytes *b = rtpcc_fec_rebuild (f.parity, f.parity_len, 1, 2);
+
+      if (b) {
+        gsize len;
+        const guint8 *d = g_bytes_get_data (b, &len);
+
+        FUZZ_CHECK (rtpcc_fec_rtp_valid (d, len));
+        FUZZ_CHECK (len <= f.parity_len + 4);
+        g_bytes_unref (b);
+      }
+    }
+    rtpcc_fec_packet_clear (&f);
+  }
+  if (rtpcc_fec_packet_parse_ulpfec (data, size, &f, NULL)) {
+    FUZZ_CHECK (f.k >= 1 && f.m == 1);
+    FUZZ_CHECK (f.parity_len >= 8 && f.parity_len <= size);
+    rtpcc_fec_packet_clear (&f);
+  }
+}
+
+/* Input = records: flags byte (bit 0: FEC, bit 1: pop, bits 2-7: time
+ * step ms), 2-byte length, bytes. */
+static void
+drive_decoder (const uint8_t * data, size_t size, gboolean ulpfec)
+{
+  RtpccFecDecoderConfig cfg;
+  RtpccFecDecoder *dec;
+  RtpccFecDecoderStats st;
+  RtpccTime now = 0;
+  GBytes *out;
+  size_t i = 0;
+  guint64 popped = 0;
+
+  rtpcc_fec_decoder_config_init (&cfg);
+  cfg.ulpfec = ulpfec;
+  cfg.deadline = RTPCC_MSEC (20);
+  dec = rtpcc_fec_decoder_new (&cfg);
+  while (i + 3 <= size) {
+    guint8 flags = data[i];
+    size_t len = (size_t) ((data[i + 1] << 8) | data[i + 2]);
+
+    i += 3;
+    len = MIN (len, size - i);
+    now += RTPCC_MSEC (flags >> 2);
+    if (flags & 1)
+      rtpcc_fec_decoder_push_fec (dec, data + i, len, now);
+    else
+      rtpcc_fec_decoder_push_media (dec, data + i, len, now);
+    i += len;
+    if (flags & 2) {
+      while ((out = rtpcc_fec_decoder_pop (dec, now, NULL)) != NULL) {
+        gsize l;
+        const guint8 *d = g_bytes_get_data (out, &l);
+
+        FUZZ_CHECK (rtpcc_fec_rtp_valid (d, l));
+        popped++;
+        g_bytes_unref (out);
+      }
+    }
+  }
+  while ((out = rtpcc_fec_decoder_pop (dec, RTPCC_TIME_INFINITE, NULL))) {
+    popped++;
+    g_bytes_unref (out);
+  }
+  rtpcc_fec_decoder_get_stats (dec, &st);
+  FUZZ_CHECK (st.pushed == popped);
+  FUZZ_CHECK (st.recovered <= st.pushed);
+  rtpcc_fec_decoder_free (dec);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+{
+  check_parse (data, size);
+  drive_decoder (data, size, FALSE);
+  drive_decoder (data, size, TRUE);
+  return 0;
+}
+
+static void
+add_record (GByteArray * a, guint8 flags, const guint8 * d, gsize len)
+{
+  guint8 h[3] = { flags, (guint8) (len >> 8), (guint8) len };
+
+  g_byte_array_append (a, h, 3);
+  g_byte_array_append (a, d, (guint) len);
+}
+
+void
+rtpcc_fuzz_seeds (GPtrArray * seeds)
+{
+  static const RtpccFecScheme schemes[] = { RTPCC_FEC_SCHEME_XOR,
+    RTPCC_FEC_SCHEME_RS, RTPCC_FEC_SCHEME_XOR_2D
+  };
+
+  /* RFC 5109: RTP header, FEC header (SN base 5, length recovery 8), ULP
+   * level 0 (protection length 8, mask: base and base + 1), payload */
+  static const guint8 ulp[12 + 14 + 8] = { 0x80, 122, 0, 9, 0, 0, 0, 1,
+    1, 2, 3, 4, 0x00, 96, 0, 5, 0, 0, 0, 1, 0, 8, 0, 8, 0xc0, 0,
+    1, 2, 3, 4, 5, 6, 7, 8
+  };
+
+  g_ptr_array_add (seeds, g_bytes_new_static (ulp, sizeof (ulp)));
+  for (guint s = 0; s < G_N_ELEMENTS (schemes); s++) {
+    RtpccFecEncoderConfig cfg;
+    RtpccFecEncoder *enc;
+    GByteArray *stream = g_byte_array_new ();
+    GBytes *fec;
+    gboolean first = TRUE;
+
+    rtpcc_fec_encoder_config_init (&cfg);
+    cfg.scheme = schemes[s];
+    cfg.n = 3;
+    cfg.depth = 2;
+    cfg.k = 4;
+    cfg.m = 2;
+    enc = rtpcc_fec_encoder_new (&cfg, NULL);
+    for (guint i = 0; i < 8; i++) {
+      guint8 pkt[40] = { 0x80, 96, 0, (guint8) i, 0, 0, 0, (guint8) i,
+        1, 2, 3, 4
+      };
+
+      memset (pkt + 12, (int) (i * 17), sizeof (pkt) - 12 - i);
+      rtpcc_fec_encoder_push (enc, pkt, sizeof (pkt) - i, RTPCC_MSEC (i));
+      /* lose packet 1 */
+      if (i != 1)
+        add_record (stream, (guint8) (2 | 4), pkt, sizeof (pkt) - i);
+      while ((fec = rtpcc_fec_encoder_pop (enc)) != NULL) {
+        gsize len;
+        const guint8 *d = g_bytes_get_data (fec, &len);
+
+        if (first)
+          g_ptr_array_add (seeds, g_bytes_new (d, len));
+        first = FALSE;
+        add_record (stream, 3, d, len);
+        g_bytes_unref (fec);
+      }
+    }
+    g_ptr_array_add (seeds, g_byte_array_free_to_bytes (stream));
+    rtpcc_fec_encoder_free (enc);
+  }
+}
