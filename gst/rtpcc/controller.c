@@ -15,6 +15,7 @@ static const RtpccControllerOps *const builtin_ops[] = {
   &rtpcc_cc_tfrc_ops,
   &rtpcc_cc_gcc_ops,
   &rtpcc_cc_nada_ops,
+  &rtpcc_cc_fbra_ops,
 };
 
 void
@@ -181,6 +182,14 @@ rtpcc_controller_tick (RtpccController * cc, RtpccTime now)
     cc->next_tick = RTPCC_TIME_NONE;
     cc->ops->on_tick (cc, now);
   }
+}
+
+void
+rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
+    const RtpccPacketReport * reports, guint n_reports)
+{
+  if (cc->ops->on_discards && n_reports > 0)
+    cc->ops->on_discards (cc, now, reports, n_reports);
 }
 
 gboolean

@@ -125,6 +125,12 @@ struct _RtpccControllerOps
   /* optional: controller-specific tunables by name; FALSE if unknown/invalid */
   gboolean (*set_param) (RtpccController * cc, const gchar * key,
       const gchar * value);
+  /* optional: packets reported received earlier that the receiver then
+   * discarded as too late to play (RTCP XR discard RLE, RFC 7097). They
+   * arrived, so the network delivered them; a delay-aware controller (FBRA)
+   * counts them against the goodput. Ascending seq, received = TRUE. */
+  void (*on_discards) (RtpccController * cc, RtpccTime now,
+      const RtpccPacketReport * reports, guint n_reports);
 };
 
 struct _RtpccController
@@ -160,6 +166,8 @@ void rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
 void rtpcc_controller_tick (RtpccController * cc, RtpccTime now);
 gboolean rtpcc_controller_can_send (RtpccController * cc, RtpccTime now,
     guint size);
+void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
+    const RtpccPacketReport * reports, guint n_reports);
 gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
     const gchar * value);
 

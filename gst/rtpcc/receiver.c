@@ -4,6 +4,7 @@
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/arrivallog.h>
 #include <rtpcc/feedback/twcc.h>
+#include <rtpcc/feedback/xr.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -18,7 +19,18 @@ typedef struct
   guint32 clock_rate;
   guint32 lsr;                  /* middle 32 bits of the last SR's NTP */
   RtpccTime last_sr_arrival;
+  GArray *discards;             /* guint16 seqs awaiting a Discard RLE */
 } Source;
+
+static void
+source_free (gpointer p)
+{
+  Source *s = p;
+
+  if (s->discards)
+    g_array_unref (s->discards);
+  g_free (s);
+}
 
 struct _RtpccReceiver
 {
@@ -37,6 +49,7 @@ struct _RtpccReceiver
   guint pending;                /* new packets since the last CCFB */
   RtpccTime next_feedback;
   RtpccTime next_rr;
+  RtpccTime last_early;         /* last early RR, or NONE */
 
   /* frame interval from marker bits, for the adaptive CCFB interval */
   RtpccTime last_marker;
@@ -79,12 +92,13 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   r->ssrc = config->ssrc;
   while (r->ssrc == 0)
     r->ssrc = (guint32) rtpcc_rng_next_u64 (&r->rng);
-  r->sources = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  r->sources = g_hash_table_new_full (NULL, NULL, NULL, source_free);
   r->log = rtpcc_arrival_log_new (8192);
   if (config->feedback == RTPCC_FEEDBACK_TWCC)
     r->twcc = rtpcc_twcc_recorder_new (0);
   r->next_feedback = RTPCC_TIME_NONE;
   r->next_rr = RTPCC_TIME_NONE;
+  r->last_early = RTPCC_TIME_NONE;
   r->last_marker = RTPCC_TIME_NONE;
   r->rate_window_start = now;
   return r;
@@ -253,6 +267,157 @@ rtpcc_receiver_next_feedback_time (RtpccReceiver * r)
   return MIN (r->next_feedback, r->next_rr);
 }
 
+gboolean
+rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
+    guint32 ssrc, guint16 seq, guint count)
+{
+  Source *s = get_source (r, ssrc, FALSE);
+
+  if (!s || count == 0) {
+    r->stats.discards_rejected += MAX (count, 1);
+    return FALSE;
+  }
+  if (!s->discards)
+    s->discards = g_array_new (FALSE, FALSE, sizeof (guint16));
+  for (guint i = 0; i < count; i++) {
+    guint16 q = (guint16) (seq + i);
+    if (s->discards->len >= RTPCC_RECEIVER_MAX_DISCARDS) {
+      r->stats.discards_rejected += count - i;
+      return i > 0;
+    }
+    g_array_append_val (s->discards, q);
+    r->stats.discards_marked++;
+  }
+  if (r->config.early_discard_feedback && r->next_rr != RTPCC_TIME_NONE
+      && r->next_rr > now && (r->last_early == RTPCC_TIME_NONE
+          || now - r->last_early >= 2 * r->config.rtcp_interval)) {
+    /* an early report: at most one per two regular intervals */
+    r->next_rr = now;
+    r->last_early = now;
+    r->stats.early_feedback++;
+  }
+  return TRUE;
+}
+
+/* XR bytes a regular report may spend on discards, so the per-packet
+ * feedback behind it in the compound keeps its room */
+#define XR_BUDGET 256
+
+static gint
+cmp_int (gconstpointer a, gconstpointer b)
+{
+  gint x = *(const gint *) a, y = *(const gint *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The Discard RLE block over the first @k of the sorted offsets @d (from
+ * @ref); bits freshly allocated. */
+static void
+discard_block (RtpccXrRleBlock * b, guint32 ssrc, guint16 ref,
+    const gint * d, guint k)
+{
+  memset (b, 0, sizeof (*b));
+  b->bt = RTPCC_XR_BT_DISCARD_RLE;
+  b->ssrc = ssrc;
+  b->begin_seq = (guint16) (ref + d[0]);
+  b->n_bits = (guint) (d[k - 1] - d[0] + 1);
+  b->end_seq = (guint16) (b->begin_seq + b->n_bits);
+  b->bits = g_malloc0 (b->n_bits);
+  for (guint i = 0; i < k; i++)
+    b->bits[d[i] - d[0]] = 1;
+}
+
+/* One Discard RLE block per source with pending discards, all in one XR
+ * packet of at most XR_BUDGET bytes. A source whose discards do not all
+ * fit reports the oldest (in sequence order) and keeps the rest for the
+ * next report. 0 if none. */
+static gsize
+write_discards (RtpccReceiver * r, guint8 * buf, gsize max)
+{
+  GHashTableIter hit;
+  gpointer value;
+  GArray *blocks = g_array_new (FALSE, TRUE, sizeof (RtpccXrRleBlock));
+  GPtrArray *srcs = g_ptr_array_new ();
+  GArray *reported = g_array_new (FALSE, FALSE, sizeof (guint));
+  gsize n = 0, budget, per;
+
+  budget = MIN (max, XR_BUDGET);
+  if (budget < 8 + 16)
+    goto out;
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, NULL, &value))
+    if (((Source *) value)->discards && ((Source *) value)->discards->len)
+      g_ptr_array_add (srcs, value);
+  if (srcs->len == 0)
+    goto out;
+  per = MAX ((budget - 8) / srcs->len, 16);
+  for (guint si = 0; si < srcs->len && (blocks->len + 1) * 16 + 8 <= budget;
+      si++) {
+    Source *s = g_ptr_array_index (srcs, si);
+    guint16 ref = g_array_index (s->discards, guint16, 0);
+    GArray *d = g_array_sized_new (FALSE, FALSE, sizeof (gint),
+        s->discards->len);
+    guint u = 0, lo, hi, k;
+    RtpccXrRleBlock b;
+
+    /* offsets from the first pending seq in serial-number order, unique */
+    for (guint i = 0; i < s->discards->len; i++) {
+      gint o = (gint16) (g_array_index (s->discards, guint16, i) - ref);
+      g_array_append_val (d, o);
+    }
+    g_array_sort (d, cmp_int);
+    for (guint i = 0; i < d->len; i++)
+      if (u == 0 || g_array_index (d, gint, i) != g_array_index (d, gint,
+              u - 1))
+        g_array_index (d, gint, u++) = g_array_index (d, gint, i);
+    /* the longest prefix whose block fits this source's share */
+    lo = 1;
+    hi = u;
+    while (lo < hi) {
+      guint mid = (lo + hi + 1) / 2;
+      gsize sz;
+      discard_block (&b, s->stats.ssrc, ref, (const gint *) d->data, mid);
+      sz = rtpcc_xr_rle_block_size (&b);
+      g_free (b.bits);
+      if (sz <= per)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    k = lo;
+    discard_block (&b, s->stats.ssrc, ref, (const gint *) d->data, k);
+    g_array_append_val (blocks, b);
+    /* keep what was not reported */
+    {
+      gint last = g_array_index (d, gint, k - 1);
+      guint kept = 0, gone = 0;
+      for (guint i = 0; i < s->discards->len; i++) {
+        guint16 q = g_array_index (s->discards, guint16, i);
+        if ((gint16) (q - ref) > last)
+          g_array_index (s->discards, guint16, kept++) = q;
+        else
+          gone++;
+      }
+      g_array_set_size (s->discards, kept);
+      g_array_append_val (reported, gone);
+    }
+    g_array_unref (d);
+  }
+  n = rtpcc_xr_write (buf, budget, r->ssrc,
+      (const RtpccXrRleBlock *) blocks->data, blocks->len);
+  /* cannot fail with the sizes checked; counted only when sent */
+  if (n > 0)
+    for (guint i = 0; i < reported->len; i++)
+      r->stats.discards_reported += g_array_index (reported, guint, i);
+out:
+  for (guint i = 0; i < blocks->len; i++)
+    g_free (g_array_index (blocks, RtpccXrRleBlock, i).bits);
+  g_array_unref (blocks);
+  g_ptr_array_unref (srcs);
+  g_array_unref (reported);
+  return n;
+}
+
 static gsize
 write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
 {
@@ -275,7 +440,10 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
   if (n == 0)
     return 0;
   m = rtpcc_rtcp_write_sdes_cname (buf + n, max - n, r->ssrc, r->cname);
-  return m ? n + m : 0;
+  if (m == 0)
+    return 0;
+  /* XR after SDES (RFC 3550 §6.1 order), before any per-packet feedback */
+  return n + m + write_discards (r, buf + n + m, max - n - m);
 }
 
 gsize

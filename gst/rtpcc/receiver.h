@@ -25,6 +25,10 @@ typedef struct
   guint32 ssrc;                 /* our RTCP SSRC; 0 = drawn from the seed */
   const gchar *cname;
   guint64 seed;
+  /* early feedback on late discards (RFC 4585 §3.5.2 as FBRA uses it):
+   * the first discard marked brings the next RR (+XR) forward to now, at
+   * most once per two regular intervals (FBRA-C15). Default FALSE. */
+  gboolean early_discard_feedback;
 } RtpccReceiverConfig;
 
 void rtpcc_receiver_config_init (RtpccReceiverConfig * config);
@@ -40,6 +44,11 @@ typedef struct
   guint sources;
   guint64 receive_rate;         /* bit/s over the last second */
   RtpccTime feedback_interval;  /* currently used */
+  /* late discards marked by the application (playout), reported in RTCP
+   * XR Discard RLE blocks (RFC 7097); rejected = unknown SSRC, count 0,
+   * or over the per-source backlog */
+  guint64 discards_marked, discards_reported, discards_rejected;
+  guint64 early_feedback;       /* RRs brought forward for discards */
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;
@@ -53,6 +62,16 @@ void rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
 /* RTCP from the sender (SR for LSR/DLSR). FALSE if dropped (counted). */
 gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,
     const guint8 * data, gsize len);
+
+/* @count packets from @seq on (RTP seq, wrapping) of @ssrc arrived but
+ * were discarded as too late to play. They go to the sender in the next
+ * regular report as an RFC 7097 Discard RLE block (E = 0), so a controller
+ * that counts late packets against its goodput (FBRA) sees them. FALSE
+ * (counted in discards_rejected) for an SSRC never received, or @count 0;
+ * at most RTPCC_RECEIVER_MAX_DISCARDS wait per source. */
+#define RTPCC_RECEIVER_MAX_DISCARDS 4096
+gboolean rtpcc_receiver_mark_discarded (RtpccReceiver * receiver,
+    RtpccTime now, guint32 ssrc, guint16 seq, guint count);
 
 /* When feedback is next due (RTPCC_TIME_NONE before any media). */
 RtpccTime rtpcc_receiver_next_feedback_time (RtpccReceiver * receiver);

@@ -21,6 +21,7 @@
 #include <rtpcc/feedback/arrivallog.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/twcc.h>
+#include <rtpcc/feedback/xr.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>

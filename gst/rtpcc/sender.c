@@ -5,6 +5,7 @@
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/feedback/xr.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -85,6 +86,7 @@ struct _RtpccSender
   guint32 last_sr_lsr;
 
   GArray *reports;              /* RtpccPacketReport scratch */
+  GArray *pending_discards;     /* RtpccPacketReport from XR, for the cc */
   RtpccTwccUnwrapper *twcc;     /* TWCC mode: feedback → our seqs/timeline */
   GArray *twcc_results;         /* RtpccTwccResult scratch */
   guint twcc_epoch;
@@ -111,6 +113,7 @@ struct _RtpccSender
   RtpccTime probe_next;         /* NONE: not probing */
   guint8 media_pt;
   gboolean have_media_pt;
+  RtpccTime last_media_fec;     /* last is_fec packet queued, or NONE */
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -237,6 +240,8 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->next_seq = 1;
   s->oldest_unresolved = 1;
   s->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+  s->pending_discards = g_array_new (FALSE, FALSE,
+      sizeof (RtpccPacketReport));
   if (config->feedback == RTPCC_FEEDBACK_TWCC) {
     s->twcc = rtpcc_twcc_unwrapper_new ();
     s->twcc_results = g_array_new (FALSE, FALSE, sizeof (RtpccTwccResult));
@@ -248,6 +253,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->rate_window_start = now;
   s->rr_window_start = RTPCC_TIME_NONE;
   s->probe_next = RTPCC_TIME_NONE;
+  s->last_media_fec = RTPCC_TIME_NONE;
   while (s->config.probe_ssrc == 0)
     s->config.probe_ssrc = (guint32) rtpcc_rng_next_u64 (&s->rng);
   s->probe_seq = (guint16) rtpcc_rng_next_u64 (&s->rng);
@@ -289,6 +295,7 @@ rtpcc_sender_free (RtpccSender * s)
     rtpcc_circuit_breaker_free (s->breaker);
   g_hash_table_unref (s->streams);
   g_array_unref (s->reports);
+  g_array_unref (s->pending_discards);
   if (s->twcc)
     rtpcc_twcc_unwrapper_free (s->twcc);
   if (s->twcc_results)
@@ -331,7 +338,11 @@ rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
 
   it->info = *info;
   it->handle = handle;
-  if (!s->have_media_pt) {
+  if (info->is_fec) {
+    s->last_media_fec = now;
+    s->stats.fec_packets_enqueued++;
+  }
+  if (!s->have_media_pt && !info->is_fec) {
     s->media_pt = info->pt;
     s->have_media_pt = TRUE;
   }
@@ -423,10 +434,15 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
 }
 
 /* Probe bytes go out while the published target asks for them, at that
- * rate; media keeps its own pacing. */
+ * rate; media keeps its own pacing. Real FEC from the application (I2:
+ * fecenc follows fec-bitrate) is the probe when it flows: padding on top
+ * would probe twice the asked rate. */
 static gboolean
-probing_wanted (const RtpccSender * s)
+probing_wanted (const RtpccSender * s, RtpccTime now)
 {
+  if (s->last_media_fec != RTPCC_TIME_NONE
+      && now - s->last_media_fec < RTPCC_SENDER_FEC_HOLDOFF)
+    return FALSE;
   return s->config.probing && s->target.fec_bitrate > 0
       && s->have_media_pt && !(s->breaker
       && rtpcc_circuit_breaker_is_tripped (s->breaker));
@@ -438,7 +454,7 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
 {
   RtpccRtpInfo pi = { 0, };
 
-  if (!probing_wanted (s)) {
+  if (!probing_wanted (s, now)) {
     s->probe_next = RTPCC_TIME_NONE;
     return FALSE;
   }
@@ -613,6 +629,12 @@ finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
 {
   gdouble lost = 0, total = 0;
 
+  if (s->pending_discards->len > 0) {
+    /* XR discards ride with the compound's per-packet feedback */
+    rtpcc_controller_discards (s->cc, now, (const RtpccPacketReport *)
+        s->pending_discards->data, s->pending_discards->len);
+    g_array_set_size (s->pending_discards, 0);
+  }
   if (s->breaker)
     rtpcc_circuit_breaker_on_feedback (s->breaker, now);
   declare_losses (s);
@@ -625,6 +647,10 @@ finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
     for (guint i = 0; i < s->reports->len; i++) {
       const RtpccPacketReport *r = &g_array_index (s->reports,
           RtpccPacketReport, i);
+      /* FEC and probe padding are not media: their loss is not the
+       * media's (Part C.2) */
+      if (r->is_fec)
+        continue;
       total++;
       if (!r->received)
         lost++;
@@ -635,7 +661,8 @@ finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
         s->stats.queue_delay = owd - s->min_owd;
       }
     }
-    s->stats.loss = 0.9 * s->stats.loss + 0.1 * (lost / total);
+    if (total > 0)
+      s->stats.loss = 0.9 * s->stats.loss + 0.1 * (lost / total);
 
     /* receive rate over ≥ 200 ms of receiver time */
     if (report_time != RTPCC_TIME_NONE) {
@@ -842,6 +869,63 @@ handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   return TRUE;
 }
 
+/* RTCP XR: Discard RLE blocks (RFC 7097) about our media become discard
+ * reports for the controller, handed over with the next per-packet
+ * feedback (the compound's CCFB/TWCC, which follows the XR), or right away
+ * in RR-only mode. Loss RLE is not used: per-packet feedback carries the
+ * same. TRUE if a block was about us. */
+static gboolean
+handle_xr (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccXr *xr = rtpcc_xr_parse (data, len, &err);
+  gboolean about_us = FALSE;
+
+  if (!xr) {
+    s->stats.rtcp_malformed++;
+    g_clear_error (&err);
+    return FALSE;
+  }
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    Stream *st;
+    if (blk->bt != RTPCC_XR_BT_DISCARD_RLE || blk->early)
+      continue;
+    st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (blk->ssrc));
+    if (!st)
+      continue;
+    about_us = TRUE;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      guint16 rseq;
+      SentEntry *e;
+      RtpccPacketReport r;
+      if (!blk->bits[i])
+        continue;
+      rseq = (guint16) (blk->begin_seq + (i << blk->thinning));
+      e = history_get (s, st->seqmap[rseq % SEQMAP_SIZE]);
+      if (!e || e->ssrc != blk->ssrc || e->rtp_seq != rseq)
+        continue;
+      r.seq = e->seq;
+      r.send_time = e->send_time;
+      r.size = e->size;
+      r.received = TRUE;
+      r.arrival = e->arrival;
+      r.ecn = 0;
+      r.is_fec = e->is_fec;
+      g_array_append_val (s->pending_discards, r);
+      s->stats.reported_discarded++;
+    }
+  }
+  rtpcc_xr_free (xr);
+  if (s->config.feedback == RTPCC_FEEDBACK_RR
+      && s->pending_discards->len > 0) {
+    rtpcc_controller_discards (s->cc, now, (const RtpccPacketReport *)
+        s->pending_discards->data, s->pending_discards->len);
+    g_array_set_size (s->pending_discards, 0);
+  }
+  return about_us;
+}
+
 static void
 handle_report_block (RtpccSender * s, RtpccTime now,
     const RtpccRtcpReportBlock * rb)
@@ -955,6 +1039,10 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
             &foreign);
         break;
       }
+      case RTPCC_RTCP_XR:
+        if (handle_xr (s, now, pkt.data, pkt.len))
+          about_us = TRUE;
+        break;
       case RTPCC_RTCP_RTPFB:
         if (pkt.count == RTPCC_CCFB_FMT && handle_ccfb (s, now, pkt.data,
                 pkt.len))
@@ -1053,7 +1141,7 @@ rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
           || rtpcc_controller_can_send (s->cc, now, 1200)))
     t = earliest (t, p);
   t = earliest (t, s->cc->next_tick);
-  if (probing_wanted (s))
+  if (probing_wanted (s, now))
     t = earliest (t, s->probe_next == RTPCC_TIME_NONE ? now : s->probe_next);
   if (s->breaker)
     t = earliest (t, rtpcc_circuit_breaker_next_tick (s->breaker));

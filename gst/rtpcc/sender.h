@@ -33,7 +33,9 @@ typedef struct
   guint32 rtcp_ssrc;            /* 0 = the first media SSRC */
   /* Probing: when the controller asks for fec_bitrate (GCC's probe),
    * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
-   * that rate on probe_ssrc (0 = drawn from the seed) with probe_pt. */
+   * that rate on probe_ssrc (0 = drawn from the seed) with probe_pt —
+   * unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from fecenc) were
+   * queued within RTPCC_SENDER_FEC_HOLDOFF: then they are the probe. */
   gboolean probing;             /* default TRUE */
   guint32 probe_ssrc;
   guint8 probe_pt;              /* default: the first media packet's PT */
@@ -42,6 +44,8 @@ typedef struct
 } RtpccSenderConfig;
 
 void rtpcc_sender_config_init (RtpccSenderConfig * config);
+
+#define RTPCC_SENDER_FEC_HOLDOFF RTPCC_SEC (1)
 
 typedef struct
 {
@@ -55,9 +59,15 @@ typedef struct
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
   guint64 rtcp_sent;
   guint64 reported_received, reported_lost;
+  /* received packets the receiver then discarded as late (RFC 7097) */
+  guint64 reported_discarded;
+  /* media-level FEC packets (is_fec) the application queued; while they
+   * flow no padding probes are generated for fec_bitrate */
+  guint64 fec_packets_enqueued;
   RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
   RtpccTime srtt;
-  gdouble loss;                 /* recent loss fraction (EWMA per feedback) */
+  gdouble loss;                 /* recent media loss fraction (EWMA per
+                                 * feedback; FEC and probes excluded) */
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */

@@ -342,6 +342,39 @@ gst_rtpcc_src_unlock_stop (GstBaseSrc * bsrc)
   return TRUE;
 }
 
+/* I3: a playout buffer downstream tells us which packets it discarded as
+ * late ("rtpcc-discard": ssrc, seqnum, count); the receiver reports them
+ * to the sender (RFC 7097 Discard RLE). Malformed events are counted as
+ * rejected discards and dropped. */
+static gboolean
+gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
+  const GstStructure *st;
+  guint ssrc = 0, seqnum = 0, count = 0;
+  gboolean ok;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_UPSTREAM
+      || !(st = gst_event_get_structure (event))
+      || !gst_structure_has_name (st, "rtpcc-discard"))
+    return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
+
+  ok = gst_structure_get_uint (st, "ssrc", &ssrc)
+      && gst_structure_get_uint (st, "seqnum", &seqnum)
+      && gst_structure_get_uint (st, "count", &count)
+      && seqnum <= G_MAXUINT16 && count >= 1;
+  if (!ok)
+    GST_WARNING_OBJECT (self, "malformed rtpcc-discard event: %"
+        GST_PTR_FORMAT, st);
+  g_mutex_lock (&self->lock);
+  if (self->receiver)
+    rtpcc_receiver_mark_discarded (self->receiver, rtpcc_mono_now (),
+        (guint32) ssrc, (guint16) seqnum, ok ? MIN (count,
+            RTPCC_RECEIVER_MAX_DISCARDS) : 0);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
 static GstCaps *
 gst_rtpcc_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
 {
@@ -385,7 +418,10 @@ make_stats (GstRtpccSrc * self)
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
         "send-errors", G_TYPE_UINT64, self->send_errors,
         "peer-changes", G_TYPE_UINT64, self->peer_changes,
-        "padding-packets", G_TYPE_UINT64, self->padding_packets, NULL);
+        "padding-packets", G_TYPE_UINT64, self->padding_packets,
+        "discards-marked", G_TYPE_UINT64, st->discards_marked,
+        "discards-reported", G_TYPE_UINT64, st->discards_reported,
+        "discards-rejected", G_TYPE_UINT64, st->discards_rejected, NULL);
   } else {
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);
@@ -641,6 +677,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   basesrc_class->unlock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_unlock);
   basesrc_class->unlock_stop = GST_DEBUG_FUNCPTR (gst_rtpcc_src_unlock_stop);
   basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_src_get_caps);
+  basesrc_class->event = GST_DEBUG_FUNCPTR (gst_rtpcc_src_event);
   pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_rtpcc_src_create);
 
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,

@@ -14,6 +14,7 @@ extern const RtpccControllerOps rtpcc_cc_rr_ops;
 extern const RtpccControllerOps rtpcc_cc_tfrc_ops;
 extern const RtpccControllerOps rtpcc_cc_gcc_ops;
 extern const RtpccControllerOps rtpcc_cc_nada_ops;
+extern const RtpccControllerOps rtpcc_cc_fbra_ops;
 
 G_END_DECLS
 

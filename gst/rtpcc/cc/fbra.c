@@ -1,0 +1,954 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* FBRA (MMSys 2014, Sub-algorithms 1a–1d): see fbra.h and docs/fbra.md. */
+#include <rtpcc/cc/fbra.h>
+#include <rtpcc/cc/builtin.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_START 128000    /* the paper's start rate (FBRA-C12) */
+#define RTT_SAMPLES 9           /* RTT_median window */
+#define IV_SAMPLES 9            /* regular-report interval window */
+#define MIN_IVS 3               /* before early detection is armed */
+#define OWD_CAP 256             /* hard cap on the OWD history */
+#define RATE_CAP 64             /* 2 s rate history entries */
+/* loss/discard times kept per report (counts go on beyond): a report
+ * interval at video rates has far fewer packets */
+#define EVENT_CAP 65536
+
+typedef struct
+{
+  RtpccTime t;
+  gdouble rate;
+} RateSample;
+
+typedef struct
+{
+  RtpccTime t;
+  RtpccTime owd;
+} OwdSample;
+
+typedef struct
+{
+  RtpccController parent;
+  RtpccFbraParams p;
+
+  RtpccFbraState state, previous;
+  gdouble media;                /* bit/s */
+  gdouble fec;                  /* bit/s asked of FEC, 0 off */
+  guint n;                      /* FEC interval */
+  gboolean guard_waited;        /* near-max guard: one STAY interval spent */
+  gboolean rc_disabled, bounce_pending;
+  gdouble stored_goodput;
+  gdouble initial_goodput;
+
+  /* FEC actually sent during the current PROBE */
+  RtpccTime probe_start;
+  guint64 probe_fec_bytes;
+  gdouble measured_fec;
+
+  /* report arrivals */
+  RtpccTime last_rr, last_report;       /* last RR; last RR or timeout */
+  RtpccTime pending_rr;         /* an RR at this instant awaits evaluation */
+  gboolean pending_early;
+  RtpccTime ivs[IV_SAMPLES];
+  guint n_ivs, iv_pos;
+  RtpccTime rtts[RTT_SAMPLES];
+  guint n_rtts, rtt_pos;
+  RtpccTime min_rtt;
+
+  /* per-packet feedback since the last evaluation (media only) */
+  guint64 agg_bytes, agg_recv_bytes, agg_discard_bytes;
+  guint agg_received, agg_lost, agg_discards;
+  RtpccTime agg_first_send, agg_last_send;
+  gdouble agg_owd_sum;
+  guint agg_owd_n;
+  GArray *agg_loss_times, *agg_discard_times;   /* send times */
+  RtpccTime min_rel_owd;        /* arrival − send on the mapped timeline */
+
+  OwdSample owd[OWD_CAP];
+  guint n_owd, owd_head;        /* ring: oldest at owd_head */
+  RateSample rates[RATE_CAP];
+  guint n_rates, rate_head;
+
+  /* last evaluation, for the snapshot */
+  gdouble corr_low, corr_high, p_low_owd, p_high_owd, last_owd_ms;
+  gdouble last_goodput, last_send_rate;
+  guint64 evaluations, reports, ignored, early, timeouts, undershoots,
+      bounce_backs, ups, fec_packets, fec_bytes, losses_total, discards_total;
+  const gchar *last_action;
+} Fbra;
+
+#define FBRA(cc) ((Fbra *) (cc))
+
+const gchar *
+rtpcc_fbra_state_name (RtpccFbraState state)
+{
+  switch (state) {
+    case RTPCC_FBRA_STAY:
+      return "stay";
+    case RTPCC_FBRA_PROBE:
+      return "probe";
+    case RTPCC_FBRA_UP:
+      return "up";
+    case RTPCC_FBRA_DOWN:
+      return "down";
+  }
+  return "unknown";
+}
+
+void
+rtpcc_fbra_params_init (RtpccFbraParams * p)
+{
+  p->alpha_stay = 1.1;
+  p->alpha_down_probe = 1.6;
+  p->alpha_down_up = 1.4;
+  p->alpha_undershoot = 2.0;
+  p->beta = 1.2;
+  p->p_low = 40;
+  p->p_high = 80;
+  p->near_max = 0.9;
+  p->rate_history = 2.0;
+  p->early_rtt = 1.5;
+  p->early_interval = 1.0 / 3.0;
+  p->feedback_timeout = 2.0;
+  p->undershoot_k = 0.9;
+  p->undershoot_mult = 2.0;
+  p->undershoot_floor = 0.5;
+  p->bounce_back = 0.9;
+  p->recent = 0.5;
+  p->fec_min = 2;
+  p->fec_max = 14;
+  p->fec_step = 2;
+  p->owd_samples = 240;
+  p->owd_age = 60;
+  p->owd_min_samples = 5;
+  p->down_to_stay = 1;
+  p->pacing_factor = 1.5;
+}
+
+gdouble
+rtpcc_fbra_undershoot (const RtpccFbraParams * p, gdouble send_rate,
+    gdouble goodput, gdouble min_rate)
+{
+  gdouble r = p->undershoot_k * (send_rate - p->undershoot_mult *
+      (send_rate - goodput));
+  gdouble floor_rate = MAX (min_rate, p->undershoot_floor * goodput);
+
+  /* the formula goes negative once G < R/2 (a capacity step-down); the
+   * floor keeps the rate positive and near what did get through */
+  r = MAX (r, floor_rate);
+  r = MIN (r, MAX (send_rate, floor_rate));
+  return MAX (r, 0.0);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+gdouble
+rtpcc_fbra_percentile (const gdouble * values, guint n, gdouble pct)
+{
+  gdouble *v, r;
+  guint k;
+
+  if (n == 0)
+    return 0;
+  v = g_memdup2 (values, n * sizeof (gdouble));
+  qsort (v, n, sizeof (gdouble), cmp_double);
+  pct = CLAMP (pct, 0.0, 100.0);
+  k = (guint) ceil (pct / 100.0 * n);
+  k = CLAMP (k, 1, n);
+  r = v[k - 1];
+  g_free (v);
+  return r;
+}
+
+guint
+rtpcc_fbra_fec_interval (const RtpccFbraParams * p, gdouble rate,
+    gdouble max_rate_2s, gdouble initial_goodput)
+{
+  gdouble ref = MAX (max_rate_2s, initial_goodput), x, n;
+
+  x = ref > 0 ? rate / ref : 1.0;
+  x = CLAMP (x, 0.0, 1.0);
+  n = p->fec_min + round ((p->fec_max - p->fec_min) * x);
+  return (guint) CLAMP (n, p->fec_min, p->fec_max);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static RtpccTime
+median_time (const RtpccTime * v, guint n)
+{
+  RtpccTime s[MAX (RTT_SAMPLES, IV_SAMPLES)];
+
+  if (n == 0)
+    return RTPCC_TIME_NONE;
+  memcpy (s, v, n * sizeof (RtpccTime));
+  /* insertion sort: n ≤ 9 */
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && s[j - 1] > s[j]; j--) {
+      RtpccTime t = s[j];
+      s[j] = s[j - 1];
+      s[j - 1] = t;
+    }
+  return s[n / 2];
+}
+
+static void
+add_rtt (Fbra * f, RtpccTime rtt)
+{
+  if (rtt == RTPCC_TIME_NONE || rtt <= 0)
+    return;
+  f->rtts[f->rtt_pos] = rtt;
+  f->rtt_pos = (f->rtt_pos + 1) % RTT_SAMPLES;
+  if (f->n_rtts < RTT_SAMPLES)
+    f->n_rtts++;
+  if (f->min_rtt == RTPCC_TIME_NONE || rtt < f->min_rtt)
+    f->min_rtt = rtt;
+}
+
+static void
+owd_expire (Fbra * f, RtpccTime now)
+{
+  guint cap = (guint) CLAMP (f->p.owd_samples, 1, OWD_CAP);
+  RtpccTime age = (RtpccTime) (f->p.owd_age * RTPCC_NSEC_PER_SEC);
+
+  while (f->n_owd > 0 && (f->n_owd > cap
+          || now - f->owd[f->owd_head].t > age)) {
+    f->owd_head = (f->owd_head + 1) % OWD_CAP;
+    f->n_owd--;
+  }
+}
+
+static void
+owd_push (Fbra * f, RtpccTime now, RtpccTime owd)
+{
+  if (f->n_owd == OWD_CAP) {
+    f->owd_head = (f->owd_head + 1) % OWD_CAP;
+    f->n_owd--;
+  }
+  f->owd[(f->owd_head + f->n_owd) % OWD_CAP].t = now;
+  f->owd[(f->owd_head + f->n_owd) % OWD_CAP].owd = owd;
+  f->n_owd++;
+  owd_expire (f, now);
+}
+
+static void
+rate_push (Fbra * f, RtpccTime now, gdouble rate)
+{
+  RtpccTime win = (RtpccTime) (f->p.rate_history * RTPCC_NSEC_PER_SEC);
+
+  while (f->n_rates > 0 && (f->n_rates == RATE_CAP
+          || now - f->rates[f->rate_head].t > win)) {
+    f->rate_head = (f->rate_head + 1) % RATE_CAP;
+    f->n_rates--;
+  }
+  f->rates[(f->rate_head + f->n_rates) % RATE_CAP].t = now;
+  f->rates[(f->rate_head + f->n_rates) % RATE_CAP].rate = rate;
+  f->n_rates++;
+}
+
+static gdouble
+rate_max (Fbra * f, RtpccTime now)
+{
+  RtpccTime win = (RtpccTime) (f->p.rate_history * RTPCC_NSEC_PER_SEC);
+  gdouble m = 0;
+
+  for (guint i = 0; i < f->n_rates; i++) {
+    const RateSample *s = &f->rates[(f->rate_head + i) % RATE_CAP];
+    if (now - s->t <= win)
+      m = MAX (m, s->rate);
+  }
+  return m;
+}
+
+static void
+publish (Fbra * f, const gchar * reason)
+{
+  RtpccController *cc = &f->parent;
+  gdouble lo = (gdouble) cc->config.min_bitrate;
+  gdouble hi = (gdouble) cc->config.max_bitrate;
+
+  f->media = CLAMP (f->media, lo, hi);
+  if (f->fec > 0 && f->media + f->fec > hi)
+    f->fec = MAX (0.0, hi - f->media);
+  rtpcc_controller_update_target (cc, (guint64) (f->media + f->fec + 0.5),
+      (guint64) (f->fec + 0.5), f->p.pacing_factor,
+      rtpcc_fbra_state_name (f->state), reason);
+  /* update_target clamps target ≥ min; media = target − fec */
+  f->last_action = reason;
+}
+
+static void
+fec_off (Fbra * f)
+{
+  f->fec = 0;
+}
+
+static void
+fec_on (Fbra * f, RtpccTime now)
+{
+  f->n = rtpcc_fbra_fec_interval (&f->p, f->media, rate_max (f, now),
+      f->initial_goodput);
+  f->fec = f->media / f->n;
+  f->probe_start = now;
+  f->probe_fec_bytes = 0;
+}
+
+static void
+undershoot (Fbra * f, const RtpccFbraReport * r, gboolean disable_rc)
+{
+  gdouble send = r->send_rate > 0 ? r->send_rate : f->media;
+  gdouble good = r->goodput > 0 ? r->goodput : send;
+
+  f->stored_goodput = good;
+  f->media = rtpcc_fbra_undershoot (&f->p, send, good,
+      (gdouble) f->parent.config.min_bitrate);
+  /* the undershoot lowers from what is actually sent; never above the
+   * target in force */
+  f->media = MIN (f->media, f->parent.target.media_bitrate);
+  fec_off (f);
+  f->undershoots++;
+  if (disable_rc)
+    f->rc_disabled = TRUE;
+}
+
+static void
+go (Fbra * f, RtpccFbraState next)
+{
+  f->previous = f->state;
+  f->state = next;
+}
+
+/* ---- the state functions (Sub-algorithms 1a–1d) --------------------------- */
+
+static const gchar *
+eval_down (Fbra * f, const RtpccFbraReport * r)
+{
+  gboolean recent = r->recent_losses > 0 || r->recent_discards > 0;
+
+  if (recent) {
+    if (f->previous == RTPCC_FBRA_DOWN) {
+      if (f->p.down_to_stay >= 0.5) {
+        go (f, RTPCC_FBRA_STAY);
+        return "down-persist-stay";
+      }
+      go (f, RTPCC_FBRA_DOWN);
+      return "down-persist-hold";
+    }
+    if (r->discards > 0 && r->losses == 0) {
+      undershoot (f, r, FALSE);
+      go (f, RTPCC_FBRA_DOWN);
+      return "down-discards-undershoot";
+    }
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "down-losses-undershoot";
+  }
+  if (f->corr_high > f->p.alpha_undershoot) {
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "down-owd-undershoot";
+  }
+  go (f, RTPCC_FBRA_STAY);
+  return "down-clear";
+}
+
+static const gchar *
+eval_stay (Fbra * f, RtpccTime now, const RtpccFbraReport * r)
+{
+  if (r->losses > 0) {
+    fec_off (f);
+    if (r->recent_losses > 0) {
+      undershoot (f, r, TRUE);
+      go (f, RTPCC_FBRA_DOWN);
+      return "stay-recent-losses";
+    }
+    go (f, RTPCC_FBRA_STAY);
+    return "stay-old-losses";
+  }
+  if (r->recent_discards > 0) {
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "stay-recent-discards";
+  }
+  if (f->corr_high > f->p.alpha_stay) {
+    if (f->previous == RTPCC_FBRA_STAY && f->state == RTPCC_FBRA_STAY) {
+      undershoot (f, r, TRUE);
+      go (f, RTPCC_FBRA_DOWN);
+      return "stay-owd-undershoot";
+    }
+    go (f, RTPCC_FBRA_STAY);
+    return "stay-owd-hold";
+  }
+  /* text-only rule (X3): near the 2 s maximum, wait one more interval */
+  if (!f->guard_waited && f->media > f->p.near_max * rate_max (f, now)) {
+    f->guard_waited = TRUE;
+    go (f, RTPCC_FBRA_STAY);
+    return "stay-near-max";
+  }
+  f->guard_waited = FALSE;
+  fec_on (f, now);
+  go (f, RTPCC_FBRA_PROBE);
+  return "stay-probe";
+}
+
+static const gchar *
+eval_probe (Fbra * f, RtpccTime now, const RtpccFbraReport * r)
+{
+  if (r->recent_losses > 0 || r->recent_discards > 0) {
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "probe-recent-congestion";
+  }
+  if (r->losses > 0 || r->discards > 0) {
+    fec_off (f);
+    go (f, RTPCC_FBRA_STAY);
+    return "probe-old-congestion";
+  }
+  if (f->corr_high > f->p.alpha_down_probe) {
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "probe-owd-down";
+  }
+  if (f->corr_high > f->p.alpha_stay) {
+    fec_off (f);
+    go (f, RTPCC_FBRA_STAY);
+    return "probe-owd-stay";
+  }
+  if (f->corr_low > f->p.beta) {
+    f->n = (guint) MIN (f->n + f->p.fec_step, f->p.fec_max);
+    f->fec = f->media / f->n;
+    go (f, RTPCC_FBRA_PROBE);
+    return "probe-less-fec";
+  }
+  {
+    RtpccTime el = now - f->probe_start;
+    /* the FEC rate measured over the finished PROBE (on-wire bytes);
+     * without any FEC seen (nothing produced it) the probe proved nothing
+     * and the nominal rate stands in, flagged in the reason */
+    if (el > 0 && f->probe_fec_bytes > 0) {
+      f->measured_fec = f->probe_fec_bytes * 8.0 / RTPCC_TIME_AS_SEC (el);
+      f->media += f->measured_fec;
+      fec_off (f);
+      f->ups++;
+      go (f, RTPCC_FBRA_UP);
+      return "probe-up";
+    }
+    f->measured_fec = 0;
+    f->media += f->fec;
+    fec_off (f);
+    f->ups++;
+    go (f, RTPCC_FBRA_UP);
+    return "probe-up-nominal";
+  }
+}
+
+static const gchar *
+eval_up (Fbra * f, const RtpccFbraReport * r)
+{
+  /* X2: "Recent Losses ∨ Discards" read as recent discards too */
+  if (r->recent_losses > 0 || r->recent_discards > 0
+      || f->corr_high > f->p.alpha_down_up) {
+    undershoot (f, r, TRUE);
+    go (f, RTPCC_FBRA_DOWN);
+    return "up-down";
+  }
+  fec_off (f);
+  go (f, RTPCC_FBRA_STAY);
+  return "up-stay";
+}
+
+static void
+compute_corr (Fbra * f, const RtpccFbraReport * r, RtpccTime now)
+{
+  gdouble v[OWD_CAP];
+
+  owd_expire (f, now);
+  f->corr_low = f->corr_high = 1.0;
+  f->p_low_owd = f->p_high_owd = 0;
+  f->last_owd_ms = r->owd != RTPCC_TIME_NONE ? RTPCC_TIME_AS_MSEC (r->owd) :
+      NAN;
+  if (f->n_owd < (guint) MAX (1.0, f->p.owd_min_samples)
+      || r->owd == RTPCC_TIME_NONE)
+    return;
+  for (guint i = 0; i < f->n_owd; i++)
+    v[i] = (gdouble) f->owd[(f->owd_head + i) % OWD_CAP].owd;
+  f->p_low_owd = rtpcc_fbra_percentile (v, f->n_owd, f->p.p_low);
+  f->p_high_owd = rtpcc_fbra_percentile (v, f->n_owd, f->p.p_high);
+  if (f->p_low_owd > 0)
+    f->corr_low = r->owd / f->p_low_owd;
+  if (f->p_high_owd > 0)
+    f->corr_high = r->owd / f->p_high_owd;
+  f->p_low_owd /= RTPCC_NSEC_PER_MSEC;
+  f->p_high_owd /= RTPCC_NSEC_PER_MSEC;
+}
+
+static void
+evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
+{
+  const gchar *why;
+
+  f->reports++;
+  f->last_report = now;
+  f->last_goodput = r->goodput;
+  f->last_send_rate = r->send_rate;
+  if (f->initial_goodput <= 0 && r->goodput > 0)
+    f->initial_goodput = r->goodput;
+
+  if (early) {
+    /* 001:L177: an early report means the receiver saw trouble coming */
+    f->early++;
+    fec_off (f);
+    go (f, RTPCC_FBRA_DOWN);
+    f->evaluations++;
+    publish (f, "early-report");
+    return;
+  }
+  if (f->rc_disabled) {
+    /* deactivation: the next report may still show the old overuse */
+    f->rc_disabled = FALSE;
+    f->bounce_pending = TRUE;
+    f->ignored++;
+    f->last_action = "ignored";
+    return;
+  }
+
+  compute_corr (f, r, now);
+  f->evaluations++;
+
+  if (f->bounce_pending) {
+    gboolean congested = r->recent_losses > 0 || r->recent_discards > 0
+        || f->corr_high > f->p.alpha_down_up;
+    f->bounce_pending = FALSE;
+    if (congested) {
+      /* undershoot again, this time without deactivation */
+      undershoot (f, r, FALSE);
+      go (f, RTPCC_FBRA_DOWN);
+      why = "bounce-undershoot";
+    } else {
+      f->media = MAX (f->media, f->p.bounce_back * f->stored_goodput);
+      f->bounce_backs++;
+      /* then DOWN's own rule (normally → STAY) */
+      (void) eval_down (f, r);
+      why = "bounce-back";
+    }
+  } else {
+    switch (f->state) {
+      case RTPCC_FBRA_DOWN:
+        why = eval_down (f, r);
+        break;
+      case RTPCC_FBRA_STAY:
+        why = eval_stay (f, now, r);
+        break;
+      case RTPCC_FBRA_PROBE:
+        why = eval_probe (f, now, r);
+        break;
+      case RTPCC_FBRA_UP:
+      default:
+        why = eval_up (f, r);
+        break;
+    }
+  }
+
+  /* FBRA-C7: only reports free of losses and discards feed the history */
+  if (r->losses == 0 && r->discards == 0 && r->owd != RTPCC_TIME_NONE)
+    owd_push (f, now, r->owd);
+  publish (f, why);
+  rate_push (f, now, f->media);
+}
+
+/* ---- aggregation of per-packet feedback into one report ------------------ */
+
+static void
+agg_reset (Fbra * f)
+{
+  f->agg_bytes = f->agg_recv_bytes = f->agg_discard_bytes = 0;
+  f->agg_received = f->agg_lost = f->agg_discards = 0;
+  f->agg_first_send = f->agg_last_send = RTPCC_TIME_NONE;
+  f->agg_owd_sum = 0;
+  f->agg_owd_n = 0;
+  g_array_set_size (f->agg_loss_times, 0);
+  g_array_set_size (f->agg_discard_times, 0);
+}
+
+static void
+agg_send_time (Fbra * f, RtpccTime t)
+{
+  if (f->agg_first_send == RTPCC_TIME_NONE || t < f->agg_first_send)
+    f->agg_first_send = t;
+  if (f->agg_last_send == RTPCC_TIME_NONE || t > f->agg_last_send)
+    f->agg_last_send = t;
+}
+
+static void
+build_report (Fbra * f, RtpccFbraReport * r)
+{
+  RtpccTime span, cut;
+
+  memset (r, 0, sizeof (*r));
+  r->owd = RTPCC_TIME_NONE;
+  r->losses = f->agg_lost;
+  r->discards = f->agg_discards;
+  r->received = f->agg_received;
+  /* "recent": sent in the later part of the interval the report covers */
+  span = f->agg_first_send != RTPCC_TIME_NONE ?
+      f->agg_last_send - f->agg_first_send : 0;
+  cut = f->agg_first_send + (RtpccTime) ((1.0 - f->p.recent) * span);
+  for (guint i = 0; i < f->agg_loss_times->len; i++)
+    if (g_array_index (f->agg_loss_times, RtpccTime, i) >= cut)
+      r->recent_losses++;
+  for (guint i = 0; i < f->agg_discard_times->len; i++)
+    if (g_array_index (f->agg_discard_times, RtpccTime, i) >= cut)
+      r->recent_discards++;
+  if (span >= RTPCC_MSEC (50) && f->agg_bytes > 0) {
+    gdouble s = RTPCC_TIME_AS_SEC (span);
+    guint64 good = f->agg_recv_bytes > f->agg_discard_bytes ?
+        f->agg_recv_bytes - f->agg_discard_bytes : 0;
+    r->send_rate = f->agg_bytes * 8.0 / s;
+    r->goodput = good * 8.0 / s;
+    if (r->goodput <= 0)
+      r->goodput = 1.0;       /* nothing delivered: "known, and ~0" */
+  }
+  /* absolute scale: base delay = min RTT / 2, plus the queuing seen as
+   * the rise of (arrival − send) above its minimum (A.1.3 caution) */
+  if (f->agg_owd_n > 0 && f->min_rtt != RTPCC_TIME_NONE)
+    r->owd = f->min_rtt / 2 + (RtpccTime) (f->agg_owd_sum / f->agg_owd_n);
+}
+
+static void
+fbra_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
+{
+  Fbra *f = FBRA (cc);
+
+  (void) now;
+  add_rtt (f, fb->rtt_sample);
+  for (guint i = 0; i < fb->n_reports; i++) {
+    const RtpccPacketReport *p = &fb->reports[i];
+    /* Part C.2: FEC/probe packets neither count as losses nor as goodput */
+    if (p->is_fec)
+      continue;
+    agg_send_time (f, p->send_time);
+    f->agg_bytes += p->size;
+    if (!p->received) {
+      f->agg_lost++;
+      f->losses_total++;
+      if (f->agg_loss_times->len < EVENT_CAP)
+        g_array_append_val (f->agg_loss_times, p->send_time);
+      continue;
+    }
+    f->agg_received++;
+    f->agg_recv_bytes += p->size;
+    if (p->arrival != RTPCC_TIME_NONE) {
+      RtpccTime rel = p->arrival - p->send_time;
+      if (f->min_rel_owd == RTPCC_TIME_NONE || rel < f->min_rel_owd)
+        f->min_rel_owd = rel;
+      f->agg_owd_sum += (gdouble) (rel - f->min_rel_owd);
+      f->agg_owd_n++;
+    }
+  }
+}
+
+static void
+fbra_on_discards (RtpccController * cc, RtpccTime now,
+    const RtpccPacketReport * reports, guint n)
+{
+  Fbra *f = FBRA (cc);
+
+  (void) now;
+  for (guint i = 0; i < n; i++) {
+    if (reports[i].is_fec)
+      continue;
+    f->agg_discards++;
+    f->discards_total++;
+    f->agg_discard_bytes += reports[i].size;
+    agg_send_time (f, reports[i].send_time);
+    if (f->agg_discard_times->len < EVENT_CAP)
+      g_array_append_val (f->agg_discard_times, reports[i].send_time);
+  }
+}
+
+static void
+schedule (Fbra * f)
+{
+  RtpccTime to = (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC);
+
+  f->parent.next_tick = f->pending_rr != RTPCC_TIME_NONE ? f->pending_rr :
+      (f->last_report != RTPCC_TIME_NONE ? f->last_report + to :
+      RTPCC_TIME_NONE);
+}
+
+static void
+fbra_on_receiver_report (RtpccController * cc, RtpccTime now,
+    const RtpccReceiverReport * rr)
+{
+  Fbra *f = FBRA (cc);
+
+  add_rtt (f, rr->rtt);
+  /* one compound carries a block per SSRC (media, FEC, probes): one
+   * report, evaluated once its per-packet feedback has been read too */
+  if (f->pending_rr == now || f->last_rr == now)
+    return;
+  f->pending_early = FALSE;
+  if (f->last_rr != RTPCC_TIME_NONE) {
+    RtpccTime iv = now - f->last_rr;
+    RtpccTime rtt_med = median_time (f->rtts, f->n_rtts);
+    RtpccTime iv_med = median_time (f->ivs, f->n_ivs);
+    if (f->n_ivs >= MIN_IVS && rtt_med != RTPCC_TIME_NONE
+        && iv < (RtpccTime) (f->p.early_rtt * rtt_med)
+        && iv < (RtpccTime) (f->p.early_interval * iv_med))
+      f->pending_early = TRUE;
+    else {
+      f->ivs[f->iv_pos] = iv;
+      f->iv_pos = (f->iv_pos + 1) % IV_SAMPLES;
+      if (f->n_ivs < IV_SAMPLES)
+        f->n_ivs++;
+    }
+  }
+  f->last_rr = now;
+  f->pending_rr = now;
+  schedule (f);
+}
+
+static void
+fbra_on_tick (RtpccController * cc, RtpccTime now)
+{
+  Fbra *f = FBRA (cc);
+
+  if (f->pending_rr != RTPCC_TIME_NONE && now >= f->pending_rr) {
+    RtpccFbraReport r;
+    build_report (f, &r);
+    f->pending_rr = RTPCC_TIME_NONE;
+    evaluate (f, now, &r, f->pending_early);
+    f->pending_early = FALSE;
+    agg_reset (f);
+  } else if (f->last_report != RTPCC_TIME_NONE && now - f->last_report >=
+      (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC)) {
+    /* no report for 2 s (circuit-breaker-like, 001:L177): halve, DOWN */
+    f->media /= 2;
+    fec_off (f);
+    f->rc_disabled = f->bounce_pending = FALSE;
+    go (f, RTPCC_FBRA_DOWN);
+    f->timeouts++;
+    f->last_report = now;
+    /* the next report starts afresh rather than after a silent gap */
+    agg_reset (f);
+    publish (f, "feedback-timeout");
+  }
+  schedule (f);
+}
+
+static void
+fbra_on_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt)
+{
+  Fbra *f = FBRA (cc);
+
+  if (f->last_report == RTPCC_TIME_NONE) {
+    /* the feedback timeout runs from the first packet */
+    f->last_report = now;
+    schedule (f);
+  }
+  if (pkt->is_fec) {
+    f->fec_packets++;
+    f->fec_bytes += pkt->size;
+    if (f->state == RTPCC_FBRA_PROBE)
+      f->probe_fec_bytes += pkt->size;
+  }
+}
+
+static void
+fbra_init (RtpccController * cc, RtpccTime now)
+{
+  Fbra *f = FBRA (cc);
+
+  (void) now;
+  rtpcc_fbra_params_init (&f->p);
+  f->state = f->previous = RTPCC_FBRA_STAY;
+  f->media = cc->config.start_bitrate ? (gdouble) cc->config.start_bitrate :
+      (gdouble) DEFAULT_START;
+  f->n = (guint) f->p.fec_max;
+  f->last_rr = f->last_report = f->pending_rr = RTPCC_TIME_NONE;
+  f->min_rtt = f->min_rel_owd = RTPCC_TIME_NONE;
+  f->probe_start = RTPCC_TIME_NONE;
+  f->agg_loss_times = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
+  f->agg_discard_times = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
+  agg_reset (f);
+  f->corr_low = f->corr_high = 1.0;
+  f->last_owd_ms = NAN;
+  cc->next_tick = RTPCC_TIME_NONE;
+  publish (f, "start");
+}
+
+static void
+fbra_finalize (RtpccController * cc)
+{
+  Fbra *f = FBRA (cc);
+
+  g_array_unref (f->agg_loss_times);
+  g_array_unref (f->agg_discard_times);
+}
+
+typedef struct
+{
+  const gchar *name;
+  gsize offset;
+  gdouble min, max;
+} FbraParamSpec;
+
+#define P(n, field, lo, hi) { n, G_STRUCT_OFFSET (RtpccFbraParams, field), lo, hi }
+static const FbraParamSpec param_specs[] = {
+  P ("alpha-stay", alpha_stay, 1.0, 2.0),
+  P ("alpha-down-probe", alpha_down_probe, 1.0, 2.0),
+  P ("alpha-down-up", alpha_down_up, 1.0, 2.0),
+  P ("alpha-undershoot", alpha_undershoot, 1.0, 4.0),
+  P ("beta", beta, 1.0, 2.0),
+  P ("p-low", p_low, 1.0, 99.0),
+  P ("p-high", p_high, 1.0, 99.0),
+  P ("near-max", near_max, 0.0, 1.0),
+  P ("rate-history", rate_history, 0.1, 60.0),
+  P ("early-rtt", early_rtt, 0.0, 10.0),
+  P ("early-interval", early_interval, 0.0, 1.0),
+  P ("feedback-timeout", feedback_timeout, 0.1, 60.0),
+  P ("undershoot-k", undershoot_k, 0.1, 1.0),
+  P ("undershoot-mult", undershoot_mult, 0.0, 4.0),
+  P ("undershoot-floor", undershoot_floor, 0.0, 1.0),
+  P ("bounce-back", bounce_back, 0.1, 1.0),
+  P ("recent", recent, 0.0, 1.0),
+  P ("fec-min", fec_min, 2.0, 64.0),
+  P ("fec-max", fec_max, 2.0, 64.0),
+  P ("fec-step", fec_step, 1.0, 16.0),
+  P ("owd-samples", owd_samples, 1.0, OWD_CAP),
+  P ("owd-age", owd_age, 0.1, 600.0),
+  P ("owd-min-samples", owd_min_samples, 1.0, OWD_CAP),
+  P ("down-persist", down_to_stay, 0.0, 1.0),
+  P ("pacing-factor", pacing_factor, 1.0, 4.0),
+};
+#undef P
+
+static gboolean
+fbra_set_param (RtpccController * cc, const gchar * key, const gchar * value)
+{
+  Fbra *f = FBRA (cc);
+  gchar *end = NULL;
+  gdouble v;
+
+  if (!key || !value || !*value)
+    return FALSE;
+  v = g_ascii_strtod (value, &end);
+  if (end == value || *end != '\0' || !isfinite (v))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (param_specs); i++) {
+    const FbraParamSpec *s = &param_specs[i];
+    RtpccFbraParams np;
+    if (g_strcmp0 (key, s->name) != 0)
+      continue;
+    if (v < s->min || v > s->max)
+      return FALSE;
+    np = f->p;
+    *(gdouble *) ((guint8 *) & np + s->offset) = v;
+    /* keep the pairs ordered */
+    if (np.p_low > np.p_high || np.fec_min > np.fec_max)
+      return FALSE;
+    f->p = np;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+rtpcc_fbra_inject_report (RtpccController * cc, RtpccTime now,
+    const RtpccFbraReport * report)
+{
+  Fbra *f;
+
+  g_return_val_if_fail (cc != NULL && report != NULL, FALSE);
+  if (cc->ops != &rtpcc_cc_fbra_ops)
+    return FALSE;
+  f = FBRA (cc);
+  evaluate (f, now, report, FALSE);
+  schedule (f);
+  return TRUE;
+}
+
+gboolean
+rtpcc_fbra_get_info (RtpccController * cc, RtpccFbraInfo * info)
+{
+  Fbra *f;
+
+  g_return_val_if_fail (cc != NULL && info != NULL, FALSE);
+  if (cc->ops != &rtpcc_cc_fbra_ops)
+    return FALSE;
+  f = FBRA (cc);
+  memset (info, 0, sizeof (*info));
+  info->state = f->state;
+  info->previous = f->previous;
+  info->media_rate = cc->target.media_bitrate;
+  info->fec_rate = cc->target.fec_bitrate;
+  info->fec_interval = f->n;
+  info->rc_disabled = f->rc_disabled;
+  info->bounce_pending = f->bounce_pending;
+  info->stored_goodput = f->stored_goodput;
+  info->corr_low = f->corr_low;
+  info->corr_high = f->corr_high;
+  info->p_low_owd_ms = f->p_low_owd;
+  info->p_high_owd_ms = f->p_high_owd;
+  info->owd_history = f->n_owd;
+  info->owd_ms = f->last_owd_ms;
+  info->last_goodput = f->last_goodput;
+  info->last_send_rate = f->last_send_rate;
+  info->measured_fec_rate = f->measured_fec;
+  info->rtt_median = median_time (f->rtts, f->n_rtts);
+  info->evaluations = f->evaluations;
+  info->reports = f->reports;
+  info->ignored = f->ignored;
+  info->early = f->early;
+  info->timeouts = f->timeouts;
+  info->undershoots = f->undershoots;
+  info->bounce_backs = f->bounce_backs;
+  info->ups = f->ups;
+  info->fec_packets = f->fec_packets;
+  info->fec_bytes = f->fec_bytes;
+  info->losses = f->losses_total;
+  info->discards = f->discards_total;
+  info->last_action = f->last_action;
+  info->params = f->p;
+  return TRUE;
+}
+
+guint
+rtpcc_fbra_get_owd_history (RtpccController * cc, RtpccTime * out, guint max)
+{
+  Fbra *f;
+  guint n;
+
+  g_return_val_if_fail (cc != NULL, 0);
+  if (cc->ops != &rtpcc_cc_fbra_ops)
+    return 0;
+  f = FBRA (cc);
+  n = MIN (max, f->n_owd);
+  for (guint i = 0; i < n; i++)
+    out[i] = f->owd[(f->owd_head + i) % OWD_CAP].owd;
+  return n;
+}
+
+const RtpccControllerOps rtpcc_cc_fbra_ops = {
+  .name = "fbra",
+  .description = "FEC-based rate adaptation (Nagy et al., MMSys 2014): "
+      "STAY/PROBE/UP/DOWN once per RTCP report, FEC as the probe",
+  .instance_size = sizeof (Fbra),
+  .init = fbra_init,
+  .finalize = fbra_finalize,
+  .on_packet_sent = fbra_on_packet_sent,
+  .on_feedback = fbra_on_feedback,
+  .on_receiver_report = fbra_on_receiver_report,
+  .on_tick = fbra_on_tick,
+  .set_param = fbra_set_param,
+  .on_discards = fbra_on_discards,
+};

@@ -1,0 +1,215 @@
+/* rtpccsrc and the "rtpcc-discard" upstream event (interface I3): a
+ * playout buffer's late discards reach the receiver, go back to the sender
+ * as an RTCP XR Discard RLE block (RFC 7097) in the next regular report,
+ * and show in the element's statistics; malformed events are counted and
+ * dropped. Real loopback sockets (127.0.0.1, ephemeral ports). Also:
+ * rtpccsink accepts controller=fbra.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+#include <gio/gio.h>
+#include <rtpcc/rtpcc.h>
+#include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/xr.h>
+#include <string.h>
+
+#define SSRC 0x1234abcdu
+#define CAPS "application/x-rtp,media=video,clock-rate=90000," \
+  "encoding-name=VP8,payload=96"
+
+static GSocket *
+udp_socket_new (guint16 * port)
+{
+  GError *err = NULL;
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, &err);
+  GSocketAddress *addr, *local;
+
+  fail_unless (s != NULL, "%s", err ? err->message : "?");
+  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  fail_unless (g_socket_bind (s, addr, FALSE, &err));
+  g_object_unref (addr);
+  local = g_socket_get_local_address (s, &err);
+  fail_unless (local != NULL);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+  g_object_unref (local);
+  g_socket_set_blocking (s, FALSE);
+  return s;
+}
+
+static void
+send_rtp (GSocket * s, guint16 port, guint16 seq)
+{
+  guint8 pkt[112];
+  GSocketAddress *to = g_inet_socket_address_new_from_string ("127.0.0.1",
+      port);
+
+  memset (pkt, 0x55, sizeof (pkt));
+  pkt[0] = 0x80;
+  pkt[1] = 96 | 0x80;           /* marker: one packet per frame */
+  pkt[2] = seq >> 8;
+  pkt[3] = seq & 0xff;
+  pkt[4] = pkt[5] = pkt[6] = 0;
+  pkt[7] = (guint8) seq;
+  pkt[8] = SSRC >> 24;
+  pkt[9] = (SSRC >> 16) & 0xff;
+  pkt[10] = (SSRC >> 8) & 0xff;
+  pkt[11] = SSRC & 0xff;
+  fail_unless_equals_int (g_socket_send_to (s, to, (const gchar *) pkt,
+          sizeof (pkt), NULL, NULL), sizeof (pkt));
+  g_object_unref (to);
+}
+
+/* seqs reported discarded for SSRC in one compound, added to @seen[seq-100] */
+static guint
+collect_discards (const guint8 * data, gsize len, gboolean * seen, guint n)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  guint found = 0;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return 0;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    RtpccXr *xr;
+    if (pkt.pt != RTPCC_RTCP_XR)
+      continue;
+    xr = rtpcc_xr_parse (pkt.data, pkt.len, NULL);
+    fail_unless (xr != NULL, "rtpccsrc sent a malformed XR");
+    for (guint b = 0; b < xr->n_blocks; b++) {
+      const RtpccXrRleBlock *blk = &xr->blocks[b];
+      fail_unless_equals_int (blk->bt, RTPCC_XR_BT_DISCARD_RLE);
+      if (blk->ssrc != SSRC)
+        continue;
+      for (guint i = 0; i < blk->n_bits; i++) {
+        guint16 d = (guint16) (blk->begin_seq + i - 100);
+        if (blk->bits[i] && d < n) {
+          seen[d] = TRUE;
+          found++;
+        }
+      }
+    }
+    rtpcc_xr_free (xr);
+  }
+  return found;
+}
+
+static guint64
+stat_u64 (GstElement * src, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint64 v = G_MAXUINT64;
+
+  g_object_get (src, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  fail_unless (gst_structure_get_uint64 (st, field, &v), "no %s", field);
+  gst_structure_free (st);
+  return v;
+}
+
+GST_START_TEST (test_discard_event_reaches_feedback)
+{
+  GstCaps *caps = gst_caps_from_string (CAPS);
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *h;
+  GSocket *peer;
+  guint16 peer_port;
+  gint bound = 0;
+  gboolean seen[20] = { FALSE, };
+  guint8 buf[2048];
+  gint64 deadline;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  peer = udp_socket_new (&peer_port);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "rtcp-interval", 200, NULL);
+  gst_caps_unref (caps);
+  h = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_play (h);
+  g_object_get (src, "bound-port", &bound, NULL);
+  fail_unless (bound > 0);
+
+  for (guint i = 0; i < 10; i++)
+    send_rtp (peer, (guint16) bound, (guint16) (100 + i));
+  for (guint i = 0; i < 10; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+
+  /* the playout buffer discarded 105 and 106 as late */
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, SSRC,
+                  "seqnum", G_TYPE_UINT, 105, "count", G_TYPE_UINT, 2,
+                  NULL))));
+  /* malformed: no count; and a seqnum out of range */
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, SSRC,
+                  "seqnum", G_TYPE_UINT, 101, NULL))));
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, SSRC,
+                  "seqnum", G_TYPE_UINT, 70000, "count", G_TYPE_UINT, 1,
+                  NULL))));
+  fail_unless_equals_uint64 (stat_u64 (src, "discards-marked"), 2);
+  fail_unless_equals_uint64 (stat_u64 (src, "discards-rejected"), 2);
+
+  /* the next regular report carries them (RR every ~200 ms) */
+  deadline = g_get_monotonic_time () + 3 * G_TIME_SPAN_SECOND;
+  while (!(seen[5] && seen[6]) && g_get_monotonic_time () < deadline) {
+    gssize n;
+    if (!g_socket_condition_timed_wait (peer, G_IO_IN, 200 *
+            G_TIME_SPAN_MILLISECOND, NULL, NULL))
+      continue;
+    n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL, NULL);
+    if (n > 0)
+      collect_discards (buf, (gsize) n, seen, G_N_ELEMENTS (seen));
+  }
+  fail_unless (seen[5] && seen[6], "no Discard RLE for 105/106 in 3 s");
+  for (guint i = 0; i < G_N_ELEMENTS (seen); i++)
+    fail_unless (seen[i] == (i == 5 || i == 6), "seq %u reported", 100 + i);
+  fail_unless_equals_uint64 (stat_u64 (src, "discards-reported"), 2);
+
+  gst_harness_teardown (h);
+  gst_object_unref (src);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
+/* rtpccsink takes "fbra" from the controller registry */
+GST_START_TEST (test_sink_accepts_fbra)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  gchar *name = NULL;
+
+  fail_unless (sink != NULL);
+  g_object_set (sink, "controller", "fbra", "host", "127.0.0.1", "port",
+      9, NULL);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_get (sink, "controller", &name, NULL);
+  fail_unless_equals_string (name, "fbra");
+  g_free (name);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_rtpcc_discard_suite (void)
+{
+  Suite *s = suite_create ("elements_rtpcc_discard");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 30);
+  tcase_add_test (tc, test_discard_event_reaches_feedback);
+  tcase_add_test (tc, test_sink_accepts_fbra);
+  return s;
+}
+
+GST_CHECK_MAIN (elements_rtpcc_discard);
