@@ -25,6 +25,7 @@
 #include <rtpcc/controller.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
+#include <rtpcc/sendbuf.h>
 #include <rtpcc/encoder.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/sender.h>

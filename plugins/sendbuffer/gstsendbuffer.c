@@ -1,0 +1,1120 @@
+/* sendbuffer: priority, expiry and frame-aware drop policies on the send
+ * path.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-sendbuffer
+ * @title: sendbuffer
+ *
+ * The single queue on the send path, in front of rtpccsink. RTP streams
+ * come in on request pads `sink_%u`, each with a #GstSendBufferPad:priority
+ * (by default audio, recognised from the caps' `media` field, above
+ * everything else); one source pad carries the merged RTP stream out,
+ * pushed from the element's own streaming thread.
+ *
+ * The queue drains at the rate the congestion controller allows: rtpccsink
+ * sends an "rtpcc-target" upstream event (fields "rtt" in ns and
+ * "pacing-rate", "target-bitrate", "media-bitrate" in bit/s); sendbuffer
+ * takes the RTT from it and drains at the media share of the pacing rate
+ * (pacing × media / target: FEC and probing use the rest), and forwards the
+ * event further upstream (to encoders). Before the first event nothing
+ * limits the drain.
+ *
+ * The #GstSendBuffer:policy decides what to drop (see #GstSendBufferPolicy
+ * and the library's RtpccSendbuf): whole frames only (a frame is the
+ * packets of one SSRC with one RTP timestamp, ended by the marker bit), and
+ * never a frame whose first packet has been sent. Keyframes and
+ * non-reference frames are recognised from the payload for H264 and VP8
+ * (caps encoding-name), else from the buffers' DELTA_UNIT and DROPPABLE
+ * flags. Deliberate drops must not
+ * look like network loss, so every SSRC's sequence numbers are rewritten on
+ * output without holes (the receiver's RFC 3550 loss count and RR, and so
+ * the controller and the circuit breaker, see no gap).
+ *
+ * With #GstSendBuffer:block, a full queue blocks upstream instead of
+ * dropping (not with the ring policies, whose overflow rule is the point).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 audiotestsrc is-live=true ! opusenc ! rtpopuspay ! sendbuffer name=sb policy=ring-sfdps2 ! rtpccsink host=127.0.0.1 port=5004 \
+ *     videotestsrc is-live=true ! vp8enc deadline=1 ! rtpvp8pay ! sb.
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#include "gstsendbuffer.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
+#define GST_CAT_DEFAULT gst_send_buffer_debug
+
+#define DEFAULT_PRIORITY -1
+#define DEFAULT_POLICY GST_SEND_BUFFER_POLICY_RING_SFDPS2
+#define DEFAULT_BUDGET (200 * GST_MSECOND)
+#define DEFAULT_PLAYOUT_DELAY 0
+#define DEFAULT_MAX_PACKETS 0
+#define DEFAULT_MAX_BYTES (2 * 1000 * 1000)
+#define DEFAULT_MAX_FRAMES 0
+#define DEFAULT_DROP_DEPENDENTS FALSE
+#define DEFAULT_BLOCK FALSE
+#define DEFAULT_STATS_INTERVAL 1000
+
+/* ---- pad ------------------------------------------------------------------ */
+
+struct _GstSendBufferPad
+{
+  GstPad parent;
+
+  gint priority;                /* property; -1 = from the caps */
+  gboolean audio;               /* caps say media=audio */
+  RtpccSendbufCodec codec;      /* from encoding-name: frame types */
+  GstSegment segment;
+  gboolean eos;
+};
+
+enum
+{
+  PROP_PAD_0,
+  PROP_PAD_PRIORITY,
+};
+
+G_DEFINE_TYPE (GstSendBufferPad, gst_send_buffer_pad, GST_TYPE_PAD);
+
+static void
+gst_send_buffer_pad_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
+
+  switch (prop_id) {
+    case PROP_PAD_PRIORITY:
+      GST_OBJECT_LOCK (pad);
+      pad->priority = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (pad);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_send_buffer_pad_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
+
+  switch (prop_id) {
+    case PROP_PAD_PRIORITY:
+      GST_OBJECT_LOCK (pad);
+      g_value_set_int (value, pad->priority);
+      GST_OBJECT_UNLOCK (pad);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_send_buffer_pad_class_init (GstSendBufferPadClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+
+  gobject_class->set_property = gst_send_buffer_pad_set_property;
+  gobject_class->get_property = gst_send_buffer_pad_get_property;
+
+  /**
+   * GstSendBufferPad:priority:
+   *
+   * Priority of this pad's packets, 0..7, higher is sent first (except in
+   * the fifo and ring baselines). -1 (default): 4 when the caps say
+   * media=audio, else 2, so audio goes before video.
+   */
+  g_object_class_install_property (gobject_class, PROP_PAD_PRIORITY,
+      g_param_spec_int ("priority", "Priority",
+          "Priority 0..7 (higher first); -1 = audio 4, other media 2",
+          -1, RTPCC_SENDBUF_MAX_PRIORITY, DEFAULT_PRIORITY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+}
+
+static void
+gst_send_buffer_pad_init (GstSendBufferPad * pad)
+{
+  pad->priority = DEFAULT_PRIORITY;
+  gst_segment_init (&pad->segment, GST_FORMAT_UNDEFINED);
+}
+
+static guint
+pad_priority (GstSendBufferPad * pad)
+{
+  guint p;
+
+  GST_OBJECT_LOCK (pad);
+  if (pad->priority >= 0)
+    p = (guint) pad->priority;
+  else
+    p = pad->audio ? RTPCC_SENDBUF_PRIORITY_AUDIO :
+        RTPCC_SENDBUF_PRIORITY_VIDEO;
+  GST_OBJECT_UNLOCK (pad);
+  return p;
+}
+
+/* ---- element -------------------------------------------------------------- */
+
+struct _GstSendBuffer
+{
+  GstElement parent;
+
+  GstPad *srcpad;
+
+  GMutex lock;                  /* protects everything below */
+  GCond cond;                   /* queue changed / flushing */
+  RtpccSendbuf *sb;
+  RtpccSendbufConfig config;    /* property values */
+  gboolean block;
+  gboolean flushing;
+  GstClockID wait_id;
+  GstFlowReturn srcresult;
+  gboolean need_stream_start, need_caps, need_segment;
+  gboolean eos_pushed;
+  guint next_pad;
+  guint64 invalid;
+  guint64 target_events;
+  guint64 renumbered;
+  guint stats_interval;         /* ms, 0 = no bus messages */
+  GstClockTime last_stats;
+};
+
+enum
+{
+  PROP_0,
+  PROP_POLICY,
+  PROP_BUDGET,
+  PROP_PLAYOUT_DELAY,
+  PROP_MAX_PACKETS,
+  PROP_MAX_BYTES,
+  PROP_MAX_FRAMES,
+  PROP_DROP_DEPENDENTS,
+  PROP_BLOCK,
+  PROP_STATS_INTERVAL,
+  PROP_STATS,
+};
+
+static GstStaticPadTemplate sink_template =
+GST_STATIC_PAD_TEMPLATE ("sink_%u", GST_PAD_SINK, GST_PAD_REQUEST,
+    GST_STATIC_CAPS ("application/x-rtp"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_send_buffer_parent_class parent_class
+G_DEFINE_TYPE (GstSendBuffer, gst_send_buffer, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE (sendbuffer, "sendbuffer", GST_RANK_NONE,
+    GST_TYPE_SEND_BUFFER);
+
+GType
+gst_send_buffer_policy_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_SEND_BUFFER_POLICY_FIFO, "Arrival order, tail drop when full",
+        "fifo"},
+    {GST_SEND_BUFFER_POLICY_DEADLINE,
+          "UltraGrid: drop a whole frame at transmission if it cannot make "
+          "the budget", "deadline"},
+    {GST_SEND_BUFFER_POLICY_SFDPS1,
+        "Priority order, drop if created + budget < now + RTT/2", "sfdps1"},
+    {GST_SEND_BUFFER_POLICY_SFDPS2,
+        "SFDPS1, but send an expired frame that is alone", "sfdps2"},
+    {GST_SEND_BUFFER_POLICY_RING,
+          "Arrival order, overflow drops the oldest lowest-priority frame",
+        "ring"},
+    {GST_SEND_BUFFER_POLICY_RING_SFDPS2, "Ring overflow rule plus SFDPS2",
+        "ring-sfdps2"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSendBufferPolicy", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+/* The element's clock time; without a clock (not in a running pipeline)
+ * the system clock, and @has_clock says so. */
+static GstClockTime
+clock_now_full (GstSendBuffer * self, gboolean * has_clock)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
+  GstClockTime now;
+
+  if (has_clock)
+    *has_clock = clock != NULL;
+  if (!clock)
+    clock = gst_system_clock_obtain ();
+  now = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  return now;
+}
+
+static GstClockTime
+clock_now (GstSendBuffer * self)
+{
+  return clock_now_full (self, NULL);
+}
+
+static void
+release_buffer (gpointer buf)
+{
+  gst_buffer_unref (buf);
+}
+
+/* Called with the lock. */
+static gboolean
+queue_full (GstSendBuffer * self, guint size)
+{
+  const RtpccSendbufStats *st = rtpcc_sendbuf_get_stats (self->sb);
+  const RtpccSendbufConfig *c = &self->config;
+
+  if (st->queued_packets == 0)
+    return FALSE;               /* always take one: progress */
+  return (c->max_packets > 0 && st->queued_packets >= c->max_packets)
+      || (c->max_bytes > 0 && st->queued_bytes + size > c->max_bytes)
+      || (c->max_frames > 0 && st->queued_frames >= c->max_frames);
+}
+
+static GstFlowReturn
+gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (parent);
+  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  RtpccSendbufPacket p = { 0 };
+  GstClockTime now, ts, rt = GST_CLOCK_TIME_NONE;
+  GstFlowReturn ret;
+  gboolean has_clock;
+  RtpccSendbufCodec codec;
+
+  if (!gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+    GST_DEBUG_OBJECT (pad, "dropping a buffer that is not RTP");
+    g_mutex_lock (&self->lock);
+    self->invalid++;
+    g_mutex_unlock (&self->lock);
+    gst_buffer_unref (buf);
+    return GST_FLOW_OK;
+  }
+  p.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
+  p.seq = gst_rtp_buffer_get_seq (&rtp);
+  p.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
+  p.marker = gst_rtp_buffer_get_marker (&rtp);
+  GST_OBJECT_LOCK (pad);
+  codec = spad->codec;
+  GST_OBJECT_UNLOCK (pad);
+  if (codec != RTPCC_SENDBUF_CODEC_OTHER) {
+    /* stock payloaders do not flag delta units: read the payload (an
+     * AUD or SEI packet tells nothing; the frame's other packets do) */
+    p.type_unknown = !rtpcc_sendbuf_classify (codec,
+        gst_rtp_buffer_get_payload (&rtp),
+        gst_rtp_buffer_get_payload_len (&rtp), &p.keyframe, &p.droppable);
+    GST_TRACE_OBJECT (pad, "seq %u: key %d droppable %d unknown %d", p.seq,
+        p.keyframe, p.droppable, p.type_unknown);
+  } else {
+    p.keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
+    p.droppable = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DROPPABLE);
+  }
+  gst_rtp_buffer_unmap (&rtp);
+  p.size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
+  p.priority = pad_priority (spad);
+
+  /* creation time = capture time on the element's clock: the buffer's
+   * running time + base time (SFDPS-C2), else its arrival */
+  now = clock_now_full (self, &has_clock);
+  ts = GST_BUFFER_PTS_IS_VALID (buf) ? GST_BUFFER_PTS (buf) :
+      GST_BUFFER_DTS (buf);
+  GST_OBJECT_LOCK (pad);
+  if (GST_CLOCK_TIME_IS_VALID (ts) && spad->segment.format == GST_FORMAT_TIME)
+    rt = gst_segment_to_running_time (&spad->segment, GST_FORMAT_TIME, ts);
+  GST_OBJECT_UNLOCK (pad);
+  if (GST_CLOCK_TIME_IS_VALID (rt) && has_clock) {
+    p.created = (RtpccTime) (rt + GST_ELEMENT_CAST (self)->base_time);
+  } else {
+    p.created = (RtpccTime) now;
+  }
+  /* nothing is captured after it arrives: a timestamp ahead of the clock
+   * (e.g. a synthetic source stamping a whole buffer at once) counts from
+   * now */
+  p.created = MIN (p.created, (RtpccTime) now);
+  /* output timestamps are running time in our own segment */
+  buf = gst_buffer_make_writable (buf);
+  GST_BUFFER_PTS (buf) = rt;
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+
+  g_mutex_lock (&self->lock);
+  if (self->block && self->config.policy != RTPCC_SENDBUF_RING
+      && self->config.policy != RTPCC_SENDBUF_RING_SFDPS2) {
+    while (!self->flushing && self->srcresult == GST_FLOW_OK
+        && queue_full (self, p.size))
+      g_cond_wait (&self->cond, &self->lock);
+  }
+  if (self->flushing || self->srcresult != GST_FLOW_OK) {
+    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+    g_mutex_unlock (&self->lock);
+    gst_buffer_unref (buf);
+    return ret;
+  }
+  rtpcc_sendbuf_enqueue (self->sb, (RtpccTime) now, &p, buf);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+all_eos (GstSendBuffer * self)
+{
+  gboolean eos = TRUE;
+  GList *l;
+
+  GST_OBJECT_LOCK (self);
+  if (!GST_ELEMENT_CAST (self)->sinkpads)
+    eos = FALSE;
+  for (l = GST_ELEMENT_CAST (self)->sinkpads; l; l = l->next)
+    eos = eos && GST_SEND_BUFFER_PAD (l->data)->eos;
+  GST_OBJECT_UNLOCK (self);
+  return eos;
+}
+
+static void
+start_task (GstSendBuffer * self);
+
+static gboolean
+gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
+    GstEvent * event)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (parent);
+  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      const gchar *media;
+
+      gst_event_parse_caps (event, &caps);
+      media = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+          "media");
+      GST_OBJECT_LOCK (pad);
+      spad->audio = g_strcmp0 (media, "audio") == 0;
+      spad->codec = rtpcc_sendbuf_codec_from_name (gst_structure_get_string
+          (gst_caps_get_structure (caps, 0), "encoding-name"));
+      GST_OBJECT_UNLOCK (pad);
+      gst_event_unref (event);
+      return TRUE;
+    }
+    case GST_EVENT_SEGMENT:{
+      const GstSegment *seg;
+
+      gst_event_parse_segment (event, &seg);
+      GST_OBJECT_LOCK (pad);
+      gst_segment_copy_into (seg, &spad->segment);
+      GST_OBJECT_UNLOCK (pad);
+      gst_event_unref (event);
+      return TRUE;
+    }
+    case GST_EVENT_STREAM_START:
+      GST_OBJECT_LOCK (pad);
+      spad->eos = FALSE;
+      GST_OBJECT_UNLOCK (pad);
+      gst_event_unref (event);
+      return TRUE;
+    case GST_EVENT_EOS:
+      GST_OBJECT_LOCK (pad);
+      spad->eos = TRUE;
+      GST_OBJECT_UNLOCK (pad);
+      gst_event_unref (event);
+      g_mutex_lock (&self->lock);
+      g_cond_broadcast (&self->cond);   /* the task pushes EOS once drained */
+      g_mutex_unlock (&self->lock);
+      return TRUE;
+    case GST_EVENT_FLUSH_START:
+      g_mutex_lock (&self->lock);
+      self->flushing = TRUE;
+      if (self->wait_id)
+        gst_clock_id_unschedule (self->wait_id);
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+      gst_pad_push_event (self->srcpad, event);
+      gst_pad_pause_task (self->srcpad);
+      return TRUE;
+    case GST_EVENT_FLUSH_STOP:
+      GST_OBJECT_LOCK (pad);
+      spad->eos = FALSE;
+      gst_segment_init (&spad->segment, GST_FORMAT_UNDEFINED);
+      GST_OBJECT_UNLOCK (pad);
+      g_mutex_lock (&self->lock);
+      if (self->sb)
+        rtpcc_sendbuf_flush (self->sb);
+      self->flushing = FALSE;
+      self->srcresult = GST_FLOW_OK;
+      self->eos_pushed = FALSE;
+      self->need_segment = TRUE;        /* flush-stop may reset downstream */
+      g_mutex_unlock (&self->lock);
+      gst_pad_push_event (self->srcpad, event);
+      start_task (self);
+      return TRUE;
+    case GST_EVENT_TAG:
+    case GST_EVENT_GAP:
+      /* per-stream information the merged stream cannot carry */
+      gst_event_unref (event);
+      return TRUE;
+    default:
+      return gst_pad_event_default (pad, parent, event);
+  }
+}
+
+/* The media share of the pacing rate: FEC (fecenc after this element) and
+ * probe padding use the rest (target = media + fec, pacing = target ×
+ * factor). */
+static guint64
+drain_rate (guint64 pacing, guint64 target, guint64 media)
+{
+  guint64 rate = pacing ? pacing : target;
+
+  if (target > 0 && media > 0 && media < target)
+    rate = (guint64) ((gdouble) rate * (gdouble) media / (gdouble) target);
+  return rate;
+}
+
+/* "rtpcc-target" from rtpccsink: the sending-buffer context (seed 002
+ * §2.2), then on upstream to whoever adapts (encoders, fecenc). */
+static gboolean
+gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (parent);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, "rtpcc-target")) {
+    const GstStructure *s = gst_event_get_structure (event);
+    guint64 rtt = 0, pacing = 0, target = 0, media = 0, drain;
+
+    gst_structure_get_uint64 (s, "rtt", &rtt);
+    gst_structure_get_uint64 (s, "pacing-rate", &pacing);
+    gst_structure_get_uint64 (s, "target-bitrate", &target);
+    gst_structure_get_uint64 (s, "media-bitrate", &media);
+    drain = drain_rate (pacing, target, media);
+    g_mutex_lock (&self->lock);
+    self->target_events++;
+    if (self->sb) {
+      rtpcc_sendbuf_set_rtt (self->sb, rtt > 0 && rtt < G_MAXINT64 ?
+          (RtpccTime) rtt : RTPCC_TIME_NONE);
+      rtpcc_sendbuf_set_rate (self->sb, drain);
+    }
+    if (self->wait_id)          /* the rate changed: re-plan the wait */
+      gst_clock_id_unschedule (self->wait_id);
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    GST_LOG_OBJECT (self, "rtt %" G_GUINT64_FORMAT " ns, drain %"
+        G_GUINT64_FORMAT " bit/s", rtt, drain);
+  }
+  return gst_pad_event_default (pad, parent, event);
+}
+
+static GstStructure *make_stats (GstSendBuffer * self);
+
+/* SFDPS-C7: the stats on the bus at least once per interval while
+ * packets flow. Called without the lock. */
+static void
+maybe_post_stats (GstSendBuffer * self, GstClockTime now)
+{
+  guint interval;
+  gboolean due;
+
+  g_mutex_lock (&self->lock);
+  interval = self->stats_interval;
+  due = interval > 0 && (!GST_CLOCK_TIME_IS_VALID (self->last_stats)
+      || now >= self->last_stats + interval * GST_MSECOND);
+  if (due)
+    self->last_stats = now;
+  g_mutex_unlock (&self->lock);
+  if (due)
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_element (GST_OBJECT_CAST (self), make_stats (self)));
+}
+
+static void
+push_sticky (GstSendBuffer * self)
+{
+  if (self->need_stream_start) {
+    gchar *id = g_strdup_printf ("sendbuffer-%08x", g_random_int ());
+    gst_pad_push_event (self->srcpad, gst_event_new_stream_start (id));
+    g_free (id);
+    self->need_stream_start = FALSE;
+  }
+  if (self->need_caps) {
+    GstCaps *caps = gst_caps_new_empty_simple ("application/x-rtp");
+    gst_pad_push_event (self->srcpad, gst_event_new_caps (caps));
+    gst_caps_unref (caps);
+    self->need_caps = FALSE;
+  }
+  if (self->need_segment) {
+    GstSegment seg;
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    gst_pad_push_event (self->srcpad, gst_event_new_segment (&seg));
+    self->need_segment = FALSE;
+  }
+}
+
+static void
+gst_send_buffer_loop (gpointer user_data)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (user_data);
+  RtpccSendbufOut out;
+  GstBuffer *buf = NULL;
+  GstFlowReturn ret;
+
+  g_mutex_lock (&self->lock);
+  while (!self->flushing && !buf) {
+    RtpccTime now, next;
+
+    if (rtpcc_sendbuf_get_stats (self->sb)->queued_packets == 0) {
+      if (!self->eos_pushed && all_eos (self)) {
+        self->eos_pushed = TRUE;
+        g_mutex_unlock (&self->lock);
+        push_sticky (self);
+        gst_pad_push_event (self->srcpad, gst_event_new_eos ());
+        g_mutex_lock (&self->lock);
+        continue;
+      }
+      g_cond_wait (&self->cond, &self->lock);
+      continue;
+    }
+    now = (RtpccTime) clock_now (self);
+    next = rtpcc_sendbuf_next_time (self->sb, now);
+    if (next == RTPCC_TIME_NONE) {
+      /* only frames held until they show a keyframe: wait for input */
+      g_cond_wait (&self->cond, &self->lock);
+      continue;
+    }
+    if (next > now) {
+      GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
+      GstClockID id;
+
+      if (!clock)
+        clock = gst_system_clock_obtain ();
+      id = gst_clock_new_single_shot_id (clock, (GstClockTime) next);
+      gst_object_unref (clock);
+      self->wait_id = id;
+      g_mutex_unlock (&self->lock);
+      gst_clock_id_wait (id, NULL);
+      g_mutex_lock (&self->lock);
+      self->wait_id = NULL;
+      gst_clock_id_unref (id);
+      continue;
+    }
+    buf = rtpcc_sendbuf_dequeue (self->sb, now, &out);
+    g_cond_broadcast (&self->cond);     /* room for a blocked chain */
+  }
+  if (self->flushing) {
+    g_mutex_unlock (&self->lock);
+    if (buf)
+      gst_buffer_unref (buf);
+    gst_pad_pause_task (self->srcpad);
+    return;
+  }
+  if (out.seq != out.packet.seq)
+    self->renumbered++;
+  g_mutex_unlock (&self->lock);
+  GST_LOG_OBJECT (self, "ssrc %08x seq %u -> %u, priority %u, age %"
+      G_GINT64_FORMAT " us%s%s", out.packet.ssrc, out.packet.seq, out.seq,
+      out.packet.priority, out.age / 1000, out.packet.keyframe ? ", key" : "",
+      out.packet.droppable ? ", droppable" : "");
+
+  /* I4: no holes per SSRC for what the policy dropped */
+  if (out.seq != out.packet.seq) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    buf = gst_buffer_make_writable (buf);
+    if (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp)) {
+      gst_rtp_buffer_set_seq (&rtp, out.seq);
+      gst_rtp_buffer_unmap (&rtp);
+    }
+  }
+  push_sticky (self);
+  ret = gst_pad_push (self->srcpad, buf);
+  maybe_post_stats (self, clock_now (self));
+  if (ret != GST_FLOW_OK) {
+    g_mutex_lock (&self->lock);
+    self->srcresult = ret;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    GST_DEBUG_OBJECT (self, "pausing: %s", gst_flow_get_name (ret));
+    if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
+      GST_ELEMENT_FLOW_ERROR (self, ret);
+    gst_pad_pause_task (self->srcpad);
+  }
+}
+
+static void
+start_task (GstSendBuffer * self)
+{
+  gst_pad_start_task (self->srcpad, gst_send_buffer_loop, self, NULL);
+}
+
+static gboolean
+gst_send_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
+    GstPadMode mode, gboolean active)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (parent);
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+  if (active) {
+    g_mutex_lock (&self->lock);
+    self->flushing = FALSE;
+    self->srcresult = GST_FLOW_OK;
+    g_mutex_unlock (&self->lock);
+    start_task (self);
+    return TRUE;
+  }
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  if (self->wait_id)
+    gst_clock_id_unschedule (self->wait_id);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return gst_pad_stop_task (pad);
+}
+
+static GstPad *
+gst_send_buffer_request_new_pad (GstElement * element, GstPadTemplate * templ,
+    const gchar * name, const GstCaps * caps)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (element);
+  GstPad *pad;
+  gchar *pad_name;
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  if (name && sscanf (name, "sink_%u", &n) == 1) {
+    if (n >= self->next_pad)
+      self->next_pad = n + 1;
+  } else {
+    n = self->next_pad++;
+  }
+  GST_OBJECT_UNLOCK (self);
+  pad_name = g_strdup_printf ("sink_%u", n);
+  pad = g_object_new (GST_TYPE_SEND_BUFFER_PAD, "name", pad_name,
+      "direction", GST_PAD_SINK, "template", templ, NULL);
+  g_free (pad_name);
+  gst_pad_set_chain_function (pad, GST_DEBUG_FUNCPTR (gst_send_buffer_chain));
+  gst_pad_set_event_function (pad,
+      GST_DEBUG_FUNCPTR (gst_send_buffer_sink_event));
+  GST_OBJECT_FLAG_SET (pad, GST_PAD_FLAG_PROXY_ALLOCATION);
+  gst_pad_set_active (pad, TRUE);
+  if (!gst_element_add_pad (element, pad)) {
+    gst_object_unref (pad);
+    return NULL;
+  }
+  return pad;
+}
+
+static void
+gst_send_buffer_release_pad (GstElement * element, GstPad * pad)
+{
+  gst_pad_set_active (pad, FALSE);
+  gst_element_remove_pad (element, pad);
+}
+
+static GstStructure *
+make_stats (GstSendBuffer * self)
+{
+  GstStructure *s;
+  const RtpccSendbufStats *st;
+  gint64 max_frame;
+
+  g_mutex_lock (&self->lock);
+  if (!self->sb) {
+    g_mutex_unlock (&self->lock);
+    return gst_structure_new_empty ("application/x-sendbuffer-stats");
+  }
+  st = rtpcc_sendbuf_get_stats (self->sb);
+  max_frame = rtpcc_sendbuf_max_frame_bytes (self->sb);
+  s = gst_structure_new ("application/x-sendbuffer-stats",
+      "policy", G_TYPE_STRING, rtpcc_sendbuf_policy_name (self->config.policy),
+      "queued-packets", G_TYPE_UINT, st->queued_packets,
+      "queued-bytes", G_TYPE_UINT64, st->queued_bytes,
+      "queued-frames", G_TYPE_UINT, st->queued_frames,
+      "enqueued-packets", G_TYPE_UINT64, st->enqueued_packets,
+      "sent-packets", G_TYPE_UINT64, st->sent_packets,
+      "sent-bytes", G_TYPE_UINT64, st->sent_bytes,
+      "sent-frames", G_TYPE_UINT64, st->sent_frames,
+      "dropped-packets", G_TYPE_UINT64, st->dropped_packets,
+      "dropped-bytes", G_TYPE_UINT64, st->dropped_bytes,
+      "dropped-frames", G_TYPE_UINT64, st->dropped_frames,
+      "invalid-packets", G_TYPE_UINT64, self->invalid,
+      "renumbered-packets", G_TYPE_UINT64, self->renumbered,
+      "target-events", G_TYPE_UINT64, self->target_events,
+      "rtt", G_TYPE_UINT64, (guint64) MAX (rtpcc_sendbuf_get_rtt (self->sb),
+          0), "drain-rate", G_TYPE_UINT64, rtpcc_sendbuf_get_rate (self->sb),
+      "max-frame-bytes", G_TYPE_INT64, max_frame, NULL);
+  for (guint r = 0; r < RTPCC_SENDBUF_N_DROP_REASONS; r++) {
+    gchar *f = g_strdup_printf ("dropped-%s",
+        rtpcc_sendbuf_drop_reason_name (r));
+    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_reason[r], NULL);
+    g_free (f);
+  }
+  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++) {
+    gchar *f;
+    if (st->sent_by_priority[p] == 0 && st->dropped_by_priority[p] == 0)
+      continue;
+    f = g_strdup_printf ("sent-priority-%u", p);
+    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p], NULL);
+    g_free (f);
+    f = g_strdup_printf ("dropped-priority-%u", p);
+    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_priority[p], NULL);
+    g_free (f);
+    f = g_strdup_printf ("age-mean-priority-%u", p);
+    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p] ?
+        (guint64) MAX (st->age_sum[p] / (RtpccTime) st->sent_by_priority[p],
+            0) : (guint64) 0, NULL);
+    g_free (f);
+    f = g_strdup_printf ("age-max-priority-%u", p);
+    gst_structure_set (s, f, G_TYPE_UINT64, (guint64) MAX (st->age_max[p], 0),
+        NULL);
+    g_free (f);
+  }
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+static void
+apply_config (GstSendBuffer * self)
+{
+  if (!self->sb)
+    return;
+  rtpcc_sendbuf_set_policy (self->sb, self->config.policy);
+  rtpcc_sendbuf_set_budget (self->sb, self->config.budget);
+  rtpcc_sendbuf_set_limits (self->sb, self->config.max_packets,
+      self->config.max_bytes, self->config.max_frames);
+}
+
+static void
+gst_send_buffer_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_POLICY:
+      self->config.policy = g_value_get_enum (value);
+      break;
+    case PROP_BUDGET:
+      self->config.budget = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_PLAYOUT_DELAY:
+      self->config.playout_delay = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_PACKETS:
+      self->config.max_packets = g_value_get_uint (value);
+      break;
+    case PROP_MAX_BYTES:
+      self->config.max_bytes = g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_FRAMES:
+      self->config.max_frames = g_value_get_uint (value);
+      break;
+    case PROP_DROP_DEPENDENTS:
+      self->config.drop_dependents = g_value_get_boolean (value);
+      break;
+    case PROP_BLOCK:
+      self->block = g_value_get_boolean (value);
+      break;
+    case PROP_STATS_INTERVAL:
+      self->stats_interval = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  apply_config (self);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+gst_send_buffer_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (object);
+
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
+    return;
+  }
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_POLICY:
+      g_value_set_enum (value, self->config.policy);
+      break;
+    case PROP_BUDGET:
+      g_value_set_uint64 (value, (guint64) self->config.budget);
+      break;
+    case PROP_PLAYOUT_DELAY:
+      g_value_set_uint64 (value, (guint64) self->config.playout_delay);
+      break;
+    case PROP_MAX_PACKETS:
+      g_value_set_uint (value, self->config.max_packets);
+      break;
+    case PROP_MAX_BYTES:
+      g_value_set_uint64 (value, self->config.max_bytes);
+      break;
+    case PROP_MAX_FRAMES:
+      g_value_set_uint (value, self->config.max_frames);
+      break;
+    case PROP_DROP_DEPENDENTS:
+      g_value_set_boolean (value, self->config.drop_dependents);
+      break;
+    case PROP_BLOCK:
+      g_value_set_boolean (value, self->block);
+      break;
+    case PROP_STATS_INTERVAL:
+      g_value_set_uint (value, self->stats_interval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+static GstStateChangeReturn
+gst_send_buffer_change_state (GstElement * element, GstStateChange transition)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    g_mutex_lock (&self->lock);
+    rtpcc_sendbuf_free (self->sb);
+    self->sb = rtpcc_sendbuf_new (&self->config);
+    rtpcc_sendbuf_set_free_func (self->sb, release_buffer);
+    self->need_stream_start = self->need_caps = self->need_segment = TRUE;
+    self->eos_pushed = FALSE;
+    self->srcresult = GST_FLOW_OK;
+    self->last_stats = GST_CLOCK_TIME_NONE;
+    g_mutex_unlock (&self->lock);
+  }
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    /* the task is stopped (pads deactivated): keep the stats, drop the
+     * packets */
+    g_mutex_lock (&self->lock);
+    if (self->sb)
+      rtpcc_sendbuf_flush (self->sb);
+    g_mutex_unlock (&self->lock);
+  }
+  return ret;
+}
+
+static void
+gst_send_buffer_finalize (GObject * object)
+{
+  GstSendBuffer *self = GST_SEND_BUFFER (object);
+
+  rtpcc_sendbuf_free (self->sb);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_send_buffer_class_init (GstSendBufferClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_send_buffer_debug, "sendbuffer", 0,
+      "Sending buffer policies");
+
+  gobject_class->finalize = gst_send_buffer_finalize;
+  gobject_class->set_property = gst_send_buffer_set_property;
+  gobject_class->get_property = gst_send_buffer_get_property;
+
+  /**
+   * GstSendBuffer:policy:
+   *
+   * What to send next and what to drop; see #GstSendBufferPolicy.
+   * ring-sfdps2 (default) did best for on-time audio in the SFDPS
+   * reproduction (docs/sendbuffer.md).
+   */
+  g_object_class_install_property (gobject_class, PROP_POLICY,
+      g_param_spec_enum ("policy", "Policy", "Send and drop policy",
+          GST_TYPE_SEND_BUFFER_POLICY, DEFAULT_POLICY, flags));
+
+  /**
+   * GstSendBuffer:budget:
+   *
+   * End-to-end delay budget in ns (γ in UltraGrid, the expiry in SFDPS):
+   * a frame is expired when capture + budget < now + RTT/2. Default
+   * 200 ms; the receiver's playout deadline should use the same value.
+   */
+  g_object_class_install_property (gobject_class, PROP_BUDGET,
+      g_param_spec_uint64 ("budget", "Budget",
+          "Delay budget from capture to arrival in ns", 0, 10 * GST_SECOND,
+          DEFAULT_BUDGET, flags));
+
+  /**
+   * GstSendBuffer:playout-delay:
+   *
+   * Receiver playout buffering in ns (t_pbuf), subtracted from the budget
+   * by the deadline policy. Default 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_PLAYOUT_DELAY,
+      g_param_spec_uint64 ("playout-delay", "Playout delay",
+          "Receiver playout delay the deadline policy allows for, in ns",
+          0, 10 * GST_SECOND, DEFAULT_PLAYOUT_DELAY, flags));
+
+  /**
+   * GstSendBuffer:max-packets:
+   *
+   * Queue limit in packets; 0 (default) = none. When exceeded, fifo,
+   * sfdps and deadline drop the arriving frame, the ring policies the
+   * oldest frame of the lowest priority (or block, see
+   * #GstSendBuffer:block).
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_PACKETS,
+      g_param_spec_uint ("max-packets", "Max packets",
+          "Queue limit in packets (0 = none)", 0, G_MAXUINT,
+          DEFAULT_MAX_PACKETS, flags));
+
+  /**
+   * GstSendBuffer:max-bytes:
+   *
+   * Queue limit in bytes; 0 = none. Default 2 MB.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BYTES,
+      g_param_spec_uint64 ("max-bytes", "Max bytes",
+          "Queue limit in bytes (0 = none)", 0, G_MAXUINT64,
+          DEFAULT_MAX_BYTES, flags));
+
+  /**
+   * GstSendBuffer:max-frames:
+   *
+   * Queue limit in frames (UltraGrid's hard frame cap); 0 (default) =
+   * none.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_FRAMES,
+      g_param_spec_uint ("max-frames", "Max frames",
+          "Queue limit in frames (0 = none)", 0, G_MAXUINT,
+          DEFAULT_MAX_FRAMES, flags));
+
+  /**
+   * GstSendBuffer:drop-dependents:
+   *
+   * After dropping a reference frame, drop the same SSRC's later delta
+   * frames until its next keyframe: they could not be decoded. Frame types
+   * come from the payload for H264 and VP8, else from the DELTA_UNIT and
+   * DROPPABLE buffer flags. Default FALSE.
+   */
+  g_object_class_install_property (gobject_class, PROP_DROP_DEPENDENTS,
+      g_param_spec_boolean ("drop-dependents", "Drop dependents",
+          "Drop delta frames that depend on a dropped reference frame",
+          DEFAULT_DROP_DEPENDENTS, flags));
+
+  /**
+   * GstSendBuffer:block:
+   *
+   * When the queue is at a limit, block upstream until there is room
+   * instead of dropping (fifo, deadline, sfdps1, sfdps2; the ring policies
+   * always apply their overflow rule). Default FALSE.
+   */
+  g_object_class_install_property (gobject_class, PROP_BLOCK,
+      g_param_spec_boolean ("block", "Block",
+          "Block upstream when full instead of dropping (not ring)",
+          DEFAULT_BLOCK, flags));
+
+  /**
+   * GstSendBuffer:stats-interval:
+   *
+   * Post the #GstSendBuffer:stats structure as an element message on the
+   * bus at most this often, in ms, while packets flow; 0 = never. Default
+   * 1000.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
+      g_param_spec_uint ("stats-interval", "Stats interval",
+          "Interval of stats element messages in ms (0 = none)", 0,
+          G_MAXUINT, DEFAULT_STATS_INTERVAL, flags));
+
+  /**
+   * GstSendBuffer:stats:
+   *
+   * An "application/x-sendbuffer-stats" structure: queued-packets/-bytes/
+   * -frames, enqueued-packets, sent-packets/-bytes/-frames,
+   * dropped-packets/-bytes/-frames, dropped-REASON for each reason
+   * (expired, late, overflow, frame, dependent, flush), per priority P seen
+   * sent-priority-P, dropped-priority-P, age-mean-priority-P and
+   * age-max-priority-P (ns from capture to send), invalid-packets,
+   * renumbered-packets, target-events, rtt and drain-rate as learned, and
+   * max-frame-bytes (UltraGrid Eq. 6.3, -1 while the rate is unknown).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Queue statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &sink_template, GST_TYPE_SEND_BUFFER_PAD);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class, "Sending buffer",
+      "Filter/Network/RTP",
+      "Priority, expiry and frame-aware drop policies in front of a "
+      "congestion-controlled RTP sender (UltraGrid, SFDPS)",
+      "gst-rtpcc developers");
+
+  element_class->request_new_pad =
+      GST_DEBUG_FUNCPTR (gst_send_buffer_request_new_pad);
+  element_class->release_pad = GST_DEBUG_FUNCPTR (gst_send_buffer_release_pad);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_send_buffer_change_state);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_SEND_BUFFER_POLICY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_SEND_BUFFER_PAD, 0);
+}
+
+static void
+gst_send_buffer_init (GstSendBuffer * self)
+{
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  rtpcc_sendbuf_config_init (&self->config);
+  self->config.policy = (RtpccSendbufPolicy) DEFAULT_POLICY;
+  self->config.budget = (RtpccTime) DEFAULT_BUDGET;
+  self->config.playout_delay = DEFAULT_PLAYOUT_DELAY;
+  self->config.max_packets = DEFAULT_MAX_PACKETS;
+  self->config.max_bytes = DEFAULT_MAX_BYTES;
+  self->config.max_frames = DEFAULT_MAX_FRAMES;
+  self->config.drop_dependents = DEFAULT_DROP_DEPENDENTS;
+  self->block = DEFAULT_BLOCK;
+  self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->last_stats = GST_CLOCK_TIME_NONE;
+  self->srcresult = GST_FLOW_OK;
+  self->flushing = TRUE;
+
+  self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
+  gst_pad_set_event_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_send_buffer_src_event));
+  gst_pad_set_activatemode_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_send_buffer_src_activate_mode));
+  gst_pad_use_fixed_caps (self->srcpad);
+  gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+}
