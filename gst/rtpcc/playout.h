@@ -1,0 +1,142 @@
+/* RtpccPlayout: adaptive playout delay and reorder buffer, sans I/O.
+ *
+ * One media stream (one SSRC, one RTP clock and sequence space) that may
+ * arrive over several subflows (MPRTP-style paths). For every arrival the
+ * caller passes its receive time; the object decides whether the packet is
+ * late, keeps it in sequence order otherwise, and tells when the head is due.
+ *
+ * Timing model. Each packet has a relative delay d = arrival − media time
+ * (its RTP timestamp in ns since the first one). d is the one-way delay plus
+ * an unknown constant clock offset, and it drifts linearly when the sender's
+ * RTP clock and our clock run at different rates. The drift slope is fitted
+ * (Theil–Sen) over per-second minima of d, so neither the base nor the
+ * buffer grows without bound under clock skew. The playout offset is
+ *
+ *   offset(now) = base + drift·now + target
+ *
+ * where base is the lowest detrended delay seen (the fastest path's transit)
+ * and target ("target delay") is the extra buffering:
+ *
+ *   adaptive: per subflow, its level (lowest detrended delay over the last
+ *             level_window) plus the configured percentile of its delays
+ *             over their level at arrival (the jitter spread) over a
+ *             sliding window; the maximum over subflows (the slowest path
+ *             sets the pace: skew compensation), plus the FEC
+ *             repair window, bounded by [min_delay, max_delay]. It rises at
+ *             once and falls at most down_rate seconds per second. With
+ *             late_bump a late packet of jitter j lifts it to j + its
+ *             path's spread (percentile − minimum: the distribution moved)
+ *             and holds it there for `hold`.
+ *   singh:    seed 003 §6.1 (Singh, MPRTP): per path a drift window of
+ *             min(2 s, 100 packets) of packet skews, PathSkew = 0.01·median +
+ *             0.99·PathSkew_prev, PlayoutDelay = (MAX(SW) + 124·prev)/125,
+ *             plus four mean deviations of the jitter (the classic playout
+ *             calculation) and the FEC window.
+ *   fixed:    target = min_delay (what rtpjitterbuffer's latency does).
+ *
+ * A packet is due at media time + offset(now). It is late, and must be
+ * discarded, when it arrives after that time or after a later packet has
+ * already been released.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_PLAYOUT_H__
+#define __RTPCC_PLAYOUT_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTPCC_PLAYOUT_MODE_ADAPTIVE = 0,
+  RTPCC_PLAYOUT_MODE_SINGH = 1,
+  RTPCC_PLAYOUT_MODE_FIXED = 2,
+} RtpccPlayoutMode;
+
+const gchar *rtpcc_playout_mode_name (RtpccPlayoutMode mode);
+
+#define RTPCC_PLAYOUT_MAX_SUBFLOWS 16
+
+typedef struct
+{
+  RtpccPlayoutMode mode;
+  guint clock_rate;             /* RTP clock rate in Hz, > 0 */
+  gdouble percentile;           /* (0, 100]; default 99.9 */
+  RtpccTime window;             /* span of the delay history, default 2 s */
+  guint window_packets;         /* cap on the history, default 500 */
+  RtpccTime min_delay;          /* default 0 */
+  RtpccTime max_delay;          /* default 400 ms (FBRA's delay_max) */
+  RtpccTime fec_window;         /* extra time for FEC repair, default 0 */
+  gdouble down_rate;            /* max target decrease, s per s, default 0.25 */
+  gboolean late_bump;           /* raise the target over a late packet */
+  RtpccTime hold;               /* no fall for this long after, 500 ms */
+  RtpccTime bump_margin;        /* added to a late bump (rising ramps), 0 */
+  RtpccTime level_window;       /* path level = min delay over this, 500 ms */
+  RtpccTime drift_window;       /* span of the drift fit, default 30 s */
+  guint max_queue;              /* packets held at most, default 4096 */
+} RtpccPlayoutConfig;
+
+void rtpcc_playout_config_init (RtpccPlayoutConfig * config);
+gboolean rtpcc_playout_config_validate (const RtpccPlayoutConfig * config,
+    GError ** error);
+
+typedef enum
+{
+  RTPCC_PLAYOUT_QUEUED = 0,
+  RTPCC_PLAYOUT_LATE,           /* discard; report it (RFC 7097) */
+  RTPCC_PLAYOUT_DUPLICATE,      /* already held or released */
+  RTPCC_PLAYOUT_OVERFLOW,       /* queue full: discard */
+} RtpccPlayoutVerdict;
+
+typedef struct
+{
+  guint64 received, released, late, duplicates, overflows;
+  guint64 reordered;            /* arrived after a higher sequence number */
+  guint64 skipped;              /* gaps played over (lost or late) */
+  RtpccTime target_delay;       /* current extra buffering over base */
+  RtpccTime jitter_percentile;  /* raw percentile before adaptation rules */
+  gdouble drift_ppm;            /* sender clock vs ours; > 0: we run faster */
+  guint queued;
+  guint subflows;
+  RtpccTime path_skew[RTPCC_PLAYOUT_MAX_SUBFLOWS];  /* over the fastest path */
+} RtpccPlayoutStats;
+
+typedef struct _RtpccPlayout RtpccPlayout;
+
+RtpccPlayout *rtpcc_playout_new (const RtpccPlayoutConfig * config);
+/* @destroy frees the data of packets still held (may be NULL). */
+void rtpcc_playout_free (RtpccPlayout * playout, GDestroyNotify destroy);
+/* Forget the stream (new SSRC, flush); the configuration stays. */
+void rtpcc_playout_reset (RtpccPlayout * playout, GDestroyNotify destroy);
+/* Runtime changes of percentile, delays, FEC window and mode. */
+void rtpcc_playout_set_config (RtpccPlayout * playout,
+    const RtpccPlayoutConfig * config);
+
+/* One arrival at @now (non-decreasing) on @subflow (< MAX_SUBFLOWS).
+ * QUEUED: the object owns @data until rtpcc_playout_pop returns it.
+ * Otherwise the caller keeps @data; @delay_out (may be NULL) gets how late
+ * the packet is (LATE) or its relative delay over base. */
+RtpccPlayoutVerdict rtpcc_playout_push (RtpccPlayout * playout, RtpccTime now,
+    guint subflow, guint16 seq, guint32 rtp_ts, gpointer data);
+
+/* When the head packet is due (RTPCC_TIME_NONE if empty). */
+RtpccTime rtpcc_playout_next_due (RtpccPlayout * playout, RtpccTime now);
+/* The head packet if due at @now (NULL otherwise), in sequence order;
+ * @seq and @due (may be NULL) receive its sequence number and due time. */
+gpointer rtpcc_playout_pop (RtpccPlayout * playout, RtpccTime now,
+    guint16 * seq, RtpccTime * due);
+/* Pops the head regardless of time (drain at EOS). */
+gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
+
+/* The playout offset (due time − media time) in force at @now. */
+RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
+void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
+
+/* seed 003 §6.1 filters, exposed so their numerics can be tested alone. */
+RtpccTime rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median);
+RtpccTime rtpcc_playout_singh_delay (RtpccTime prev, RtpccTime max_skew);
+
+G_END_DECLS
+
+#endif

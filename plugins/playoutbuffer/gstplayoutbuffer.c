@@ -1,0 +1,1155 @@
+/* playoutbuffer: adaptive playout delay, reorder buffer and multipath merge.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/**
+ * SECTION:element-playoutbuffer
+ * @title: playoutbuffer
+ *
+ * An RTP playout (jitter) buffer whose delay adapts to the measured delay
+ * distribution instead of a fixed latency. Every request pad `sink_%u` is one
+ * subflow (path) of the same RTP stream; with one pad it is a plain jitter
+ * buffer. Packets leave the src pad in sequence order at their playout time,
+ * which is also their PTS (running time): media time + the playout offset in
+ * force, see gst/rtpcc/playout.h. The offset follows the
+ * #GstPlayoutBuffer:percentile of the delay distribution (per subflow, the
+ * slowest subflow sets the pace), plus the FEC repair window, bounded by
+ * #GstPlayoutBuffer:max-delay; clock drift between the sender's RTP clock and
+ * ours is estimated and removed, so the delay never creeps upwards.
+ *
+ * A packet that arrives after its playout time (or after a later packet has
+ * left) is discarded, counted, and reported upstream through the sink pad it
+ * came on as a custom upstream event "rtpcc-discard" with fields "ssrc",
+ * "seqnum" and "count" (G_TYPE_UINT), which rtpccsrc turns into discard
+ * feedback (RFC 7097).
+ *
+ * ## Example
+ * |[
+ * gst-launch-1.0 udpsrc port=5000 caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=VP8" ! \
+ *   rtpccsrc ! playoutbuffer percentile=99 max-delay=400000000 ! rtpvp8depay ! vp8dec ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#include "gstplayoutbuffer.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
+#define GST_CAT_DEFAULT gst_playout_buffer_debug
+
+#define DEFAULT_PERCENTILE 99.9
+#define DEFAULT_MIN_DELAY 0
+#define DEFAULT_MAX_DELAY (400 * GST_MSECOND)
+#define DEFAULT_FEC_WINDOW (-1)
+#define DEFAULT_MODE GST_PLAYOUT_BUFFER_MODE_ADAPTIVE
+#define DEFAULT_WINDOW (2 * GST_SECOND)
+#define DEFAULT_DOWN_RATE 0.25
+#define DEFAULT_LATE_BUMP TRUE
+#define DEFAULT_CLOCK_RATE 90000
+/* With fecdec upstream and fec-window=-1: the repair packet of a block of
+ * up to 14 packets (the FEC interval's upper bound) comes after the block. */
+#define AUTO_FEC_PACKETS 14
+#define AUTO_FEC_MAX (100 * GST_MSECOND)
+
+enum
+{
+  PROP_0,
+  PROP_PERCENTILE,
+  PROP_MIN_DELAY,
+  PROP_MAX_DELAY,
+  PROP_FEC_WINDOW,
+  PROP_MODE,
+  PROP_WINDOW,
+  PROP_DOWN_RATE,
+  PROP_LATE_BUMP,
+  PROP_CLOCK_RATE,
+  PROP_TARGET_DELAY,
+  PROP_STATS,
+};
+
+typedef struct
+{
+  guint subflow;
+  gboolean eos;
+  guint clock_rate;             /* from caps, 0 = unknown */
+} SinkPadData;
+
+struct _GstPlayoutBuffer
+{
+  GstElement parent;
+
+  GstPad *srcpad;
+
+  GMutex lock;
+  GCond cond;
+  GstClockID clock_id;
+
+  /* properties */
+  RtpccPlayoutConfig config;
+  gint64 fec_window_prop;
+  guint clock_rate_prop;
+
+  RtpccPlayout *playout;
+  guint clock_rate;             /* in use */
+  gboolean have_ssrc;
+  guint32 ssrc;
+
+  gboolean fec_checked, fec_upstream;
+  RtpccTime last_arrival;
+  gdouble mean_gap;
+
+  gboolean playing;
+  RtpccTime last_now;
+  gboolean flushing;
+  gboolean eos;
+  GstFlowReturn srcresult;
+  gboolean sent_stream_start, sent_caps, sent_segment;
+
+  guint64 invalid, ssrc_changes, discard_events, pushed;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink_%u",
+    GST_PAD_SINK,
+    GST_PAD_REQUEST,
+    GST_STATIC_CAPS ("application/x-rtp"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("application/x-rtp"));
+
+#define gst_playout_buffer_parent_class parent_class
+G_DEFINE_TYPE (GstPlayoutBuffer, gst_playout_buffer, GST_TYPE_ELEMENT);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (playoutbuffer, "playoutbuffer",
+    GST_RANK_NONE, GST_TYPE_PLAYOUT_BUFFER,
+    GST_DEBUG_CATEGORY_INIT (gst_playout_buffer_debug, "playoutbuffer", 0,
+        "adaptive RTP playout buffer"));
+
+static void gst_playout_buffer_finalize (GObject * object);
+static void gst_playout_buffer_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_playout_buffer_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static GstStateChangeReturn gst_playout_buffer_change_state (GstElement *
+    element, GstStateChange transition);
+static GstPad *gst_playout_buffer_request_new_pad (GstElement * element,
+    GstPadTemplate * templ, const gchar * name, const GstCaps * caps);
+static void gst_playout_buffer_release_pad (GstElement * element,
+    GstPad * pad);
+static GstFlowReturn gst_playout_buffer_chain (GstPad * pad,
+    GstObject * parent, GstBuffer * buffer);
+static gboolean gst_playout_buffer_sink_event (GstPad * pad,
+    GstObject * parent, GstEvent * event);
+static gboolean gst_playout_buffer_src_activate_mode (GstPad * pad,
+    GstObject * parent, GstPadMode mode, gboolean active);
+static gboolean gst_playout_buffer_src_query (GstPad * pad,
+    GstObject * parent, GstQuery * query);
+static void gst_playout_buffer_loop (gpointer user_data);
+
+GType
+gst_playout_buffer_mode_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_PLAYOUT_BUFFER_MODE_ADAPTIVE,
+        "Percentile of the delay distribution, slowest subflow sets the pace",
+        "adaptive"},
+    {GST_PLAYOUT_BUFFER_MODE_SINGH,
+        "Singh's MPRTP skew-compensating playout (seed 003 6.1)", "singh"},
+    {GST_PLAYOUT_BUFFER_MODE_FIXED, "Constant min-delay", "fixed"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstPlayoutBufferMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+static void
+gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  gobject_class->finalize = gst_playout_buffer_finalize;
+  gobject_class->set_property = gst_playout_buffer_set_property;
+  gobject_class->get_property = gst_playout_buffer_get_property;
+
+  /**
+   * GstPlayoutBuffer:percentile:
+   *
+   * Percentile of the measured delay distribution (over #GstPlayoutBuffer:window)
+   * that the playout delay covers; the complement is roughly the late-loss
+   * fraction traded for delay.
+   */
+  g_object_class_install_property (gobject_class, PROP_PERCENTILE,
+      g_param_spec_double ("percentile", "Percentile",
+          "Percentile of the delay distribution to cover (adaptive mode)",
+          0.1, 100.0, DEFAULT_PERCENTILE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:min-delay:
+   *
+   * Lower bound of the buffering delay over the fastest transit, in ns. In
+   * fixed mode the constant delay.
+   */
+  g_object_class_install_property (gobject_class, PROP_MIN_DELAY,
+      g_param_spec_uint64 ("min-delay", "Minimum delay",
+          "Lower bound of the buffering delay (ns); fixed mode: the delay",
+          0, 10 * GST_SECOND, DEFAULT_MIN_DELAY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:max-delay:
+   *
+   * Upper bound of the buffering delay over the fastest transit, FEC window
+   * included, in ns: packets later than this are discarded (FBRA's
+   * delay_max).
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_DELAY,
+      g_param_spec_uint64 ("max-delay", "Maximum delay",
+          "Upper bound of the buffering delay (ns)",
+          0, 10 * GST_SECOND, DEFAULT_MAX_DELAY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:fec-window:
+   *
+   * Extra delay for FEC repair, in ns. -1 = automatic: 14 mean packet
+   * intervals (at most 100 ms) when an element named by the factory
+   * "fecdec" is upstream, else 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEC_WINDOW,
+      g_param_spec_int64 ("fec-window", "FEC window",
+          "Extra delay for FEC repair (ns), -1 = auto-detect fecdec upstream",
+          -1, 10 * GST_SECOND, DEFAULT_FEC_WINDOW,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:mode:
+   *
+   * How the playout delay is computed.
+   */
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode", "How the playout delay is computed",
+          GST_TYPE_PLAYOUT_BUFFER_MODE, DEFAULT_MODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:window:
+   *
+   * Span of the delay history the percentile is taken over, in ns (at most
+   * 500 packets per subflow). Shorter adapts faster, longer is steadier.
+   */
+  g_object_class_install_property (gobject_class, PROP_WINDOW,
+      g_param_spec_uint64 ("window", "Window",
+          "Span of the delay history (ns)", 100 * GST_MSECOND,
+          120 * GST_SECOND, DEFAULT_WINDOW,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:down-rate:
+   *
+   * How fast the delay may fall, in seconds per second of time (0.25: 250 ms
+   * per second); rises are immediate.
+   */
+  g_object_class_install_property (gobject_class, PROP_DOWN_RATE,
+      g_param_spec_double ("down-rate", "Down rate",
+          "Maximum decrease of the delay (s per s)", 0.0, 1.0,
+          DEFAULT_DOWN_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:late-bump:
+   *
+   * Raise the delay at once to cover a late packet (spike reaction).
+   */
+  g_object_class_install_property (gobject_class, PROP_LATE_BUMP,
+      g_param_spec_boolean ("late-bump", "Late bump",
+          "Raise the delay to cover a late packet", DEFAULT_LATE_BUMP,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:clock-rate:
+   *
+   * RTP clock rate used when the caps carry none.
+   */
+  g_object_class_install_property (gobject_class, PROP_CLOCK_RATE,
+      g_param_spec_uint ("clock-rate", "Clock rate",
+          "RTP clock rate when the caps have none (Hz)", 1, G_MAXINT32,
+          DEFAULT_CLOCK_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:target-delay:
+   *
+   * The buffering delay over the fastest transit currently in force (ns).
+   */
+  g_object_class_install_property (gobject_class, PROP_TARGET_DELAY,
+      g_param_spec_uint64 ("target-delay", "Target delay",
+          "Buffering delay currently in force (ns)", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:stats:
+   *
+   * An "application/x-playoutbuffer-stats" structure: received, released,
+   * late (discarded late), duplicates, overflows, reordered, skipped (gaps
+   * played over), invalid, ssrc-changes, discard-events (guint64);
+   * target-delay, jitter-percentile, fec-window (guint64 ns); drift-ppm
+   * (gdouble); queued, subflows (guint).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics", "Playout statistics",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  gst_element_class_set_static_metadata (element_class,
+      "Adaptive RTP playout buffer", "Filter/Network/RTP",
+      "Reorders RTP, plays out at an adaptive delay, drops and reports late "
+      "packets, merges subflows with skew compensation",
+      "gst-rtpcc developers");
+
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_change_state);
+  element_class->request_new_pad =
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_request_new_pad);
+  element_class->release_pad =
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_release_pad);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_PLAYOUT_BUFFER_MODE, 0);
+}
+
+static void
+gst_playout_buffer_init (GstPlayoutBuffer * self)
+{
+  self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
+  gst_pad_set_activatemode_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_src_activate_mode));
+  gst_pad_set_query_function (self->srcpad,
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_src_query));
+  gst_pad_use_fixed_caps (self->srcpad);
+  gst_element_add_pad (GST_ELEMENT_CAST (self), self->srcpad);
+
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+
+  rtpcc_playout_config_init (&self->config);
+  self->config.percentile = DEFAULT_PERCENTILE;
+  self->config.min_delay = DEFAULT_MIN_DELAY;
+  self->config.max_delay = DEFAULT_MAX_DELAY;
+  self->config.mode = (RtpccPlayoutMode) DEFAULT_MODE;
+  self->config.window = DEFAULT_WINDOW;
+  self->config.down_rate = DEFAULT_DOWN_RATE;
+  self->config.late_bump = DEFAULT_LATE_BUMP;
+  self->fec_window_prop = DEFAULT_FEC_WINDOW;
+  self->clock_rate_prop = DEFAULT_CLOCK_RATE;
+  self->srcresult = GST_FLOW_FLUSHING;
+  self->flushing = TRUE;
+  self->last_arrival = RTPCC_TIME_NONE;
+}
+
+static void
+gst_playout_buffer_finalize (GObject * object)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (object);
+
+  rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* The FEC window in force: the property, or the automatic one. */
+static RtpccTime
+gst_playout_buffer_fec_window_locked (GstPlayoutBuffer * self)
+{
+  if (self->fec_window_prop >= 0)
+    return self->fec_window_prop;
+  if (!self->fec_upstream || self->mean_gap <= 0.0)
+    return 0;
+  return (RtpccTime) MIN (AUTO_FEC_PACKETS * self->mean_gap,
+      (gdouble) AUTO_FEC_MAX);
+}
+
+static void
+gst_playout_buffer_apply_config_locked (GstPlayoutBuffer * self)
+{
+  RtpccPlayoutConfig c = self->config;
+
+  c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_prop;
+  c.fec_window = gst_playout_buffer_fec_window_locked (self);
+  if (c.max_delay < c.min_delay)
+    c.max_delay = c.min_delay;
+  if (self->playout)
+    rtpcc_playout_set_config (self->playout, &c);
+}
+
+static void
+gst_playout_buffer_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_PERCENTILE:
+      self->config.percentile = g_value_get_double (value);
+      break;
+    case PROP_MIN_DELAY:
+      self->config.min_delay = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_MAX_DELAY:
+      self->config.max_delay = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_FEC_WINDOW:
+      self->fec_window_prop = g_value_get_int64 (value);
+      break;
+    case PROP_MODE:
+      self->config.mode = (RtpccPlayoutMode) g_value_get_enum (value);
+      break;
+    case PROP_WINDOW:
+      self->config.window = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_DOWN_RATE:
+      self->config.down_rate = g_value_get_double (value);
+      break;
+    case PROP_LATE_BUMP:
+      self->config.late_bump = g_value_get_boolean (value);
+      break;
+    case PROP_CLOCK_RATE:
+      self->clock_rate_prop = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  if (self->config.max_delay < self->config.min_delay)
+    GST_WARNING_OBJECT (self, "max-delay < min-delay: min-delay wins");
+  gst_playout_buffer_apply_config_locked (self);
+  if (self->clock_id)
+    gst_clock_id_unschedule (self->clock_id);
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static GstStructure *
+gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
+{
+  RtpccPlayoutStats st;
+
+  memset (&st, 0, sizeof (st));
+  if (self->playout)
+    rtpcc_playout_get_stats (self->playout, &st);
+  return gst_structure_new ("application/x-playoutbuffer-stats",
+      "received", G_TYPE_UINT64, st.received,
+      "released", G_TYPE_UINT64, st.released,
+      "late", G_TYPE_UINT64, st.late,
+      "duplicates", G_TYPE_UINT64, st.duplicates,
+      "overflows", G_TYPE_UINT64, st.overflows,
+      "reordered", G_TYPE_UINT64, st.reordered,
+      "skipped", G_TYPE_UINT64, st.skipped,
+      "invalid", G_TYPE_UINT64, self->invalid,
+      "ssrc-changes", G_TYPE_UINT64, self->ssrc_changes,
+      "discard-events", G_TYPE_UINT64, self->discard_events,
+      "target-delay", G_TYPE_UINT64, (guint64) MAX (st.target_delay, 0),
+      "jitter-percentile", G_TYPE_UINT64,
+      (guint64) MAX (st.jitter_percentile, 0),
+      "fec-window", G_TYPE_UINT64,
+      (guint64) gst_playout_buffer_fec_window_locked (self),
+      "drift-ppm", G_TYPE_DOUBLE, st.drift_ppm,
+      "queued", G_TYPE_UINT, st.queued,
+      "subflows", G_TYPE_UINT, st.subflows, NULL);
+}
+
+static void
+gst_playout_buffer_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (object);
+
+  g_mutex_lock (&self->lock);
+  switch (prop_id) {
+    case PROP_PERCENTILE:
+      g_value_set_double (value, self->config.percentile);
+      break;
+    case PROP_MIN_DELAY:
+      g_value_set_uint64 (value, (guint64) self->config.min_delay);
+      break;
+    case PROP_MAX_DELAY:
+      g_value_set_uint64 (value, (guint64) self->config.max_delay);
+      break;
+    case PROP_FEC_WINDOW:
+      g_value_set_int64 (value, self->fec_window_prop);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, (gint) self->config.mode);
+      break;
+    case PROP_WINDOW:
+      g_value_set_uint64 (value, (guint64) self->config.window);
+      break;
+    case PROP_DOWN_RATE:
+      g_value_set_double (value, self->config.down_rate);
+      break;
+    case PROP_LATE_BUMP:
+      g_value_set_boolean (value, self->config.late_bump);
+      break;
+    case PROP_CLOCK_RATE:
+      g_value_set_uint (value, self->clock_rate_prop);
+      break;
+    case PROP_TARGET_DELAY:{
+      RtpccPlayoutStats st;
+
+      memset (&st, 0, sizeof (st));
+      if (self->playout)
+        rtpcc_playout_get_stats (self->playout, &st);
+      g_value_set_uint64 (value, (guint64) MAX (st.target_delay, 0));
+      break;
+    }
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_playout_buffer_stats_locked (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  g_mutex_unlock (&self->lock);
+}
+
+/* --- pads -------------------------------------------------------------------- */
+
+static GstPad *
+gst_playout_buffer_request_new_pad (GstElement * element,
+    GstPadTemplate * templ, const gchar * name, const GstCaps * caps)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (element);
+  SinkPadData *data;
+  GstPad *pad;
+  guint index = 0;
+  GList *l;
+
+  if (name && sscanf (name, "sink_%u", &index) != 1) {
+    GST_WARNING_OBJECT (self, "bad pad name %s", name);
+    return NULL;
+  }
+
+  GST_OBJECT_LOCK (self);
+  if (name == NULL) {
+    /* the lowest free index */
+    gboolean taken;
+
+    do {
+      taken = FALSE;
+      for (l = element->sinkpads; l != NULL; l = l->next) {
+        SinkPadData *d = gst_pad_get_element_private (l->data);
+
+        if (d && d->subflow == index) {
+          taken = TRUE;
+          index++;
+          break;
+        }
+      }
+    } while (taken);
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (index >= RTPCC_PLAYOUT_MAX_SUBFLOWS) {
+    GST_WARNING_OBJECT (self, "at most %d subflows",
+        RTPCC_PLAYOUT_MAX_SUBFLOWS);
+    return NULL;
+  }
+
+  {
+    gchar *pad_name = g_strdup_printf ("sink_%u", index);
+
+    pad = gst_pad_new_from_template (templ, pad_name);
+    g_free (pad_name);
+  }
+  data = g_new0 (SinkPadData, 1);
+  data->subflow = index;
+  gst_pad_set_element_private (pad, data);
+  gst_pad_set_chain_function (pad,
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_chain));
+  gst_pad_set_event_function (pad,
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_sink_event));
+  GST_PAD_SET_PROXY_CAPS (pad);
+
+  if (GST_STATE (element) >= GST_STATE_PAUSED)
+    gst_pad_set_active (pad, TRUE);
+  if (!gst_element_add_pad (element, pad)) {
+    g_free (data);
+    gst_object_unref (pad);
+    return NULL;
+  }
+  return pad;
+}
+
+static void
+gst_playout_buffer_release_pad (GstElement * element, GstPad * pad)
+{
+  SinkPadData *data = gst_pad_get_element_private (pad);
+
+  gst_pad_set_active (pad, FALSE);
+  gst_element_remove_pad (element, pad);
+  g_free (data);
+}
+
+/* --- time -------------------------------------------------------------------- */
+
+static GstClock *
+gst_playout_buffer_get_clock (GstPlayoutBuffer * self)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
+
+  return clock ? clock : gst_system_clock_obtain ();
+}
+
+/* Running time, never going backwards; frozen while not PLAYING. */
+static RtpccTime
+gst_playout_buffer_now_locked (GstPlayoutBuffer * self)
+{
+  GstClock *clock;
+  GstClockTime clock_time, base_time;
+  RtpccTime now;
+
+  if (!self->playing)
+    return self->last_now;
+  clock = gst_playout_buffer_get_clock (self);
+  clock_time = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  base_time = gst_element_get_base_time (GST_ELEMENT_CAST (self));
+  if (!GST_CLOCK_TIME_IS_VALID (clock_time) || clock_time < base_time)
+    return self->last_now;
+  now = (RtpccTime) (clock_time - base_time);
+  self->last_now = MAX (now, self->last_now);
+  return self->last_now;
+}
+
+/* --- data flow --------------------------------------------------------------- */
+
+/* Is a fecdec among the elements feeding @pad (a few hops up)? */
+static gboolean
+fecdec_upstream (GstPad * pad)
+{
+  GstPad *cur = gst_object_ref (pad);
+  gboolean found = FALSE;
+  guint hops;
+
+  for (hops = 0; hops < 8 && cur && !found; hops++) {
+    GstPad *peer = gst_pad_get_peer (cur);
+    GstElement *el = NULL;
+    GstPad *next = NULL;
+
+    gst_object_unref (cur);
+    cur = NULL;
+    if (peer == NULL)
+      break;
+    el = gst_pad_get_parent_element (peer);
+    gst_object_unref (peer);
+    if (el == NULL)
+      break;
+    {
+      GstElementFactory *f = gst_element_get_factory (el);
+      const gchar *fname = f ? gst_plugin_feature_get_name (f) : NULL;
+
+      if (fname && g_str_equal (fname, "fecdec"))
+        found = TRUE;
+    }
+    GST_OBJECT_LOCK (el);
+    if (el->sinkpads)
+      next = gst_object_ref (el->sinkpads->data);
+    GST_OBJECT_UNLOCK (el);
+    gst_object_unref (el);
+    cur = next;
+  }
+  if (cur)
+    gst_object_unref (cur);
+  return found;
+}
+
+static void
+gst_playout_buffer_emit_discard (GstPlayoutBuffer * self, GstPad * pad,
+    guint32 ssrc, guint16 seq)
+{
+  GstStructure *s = gst_structure_new ("rtpcc-discard",
+      "ssrc", G_TYPE_UINT, (guint) ssrc,
+      "seqnum", G_TYPE_UINT, (guint) seq,
+      "count", G_TYPE_UINT, 1u, NULL);
+
+  GST_DEBUG_OBJECT (self, "late discard ssrc %08x seq %u", ssrc, seq);
+  gst_pad_push_event (pad, gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
+}
+
+static GstFlowReturn
+gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  SinkPadData *pdata = gst_pad_get_element_private (pad);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  RtpccPlayoutVerdict verdict;
+  guint32 ssrc, ts;
+  guint16 seq;
+  RtpccTime now;
+  GstFlowReturn ret;
+  gboolean check_fec = FALSE;
+
+  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
+    g_mutex_lock (&self->lock);
+    self->invalid++;
+    g_mutex_unlock (&self->lock);
+    GST_LOG_OBJECT (self, "dropping a buffer that is not RTP");
+    gst_buffer_unref (buffer);
+    return GST_FLOW_OK;
+  }
+  ssrc = gst_rtp_buffer_get_ssrc (&rtp);
+  seq = gst_rtp_buffer_get_seq (&rtp);
+  ts = gst_rtp_buffer_get_timestamp (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+
+  g_mutex_lock (&self->lock);
+  if (self->flushing || self->srcresult != GST_FLOW_OK) {
+    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+    g_mutex_unlock (&self->lock);
+    gst_buffer_unref (buffer);
+    return ret;
+  }
+  if (!self->fec_checked) {
+    self->fec_checked = TRUE;
+    check_fec = TRUE;
+  }
+  if (self->clock_rate == 0 && pdata->clock_rate != 0)
+    self->clock_rate = pdata->clock_rate;
+  if (self->playout == NULL) {
+    RtpccPlayoutConfig c = self->config;
+
+    c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_prop;
+    c.fec_window = gst_playout_buffer_fec_window_locked (self);
+    if (c.max_delay < c.min_delay)
+      c.max_delay = c.min_delay;
+    self->playout = rtpcc_playout_new (&c);
+    if (self->playout == NULL) {
+      g_mutex_unlock (&self->lock);
+      gst_buffer_unref (buffer);
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, (NULL),
+          ("invalid playout configuration"));
+      return GST_FLOW_ERROR;
+    }
+  }
+  if (self->have_ssrc && ssrc != self->ssrc) {
+    /* a new stream: what was learnt about the old one does not apply */
+    GST_INFO_OBJECT (self, "SSRC %08x -> %08x: restart", self->ssrc, ssrc);
+    self->ssrc_changes++;
+    rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
+  }
+  self->have_ssrc = TRUE;
+  self->ssrc = ssrc;
+
+  now = gst_playout_buffer_now_locked (self);
+  if (self->last_arrival != RTPCC_TIME_NONE) {
+    gdouble gap = (gdouble) (now - self->last_arrival);
+
+    self->mean_gap = self->mean_gap > 0.0 ?
+        0.95 * self->mean_gap + 0.05 * gap : gap;
+  }
+  self->last_arrival = now;
+
+  verdict = rtpcc_playout_push (self->playout, now, pdata->subflow, seq, ts,
+      buffer);
+  if (verdict == RTPCC_PLAYOUT_QUEUED) {
+    /* the head or the target may have changed: re-evaluate the wait */
+    if (self->clock_id)
+      gst_clock_id_unschedule (self->clock_id);
+    g_cond_signal (&self->cond);
+  } else if (verdict == RTPCC_PLAYOUT_LATE) {
+    self->discard_events++;
+  }
+  g_mutex_unlock (&self->lock);
+
+  if (check_fec && self->fec_window_prop < 0 && fecdec_upstream (pad)) {
+    GST_INFO_OBJECT (self, "fecdec upstream: adding the FEC repair window");
+    g_mutex_lock (&self->lock);
+    self->fec_upstream = TRUE;
+    gst_playout_buffer_apply_config_locked (self);
+    g_mutex_unlock (&self->lock);
+  }
+
+  if (verdict != RTPCC_PLAYOUT_QUEUED) {
+    GST_LOG_OBJECT (self, "seq %u: %s", seq,
+        verdict == RTPCC_PLAYOUT_LATE ? "late" :
+        verdict == RTPCC_PLAYOUT_DUPLICATE ? "duplicate" : "overflow");
+    gst_buffer_unref (buffer);
+    if (verdict == RTPCC_PLAYOUT_LATE)
+      gst_playout_buffer_emit_discard (self, pad, ssrc, seq);
+  }
+  return GST_FLOW_OK;
+}
+
+static gboolean
+all_sinks_eos_locked (GstPlayoutBuffer * self)
+{
+  GList *l;
+  gboolean all = TRUE;
+
+  GST_OBJECT_LOCK (self);
+  for (l = GST_ELEMENT_CAST (self)->sinkpads; l != NULL; l = l->next) {
+    SinkPadData *d = gst_pad_get_element_private (l->data);
+
+    if (d && !d->eos)
+      all = FALSE;
+  }
+  GST_OBJECT_UNLOCK (self);
+  return all;
+}
+
+static void
+gst_playout_buffer_flush_locked (GstPlayoutBuffer * self)
+{
+  if (self->playout)
+    rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
+  self->have_ssrc = FALSE;
+  self->last_arrival = RTPCC_TIME_NONE;
+}
+
+static gboolean
+gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
+    GstEvent * event)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  SinkPadData *pdata = gst_pad_get_element_private (pad);
+
+  GST_LOG_OBJECT (pad, "event %" GST_PTR_FORMAT, event);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      g_mutex_lock (&self->lock);
+      self->flushing = TRUE;
+      self->srcresult = GST_FLOW_FLUSHING;
+      if (self->clock_id)
+        gst_clock_id_unschedule (self->clock_id);
+      g_cond_signal (&self->cond);
+      g_mutex_unlock (&self->lock);
+      gst_pad_push_event (self->srcpad, event);
+      gst_pad_pause_task (self->srcpad);
+      return TRUE;
+    case GST_EVENT_FLUSH_STOP:
+      gst_pad_push_event (self->srcpad, event);
+      g_mutex_lock (&self->lock);
+      gst_playout_buffer_flush_locked (self);
+      self->eos = FALSE;
+      pdata->eos = FALSE;
+      if (gst_pad_is_active (self->srcpad)) {
+        self->flushing = FALSE;
+        self->srcresult = GST_FLOW_OK;
+        gst_pad_start_task (self->srcpad, gst_playout_buffer_loop, self, NULL);
+      }
+      g_mutex_unlock (&self->lock);
+      return TRUE;
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      const GstStructure *s;
+      gint rate = 0;
+      gboolean forward;
+
+      gst_event_parse_caps (event, &caps);
+      s = gst_caps_get_structure (caps, 0);
+      if (s && gst_structure_get_int (s, "clock-rate", &rate) && rate > 0) {
+        g_mutex_lock (&self->lock);
+        pdata->clock_rate = (guint) rate;
+        if (self->clock_rate != (guint) rate) {
+          self->clock_rate = (guint) rate;
+          gst_playout_buffer_apply_config_locked (self);
+        }
+        g_mutex_unlock (&self->lock);
+      }
+      /* all subflows carry the same stream: the first caps speak for all */
+      g_mutex_lock (&self->lock);
+      forward = !self->sent_caps;
+      self->sent_caps = TRUE;
+      g_mutex_unlock (&self->lock);
+      if (forward)
+        return gst_pad_push_event (self->srcpad, event);
+      gst_event_unref (event);
+      return TRUE;
+    }
+    case GST_EVENT_STREAM_START:{
+      gboolean forward;
+
+      g_mutex_lock (&self->lock);
+      forward = !self->sent_stream_start;
+      self->sent_stream_start = TRUE;
+      pdata->eos = FALSE;
+      self->eos = FALSE;
+      g_mutex_unlock (&self->lock);
+      if (forward)
+        return gst_pad_push_event (self->srcpad, event);
+      gst_event_unref (event);
+      return TRUE;
+    }
+    case GST_EVENT_SEGMENT:{
+      gboolean forward;
+      GstSegment seg;
+
+      /* Output PTS are running times (the playout times), so downstream
+       * gets a plain TIME segment from 0. */
+      gst_event_unref (event);
+      g_mutex_lock (&self->lock);
+      forward = !self->sent_segment;
+      self->sent_segment = TRUE;
+      g_mutex_unlock (&self->lock);
+      if (!forward)
+        return TRUE;
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      return gst_pad_push_event (self->srcpad, gst_event_new_segment (&seg));
+    }
+    case GST_EVENT_EOS:
+      g_mutex_lock (&self->lock);
+      pdata->eos = TRUE;
+      if (all_sinks_eos_locked (self)) {
+        self->eos = TRUE;
+        g_cond_signal (&self->cond);
+        if (self->clock_id)
+          gst_clock_id_unschedule (self->clock_id);
+      }
+      g_mutex_unlock (&self->lock);
+      gst_event_unref (event);
+      return TRUE;
+    default:
+      break;
+  }
+  return gst_pad_event_default (pad, parent, event);
+}
+
+/* Waits until running time @due. Returns with the lock held; the caller
+ * looks at the queue again afterwards. */
+static void
+gst_playout_buffer_wait_locked (GstPlayoutBuffer * self, RtpccTime due)
+{
+  GstClock *clock = gst_playout_buffer_get_clock (self);
+  GstClockTime target;
+  GstClockID id;
+
+  target = gst_element_get_base_time (GST_ELEMENT_CAST (self)) +
+      (GstClockTime) MAX (due, 0);
+  if (gst_clock_get_time (clock) >= target) {
+    gst_object_unref (clock);
+    return;
+  }
+  id = gst_clock_new_single_shot_id (clock, target);
+  self->clock_id = id;
+  g_mutex_unlock (&self->lock);
+  gst_clock_id_wait (id, NULL);
+  g_mutex_lock (&self->lock);
+  self->clock_id = NULL;
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+}
+
+static void
+gst_playout_buffer_loop (gpointer user_data)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (user_data);
+  GstBuffer *buffer = NULL;
+  GstFlowReturn ret;
+  RtpccTime due = 0, now;
+  guint16 seq;
+
+  g_mutex_lock (&self->lock);
+  for (;;) {
+    if (self->flushing)
+      goto out_flushing;
+    if (self->playout && self->playing) {
+      now = gst_playout_buffer_now_locked (self);
+      buffer = rtpcc_playout_pop (self->playout, now, &seq, &due);
+      if (buffer) {
+        /* the offset may have fallen while it waited: never in the past */
+        due = MAX (due, now);
+        break;
+      }
+      due = rtpcc_playout_next_due (self->playout, now);
+      if (due != RTPCC_TIME_NONE) {
+        gst_playout_buffer_wait_locked (self, due);
+        continue;
+      }
+    }
+    if (self->eos && (self->playout == NULL ||
+            rtpcc_playout_next_due (self->playout, 0) == RTPCC_TIME_NONE))
+      goto out_eos;
+    if (self->eos && !self->playing && self->playout) {
+      /* EOS while paused: nothing will advance the clock, drain now */
+      buffer = rtpcc_playout_pop_any (self->playout, &seq);
+      due = self->last_now;
+      if (buffer)
+        break;
+    }
+    g_cond_wait (&self->cond, &self->lock);
+  }
+  self->pushed++;
+  g_mutex_unlock (&self->lock);
+
+  buffer = gst_buffer_make_writable (buffer);
+  GST_BUFFER_PTS (buffer) = (GstClockTime) MAX (due, 0);
+  GST_BUFFER_DTS (buffer) = GST_CLOCK_TIME_NONE;
+  GST_LOG_OBJECT (self, "push seq %u at %" GST_STIME_FORMAT, seq,
+      GST_STIME_ARGS (due));
+  ret = gst_pad_push (self->srcpad, buffer);
+  if (ret == GST_FLOW_OK)
+    return;
+
+  g_mutex_lock (&self->lock);
+  if (!self->flushing)
+    self->srcresult = ret;
+  g_mutex_unlock (&self->lock);
+  GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (ret));
+  if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
+    GST_ELEMENT_FLOW_ERROR (self, ret);
+  gst_pad_pause_task (self->srcpad);
+  return;
+
+out_eos:
+  self->srcresult = GST_FLOW_EOS;
+  g_mutex_unlock (&self->lock);
+  gst_pad_push_event (self->srcpad, gst_event_new_eos ());
+  gst_pad_pause_task (self->srcpad);
+  return;
+
+out_flushing:
+  g_mutex_unlock (&self->lock);
+  gst_pad_pause_task (self->srcpad);
+}
+
+static gboolean
+gst_playout_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
+    GstPadMode mode, gboolean active)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  gboolean res;
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+  if (active) {
+    g_mutex_lock (&self->lock);
+    self->flushing = FALSE;
+    self->srcresult = GST_FLOW_OK;
+    self->eos = FALSE;
+    g_mutex_unlock (&self->lock);
+    return gst_pad_start_task (pad, gst_playout_buffer_loop, self, NULL);
+  }
+  g_mutex_lock (&self->lock);
+  self->flushing = TRUE;
+  self->srcresult = GST_FLOW_FLUSHING;
+  if (self->clock_id)
+    gst_clock_id_unschedule (self->clock_id);
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+  res = gst_pad_stop_task (pad);
+  g_mutex_lock (&self->lock);
+  gst_playout_buffer_flush_locked (self);
+  g_mutex_unlock (&self->lock);
+  return res;
+}
+
+static gboolean
+gst_playout_buffer_src_query (GstPad * pad, GstObject * parent,
+    GstQuery * query)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_LATENCY:{
+      GstClockTime min, max;
+      gboolean live;
+      GstPad *sink = NULL;
+      gboolean res;
+
+      GST_OBJECT_LOCK (self);
+      if (GST_ELEMENT_CAST (self)->sinkpads)
+        sink = gst_object_ref (GST_ELEMENT_CAST (self)->sinkpads->data);
+      GST_OBJECT_UNLOCK (self);
+      if (sink == NULL)
+        return FALSE;
+      res = gst_pad_peer_query (sink, query);
+      gst_object_unref (sink);
+      if (!res)
+        return FALSE;
+      /* The playout delay is already in the PTS we stamp (running times at
+       * which we push), so the minimum does not grow; we hold packets for up
+       * to max-delay. */
+      gst_query_parse_latency (query, &live, &min, &max);
+      g_mutex_lock (&self->lock);
+      if (GST_CLOCK_TIME_IS_VALID (max))
+        max += (GstClockTime) self->config.max_delay;
+      g_mutex_unlock (&self->lock);
+      gst_query_set_latency (query, live, min, max);
+      return TRUE;
+    }
+    default:
+      return gst_pad_query_default (pad, parent, query);
+  }
+}
+
+static GstStateChangeReturn
+gst_playout_buffer_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (element);
+  GstStateChangeReturn ret;
+
+  switch (transition) {
+    case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
+      g_mutex_lock (&self->lock);
+      self->playing = TRUE;
+      g_cond_signal (&self->cond);
+      g_mutex_unlock (&self->lock);
+      break;
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      g_mutex_lock (&self->lock);
+      self->sent_caps = self->sent_segment = self->sent_stream_start = FALSE;
+      self->last_now = 0;
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      break;
+  }
+
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+
+  switch (transition) {
+    case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
+      g_mutex_lock (&self->lock);
+      self->playing = FALSE;
+      if (self->clock_id)
+        gst_clock_id_unschedule (self->clock_id);
+      g_cond_signal (&self->cond);
+      g_mutex_unlock (&self->lock);
+      break;
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      g_mutex_lock (&self->lock);
+      rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
+      self->playout = NULL;
+      self->have_ssrc = FALSE;
+      self->fec_checked = self->fec_upstream = FALSE;
+      self->mean_gap = 0.0;
+      self->last_arrival = RTPCC_TIME_NONE;
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      break;
+  }
+  /* live: a jitter buffer produces nothing in PAUSED */
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      ret == GST_STATE_CHANGE_SUCCESS)
+    ret = GST_STATE_CHANGE_NO_PREROLL;
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED &&
+      ret == GST_STATE_CHANGE_SUCCESS)
+    ret = GST_STATE_CHANGE_NO_PREROLL;
+  return ret;
+}

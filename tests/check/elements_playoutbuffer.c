@@ -1,0 +1,438 @@
+/* Element tests for playoutbuffer (plugins/playoutbuffer/), driven by
+ * GstHarness and a GstTestClock so every playout time is exact.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+
+#define MS(ms) ((GstClockTime) (ms) * GST_MSECOND)
+#define SSRC 0x12345678u
+#define CAPS "application/x-rtp,media=video,clock-rate=90000," \
+  "encoding-name=H264,payload=96"
+
+static GstElement *
+make_element (const gchar * first_property, ...)
+{
+  GstElement *e = gst_element_factory_make ("playoutbuffer", NULL);
+  va_list args;
+
+  fail_unless (e != NULL, "playoutbuffer not found (GST_PLUGIN_PATH?)");
+  va_start (args, first_property);
+  if (first_property)
+    g_object_set_valist (G_OBJECT (e), first_property, args);
+  va_end (args);
+  return e;
+}
+
+static GstHarness *
+harness_for (GstElement * e, const gchar * sink, const gchar * src)
+{
+  GstHarness *h = gst_harness_new_with_element (e, sink, src);
+
+  gst_harness_set_src_caps_str (h, CAPS);
+  return h;
+}
+
+static GstBuffer *
+rtp_packet (guint16 seq, guint32 ts)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (20, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, ts);
+  gst_rtp_buffer_set_ssrc (&rtp, SSRC);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
+}
+
+static guint
+stat_uint (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  guint v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint (s, field, &v), "no field %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Moves the test clock to @t, releasing on the way every playout wait that
+ * falls before it at its own time (as a real clock would). */
+static void
+advance_to (GstElement * e, GstTestClock * tc, GstClockTime t)
+{
+  for (;;) {
+    GstClockID id = NULL;
+    GstClockTime due;
+
+    if (!gst_test_clock_peek_next_pending_id (tc, &id)) {
+      /* nothing waits: the queue is empty, or the streaming thread is
+       * about to wait; give it a moment when packets are held */
+      if (stat_uint (e, "queued") == 0)
+        break;
+      g_usleep (50);
+      if (!gst_test_clock_peek_next_pending_id (tc, &id)) {
+        if (stat_uint (e, "queued") == 0)
+          break;
+        continue;
+      }
+    }
+    due = gst_clock_id_get_time (id);
+    gst_clock_id_unref (id);
+    if (due > t)
+      break;
+    if (gst_clock_get_time (GST_CLOCK (tc)) < due)
+      gst_test_clock_set_time (tc, due);
+    gst_test_clock_crank (tc);
+  }
+  if (gst_clock_get_time (GST_CLOCK (tc)) < t)
+    gst_test_clock_set_time (tc, t);
+}
+
+static void
+push_at (GstHarness * h, GstClockTime t, guint16 seq, guint32 ts)
+{
+  GstTestClock *tc = gst_harness_get_testclock (h);
+
+  if (gst_clock_get_time (GST_CLOCK (tc)) < t)
+    gst_test_clock_set_time (tc, t);
+  gst_object_unref (tc);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (seq, ts)),
+      GST_FLOW_OK);
+}
+
+static guint16
+buffer_seq (GstBuffer * buf)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint16 seq;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp));
+  seq = gst_rtp_buffer_get_seq (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  return seq;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  guint64 v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  fail_unless (gst_structure_has_name (s, "application/x-playoutbuffer-stats"));
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no field %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+static gdouble
+stat_double (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  gdouble v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_double (s, field, &v));
+  gst_structure_free (s);
+  return v;
+}
+
+/* The next "rtpcc-discard" event that reached the harness upstream. */
+static void
+expect_discard (GstHarness * h, guint seqnum)
+{
+  for (;;) {
+    GstEvent *ev = gst_harness_pull_upstream_event (h);
+    const GstStructure *s;
+    guint ssrc = 0, seq = 0, count = 0;
+
+    fail_unless (ev != NULL, "no discard event");
+    if (GST_EVENT_TYPE (ev) != GST_EVENT_CUSTOM_UPSTREAM) {
+      gst_event_unref (ev);
+      continue;
+    }
+    s = gst_event_get_structure (ev);
+    fail_unless (gst_structure_has_name (s, "rtpcc-discard"));
+    fail_unless (gst_structure_get_uint (s, "ssrc", &ssrc));
+    fail_unless (gst_structure_get_uint (s, "seqnum", &seq));
+    fail_unless (gst_structure_get_uint (s, "count", &count));
+    fail_unless_equals_int (ssrc, SSRC);
+    fail_unless_equals_int (seq, seqnum);
+    fail_unless_equals_int (count, 1);
+    gst_event_unref (ev);
+    return;
+  }
+}
+
+/* Output timing and reordering in fixed mode: every packet leaves at media
+ * time + base + 50 ms, stamped with that time, in sequence order. */
+GST_START_TEST (test_timing_and_reorder)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstBuffer *b;
+
+  gst_harness_play (h);
+  push_at (h, MS (0), 10, 0);
+  push_at (h, MS (20), 12, 1800);
+  push_at (h, MS (25), 11, 900);
+
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 10);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (b), MS (50));
+  gst_buffer_unref (b);
+
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 11);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (b), MS (60));
+  gst_buffer_unref (b);
+
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 12);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (b), MS (70));
+  gst_buffer_unref (b);
+
+  fail_unless_equals_uint64 (stat_u64 (e, "reordered"), 1);
+  fail_unless_equals_uint64 (stat_u64 (e, "released"), 3);
+  fail_unless_equals_uint64 (stat_u64 (e, "late"), 0);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A packet that misses its playout time is dropped, counted, and reported
+ * upstream as "rtpcc-discard" with its seqnum (interface I3). */
+GST_START_TEST (test_late_drop_event)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstBuffer *b;
+
+  gst_harness_play (h);
+  push_at (h, MS (0), 65535, 0);
+  push_at (h, MS (25), 1, 1800);      /* 0 is missing (after a wrap) */
+
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 65535);
+  gst_buffer_unref (b);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 1);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (b), MS (70));
+  gst_buffer_unref (b);
+
+  /* 0 comes after 1 has been played out */
+  push_at (h, MS (80), 0, 900);
+  expect_discard (h, 0);
+  /* 2 (due at 80 ms) arrives at 200 ms */
+  push_at (h, MS (200), 2, 2700);
+  expect_discard (h, 2);
+  /* a duplicate of a played packet is not a late discard */
+  push_at (h, MS (201), 1, 1800);
+
+  fail_unless_equals_uint64 (stat_u64 (e, "late"), 2);
+  fail_unless_equals_uint64 (stat_u64 (e, "discard-events"), 2);
+  fail_unless_equals_uint64 (stat_u64 (e, "duplicates"), 1);
+  fail_unless_equals_uint64 (stat_u64 (e, "skipped"), 1);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The sender's RTP clock runs 400 ppm fast for 120 s: the element estimates
+ * the drift, the target delay stays small and the playout delay (PTS −
+ * arrival) does not grow. */
+GST_START_TEST (test_drift)
+{
+  GstElement *e = make_element ("percentile", 99.0, NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstTestClock *tc = gst_harness_get_testclock (h);
+  guint i, n = 6000;            /* 120 s at 50 packets/s */
+  guint64 pulled = 0;
+  GstClockTime max_hold_late = 0;
+  GstBuffer *b;
+  gdouble drift;
+
+  gst_harness_play (h);
+  for (i = 0; i < n; i++) {
+    GstClockTime send = (GstClockTime) i * MS (20);
+    /* deterministic jitter 0..3 ms */
+    GstClockTime arrival = send + MS (30) + (i * 7919 % 4) * GST_MSECOND;
+    guint32 ts = (guint32) llround ((gdouble) send / GST_SECOND *
+        (1.0 + 400e-6) * 90000.0);
+
+    advance_to (e, tc, arrival);
+    push_at (h, arrival, (guint16) i, ts);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      guint k = buffer_seq (b);
+      GstClockTime arr_k = (GstClockTime) k * MS (20) + MS (30) +
+          (k * 7919 % 4) * GST_MSECOND;
+
+      /* in the last 30 s the time held (PTS − arrival) stays bounded */
+      fail_unless (GST_BUFFER_PTS (b) >= arr_k);
+      if (k > n * 3 / 4 && GST_BUFFER_PTS (b) - arr_k > MS (12))
+        GST_INFO ("seq %u pts %" GST_TIME_FORMAT " arrival %" GST_TIME_FORMAT
+            " now %" GST_TIME_FORMAT, k, GST_TIME_ARGS (GST_BUFFER_PTS (b)),
+            GST_TIME_ARGS (arr_k), GST_TIME_ARGS (arrival));
+      if (k > n * 3 / 4)
+        max_hold_late = MAX (max_hold_late, GST_BUFFER_PTS (b) - arr_k);
+      pulled++;
+      gst_buffer_unref (b);
+    }
+  }
+  drift = stat_double (e, "drift-ppm");
+  GST_INFO ("drift %.1f ppm, target %" G_GUINT64_FORMAT " ns", drift,
+      stat_u64 (e, "target-delay"));
+  fail_unless (fabs (drift + 400.0) < 40.0, "drift %.1f ppm", drift);
+  fail_unless (stat_u64 (e, "target-delay") < MS (10));
+  fail_unless (stat_u64 (e, "late") < n / 50, "%" G_GUINT64_FORMAT " late",
+      stat_u64 (e, "late"));
+  /* held for at most the target plus the jitter spread */
+  fail_unless (max_hold_late < MS (12), "hold %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (max_hold_late));
+  fail_unless (pulled > n / 2);
+  gst_object_unref (tc);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Two subflows (request pads), the second 60 ms slower: the merged output is
+ * in sequence order and its delay covers the slow path. */
+GST_START_TEST (test_two_subflows)
+{
+  GstElement *e = make_element ("percentile", 99.0, NULL);
+  GstHarness *h0 = harness_for (e, "sink_0", "src");
+  GstHarness *h1 = harness_for (e, "sink_1", NULL);
+  GstTestClock *tc = gst_harness_get_testclock (h0);
+  guint i, n = 1000;
+  guint64 pulled = 0;
+  gint last = -1;
+  GstBuffer *b;
+
+  /* both harnesses drive one element: keep the first one's clock */
+  gst_element_set_clock (e, GST_CLOCK (tc));
+  gst_harness_play (h0);
+  gst_harness_play (h1);
+
+  for (i = 0; i < n + 10; i++) {
+    GstClockTime t = (GstClockTime) i * MS (10) + MS (20);
+    guint j;
+
+    /* fast path (even) packet i at t, slow path (odd) packet i - 6 at t */
+    for (j = 0; j < 2; j++) {
+      guint k = j == 0 ? i : i - 6;
+
+      if (j == 0 && (i % 2 != 0 || i >= n))
+        continue;
+      if (j == 1 && (i < 6 || k % 2 != 1 || k >= n))
+        continue;
+      advance_to (e, tc, t + (k * 31 % 5) * MS (1));
+      fail_unless_equals_int (gst_harness_push (j == 0 ? h0 : h1,
+              rtp_packet ((guint16) k, k * 900)), GST_FLOW_OK);
+    }
+    while ((b = gst_harness_try_pull (h0)) != NULL) {
+      gint seq = buffer_seq (b);
+
+      fail_unless (last < 0 || seq > last, "%d after %d", seq, last);
+      last = seq;
+      pulled++;
+      gst_buffer_unref (b);
+    }
+  }
+  /* the rest leaves at its time */
+  advance_to (e, tc, (GstClockTime) (n + 100) * MS (10));
+  while (gst_harness_buffers_received (h0) < stat_u64 (e, "released"))
+    g_usleep (1000);
+  while ((b = gst_harness_try_pull (h0)) != NULL) {
+    gint seq = buffer_seq (b);
+
+    fail_unless (last < 0 || seq > last, "%d after %d", seq, last);
+    last = seq;
+    pulled++;
+    gst_buffer_unref (b);
+  }
+  {
+    GstStructure *s = NULL;
+    guint subflows = 0;
+
+    g_object_get (e, "stats", &s, NULL);
+    fail_unless (gst_structure_get_uint (s, "subflows", &subflows));
+    fail_unless_equals_int (subflows, 2);
+    gst_structure_free (s);
+  }
+  GST_INFO ("target %" G_GUINT64_FORMAT " late %" G_GUINT64_FORMAT
+      " pulled %" G_GUINT64_FORMAT " released %" G_GUINT64_FORMAT,
+      stat_u64 (e, "target-delay"), stat_u64 (e, "late"), pulled,
+      stat_u64 (e, "released"));
+  fail_unless (stat_u64 (e, "target-delay") >= MS (55));
+  /* only while learning the slow path */
+  fail_unless (stat_u64 (e, "late") < 20, "%" G_GUINT64_FORMAT " late",
+      stat_u64 (e, "late"));
+  fail_unless (pulled > n * 9 / 10 - 20);
+  gst_object_unref (tc);
+  gst_object_unref (e);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
+/* Bad input: non-RTP buffers are dropped and counted, never crash; bogus
+ * properties are refused by their ranges. */
+GST_START_TEST (test_bad_input)
+{
+  GstElement *e = make_element (NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstBuffer *junk = gst_buffer_new_allocate (NULL, 5, NULL);
+  gdouble pct = 0;
+
+  gst_harness_play (h);
+  gst_buffer_memset (junk, 0, 0xff, 5);
+  fail_unless_equals_int (gst_harness_push (h, junk), GST_FLOW_OK);
+  fail_unless_equals_uint64 (stat_u64 (e, "invalid"), 1);
+  fail_unless (gst_element_request_pad_simple (e, "sink_99") == NULL);
+  g_object_get (e, "percentile", &pct, NULL);
+  fail_unless_equals_float (pct, 99.9);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+playoutbuffer_suite (void)
+{
+  Suite *s = suite_create ("playoutbuffer");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_timing_and_reorder);
+  tcase_add_test (tc, test_late_drop_event);
+  tcase_add_test (tc, test_drift);
+  tcase_add_test (tc, test_two_subflows);
+  tcase_add_test (tc, test_bad_input);
+  return s;
+}
+
+GST_CHECK_MAIN (playoutbuffer);

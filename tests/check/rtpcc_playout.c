@@ -1,0 +1,543 @@
+/* Unit tests for RtpccPlayout (gst/rtpcc/playout.[ch]): the adaptive playout
+ * delay estimator on synthetic jitter, drift, wrap, reordering, multipath.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <gst/check/gstcheck.h>
+
+#include <rtpcc/playout.h>
+#include <rtpcc/rng.h>
+
+#define MS(x) RTPCC_MSEC (x)
+#define RATE 90000
+
+typedef struct
+{
+  RtpccTime arrival;
+  RtpccTime send;
+  guint subflow;
+  guint16 seq;
+  guint32 ts;
+} Arr;
+
+static int
+cmp_arr (const void *a, const void *b)
+{
+  const Arr *x = a, *y = b;
+
+  return (x->arrival > y->arrival) - (x->arrival < y->arrival);
+}
+
+/* Sender: one packet every @gap from t = 0; the RTP clock runs @ppm fast
+ * relative to real time; seq and ts start at @seq0/@ts0. @delay gives the
+ * one-way delay of packet i at its send time. */
+typedef RtpccTime (*DelayFn) (guint i, RtpccTime send, gpointer user);
+
+static Arr *
+make_arrivals (guint n, RtpccTime gap, gdouble ppm, guint16 seq0, guint32 ts0,
+    guint subflows, DelayFn fn, gpointer user)
+{
+  Arr *a = g_new0 (Arr, n);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    RtpccTime send = (RtpccTime) i * gap;
+    gdouble media_s = (gdouble) send / 1e9 * (1.0 + ppm * 1e-6);
+
+    a[i].send = send;
+    a[i].arrival = send + fn (i, send, user);
+    a[i].subflow = subflows ? i % subflows : 0;
+    a[i].seq = (guint16) (seq0 + i);
+    a[i].ts = (guint32) (ts0 + (guint64) llround (media_s * RATE));
+  }
+  qsort (a, n, sizeof (Arr), cmp_arr);
+  return a;
+}
+
+static RtpccPlayout *
+new_playout (RtpccPlayoutMode mode, gdouble pct)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  c.mode = mode;
+  c.percentile = pct;
+  p = rtpcc_playout_new (&c);
+  fail_unless (p != NULL);
+  return p;
+}
+
+/* --- delay models ------------------------------------------------------------ */
+
+typedef struct
+{
+  RtpccRng rng;
+  RtpccTime base, jitter;       /* uniform [base, base + jitter] */
+  RtpccTime spike_from, spike_to, spike;        /* step added in [from, to) */
+  RtpccTime skew1;              /* extra delay on odd packets (subflow 1) */
+} Model;
+
+static RtpccTime
+model_delay (guint i, RtpccTime send, gpointer user)
+{
+  Model *m = user;
+  RtpccTime d = m->base + (RtpccTime) (rtpcc_rng_double (&m->rng) *
+      (gdouble) m->jitter);
+
+  if (send >= m->spike_from && send < m->spike_to)
+    d += m->spike;
+  if (i % 2 == 1)
+    d += m->skew1;
+  return d;
+}
+
+static void
+model_init (Model * m, guint64 seed, RtpccTime base, RtpccTime jitter)
+{
+  memset (m, 0, sizeof (*m));
+  rtpcc_rng_init (&m->rng, seed);
+  m->base = base;
+  m->jitter = jitter;
+}
+
+/* FIFO paths do not reorder: arrival = max(arrival, previous arrival). */
+static void
+fifo (Arr * a, guint n)
+{
+  guint i;
+
+  for (i = 1; i < n; i++)
+    a[i].arrival = MAX (a[i].arrival, a[i - 1].arrival);
+}
+
+/* --- tests -------------------------------------------------------------------- */
+
+/* The target converges to the configured percentile of uniform jitter. */
+GST_START_TEST (test_converges_to_percentile)
+{
+  const gdouble pcts[] = { 50.0, 90.0, 99.0 };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (pcts); k++) {
+    RtpccPlayoutConfig c;
+    RtpccPlayout *p;
+    RtpccRng rng;
+    RtpccPlayoutStats st;
+    guint i;
+    RtpccTime expect = (RtpccTime) (pcts[k] / 100.0 * MS (40));
+
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = RATE;
+    c.percentile = pcts[k];
+    c.late_bump = FALSE;
+    p = rtpcc_playout_new (&c);
+    rtpcc_rng_init (&rng, 7 + k);
+    /* 20 s at 100 packets/s, delay 30 ms + U(0, 40 ms), reordering allowed */
+    for (i = 0; i < 2000; i++) {
+      RtpccTime send = (RtpccTime) i * MS (10);
+      RtpccTime now = send + MS (30) +
+          (RtpccTime) (rtpcc_rng_double (&rng) * (gdouble) MS (40));
+
+      /* time must not go backwards: deliver with the send clock, the jitter
+       * only in the timestamp relation */
+      (void) now;
+      rtpcc_playout_push (p, send + MS (70),
+          0, (guint16) i, (guint32) (i * 900u - (guint32) ((now - send -
+                      MS (30)) * RATE / RTPCC_NSEC_PER_SEC)), NULL);
+      while (rtpcc_playout_pop_any (p, NULL));
+    }
+    rtpcc_playout_get_stats (p, &st);
+    /* within 3 ms (sampling error of the window plus the base estimate) */
+    fail_unless (llabs (st.target_delay - expect) < MS (3),
+        "p%.0f: target %.2f ms, expected %.2f ms", pcts[k],
+        RTPCC_TIME_AS_MSEC (st.target_delay), RTPCC_TIME_AS_MSEC (expect));
+    rtpcc_playout_free (p, NULL);
+  }
+}
+
+GST_END_TEST;
+
+/* A delay spike raises the target at once; after it the target returns. */
+GST_START_TEST (test_spike_up_and_down)
+{
+  Model m;
+  Arr *a;
+  guint n = 3000, i;
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 99.0);
+  RtpccPlayoutStats st;
+  RtpccTime during = 0, after = 0;
+  guint64 late_spike = 0;
+
+  model_init (&m, 11, MS (20), MS (5));
+  m.spike_from = RTPCC_SEC (10);
+  m.spike_to = RTPCC_SEC (12);
+  m.spike = MS (100);
+  a = make_arrivals (n, MS (10), 0.0, 100, 1000, 1, model_delay, &m);
+  fifo (a, n);
+
+  for (i = 0; i < n; i++) {
+    RtpccPlayoutVerdict v = rtpcc_playout_push (p, a[i].arrival, 0, a[i].seq,
+        a[i].ts, NULL);
+
+    while (rtpcc_playout_pop (p, a[i].arrival, NULL, NULL));
+    rtpcc_playout_get_stats (p, &st);
+    if (a[i].send >= RTPCC_SEC (10) && a[i].send < RTPCC_SEC (12)) {
+      if (v == RTPCC_PLAYOUT_LATE)
+        late_spike++;
+      if (g_getenv ("PLAYOUT_DEBUG"))
+        g_printerr ("%.3f d=%.1f v=%d target=%.1f drift=%.1f\n",
+            RTPCC_TIME_AS_SEC (a[i].send),
+            RTPCC_TIME_AS_MSEC (a[i].arrival - a[i].send), v,
+            RTPCC_TIME_AS_MSEC (st.target_delay), st.drift_ppm);
+      if (a[i].send >= RTPCC_MSEC (10500))
+        during = MAX (during, st.target_delay);
+    }
+    if (a[i].send >= RTPCC_SEC (28) && after == 0)
+      after = st.target_delay;
+  }
+  /* The step is +100 ms: within half a second the target covers it, and
+   * only the packets at the step's front are late. */
+  fail_unless (during >= MS (100), "target during spike %.1f ms",
+      RTPCC_TIME_AS_MSEC (during));
+  fail_unless (late_spike <= 10, "%" G_GUINT64_FORMAT " late in the spike",
+      late_spike);
+  /* 16 s after the spike (window + 100 ms at down-rate) it is back low */
+  fail_unless (after > 0 && after < MS (10), "target after spike %.1f ms",
+      RTPCC_TIME_AS_MSEC (after));
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* Sender clock drift: estimated in ppm and removed, so the delay does not
+ * creep (the rtpjitterbuffer complaint, anchors.md §4.3). */
+GST_START_TEST (test_drift)
+{
+  const gdouble ppms[] = { 300.0, -300.0 };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (ppms); k++) {
+    Model m;
+    Arr *a;
+    guint n = 18000, i;        /* 180 s */
+    RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 99.0);
+    RtpccPlayoutStats st;
+    guint64 late = 0;
+    RtpccTime max_buffered = 0;
+
+    model_init (&m, 21 + k, MS (40), MS (4));
+    a = make_arrivals (n, MS (10), ppms[k], 0, 0, 1, model_delay, &m);
+    fifo (a, n);
+    for (i = 0; i < n; i++) {
+      RtpccTime due;
+
+      if (rtpcc_playout_push (p, a[i].arrival, 0, a[i].seq, a[i].ts,
+              GUINT_TO_POINTER (i + 1)) == RTPCC_PLAYOUT_LATE && i > n / 4)
+        late++;
+      /* buffering = due − arrival, sampled in the last minute */
+      due = rtpcc_playout_next_due (p, a[i].arrival);
+      if (i > n * 2 / 3 && due != RTPCC_TIME_NONE)
+        max_buffered = MAX (max_buffered, due - a[i].arrival);
+      while (rtpcc_playout_pop (p, a[i].arrival, NULL, NULL));
+    }
+    rtpcc_playout_get_stats (p, &st);
+    /* our clock runs slower than the sender's RTP clock when ppm > 0, so
+     * relative delays fall: the estimate has the opposite sign */
+    fail_unless (fabs (st.drift_ppm + ppms[k]) < 30.0,
+        "drift %.1f ppm, expected %.1f", st.drift_ppm, -ppms[k]);
+    fail_unless (st.target_delay < MS (8), "target %.1f ms",
+        RTPCC_TIME_AS_MSEC (st.target_delay));
+    fail_unless (max_buffered < MS (12), "buffered up to %.1f ms",
+        RTPCC_TIME_AS_MSEC (max_buffered));
+    fail_unless (late < (n * 3 / 4) / 50, "%" G_GUINT64_FORMAT " late", late);
+    g_free (a);
+    rtpcc_playout_free (p, NULL);
+  }
+}
+
+GST_END_TEST;
+
+/* Sequence and RTP timestamp wrap: everything is released in order, nothing
+ * is late, the target stays small. */
+GST_START_TEST (test_wrap)
+{
+  Model m;
+  Arr *a;
+  guint n = 1000, i;
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 99.0);
+  RtpccPlayoutStats st;
+  guint64 late = 0, released = 0;
+  gint last = -1;
+
+  model_init (&m, 5, MS (10), MS (2));
+  /* ts wraps after 2 s, seq after 100 packets */
+  a = make_arrivals (n, MS (10), 0.0, 65436, G_MAXUINT32 - 2 * RATE,
+      1, model_delay, &m);
+  fifo (a, n);
+  for (i = 0; i <= n; i++) {
+    RtpccTime now = i < n ? a[i].arrival : a[n - 1].arrival + RTPCC_SEC (1);
+    guint16 seq;
+
+    while (rtpcc_playout_pop (p, now, &seq, NULL) != NULL || (last >= 0 &&
+            FALSE)) {
+      if (last >= 0)
+        fail_unless ((gint16) (seq - (guint16) last) > 0);
+      last = seq;
+      released++;
+    }
+    if (i < n && rtpcc_playout_push (p, now, 0, a[i].seq, a[i].ts,
+            GUINT_TO_POINTER (1)) == RTPCC_PLAYOUT_LATE)
+      late++;
+  }
+  rtpcc_playout_get_stats (p, &st);
+  /* only while the first second's history is learnt */
+  fail_unless (late <= 10, "%" G_GUINT64_FORMAT " late", late);
+  fail_unless_equals_uint64 (released + late, n);
+  fail_unless (st.target_delay < MS (5));
+  fail_unless (fabs (st.drift_ppm) < 50.0);
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* Reordering inside the target, late after release, duplicates. */
+GST_START_TEST (test_reorder_late_duplicate)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccPlayoutStats st;
+  guint16 seq;
+  RtpccTime t = RTPCC_SEC (1);
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  c.mode = RTPCC_PLAYOUT_MODE_FIXED;
+  c.min_delay = MS (50);
+  p = rtpcc_playout_new (&c);
+
+  /* packets every 10 ms (900 ticks); 3 overtakes 2 */
+  fail_unless_equals_int (rtpcc_playout_push (p, t, 0, 1, 0, GUINT_TO_POINTER
+          (1)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (20), 0, 3, 1800,
+          GUINT_TO_POINTER (3)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (25), 0, 2, 900,
+          GUINT_TO_POINTER (2)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (26), 0, 2, 900,
+          GUINT_TO_POINTER (2)), RTPCC_PLAYOUT_DUPLICATE);
+  /* nothing is due before the 50 ms delay */
+  fail_unless (rtpcc_playout_pop (p, t + MS (49), &seq, NULL) == NULL);
+  fail_unless_equals_int (rtpcc_playout_next_due (p, t + MS (49)), t + MS (50));
+  fail_unless (rtpcc_playout_pop (p, t + MS (50), &seq, NULL) ==
+      GUINT_TO_POINTER (1));
+  fail_unless (rtpcc_playout_pop (p, t + MS (59), &seq, NULL) == NULL);
+  fail_unless (rtpcc_playout_pop (p, t + MS (60), &seq, NULL) ==
+      GUINT_TO_POINTER (2));
+  fail_unless_equals_int (seq, 2);
+  fail_unless (rtpcc_playout_pop (p, t + MS (70), &seq, NULL) ==
+      GUINT_TO_POINTER (3));
+  /* 5 is missing, 6 plays over the gap; 5 then is late, 6 a duplicate */
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (40), 0, 6, 4500,
+          GUINT_TO_POINTER (6)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless (rtpcc_playout_pop (p, t + MS (100), &seq, NULL) ==
+      GUINT_TO_POINTER (6));
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (101), 0, 5, 3600,
+          GUINT_TO_POINTER (5)), RTPCC_PLAYOUT_LATE);
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (102), 0, 6, 4500,
+          GUINT_TO_POINTER (6)), RTPCC_PLAYOUT_DUPLICATE);
+  /* 7 arrives after its playout time (10 ms late) */
+  fail_unless_equals_int (rtpcc_playout_push (p, t + MS (120), 0, 7, 5400,
+          GUINT_TO_POINTER (7)), RTPCC_PLAYOUT_LATE);
+
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_uint64 (st.reordered, 2);  /* 2 and 5 */
+  fail_unless_equals_uint64 (st.late, 2);
+  fail_unless_equals_uint64 (st.duplicates, 2);
+  fail_unless_equals_uint64 (st.skipped, 2);    /* 4 and 5 */
+  fail_unless_equals_uint64 (st.released, 4);
+  fail_unless_equals_int (st.target_delay, MS (50));
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* Bounds: max-delay caps the target, the FEC window adds to it. */
+GST_START_TEST (test_bounds_and_fec)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccPlayoutStats st;
+  RtpccRng rng;
+  guint i, k;
+  RtpccTime got[2];
+
+  for (k = 0; k < 2; k++) {
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = RATE;
+    c.percentile = 90.0;
+    c.late_bump = FALSE;
+    c.fec_window = k ? MS (30) : 0;
+    p = rtpcc_playout_new (&c);
+    rtpcc_rng_init (&rng, 3);
+    for (i = 0; i < 1000; i++) {
+      RtpccTime j = (RtpccTime) (rtpcc_rng_double (&rng) * (gdouble) MS (20));
+
+      rtpcc_playout_push (p, (RtpccTime) i * MS (10) + MS (20), 0,
+          (guint16) i, (guint32) (i * 900u - (guint32) (j * RATE /
+                  RTPCC_NSEC_PER_SEC)), NULL);
+    }
+    rtpcc_playout_get_stats (p, &st);
+    got[k] = st.target_delay;
+    rtpcc_playout_free (p, NULL);
+  }
+  fail_unless (llabs (got[0] - MS (18)) < MS (2), "%.1f ms",
+      RTPCC_TIME_AS_MSEC (got[0]));
+  fail_unless (llabs (got[1] - got[0] - MS (30)) < MS (1));
+
+  /* huge jitter: capped */
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  c.max_delay = MS (100);
+  p = rtpcc_playout_new (&c);
+  rtpcc_rng_init (&rng, 4);
+  for (i = 0; i < 1000; i++) {
+    RtpccTime j = (RtpccTime) (rtpcc_rng_double (&rng) * (gdouble) MS (500));
+
+    rtpcc_playout_push (p, (RtpccTime) i * MS (10) + MS (600), 0, (guint16) i,
+        (guint32) (i * 900u - (guint32) (j * RATE / RTPCC_NSEC_PER_SEC)),
+        NULL);
+  }
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_int (st.target_delay, MS (100));
+  rtpcc_playout_free (p, NULL);
+
+  /* validation */
+  {
+    GError *err = NULL;
+
+    rtpcc_playout_config_init (&c);
+    c.percentile = 0.0;
+    fail_if (rtpcc_playout_config_validate (&c, &err));
+    fail_unless (err != NULL);
+    g_clear_error (&err);
+    rtpcc_playout_config_init (&c);
+    c.min_delay = MS (10);
+    c.max_delay = MS (5);
+    fail_if (rtpcc_playout_config_validate (&c, NULL));
+    fail_unless (rtpcc_playout_new (&c) == NULL);
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = 0;
+    fail_if (rtpcc_playout_config_validate (&c, NULL));
+  }
+}
+
+GST_END_TEST;
+
+/* Two subflows, the second 80 ms slower: the slowest sets the pace and
+ * nothing from it is late once learnt; path skew is reported. */
+GST_START_TEST (test_multipath_skew)
+{
+  Model m;
+  Arr *a;
+  guint n = 2000, i;
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 99.0);
+  RtpccPlayoutStats st;
+  guint64 late = 0;
+
+  model_init (&m, 9, MS (30), MS (6));
+  m.skew1 = MS (80);
+  a = make_arrivals (n, MS (10), 0.0, 0, 0, 2, model_delay, &m);
+  for (i = 0; i < n; i++) {
+    if (rtpcc_playout_push (p, a[i].arrival, a[i].subflow, a[i].seq, a[i].ts,
+            NULL) == RTPCC_PLAYOUT_LATE && a[i].arrival > RTPCC_SEC (2))
+      late++;
+    while (rtpcc_playout_pop (p, a[i].arrival, NULL, NULL));
+  }
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_int (st.subflows, 2);
+  fail_unless (st.target_delay >= MS (80) && st.target_delay <= MS (95),
+      "target %.1f ms", RTPCC_TIME_AS_MSEC (st.target_delay));
+  fail_unless (llabs (st.path_skew[1] - MS (80)) < MS (5),
+      "path skew %.1f ms", RTPCC_TIME_AS_MSEC (st.path_skew[1]));
+  fail_unless (st.path_skew[0] == 0);
+  fail_unless (late < n / 100, "%" G_GUINT64_FORMAT " late", late);
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* seed 003 §6.1: the filters' numerics, and the settling time after a
+ * 0 → 150 ms path skew step (the thesis: about 3 s). */
+GST_START_TEST (test_singh)
+{
+  Model m;
+  Arr *a;
+  guint n = 3000, i;
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_SINGH, 99.0);
+  RtpccPlayoutStats st;
+  RtpccTime settled = RTPCC_TIME_NONE;
+
+  fail_unless_equals_int (rtpcc_playout_singh_path_skew (MS (100), MS (200)),
+      MS (101));
+  fail_unless_equals_int (rtpcc_playout_singh_delay (MS (1000), MS (2250)),
+      MS (1010));
+  fail_unless_equals_int (rtpcc_playout_singh_delay (0, 125), 1);
+
+  model_init (&m, 13, MS (30), MS (2));
+  m.skew1 = 0;
+  a = make_arrivals (n, MS (10), 0.0, 0, 0, 2, model_delay, &m);
+  /* the step: subflow 1 gets +150 ms from t = 10 s */
+  for (i = 0; i < n; i++)
+    if (a[i].subflow == 1 && a[i].send >= RTPCC_SEC (10))
+      a[i].arrival += MS (150);
+  qsort (a, n, sizeof (Arr), cmp_arr);
+  for (i = 0; i < n; i++) {
+    rtpcc_playout_push (p, a[i].arrival, a[i].subflow, a[i].seq, a[i].ts,
+        NULL);
+    while (rtpcc_playout_pop (p, a[i].arrival, NULL, NULL));
+    rtpcc_playout_get_stats (p, &st);
+    if (a[i].arrival > RTPCC_SEC (10) && settled == RTPCC_TIME_NONE &&
+        st.target_delay >= MS (135))
+      settled = a[i].arrival - RTPCC_SEC (10);
+  }
+  fail_unless (settled != RTPCC_TIME_NONE, "never settled: %.1f ms",
+      RTPCC_TIME_AS_MSEC (st.target_delay));
+  GST_INFO ("singh: 90 %% of a 150 ms step after %.2f s",
+      RTPCC_TIME_AS_SEC (settled));
+  fail_unless (settled < RTPCC_SEC (6), "settled after %.2f s",
+      RTPCC_TIME_AS_SEC (settled));
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_playout_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_playout");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_converges_to_percentile);
+  tcase_add_test (tc, test_spike_up_and_down);
+  tcase_add_test (tc, test_drift);
+  tcase_add_test (tc, test_wrap);
+  tcase_add_test (tc, test_reorder_late_duplicate);
+  tcase_add_test (tc, test_bounds_and_fec);
+  tcase_add_test (tc, test_multipath_skew);
+  tcase_add_test (tc, test_singh);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_playout);

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""Plot bench-playout's CSV: mean playout delay vs late loss per trace.
+
+Usage: plot-playout.py CSV PNG
+"""
+import csv
+import sys
+from collections import defaultdict
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def pareto(points):
+    """Points not beaten on both axes (lower delay and lower loss)."""
+    front, best = [], float("inf")
+    for late, delay in sorted(points):
+        if delay < best:
+            front.append((late, delay))
+            best = delay
+    return front
+
+
+def main():
+    rows = defaultdict(lambda: defaultdict(list))
+    with open(sys.argv[1]) as f:
+        for r in csv.DictReader(f):
+            rows[r["trace"]][r["method"]].append(
+                (float(r["late_pct"]), float(r["mean_delay_ms"]), r["param"]))
+    traces = list(rows)
+    cols = 2
+    nrows = (len(traces) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(11, 4.2 * nrows),
+                             squeeze=False)
+    axes = [a for r in axes for a in r]
+    for ax, t in zip(axes, traces):
+        m = rows[t]
+        o = sorted(m["oracle"])
+        ax.plot([p[0] for p in o], [p[1] for p in o], "k--", label="oracle")
+        ours = [(p[0], p[1]) for p in m["ours"]]
+        ax.scatter([p[0] for p in ours], [p[1] for p in ours], s=6,
+                   color="tab:blue", alpha=0.3)
+        fr = pareto(ours)
+        ax.plot([p[0] for p in fr], [p[1] for p in fr], "o-",
+                color="tab:blue", label="playoutbuffer (sweep, front)")
+        jb = [p for p in m["rtpjitterbuffer"] if p[0] < 100]
+        jb.sort(key=lambda p: int(p[2]))
+        ax.plot([p[0] for p in jb], [p[1] for p in jb], "s-",
+                color="tab:red", label="rtpjitterbuffer (latency)")
+        for p in jb:
+            if int(p[2]) <= 60:
+                ax.annotate(p[2], (p[0], p[1]), fontsize=7,
+                            color="tab:red")
+        ax.axvline(1.0, color="grey", lw=0.8)
+        ax.set_xscale("symlog", linthresh=0.1)
+        ax.set_xlim(0, 10)
+        top = max([p[1] for p in fr] + [p[1] for p in jb if p[0] <= 10]
+                  + [p[1] for p in o if p[0] <= 1.0])
+        ax.set_ylim(0, min(top * 1.15, 500))
+        ax.set_title(t)
+        ax.set_xlabel("late loss (%)")
+        ax.set_ylabel("mean playout delay, send to play (ms)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(sys.argv[2], dpi=110)
+
+
+if __name__ == "__main__":
+    main()
