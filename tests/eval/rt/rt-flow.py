@@ -1,0 +1,535 @@
+#!/usr/bin/python3
+"""One endpoint of a real-time evaluation flow (docs/realtime-eval.md).
+
+  rt-flow.py send  ...   video sender: numbered frames -> x264enc -> RTP
+  rt-flow.py recv  ...   receiver: RTP -> decoder -> frame log + raw frames
+  rt-flow.py relay ...   loopback path: udpsrc ! linkemu ! udpsink both ways
+
+Two stacks: --stack ours (rtpccsink/rtpccsrc, the controller drives x264enc
+through encoder-control) and --stack gcc (stock rtpbin with TWCC, avpf, and
+gst-plugins-rs rtpgccbwe whose estimate this script feeds to x264enc, the
+configuration of research/gcc-peer.md).
+
+Every frame carries its number as a 32-block luma barcode in its top rows
+(16-bit number and its complement), so the receiver knows which source frame
+each decoded picture is, whatever was lost; the sender logs each frame's
+capture time and the receiver its display time (glass-to-glass latency).
+The source is deterministic (videotestsrc frame n is always the same
+picture), so rt-quality.py regenerates the reference exactly.
+
+All processes of a run share --t0 (UNIX time of case time 0) and log every
+200 ms on that grid; rt-eval.py merges the logs into per-flow CSVs.
+Run with the system python3 (GStreamer introspection).
+"""
+import argparse
+import os
+import struct
+import sys
+import threading
+import time
+
+import gi
+
+gi.require_version("Gst", "1.0")
+from gi.repository import GLib, Gst  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+TWCC_URI = ("http://www.ietf.org/id/"
+            "draft-holmer-rmcat-transport-wide-cc-extensions-01")
+TICK = 0.2
+BAR_BITS = 32
+BAR_ROWS = 16
+
+
+def h264_caps(extra=""):
+    return ("application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+            "encoding-name=(string)H264,payload=(int)96" + extra)
+
+
+def source_desc(w, h, fps):
+    # smpte with horizontal motion keeps x264 near its target (a static
+    # pattern would stay far below it and hide congestion)
+    return ("videotestsrc pattern=smpte horizontal-speed=4 ! "
+            f"video/x-raw,format=I420,width={w},height={h},"
+            f"framerate={fps}/1 ! appsink name=gen sync=false max-buffers=4")
+
+
+def stamp(frame, n, w):
+    """Write frame number n as a barcode into the luma of an I420 frame."""
+    y = frame[:w * BAR_ROWS].reshape(BAR_ROWS, w)
+    bw = w // BAR_BITS
+    word = (n & 0xFFFF) | ((~n & 0xFFFF) << 16)
+    for b in range(BAR_BITS):
+        y[:, b * bw:(b + 1) * bw] = 235 if (word >> b) & 1 else 16
+
+
+def read_stamp(frame, w):
+    """Frame number from the barcode, or -1 when it does not check out."""
+    y = frame[:w * BAR_ROWS].reshape(BAR_ROWS, w)
+    bw = w // BAR_BITS
+    m = max(1, bw // 4)
+    word = 0
+    for b in range(BAR_BITS):
+        blk = y[3:BAR_ROWS - 3, b * bw + m:(b + 1) * bw - m]
+        if blk.mean() > 126:
+            word |= 1 << b
+    lo, hi = word & 0xFFFF, word >> 16
+    return lo if lo ^ hi == 0xFFFF else -1
+
+
+class FrameSource:
+    """Frame n of the deterministic test source, barcode included."""
+
+    def __init__(self, w, h, fps):
+        Gst.init(None)
+        self.w, self.h = w, h
+        self.pipe = Gst.parse_launch(source_desc(w, h, fps))
+        self.sink = self.pipe.get_by_name("gen")
+        self.pipe.set_state(Gst.State.PLAYING)
+        self.n = 0
+
+    def next(self):
+        sample = self.sink.emit("pull-sample")
+        if sample is None:
+            raise RuntimeError("test source ended")
+        buf = sample.get_buffer()
+        frame = np.frombuffer(buf.extract_dup(0, buf.get_size()),
+                              dtype=np.uint8).copy()
+        stamp(frame, self.n, self.w)
+        self.n += 1
+        return frame
+
+    def close(self):
+        self.pipe.set_state(Gst.State.NULL)
+
+
+class Ticker(threading.Thread):
+    """Calls fn(time_s) on the 200 ms grid of the case clock until end."""
+
+    def __init__(self, t0, end, fn):
+        super().__init__(daemon=True)
+        self.t0, self.end, self.fn = t0, end, fn
+
+    def run(self):
+        k = max(1, int((time.time() - self.t0) / TICK) + 1)
+        while True:
+            t = self.t0 + k * TICK
+            if t > self.t0 + self.end + 1e-6:
+                return
+            d = t - time.time()
+            if d > 0:
+                time.sleep(d)
+            self.fn(k * TICK)
+            k += 1
+
+
+def buffers(info):
+    if info.type & Gst.PadProbeType.BUFFER_LIST:
+        lst = info.get_buffer_list()
+        return [lst.get(i) for i in range(lst.length())]
+    b = info.get_buffer()
+    return [b] if b is not None else []
+
+
+def add_probe(elem, pad_name, fn):
+    pad = elem.get_static_pad(pad_name)
+    pad.add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.BUFFER_LIST, fn)
+
+
+def watch_bus(pipe, loop, state):
+    bus = pipe.get_bus()
+    bus.add_signal_watch()
+
+    def on_msg(_bus, msg):
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            sys.stderr.write(f"ERROR {msg.src.get_name()}: {err.message}\n"
+                             f"{dbg}\n")
+            state["failed"] = True
+            loop.quit()
+        elif msg.type == Gst.MessageType.WARNING:
+            err, _ = msg.parse_warning()
+            sys.stderr.write(f"WARNING {msg.src.get_name()}: {err.message}\n")
+    bus.connect("message", on_msg)
+
+
+def run_until(loop, t0, end):
+    def check():
+        if time.time() >= t0 + end:
+            loop.quit()
+            return False
+        return True
+    GLib.timeout_add(100, check)
+    loop.run()
+
+
+# --------------------------------------------------------------------------
+def cmd_send(a):
+    w, h, fps = a.width, a.height, a.fps
+    enc = (f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+           f"threads=1 bitrate={a.start_kbps} key-int-max={fps * 4} "
+           f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
+           f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
+           f"aggregate-mode=zero-latency")
+    src = (f"appsrc name=src is-live=true format=time do-timestamp=true "
+           f"caps=video/x-raw,format=I420,width={w},height={h},"
+           f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! ")
+    if a.stack == "ours":
+        desc = (src + enc + f" ! rtpccsink name=sink host={a.host} "
+                f"port={a.port} bind-port={a.bind_port} "
+                f"controller={a.controller} min-bitrate={a.min_kbps * 1000} "
+                f"max-bitrate={a.max_kbps * 1000} "
+                f"start-bitrate={a.start_kbps * 1000}")
+    else:
+        desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
+                f"rtpbin name=rtpbin rtp-profile=avpf "
+                f"rtpbin.send_rtp_src_0 ! udpsink name=rtpsink host={a.host} "
+                f"port={a.port} bind-port={a.bind_port} sync=false "
+                f"async=false rtpbin.send_rtcp_src_0 ! udpsink "
+                f"host={a.host} port={a.port + 1} sync=false async=false "
+                f"udpsrc port={a.bind_port + 1} caps=application/x-rtcp ! "
+                f"rtpbin.recv_rtcp_sink_0")
+    pipe = Gst.parse_launch(desc)
+    appsrc = pipe.get_by_name("src")
+    encoder = pipe.get_by_name("enc")
+    sent = {"bytes": 0}
+    lock = threading.Lock()
+    target = {"bps": a.start_kbps * 1000}
+
+    if a.stack == "ours":
+        sink = pipe.get_by_name("sink")
+    else:
+        from gi.repository import GstRtp  # noqa: F401  (rtphdrext types)
+        ext = Gst.ElementFactory.make("rtphdrexttwcc", None)
+        ext.set_id(1)
+        pipe.get_by_name("pay").emit("add-extension", ext)
+        bwe = pipe.get_by_name("bwe")
+        bwe.set_property("min-bitrate", a.min_kbps * 1000)
+        bwe.set_property("max-bitrate", a.max_kbps * 1000)
+        bwe.set_property("estimated-bitrate", a.start_kbps * 1000)
+
+        def on_estimate(obj, _pspec):
+            bps = obj.get_property("estimated-bitrate")
+            target["bps"] = bps
+            # kbit/s; 5 % left for RTP/UDP/IP overhead, as gcc-peer.md
+            encoder.set_property("bitrate", max(50, int(bps // 1000 * 0.95)))
+        bwe.connect("notify::estimated-bitrate", on_estimate)
+
+        def count(_pad, info):
+            with lock:
+                for b in buffers(info):
+                    sent["bytes"] += b.get_size()
+            return Gst.PadProbeReturn.OK
+        add_probe(pipe.get_by_name("rtpsink"), "sink", count)
+
+    loop = GLib.MainLoop()
+    state = {"failed": False}
+    watch_bus(pipe, loop, state)
+    csv = open(a.csv, "w")
+    csv.write("time_s,target_kbps,send_kbps,rtt_ms,encoder_kbps\n")
+    flog = open(a.frames, "w")
+    flog.write("frame,t_capture\n")
+    last = {"bytes": 0}
+
+    def tick(ts):
+        if a.stack == "ours":
+            s = sink.get_property("stats")
+            tgt = s.get_value("target-bitrate") if s else 0
+            b = s.get_value("bytes-sent") if s else 0
+            rtt = s.get_value("rtt") / 1e6 if s else float("nan")
+        else:
+            tgt = target["bps"]
+            with lock:
+                b = sent["bytes"]
+            rtt = float("nan")
+        csv.write(f"{ts:.1f},{tgt / 1000:.1f},"
+                  f"{(b - last['bytes']) * 8 / 1000 / TICK:.1f},{rtt:.2f},"
+                  f"{encoder.get_property('bitrate')}\n")
+        csv.flush()
+        last["bytes"] = b
+
+    source = FrameSource(w, h, fps)
+    pauses = [tuple(float(x) for x in p.split("-")) for p in a.pause]
+
+    def feeder():
+        # frame n is due at start + n/fps; frames due while paused are
+        # skipped (not sent), so the analysis does not count them
+        n = 0
+        start = a.t0 + a.start
+        while not stop.is_set():
+            due = start + n / fps
+            if due >= a.t0 + a.stop:
+                break
+            d = due - time.time()
+            if d > 0:
+                time.sleep(d)
+            frame = source.next()
+            t = due - a.t0
+            if not any(p0 <= t < p1 for p0, p1 in pauses):
+                buf = Gst.Buffer.new_wrapped(frame.tobytes())
+                buf.duration = Gst.SECOND // fps
+                flog.write(f"{n},{time.time():.6f}\n")
+                appsrc.emit("push-buffer", buf)
+            n += 1
+        appsrc.emit("end-of-stream")
+
+    stop = threading.Event()
+    d = a.t0 + a.start - time.time()
+    if d > 0:
+        time.sleep(d)
+    pipe.set_state(Gst.State.PLAYING)
+    th = threading.Thread(target=feeder, daemon=True)
+    th.start()
+    Ticker(a.t0, a.stop, tick).start()
+    run_until(loop, a.t0, a.stop + 0.3)
+    stop.set()
+    th.join(2)
+    if a.stack == "ours":
+        s = sink.get_property("stats")
+        sys.stdout.write(f"sender stats: {s.to_string() if s else ''}\n")
+    pipe.set_state(Gst.State.NULL)
+    source.close()
+    flog.close()
+    csv.close()
+    return 1 if state["failed"] else 0
+
+
+# --------------------------------------------------------------------------
+class RtpCounter:
+    """Per-tick received bytes and loss from RTP sequence numbers, and the
+    RFC 8868 RTP log (timestamp PT SSRC seq rtp_ts marker payload_size)."""
+
+    def __init__(self, log_path):
+        self.lock = threading.Lock()
+        self.bytes = 0
+        self.packets = 0
+        self.ext_max = None
+        self.cycles = 0
+        self.log = open(log_path, "w") if log_path else None
+
+    def probe(self, _pad, info):
+        now = time.time()
+        with self.lock:
+            for b in buffers(info):
+                size = b.get_size()
+                hdr = b.extract_dup(0, min(size, 16))
+                if len(hdr) < 12 or hdr[0] >> 6 != 2 or 72 <= hdr[1] & 0x7F \
+                        <= 79:
+                    continue    # not RTP (or RTCP, on muxed ports)
+                pt = hdr[1] & 0x7F
+                marker = hdr[1] >> 7
+                seq, rts, ssrc = struct.unpack("!HII", hdr[2:12])
+                self.bytes += size
+                self.packets += 1
+                if self.ext_max is None:
+                    self.ext_max = seq
+                    self.first = seq
+                else:
+                    cur = self.ext_max & 0xFFFF
+                    delta = (seq - cur + 0x8000) % 0x10000 - 0x8000
+                    if delta > 0:
+                        self.ext_max += delta
+                if self.log:
+                    payload = size - 12 - 4 * (hdr[0] & 0x0F)
+                    self.log.write(f"{now:.6f} {pt} {ssrc:08x} {seq} {rts} "
+                                   f"{marker} {payload}\n")
+        return Gst.PadProbeReturn.OK
+
+    def snapshot(self):
+        with self.lock:
+            exp = (self.ext_max - self.first + 1) if self.ext_max is not None \
+                else 0
+            return self.bytes, self.packets, exp
+
+    def close(self):
+        if self.log:
+            self.log.close()
+
+
+def cmd_recv(a):
+    w, h = a.width, a.height
+    tail = ("rtph264depay ! h264parse ! avdec_h264 ! videoconvert ! "
+            f"video/x-raw,format=I420,width={w},height={h} ! "
+            "appsink name=out sync=false emit-signals=true max-buffers=30")
+    if a.stack == "ours":
+        desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 "
+                f"caps=\"{h264_caps()}\" ! rtpjitterbuffer latency="
+                f"{a.jitter_ms} ! " + tail)
+    else:
+        desc = (f"rtpbin name=rtpbin rtp-profile=avpf latency={a.jitter_ms} "
+                f"udpsrc name=src port={a.port} buffer-size=4194304 "
+                f"caps=\"{h264_caps(',extmap-1=(string)' + TWCC_URI)}\" ! "
+                f"rtpbin.recv_rtp_sink_0 udpsrc port={a.port + 1} "
+                f"caps=application/x-rtcp ! rtpbin.recv_rtcp_sink_0 "
+                f"rtpbin.send_rtcp_src_0 ! udpsink host={a.peer_host} "
+                f"port={a.peer_port + 1} sync=false async=false "
+                + tail.replace("rtph264depay", "rtph264depay name=depay"))
+    pipe = Gst.parse_launch(desc)
+    if a.stack != "ours":
+        # the decoding chain was parsed unlinked; link the session's pad
+        depay = pipe.get_by_name("depay")
+        rtpbin = pipe.get_by_name("rtpbin")
+
+        def on_pad(_bin, pad):
+            if pad.get_name().startswith("recv_rtp_src_0"):
+                pad.link(depay.get_static_pad("sink"))
+        rtpbin.connect("pad-added", on_pad)
+    counter = RtpCounter(a.rtp_log)
+    add_probe(pipe.get_by_name("src"), "src", counter.probe)
+    out = pipe.get_by_name("out")
+    raw = open(a.raw, "wb") if a.raw else None
+    flog = open(a.frames, "w")
+    flog.write("index,frame,t_display\n")
+    idx = {"i": 0}
+    fsize = w * h * 3 // 2
+
+    def on_sample(sink):
+        sample = sink.emit("pull-sample")
+        buf = sample.get_buffer()
+        data = buf.extract_dup(0, buf.get_size())
+        now = time.time()
+        if len(data) < fsize:
+            return Gst.FlowReturn.OK
+        n = read_stamp(np.frombuffer(data, dtype=np.uint8, count=w * BAR_ROWS),
+                       w)
+        flog.write(f"{idx['i']},{n},{now:.6f}\n")
+        if raw:
+            raw.write(data[:fsize])
+        idx["i"] += 1
+        return Gst.FlowReturn.OK
+    out.connect("new-sample", on_sample)
+
+    loop = GLib.MainLoop()
+    state = {"failed": False}
+    watch_bus(pipe, loop, state)
+    csv = open(a.csv, "w")
+    csv.write("time_s,recv_kbps,loss_pct,packets,expected\n")
+    last = {"b": 0, "p": 0, "e": 0}
+
+    def tick(ts):
+        b, p, e = counter.snapshot()
+        de, dp = e - last["e"], p - last["p"]
+        loss = max(0.0, 100.0 * (de - dp) / de) if de > 0 else 0.0
+        csv.write(f"{ts:.1f},{(b - last['b']) * 8 / 1000 / TICK:.1f},"
+                  f"{loss:.2f},{p},{e}\n")
+        csv.flush()
+        last.update(b=b, p=p, e=e)
+
+    pipe.set_state(Gst.State.PLAYING)
+    # the sockets are bound in READY->PAUSED, done when set_state returns
+    # (the sink prerolls only with the first frame): senders may start
+    open(a.csv + ".ready", "w").close()
+    Ticker(a.t0, a.stop, tick).start()
+    run_until(loop, a.t0, a.stop + 0.3)
+    pipe.set_state(Gst.State.NULL)
+    counter.close()
+    flog.close()
+    csv.close()
+    if raw:
+        raw.close()
+    return 1 if state["failed"] else 0
+
+
+# --------------------------------------------------------------------------
+def cmd_relay(a):
+    """Loopback path for one flow: socket A faces the sender (and sends its
+    feedback back from the address the sender sends to), socket B the
+    receiver, as pipelines/relay.c."""
+    from gi.repository import Gio
+
+    def bind(port):
+        s = Gio.Socket.new(Gio.SocketFamily.IPV4, Gio.SocketType.DATAGRAM,
+                           Gio.SocketProtocol.UDP)
+        s.bind(Gio.InetSocketAddress.new_from_string("127.0.0.1", port),
+               True)
+        return s
+    sa, sb = bind(a.listen), bind(0)
+
+    def direction(s_in, s_out, props, port):
+        p = Gst.parse_launch(
+            f"udpsrc name=src close-socket=false buffer-size=4194304 ! "
+            f"linkemu name=emu {props} ! udpsink name=sink "
+            f"close-socket=false sync=false async=false host=127.0.0.1 "
+            f"port={port}")
+        p.get_by_name("src").set_property("socket", s_in)
+        p.get_by_name("sink").set_property("socket", s_out)
+        return p
+    fwd = direction(sa, sb, a.forward, a.to_port)
+    rev = direction(sb, sa, a.reverse, a.sender_port)
+    emu = fwd.get_by_name("emu")
+    loop = GLib.MainLoop()
+    state = {"failed": False}
+    watch_bus(fwd, loop, state)
+    watch_bus(rev, loop, state)
+    csv = open(a.csv, "w")
+    csv.write("time_s,capacity_kbps,queue_delay_ms,link_drops,link_packets\n")
+
+    def tick(ts):
+        s = emu.get_property("stats")
+        cap = s.get_value("capacity")
+        csv.write(f"{ts:.1f},{-1 if cap >= 2**63 else cap / 1000:.1f},"
+                  f"{s.get_value('queue-delay') / 1e6:.2f},"
+                  f"{s.get_value('queue-drops') + s.get_value('loss-drops')},"
+                  f"{s.get_value('packets-in')}\n")
+        csv.flush()
+    # schedule time 0 is case time 0: start the link just before t0 (the
+    # first media packet leaves at t0 at the earliest)
+    d = a.t0 - 0.05 - time.time()
+    if d > 0:
+        time.sleep(d)
+    fwd.set_state(Gst.State.PLAYING)
+    rev.set_state(Gst.State.PLAYING)
+    Ticker(a.t0, a.stop, tick).start()
+    run_until(loop, a.t0, a.stop + 0.5)
+    fwd.set_state(Gst.State.NULL)
+    rev.set_state(Gst.State.NULL)
+    csv.close()
+    return 1 if state["failed"] else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--t0", type=float, required=True)
+    common.add_argument("--stop", type=float, required=True,
+                        help="case time (s) at which to stop")
+    common.add_argument("--csv", required=True)
+    common.add_argument("--stack", choices=("ours", "gcc"), default="ours")
+    common.add_argument("--width", type=int, default=480)
+    common.add_argument("--height", type=int, default=270)
+    common.add_argument("--fps", type=int, default=30)
+    s = sub.add_parser("send", parents=[common])
+    s.add_argument("--host", required=True)
+    s.add_argument("--port", type=int, required=True)
+    s.add_argument("--bind-port", type=int, required=True)
+    s.add_argument("--controller", default="gcc")
+    s.add_argument("--min-kbps", type=int, default=150)
+    s.add_argument("--max-kbps", type=int, default=1500)
+    s.add_argument("--start-kbps", type=int, default=150)
+    s.add_argument("--start", type=float, default=0.0)
+    s.add_argument("--pause", action="append", default=[],
+                   help="A-B: send no frames from case time A to B")
+    s.add_argument("--frames", required=True)
+    r = sub.add_parser("recv", parents=[common])
+    r.add_argument("--port", type=int, required=True)
+    r.add_argument("--peer-host", default="127.0.0.1")
+    r.add_argument("--peer-port", type=int, default=0)
+    r.add_argument("--jitter-ms", type=int, default=100)
+    r.add_argument("--frames", required=True)
+    r.add_argument("--raw")
+    r.add_argument("--rtp-log")
+    y = sub.add_parser("relay", parents=[common])
+    y.add_argument("--listen", type=int, required=True)
+    y.add_argument("--to-port", type=int, required=True)
+    y.add_argument("--sender-port", type=int, required=True)
+    y.add_argument("--forward", default="")
+    y.add_argument("--reverse", default="")
+    a = p.parse_args()
+    Gst.init(None)
+    return {"send": cmd_send, "recv": cmd_recv, "relay": cmd_relay}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
