@@ -75,8 +75,11 @@ up() {
     ip netns exec "${P}$ns" sysctl -qw net.core.rmem_max=8388608 \
       net.core.wmem_max=8388608 2>/dev/null || true
   done
+  # RTPCC_DELAYLINE_ARGS: extra options, e.g. per-port delays (5.5);
+  # word splitting intended
+  # shellcheck disable=SC2086
   "$dl" --ns-a "${P}m" --dev-a m1 --ns-b "${P}r" --dev-b r0 --delay "$delay" \
-    >"$STATE/${P}delayline.log" 2>&1 &
+    ${RTPCC_DELAYLINE_ARGS:-} >"$STATE/${P}delayline.log" 2>&1 &
   echo $! >"$STATE/${P}delayline.pid"
   for _ in $(seq 50); do
     ip -n "${P}r" link show r0 >/dev/null 2>&1 && \

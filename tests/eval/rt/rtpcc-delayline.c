@@ -9,9 +9,11 @@
  * in the namespace it was created in, while its file descriptor works from
  * anywhere), reads IP packets from one and writes them into the other once
  * the library's link model says they are due. Every packet, UDP media and
- * TCP alike, sees the same delay; the bottleneck queue is a kernel qdisc
- * (tbf) elsewhere on the path, so the link model here has no capacity
- * limit and no queue limit: it is only the wire.
+ * TCP alike, sees the same delay — unless --port-delay gives the UDP/TCP
+ * packets of a port range extra delay (RFC 8867 5.5: flows with different
+ * propagation delays through one bottleneck); the bottleneck queue is a
+ * kernel qdisc (tbf) elsewhere on the path, so the link model here has no
+ * capacity limit and no queue limit: it is only the wire.
  *
  * Needs CAP_NET_ADMIN (TUNSETIFF, setns). Runs until SIGINT/SIGTERM, then
  * prints per-direction counts.
@@ -49,6 +51,65 @@ typedef struct
   guint len;
   guint8 data[];
 } Pkt;
+
+/* extra one-way delay for packets with a source or destination port in
+ * [lo, hi] (both directions) */
+typedef struct
+{
+  guint lo, hi;
+  RtpccTime extra;
+} PortDelay;
+
+static PortDelay *port_delays;
+static guint n_port_delays;
+
+/* Extra delay of an IPv4 UDP/TCP packet by its ports; 0 for anything else
+ * (or a packet too short to tell). */
+static RtpccTime
+extra_delay (const guint8 * pkt, gsize len)
+{
+  gsize ihl;
+  guint sport, dport;
+
+  if (n_port_delays == 0 || len < 20 || (pkt[0] >> 4) != 4)
+    return 0;
+  ihl = (gsize) (pkt[0] & 0x0f) * 4;
+  if (ihl < 20 || len < ihl + 4 || (pkt[9] != 17 && pkt[9] != 6))
+    return 0;
+  /* fragments other than the first carry no ports */
+  if (((pkt[6] & 0x1f) << 8 | pkt[7]) != 0)
+    return 0;
+  sport = (guint) pkt[ihl] << 8 | pkt[ihl + 1];
+  dport = (guint) pkt[ihl + 2] << 8 | pkt[ihl + 3];
+  for (guint i = 0; i < n_port_delays; i++) {
+    const PortDelay *pd = &port_delays[i];
+    if ((sport >= pd->lo && sport <= pd->hi)
+        || (dport >= pd->lo && dport <= pd->hi))
+      return pd->extra;
+  }
+  return 0;
+}
+
+/* "LO-HI:MS" or "PORT:MS" */
+static gboolean
+parse_port_delay (const gchar * str, PortDelay * out)
+{
+  guint lo, hi, ms;
+  gchar tail;
+
+  if (sscanf (str, "%u-%u:%u%c", &lo, &hi, &ms, &tail) == 3) {
+    /* range */
+  } else if (sscanf (str, "%u:%u%c", &lo, &ms, &tail) == 2) {
+    hi = lo;
+  } else
+    return FALSE;
+  if (lo > hi || hi > 65535 || ms > 10000)
+    return FALSE;
+  out->lo = lo;
+  out->hi = hi;
+  out->extra = RTPCC_MSEC ((gint64) ms);
+  return TRUE;
+}
 
 typedef struct
 {
@@ -145,10 +206,21 @@ drain_input (Dir * d)
       continue;
     }
     p = g_malloc (sizeof (Pkt) + (gsize) n);
-    p->due = o.deliver_at;
+    p->due = o.deliver_at + extra_delay (buf, (gsize) n);
     p->len = (guint) n;
     memcpy (p->data, buf, (gsize) n);
-    g_queue_push_tail (&d->q, p);
+    /* keep the queue in due order: with per-port delays a packet may be
+     * due before ones queued earlier (they are different paths); search
+     * from the tail, where it almost always belongs */
+    {
+      GList *l = d->q.tail;
+      while (l && ((Pkt *) l->data)->due > p->due)
+        l = l->prev;
+      if (l)
+        g_queue_insert_after (&d->q, l, p);
+      else
+        g_queue_push_head (&d->q, p);
+    }
   }
 }
 
@@ -181,6 +253,7 @@ main (int argc, char **argv)
 {
   /* freed on every return path */
   g_autofree gchar *ns_a = NULL, *ns_b = NULL, *dev_a = NULL, *dev_b = NULL;
+  g_auto (GStrv) port_delay_args = NULL;
   gint delay_ms = 50, delay_ba_ms = -1;
   GOptionContext *ctx;
   GError *err = NULL;
@@ -201,6 +274,9 @@ main (int argc, char **argv)
         "One-way delay A->B in ms (default 50)", "MS"},
     {"delay-ba", 0, 0, G_OPTION_ARG_INT, &delay_ba_ms,
         "One-way delay B->A in ms (default: same as --delay)", "MS"},
+    {"port-delay", 0, 0, G_OPTION_ARG_STRING_ARRAY, &port_delay_args,
+          "Extra one-way delay (both directions) for UDP/TCP packets from or "
+          "to ports LO-HI (repeatable)", "LO-HI:MS"},
     {NULL}
   };
 
@@ -221,11 +297,22 @@ main (int argc, char **argv)
     return 2;
   }
 
+  n_port_delays = port_delay_args ? g_strv_length (port_delay_args) : 0;
+  port_delays = g_new0 (PortDelay, MAX (n_port_delays, 1));
+  for (guint i = 0; i < n_port_delays; i++)
+    if (!parse_port_delay (port_delay_args[i], &port_delays[i])) {
+      g_printerr ("bad --port-delay %s (LO-HI:MS or PORT:MS)\n",
+          port_delay_args[i]);
+      g_free (port_delays);
+      return 2;
+    }
+
   fd_a = open_tun (ns_a, dev_a);
   fd_b = fd_a >= 0 ? open_tun (ns_b, dev_b) : -1;
   if (fd_a < 0 || fd_b < 0) {
     if (fd_a >= 0)
       close (fd_a);
+    g_free (port_delays);
     return 1;
   }
 
@@ -297,5 +384,6 @@ main (int argc, char **argv)
   }
   close (fd_a);
   close (fd_b);
+  g_free (port_delays);
   return 0;
 }
