@@ -74,8 +74,9 @@ def main():
     m = json.load(open(os.path.join(out, "5.1-ours", "metrics.json")))
     q = m["quality"][0]
     f = m["flows"][0]
-    print(json.dumps({k: m[k] for k in ("util", "qdelay_mean_ms",
-                                        "qdelay_p95_ms", "loss_pct", "ssim",
+    print(json.dumps({k: m.get(k) for k in ("util", "qdelay_mean_ms",
+                                        "qdelay_p95_ms", "loss_pct",
+                                        "post_repair_loss_pct", "ssim",
                                         "psnr", "freeze_pct", "g2g_p95_ms")},
                      indent=1))
     checks = [
@@ -88,6 +89,9 @@ def main():
         # would mean the controller ignores delay
         ("mean queue delay < 200 ms", m["qdelay_mean_ms"] < 200),
         ("loss < 10 %", m["loss_pct"] < 10),
+        # after the jitter buffer: measured (not NaN) and bounded
+        ("post-repair loss measured, < 10 %",
+         0 <= m.get("post_repair_loss_pct", float("nan")) < 10),
         ("video decoded: > 60 % of sent frames",
          q.get("frames_decoded", 0) > 0.6 * q.get("frames_sent", 1)),
         ("freeze < 40 %", q.get("freeze_pct", 100) < 40),

@@ -754,6 +754,22 @@ def quality(run, keep_raw):
     return out
 
 
+def post_repair_loss(outdir, n_flows):
+    """RFC 8868 post-repair loss, %, mean over flows: packets expected but
+    missing where the depayloader takes them, i.e. after the receiver's
+    jitter buffer (its late discards count; no FEC/RTX in these runs). From
+    the receivers' cumulative counters (last row of flowN-rcv.csv)."""
+    vals = []
+    for i in range(n_flows):
+        rows = read_rows(os.path.join(outdir, f"flow{i}-rcv.csv"))
+        if not rows or "post_expected" not in rows[-1]:
+            continue
+        pp, pe = rows[-1]["post_packets"], rows[-1]["post_expected"]
+        if pe and pe > 0:
+            vals.append(max(0.0, 100.0 * (pe - pp) / pe))
+    return mean(vals) if vals else float("nan")
+
+
 def run_case(args, name, stack, mode):
     case = scaled(load_case(name, args.build), args.scale)
     outdir = os.path.join(args.out, f"{name}-{stack}")
@@ -768,6 +784,7 @@ def run_case(args, name, stack, mode):
         run.stop()
     paths = merge(run, mode)
     m = metrics(run, paths)
+    m["post_repair_loss_pct"] = post_repair_loss(outdir, len(case["flows"]))
     m["quality"] = quality(run, args.keep_raw)
     qs = [q for q in m["quality"] if "ssim_mean" in q]
     m["ssim"] = mean([q["ssim_mean"] for q in qs])
@@ -814,17 +831,17 @@ def write_results(args, results, path, argv=None):
              ", ".join(sorted({m.get("source", "?").replace(
                  f" {m['case']}", "") for m in results})) + ".", "",
              "| case | stack | mode | s | util (media) | qdelay mean/p95 ms "
-             "| loss % (worst flow) | Jain | conv. mean s | media share vs "
-             "TCP | PSNR-Y dB | SSIM | freeze % | g2g p95 ms |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| loss % (worst flow) | post-repair loss % | Jain | conv. mean s "
+             "| media share vs TCP | PSNR-Y dB | SSIM | freeze % | g2g p95 ms |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for m in results:
         lines.append(
             f"| {m['case']} | {m['stack']} | {m['mode']} | "
             f"{m['duration']:g} | {fmt(m.get('util'))} "
             f"({fmt(m.get('media_util'))}) | "
             f"{fmt(m['qdelay_mean_ms'], 0)}/{fmt(m['qdelay_p95_ms'], 0)} | "
-            f"{fmt(m['loss_pct'])} | {fmt(m.get('jain'))} | "
-            f"{fmt(m.get('conv_mean_s'), 1)} | "
+            f"{fmt(m['loss_pct'])} | {fmt(m.get('post_repair_loss_pct'))} | "
+            f"{fmt(m.get('jain'))} | {fmt(m.get('conv_mean_s'), 1)} | "
             f"{fmt(m.get('media_share'))} | {fmt(m['psnr'], 1)} | "
             f"{fmt(m['ssim'], 3)} | {fmt(m['freeze_pct'], 1)} | "
             f"{fmt(m['g2g_p95_ms'], 0)} |")

@@ -349,7 +349,7 @@ class RtpCounter:
 
 def cmd_recv(a):
     w, h = a.width, a.height
-    tail = ("rtph264depay ! h264parse ! avdec_h264 ! videoconvert ! "
+    tail = ("rtph264depay name=depay ! h264parse ! avdec_h264 ! videoconvert ! "
             f"video/x-raw,format=I420,width={w},height={h} ! "
             "appsink name=out sync=false emit-signals=true max-buffers=30")
     if a.stack == "ours":
@@ -364,7 +364,7 @@ def cmd_recv(a):
                 f"caps=application/x-rtcp ! rtpbin.recv_rtcp_sink_0 "
                 f"rtpbin.send_rtcp_src_0 ! udpsink host={a.peer_host} "
                 f"port={a.peer_port + 1} sync=false async=false "
-                + tail.replace("rtph264depay", "rtph264depay name=depay"))
+                + tail)
     pipe = Gst.parse_launch(desc)
     if a.stack != "ours":
         # the decoding chain was parsed unlinked; link the session's pad
@@ -377,6 +377,10 @@ def cmd_recv(a):
         rtpbin.connect("pad-added", on_pad)
     counter = RtpCounter(a.rtp_log)
     add_probe(pipe.get_by_name("src"), "src", counter.probe)
+    # post-repair (RFC 8868): what reaches the depayloader, after the jitter
+    # buffer's repair window (late packets it gives up on count as lost)
+    post = RtpCounter(None)
+    add_probe(pipe.get_by_name("depay"), "sink", post.probe)
     out = pipe.get_by_name("out")
     raw = open(a.raw, "wb") if a.raw else None
     flog = open(a.frames, "w")
@@ -404,15 +408,17 @@ def cmd_recv(a):
     state = {"failed": False}
     watch_bus(pipe, loop, state)
     csv = open(a.csv, "w")
-    csv.write("time_s,recv_kbps,loss_pct,packets,expected\n")
+    csv.write("time_s,recv_kbps,loss_pct,packets,expected,post_packets,"
+              "post_expected\n")
     last = {"b": 0, "p": 0, "e": 0}
 
     def tick(ts):
         b, p, e = counter.snapshot()
         de, dp = e - last["e"], p - last["p"]
         loss = max(0.0, 100.0 * (de - dp) / de) if de > 0 else 0.0
+        _pb, pp, pe = post.snapshot()
         csv.write(f"{ts:.1f},{(b - last['b']) * 8 / 1000 / TICK:.1f},"
-                  f"{loss:.2f},{p},{e}\n")
+                  f"{loss:.2f},{p},{e},{pp},{pe}\n")
         csv.flush()
         last.update(b=b, p=p, e=e)
 
