@@ -48,6 +48,24 @@ G_DECLARE_FINAL_TYPE (GstFecEnc, gst_fec_enc, GST, FEC_ENC, GstElement)
 #define GST_TYPE_FEC_DEC (gst_fec_dec_get_type ())
 G_DECLARE_FINAL_TYPE (GstFecDec, gst_fec_dec, GST, FEC_DEC, GstElement)
 
+/* The element state gst_fec_wait_next() needs (all guarded by @lock). */
+typedef struct
+{
+  GMutex *lock;
+  GCond *cond;
+  const gboolean *flushing;
+  GstClockID *clock_id;
+} GstFecWait;
+
+typedef RtpccTime (*GstFecNextTime) (gpointer lib);
+
+/* For a src-pad task: under @w->lock, waits on @w->cond until @next (lib)
+ * names a time (ns on the running-time scale) and the element has a clock,
+ * then waits on the clock until that time without the lock. FALSE (task
+ * paused, lock released) when flushing. */
+gboolean gst_fec_wait_next (GstElement * element, GstPad * srcpad,
+    const GstFecWait * w, GstFecNextTime next, gpointer lib);
+
 GST_ELEMENT_REGISTER_DECLARE (fecenc);
 GST_ELEMENT_REGISTER_DECLARE (fecdec);
 

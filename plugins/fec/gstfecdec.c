@@ -218,43 +218,27 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return push_list (self, out);
 }
 
+static RtpccTime
+dec_next_time (gpointer lib)
+{
+  return rtpcc_fec_decoder_next_timeout ((RtpccFecDecoder *) lib);
+}
+
 /* Waits on the element clock for the oldest hole's deadline, then releases
  * under the sink pad's stream lock so pushes never interleave with chain. */
 static void
 gst_fec_dec_loop (gpointer data)
 {
   GstFecDec *self = data;
-  GstClock *clock = NULL;
-  GstClockID id;
+  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
+    &self->clock_id
+  };
   GList *out = NULL;
   GstFlowReturn ret;
-  RtpccTime t = RTPCC_TIME_INFINITE;
 
-  g_mutex_lock (&self->lock);
-  while (!self->flushing) {
-    t = rtpcc_fec_decoder_next_timeout (self->dec);
-    clock = t != RTPCC_TIME_INFINITE ?
-        gst_element_get_clock (GST_ELEMENT (self)) : NULL;
-    if (clock)
-      break;
-    /* no hole, or no clock to time it: wait for the next buffer */
-    g_cond_wait (&self->cond, &self->lock);
-  }
-  if (self->flushing) {
-    g_mutex_unlock (&self->lock);
-    gst_pad_pause_task (self->srcpad);
+  if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
+          dec_next_time, self->dec))
     return;
-  }
-  id = gst_clock_new_single_shot_id (clock, gst_element_get_base_time
-      (GST_ELEMENT (self)) + (GstClockTime) t);
-  self->clock_id = id;
-  g_mutex_unlock (&self->lock);
-  gst_clock_id_wait (id, NULL);
-  g_mutex_lock (&self->lock);
-  self->clock_id = NULL;
-  g_mutex_unlock (&self->lock);
-  gst_clock_id_unref (id);
-  gst_object_unref (clock);
 
   GST_PAD_STREAM_LOCK (self->sinkpad);
   g_mutex_lock (&self->lock);

@@ -252,6 +252,12 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return push_list (self, after);
 }
 
+static RtpccTime
+enc_next_time (gpointer lib)
+{
+  return rtpcc_fec_encoder_next_deadline ((RtpccFecEncoder *) lib);
+}
+
 /* Waits on the element clock for the open block's time bound, then closes
  * it under the sink pad's stream lock so pushes never interleave with
  * chain. */
@@ -259,36 +265,15 @@ static void
 gst_fec_enc_loop (gpointer data)
 {
   GstFecEnc *self = data;
-  GstClock *clock = NULL;
-  GstClockID id;
+  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
+    &self->clock_id
+  };
   GList *out = NULL;
   GstFlowReturn ret;
-  RtpccTime t = RTPCC_TIME_INFINITE;
 
-  g_mutex_lock (&self->lock);
-  while (!self->flushing) {
-    t = rtpcc_fec_encoder_next_deadline (self->enc);
-    clock = t != RTPCC_TIME_INFINITE ?
-        gst_element_get_clock (GST_ELEMENT (self)) : NULL;
-    if (clock)
-      break;
-    g_cond_wait (&self->cond, &self->lock);
-  }
-  if (self->flushing) {
-    g_mutex_unlock (&self->lock);
-    gst_pad_pause_task (self->srcpad);
+  if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
+          enc_next_time, self->enc))
     return;
-  }
-  id = gst_clock_new_single_shot_id (clock, gst_element_get_base_time
-      (GST_ELEMENT (self)) + (GstClockTime) t);
-  self->clock_id = id;
-  g_mutex_unlock (&self->lock);
-  gst_clock_id_wait (id, NULL);
-  g_mutex_lock (&self->lock);
-  self->clock_id = NULL;
-  g_mutex_unlock (&self->lock);
-  gst_clock_id_unref (id);
-  gst_object_unref (clock);
 
   GST_PAD_STREAM_LOCK (self->sinkpad);
   g_mutex_lock (&self->lock);
