@@ -367,15 +367,13 @@ apply_target (GstFecEnc * self, const GstStructure * s)
     cfg.n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
     self->enabled = TRUE;
   } else if (gst_structure_get_uint64 (s, "fec-bitrate", &fec)) {
-    gst_structure_get_uint64 (s, "media-bitrate", &media);
-    if (fec == 0 || media == 0) {
-      self->enabled = FALSE;
-    } else {
-      guint64 n = (media + fec / 2) / fec;
+    guint n;
 
-      cfg.n = (guint) CLAMP (n, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
-      self->enabled = TRUE;
-    }
+    gst_structure_get_uint64 (s, "media-bitrate", &media);
+    n = rtpcc_fec_interval_for_rates (media, fec);
+    self->enabled = n > 0;
+    if (n > 0)
+      cfg.n = n;
   } else {
     return;
   }

@@ -654,6 +654,22 @@ GST_START_TEST (test_stream_ge_loss)
 
 GST_END_TEST;
 
+GST_START_TEST (test_interval_for_rates)
+{
+  /* I2: N = round (media / fec), clamped to [2, 14]; off when either is 0 */
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1000000, 100000), 10);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1050, 100), 11);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1049, 100), 10);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1000, 1000), 2);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1000, 10), 14);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (0, 100), 0);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (1000, 0), 0);
+  fail_unless_equals_int (rtpcc_fec_interval_for_rates (G_MAXUINT64,
+          G_MAXUINT64 / 5), 5);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_fec_suite (void)
 {
@@ -662,6 +678,7 @@ rtpcc_fec_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 240);
+  tcase_add_test (tc, test_interval_for_rates);
   tcase_add_test (tc, test_xor_exhaustive);
   tcase_add_test (tc, test_rs_exhaustive);
   tcase_add_test (tc, test_rs_codec_random);

@@ -285,6 +285,20 @@ rtpcc_fec_encoder_get_config (RtpccFecEncoder * enc)
   return &enc->cfg;
 }
 
+guint
+rtpcc_fec_interval_for_rates (guint64 media_bitrate, guint64 fec_bitrate)
+{
+  guint64 n;
+
+  if (media_bitrate == 0 || fec_bitrate == 0)
+    return 0;
+  n = media_bitrate / fec_bitrate;
+  /* round to nearest without overflowing the sum */
+  if (media_bitrate % fec_bitrate >= fec_bitrate - fec_bitrate / 2)
+    n++;
+  return (guint) CLAMP (n, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+}
+
 void
 rtpcc_fec_encoder_set_enabled (RtpccFecEncoder * enc, gboolean enabled)
 {
