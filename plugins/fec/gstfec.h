@@ -57,14 +57,15 @@ typedef struct
   GstClockID *clock_id;
 } GstFecWait;
 
-typedef RtpccTime (*GstFecNextTime) (gpointer lib);
+/* Called with the lock held, every time the task wakes up. */
+typedef RtpccTime (*GstFecNextTime) (gpointer data);
 
-/* For a src-pad task: under @w->lock, waits on @w->cond until @next (lib)
+/* For a src-pad task: under @w->lock, waits on @w->cond until @next (data)
  * names a time (ns on the running-time scale) and the element has a clock,
  * then waits on the clock until that time without the lock. FALSE (task
  * paused, lock released) when flushing. */
 gboolean gst_fec_wait_next (GstElement * element, GstPad * srcpad,
-    const GstFecWait * w, GstFecNextTime next, gpointer lib);
+    const GstFecWait * w, GstFecNextTime next, gpointer data);
 
 GST_ELEMENT_REGISTER_DECLARE (fecenc);
 GST_ELEMENT_REGISTER_DECLARE (fecdec);

@@ -218,10 +218,14 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return push_list (self, out);
 }
 
+/* called with the lock held: reads the current dec (a property change
+ * may replace it while the task waits) */
 static RtpccTime
-dec_next_time (gpointer lib)
+dec_next_time (gpointer data)
 {
-  return rtpcc_fec_decoder_next_timeout ((RtpccFecDecoder *) lib);
+  GstFecDec *self = data;
+
+  return rtpcc_fec_decoder_next_timeout (self->dec);
 }
 
 /* Waits on the element clock for the oldest hole's deadline, then releases
@@ -237,7 +241,7 @@ gst_fec_dec_loop (gpointer data)
   GstFlowReturn ret;
 
   if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
-          dec_next_time, self->dec))
+          dec_next_time, self))
     return;
 
   GST_PAD_STREAM_LOCK (self->sinkpad);

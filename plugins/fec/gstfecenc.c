@@ -252,10 +252,14 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return push_list (self, after);
 }
 
+/* called with the lock held: reads the current enc (a property change
+ * may replace it while the task waits) */
 static RtpccTime
-enc_next_time (gpointer lib)
+enc_next_time (gpointer data)
 {
-  return rtpcc_fec_encoder_next_deadline ((RtpccFecEncoder *) lib);
+  GstFecEnc *self = data;
+
+  return rtpcc_fec_encoder_next_deadline (self->enc);
 }
 
 /* Waits on the element clock for the open block's time bound, then closes
@@ -272,7 +276,7 @@ gst_fec_enc_loop (gpointer data)
   GstFlowReturn ret;
 
   if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
-          enc_next_time, self->enc))
+          enc_next_time, self))
     return;
 
   GST_PAD_STREAM_LOCK (self->sinkpad);

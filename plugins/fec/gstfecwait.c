@@ -9,7 +9,7 @@
 
 gboolean
 gst_fec_wait_next (GstElement * element, GstPad * srcpad,
-    const GstFecWait * w, GstFecNextTime next, gpointer lib)
+    const GstFecWait * w, GstFecNextTime next, gpointer data)
 {
   GstClock *clock = NULL;
   GstClockID id;
@@ -17,7 +17,7 @@ gst_fec_wait_next (GstElement * element, GstPad * srcpad,
 
   g_mutex_lock (w->lock);
   while (!*w->flushing) {
-    t = next (lib);
+    t = next (data);
     clock = t != RTPCC_TIME_INFINITE ? gst_element_get_clock (element) : NULL;
     if (clock)
       break;
