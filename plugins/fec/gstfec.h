@@ -53,7 +53,7 @@ typedef struct
 {
   GMutex *lock;
   GCond *cond;
-  const gboolean *flushing;
+  gboolean *flushing;
   GstClockID *clock_id;
 } GstFecWait;
 
@@ -66,6 +66,17 @@ typedef RtpccTime (*GstFecNextTime) (gpointer data);
  * paused, lock released) when flushing. */
 gboolean gst_fec_wait_next (GstElement * element, GstPad * srcpad,
     const GstFecWait * w, GstFecNextTime next, gpointer data);
+/* src-pad activate-mode: sets flushing (unscheduling a wait) and starts or
+ * stops the task running @func (@data). */
+gboolean gst_fec_task_activate (GstPad * srcpad, const GstFecWait * w,
+    gboolean active, GstTaskFunction func, gpointer data);
+/* Pushes every buffer of @list until one push fails; frees the rest and
+ * the list. */
+GstFlowReturn gst_fec_push_list (GstPad * srcpad, GList * list);
+/* The library's "now": the element clock's running time, else @buf's
+ * running time in @segment, never before *@last_now (updated). */
+RtpccTime gst_fec_now (GstElement * element, const GstSegment * segment,
+    GstBuffer * buf, RtpccTime * last_now);
 
 GST_ELEMENT_REGISTER_DECLARE (fecenc);
 GST_ELEMENT_REGISTER_DECLARE (fecdec);

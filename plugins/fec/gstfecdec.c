@@ -114,24 +114,8 @@ reset_decoder (GstFecDec * self)
 static RtpccTime
 get_now (GstFecDec * self, GstBuffer * buf)
 {
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
-  RtpccTime now = self->last_now;
-
-  if (clock) {
-    now = (RtpccTime) (gst_clock_get_time (clock) -
-        gst_element_get_base_time (GST_ELEMENT (self)));
-    gst_object_unref (clock);
-  } else if (buf && GST_BUFFER_PTS_IS_VALID (buf)
-      && self->segment.format == GST_FORMAT_TIME) {
-    guint64 rt = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME,
-        GST_BUFFER_PTS (buf));
-
-    if (GST_CLOCK_TIME_IS_VALID (rt))
-      now = (RtpccTime) rt;
-  }
-  now = MAX (now, self->last_now);
-  self->last_now = now;
-  return now;
+  return gst_fec_now (GST_ELEMENT (self), &self->segment, buf,
+      &self->last_now);
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). */
@@ -160,16 +144,7 @@ collect (GstFecDec * self, RtpccTime now, GList ** out)
 static GstFlowReturn
 push_list (GstFecDec * self, GList * list)
 {
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  for (GList * l = list; l; l = l->next) {
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (self->srcpad, l->data);
-    else
-      gst_buffer_unref (l->data);
-  }
-  g_list_free (list);
-  return ret;
+  return gst_fec_push_list (self->srcpad, list);
 }
 
 static GstFlowReturn
@@ -260,20 +235,13 @@ gst_fec_dec_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
+  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
+    &self->clock_id
+  };
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  self->flushing = !active;
-  if (!active) {
-    if (self->clock_id)
-      gst_clock_id_unschedule (self->clock_id);
-    g_cond_signal (&self->cond);
-  }
-  g_mutex_unlock (&self->lock);
-  if (active)
-    return gst_pad_start_task (pad, gst_fec_dec_loop, self, NULL);
-  return gst_pad_stop_task (pad);
+  return gst_fec_task_activate (pad, &w, active, gst_fec_dec_loop, self);
 }
 
 static gboolean
