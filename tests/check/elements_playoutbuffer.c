@@ -420,6 +420,39 @@ GST_START_TEST (test_bad_input)
 
 GST_END_TEST;
 
+/* fec-window=-1 (default): with fecdec feeding the buffer the repair
+ * window is added (a few packet gaps), without it none. */
+static guint64
+fec_window_after (const gchar * launch)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *e = gst_harness_find_element (h, "playoutbuffer");
+  guint64 w;
+
+  fail_unless (e != NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  gst_harness_play (h);
+  for (guint i = 0; i < 20; i++)
+    push_at (h, MS (10) * i, (guint16) (100 + i), 900 * i);
+  w = stat_u64 (e, "fec-window");
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  return w;
+}
+
+GST_START_TEST (test_fec_window_auto)
+{
+  guint64 with = fec_window_after ("fecdec ! playoutbuffer");
+  guint64 without = fec_window_after ("identity ! playoutbuffer");
+
+  fail_unless_equals_uint64 (without, 0);
+  /* a packet every 10 ms: the window covers some of them */
+  fail_unless (with >= MS (10) && with <= MS (500), "%" G_GUINT64_FORMAT,
+      with);
+}
+
+GST_END_TEST;
+
 static Suite *
 playoutbuffer_suite (void)
 {
@@ -432,6 +465,7 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_two_subflows);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_fec_window_auto);
   return s;
 }
 
