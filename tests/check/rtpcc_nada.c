@@ -167,6 +167,41 @@ GST_START_TEST (test_ramp_up_equation)
 
 GST_END_TEST;
 
+/* The catch-up deviation (not RFC 8698, off by default): r_ref below
+ * CATCH_UP x min (RMAX, PRIO XREF RMAX / x_curr). */
+GST_START_TEST (test_catch_up_equation)
+{
+  RtpccNadaParams p;
+
+  rtpcc_nada_params_init (&p);
+  /* off by default: never, however low the rate */
+  assert_close (p.catch_up, 0.0, 0);
+  fail_if (rtpcc_nada_catch_up (&p, 150000, 3e6, 20));
+  fail_if (rtpcc_nada_catch_up (&p, 150000, 3e6, 0));
+
+  /* CATCH_UP = 1, RMAX = 3 Mbit/s, x_curr = 20 ms: the equilibrium rate is
+   * 10 * 3e6 / 20 = 1.5 Mbit/s (where x_offset = 0) */
+  p.catch_up = 1.0;
+  fail_unless (rtpcc_nada_catch_up (&p, 1.4e6, 3e6, 20));
+  fail_if (rtpcc_nada_catch_up (&p, 1.5e6, 3e6, 20));
+  /* ... i.e. exactly where Eq. (5)'s x_offset is negative */
+  fail_unless (20 - p.prio * p.xref * 3e6 / 1.4e6 < 0);
+  /* x_curr = 5 ms: 10 * 3e6 / 5 = 6 Mbit/s, capped at RMAX = 3 Mbit/s */
+  fail_unless (rtpcc_nada_catch_up (&p, 2.9e6, 3e6, 5));
+  fail_if (rtpcc_nada_catch_up (&p, 3e6, 3e6, 5));
+  /* no signal: the equilibrium is RMAX */
+  fail_unless (rtpcc_nada_catch_up (&p, 2.9e6, 3e6, 0));
+  /* CATCH_UP = 0.5, x_curr = 20 ms: below 0.5 * 1.5e6 = 750 kbit/s */
+  p.catch_up = 0.5;
+  fail_unless (rtpcc_nada_catch_up (&p, 700000, 3e6, 20));
+  fail_if (rtpcc_nada_catch_up (&p, 800000, 3e6, 20));
+  /* PRIO scales the equilibrium: PRIO 2 -> 3 Mbit/s, 0.5 x that = 1.5 M */
+  p.prio = 2.0;
+  fail_unless (rtpcc_nada_catch_up (&p, 1.4e6, 3e6, 20));
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_congestion_signal_equation)
 {
   RtpccNadaParams p;
@@ -285,16 +320,46 @@ GST_START_TEST (test_controller_ramp_up)
 
 GST_END_TEST;
 
-/* Three updates: 20 packets each (1000 B, every 5 ms), one-way delay 40 ms
+/* r_recv (§5.1.3) over a young flow: the arrivals' span, floored at DELTA,
+ * capped at LOGWIN. 1250 B (10000 bit) packets every 10 ms, rtt 80 ms
+ * (gamma = 1/6). */
+GST_START_TEST (test_controller_recv_rate_span)
+{
+  RtpccController *cc = make_nada (150000, 3000000, 0);
+  RtpccNadaInfo a;
+
+  /* one packet: span 0 -> DELTA, 10000 bit / 0.1 s = 100 kbit/s;
+   * 7/6 * 100000 < 150000 = r_ref */
+  feed_run (cc, MS (150), 0, 0, 10, 1250, 30, RTPCC_SEC (9), -1, MS (80));
+  a = info_of (cc);
+  assert_close (a.r_recv, 100000, 1e-6);
+  assert_close (a.r_ref, 150000, 1e-9);
+  /* packets 0..30 arrived over 300 ms: 31 * 10000 / 0.3 = 1033333.33;
+   * r_ref = 7/6 * that = 1205555.56 (over LOGWIN it would read 620000) */
+  feed_run (cc, MS (450), 1, 30, 10, 1250, 30, RTPCC_SEC (9), -1, MS (80));
+  a = info_of (cc);
+  assert_close (a.r_recv, 310000.0 / 0.3, 1e-6);
+  assert_close (a.r_ref, 7.0 / 6.0 * 310000.0 / 0.3, 1e-6);
+  /* older than LOGWIN: packets 31..80 in (300, 800] ms, 500000 / 0.5 */
+  feed_run (cc, MS (1000), 31, 80, 10, 1250, 30, RTPCC_SEC (9), -1, MS (80));
+  a = info_of (cc);
+  assert_close (a.r_recv, 1e6, 1e-6);
+  assert_close (a.r_ref, 7.0 / 6.0 * 310000.0 / 0.3, 1e-6);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+/* Three updates: 20 packets each (400 B, every 5 ms), one-way delay 40 ms
  * and then 40 + @q ms; feedback at 150, 260 and 360 ms. */
 static void
 run_gradual (RtpccController * cc, RtpccTime offset, gdouble q, gint lost,
     RtpccNadaInfo * after2, RtpccNadaInfo * after3)
 {
-  feed_run (cc, MS (150), 0, 19, 5, 1000, 40, offset, -1, MS (60));
-  feed_run (cc, MS (260), 20, 39, 5, 1000, 40 + q, offset, lost, MS (60));
+  feed_run (cc, MS (150), 0, 19, 5, 400, 40, offset, -1, MS (60));
+  feed_run (cc, MS (260), 20, 39, 5, 400, 40 + q, offset, lost, MS (60));
   *after2 = info_of (cc);
-  feed_run (cc, MS (360), 40, 59, 5, 1000, 40 + q, offset, -1, MS (60));
+  feed_run (cc, MS (360), 40, 59, 5, 400, 40 + q, offset, -1, MS (60));
   *after3 = info_of (cc);
 }
 
@@ -307,12 +372,15 @@ GST_START_TEST (test_controller_gradual_update)
     RtpccController *cc = make_nada (150000, 1500000, 800000);
     RtpccNadaInfo a1, a2, a3;
 
-    /* update 1 at 150 ms: no queue, r_recv = 20 * 8000 / 0.5 = 320 kbit/s,
-     * (1 + 50/280) * 320000 = 377143 < 800000: r_ref stays, x_curr = 0 */
-    feed_run (cc, MS (150), 0, 19, 5, 1000, 40, offsets[i], -1, MS (60));
+    /* update 1 at 150 ms: no queue. The arrivals so far span 95 ms, less
+     * than LOGWIN: r_recv is over that span, floored at DELTA (§5.1.3, see
+     * nada.c recv_span), r_recv = 20 * 3200 bit / 0.1 s = 640 kbit/s (not
+     * / 0.5 s = 128 kbit/s); (1 + 50/280) * 640000 = 754286 < 800000:
+     * r_ref stays, x_curr = 0 */
+    feed_run (cc, MS (150), 0, 19, 5, 400, 40, offsets[i], -1, MS (60));
     a1 = info_of (cc);
     fail_unless (a1.accelerated);
-    assert_close (a1.r_recv, 320000, 1e-6);
+    assert_close (a1.r_recv, 640000, 1e-6);
     assert_close (a1.r_ref, 800000, 1e-9);
     assert_close (a1.x_curr, 0, 1e-12);
     rtpcc_controller_free (cc);
@@ -348,6 +416,77 @@ GST_START_TEST (test_controller_gradual_update)
       fail_unless (a2.r_ref == ref2.r_ref && a3.r_ref == ref3.r_ref);
       fail_unless (a2.d_queue == ref2.d_queue && a3.x_curr == ref3.x_curr);
       fail_unless (a2.r_recv == ref2.r_recv);
+    }
+    rtpcc_controller_free (cc);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_controller_catch_up)
+{
+  static const gchar *modes[] = { NULL, "1" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+    RtpccController *cc = make_nada (150000, 3000000, 0);
+    RtpccNadaInfo a;
+
+    if (modes[m])
+      fail_unless (rtpcc_controller_set_param (cc, "catch-up", modes[m]));
+
+    /* update 1 at 150 ms, no queue: RFC accelerated ramp-up (either mode),
+     * r_recv = 20 * 3200 bit / 0.1 s = 640 kbit/s, rtt = 60 ms,
+     *   r_ref = (1 + 50/280) * 640000 = 754285.714 */
+    feed_run (cc, MS (150), 0, 19, 5, 400, 40, 0, -1, MS (60));
+    a = info_of (cc);
+    fail_unless (a.accelerated && !a.catching_up);
+    assert_close (a.r_ref, 754285.714285714, 1e-6);
+
+    /* update 2 at 260 ms: packets 20..39 (1000 B) queued 15 ms >= QEPS:
+     * RFC 8698 says gradual update; x_curr = 15 ms.
+     *  - RFC (catch-up off): x_offset = 15 - 3e7/754285.714 = -24.7727,
+     *    x_diff = 15, delta = 110:
+     *    r_ref = 754285.714 * (1 + 0.5*0.22*24.7727/500 - 15/500)
+     *          = 735768.0
+     *  - catch-up = 1: the equilibrium rate for 15 ms is 3e7/15 = 2 Mbit/s
+     *    > r_ref: Eq. (3)-(4) instead. r_recv = (20*3200 + 20*8000) bit
+     *    over the arrivals' span 250 - 40 = 210 ms = 1066666.667 bit/s,
+     *    r_ref = (1 + 50/280) * 1066666.667 = 1257142.857 */
+    feed_run (cc, MS (260), 20, 39, 5, 1000, 55, 0, -1, MS (60));
+    a = info_of (cc);
+    fail_if (a.accelerated);
+    assert_close (a.x_curr, 15, 1e-9);
+    if (!modes[m]) {
+      fail_if (a.catching_up);
+      assert_close (a.r_ref, 735768.0, 1e-6);
+      fail_unless_equals_string (cc->target.state, "gradual-update");
+      fail_unless_equals_string (cc->target.reason, "queue-delay");
+    } else {
+      fail_unless (a.catching_up);
+      assert_close (a.r_recv, 1066666.666666667, 1e-6);
+      assert_close (a.r_ref, 1257142.857142857, 1e-6);
+      fail_unless_equals_uint64 (a.n_catch_up, 1);
+      fail_unless_equals_string (cc->target.state, "accelerated-ramp-up");
+      fail_unless_equals_string (cc->target.reason, "catch-up");
+
+      /* update 3 at 360 ms, queue 40 ms: 3e7/40 = 750 kbit/s < r_ref, so
+       * the catch-up is over: Eq. (5)-(7), x_offset = 40 - 23.8636 =
+       * 16.1364, x_diff = 25, delta = 100:
+       *   r_ref = 1257142.857 * (1 - 0.1*16.1364/500 - 25/500)
+       *         = 1190228.571 */
+      feed_run (cc, MS (360), 40, 59, 5, 1000, 80, 0, -1, MS (60));
+      a = info_of (cc);
+      fail_if (a.catching_up);
+      assert_close (a.r_ref, 1190228.571428571, 1e-6);
+      fail_unless_equals_string (cc->target.state, "gradual-update");
+
+      /* ... for good (start-up only): back at 15 ms, below that signal's
+       * equilibrium again, it stays in gradual update */
+      feed_run (cc, MS (460), 60, 79, 5, 1000, 55, 0, -1, MS (60));
+      a = info_of (cc);
+      fail_if (a.catching_up);
+      fail_unless_equals_uint64 (a.n_catch_up, 1);
+      fail_unless_equals_string (cc->target.state, "gradual-update");
     }
     rtpcc_controller_free (cc);
   }
@@ -646,7 +785,11 @@ GST_START_TEST (test_registry_and_params)
   fail_if (rtpcc_controller_set_param (cc, "plrref", "2"));
   fail_if (rtpcc_controller_set_param (cc, "nope", "1"));
   fail_if (rtpcc_controller_set_param (cc, "xref", NULL));
+  fail_unless (rtpcc_controller_set_param (cc, "catch-up", "0.5"));
+  fail_if (rtpcc_controller_set_param (cc, "catch-up", "1.5"));
+  fail_if (rtpcc_controller_set_param (cc, "catch-up", "-0.1"));
   info = info_of (cc);
+  assert_close (info.params.catch_up, 0.5, 0);
   assert_close (info.params.qbound, 200, 0);
   assert_close (info.params.prio, 2.5, 0);
   assert_close (info.params.xref, 10, 0);
@@ -1090,10 +1233,13 @@ rtpcc_nada_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_gradual_update_equation);
   tcase_add_test (tc, test_ramp_up_equation);
+  tcase_add_test (tc, test_catch_up_equation);
   tcase_add_test (tc, test_congestion_signal_equation);
   tcase_add_test (tc, test_shaping_equation);
   tcase_add_test (tc, test_controller_ramp_up);
+  tcase_add_test (tc, test_controller_recv_rate_span);
   tcase_add_test (tc, test_controller_gradual_update);
+  tcase_add_test (tc, test_controller_catch_up);
   tcase_add_test (tc, test_controller_loss_and_warping);
   tcase_add_test (tc, test_controller_delay_filter);
   tcase_add_test (tc, test_base_delay_offset);

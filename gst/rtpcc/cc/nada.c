@@ -33,7 +33,10 @@
  *    warping would never expire.
  *  - x_curr per Eq. (2), capped at XMAX (ns3-rmcat's cap).
  *  - r_recv: bytes that arrived within the last LOGWIN of receiver time,
- *    divided by LOGWIN (§5.1.3).
+ *    divided by LOGWIN (§5.1.3) — by the time the arrivals span (not less
+ *    than DELTA) while the flow is younger than LOGWIN: dividing a
+ *    half-empty window by LOGWIN under-read the rate and held Eq. (4)
+ *    back for the first ~0.5 s.
  *  - rmode: accelerated ramp-up while the last LOGWIN of packets has no loss,
  *    no CE mark and every raw sample d_fwd - d_base < QEPS (§4.2); else
  *    gradual update. (The RFC names loss and delay; a CE mark is a congestion
@@ -68,9 +71,25 @@
  * requirement to back off when feedback stops. An idle sender expects no
  * feedback and is not cut.
  *
+ * Catch-up (parameter "catch-up", 0 = off by default: NOT RFC 8698). A flow
+ * that joins a link with a standing queue (NADA's equilibrium, 17-26 ms with
+ * two or three flows) sees samples above QEPS at once, so RFC 8698 puts it
+ * in gradual update, whose growth is additive and bounded: with x_curr >= 0,
+ * Eq. (7)'s offset term adds at most KAPPA PRIO XREF RMAX DELTA / TAU^2 per
+ * update, 60 kbit/s per second with RMAX = 3 Mbit/s: 0.55 -> 0.875 Mbit/s
+ * (half of a 1.75 Mbit/s share) takes >= 5.4 s (docs/simulator.md). With
+ * catch-up = c > 0, during the flow's start-up an update that RFC 8698 would
+ * make gradual (no loss, no mark) uses Eq. (3)-(4) instead while r_ref < c x
+ * min (RMAX, PRIO XREF RMAX / x_curr): the rate at which the RFC's own
+ * x_offset (Eq. 5) would be 0 for the signal it sees; c = 1 is "while the
+ * gradual update would raise the rate". The first update that does not
+ * qualify ends the start-up for good: a flow that joined a standing queue
+ * holds part of it in d_base (RFC 8698 §6.3), reads x_curr low and, catching
+ * up later, would push past its share.
+ *
  * States: "accelerated-ramp-up", "gradual-update", "no-feedback". Reasons:
- * "initial", "ramp-up", "queue-delay", "loss", "ecn", "no-feedback",
- * "configured".
+ * "initial", "ramp-up", "catch-up", "queue-delay", "loss", "ecn",
+ * "no-feedback", "configured".
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -121,6 +140,7 @@ rtpcc_nada_params_init (RtpccNadaParams * p)
   p->beta_s = 0.1;
   p->beta_v = 0.1;
   p->fps = 30.0;
+  p->catch_up = 0.0;            /* off: not part of RFC 8698 */
 }
 
 gdouble
@@ -166,6 +186,19 @@ rtpcc_nada_gradual_update (const RtpccNadaParams * p, gdouble r_ref,
       - p->kappa * p->eta * (x_diff / p->tau) * r_ref;
 }
 
+gboolean
+rtpcc_nada_catch_up (const RtpccNadaParams * p, gdouble r_ref, gdouble rmax,
+    gdouble x_curr)
+{
+  gdouble r_eq;
+
+  if (!(p->catch_up > 0.0))
+    return FALSE;
+  /* no signal: the equilibrium is RMAX (x_offset < 0 up to RMAX) */
+  r_eq = x_curr > 0.0 ? MIN (rmax, p->prio * p->xref * rmax / x_curr) : rmax;
+  return r_ref < p->catch_up * r_eq;
+}
+
 void
 rtpcc_nada_shaping_rates (const RtpccNadaParams * p, gdouble r_ref,
     gdouble rmin, gdouble rmax, gdouble buffer_len, gdouble * r_vin,
@@ -209,7 +242,8 @@ typedef struct
   gdouble rtt;                  /* ms */
   gboolean have_rtt;
   gdouble gamma, last_delta;
-  gboolean accelerated;
+  gboolean accelerated, catching_up, catch_up_over;
+  guint64 n_catch_up;
   RtpccTime t_last;
 
   /* d_base: minima of d_fwd per BASE_BUCKET of send time, oldest first */
@@ -229,6 +263,7 @@ typedef struct
   NadaPkt *log;
   guint log_cap, log_head, log_len;
   RtpccTime s_newest, a_newest;
+  RtpccTime a_first;            /* the first arrival reported */
 
   guint64 n_new;                /* reports since the last update */
   guint64 n_updates;
@@ -354,6 +389,8 @@ ingest (Nada * n, const RtpccPacketReport * r)
     base_update (n, r->send_time, r->arrival - r->send_time);
     if (n->a_newest == RTPCC_TIME_NONE || r->arrival > n->a_newest)
       n->a_newest = r->arrival;
+    if (n->a_first == RTPCC_TIME_NONE || r->arrival < n->a_first)
+      n->a_first = r->arrival;
   } else {
     /* loss intervals in packets; a run of consecutive losses is one burst */
     if (!n->have_loss || r->seq > n->last_loss_seq + 1) {
@@ -375,6 +412,21 @@ ingest (Nada * n, const RtpccPacketReport * r)
   }
   log_push (n, &e);
   n->n_new++;
+}
+
+/* §5.1.3: the bytes that arrived in the last LOGWIN over "the time span" of
+ * that window. In the flow's first LOGWIN the arrivals span less than that:
+ * dividing by LOGWIN would under-read r_recv and stall Eq. (4) at the
+ * start; not less than DELTA, so the first few packets cannot over-read. */
+static RtpccTime
+recv_span (const Nada * n)
+{
+  RtpccTime w = ms_to_time (n->p.logwin);
+
+  if (n->a_first == RTPCC_TIME_NONE || n->a_newest == RTPCC_TIME_NONE)
+    return w;
+  return CLAMP (n->a_newest - n->a_first, MIN (ms_to_time (n->p.delta), w),
+      w);
 }
 
 static gboolean
@@ -470,16 +522,28 @@ nada_update (Nada * n, RtpccTime now)
       n->p_mark);
   n->x_curr = rtpcc_nada_congestion_signal (p, n->d_queue, warping_active (n),
       n->p_loss, n->p_mark);
-  n->r_recv = bytes * 8.0 / RTPCC_TIME_AS_SEC (w);
+  n->r_recv = bytes * 8.0 / RTPCC_TIME_AS_SEC (recv_span (n));
 
   /* the sender (§4.3) */
   delta = CLAMP (RTPCC_TIME_AS_MSEC (now - n->t_last), 0.0, p->tau);
   n->accelerated = lost == 0 && marked == 0 && !queue_seen;
-  if (n->accelerated) {
+  /* the catch-up deviation (off by default): a flow far below the
+   * equilibrium rate of the signal it sees ramps up as if alone */
+  n->catching_up = FALSE;
+  if (!n->accelerated && !n->catch_up_over) {
+    n->catching_up = lost == 0 && marked == 0
+        && rtpcc_nada_catch_up (p, n->r_ref, rmax, n->x_curr);
+    /* start-up only: once the flow has caught up (or met loss), its own
+     * d_base may hold a standing queue it joined (RFC 8698 §6.3), so its
+     * x_curr reads low and a later catch-up would push past its share */
+    n->catch_up_over = !n->catching_up;
+  }
+  if (n->accelerated || n->catching_up) {
     n->gamma = rtpcc_nada_ramp_up_gamma (p, n->rtt);
     n->r_ref = rtpcc_nada_accelerated_ramp_up (p, n->r_ref, n->r_recv, n->rtt);
     n->state = "accelerated-ramp-up";
-    reason = "ramp-up";
+    reason = n->catching_up ? "catch-up" : "ramp-up";
+    n->n_catch_up += n->catching_up;
   } else {
     n->gamma = 0.0;
     n->r_ref = rtpcc_nada_gradual_update (p, n->r_ref, rmax, n->x_curr,
@@ -509,7 +573,7 @@ nada_init (RtpccController * cc, RtpccTime now)
   n->r_ref = cc->config.start_bitrate ? cc->config.start_bitrate :
       cc->config.min_bitrate;
   n->t_last = now;
-  n->s_newest = n->a_newest = RTPCC_TIME_NONE;
+  n->s_newest = n->a_newest = n->a_first = RTPCC_TIME_NONE;
   n->nofb_ref = n->last_send = RTPCC_TIME_NONE;
   n->log_cap = LOG_MIN_CAP;
   n->log = g_new (NadaPkt, n->log_cap);
@@ -619,6 +683,7 @@ static const NadaParamSpec param_specs[] = {
   SPEC ("beta-s", beta_s, 0.0, 100.0),
   SPEC ("beta-v", beta_v, 0.0, 100.0),
   SPEC ("fps", fps, POS, 1000.0),
+  SPEC ("catch-up", catch_up, 0.0, 1.0),
 };
 
 static gboolean
@@ -669,6 +734,8 @@ rtpcc_nada_get_info (RtpccController * cc, RtpccNadaInfo * info)
   info->loss_int = n->have_loss ? n->loss_int : 0.0;
   info->warping = warping_active (n);
   info->accelerated = n->accelerated;
+  info->catching_up = n->catching_up;
+  info->n_catch_up = n->n_catch_up;
   info->gamma = n->gamma;
   info->rtt = n->have_rtt ? n->rtt : 0.0;
   info->last_delta = n->last_delta;

@@ -48,6 +48,14 @@ typedef struct
   gdouble beta_s;               /* BETA_S 0.1 [beta-s] */
   gdouble beta_v;               /* BETA_V 0.1 [beta-v] */
   gdouble fps;                  /* FPS 30 [fps] */
+  /* Not RFC 8698 (a named deviation, off by default): during the flow's
+   * start-up, while there is no loss or mark and r_ref < CATCH_UP x the
+   * rate the RFC's own equilibrium gives for the observed signal,
+   * min (RMAX, PRIO XREF RMAX / x_curr), update by Eq. (3)-(4) (accelerated
+   * ramp-up) instead of Eq. (5)-(7); the first update that does not
+   * qualify ends the start-up. 0 = off (RFC behaviour), else in (0, 1]
+   * [catch-up] */
+  gdouble catch_up;
 } RtpccNadaParams;
 
 void rtpcc_nada_params_init (RtpccNadaParams * p);
@@ -95,6 +103,15 @@ void rtpcc_nada_shaping_rates (const RtpccNadaParams * p, gdouble r_ref,
 gdouble rtpcc_nada_equilibrium_delay (const RtpccNadaParams * p,
     gdouble rmax, gdouble rate);
 
+/* The catch-up test (see RtpccNadaParams.catch_up; not RFC 8698): TRUE if
+ * CATCH_UP > 0 and
+ *   r_ref < CATCH_UP min (RMAX, PRIO XREF RMAX / x_curr)
+ * (RMAX for x_curr <= 0),
+ * i.e. the flow runs far below the rate at which Eq. (5)'s x_offset would
+ * be 0 for the congestion signal it observes. */
+gboolean rtpcc_nada_catch_up (const RtpccNadaParams * p, gdouble r_ref,
+    gdouble rmax, gdouble x_curr);
+
 /* Snapshot of the controller's state, for tests and statistics. */
 typedef struct
 {
@@ -110,6 +127,9 @@ typedef struct
   gdouble loss_int;             /* mean loss interval, packets; 0 none yet */
   gboolean warping;             /* Eq. (1) in force (recent losses) */
   gboolean accelerated;         /* the mode of the last update (rmode 0) */
+  gboolean catching_up;         /* the last update ramped up by the catch-up
+                                 * test (accelerated is FALSE: rmode 1) */
+  guint64 n_catch_up;           /* updates chosen by the catch-up test */
   gdouble gamma;                /* Eq. (3) at the last ramp-up, else 0 */
   gdouble rtt;                  /* ms; 0 before the first sample */
   gdouble last_delta;           /* ms, interval of the last update */
