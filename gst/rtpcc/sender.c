@@ -7,6 +7,7 @@
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/rng.h>
+#include <rtpcc/fec/fec.h>
 
 #include <string.h>
 
@@ -30,9 +31,11 @@ typedef struct
 {
   guint64 seq;                  /* sender-wide; 0 = empty slot */
   guint32 ssrc;
-  guint16 rtp_seq;
+  guint16 rtp_seq;              /* on the wire */
+  guint16 orig_seq;             /* as queued (differs once renumbered) */
   guint8 state;
   gboolean is_fec;
+  gboolean padding;             /* a padding-only probe */
   guint size;
   RtpccTime send_time;
   RtpccTime arrival;            /* sender timeline (see remote_offset) */
@@ -46,7 +49,18 @@ typedef struct
   RtpccTime last_rtp_time;
   guint32 packet_count, octet_count;
   guint32 packets_at_last_report;       /* for RtpccReceiverReport */
-  guint64 seqmap[SEQMAP_SIZE];  /* rtp seq & mask → sender seq (0 = none) */
+  guint64 seqmap[SEQMAP_SIZE];  /* wire seq & mask → sender seq (0 = none) */
+  /* MEDIA probe mode: wire seq = original + seq_offset (one more per
+   * padding packet); origmap finds a sent packet by its original seq */
+  guint16 seq_offset;
+  gboolean renumbered;          /* seq_offset was ever non-zero */
+  gboolean fec_protected;       /* never pad: FEC refers to original seqs */
+  gboolean have_media;          /* a non-FEC packet was sent */
+  gboolean last_marker;         /* ... and the last one ended a frame */
+  guint16 last_wire_seq;
+  guint8 last_pt;
+  guint32 last_media_ts;
+  guint64 *origmap;             /* MEDIA mode only */
 } Stream;
 
 typedef struct
@@ -114,6 +128,9 @@ struct _RtpccSender
   guint8 media_pt;
   gboolean have_media_pt;
   RtpccTime last_media_fec;     /* last is_fec packet queued, or NONE */
+  guint32 pad_ssrc;             /* MEDIA mode: SSRC of the last media sent */
+  gboolean any_renumbered;
+  gboolean have_pad_ssrc;
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -206,6 +223,14 @@ refresh_target (RtpccSender * s, RtpccTime now)
     rtpcc_pacer_set_rate (s->pacer, t.pacing_rate);
 }
 
+static void
+stream_free (gpointer data)
+{
+  Stream *st = data;
+  g_free (st->origmap);
+  g_free (st);
+}
+
 RtpccSender *
 rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
     GError ** error)
@@ -234,7 +259,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
     pc.max_bytes = 0;
     s->pacer = rtpcc_pacer_new (&pc);
   }
-  s->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  s->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_free);
   s->rtcp_ssrc = config->rtcp_ssrc;
   s->history = g_new0 (SentEntry, HISTORY_SIZE);
   s->next_seq = 1;
@@ -313,14 +338,26 @@ rtpcc_sender_set_free_func (RtpccSender * s, GDestroyNotify func)
 }
 
 static Stream *
+stream_new (RtpccSender * s, guint32 ssrc)
+{
+  Stream *st = g_new0 (Stream, 1);
+
+  st->ssrc = ssrc;
+  /* packets sent before the first padding must be found by their original
+   * seq too (rtpcc_sender_map_seq) */
+  if (s->config.probe_ssrc_mode == RTPCC_PROBE_SSRC_MEDIA)
+    st->origmap = g_new0 (guint64, SEQMAP_SIZE);
+  g_hash_table_insert (s->streams, GUINT_TO_POINTER (ssrc), st);
+  return st;
+}
+
+static Stream *
 get_stream (RtpccSender * s, const RtpccRtpInfo * info)
 {
   Stream *st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (info->ssrc));
 
   if (!st) {
-    st = g_new0 (Stream, 1);
-    st->ssrc = info->ssrc;
-    g_hash_table_insert (s->streams, GUINT_TO_POINTER (info->ssrc), st);
+    st = stream_new (s, info->ssrc);
     if (s->rtcp_ssrc == 0)
       s->rtcp_ssrc = info->ssrc;
   }
@@ -350,6 +387,10 @@ rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
   s->stats.bytes_enqueued += info->size;
   {
     Stream *st = get_stream (s, info);
+    /* FEC in the media's own sequence space (ULPFEC) protects it by
+     * original seqs: no padding may shift them */
+    if (info->is_fec)
+      st->fec_protected = TRUE;
     if (st->packet_count == 0) {
       /* nothing sent yet: an SR now maps "now" to this packet's clock */
       st->last_rtp_ts = info->rtp_ts;
@@ -382,8 +423,11 @@ history_get (RtpccSender * s, guint64 seq)
   return e->seq == seq ? e : NULL;
 }
 
+/* @orig_seq: the seq as queued (info->seq is the wire seq); @padding: a
+ * padding-only probe, which carries no payload octets and no clock */
 static void
-record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
+record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
+    guint16 orig_seq, gboolean padding)
 {
   Stream *st = get_stream (s, info);
   guint64 seq = s->next_seq++;
@@ -399,15 +443,24 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
   e->seq = seq;
   e->ssrc = info->ssrc;
   e->rtp_seq = info->seq;
+  e->orig_seq = orig_seq;
   e->state = PKT_SENT;
   e->is_fec = info->is_fec;
+  e->padding = padding;
   e->size = info->size;
   e->send_time = now;
   st->seqmap[info->seq % SEQMAP_SIZE] = seq;
-  st->last_rtp_ts = info->rtp_ts;
-  st->last_rtp_time = now;
+  if (st->origmap && !padding)
+    st->origmap[orig_seq % SEQMAP_SIZE] = seq;
   st->packet_count++;
-  st->octet_count += info->size >= 12 ? info->size - 12 : 0;
+  /* RFC 3550 §6.4.1: the octet count excludes header and padding; a
+   * padding packet repeats the last media timestamp, so it must not move
+   * the SR's RTP clock anchor either */
+  if (!padding) {
+    st->last_rtp_ts = info->rtp_ts;
+    st->last_rtp_time = now;
+    st->octet_count += info->size >= 12 ? info->size - 12 : 0;
+  }
 
   if (s->first_sent == RTPCC_TIME_NONE)
     s->first_sent = now;
@@ -433,6 +486,22 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info)
     rtpcc_circuit_breaker_on_sent (s->breaker, now, info->size);
 }
 
+/* MEDIA mode: the stream padding may go on now — that of the last media
+ * packet sent, if it ended a frame (padding inside a frame would sit
+ * between fragments a depayloader reassembles) and no FEC protects it. */
+static Stream *
+pad_stream (const RtpccSender * s)
+{
+  Stream *st;
+
+  if (!s->have_pad_ssrc)
+    return NULL;
+  st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (s->pad_ssrc));
+  if (!st || !st->have_media || !st->last_marker || st->fec_protected)
+    return NULL;
+  return st;
+}
+
 /* Probe bytes go out while the published target asks for them, at that
  * rate; media keeps its own pacing. Real FEC from the application (I2:
  * fecenc follows fec-bitrate) is the probe when it flows: padding on top
@@ -443,9 +512,12 @@ probing_wanted (const RtpccSender * s, RtpccTime now)
   if (s->last_media_fec != RTPCC_TIME_NONE
       && now - s->last_media_fec < RTPCC_SENDER_FEC_HOLDOFF)
     return FALSE;
-  return s->config.probing && s->target.fec_bitrate > 0
-      && s->have_media_pt && !(s->breaker
-      && rtpcc_circuit_breaker_is_tripped (s->breaker));
+  if (!s->config.probing || s->target.fec_bitrate == 0 || !s->have_media_pt
+      || (s->breaker && rtpcc_circuit_breaker_is_tripped (s->breaker)))
+    return FALSE;
+  /* media mode waits for a frame end (the next one wakes the caller) */
+  return s->config.probe_ssrc_mode != RTPCC_PROBE_SSRC_MEDIA
+      || pad_stream (s) != NULL;
 }
 
 gboolean
@@ -453,9 +525,14 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
     RtpccRtpInfo * info)
 {
   RtpccRtpInfo pi = { 0, };
+  Stream *st = NULL;
 
   if (!probing_wanted (s, now)) {
-    s->probe_next = RTPCC_TIME_NONE;
+    /* MEDIA mode mid-frame keeps its schedule: the probe goes after the
+     * frame's last packet */
+    if (s->config.probe_ssrc_mode != RTPCC_PROBE_SSRC_MEDIA
+        || s->target.fec_bitrate == 0)
+      s->probe_next = RTPCC_TIME_NONE;
     return FALSE;
   }
   if (s->probe_next == RTPCC_TIME_NONE)
@@ -463,21 +540,40 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
   if (now < s->probe_next)
     return FALSE;
 
-  pi.ssrc = s->config.probe_ssrc;
-  pi.seq = s->probe_seq++;
-  pi.pt = s->config.probe_pt ? s->config.probe_pt : s->media_pt;
   pi.size = RTPCC_PROBE_PACKET_SIZE;
-  pi.clock_rate = 90000;
   pi.is_fec = TRUE;
-  /* a clock that advances like media's keeps receivers' jitter sane */
-  pi.rtp_ts = s->probe_ts + (guint32) (RTPCC_TIME_AS_SEC (now) * 90000.0);
+  pi.marker = FALSE;
+  if (s->config.probe_ssrc_mode == RTPCC_PROBE_SSRC_MEDIA) {
+    /* the media's next wire seq, its PT and last timestamp: to a receiver
+     * one more packet of the frame just ended, with nothing to decode */
+    st = pad_stream (s);
+    pi.ssrc = st->ssrc;
+    pi.seq = (guint16) (st->last_wire_seq + 1);
+    pi.pt = st->last_pt;
+    pi.rtp_ts = st->last_media_ts;
+    pi.clock_rate = st->clock_rate;
+    st->seq_offset++;
+    st->renumbered = TRUE;
+    s->any_renumbered = TRUE;
+    st->last_wire_seq = pi.seq;
+  } else {
+    pi.ssrc = s->config.probe_ssrc;
+    pi.seq = s->probe_seq++;
+    pi.pt = s->config.probe_pt ? s->config.probe_pt : s->media_pt;
+    pi.clock_rate = 90000;
+    /* a clock that advances like media's keeps receivers' jitter sane */
+    pi.rtp_ts = s->probe_ts + (guint32) (RTPCC_TIME_AS_SEC (now) * 90000.0);
+  }
   if (s->config.feedback == RTPCC_FEEDBACK_TWCC) {
     pi.has_twcc = TRUE;
     pi.twcc_seq = (guint16) ((s->next_seq - 1) & 0xFFFF);
   }
-  record_sent (s, now, &pi);
+  /* a padding packet has no original seq (and takes no origmap slot) */
+  record_sent (s, now, &pi, pi.seq, TRUE);
   s->stats.probe_packets++;
   s->stats.probe_bytes += pi.size;
+  if (st)
+    s->stats.probe_media_packets++;
   /* next probe one packet time later at the requested rate; no catching
    * up after a late wake-up (probes are a measurement, not a debt) */
   s->probe_next = MAX (s->probe_next, now - RTPCC_MSEC (5)) +
@@ -488,12 +584,92 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
   return TRUE;
 }
 
+void
+rtpcc_sender_note_fec_protected (RtpccSender * s, guint32 ssrc)
+{
+  Stream *st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (ssrc));
+
+  /* FEC follows the media it protects, so the stream exists; an SSRC we
+   * never queued (a bogus header) is not made one of ours */
+  if (st)
+    st->fec_protected = TRUE;
+}
+
+gboolean
+rtpcc_sender_map_seq (RtpccSender * s, guint32 ssrc, guint16 orig_seq,
+    guint16 * wire_seq)
+{
+  Stream *st = g_hash_table_lookup (s->streams, GUINT_TO_POINTER (ssrc));
+  SentEntry *e;
+
+  if (!st || !st->renumbered || !st->origmap)
+    return FALSE;
+  e = history_get (s, st->origmap[orig_seq % SEQMAP_SIZE]);
+  if (e && e->ssrc == ssrc && e->orig_seq == orig_seq && !e->is_fec)
+    *wire_seq = e->rtp_seq;
+  else
+    *wire_seq = (guint16) (orig_seq + st->seq_offset);
+  return TRUE;
+}
+
+gboolean
+rtpcc_sender_fec_needs_rewrite (const RtpccSender * s)
+{
+  return s->any_renumbered;
+}
+
+RtpccSenderFecResult
+rtpcc_sender_rewrite_fec (RtpccSender * s, guint8 * rtp, gsize len)
+{
+  RtpccFecPacket fp;
+  guint16 seqs[RTPCC_FEC_MAX_SPAN], wire, base = 0;
+  guint64 mask = 0;
+  guint n, prev = 0, i;
+  gsize off;
+
+  if (!s->any_renumbered || !rtpcc_fec_packet_parse (rtp, len, &fp, NULL))
+    return RTPCC_SENDER_FEC_KEPT;
+  n = rtpcc_fec_mask_seqs (fp.mask, fp.base, seqs);
+  for (i = 0; i < n; i++) {
+    guint d;
+    if (!rtpcc_sender_map_seq (s, fp.ssrc, seqs[i], &wire))
+      break;                    /* the SSRC was never renumbered */
+    if (i == 0)
+      base = wire;
+    d = (guint16) (wire - base);
+    if (d >= RTPCC_FEC_MAX_SPAN || (i > 0 && d <= prev)) {
+      rtpcc_fec_packet_clear (&fp);
+      s->stats.fec_rewrite_drops++;
+      return RTPCC_SENDER_FEC_DROP;
+    }
+    mask |= G_GUINT64_CONSTANT (1) << (RTPCC_FEC_MAX_SPAN - 1 - d);
+    prev = d;
+  }
+  if (i < n || (base == fp.base && mask == fp.mask)) {
+    rtpcc_fec_packet_clear (&fp);
+    return RTPCC_SENDER_FEC_KEPT;
+  }
+  rtpcc_fec_packet_clear (&fp);
+  /* the FEC header follows the RTP header (parsed above, so in bounds) */
+  off = 12 + 4 * (rtp[0] & 0x0f);
+  if (rtp[0] & 0x10)
+    off += 4 + 4 * (gsize) ((rtp[off + 2] << 8) | rtp[off + 3]);
+  rtp[off + 8] = (guint8) (base >> 8);
+  rtp[off + 9] = (guint8) base;
+  for (i = 0; i < 6; i++)
+    rtp[off + 10 + i] = (guint8) (mask >> (8 * (5 - i)));
+  s->stats.fec_rewritten++;
+  return RTPCC_SENDER_FEC_REWRITTEN;
+}
+
 gpointer
 rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
 {
   QueuedItem *it;
   gpointer handle;
   guint size;
+  Stream *st;
+  guint16 orig_seq;
 
   if (rtpcc_pacer_get_packets (s->pacer) == 0)
     return NULL;
@@ -520,7 +696,20 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
     it->info.has_twcc = TRUE;
     it->info.twcc_seq = (guint16) ((s->next_seq - 1) & 0xFFFF);
   }
-  record_sent (s, now, &it->info);
+  /* to the wire's sequence space (identity until padding went on it) */
+  st = get_stream (s, &it->info);
+  orig_seq = it->info.seq;
+  it->info.seq = (guint16) (orig_seq + st->seq_offset);
+  st->last_wire_seq = it->info.seq;
+  if (!it->info.is_fec) {
+    st->have_media = TRUE;
+    st->last_marker = it->info.marker;
+    st->last_pt = it->info.pt;
+    st->last_media_ts = it->info.rtp_ts;
+    s->pad_ssrc = st->ssrc;
+    s->have_pad_ssrc = TRUE;
+  }
+  record_sent (s, now, &it->info, orig_seq, FALSE);
   refresh_target (s, now);
   if (info)
     *info = it->info;
@@ -569,9 +758,11 @@ add_report (RtpccSender * s, SentEntry * e)
   r.ecn = 0;
   r.is_fec = e->is_fec;
   g_array_append_val (s->reports, r);
-  if (r.received)
+  if (r.received) {
     s->stats.reported_received++;
-  else {
+    if (e->padding)
+      s->stats.probe_reported_received++;
+  } else {
     RtpccTime rtt = s->stats.srtt != RTPCC_TIME_NONE ? s->stats.srtt :
         RTPCC_MSEC (100);
     s->stats.reported_lost++;

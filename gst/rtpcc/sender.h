@@ -20,6 +20,28 @@
 
 G_BEGIN_DECLS
 
+/* Where padding probes go.
+ *
+ * SEPARATE: on an SSRC of their own (probe_ssrc), own sequence space. A
+ *   stock rtpbin exposes a pad for that SSRC, and left unlinked its
+ *   not-linked return stops the receiver's source.
+ * MEDIA: on a media SSRC, like libwebrtc's padding without RTX. The sender
+ *   renumbers that SSRC on the wire: wire seq = original seq + offset,
+ *   where the offset grows by one per padding packet (so upstream gaps
+ *   stay gaps and without padding wire == original). A padding packet takes
+ *   the next wire seq, the SSRC, PT and RTP timestamp of the last media
+ *   packet sent, marker 0, and goes only after a packet with the marker
+ *   bit (never inside a frame). Never on an SSRC that FEC protects (an
+ *   is_fec packet on it, or rtpcc_sender_note_fec_protected). Everything
+ *   the sender says or hears about seqs is in wire seqs; dequeue returns
+ *   the wire seq in info->seq and the caller must write it into the
+ *   packet. */
+typedef enum
+{
+  RTPCC_PROBE_SSRC_SEPARATE = 0,
+  RTPCC_PROBE_SSRC_MEDIA = 1,
+} RtpccProbeSsrcMode;
+
 typedef struct
 {
   const gchar *controller;      /* registry name, default "tfrc" */
@@ -33,12 +55,13 @@ typedef struct
   guint32 rtcp_ssrc;            /* 0 = the first media SSRC */
   /* Probing: when the controller asks for fec_bitrate (GCC's probe),
    * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
-   * that rate on probe_ssrc (0 = drawn from the seed) with probe_pt —
-   * unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from fecenc) were
-   * queued within RTPCC_SENDER_FEC_HOLDOFF: then they are the probe. */
+   * that rate — unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from
+   * fecenc) were queued within RTPCC_SENDER_FEC_HOLDOFF: then they are the
+   * probe. Where the padding goes is probe_ssrc_mode (see the enum). */
   gboolean probing;             /* default TRUE */
-  guint32 probe_ssrc;
-  guint8 probe_pt;              /* default: the first media packet's PT */
+  RtpccProbeSsrcMode probe_ssrc_mode;   /* default SEPARATE */
+  guint32 probe_ssrc;           /* SEPARATE: 0 = drawn from the seed */
+  guint8 probe_pt;              /* SEPARATE: default the first media PT */
   const gchar *cname;           /* SDES CNAME, default "rtpcc@localhost" */
   guint64 seed;
 } RtpccSenderConfig;
@@ -54,6 +77,9 @@ typedef struct
   guint64 pacer_drops;          /* dropped: pacer over its byte limit */
   guint64 breaker_drops;        /* dropped: circuit breaker tripped */
   guint64 probe_packets, probe_bytes;   /* padding sent for probing */
+  guint64 probe_media_packets;  /* of those, on a media SSRC (MEDIA mode) */
+  guint64 probe_reported_received;      /* of those, reported received */
+  guint64 fec_rewritten, fec_rewrite_drops;     /* see rewrite_fec */
   guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
@@ -97,12 +123,49 @@ gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
 #define RTPCC_PROBE_PACKET_SIZE (12 + RTPCC_PROBE_PADDING)
 
 /* A probe packet to put on the wire now: fills @info (ssrc, seq, rtp_ts,
- * pt, size, is_fec, and has_twcc/twcc_seq in TWCC mode) and records it as
- * sent. The caller builds a padding-only RTP packet from it (header fields
- * from @info, P bit, RTPCC_PROBE_PADDING bytes of padding). FALSE if none
- * is due. */
+ * pt, size, is_fec, marker FALSE, and has_twcc/twcc_seq in TWCC mode) and
+ * records it as sent. The caller builds a padding-only RTP packet from it
+ * (header fields from @info, P bit, RTPCC_PROBE_PADDING bytes of padding).
+ * FALSE if none is due (in MEDIA mode also while the last media packet did
+ * not end a frame). */
 gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
     RtpccRtpInfo * info);
+
+/* FEC packets queued from now on protect media on @ssrc by its original
+ * sequence numbers: no padding is ever put on @ssrc (MEDIA mode). The
+ * caller reads the protected SSRC from the FEC header; an is_fec packet
+ * marks its own SSRC by itself (ULPFEC shares the media's). An SSRC never
+ * queued is ignored (FEC comes after the media it protects). */
+void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
+
+/* FEC packets of our format (gst/rtpcc/fec/fec.h, fecenc) name the
+ * protected packets by their original seqs (SN base + mask). Where padding
+ * renumbered the protected SSRC (those before FEC appeared on it: after,
+ * no padding goes there), rewrite_fec rewrites SN base and mask in place
+ * to the wire seqs the protected packets went out with (the pacer is
+ * FIFO: they went before their FEC packet). Renumbering is monotonic, so
+ * the protected packets' order, and with it the Reed-Solomon symbol order,
+ * is kept. A set that no longer fits the 48-bit mask must be dropped:
+ * parity over the wrong packets would "recover" garbage. Other packets
+ * (e.g. ULPFEC, whose SSRC is never padded) are KEPT as they are. */
+typedef enum
+{
+  RTPCC_SENDER_FEC_KEPT = 0,
+  RTPCC_SENDER_FEC_REWRITTEN = 1,
+  RTPCC_SENDER_FEC_DROP = 2,    /* counted in fec_rewrite_drops */
+} RtpccSenderFecResult;
+
+/* FALSE while no SSRC was renumbered: rewrite_fec would keep everything */
+gboolean rtpcc_sender_fec_needs_rewrite (const RtpccSender * sender);
+RtpccSenderFecResult rtpcc_sender_rewrite_fec (RtpccSender * sender,
+    guint8 * rtp, gsize len);
+
+/* The wire seq of the media packet queued on @ssrc with original seq
+ * @orig_seq (sent, or else at the current offset). FALSE if @ssrc was
+ * never renumbered (wire == original) or is unknown. For rewriting FEC
+ * headers whose protected packets straddle a padding packet. */
+gboolean rtpcc_sender_map_seq (RtpccSender * sender, guint32 ssrc,
+    guint16 orig_seq, guint16 * wire_seq);
 
 /* RTCP in (from the peer's address; the caller filters addresses). FALSE if
  * the packet was dropped (malformed, or about no SSRC of ours): counted. */

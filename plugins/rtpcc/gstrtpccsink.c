@@ -19,6 +19,7 @@
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/fec/fec.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -70,6 +71,7 @@ enum
   PROP_TWCC_EXT_ID,
   PROP_FEC_PT,
   PROP_PROBING,
+  PROP_PROBE_SSRC_MODE,
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
@@ -116,6 +118,26 @@ gst_rtpcc_encoder_control_get_type (void)
   };
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstRtpccEncoderControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GType
+gst_rtpcc_probe_ssrc_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTPCC_PROBE_SSRC_AUTO,
+        "media with feedback=twcc (stock receivers), else separate", "auto"},
+    {GST_RTPCC_PROBE_SSRC_MEDIA,
+        "Padding on the media SSRC, which is renumbered on the wire", "media"},
+    {GST_RTPCC_PROBE_SSRC_SEPARATE, "Padding on an SSRC of its own",
+        "separate"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccProbeSsrcMode", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -368,6 +390,51 @@ stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq)
   return b;
 }
 
+/* The media SSRC's wire seq (probe-ssrc-mode=media renumbers it once
+ * padding went on it); the buffer is copied only when it changes. */
+static GstBuffer *
+set_wire_seq (GstBuffer * b, guint16 seq)
+{
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  guint16 cur;
+
+  if (!gst_rtp_buffer_map (b, GST_MAP_READ, &rtp))
+    return b;
+  cur = gst_rtp_buffer_get_seq (&rtp);
+  gst_rtp_buffer_unmap (&rtp);
+  if (cur == seq)
+    return b;
+  b = gst_buffer_make_writable (b);
+  if (gst_rtp_buffer_map (b, GST_MAP_WRITE, &rtp)) {
+    gst_rtp_buffer_set_seq (&rtp, seq);
+    gst_rtp_buffer_unmap (&rtp);
+  }
+  return b;
+}
+
+/* fecenc's FEC names the protected packets by their original seqs; the
+ * sender rewrites the header where padding renumbered them (or says to
+ * drop it). Lock held. Returns NULL if dropped. */
+static GstBuffer *
+remap_fec (GstRtpccSink * self, GstBuffer * b)
+{
+  GstMapInfo map;
+  RtpccSenderFecResult r = RTPCC_SENDER_FEC_KEPT;
+
+  if (!rtpcc_sender_fec_needs_rewrite (self->sender))
+    return b;
+  b = gst_buffer_make_writable (b);
+  if (gst_buffer_map (b, &map, GST_MAP_READWRITE)) {
+    r = rtpcc_sender_rewrite_fec (self->sender, map.data, map.size);
+    gst_buffer_unmap (b, &map);
+  }
+  if (r == RTPCC_SENDER_FEC_DROP) {
+    gst_buffer_unref (b);
+    return NULL;
+  }
+  return b;
+}
+
 static void
 send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
 {
@@ -411,6 +478,9 @@ gst_rtpcc_sink_loop (gpointer user_data)
     GstMapInfo map;
     if (!b)
       break;
+    if (info.is_fec && !(b = remap_fec (self, b)))
+      continue;
+    b = set_wire_seq (b, info.seq);
     if (info.has_twcc)
       b = stamp_twcc (self, b, info.twcc_seq);
     if (gst_buffer_map (b, &map, GST_MAP_READ)) {
@@ -568,11 +638,18 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.circuit_breaker = self->circuit_breaker;
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
-  /* Probes are padding on a second SSRC. A stock rtpbin exposes a pad for
-   * it, and an unlinked pad stops its source: with twcc (the mode for stock
-   * and WebRTC receivers) probing is on only when asked for explicitly. */
+  /* Probes on a second SSRC make a stock rtpbin expose a pad for it, and
+   * an unlinked pad stops its source; on the media SSRC they are one more
+   * (empty) packet of the stream. So auto = media with twcc (the mode for
+   * stock and WebRTC receivers); separate with twcc probes only when
+   * asked for explicitly. */
+  cfg.probe_ssrc_mode = self->probe_ssrc_mode == GST_RTPCC_PROBE_SSRC_MEDIA
+      || (self->probe_ssrc_mode == GST_RTPCC_PROBE_SSRC_AUTO
+      && self->feedback == RTPCC_FEEDBACK_TWCC) ?
+      RTPCC_PROBE_SSRC_MEDIA : RTPCC_PROBE_SSRC_SEPARATE;
   cfg.probing = self->probing_set ? self->probing :
-      self->feedback != RTPCC_FEEDBACK_TWCC;
+      !(self->feedback == RTPCC_FEEDBACK_TWCC
+      && cfg.probe_ssrc_mode == RTPCC_PROBE_SSRC_SEPARATE);
   cfg.cname = self->cname;
   self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
       rtpcc_mono_now () +
@@ -699,6 +776,8 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   RtpccRtpInfo info = { 0, };
+  guint32 protected_ssrc = 0;
+  gboolean have_protected = FALSE;
 
   if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
     /* not RTP: never put on the wire, counted */
@@ -714,11 +793,24 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   info.pt = gst_rtp_buffer_get_payload_type (&rtp);
   info.is_fec = (gint) info.pt == g_atomic_int_get (&self->fec_pt);
   info.marker = gst_rtp_buffer_get_marker (&rtp);
+  if (info.is_fec && gst_rtp_buffer_get_payload_len (&rtp) >=
+      RTPCC_FEC_HEADER_LEN) {
+    /* fecenc's header names the SSRC it protects (by original seqs): no
+     * padding may go there (probe-ssrc-mode=media) */
+    const guint8 *f = gst_rtp_buffer_get_payload (&rtp);
+    if ((f[0] >> 6) == 1) {
+      protected_ssrc = ((guint32) f[4] << 24) | ((guint32) f[5] << 16) |
+          ((guint32) f[6] << 8) | f[7];
+      have_protected = TRUE;
+    }
+  }
   gst_rtp_buffer_unmap (&rtp);
   info.size = gst_buffer_get_size (buffer);
   info.clock_rate = 90000;
 
   g_mutex_lock (&self->lock);
+  if (self->sender && have_protected)
+    rtpcc_sender_note_fec_protected (self->sender, protected_ssrc);
   if (self->sender)
     rtpcc_sender_enqueue (self->sender, rtpcc_mono_now (), &info,
         gst_buffer_ref (buffer));
@@ -785,6 +877,10 @@ make_stats (GstRtpccSink * self)
       "twcc-stamp-errors", G_TYPE_UINT64, self->twcc_stamp_errors,
       "probe-packets", G_TYPE_UINT64, st->probe_packets,
       "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
+      "probe-media-packets", G_TYPE_UINT64, st->probe_media_packets,
+      "probe-reported-received", G_TYPE_UINT64, st->probe_reported_received,
+      "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
+      "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, rtpcc_mono_now ()),
       NULL);
@@ -854,6 +950,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_PROBING:
       self->probing = g_value_get_boolean (value);
       self->probing_set = TRUE;
+      break;
+    case PROP_PROBE_SSRC_MODE:
+      self->probe_ssrc_mode = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -940,6 +1039,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PROBING:
       g_value_set_boolean (value, self->probing);
+      break;
+    case PROP_PROBE_SSRC_MODE:
+      g_value_set_enum (value, self->probe_ssrc_mode);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1146,16 +1248,36 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * GstRtpccSink:probing:
    *
    * When the controller asks for probe bytes (gcc after a drop, or when
-   * application-limited), send them as padding-only RTP packets on a
-   * separate SSRC (no payload: receivers decode nothing from them).
-   * Default: on, except with feedback=twcc, where the peer is likely a
-   * stock rtpbin/webrtcbin, which exposes a pad for the extra SSRC (its
-   * source stops if nothing links it; rtpbin max-streams=1 avoids that).
-   * Setting the property explicitly overrides the default.
+   * application-limited), send them as padding-only RTP packets (no
+   * payload: receivers decode nothing from them), where probe-ssrc-mode
+   * says. Default: on, except with feedback=twcc and
+   * probe-ssrc-mode=separate, where the peer is likely a stock
+   * rtpbin/webrtcbin, which exposes a pad for the extra SSRC (its source
+   * stops if nothing links it; rtpbin max-streams=1 avoids that). Setting
+   * the property explicitly overrides the default.
    */
   g_object_class_install_property (gobject_class, PROP_PROBING,
       g_param_spec_boolean ("probing", "Probing",
           "Send padding-only probe packets when the controller asks", TRUE,
+          rw));
+  /**
+   * GstRtpccSink:probe-ssrc-mode:
+   *
+   * Where padding probes go. "separate": an SSRC of their own (own seq
+   * space; a stock rtpbin exposes a pad for it). "media": the media SSRC,
+   * as libwebrtc pads without RTX — the next seq, the last media packet's
+   * PT and timestamp, marker 0, only after a frame's last packet (marker
+   * bit), and never on an SSRC FEC protects (a fec-pt packet names it, or
+   * is on it); that SSRC is renumbered on the wire (original seq + the
+   * padding packets sent so far, so gaps from upstream stay gaps) and
+   * fecenc's FEC headers are rewritten to match. "auto" (default): media
+   * with feedback=twcc, separate otherwise (our rtpccsrc drops padding of
+   * either kind before the depayloader).
+   */
+  g_object_class_install_property (gobject_class, PROP_PROBE_SSRC_MODE,
+      g_param_spec_enum ("probe-ssrc-mode", "Probe SSRC mode",
+          "Where padding probes go: the media SSRC or one of their own",
+          gst_rtpcc_probe_ssrc_mode_get_type (), GST_RTPCC_PROBE_SSRC_AUTO,
           rw));
   /**
    * GstRtpccSink:target-bitrate:
@@ -1225,6 +1347,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->fec_pt = DEFAULT_FEC_PT;
   self->probing = TRUE;
+  self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
   self->pollfd.fd = -1;
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);

@@ -20,6 +20,14 @@ typedef enum
   GST_RTPCC_ENCODER_CONTROL_AUTO = 1,
 } GstRtpccEncoderControl;
 
+/* where padding probes go (RtpccProbeSsrcMode, plus auto) */
+typedef enum
+{
+  GST_RTPCC_PROBE_SSRC_AUTO = 0,        /* media with twcc, else separate */
+  GST_RTPCC_PROBE_SSRC_MEDIA = 1,
+  GST_RTPCC_PROBE_SSRC_SEPARATE = 2,
+} GstRtpccProbeSsrcMode;
+
 struct _GstRtpccSink
 {
   GstBaseSink parent;
@@ -41,7 +49,8 @@ struct _GstRtpccSink
   guint twcc_ext_id;
   gint fec_pt;                  /* packets with this PT are FEC (-1: none) */
   gboolean probing;
-  gboolean probing_set;         /* set explicitly: overrides the twcc default */
+  gboolean probing_set;         /* set explicitly: overrides the default */
+  GstRtpccProbeSsrcMode probe_ssrc_mode;
 
   /* runtime */
   GMutex lock;                  /* guards sender and counters below */

@@ -98,6 +98,48 @@ same_address (GSocketAddress * a, GSocketAddress * b)
       g_inet_socket_address_get_address (y));
 }
 
+/* The packet without its header extension block, if that block (RFC 8285
+ * one-byte form) holds nothing but the transport-wide seq @id, which the
+ * sender added on the wire and we have consumed; else NULL. Downstream
+ * then sees the packet as the sender's application queued it: fecdec's
+ * parity covers the header extension, and fecenc ran before rtpccsink
+ * stamped it. */
+static GstBuffer *
+strip_twcc (const guint8 * data, gsize n, guint id)
+{
+  gsize off, end, i;
+  GstBuffer *b;
+  GstMapInfo map;
+
+  if (n < 12 || !(data[0] & 0x10))
+    return NULL;
+  off = 12 + 4 * (gsize) (data[0] & 0x0f);
+  if (off + 4 > n || data[off] != 0xBE || data[off + 1] != 0xDE)
+    return NULL;
+  end = off + 4 + 4 * (gsize) ((data[off + 2] << 8) | data[off + 3]);
+  if (end > n)
+    return NULL;
+  for (i = off + 4; i < end;) {
+    guint eid = data[i] >> 4, elen = (data[i] & 0x0f) + 1u;
+    if (data[i] == 0) {         /* padding */
+      i++;
+      continue;
+    }
+    if (eid != id)              /* another extension, or ID 15: keep all */
+      return NULL;
+    i += 1 + elen;
+  }
+  if (i > end)
+    return NULL;
+  b = gst_buffer_new_allocate (NULL, n - (end - off), NULL);
+  gst_buffer_map (b, &map, GST_MAP_WRITE);
+  memcpy (map.data, data, off);
+  map.data[0] &= ~0x10;
+  memcpy (map.data + off, data + end, n - end);
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
 static GstFlowReturn
 gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
@@ -157,7 +199,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       GstBuffer *buf;
       GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
       RtpccRtpInfo info = { 0, };
-      gboolean padding_only;
+      gboolean padding_only, stripped_one = FALSE;
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
@@ -204,6 +246,14 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
       gst_rtp_buffer_unmap (&rtp);
       info.size = n;
+      if (info.has_twcc) {
+        GstBuffer *stripped = strip_twcc (data, n, self->twcc_ext_id);
+        if (stripped) {
+          gst_buffer_unref (buf);
+          buf = stripped;
+          stripped_one = TRUE;
+        }
+      }
 
       g_mutex_lock (&self->lock);
       GST_OBJECT_LOCK (self);
@@ -217,8 +267,21 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_object (&self->peer);
         self->peer = g_object_ref (from);
       }
+      if (stripped_one)
+        self->twcc_stripped++;
+      if (!padding_only)
+        g_hash_table_add (self->media_ssrcs, GUINT_TO_POINTER (info.ssrc));
+      else if (g_hash_table_contains (self->media_ssrcs,
+              GUINT_TO_POINTER (info.ssrc))) {
+        /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) holds
+         * a seq of the stream: pushed, so downstream sees no gap (the
+         * depayloader drops it as empty) */
+        self->padding_pushed++;
+        padding_only = FALSE;
+      }
       if (padding_only) {
-        /* a bandwidth probe: logged for feedback, nothing to decode */
+        /* a bandwidth probe on an SSRC of its own: logged for feedback,
+         * nothing to decode, and an extra SSRC would confuse downstream */
         self->padding_packets++;
         g_mutex_unlock (&self->lock);
         g_clear_object (&from);
@@ -419,6 +482,8 @@ make_stats (GstRtpccSrc * self)
         "send-errors", G_TYPE_UINT64, self->send_errors,
         "peer-changes", G_TYPE_UINT64, self->peer_changes,
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
+        "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
+        "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
         "discards-marked", G_TYPE_UINT64, st->discards_marked,
         "discards-reported", G_TYPE_UINT64, st->discards_reported,
         "discards-rejected", G_TYPE_UINT64, st->discards_rejected, NULL);
@@ -548,6 +613,7 @@ gst_rtpcc_src_finalize (GObject * object)
   g_free (self->cname);
   gst_caps_replace (&self->caps, NULL);
   g_mutex_clear (&self->lock);
+  g_hash_table_unref (self->media_ssrcs);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -698,6 +764,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->wakeup_fd = -1;
   g_mutex_init (&self->lock);
+  self->media_ssrcs = g_hash_table_new (NULL, NULL);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
   gst_base_src_set_do_timestamp (GST_BASE_SRC (self), TRUE);

@@ -18,6 +18,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/fec/fec.h>
+#include "tshark-util.h"
 
 #define TEST_SSRC 0x11223344u
 #define RTP_CAPS "application/x-rtp,media=(string)video,clock-rate=(int)90000," \
@@ -286,6 +288,17 @@ GST_START_TEST (test_sink_properties)
       &encoder_control, NULL);
   fail_unless_equals_int (feedback, RTPCC_FEEDBACK_RR);
   fail_unless_equals_int (encoder_control, 0);
+  {
+    gint mode = -1;
+    g_object_get (sink, "probe-ssrc-mode", &mode, NULL);
+    fail_unless_equals_int (mode, 0);   /* auto */
+    gst_util_set_object_arg (G_OBJECT (sink), "probe-ssrc-mode", "separate");
+    g_object_get (sink, "probe-ssrc-mode", &mode, NULL);
+    fail_unless_equals_int (mode, 2);
+    gst_util_set_object_arg (G_OBJECT (sink), "probe-ssrc-mode", "media");
+    g_object_get (sink, "probe-ssrc-mode", &mode, NULL);
+    fail_unless_equals_int (mode, 1);
+  }
 
   /* NULL / empty strings fall back to the defaults */
   g_object_set (sink, "host", NULL, "controller", NULL, "cname", "", NULL);
@@ -1422,6 +1435,638 @@ GST_START_TEST (test_encoder_control_none)
 
 GST_END_TEST;
 
+/* ---- padding probes on the media SSRC vs stock depayloaders ------------ */
+
+/* asks for 400 kbit/s of probe bytes, as gcc does while probing */
+static void
+pad_ctl_init (RtpccController * cc, RtpccTime now)
+{
+  rtpcc_controller_update_target (cc, 3000000, 400000, 1.0, "probe", "test");
+}
+
+static const RtpccControllerOps pad_ctl_ops = {
+  .name = "test-pad",
+  .description = "asks for 400 kbit/s of probe bytes",
+  .instance_size = sizeof (RtpccController),
+  .init = pad_ctl_init,
+};
+
+static void
+collect_buffer (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    gpointer user_data)
+{
+  g_ptr_array_add (user_data, gst_buffer_ref (buf));
+}
+
+static void
+count_buffer (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    gpointer user_data)
+{
+  g_atomic_int_inc ((gint *) user_data);
+}
+
+/* Runs @desc (ending in fakesink name=out) to EOS; FALSE on an error.
+ * Warnings are counted into @warnings. */
+static gboolean
+run_to_eos (GstElement * pipeline, guint * warnings)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  gboolean ok = FALSE;
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+    if (!m)
+      break;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_WARNING) {
+      GError *e = NULL;
+      gst_message_parse_warning (m, &e, NULL);
+      GST_WARNING ("warning from %s: %s", GST_OBJECT_NAME (m->src),
+          e->message);
+      g_clear_error (&e);
+      (*warnings)++;
+      gst_message_unref (m);
+      continue;
+    }
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      GError *e = NULL;
+      gst_message_parse_error (m, &e, NULL);
+      GST_WARNING ("error from %s: %s", GST_OBJECT_NAME (m->src),
+          e->message);
+      g_clear_error (&e);
+    } else
+      ok = TRUE;
+    gst_message_unref (m);
+    break;
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  return ok;
+}
+
+/* The RTP of @frames encoded frames goes through an RtpccSender in
+ * probe-ssrc-mode=media that asks for probes (padding built like
+ * rtpccsink's make_probe, media renumbered like its send path), then into
+ * a stock rtpjitterbuffer ! depayloader ! decoder: every frame must still
+ * decode, without warnings. */
+static void
+depay_with_media_padding (const gchar * enc, const gchar * pay,
+    const gchar * depay, const gchar * dec, const gchar * encoding)
+{
+  const guint frames = 30;
+  GstElementFactory *f = gst_element_factory_find (enc);
+  GstElementFactory *g = gst_element_factory_find (dec);
+  GPtrArray *rtp = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstElement *pipeline, *src, *out;
+  RtpccSenderConfig cfg;
+  RtpccSender *s;
+  gchar *desc;
+  guint warnings = 0, padding = 0, media = 0, i = 0;
+  gint decoded = 0;
+  GstCaps *caps;
+
+  if (!f || !g) {
+    GST_WARNING ("%s or %s not available, skipping", enc, dec);
+    if (f)
+      gst_object_unref (f);
+    if (g)
+      gst_object_unref (g);
+    g_ptr_array_unref (rtp);
+    return;
+  }
+  gst_object_unref (f);
+  gst_object_unref (g);
+
+  /* encode: small packets, so frames span several */
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=ball ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! %s ! %s mtu=400 "
+      "pt=96 ! fakesink name=out signal-handoffs=true sync=false", frames,
+      enc, pay);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  out = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  g_signal_connect (out, "handoff", G_CALLBACK (collect_buffer), rtp);
+  fail_unless (run_to_eos (pipeline, &warnings));
+  gst_object_unref (out);
+  gst_object_unref (pipeline);
+  fail_unless (rtp->len > frames, "%u packets", rtp->len);
+
+  /* decode */
+  desc = g_strdup_printf ("appsrc name=src format=time ! rtpjitterbuffer "
+      "latency=100 ! %s ! %s ! fakesink name=out signal-handoffs=true "
+      "sync=false", depay, dec);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  caps = gst_caps_new_simple ("application/x-rtp", "media", G_TYPE_STRING,
+      "video", "clock-rate", G_TYPE_INT, 90000, "encoding-name",
+      G_TYPE_STRING, encoding, "payload", G_TYPE_INT, 96, NULL);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  out = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  g_signal_connect (out, "handoff", G_CALLBACK (count_buffer), &decoded);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  rtpcc_controller_register (&pad_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "test-pad";
+  cfg.cc.max_bitrate = 5000000;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.pacing = FALSE;
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  fail_unless (s != NULL);
+  rtpcc_sender_set_free_func (s, (GDestroyNotify) gst_buffer_unref);
+  /* a frame's packets 1 ms apart, frames 33 ms apart */
+  for (RtpccTime now = 0; i < rtp->len || now < RTPCC_MSEC (1200);
+      now += RTPCC_MSEC (1)) {
+    GstRTPBuffer r = GST_RTP_BUFFER_INIT;
+    RtpccRtpInfo info = { 0, }, pi;
+    GstBuffer *b;
+    GstFlowReturn ret;
+
+    if (i < rtp->len) {
+      b = g_ptr_array_index (rtp, i++);
+      fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
+      info.ssrc = gst_rtp_buffer_get_ssrc (&r);
+      info.seq = gst_rtp_buffer_get_seq (&r);
+      info.rtp_ts = gst_rtp_buffer_get_timestamp (&r);
+      info.pt = gst_rtp_buffer_get_payload_type (&r);
+      info.marker = gst_rtp_buffer_get_marker (&r);
+      gst_rtp_buffer_unmap (&r);
+      info.size = gst_buffer_get_size (b);
+      info.clock_rate = 90000;
+      rtpcc_sender_enqueue (s, now, &info, gst_buffer_copy (b));
+      if (info.marker)
+        now += RTPCC_MSEC (32);
+    }
+    while ((b = rtpcc_sender_dequeue (s, now, &pi))) {
+      b = gst_buffer_make_writable (b);
+      fail_unless (gst_rtp_buffer_map (b, GST_MAP_WRITE, &r));
+      gst_rtp_buffer_set_seq (&r, pi.seq);
+      gst_rtp_buffer_unmap (&r);
+      GST_BUFFER_PTS (b) = GST_BUFFER_DTS (b) = now;
+      g_signal_emit_by_name (src, "push-buffer", b, &ret);
+      gst_buffer_unref (b);
+      media++;
+    }
+    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+      b = gst_rtp_buffer_new_allocate (0, RTPCC_PROBE_PADDING, 0);
+      fail_unless (gst_rtp_buffer_map (b, GST_MAP_WRITE, &r));
+      gst_rtp_buffer_set_ssrc (&r, pi.ssrc);
+      gst_rtp_buffer_set_seq (&r, pi.seq);
+      gst_rtp_buffer_set_timestamp (&r, pi.rtp_ts);
+      gst_rtp_buffer_set_payload_type (&r, pi.pt);
+      gst_rtp_buffer_unmap (&r);
+      GST_BUFFER_PTS (b) = GST_BUFFER_DTS (b) = now;
+      g_signal_emit_by_name (src, "push-buffer", b, &ret);
+      gst_buffer_unref (b);
+      padding++;
+    }
+  }
+  {
+    GstFlowReturn ret;
+    g_signal_emit_by_name (src, "end-of-stream", &ret);
+  }
+  rtpcc_sender_free (s);
+  fail_unless (run_to_eos (pipeline, &warnings));
+  GST_INFO ("%s: %u media, %u padding packets, %d frames decoded", depay,
+      media, padding, decoded);
+  fail_unless_equals_int (media, rtp->len);
+  fail_unless (padding >= 20, "%u padding packets", padding);
+  fail_unless_equals_int (decoded, frames);
+  fail_unless_equals_int (warnings, 0);
+  gst_object_unref (src);
+  gst_object_unref (out);
+  gst_object_unref (pipeline);
+  g_ptr_array_unref (rtp);
+}
+
+GST_START_TEST (test_media_padding_h264_depay)
+{
+  depay_with_media_padding ("x264enc", "rtph264pay", "rtph264depay",
+      "avdec_h264", "H264");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_media_padding_vp8_depay)
+{
+  depay_with_media_padding ("vp8enc", "rtpvp8pay", "rtpvp8depay", "vp8dec",
+      "VP8");
+}
+
+GST_END_TEST;
+
+/* rtpccsink with feedback=twcc and the default probe-ssrc-mode (auto →
+ * media): what goes on the wire while the controller asks for probes is
+ * one RTP stream — one SSRC, contiguous seqs and transport-wide seqs, the
+ * padding-only packets right after a frame's last packet with its
+ * timestamp — and tshark dissects every packet cleanly. */
+GST_START_TEST (test_sink_probe_media_wire)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+  GstElement *pipeline, *sink;
+  GSocket *peer;
+  guint16 peer_port;
+  gchar *desc, *tshark;
+  guint8 buf[2048];
+  GByteArray *pcap = test_pcap_new ();
+  guint rtp = 0, padding = 0, ssrcs = 0, in_pcap = 0;
+  guint32 ssrc = 0, last_ts = 0;
+  guint16 last_seq = 0, last_twcc = 0;
+  gboolean last_end = FALSE;
+  gint64 deadline;
+  gint mode;
+
+  if (!f) {
+    GST_WARNING ("x264enc not available, skipping");
+    g_byte_array_unref (pcap);
+    return;
+  }
+  gst_object_unref (f);
+  rtpcc_controller_register (&pad_ctl_ops);
+  peer = udp_socket_new (&peer_port);
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=45 "
+      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 "
+      "bitrate=1500 ! rtph264pay pt=96 mtu=600 ! rtpccsink name=sink "
+      "controller=test-pad feedback=twcc encoder-control=none "
+      "host=127.0.0.1 port=%u", peer_port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_object_get (sink, "probe-ssrc-mode", &mode, NULL);
+  fail_unless_equals_int (mode, 0);     /* auto */
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  /* 1.5 s of video; the probes go on after it (the controller keeps
+   * asking), so the capture stops after 3 s */
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline) {
+    gssize n = recv_datagram (peer, buf, sizeof buf, 700, NULL);
+    GstBuffer *b;
+    GstRTPBuffer r = GST_RTP_BUFFER_INIT;
+    gpointer ext;
+    guint ext_size;
+    guint16 seq, twcc;
+
+    if (n < 0)
+      break;
+    if (rtpcc_rtcp_is_rtcp (buf, n))
+      continue;
+    b = gst_buffer_new_memdup (buf, n);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
+    seq = gst_rtp_buffer_get_seq (&r);
+    fail_unless_equals_int (gst_rtp_buffer_get_payload_type (&r), 96);
+    fail_unless (gst_rtp_buffer_get_extension_onebyte_header (&r, 1, 0,
+            &ext, &ext_size));
+    fail_unless (ext_size >= 2);
+    /* (byte by byte: the extension data is not aligned) */
+    twcc = (guint16) ((((const guint8 *) ext)[0] << 8) |
+        ((const guint8 *) ext)[1]);
+    if (rtp == 0) {
+      ssrc = gst_rtp_buffer_get_ssrc (&r);
+      ssrcs = 1;
+    } else {
+      if (gst_rtp_buffer_get_ssrc (&r) != ssrc)
+        ssrcs++;
+      /* one stream: no gap in either sequence space */
+      fail_unless_equals_int (seq, (guint16) (last_seq + 1));
+      fail_unless_equals_int (twcc, (guint16) (last_twcc + 1));
+    }
+    if (gst_rtp_buffer_get_payload_len (&r) == 0) {
+      padding++;
+      fail_unless (gst_rtp_buffer_get_padding (&r));
+      fail_unless (!gst_rtp_buffer_get_marker (&r));
+      fail_unless (last_end, "padding inside a frame (seq %u)", seq);
+      fail_unless_equals_int (gst_rtp_buffer_get_timestamp (&r), last_ts);
+    } else {
+      last_end = gst_rtp_buffer_get_marker (&r);
+      last_ts = gst_rtp_buffer_get_timestamp (&r);
+    }
+    gst_rtp_buffer_unmap (&r);
+    gst_buffer_unref (b);
+    last_seq = seq;
+    last_twcc = twcc;
+    rtp++;
+    if (in_pcap < 400)
+      test_pcap_add (pcap, in_pcap++, 5006, buf, n);
+  }
+  GST_INFO ("%u RTP packets, %u padding, %u SSRCs", rtp, padding, ssrcs);
+  fail_unless (rtp > 45, "%u RTP packets", rtp);
+  fail_unless_equals_int (ssrcs, 1);
+  fail_unless (padding >= 10, "%u padding packets", padding);
+  fail_unless_equals_uint64 (stat_u64 (sink, "probe-media-packets"),
+      stat_u64 (sink, "probe-packets"));
+  fail_unless_equals_uint64 (stat_u64 (sink, "probe-packets"), padding);
+  fail_unless_equals_uint64 (stat_u64 (sink, "twcc-stamp-errors"), 0);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_object_unref (peer);
+
+  tshark = tshark_find ("test_sink_probe_media_wire");
+  if (tshark) {
+    static const gchar *const opts[] = { "-d", "udp.port==5006,rtp", NULL };
+    gchar *dir, *file = test_pcap_save (pcap, "rtpcc-probe-XXXXXX",
+        "probe.pcap", &dir);        /* (drops pcap) */
+    gchar *out = tshark_run (tshark, file, opts, (const gchar *[]) {
+        "-V", NULL});
+    guint frames = 0;
+    tshark_assert_clean (out);
+    for (const gchar * q = out; (q = strstr (q, "Real-Time Transport "
+                "Protocol")); q++)
+      frames++;
+    fail_unless_equals_int (frames, in_pcap);
+    g_free (out);
+    test_pcap_remove (file, dir);
+    g_free (tshark);
+  } else
+    g_byte_array_unref (pcap);
+}
+
+GST_END_TEST;
+
+/* Our own pair in TWCC mode, probes on the media SSRC: rtpccsrc pushes the
+ * padding on (the stream downstream has no gap, so a jitterbuffer counts
+ * no loss), its RFC 3550 count shows none, and the probes come back in
+ * the TWCC feedback. */
+GST_START_TEST (test_sink_to_src_media_probes)
+{
+  GstHarness *hs, *hr;
+  GstElement *sink, *src;
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  gint src_port = 0;
+  guint media = 0, padding = 0;
+  guint16 last = 0;
+  guint64 pushed;
+
+  rtpcc_controller_register (&pad_ctl_ops);
+  src = gst_element_factory_make ("rtpccsrc", NULL);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps, NULL);
+  gst_util_set_object_arg (G_OBJECT (src), "feedback", "twcc");
+  hr = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_play (hr);
+  g_object_get (src, "bound-port", &src_port, NULL);
+
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "test-pad", "host", "127.0.0.1", "port",
+      src_port, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "feedback", "twcc");
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+
+  /* 30 frames of three packets, 33 ms apart */
+  for (guint i = 0; i < 90; i++) {
+    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), i % 3 == 2, 1000)), GST_FLOW_OK);
+    if (i % 3 == 2)
+      g_usleep (33 * G_TIME_SPAN_MILLISECOND);
+  }
+  while (media < 90) {
+    GstBuffer *b = gst_harness_pull (hr);
+    GstRTPBuffer r = GST_RTP_BUFFER_INIT;
+    guint16 seq;
+    fail_unless (b != NULL);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
+    seq = gst_rtp_buffer_get_seq (&r);
+    fail_unless_equals_int (gst_rtp_buffer_get_ssrc (&r), TEST_SSRC);
+    fail_unless (media + padding == 0 || seq == (guint16) (last + 1),
+        "seq %u after %u", seq, last);
+    last = seq;
+    if (gst_rtp_buffer_get_payload_len (&r) == 0)
+      padding++;
+    else
+      media++;
+    gst_rtp_buffer_unmap (&r);
+    gst_buffer_unref (b);
+  }
+  pushed = stat_u64 (src, "padding-pushed");
+  GST_INFO ("%u media, %u padding pulled; %" G_GUINT64_FORMAT " pushed",
+      media, padding, pushed);
+  fail_unless (padding >= 5, "%u padding packets", padding);
+  fail_unless (pushed >= padding);
+  fail_unless_equals_uint64 (stat_u64 (src, "padding-packets"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 0);
+  fail_unless (wait_stat (sink, "probe-reported-received", 5, 3000) >= 5);
+  fail_unless_equals_uint64 (stat_u64 (sink, "probe-media-packets"),
+      stat_u64 (sink, "probe-packets"));
+  fail_unless_equals_uint64 (stat_u64 (sink, "reported-lost"), 0);
+
+  gst_harness_teardown (hs);
+  gst_harness_teardown (hr);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* fecenc ! rtpccsink probe-ssrc-mode=media: fecenc starts once padding
+ * has renumbered the media (as when fecenc first follows a target's
+ * fec-bitrate), so the sink must rewrite the FEC headers to the wire seqs.
+ * What reaches the receiver, with one media packet in 15 lost, is
+ * recovered byte for byte (wire seq included) by the FEC decoder. With
+ * @twcc the receiver is rtpccsrc feedback=twcc, which takes the TWCC
+ * extension off again (the sink stamps it after fecenc computed its
+ * parity: left on, every recovery failed, with or without probes). */
+static void
+media_probes_fec_recovery (gboolean twcc)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+  GstElementFactory *g = gst_element_factory_find ("fecenc");
+  GstElement *pipeline, *sink, *src = NULL;
+  GstHarness *hr = NULL;
+  GSocket *peer = NULL;
+  guint16 peer_port;
+  gchar *desc;
+  guint8 buf[2048];
+  GPtrArray *wire = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  GHashTable *dropped = g_hash_table_new_full (NULL, NULL, NULL,
+      (GDestroyNotify) g_bytes_unref);
+  RtpccFecDecoderConfig dc;
+  RtpccFecDecoder *dec;
+  RtpccFecDecoderStats ds;
+  guint media = 0, total_media = 0, drops = 0, exact = 0, fec = 0;
+  gint64 deadline;
+  GstElement *fec_el;
+  gboolean fec_on = FALSE;
+  gint first_fec = -1;
+
+  if (!f || !g) {
+    GST_WARNING ("x264enc or fecenc not available, skipping");
+    if (f)
+      gst_object_unref (f);
+    if (g)
+      gst_object_unref (g);
+    g_ptr_array_unref (wire);
+    g_hash_table_unref (dropped);
+    return;
+  }
+  gst_object_unref (f);
+  gst_object_unref (g);
+  rtpcc_controller_register (&pad_ctl_ops);
+  if (twcc) {
+    GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+    gint port = 0;
+    src = gst_element_factory_make ("rtpccsrc", NULL);
+    g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+        NULL);
+    gst_caps_unref (caps);
+    gst_util_set_object_arg (G_OBJECT (src), "feedback", "twcc");
+    hr = gst_harness_new_with_element (src, NULL, "src");
+    gst_harness_play (hr);
+    g_object_get (src, "bound-port", &port, NULL);
+    peer_port = (guint16) port;
+  } else
+    peer = udp_socket_new (&peer_port);
+  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=60 "
+      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 "
+      "bitrate=300 ! rtph264pay pt=96 mtu=400 ! fecenc name=fec n=5 "
+      "enabled=false follow-target=false ! rtpccsink name=sink "
+      "controller=test-pad feedback=%s probe-ssrc-mode=media "
+      "encoder-control=none host=127.0.0.1 port=%u", twcc ? "twcc" : "ccfb",
+      peer_port);
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  fec_el = gst_bin_get_by_name (GST_BIN (pipeline), "fec");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline) {
+    if (!fec_on && stat_u64 (sink, "probe-media-packets") >= 10) {
+      g_object_set (fec_el, "enabled", TRUE, NULL);
+      fec_on = TRUE;
+    }
+    if (twcc) {
+      /* what rtpccsrc pushes downstream */
+      GstBuffer *b = gst_harness_try_pull (hr);
+      GstMapInfo map;
+      if (!b) {
+        g_usleep (2000);
+        continue;
+      }
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      /* the TWCC-only extension block is gone */
+      fail_if (map.data[0] & 0x10);
+      g_ptr_array_add (wire, g_bytes_new (map.data, map.size));
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+    } else {
+      gssize n = recv_datagram (peer, buf, sizeof buf, 700, NULL);
+      if (n < 0)
+        break;
+      if (rtpcc_rtcp_is_rtcp (buf, n) || n < 12)
+        continue;
+      g_ptr_array_add (wire, g_bytes_new (buf, n));
+    }
+  }
+  GST_INFO ("sink: %" G_GUINT64_FORMAT " probes (%" G_GUINT64_FORMAT
+      " on the media), %" G_GUINT64_FORMAT " FEC headers rewritten, %"
+      G_GUINT64_FORMAT " dropped", stat_u64 (sink, "probe-packets"),
+      stat_u64 (sink, "probe-media-packets"), stat_u64 (sink,
+          "fec-rewritten"), stat_u64 (sink, "fec-rewrite-drops"));
+  fail_unless (stat_u64 (sink, "probe-media-packets") > 0);
+  fail_unless (stat_u64 (sink, "fec-rewritten") > 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "fec-rewrite-drops"), 0);
+  if (twcc)
+    fail_unless (stat_u64 (src, "twcc-stripped") >= wire->len / 2);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (fec_el);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  if (hr) {
+    gst_harness_teardown (hr);
+    gst_object_unref (src);
+  }
+  if (peer)
+    g_object_unref (peer);
+
+  /* the receiver: from the first FEC packet on (what came before is
+   * unprotected), lose one media packet in 15 (at most one per block of
+   * five) in the first two thirds; give the rest to the FEC decoder */
+  for (guint i = 0; i < wire->len; i++) {
+    gsize len;
+    const guint8 *d = g_bytes_get_data (g_ptr_array_index (wire, i), &len);
+    if ((d[1] & 0x7f) == 96 && len > 12 && !(d[0] & 0x20))
+      total_media++;
+    if ((d[1] & 0x7f) == RTPCC_FEC_DEFAULT_PT && first_fec < 0)
+      first_fec = i;
+  }
+  fail_unless (first_fec >= 0, "no FEC on the wire");
+  rtpcc_fec_decoder_config_init (&dc);
+  dc.deadline = RTPCC_SEC (10);
+  dec = rtpcc_fec_decoder_new (&dc);
+  for (guint i = 0; i < wire->len; i++) {
+    GBytes *bytes = g_ptr_array_index (wire, i);
+    gsize len;
+    const guint8 *d = g_bytes_get_data (bytes, &len);
+    RtpccTime now = RTPCC_MSEC (i);
+    GBytes *out;
+    gboolean recovered;
+
+    if ((d[1] & 0x7f) == RTPCC_FEC_DEFAULT_PT) {
+      fec++;
+      fail_unless (rtpcc_fec_decoder_push_fec (dec, d, len, now));
+    } else if (!(d[0] & 0x20) && ++media % 15 == 7 && (gint) i > first_fec
+        && media < total_media * 2 / 3) {
+      g_hash_table_insert (dropped, GUINT_TO_POINTER ((guint)
+              GST_READ_UINT16_BE (d + 2)), g_bytes_ref (bytes));
+      drops++;
+    } else {
+      rtpcc_fec_decoder_push_media (dec, d, len, now);
+    }
+    while ((out = rtpcc_fec_decoder_pop (dec, now, &recovered))) {
+      gsize olen;
+      const guint8 *od = g_bytes_get_data (out, &olen);
+      GBytes *want = g_hash_table_lookup (dropped,
+          GUINT_TO_POINTER ((guint) GST_READ_UINT16_BE (od + 2)));
+      if (recovered && want && g_bytes_compare (want, out) == 0)
+        exact++;
+      g_bytes_unref (out);
+    }
+  }
+  rtpcc_fec_decoder_get_stats (dec, &ds);
+  GST_INFO ("%u packets on the wire, %u media, %u FEC; %u dropped, %u "
+      "recovered exactly (decoder: %" G_GUINT64_FORMAT " recovered, %"
+      G_GUINT64_FORMAT " bad)", wire->len, total_media, fec, drops, exact,
+      ds.recovered, ds.bad_recoveries);
+  fail_unless (drops >= 4, "%u drops", drops);
+  fail_unless (fec > 0);
+  fail_unless_equals_int (exact, drops);
+  fail_unless_equals_uint64 (ds.bad_recoveries, 0);
+  rtpcc_fec_decoder_free (dec);
+  g_hash_table_unref (dropped);
+  g_ptr_array_unref (wire);
+}
+
+GST_START_TEST (test_sink_media_probes_fec_recovery)
+{
+  media_probes_fec_recovery (FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sink_media_probes_fec_recovery_twcc)
+{
+  media_probes_fec_recovery (TRUE);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpcc_suite (void)
 {
@@ -1457,6 +2102,12 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_enc, test_encoder_control_x264);
   tcase_add_test (tc_enc, test_encoder_control_vp8);
   tcase_add_test (tc_enc, test_encoder_control_none);
+  tcase_add_test (tc_enc, test_media_padding_h264_depay);
+  tcase_add_test (tc_enc, test_media_padding_vp8_depay);
+  tcase_add_test (tc_enc, test_sink_probe_media_wire);
+  tcase_add_test (tc_enc, test_sink_to_src_media_probes);
+  tcase_add_test (tc_enc, test_sink_media_probes_fec_recovery);
+  tcase_add_test (tc_enc, test_sink_media_probes_fec_recovery_twcc);
   return s;
 }
 

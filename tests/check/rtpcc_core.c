@@ -3,6 +3,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/fec/fec.h>
 #include <math.h>
 
 GST_START_TEST (test_registry)
@@ -235,11 +236,23 @@ probe_ctl_init (RtpccController * cc, RtpccTime now)
   rtpcc_controller_update_target (cc, 1000000, 500000, 1.0, "probe", "test");
 }
 
+/* XR discards the controller was told about (sizes, FEC flags) */
+static GArray *probe_ctl_discards;
+
+static void
+probe_ctl_on_discards (RtpccController * cc, RtpccTime now,
+    const RtpccPacketReport * reports, guint n_reports)
+{
+  if (probe_ctl_discards)
+    g_array_append_vals (probe_ctl_discards, reports, n_reports);
+}
+
 static const RtpccControllerOps probe_ctl_ops = {
   .name = "test-probe",
   .description = "asks for 500 kbit/s of probe bytes",
   .instance_size = sizeof (RtpccController),
   .init = probe_ctl_init,
+  .on_discards = probe_ctl_on_discards,
 };
 
 GST_START_TEST (test_sender_probing)
@@ -319,6 +332,410 @@ GST_START_TEST (test_sender_probing)
 
 GST_END_TEST;
 
+/* The SR the sender builds now (NULL-safe: FALSE if none is due). */
+static gboolean
+build_sr (RtpccSender * s, RtpccTime now, RtpccRtcpSR * sr)
+{
+  guint8 buf[512];
+  gsize n = rtpcc_sender_build_rtcp (s, now, buf, sizeof buf);
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+
+  if (n == 0)
+    return FALSE;
+  fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+  fail_unless (rtpcc_rtcp_iter_next (&it, &pkt));
+  fail_unless_equals_int (pkt.pt, RTPCC_RTCP_SR);
+  fail_unless (rtpcc_rtcp_parse_sr (&pkt, sr));
+  return TRUE;
+}
+
+/* probe-ssrc-mode=media: padding rides on the media SSRC, which is
+ * renumbered on the wire; a receiver (ours, in TWCC mode, fed everything
+ * the sender puts on the wire) sees no gap but the one upstream made, and
+ * every sent packet, padding included, comes back in the feedback. */
+GST_START_TEST (test_sender_probe_media_ssrc)
+{
+  RtpccSenderConfig cfg;
+  RtpccReceiverConfig rcfg;
+  RtpccSender *s;
+  RtpccReceiver *r;
+  RtpccRtpInfo info = { 0, }, pi;
+  guint probes = 0, media = 0, pads_since_marker_violation = 0;
+  guint16 offset = 0, last_wire = 0, wire_149 = 0, wire_151 = 0;
+  guint16 last_twcc = 0;
+  gboolean have_last = FALSE, last_was_end = FALSE, have_twcc = FALSE;
+  gboolean discarded = FALSE;
+  guint32 last_ts = 0, sr_packets = 0, sr_octets = 0;
+  guint8 fb[1500];
+  const RtpccSenderStats *st;
+  const RtpccReceiverStats *rst;
+  RtpccRtcpSR sr;
+  guint16 wire;
+
+  rtpcc_controller_register (&probe_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "test-probe";
+  cfg.cc.max_bitrate = 2000000;
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.seed = 7;
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  fail_unless (s != NULL);
+  rtpcc_receiver_config_init (&rcfg);
+  rcfg.feedback = RTPCC_FEEDBACK_TWCC;
+  rcfg.rtcp_interval = RTPCC_MSEC (200);
+  rcfg.seed = 8;
+  r = rtpcc_receiver_new (&rcfg, 0);
+  probe_ctl_discards = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+
+  info.ssrc = 0x1234;
+  info.pt = 96;
+  info.size = 1000;
+  info.seq = 65500;             /* the wire space wraps during the run */
+  info.rtp_ts = 1000;
+  /* 1.2 s: a 1000 B packet every 10 ms, frames of three packets (marker on
+   * the third); the 51st (original seq 65500 + 50, a frame end) is never
+   * queued: an upstream drop */
+  for (RtpccTime now = 0; now < RTPCC_MSEC (1200); now += RTPCC_MSEC (1)) {
+    if (now % RTPCC_MSEC (10) == 0) {
+      guint k = (guint) (now / RTPCC_MSEC (10));
+      info.marker = k % 3 == 2;
+      if (k != 50)
+        rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
+      info.seq++;
+      if (info.marker)
+        info.rtp_ts += 3000;
+    }
+    while (rtpcc_sender_dequeue (s, now, &pi)) {
+      guint16 orig = (guint16) (pi.seq - offset);
+      media++;
+      fail_unless_equals_int (pi.ssrc, 0x1234);
+      /* contiguous on the wire, but for the upstream gap */
+      if (have_last && orig != (guint16) (65500 + 51))
+        fail_unless_equals_int (pi.seq, (guint16) (last_wire + 1));
+      if (orig == (guint16) (65500 + 49))
+        wire_149 = pi.seq;
+      if (orig == (guint16) (65500 + 51))
+        wire_151 = pi.seq;
+      /* the sender finds the packet by its original seq */
+      fail_unless (!offset || rtpcc_sender_map_seq (s, 0x1234, orig, &wire));
+      if (offset)
+        fail_unless_equals_int (wire, pi.seq);
+      last_wire = pi.seq;
+      have_last = TRUE;
+      last_was_end = pi.marker;
+      last_ts = pi.rtp_ts;
+      fail_unless (pi.has_twcc);
+      fail_unless (!have_twcc || pi.twcc_seq == (guint16) (last_twcc + 1));
+      last_twcc = pi.twcc_seq;
+      have_twcc = TRUE;
+      sr_packets++;
+      sr_octets += pi.size - 12;
+      rtpcc_receiver_on_rtp (r, now, &pi);
+    }
+    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+      probes++;
+      /* one more packet of the media stream, after a frame's end */
+      fail_unless_equals_int (pi.ssrc, 0x1234);
+      fail_unless_equals_int (pi.pt, 96);
+      fail_unless (!pi.marker);
+      fail_unless (pi.is_fec);
+      fail_unless_equals_int (pi.size, RTPCC_PROBE_PACKET_SIZE);
+      fail_unless_equals_int (pi.rtp_ts, last_ts);
+      if (!last_was_end)
+        pads_since_marker_violation++;
+      fail_unless_equals_int (pi.seq, (guint16) (last_wire + 1));
+      fail_unless (pi.twcc_seq == (guint16) (last_twcc + 1));
+      last_twcc = pi.twcc_seq;
+      last_wire = pi.seq;
+      offset++;
+      sr_packets++;
+      rtpcc_receiver_on_rtp (r, now, &pi);
+      /* a playout buffer discards by wire seq: this padding packet and
+       * the media packet before it (sizes 267 and 1000) */
+      if (now >= RTPCC_MSEC (600) && !discarded) {
+        fail_unless (rtpcc_receiver_mark_discarded (r, now, 0x1234,
+                (guint16) (pi.seq - 1), 2));
+        discarded = TRUE;
+      }
+    }
+    {
+      gsize n;
+      RtpccTime next;
+      while (rtpcc_receiver_next_feedback_time (r) <= now
+          && (n = rtpcc_receiver_build_feedback (r, now, fb, sizeof fb)) > 0)
+        rtpcc_sender_receive_rtcp (s, now, fb, n);
+      if (build_sr (s, now, &sr)) {
+        fail_unless_equals_int (sr.ssrc, 0x1234);
+        /* padding counts as a packet, never as payload octets */
+        fail_unless_equals_int (sr.packet_count, sr_packets);
+        fail_unless_equals_int (sr.octet_count, sr_octets);
+      }
+      rtpcc_sender_tick (s, now);
+      next = rtpcc_sender_next_timeout (s, now);
+      fail_unless (next == RTPCC_TIME_NONE || next > now, "spin at %"
+          G_GINT64_FORMAT, now);
+    }
+  }
+  g_message ("media-ssrc probing: %u media, %u padding, offset %u", media,
+      probes, offset);
+  fail_unless_equals_int (pads_since_marker_violation, 0);
+  /* 500 kbit/s of 267-byte packets would be ~280 in 1.2 s; waiting for
+   * frame ends costs some */
+  fail_unless (probes >= 120, "%u probes", probes);
+  fail_unless_equals_int (media, 119);
+  /* the upstream gap stays a gap: 65549 is mid-frame (no padding after
+   * it) and 65550 is missing */
+  fail_unless_equals_int ((guint16) (wire_151 - wire_149), 2);
+  st = rtpcc_sender_get_stats (s, RTPCC_MSEC (1200));
+  fail_unless_equals_uint64 (st->probe_packets, probes);
+  fail_unless_equals_uint64 (st->probe_media_packets, probes);
+  fail_unless_equals_uint64 (st->reported_lost, 0);
+  /* all but the packets of the last feedback interval were reported */
+  fail_unless (st->reported_received + 40 >= media + probes,
+      "%" G_GUINT64_FORMAT " of %u", st->reported_received, media + probes);
+  rst = rtpcc_receiver_get_stats (r, RTPCC_MSEC (1200));
+  fail_unless_equals_uint64 (rst->packets_received, media + probes);
+  /* padding makes no gap: only the upstream drop is missing */
+  fail_unless_equals_uint64 (rst->packets_lost, 1);
+  fail_unless_equals_uint64 (rst->duplicates, 0);
+  /* the XR discard, in wire seqs, maps back onto the right packets */
+  fail_unless_equals_uint64 (st->reported_discarded, 2);
+  fail_unless_equals_int (probe_ctl_discards->len, 2);
+  fail_unless_equals_int (g_array_index (probe_ctl_discards,
+          RtpccPacketReport, 0).size, 1000);
+  fail_unless (!g_array_index (probe_ctl_discards, RtpccPacketReport,
+          0).is_fec);
+  fail_unless_equals_int (g_array_index (probe_ctl_discards,
+          RtpccPacketReport, 1).size, RTPCC_PROBE_PACKET_SIZE);
+  fail_unless (g_array_index (probe_ctl_discards, RtpccPacketReport,
+          1).is_fec);
+  g_array_unref (probe_ctl_discards);
+  probe_ctl_discards = NULL;
+
+  /* FEC that names this SSRC stops padding on it for good */
+  rtpcc_sender_note_fec_protected (s, 0x1234);
+  probes = 0;
+  for (RtpccTime now = RTPCC_MSEC (1200); now < RTPCC_MSEC (1500);
+      now += RTPCC_MSEC (1)) {
+    if (now % RTPCC_MSEC (10) == 0) {
+      info.marker = TRUE;
+      rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
+      info.seq++;
+    }
+    while (rtpcc_sender_dequeue (s, now, &pi))
+      fail_unless_equals_int (pi.seq, (guint16) (info.seq - 1 + offset));
+    while (rtpcc_sender_dequeue_probe (s, now, &pi))
+      probes++;
+    {
+      RtpccTime next = rtpcc_sender_next_timeout (s, now);
+      fail_unless (next == RTPCC_TIME_NONE || next > now);
+    }
+  }
+  fail_unless_equals_int (probes, 0);
+  rtpcc_receiver_free (r);
+  rtpcc_sender_free (s);
+}
+
+GST_END_TEST;
+
+/* A packet in the FEC + probing test: the bytes as queued. */
+typedef struct
+{
+  gsize len;
+  gboolean fec;
+  guint8 data[];
+} TestPkt;
+
+static TestPkt *
+test_pkt_new (const guint8 * data, gsize len, gboolean fec)
+{
+  TestPkt *p = g_malloc (sizeof (TestPkt) + len);
+  p->len = len;
+  p->fec = fec;
+  memcpy (p->data, data, len);
+  return p;
+}
+
+/* fecenc's FEC (our format, own SSRC, protecting 0x1234 by original seqs)
+ * with padding probes on the media SSRC: with the sender's header rewrite
+ * every media packet dropped on the way is recovered exactly as it was
+ * sent (wire seq included); without it, not. Returns the number of drops
+ * recovered exactly; @drops gets the number of drops. */
+static guint
+run_fec_with_media_probes (gboolean rewrite, guint * drops,
+    guint64 * rewritten)
+{
+  RtpccSenderConfig cfg;
+  RtpccSender *s;
+  RtpccFecEncoderConfig ec;
+  RtpccFecEncoder *enc = NULL;
+  RtpccFecDecoderConfig dc;
+  RtpccFecDecoder *dec;
+  GHashTable *dropped = g_hash_table_new_full (NULL, NULL, NULL,
+      (GDestroyNotify) g_bytes_unref);
+  guint16 seq = 40000;
+  guint32 ts = 0;
+  guint media_out = 0, exact = 0;
+  RtpccFecDecoderStats ds;
+
+  rtpcc_controller_register (&probe_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "test-probe";
+  cfg.cc.max_bitrate = 2000000;
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.seed = 11;
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  rtpcc_sender_set_free_func (s, g_free);
+  rtpcc_fec_encoder_config_init (&ec);
+  ec.scheme = RTPCC_FEC_SCHEME_XOR;
+  ec.n = 4;
+  rtpcc_fec_decoder_config_init (&dc);
+  dec = rtpcc_fec_decoder_new (&dc);
+  *drops = 0;
+
+  for (RtpccTime now = 0; now < RTPCC_MSEC (1500); now += RTPCC_MSEC (1)) {
+    RtpccRtpInfo pi;
+    TestPkt *p;
+
+    if (now % RTPCC_MSEC (10) == 0) {
+      guint k = (guint) (now / RTPCC_MSEC (10));
+      guint8 rtp[12 + 160];
+      gsize len = 12 + 60 + (k * 7) % 100;
+      RtpccRtpInfo info = { 0, };
+      GBytes *fb;
+
+      info.ssrc = 0x1234;
+      info.pt = 96;
+      info.seq = seq++;
+      info.marker = k % 3 == 2;
+      info.rtp_ts = ts;
+      info.size = len;
+      rtp[0] = 0x80;
+      rtp[1] = (guint8) (96 | (info.marker ? 0x80 : 0));
+      GST_WRITE_UINT16_BE (rtp + 2, info.seq);
+      GST_WRITE_UINT32_BE (rtp + 4, ts);
+      GST_WRITE_UINT32_BE (rtp + 8, 0x1234);
+      for (gsize i = 12; i < len; i++)
+        rtp[i] = (guint8) (k * 31 + i);
+      rtpcc_sender_enqueue (s, now, &info, test_pkt_new (rtp, len, FALSE));
+      if (info.marker)
+        ts += 3000;
+      /* FEC starts after probes have renumbered the media for 0.4 s, as
+       * fecenc does when the controller first asks for fec-bitrate */
+      if (now == RTPCC_MSEC (400)) {
+        enc = rtpcc_fec_encoder_new (&ec, NULL);
+        fail_unless (enc != NULL);
+      }
+      if (enc) {
+        rtpcc_fec_encoder_push (enc, rtp, len, now);
+        while ((fb = rtpcc_fec_encoder_pop (enc))) {
+          gsize flen;
+          const guint8 *fd = g_bytes_get_data (fb, &flen);
+          RtpccRtpInfo fi = { 0, };
+          fi.ssrc = GST_READ_UINT32_BE (fd + 8);
+          fi.seq = GST_READ_UINT16_BE (fd + 2);
+          fi.pt = fd[1] & 0x7f;
+          fi.size = flen;
+          fi.is_fec = TRUE;
+          /* what rtpccsink does with a fec-pt packet's header */
+          rtpcc_sender_note_fec_protected (s, GST_READ_UINT32_BE (fd + 16));
+          rtpcc_sender_enqueue (s, now, &fi, test_pkt_new (fd, flen, TRUE));
+          g_bytes_unref (fb);
+        }
+      }
+    }
+    while ((p = rtpcc_sender_dequeue (s, now, &pi))) {
+      if (p->fec) {
+        if (rewrite && rtpcc_sender_rewrite_fec (s, p->data, p->len) ==
+            RTPCC_SENDER_FEC_DROP) {
+          g_free (p);
+          continue;
+        }
+        fail_unless (rtpcc_fec_decoder_push_fec (dec, p->data, p->len, now));
+      } else {
+        /* the wire seq, as rtpccsink writes it */
+        GST_WRITE_UINT16_BE (p->data + 2, pi.seq);
+        media_out++;
+        /* once FEC flows, lose one media packet in nine (at most one per
+         * block of four) */
+        if (now > RTPCC_MSEC (420) && now < RTPCC_MSEC (1400)
+            && media_out % 9 == 0) {
+          g_hash_table_insert (dropped, GUINT_TO_POINTER ((guint) pi.seq),
+              g_bytes_new (p->data, p->len));
+          (*drops)++;
+        } else {
+          rtpcc_fec_decoder_push_media (dec, p->data, p->len, now);
+        }
+      }
+      g_free (p);
+    }
+    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+      guint8 pad[RTPCC_PROBE_PACKET_SIZE] = { 0, };
+      pad[0] = 0xa0;            /* V=2, P */
+      pad[1] = pi.pt;
+      GST_WRITE_UINT16_BE (pad + 2, pi.seq);
+      GST_WRITE_UINT32_BE (pad + 4, pi.rtp_ts);
+      GST_WRITE_UINT32_BE (pad + 8, pi.ssrc);
+      pad[sizeof pad - 1] = RTPCC_PROBE_PADDING;
+      rtpcc_fec_decoder_push_media (dec, pad, sizeof pad, now);
+    }
+    {
+      GBytes *out;
+      gboolean recovered;
+      while ((out = rtpcc_fec_decoder_pop (dec, now, &recovered))) {
+        gsize olen;
+        const guint8 *od = g_bytes_get_data (out, &olen);
+        GBytes *want = g_hash_table_lookup (dropped,
+            GUINT_TO_POINTER ((guint) GST_READ_UINT16_BE (od + 2)));
+        if (recovered && want && g_bytes_compare (want, out) == 0)
+          exact++;
+        g_bytes_unref (out);
+      }
+    }
+    rtpcc_sender_tick (s, now);
+  }
+  rtpcc_fec_decoder_get_stats (dec, &ds);
+  if (rewrite)
+    fail_unless_equals_uint64 (ds.bad_recoveries, 0);
+  *rewritten = rtpcc_sender_get_stats (s, 0)->fec_rewritten;
+  /* padding went on the media before FEC named it, and none after */
+  fail_unless (rtpcc_sender_get_stats (s, 0)->probe_media_packets > 20);
+  fail_unless (rtpcc_sender_fec_needs_rewrite (s));
+  if (enc)
+    rtpcc_fec_encoder_free (enc);
+  rtpcc_fec_decoder_free (dec);
+  rtpcc_sender_free (s);
+  g_hash_table_unref (dropped);
+  return exact;
+}
+
+GST_START_TEST (test_sender_probe_media_fec)
+{
+  guint drops, exact;
+  guint64 rewritten;
+
+  exact = run_fec_with_media_probes (TRUE, &drops, &rewritten);
+  g_message ("FEC + media-SSRC probes: %u of %u drops recovered exactly, %"
+      G_GUINT64_FORMAT " FEC headers rewritten", exact, drops, rewritten);
+  fail_unless (drops >= 8, "%u drops", drops);
+  fail_unless_equals_int (exact, drops);
+  fail_unless (rewritten > 20, "%" G_GUINT64_FORMAT, rewritten);
+  /* the control: the original seqs in the FEC header do not recover the
+   * renumbered packets */
+  exact = run_fec_with_media_probes (FALSE, &drops, &rewritten);
+  g_message ("without the rewrite: %u of %u", exact, drops);
+  fail_unless (exact < drops / 2, "%u of %u recovered without rewrite",
+      exact, drops);
+  fail_unless_equals_uint64 (rewritten, 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_core_suite (void)
 {
@@ -333,6 +750,8 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_pacer_overflow_drops_oldest);
   tcase_add_test (tc, test_encoder_table);
   tcase_add_test (tc, test_sender_probing);
+  tcase_add_test (tc, test_sender_probe_media_ssrc);
+  tcase_add_test (tc, test_sender_probe_media_fec);
   return s;
 }
 
