@@ -41,9 +41,11 @@ TWCC_URI=http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-
 
 # rtp-profile=avpf: TWCC is early RTCP; under AVP it waits for the regular
 #   schedule (first feedback after seconds).
-# max-streams=1: rtpccsink's bandwidth probes are padding-only packets on an
-#   SSRC of their own; without this rtpbin exposes a second recv_rtp_src pad
-#   that gst-launch leaves unlinked, and not-linked stops the udpsrc.
+# max-streams=1: only needed with rtpccsink probe-ssrc-mode=separate
+#   probing=true (probes on an SSRC of their own: rtpbin would expose a
+#   second recv_rtp_src pad that gst-launch leaves unlinked, and not-linked
+#   stops the udpsrc). The default with feedback=twcc puts the probes on the
+#   media SSRC, which needs nothing; kept as a safety net.
 # rtpsession0::rtcp-min-interval: report blocks (LSR/DLSR, rtpccsink's RTT
 #   in TWCC mode) ride only on regular RTCP, which per-frame TWCC keeps
 #   postponing; 500 ms instead of 5 s brings them about once a second.
