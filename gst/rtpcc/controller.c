@@ -205,6 +205,43 @@ rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
   return cc->ops->set_param ? cc->ops->set_param (cc, key, value) : FALSE;
 }
 
+gboolean
+rtpcc_controller_set_params (RtpccController * cc, const gchar * params,
+    GError ** error)
+{
+  gchar **items;
+  gboolean ok = TRUE;
+
+  if (!params)
+    return TRUE;
+  items = g_strsplit_set (params, ";,", -1);
+  for (guint i = 0; ok && items[i]; i++) {
+    gchar *item = g_strstrip (items[i]);
+    gchar *eq, *key, *value;
+
+    if (!*item)
+      continue;
+    eq = strchr (item, '=');
+    if (!eq) {
+      g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_PARSE,
+          "controller parameter \"%s\" is not key=value", item);
+      ok = FALSE;
+      break;
+    }
+    *eq = '\0';
+    key = g_strstrip (item);
+    value = g_strstrip (eq + 1);
+    if (!rtpcc_controller_set_param (cc, key, value)) {
+      g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+          "controller %s rejects parameter %s=%s (unknown key or bad value)",
+          cc->ops->name, key, value);
+      ok = FALSE;
+    }
+  }
+  g_strfreev (items);
+  return ok;
+}
+
 void
 rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
     guint64 fec_bitrate, gdouble pacing_factor, const gchar * state,

@@ -170,6 +170,13 @@ void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     const RtpccPacketReport * reports, guint n_reports);
 gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
     const gchar * value);
+/* Applies "key=value" pairs separated by ';' or ',' (whitespace around
+ * them ignored, empty items skipped) in order. Stops at the first pair the
+ * controller rejects (unknown key or bad value) or that has no '=', with
+ * RTPCC_ERROR_INVALID / RTPCC_ERROR_PARSE naming it; pairs before it stay
+ * applied. NULL or "" is a no-op. */
+gboolean rtpcc_controller_set_params (RtpccController * cc,
+    const gchar * params, GError ** error);
 
 /* For controllers: set the target bit rate (clamped to [min, max]); media =
  * target − fec; pacing = target × @pacing_factor (≥ 1). Bumps generation

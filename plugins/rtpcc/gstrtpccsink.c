@@ -58,6 +58,7 @@ enum
   PROP_BIND_ADDRESS,
   PROP_BIND_PORT,
   PROP_CONTROLLER,
+  PROP_CONTROLLER_PARAMS,
   PROP_MIN_BITRATE,
   PROP_MAX_BITRATE,
   PROP_START_BITRATE,
@@ -665,6 +666,16 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     return FALSE;
   }
   rtpcc_sender_set_free_func (self->sender, (GDestroyNotify) gst_buffer_unref);
+  GST_OBJECT_LOCK (self);
+  if (!rtpcc_controller_set_params (rtpcc_sender_get_controller (self->sender),
+          self->controller_params, &err)) {
+    GST_OBJECT_UNLOCK (self);
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Bad controller-params: %s", err->message), (NULL));
+    g_clear_error (&err);
+    goto fail;
+  }
+  GST_OBJECT_UNLOCK (self);
 
   /* resolve the peer */
   addr = g_inet_address_new_from_string (self->host);
@@ -941,6 +952,10 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_CNAME:
       rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
       break;
+    case PROP_CONTROLLER_PARAMS:
+      g_free (self->controller_params);
+      self->controller_params = g_value_dup_string (value);
+      break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
       break;
@@ -1031,6 +1046,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CNAME:
       g_value_set_string (value, self->cname);
       break;
+    case PROP_CONTROLLER_PARAMS:
+      g_value_set_string (value, self->controller_params);
+      break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
       break;
@@ -1062,6 +1080,7 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_free (self->bind_address);
   g_free (self->controller);
   g_free (self->cname);
+  g_free (self->controller_params);
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
   g_weak_ref_clear (&self->encoder);
@@ -1127,6 +1146,21 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
       g_param_spec_string ("controller", "Controller",
           "Congestion controller (tfrc, ccid2, rr, fixed, ...)",
           DEFAULT_CONTROLLER, rw));
+  /**
+   * GstRtpccSink:controller-params:
+   *
+   * Tuning parameters of the controller, "key=value" pairs separated by
+   * ';' or ',' (e.g. "estimator=kalman" for gcc, "catch-up=1;logwin=250"
+   * for nada; each controller's keys are listed in docs/transport.md).
+   * Applied in order when the element starts, right after the controller
+   * is made; a key the controller does not know, or a bad value, fails that
+   * state change with an error naming it. NULL (default): the controller's
+   * defaults.
+   */
+  g_object_class_install_property (gobject_class, PROP_CONTROLLER_PARAMS,
+      g_param_spec_string ("controller-params", "Controller parameters",
+          "Controller tuning, \"key=value;key=value\" (applied at start)",
+          NULL, rw));
   /**
    * GstRtpccSink:min-bitrate:
    *

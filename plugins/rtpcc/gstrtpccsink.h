@@ -38,6 +38,7 @@ struct _GstRtpccSink
   gchar *bind_address;
   gint bind_port;
   gchar *controller;
+  gchar *controller_params;      /* "key=value;...", applied at start */
   guint min_bitrate, max_bitrate, start_bitrate;
   gint feedback;
   GstRtpccEncoderControl encoder_control;

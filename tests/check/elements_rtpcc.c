@@ -434,6 +434,54 @@ GST_START_TEST (test_sink_unknown_controller)
 
 GST_END_TEST;
 
+GST_START_TEST (test_sink_controller_params)
+{
+  GstElement *pipeline, *src, *sink;
+  gchar *text;
+
+  /* a key the controller does not know, a bad value, a missing '=' */
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "nada", "controller-params",
+      "catch-up=1; no-such-key=3", NULL);
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "no-such-key") != NULL, "%s", text);
+  fail_unless (strstr (text, "nada") != NULL, "%s", text);
+  g_free (text);
+
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "nada", "controller-params",
+      "catch-up=7", NULL);    /* range [0, 1] */
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "catch-up=7") != NULL, "%s", text);
+  g_free (text);
+
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "gcc", "controller-params",
+      "estimator", NULL);
+  text = expect_start_error (sink);
+  fail_unless (strstr (text, "estimator") != NULL, "%s", text);
+  g_free (text);
+
+  /* valid ones start; the property reads back as set */
+  pipeline = gst_pipeline_new (NULL);
+  src = gst_element_factory_make ("fakesrc", NULL);
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "nada", "controller-params",
+      " catch-up=1 , logwin=250 ;", "host", "127.0.0.1", NULL);
+  g_object_get (sink, "controller-params", &text, NULL);
+  fail_unless_equals_string (text, " catch-up=1 , logwin=250 ;");
+  g_free (text);
+  gst_bin_add_many (GST_BIN (pipeline), src, sink, NULL);
+  fail_unless (gst_element_link (src, sink));
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PAUSED) ==
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_sink_min_above_max)
 {
   GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
@@ -2080,6 +2128,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_props, test_sink_properties);
   tcase_add_test (tc_props, test_src_properties);
   tcase_add_test (tc_props, test_sink_unknown_controller);
+  tcase_add_test (tc_props, test_sink_controller_params);
   tcase_add_test (tc_props, test_sink_min_above_max);
   tcase_add_test (tc_props, test_sink_bad_host);
   tcase_add_test (tc_props, test_sink_restart);

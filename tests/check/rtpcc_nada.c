@@ -15,6 +15,7 @@
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/cc/nada.h>
 #include <math.h>
+#include <string.h>
 
 #define NONE RTPCC_TIME_NONE
 #define MS(x) RTPCC_MSEC (x)
@@ -793,6 +794,31 @@ GST_START_TEST (test_registry_and_params)
   assert_close (info.params.qbound, 200, 0);
   assert_close (info.params.prio, 2.5, 0);
   assert_close (info.params.xref, 10, 0);
+
+  /* rtpcc_controller_set_params: the string form rtpccsink's
+   * controller-params uses; pairs apply in order up to the first bad one */
+  {
+    GError *err = NULL;
+    RtpccController *c2 = make_nada (150000, 1500000, 0);
+
+    fail_unless (rtpcc_controller_set_params (c2, NULL, &err));
+    fail_unless (rtpcc_controller_set_params (c2, "", &err));
+    fail_unless (rtpcc_controller_set_params (c2, " xref = 5 ;logwin=250,,",
+            &err));
+    fail_unless (err == NULL);
+    assert_close (info_of (c2).params.xref, 5, 0);
+    assert_close (info_of (c2).params.logwin, 250, 0);
+    fail_if (rtpcc_controller_set_params (c2, "qeps=20;prio=0;xref=7", &err));
+    fail_unless (g_error_matches (err, RTPCC_ERROR, RTPCC_ERROR_INVALID));
+    fail_unless (strstr (err->message, "prio=0") != NULL, "%s", err->message);
+    g_clear_error (&err);
+    assert_close (info_of (c2).params.qeps, 20, 0);     /* before the bad one */
+    assert_close (info_of (c2).params.xref, 5, 0);      /* after it: not set */
+    fail_if (rtpcc_controller_set_params (c2, "xref", &err));
+    fail_unless (g_error_matches (err, RTPCC_ERROR, RTPCC_ERROR_PARSE));
+    g_clear_error (&err);
+    rtpcc_controller_free (c2);
+  }
   /* the tunables reach the controller: gamma = min (0.25, 200/300) */
   feed_run (cc, MS (600), 0, 50, 10, 1250, 30, 0, -1, MS (80));
   assert_close (info_of (cc).gamma, 0.25, 1e-12);
