@@ -18,6 +18,9 @@
 #define DW_PACKETS 100          /* seed 003 §6.1 drift window */
 #define DW_SPAN RTPCC_SEC (2)
 #define RELEASED_BITS 1024
+#define CTRL_WARMUP 100         /* samples before the late-rate controller */
+#define CTRL_STEP_MIN 50000.0   /* 50 µs: the controller's smallest step */
+#define CTRL_STEP_FRAC (1.0 / 32.0)     /* step = this fraction of margin */
 
 typedef struct
 {
@@ -40,6 +43,17 @@ typedef struct
   gdouble path_skew;
   gboolean have_skew;
   RtpccTime last_arrival;
+  /* late-rate controller (late_target > 0) */
+  guint64 n;                    /* samples seen */
+  gdouble level;                /* the path's floor (detrended ns) */
+  gdouble level_pre;            /* the floor before the current episode */
+  gdouble level_cap;            /* the floor's bound after an episode */
+  gdouble jump_r;               /* the delay of the last jump */
+  gdouble margin;               /* playout point over the floor (ns) */
+  guint64 since_late;           /* packets on time since the last late */
+  gboolean episode;             /* a delay episode: the floor was jumped */
+  RtpccTime level_since;        /* the floor only looks at samples after */
+  RtpccTime last_jump, last_late;
 } Subflow;
 
 typedef struct
@@ -116,11 +130,13 @@ rtpcc_playout_config_init (RtpccPlayoutConfig * config)
   config->min_delay = 0;
   config->max_delay = RTPCC_MSEC (400);
   config->fec_window = 0;
-  config->down_rate = 0.25;
+  config->down_rate = 0.5;
+  config->return_time = RTPCC_MSEC (100);
   config->late_bump = TRUE;
   config->hold = RTPCC_MSEC (500);
   config->bump_margin = 0;
-  config->level_window = RTPCC_MSEC (500);
+  config->level_window = RTPCC_SEC (2);
+  config->late_target = 0.5;
   config->drift_window = RTPCC_SEC (30);
   config->max_queue = 4096;
 }
@@ -139,12 +155,15 @@ rtpcc_playout_config_validate (const RtpccPlayoutConfig * c, GError ** error)
     what = "window must be > 0 and window-packets in [1, 100000]";
   else if (c->min_delay < 0 || c->max_delay < c->min_delay)
     what = "need 0 <= min-delay <= max-delay";
-  else if (c->fec_window < 0 || c->hold < 0 || c->bump_margin < 0)
-    what = "fec-window, hold and bump-margin must be >= 0";
+  else if (c->fec_window < 0 || c->hold < 0 || c->bump_margin < 0 ||
+      c->return_time < 0)
+    what = "fec-window, hold, bump-margin and return-time must be >= 0";
   else if (!(c->down_rate >= 0.0 && c->down_rate <= 1.0))
     what = "down-rate must be in [0, 1]";
   else if (c->level_window <= 0)
     what = "level-window must be > 0";
+  else if (!(c->late_target >= 0.0 && c->late_target <= 20.0))
+    what = "late-target must be in [0, 20] %";
   else if (c->drift_window < RTPCC_SEC (4))
     what = "drift-window must be >= 4 s";
   else if (c->max_queue < 1)
@@ -234,6 +253,7 @@ rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
     memset (&p->sub[i], 0, sizeof (Subflow));
     p->sub[i].ring = ring;
     p->sub[i].sorted = sorted;
+    p->sub[i].last_jump = p->sub[i].last_late = RTPCC_TIME_NONE;
   }
   p->started = FALSE;
   p->b_head = p->b_len = 0;
@@ -379,8 +399,18 @@ drift_add (RtpccPlayout * p, RtpccTime now, RtpccTime d)
       p->b_len--;
     }
     fit_slope (p);
-    if (p->slope != old)
+    if (p->slope != old) {
+      guint i;
+
       rebuild_sorted (p);
+      /* the stored floors are detrended delays too: move them with it */
+      for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
+        p->sub[i].level -= (p->slope - old) * (gdouble) now;
+        p->sub[i].level_pre -= (p->slope - old) * (gdouble) now;
+        p->sub[i].jump_r -= (p->slope - old) * (gdouble) now;
+        p->sub[i].level_cap -= (p->slope - old) * (gdouble) now;
+      }
+    }
   }
   p->cur_bucket.t = now;
   p->cur_bucket.min_d = d;
@@ -495,6 +525,144 @@ subflow_percentile (const RtpccPlayout * p, const Subflow * s)
   return s->sorted[idx];
 }
 
+/* --- the late-rate controller ----------------------------------------------
+ *
+ * The playout point of a path is floor + margin.
+ *
+ * The floor is the lowest detrended delay over level_window (2 s by
+ * default; only samples since the last episode end count): it follows a
+ * fall at once and a rise after level_window.
+ *
+ * The margin is not a percentile of the past but is steered by the late
+ * rate itself (stochastic quantile tracking): every late packet raises it
+ * by a step, every packet on time lowers it by step·p/(1−p), so it settles
+ * where a fraction p = late_target of the packets is late, whatever shape
+ * the delay has (iid jitter, ramps, spikes, estimator noise), and it spends
+ * the late budget where it is cheapest. The step is a fixed fraction of the
+ * margin (log-domain tracking, so it scales with the jitter). A long run of
+ * packets on time (4/p) makes it fall faster: a margin learnt in a noisier
+ * regime that has passed is given back in seconds, not minutes.
+ *
+ * Episodes (spikes, queue ramps): a late packet that is clearly out (more
+ * than CTRL_JUMP_FRAC of the margin over its playout point) or follows
+ * another late one within `hold` starts or continues an episode: the floor
+ * jumps to that packet's delay (rtpjitterbuffer's timeline reset, but with
+ * the margin kept), and further jumps of the same episode extrapolate the
+ * rise seen since the previous one (a queue filling up keeps rising). In
+ * the episode the floor sinks towards the lowest delay since the last jump
+ * (rtpjitterbuffer's 1/125 skew filter; that floor outright after
+ * level_window without a jump). The episode ends when a packet comes back
+ * below the middle between the old floor and the held one: the floor then
+ * follows the samples down from at most the old floor or that packet's
+ * delay less a margin. */
+
+#define CTRL_TREND 1.0          /* extrapolate a rising episode by this */
+/* A late packet more than this fraction of the margin beyond its playout
+ * point starts an episode at once: iid jitter's late packets graze the
+ * playout point (a steep tail), a queue building up or a spike does not. */
+#define CTRL_JUMP_FRAC 0.05
+#define CTRL_ACC_GAPS 4.0       /* on-time run (in 1/p) before a faster fall */
+#define CTRL_SINK (1.0 / 125.0) /* episode floor's sink per packet */
+
+/* The lowest detrended delay since @since within level_window. */
+static gdouble
+subflow_floor (const RtpccPlayout * p, const Subflow * s, RtpccTime now,
+    RtpccTime since)
+{
+  gdouble level = G_MAXDOUBLE;
+  guint k;
+
+  for (k = s->len; k > 0; k--) {
+    const Sample *x = &s->ring[(s->head + k - 1) % p->cap];
+
+    if (k < s->len && (now - x->t > p->config.level_window || (since !=
+                RTPCC_TIME_NONE && x->t < since)))
+      break;
+    level = MIN (level, x->r);
+  }
+  return level;
+}
+
+/* One sample @r (detrended) on path @s; @late: it missed its playout time,
+ * by @excess ns (0 when it came after a later packet was released). */
+static void
+subflow_track (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r,
+    gboolean late, gdouble excess)
+{
+  gdouble pl = p->config.late_target / 100.0, step;
+  gboolean jump;
+
+  s->n++;
+  if (s->n <= CTRL_WARMUP) {
+    /* learn: floor and spread as in the percentile mode; that seeds the
+     * controller */
+    s->level = subflow_level (p, s, now);
+    s->margin = subflow_percentile (p, s);
+    s->level_since = RTPCC_TIME_NONE;
+    if (late)
+      s->last_late = now;
+    return;
+  }
+
+  step = MAX (CTRL_STEP_MIN, CTRL_STEP_FRAC * s->margin);
+  if (late) {                   /* bounded: beyond max-delay all is late */
+    s->margin = MIN (s->margin + step, (gdouble) p->config.max_delay);
+    s->since_late = 0;
+  } else {
+    gdouble gaps, acc = 1.0;
+
+    /* A run of on-time packets much longer than 1/p says the margin is
+     * oversized (learnt in a regime that has passed): fall faster, doubling
+     * per further 1/p packets. At the target such runs are rare (e^-4). */
+    s->since_late++;
+    gaps = (gdouble) s->since_late * pl;
+    if (gaps > CTRL_ACC_GAPS)
+      acc = exp2 (MIN (gaps - CTRL_ACC_GAPS + 1.0, 6.0));
+    s->margin = MAX (0.0, s->margin - acc * step * pl / (1.0 - pl));
+  }
+
+  jump = late && p->config.late_bump && (excess > CTRL_JUMP_FRAC * s->margin ||
+      (s->last_late != RTPCC_TIME_NONE && now - s->last_late <=
+          p->config.hold));
+  if (jump) {
+    if (!s->episode) {
+      s->level_pre = s->level;
+      s->level = MAX (s->level, r);
+    } else {
+      s->level = MAX (s->level, r + CTRL_TREND * MAX (0.0, r - s->jump_r));
+    }
+    s->jump_r = r;
+    s->episode = TRUE;
+    s->last_jump = s->level_since = now;
+  } else if (s->episode &&
+      r < s->level_pre + 0.5 * (s->level - s->level_pre)) {
+    /* back near the old floor: the episode is over */
+    s->episode = FALSE;
+    s->level_since = now;
+    s->level_cap = MAX (s->level_pre, r - s->margin);
+  } else if (s->episode) {
+    /* the held floor sinks towards the episode's own floor (the lowest
+     * delay since the last jump) with rtpjitterbuffer's skew filter
+     * constant, and is that floor once level_window has passed without a
+     * jump (a long or lasting regime) */
+    gdouble f = subflow_floor (p, s, now, s->last_jump);
+
+    if (f < s->level)
+      s->level -= (s->level - f) * CTRL_SINK;
+    if (now - s->last_jump > p->config.level_window)
+      s->level = MIN (s->level, f);
+  }
+  if (!s->episode) {
+    s->level = subflow_floor (p, s, now, s->level_since);
+    /* just after an episode the few samples since overstate the floor */
+    if (s->level_since != RTPCC_TIME_NONE &&
+        now - s->level_since < p->config.level_window)
+      s->level = MIN (s->level, s->level_cap);
+  }
+  if (late)
+    s->last_late = now;
+}
+
 /* --- seed 003 §6.1 --------------------------------------------------------- */
 
 RtpccTime
@@ -563,6 +731,21 @@ singh_update (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r)
 
 /* --- target delay ---------------------------------------------------------- */
 
+/* How far the target, @above the need, falls in @dt: at down_rate, or
+ * faster when far above it (an exponential return, time constant
+ * return_time, so a spike's delay is given back within a few hundred ms),
+ * never faster than real time (the output pauses, never runs backwards). */
+static gdouble
+fall_by (const RtpccPlayout * p, gdouble above, RtpccTime dt)
+{
+  gdouble fall = p->config.down_rate * (gdouble) dt;
+
+  if (p->config.return_time > 0)
+    fall = MAX (fall, above * (1.0 - exp (-(gdouble) dt /
+                (gdouble) p->config.return_time)));
+  return MIN (fall, (gdouble) dt);
+}
+
 static gdouble
 clamp_target (const RtpccPlayout * p, gdouble t)
 {
@@ -589,7 +772,11 @@ update_target (RtpccPlayout * p, RtpccTime now)
       for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
         Subflow *s = &p->sub[i];
 
-        if (s->len > 0 && now - s->last_arrival <= p->config.window)
+        if (s->len == 0 || now - s->last_arrival > p->config.window)
+          continue;
+        if (p->config.late_target > 0.0 && s->n > CTRL_WARMUP)
+          raw = MAX (raw, s->level + s->margin - base);
+        else
           raw = MAX (raw, subflow_level (p, s, now) +
               subflow_percentile (p, s) - base);
       }
@@ -603,7 +790,7 @@ update_target (RtpccPlayout * p, RtpccTime now)
   } else if (p->hold_until != RTPCC_TIME_NONE && now < p->hold_until) {
     /* held after a late packet */
   } else {
-    gdouble fall = p->config.down_rate * (gdouble) (now - p->last_update);
+    gdouble fall = fall_by (p, p->target - raw, now - p->last_update);
 
     p->target = MAX (raw, p->target - fall);
   }
@@ -621,7 +808,8 @@ rtpcc_playout_offset (RtpccPlayout * p, RtpccTime now)
       (p->hold_until == RTPCC_TIME_NONE || now >= p->hold_until) &&
       p->target > p->raw + (gdouble) p->config.fec_window) {
     /* the fall continues between arrivals */
-    gdouble fall = p->config.down_rate * (gdouble) (now - p->last_update);
+    gdouble fall = fall_by (p, p->target - p->raw -
+        (gdouble) p->config.fec_window, now - p->last_update);
 
     target = clamp_target (p, MAX (p->raw + (gdouble) p->config.fec_window,
             p->target - fall));
@@ -676,7 +864,8 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
   Item *it;
   GList *l;
   gboolean late = FALSE, reordered;
-  gdouble before;
+  gdouble before, over = 0.0;
+  gboolean missed;
 
   if (subflow >= RTPCC_PLAYOUT_MAX_SUBFLOWS)
     subflow = RTPCC_PLAYOUT_MAX_SUBFLOWS - 1;
@@ -711,19 +900,28 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
 
   before = clamp_target (p, p->target);
   /* The decision uses the playout clock in force before this packet. */
-  if (!late && p->last_update != RTPCC_TIME_NONE) {
+  if (p->last_update != RTPCC_TIME_NONE) {
     due = media + rtpcc_playout_offset (p, now);
-    late = now > due;
+    late = late || now > due;
+    /* the controller judges the playout point without the FEC window: that
+     * is time for repair packets, not margin to trade for late loss */
+    over = (gdouble) (now - due) + (gdouble) p->config.fec_window;
   }
+  missed = late || over > 0.0;
+  over = MAX (0.0, over);
 
   /* Late packets teach the estimator too: they are the spikes. */
   drift_add (p, now, d);
   subflow_add (p, s, now, d);
+  if (p->config.late_target > 0.0)
+    subflow_track (p, s, now, (gdouble) d - p->slope * (gdouble) now, missed,
+        over);
   singh_update (p, s, now, (gdouble) d - p->slope * (gdouble) now);
   update_target (p, now);
 
   if (late) {
-    if (p->config.late_bump && p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE) {
+    if (p->config.late_bump && p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE
+        && !(p->config.late_target > 0.0 && s->n > CTRL_WARMUP)) {
       gdouble j = (gdouble) d - p->slope * (gdouble) now - base_r (p);
 
       /* A late packet means the distribution moved up by at least its

@@ -17,16 +17,23 @@
  * where base is the lowest detrended delay seen (the fastest path's transit)
  * and target ("target delay") is the extra buffering:
  *
- *   adaptive: per subflow, its level (lowest detrended delay over the last
- *             level_window) plus the configured percentile of its delays
- *             over their level at arrival (the jitter spread) over a
- *             sliding window; the maximum over subflows (the slowest path
- *             sets the pace: skew compensation), plus the FEC
- *             repair window, bounded by [min_delay, max_delay]. It rises at
- *             once and falls at most down_rate seconds per second. With
- *             late_bump a late packet of jitter j lifts it to j + its
- *             path's spread (percentile − minimum: the distribution moved)
- *             and holds it there for `hold`.
+ *   adaptive: per subflow, its floor (lowest detrended delay over the last
+ *             level_window) plus a margin; the maximum over subflows (the
+ *             slowest path sets the pace: skew compensation), plus the FEC
+ *             repair window, bounded by [min_delay, max_delay]. With
+ *             late_target > 0 (default 0.5 %) the margin is steered by a
+ *             late-rate controller (each late packet raises it by a step,
+ *             each packet on time lowers it by step·p/(1−p): it settles
+ *             where p = late_target of the packets are late), and with
+ *             late_bump a late packet far out, or a second within `hold`,
+ *             jumps the floor to its delay until the delay comes back
+ *             down (a spike or queue ramp; see playout.c). With
+ *             late_target = 0 the margin is the configured percentile of
+ *             the delays over the floor over `window`, and late_bump lifts
+ *             the target over a late packet and holds it for `hold`. The
+ *             target rises at once; it falls at down_rate s/s, or faster
+ *             (exponentially, return_time) when far above the need, never
+ *             faster than real time.
  *   singh:    seed 003 §6.1 (Singh, MPRTP): per path a drift window of
  *             min(2 s, 100 packets) of packet skews, PathSkew = 0.01·median +
  *             0.99·PathSkew_prev, PlayoutDelay = (MAX(SW) + 124·prev)/125,
@@ -68,11 +75,17 @@ typedef struct
   RtpccTime min_delay;          /* default 0 */
   RtpccTime max_delay;          /* default 400 ms (FBRA's delay_max) */
   RtpccTime fec_window;         /* extra time for FEC repair, default 0 */
-  gdouble down_rate;            /* max target decrease, s per s, default 0.25 */
-  gboolean late_bump;           /* raise the target over a late packet */
-  RtpccTime hold;               /* no fall for this long after, 500 ms */
+  gdouble down_rate;            /* target decrease, s per s, default 0.5 */
+  RtpccTime return_time;        /* or exponentially, this time constant,
+                                 * when faster (0: off), default 100 ms */
+  gboolean late_bump;           /* react to a late packet at once */
+  RtpccTime hold;               /* no fall for this long after, 500 ms;
+                                 * controller: two lates this close = jump */
   RtpccTime bump_margin;        /* added to a late bump (rising ramps), 0 */
-  RtpccTime level_window;       /* path level = min delay over this, 500 ms */
+  RtpccTime level_window;       /* path floor = min delay over this, 2 s */
+  gdouble late_target;          /* %, default 0.5; > 0: the margin over the
+                                 * floor comes from a late-rate controller
+                                 * (percentile only seeds it); 0: percentile */
   RtpccTime drift_window;       /* span of the drift fit, default 30 s */
   guint max_queue;              /* packets held at most, default 4096 */
 } RtpccPlayoutConfig;

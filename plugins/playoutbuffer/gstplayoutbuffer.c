@@ -49,8 +49,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define DEFAULT_FEC_WINDOW (-1)
 #define DEFAULT_MODE GST_PLAYOUT_BUFFER_MODE_ADAPTIVE
 #define DEFAULT_WINDOW (2 * GST_SECOND)
-#define DEFAULT_DOWN_RATE 0.25
+#define DEFAULT_DOWN_RATE 0.5
 #define DEFAULT_LATE_BUMP TRUE
+#define DEFAULT_LATE_TARGET 0.5
+#define DEFAULT_RETURN_TIME (100 * GST_MSECOND)
+#define DEFAULT_LEVEL_WINDOW (2 * GST_SECOND)
 #define DEFAULT_CLOCK_RATE 90000
 /* With fecdec upstream and fec-window=-1: the repair packet of a block of
  * up to 14 packets (the FEC interval's upper bound) comes after the block. */
@@ -68,6 +71,9 @@ enum
   PROP_WINDOW,
   PROP_DOWN_RATE,
   PROP_LATE_BUMP,
+  PROP_LATE_TARGET,
+  PROP_RETURN_TIME,
+  PROP_LEVEL_WINDOW,
   PROP_CLOCK_RATE,
   PROP_TARGET_DELAY,
   PROP_STATS,
@@ -188,11 +194,13 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    *
    * Percentile of the measured delay distribution (over #GstPlayoutBuffer:window)
    * that the playout delay covers; the complement is roughly the late-loss
-   * fraction traded for delay.
+   * fraction traded for delay. With #GstPlayoutBuffer:late-target > 0 it
+   * only sets the margin for the first 100 packets of a path.
    */
   g_object_class_install_property (gobject_class, PROP_PERCENTILE,
       g_param_spec_double ("percentile", "Percentile",
-          "Percentile of the delay distribution to cover (adaptive mode)",
+          "Percentile of the delay distribution to cover (adaptive mode; "
+          "with late-target > 0 only the start value)",
           0.1, 100.0, DEFAULT_PERCENTILE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
@@ -259,23 +267,67 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
   /**
    * GstPlayoutBuffer:down-rate:
    *
-   * How fast the delay may fall, in seconds per second of time (0.25: 250 ms
-   * per second); rises are immediate.
+   * How fast the delay falls at least, in seconds per second of time (0.5:
+   * 500 ms per second), when it is above what is needed;
+   * #GstPlayoutBuffer:return-time may make it faster. Rises are immediate.
    */
   g_object_class_install_property (gobject_class, PROP_DOWN_RATE,
       g_param_spec_double ("down-rate", "Down rate",
-          "Maximum decrease of the delay (s per s)", 0.0, 1.0,
+          "Decrease of the delay when above the need (s per s)", 0.0, 1.0,
           DEFAULT_DOWN_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:return-time:
+   *
+   * Time constant (ns) of the return after a delay spike: the delay above
+   * the need falls exponentially with it when that is faster than
+   * #GstPlayoutBuffer:down-rate, never faster than real time (the output
+   * pauses, it never goes backwards). 0 = only down-rate.
+   */
+  g_object_class_install_property (gobject_class, PROP_RETURN_TIME,
+      g_param_spec_uint64 ("return-time", "Return time",
+          "Time constant of the fall back after a spike (ns), 0 = off",
+          0, 10 * GST_SECOND, DEFAULT_RETURN_TIME,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstPlayoutBuffer:late-bump:
    *
-   * Raise the delay at once to cover a late packet (spike reaction).
+   * React to late packets at once: with #GstPlayoutBuffer:late-target > 0
+   * a late packet far out, or a second one within 500 ms, jumps the floor to
+   * its delay (a delay episode, held until the delay comes back down);
+   * otherwise the delay is raised to cover it.
    */
   g_object_class_install_property (gobject_class, PROP_LATE_BUMP,
       g_param_spec_boolean ("late-bump", "Late bump",
           "Raise the delay to cover a late packet", DEFAULT_LATE_BUMP,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:late-target:
+   *
+   * Late-loss rate to aim at, in percent (adaptive mode). > 0: the margin
+   * over the path's delay floor is steered online so that this fraction of
+   * packets is late (each late packet raises it, each packet on time
+   * lowers it by the matching share). 0: the margin is the
+   * #GstPlayoutBuffer:percentile of the recent jitter instead.
+   */
+  g_object_class_install_property (gobject_class, PROP_LATE_TARGET,
+      g_param_spec_double ("late-target", "Late target",
+          "Late-loss rate to aim at (%), 0 = use the percentile", 0.0, 20.0,
+          DEFAULT_LATE_TARGET, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstPlayoutBuffer:level-window:
+   *
+   * Span (ns) over which a path's delay floor is the lowest delay seen: the
+   * floor follows a fall at once and a rise after this long (unless late
+   * packets jump it up first).
+   */
+  g_object_class_install_property (gobject_class, PROP_LEVEL_WINDOW,
+      g_param_spec_uint64 ("level-window", "Level window",
+          "Span of the delay floor (ns)", 10 * GST_MSECOND, 60 * GST_SECOND,
+          DEFAULT_LEVEL_WINDOW, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   /**
    * GstPlayoutBuffer:clock-rate:
@@ -351,6 +403,9 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
   self->config.window = DEFAULT_WINDOW;
   self->config.down_rate = DEFAULT_DOWN_RATE;
   self->config.late_bump = DEFAULT_LATE_BUMP;
+  self->config.late_target = DEFAULT_LATE_TARGET;
+  self->config.return_time = (RtpccTime) DEFAULT_RETURN_TIME;
+  self->config.level_window = (RtpccTime) DEFAULT_LEVEL_WINDOW;
   self->fec_window_prop = DEFAULT_FEC_WINDOW;
   self->clock_rate_prop = DEFAULT_CLOCK_RATE;
   self->srcresult = GST_FLOW_FLUSHING;
@@ -425,6 +480,15 @@ gst_playout_buffer_set_property (GObject * object, guint prop_id,
       break;
     case PROP_LATE_BUMP:
       self->config.late_bump = g_value_get_boolean (value);
+      break;
+    case PROP_LATE_TARGET:
+      self->config.late_target = g_value_get_double (value);
+      break;
+    case PROP_RETURN_TIME:
+      self->config.return_time = (RtpccTime) g_value_get_uint64 (value);
+      break;
+    case PROP_LEVEL_WINDOW:
+      self->config.level_window = (RtpccTime) g_value_get_uint64 (value);
       break;
     case PROP_CLOCK_RATE:
       self->clock_rate_prop = g_value_get_uint (value);
@@ -502,6 +566,15 @@ gst_playout_buffer_get_property (GObject * object, guint prop_id,
       break;
     case PROP_LATE_BUMP:
       g_value_set_boolean (value, self->config.late_bump);
+      break;
+    case PROP_LATE_TARGET:
+      g_value_set_double (value, self->config.late_target);
+      break;
+    case PROP_RETURN_TIME:
+      g_value_set_uint64 (value, (guint64) self->config.return_time);
+      break;
+    case PROP_LEVEL_WINDOW:
+      g_value_set_uint64 (value, (guint64) self->config.level_window);
       break;
     case PROP_CLOCK_RATE:
       g_value_set_uint (value, self->clock_rate_prop);

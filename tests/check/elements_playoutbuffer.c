@@ -420,6 +420,40 @@ GST_START_TEST (test_bad_input)
 
 GST_END_TEST;
 
+/* The late-rate controller's properties: documented defaults, ranges, and
+ * they reach the core (late-target 0 falls back to the percentile). */
+GST_START_TEST (test_controller_properties)
+{
+  GstElement *e = gst_object_ref_sink (make_element (NULL));
+  GObjectClass *k = G_OBJECT_GET_CLASS (e);
+  GParamSpec *ps;
+  gdouble lt = 0, dr = 0;
+  guint64 rt = 0, lw = 0;
+
+  g_object_get (e, "late-target", &lt, "return-time", &rt, "level-window",
+      &lw, "down-rate", &dr, NULL);
+  fail_unless_equals_float (lt, 0.5);
+  fail_unless_equals_uint64 (rt, MS (100));
+  fail_unless_equals_uint64 (lw, 2 * GST_SECOND);
+  fail_unless_equals_float (dr, 0.5);
+  ps = g_object_class_find_property (k, "late-target");
+  fail_unless (ps != NULL);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->minimum, 0.0);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->maximum, 20.0);
+  ps = g_object_class_find_property (k, "level-window");
+  fail_unless (G_PARAM_SPEC_UINT64 (ps)->minimum > 0);
+  g_object_set (e, "late-target", 2.5, "return-time", (guint64) 0,
+      "level-window", (guint64) MS (500), NULL);
+  g_object_get (e, "late-target", &lt, "return-time", &rt, "level-window",
+      &lw, NULL);
+  fail_unless_equals_float (lt, 2.5);
+  fail_unless_equals_uint64 (rt, 0);
+  fail_unless_equals_uint64 (lw, MS (500));
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* fec-window=-1 (default): with fecdec feeding the buffer the repair
  * window is added (a few packet gaps), without it none. */
 static guint64
@@ -466,6 +500,7 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_two_subflows);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_fec_window_auto);
+  tcase_add_test (tc, test_controller_properties);
   return s;
 }
 

@@ -118,6 +118,87 @@ fifo (Arr * a, guint n)
     a[i].arrival = MAX (a[i].arrival, a[i - 1].arrival);
 }
 
+/* Plays @a (sorted by arrival) with exact event timing: each packet is
+ * popped at its due time. late_at[i] (may be NULL) is set for the packets
+ * (by send order) that were late; the return value is the mean playout
+ * delay (play time − send time) in ms of the packets played from @from_send
+ * on; *late_out counts the late ones from @from_send on. late_at is
+ * indexed like @a. @targets (may be
+ * NULL, n entries) get the target delay after each arrival. */
+static gdouble
+play_all (RtpccPlayout * p, const Arr * a, guint n, RtpccTime from_send,
+    guint64 * late_out, guint8 * late_at, RtpccTime * targets)
+{
+  guint i = 0;
+  RtpccTime now = 0;
+  gdouble sum = 0;
+  guint64 played = 0, late = 0;
+  RtpccPlayoutStats st;
+
+  for (;;) {
+    RtpccTime ta = i < n ? a[i].arrival : RTPCC_TIME_INFINITE;
+    RtpccTime due = rtpcc_playout_next_due (p, now);
+
+    if (due != RTPCC_TIME_NONE && due <= ta) {
+      gpointer d;
+
+      now = MAX (now, due);
+      d = rtpcc_playout_pop (p, now, NULL, NULL);
+      if (d == NULL) {
+        now += RTPCC_USEC (100);
+        continue;
+      }
+      if (a[GPOINTER_TO_UINT (d) - 1].send >= from_send) {
+        sum += (gdouble) (now - a[GPOINTER_TO_UINT (d) - 1].send);
+        played++;
+      }
+      continue;
+    }
+    if (i == n)
+      break;
+    now = MAX (now, ta);
+    if (rtpcc_playout_push (p, now, a[i].subflow, a[i].seq, a[i].ts,
+            GUINT_TO_POINTER (i + 1)) != RTPCC_PLAYOUT_QUEUED) {
+      if (a[i].send >= from_send)
+        late++;
+      if (late_at)
+        late_at[i] = 1;
+    }
+    if (targets) {
+      rtpcc_playout_get_stats (p, &st);
+      targets[i] = st.target_delay;
+    }
+    i++;
+  }
+  if (late_out)
+    *late_out = late;
+  return played ? sum / (gdouble) played / 1e6 : 0.0;
+}
+
+static int
+cmp_time (const void *a, const void *b)
+{
+  RtpccTime x = *(const RtpccTime *) a, y = *(const RtpccTime *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The smallest constant delay (ms) with at most @frac of @a[from..n) later:
+ * what an oracle knowing the trace would pick. */
+static gdouble
+oracle_delay (const Arr * a, guint from, guint n, gdouble frac)
+{
+  guint m = n - from, i, allowed = (guint) floor (frac * m);
+  RtpccTime *owd = g_new (RtpccTime, m), d;
+
+  for (i = 0; i < m; i++)
+    owd[i] = a[from + i].arrival - a[from + i].send;
+  qsort (owd, m, sizeof (RtpccTime), cmp_time);
+  d = owd[m - 1 - MIN (allowed, m - 1)];
+  g_free (owd);
+  return RTPCC_TIME_AS_MSEC (d);
+}
+
 /* --- tests -------------------------------------------------------------------- */
 
 /* The target converges to the configured percentile of uniform jitter. */
@@ -138,6 +219,7 @@ GST_START_TEST (test_converges_to_percentile)
     c.clock_rate = RATE;
     c.percentile = pcts[k];
     c.late_bump = FALSE;
+    c.late_target = 0.0;        /* the percentile mode */
     p = rtpcc_playout_new (&c);
     rtpcc_rng_init (&rng, 7 + k);
     /* 20 s at 100 packets/s, delay 30 ms + U(0, 40 ms), reordering allowed */
@@ -385,6 +467,7 @@ GST_START_TEST (test_bounds_and_fec)
     c.clock_rate = RATE;
     c.percentile = 90.0;
     c.late_bump = FALSE;
+    c.late_target = 0.0;        /* the percentile mode */
     c.fec_window = k ? MS (30) : 0;
     p = rtpcc_playout_new (&c);
     rtpcc_rng_init (&rng, 3);
@@ -522,6 +605,253 @@ GST_START_TEST (test_singh)
 
 GST_END_TEST;
 
+/* The late-rate controller (late-target): on stationary FIFO jitter the
+ * measured late fraction settles at the target, and the mean delay is close
+ * to what an oracle that knows the trace needs for that late loss. */
+GST_START_TEST (test_late_target_converges)
+{
+  const gdouble goals[] = { 0.5, 1.0, 2.0 };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (goals); k++) {
+    RtpccPlayoutConfig c;
+    RtpccPlayout *p;
+    Model m;
+    Arr *a;
+    guint n = 12000, half = n / 2;      /* 120 s; judged on the last 60 s */
+    guint64 late;
+    gdouble mean, frac, oracle;
+
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = RATE;
+    c.late_target = goals[k];
+    p = rtpcc_playout_new (&c);
+    fail_unless (p != NULL);
+    model_init (&m, 31 + k, MS (30), MS (30));
+    a = make_arrivals (n, MS (10), 0.0, 0, 0, 1, model_delay, &m);
+    fifo (a, n);
+    mean = play_all (p, a, n, a[half].send, &late, NULL, NULL);
+    frac = 100.0 * (gdouble) late / (gdouble) (n - half);
+    oracle = oracle_delay (a, half, n, frac / 100.0);
+    GST_INFO ("late-target %.1f %%: late %.3f %%, mean %.2f ms, oracle at "
+        "that late loss %.2f ms", goals[k], frac, mean, oracle);
+    /* sampling noise: 60 s at 1 % is 60 late packets (±8) */
+    fail_unless (fabs (frac - goals[k]) < 0.3 * goals[k] + 0.1,
+        "target %.1f %%: measured %.3f %%", goals[k], frac);
+    fail_unless (mean < oracle + 1.5, "mean %.2f ms, oracle %.2f ms", mean,
+        oracle);
+    g_free (a);
+    rtpcc_playout_free (p, NULL);
+  }
+}
+
+GST_END_TEST;
+
+/* A 1 s delay spike of +120 ms (with ±20 ms jitter of its own) on 40 ms +
+ * U(0, 8 ms): the first packets of the spike are late, then the playout
+ * point jumps over it (a few late packets, not a percentile window's
+ * worth); after the spike the target returns to its old value within
+ * half a second (not the several seconds a percentile window takes). */
+GST_START_TEST (test_spike_reaction_and_return)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  Model m;
+  Arr *a;
+  guint n = 4000, i, spike_late = 0, spike_n = 0;
+  guint8 *late_at = g_new0 (guint8, n);
+  RtpccTime *targets = g_new0 (RtpccTime, n), before = 0;
+  RtpccTime spike_end_arrival = 0, back = RTPCC_TIME_NONE;
+  RtpccRng rng;
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  p = rtpcc_playout_new (&c);
+  model_init (&m, 41, MS (40), MS (8));
+  rtpcc_rng_init (&rng, 42);
+  a = make_arrivals (n, MS (10), 0.0, 500, 0, 1, model_delay, &m);
+  for (i = 0; i < n; i++) {
+    if (a[i].send >= RTPCC_SEC (20) && a[i].send < RTPCC_SEC (21))
+      a[i].arrival += MS (100) + (RtpccTime) (rtpcc_rng_double (&rng) *
+          (gdouble) MS (40));
+  }
+  qsort (a, n, sizeof (Arr), cmp_arr);
+  fifo (a, n);
+  play_all (p, a, n, 0, NULL, late_at, targets);
+
+  for (i = 0; i < n; i++) {
+    if (a[i].send < RTPCC_SEC (20))
+      before = targets[i];
+    else if (a[i].send < RTPCC_SEC (21)) {
+      spike_n++;
+      spike_late += late_at[i];
+      spike_end_arrival = a[i].arrival;
+    } else if (back == RTPCC_TIME_NONE && targets[i] <= before + MS (3)) {
+      back = a[i].arrival - spike_end_arrival;
+    }
+  }
+  GST_INFO ("spike: %u of %u late; target before %.1f ms, back after "
+      "%.0f ms", spike_late, spike_n, RTPCC_TIME_AS_MSEC (before),
+      RTPCC_TIME_AS_MSEC (back));
+  fail_unless (spike_late >= 1 && spike_late <= 12, "%u late in the spike",
+      spike_late);
+  fail_unless (before < MS (12), "target before the spike %.1f ms",
+      RTPCC_TIME_AS_MSEC (before));
+  fail_unless (back != RTPCC_TIME_NONE && back < MS (500),
+      "back %.0f ms after the spike", RTPCC_TIME_AS_MSEC (back));
+  g_free (late_at);
+  g_free (targets);
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* Queue ramps (a bottleneck filling at +1.8 ms per packet for 0.5 s, every
+ * 4 s, then draining): the episode jumps extrapolate the rise, so a ramp
+ * costs a handful of late packets, at half the mean delay of the
+ * percentile estimator (late-target 0) for about the same late loss. */
+GST_START_TEST (test_ramps)
+{
+  guint64 late[2];
+  gdouble mean[2];
+  guint n = 6000, k;
+
+  for (k = 0; k < 2; k++) {
+    RtpccPlayoutConfig c;
+    RtpccPlayout *p;
+    Model m;
+    Arr *a;
+    guint i;
+    RtpccTime queue = 0;
+
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = RATE;
+    if (k == 0)
+      c.late_target = 0.0;      /* the percentile estimator */
+    p = rtpcc_playout_new (&c);
+    model_init (&m, 51, MS (30), MS (4));
+    a = make_arrivals (n, MS (10), 0.0, 0, 0, 1, model_delay, &m);
+    for (i = 0; i < n; i++) {
+      RtpccTime phase = a[i].send % RTPCC_SEC (4);
+
+      /* the queue grows for 0.5 s from 2 s into each period, drains at
+       * 6 ms per packet */
+      if (phase >= RTPCC_SEC (2) && phase < RTPCC_MSEC (2500))
+        queue += RTPCC_USEC (1800);
+      else
+        queue = MAX (0, queue - MS (6));
+      a[i].arrival += queue;
+    }
+    fifo (a, n);
+    mean[k] = play_all (p, a, n, RTPCC_SEC (2), &late[k], NULL, NULL);
+    GST_INFO ("ramps, late-target %.1f: %" G_GUINT64_FORMAT " late "
+        "(%.2f %%), mean %.1f ms", c.late_target, late[k],
+        100.0 * (gdouble) late[k] / (gdouble) (n - 200), mean[k]);
+    g_free (a);
+    rtpcc_playout_free (p, NULL);
+  }
+  /* 15 ramps of 50 packets: about five late packets each */
+  fail_unless (late[1] <= (n - 200) / 50, "%" G_GUINT64_FORMAT " late",
+      late[1]);
+  fail_unless (late[1] <= late[0] * 3 / 2, "%" G_GUINT64_FORMAT " vs %"
+      G_GUINT64_FORMAT " late", late[1], late[0]);
+  fail_unless (mean[1] < 0.7 * mean[0], "mean %.1f vs %.1f ms", mean[1],
+      mean[0]);
+}
+
+GST_END_TEST;
+
+/* A margin learnt in a noisy regime (jitter 0–40 ms for 30 s) is given
+ * back once the jitter drops (0–4 ms): a run of packets on time far longer
+ * than 1/p speeds up the fall, so the target is near the new need within
+ * seconds rather than the minutes the plain controller step would take
+ * (margin/32·p/(1−p) per packet: 1.6 % per second at p = 0.5 %). */
+static RtpccTime
+two_regimes_delay (guint i, RtpccTime send, gpointer user)
+{
+  Model *m = user;
+
+  return m->base + (RtpccTime) (rtpcc_rng_double (&m->rng) * (gdouble)
+      (send < RTPCC_SEC (30) ? MS (40) : MS (4)));
+}
+
+GST_START_TEST (test_margin_given_back)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  Model m;
+  Arr *a;
+  guint n = 9000, i;
+  RtpccTime *targets = g_new0 (RtpccTime, n), wide = 0, at20 = 0;
+  guint64 late;
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  p = rtpcc_playout_new (&c);
+  model_init (&m, 71, MS (30), 0);
+  a = make_arrivals (n, MS (10), 0.0, 0, 0, 1, two_regimes_delay, &m);
+  fifo (a, n);
+  play_all (p, a, n, RTPCC_SEC (30), &late, NULL, targets);
+  for (i = 0; i < n; i++) {
+    if (a[i].send < RTPCC_SEC (30))
+      wide = targets[i];
+    else if (a[i].send < RTPCC_SEC (50))
+      at20 = targets[i];
+  }
+  GST_INFO ("target %.1f ms in the wide regime, %.1f ms 20 s after, "
+      "%" G_GUINT64_FORMAT " late after", RTPCC_TIME_AS_MSEC (wide),
+      RTPCC_TIME_AS_MSEC (at20), late);
+  fail_unless (wide > MS (30), "wide regime target %.1f ms",
+      RTPCC_TIME_AS_MSEC (wide));
+  /* the plain step alone would still be near 0.7 × wide (~29 ms) */
+  fail_unless (at20 < MS (10), "20 s after: %.1f ms",
+      RTPCC_TIME_AS_MSEC (at20));
+  fail_unless (late < (n - 3000) / 100, "%" G_GUINT64_FORMAT " late", late);
+  g_free (targets);
+  g_free (a);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
+/* The controller judges lateness without the FEC window: the window adds
+ * exactly its length and is not traded away for late loss. */
+GST_START_TEST (test_late_target_fec)
+{
+  RtpccTime got[2];
+  guint64 late[2];
+  guint k;
+
+  for (k = 0; k < 2; k++) {
+    RtpccPlayoutConfig c;
+    RtpccPlayout *p;
+    RtpccPlayoutStats st;
+    Model m;
+    Arr *a;
+    guint n = 3000;
+
+    rtpcc_playout_config_init (&c);
+    c.clock_rate = RATE;
+    c.fec_window = k ? MS (30) : 0;
+    p = rtpcc_playout_new (&c);
+    model_init (&m, 61, MS (20), MS (20));
+    a = make_arrivals (n, MS (10), 0.0, 0, 0, 1, model_delay, &m);
+    fifo (a, n);
+    play_all (p, a, n, 0, &late[k], NULL, NULL);
+    rtpcc_playout_get_stats (p, &st);
+    got[k] = st.target_delay;
+    g_free (a);
+    rtpcc_playout_free (p, NULL);
+  }
+  fail_unless (llabs (got[1] - got[0] - MS (30)) < RTPCC_USEC (10),
+      "%.3f vs %.3f ms", RTPCC_TIME_AS_MSEC (got[1]),
+      RTPCC_TIME_AS_MSEC (got[0]));
+  fail_unless (late[0] > 0 && late[1] < late[0] / 4);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -537,6 +867,11 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_bounds_and_fec);
   tcase_add_test (tc, test_multipath_skew);
   tcase_add_test (tc, test_singh);
+  tcase_add_test (tc, test_late_target_converges);
+  tcase_add_test (tc, test_spike_reaction_and_return);
+  tcase_add_test (tc, test_ramps);
+  tcase_add_test (tc, test_late_target_fec);
+  tcase_add_test (tc, test_margin_given_back);
   return s;
 }
 
