@@ -854,9 +854,9 @@ unwrap32 (gint64 ref, guint32 v)
   return ref + diff;
 }
 
-RtpccPlayoutVerdict
-rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
-    guint16 seq, guint32 rtp_ts, gpointer data)
+static RtpccPlayoutVerdict
+push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
+    guint32 rtp_ts, gpointer data, gboolean filler)
 {
   gint64 ext_seq, ext_ts;
   RtpccTime media, d, due;
@@ -881,6 +881,8 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
   ext_seq = unwrap16 (p->ext_seq, seq);
   ext_ts = unwrap32 (p->ext_ts, rtp_ts);
   p->stats.received++;
+  if (filler)
+    p->stats.fillers++;
 
   if (p->released_any && ext_seq <= p->last_released) {
     if (p->last_released - ext_seq < RELEASED_BITS &&
@@ -909,6 +911,14 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
   }
   missed = late || over > 0.0;
   over = MAX (0.0, over);
+
+  if (filler) {
+    if (late) {
+      p->stats.fillers_late++;
+      return RTPCC_PLAYOUT_FILLER_LATE;
+    }
+    goto enqueue;
+  }
 
   /* Late packets teach the estimator too: they are the spikes. */
   drift_add (p, now, d);
@@ -942,6 +952,7 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
     return RTPCC_PLAYOUT_LATE;
   }
 
+enqueue:
   /* Duplicate of a held packet? Scan from the tail: reordering is shallow. */
   for (l = p->queue.tail; l != NULL; l = l->prev) {
     Item *o = l->data;
@@ -969,6 +980,20 @@ rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
   else
     g_queue_push_head (&p->queue, it);
   return RTPCC_PLAYOUT_QUEUED;
+}
+
+RtpccPlayoutVerdict
+rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
+    guint16 seq, guint32 rtp_ts, gpointer data)
+{
+  return push_packet (p, now, subflow, seq, rtp_ts, data, FALSE);
+}
+
+RtpccPlayoutVerdict
+rtpcc_playout_push_filler (RtpccPlayout * p, RtpccTime now, guint subflow,
+    guint16 seq, guint32 rtp_ts, gpointer data)
+{
+  return push_packet (p, now, subflow, seq, rtp_ts, data, TRUE);
 }
 
 RtpccTime

@@ -100,6 +100,7 @@ typedef enum
   RTPCC_PLAYOUT_LATE,           /* discard; report it (RFC 7097) */
   RTPCC_PLAYOUT_DUPLICATE,      /* already held or released */
   RTPCC_PLAYOUT_OVERFLOW,       /* queue full: discard */
+  RTPCC_PLAYOUT_FILLER_LATE,    /* filler past its slot: discard, no report */
 } RtpccPlayoutVerdict;
 
 typedef struct
@@ -107,6 +108,8 @@ typedef struct
   guint64 received, released, late, duplicates, overflows;
   guint64 reordered;            /* arrived after a higher sequence number */
   guint64 skipped;              /* gaps played over (lost or late) */
+  guint64 fillers;              /* filler packets received (padding) */
+  guint64 fillers_late;         /* fillers past their slot, dropped */
   RtpccTime target_delay;       /* current extra buffering over base */
   RtpccTime jitter_percentile;  /* raw percentile before adaptation rules */
   gdouble drift_ppm;            /* sender clock vs ours; > 0: we run faster */
@@ -132,6 +135,15 @@ void rtpcc_playout_set_config (RtpccPlayout * playout,
  * the packet is (LATE) or its relative delay over base. */
 RtpccPlayoutVerdict rtpcc_playout_push (RtpccPlayout * playout, RtpccTime now,
     guint subflow, guint16 seq, guint32 rtp_ts, gpointer data);
+
+/* A packet that carries no media (padding-only, RFC 3550 §5.1: a sender's
+ * bandwidth probe on the media SSRC). It takes its sequence slot, so the
+ * stream downstream has no gap, but teaches the delay estimator nothing:
+ * probes leave after the frame whose timestamp they repeat, so their delay
+ * over the media clock reads high. Past its slot it is dropped as
+ * FILLER_LATE, not counted late and not reported (nothing was lost). */
+RtpccPlayoutVerdict rtpcc_playout_push_filler (RtpccPlayout * playout,
+    RtpccTime now, guint subflow, guint16 seq, guint32 rtp_ts, gpointer data);
 
 /* When the head packet is due (RTPCC_TIME_NONE if empty). */
 RtpccTime rtpcc_playout_next_due (RtpccPlayout * playout, RtpccTime now);

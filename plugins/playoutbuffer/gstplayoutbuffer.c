@@ -354,7 +354,9 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    *
    * An "application/x-playoutbuffer-stats" structure: received, released,
    * late (discarded late), duplicates, overflows, reordered, skipped (gaps
-   * played over), invalid, ssrc-changes, discard-events (guint64);
+   * played over), fillers (padding-only packets: kept in sequence, not
+   * timed), fillers-late (dropped past their slot, not reported), invalid,
+   * ssrc-changes, discard-events (guint64);
    * target-delay, jitter-percentile, fec-window (guint64 ns); drift-ppm
    * (gdouble); queued, subflows (guint).
    */
@@ -522,6 +524,8 @@ gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
       "overflows", G_TYPE_UINT64, st.overflows,
       "reordered", G_TYPE_UINT64, st.reordered,
       "skipped", G_TYPE_UINT64, st.skipped,
+      "fillers", G_TYPE_UINT64, st.fillers,
+      "fillers-late", G_TYPE_UINT64, st.fillers_late,
       "invalid", G_TYPE_UINT64, self->invalid,
       "ssrc-changes", G_TYPE_UINT64, self->ssrc_changes,
       "discard-events", G_TYPE_UINT64, self->discard_events,
@@ -773,7 +777,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   guint16 seq;
   RtpccTime now;
   GstFlowReturn ret;
-  gboolean check_fec = FALSE;
+  gboolean check_fec = FALSE, filler;
 
   if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
     g_mutex_lock (&self->lock);
@@ -786,6 +790,10 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   ssrc = gst_rtp_buffer_get_ssrc (&rtp);
   seq = gst_rtp_buffer_get_seq (&rtp);
   ts = gst_rtp_buffer_get_timestamp (&rtp);
+  /* padding only: a sender's probe on the media SSRC (rtpccsink
+   * probe-ssrc-mode=media), kept in sequence but not timed */
+  filler = gst_rtp_buffer_get_padding (&rtp)
+      && gst_rtp_buffer_get_payload_len (&rtp) == 0;
   gst_rtp_buffer_unmap (&rtp);
 
   g_mutex_lock (&self->lock);
@@ -835,8 +843,10 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   }
   self->last_arrival = now;
 
-  verdict = rtpcc_playout_push (self->playout, now, pdata->subflow, seq, ts,
-      buffer);
+  verdict = filler ?
+      rtpcc_playout_push_filler (self->playout, now, pdata->subflow, seq, ts,
+      buffer) :
+      rtpcc_playout_push (self->playout, now, pdata->subflow, seq, ts, buffer);
   if (verdict == RTPCC_PLAYOUT_QUEUED) {
     /* the head or the target may have changed: re-evaluate the wait */
     if (self->clock_id)
@@ -858,6 +868,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   if (verdict != RTPCC_PLAYOUT_QUEUED) {
     GST_LOG_OBJECT (self, "seq %u: %s", seq,
         verdict == RTPCC_PLAYOUT_LATE ? "late" :
+        verdict == RTPCC_PLAYOUT_FILLER_LATE ? "late filler" :
         verdict == RTPCC_PLAYOUT_DUPLICATE ? "duplicate" : "overflow");
     gst_buffer_unref (buffer);
     if (verdict == RTPCC_PLAYOUT_LATE)

@@ -852,6 +852,108 @@ GST_START_TEST (test_late_target_fec)
 
 GST_END_TEST;
 
+/* Padding-only probes on the media SSRC are fillers: in sequence, not timed.
+ * A stream with a probe after every 4th packet, sent 15 ms after it with its
+ * timestamp: as fillers the target is that of the stream without them; as
+ * media they would read 15 ms of extra delay and inflate the margin. */
+typedef struct
+{
+  RtpccTime arrival;
+  guint16 seq;
+  guint32 ts;
+  gboolean filler;
+} FillerEv;
+
+static gint
+cmp_filler_ev (gconstpointer a, gconstpointer b)
+{
+  const FillerEv *x = a, *y = b;
+
+  return x->arrival < y->arrival ? -1 : x->arrival > y->arrival ? 1 :
+      (gint) x->seq - (gint) y->seq;
+}
+
+static RtpccTime
+run_fillers (gint how, guint64 * popped_fillers, RtpccPlayoutStats * st)
+{
+  /* how: 0 no probes, 1 probes as fillers, 2 probes as media */
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccRng rng;
+  GArray *ev = g_array_new (FALSE, FALSE, sizeof (FillerEv));
+  guint16 seq = 0;
+  guint i, k;
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  p = rtpcc_playout_new (&c);
+  rtpcc_rng_init (&rng, 11);
+  for (i = 0; i < 6000; i++) {
+    RtpccTime send = (RtpccTime) i * MS (10);
+    FillerEv e = { send + MS (40) + (RtpccTime) (rtpcc_rng_double (&rng) *
+          (gdouble) MS (10)), seq++, i * 900u, FALSE
+    };
+    gdouble jp = rtpcc_rng_double (&rng);
+
+    g_array_append_val (ev, e);
+    if (how != 0 && i % 4 == 3) {
+      FillerEv f = { send + MS (55) + (RtpccTime) (jp * (gdouble) MS (10)),
+        seq++, i * 900u, TRUE
+      };
+      g_array_append_val (ev, f);
+    }
+  }
+  g_array_sort (ev, cmp_filler_ev);
+  *popped_fillers = 0;
+  for (k = 0; k < ev->len; k++) {
+    const FillerEv *e = &g_array_index (ev, FillerEv, k);
+    gpointer data = GUINT_TO_POINTER ((guint) e->filler + 1);
+    gpointer out;
+
+    if (e->filler && how == 1)
+      rtpcc_playout_push_filler (p, e->arrival, 0, e->seq, e->ts, data);
+    else
+      rtpcc_playout_push (p, e->arrival, 0, e->seq, e->ts, data);
+    while ((out = rtpcc_playout_pop (p, e->arrival, NULL, NULL)))
+      *popped_fillers += GPOINTER_TO_UINT (out) == 2;
+  }
+  rtpcc_playout_get_stats (p, st);
+  rtpcc_playout_free (p, NULL);
+  g_array_free (ev, TRUE);
+  return st->target_delay;
+}
+
+GST_START_TEST (test_fillers)
+{
+  RtpccPlayoutStats none, fill, media;
+  guint64 f0, f1, f2;
+  RtpccTime t0 = run_fillers (0, &f0, &none);
+  RtpccTime t1 = run_fillers (1, &f1, &fill);
+  RtpccTime t2 = run_fillers (2, &f2, &media);
+
+  GST_INFO ("target: no probes %.2f ms, fillers %.2f ms, as media %.2f ms",
+      RTPCC_TIME_AS_MSEC (t0), RTPCC_TIME_AS_MSEC (t1),
+      RTPCC_TIME_AS_MSEC (t2));
+  fail_unless_equals_uint64 (fill.fillers, 1500);
+  fail_unless_equals_uint64 (media.fillers, 0);
+  /* fillers leave the estimator as it was without them */
+  fail_unless (llabs (t1 - t0) <= MS (1), "fillers %.2f vs none %.2f ms",
+      RTPCC_TIME_AS_MSEC (t1), RTPCC_TIME_AS_MSEC (t0));
+  fail_unless_equals_uint64 (fill.late, none.late);
+  /* the same probes taken for media push the target up by their lag */
+  fail_unless (t2 > t0 + MS (8), "as media %.2f vs none %.2f ms",
+      RTPCC_TIME_AS_MSEC (t2), RTPCC_TIME_AS_MSEC (t0));
+  /* every filler either left in sequence or was dropped past its slot */
+  fail_unless_equals_uint64 (f1 + fill.fillers_late, 1500);
+  fail_unless (fill.fillers_late > 0);  /* 15-25 ms behind, margin ~10 ms */
+  /* and the media left as without them (± what is still queued at the end) */
+  fail_unless (fill.released - f1 + 2 >= none.released &&
+      fill.released - f1 <= none.released + 2, "media %" G_GUINT64_FORMAT
+      " vs %" G_GUINT64_FORMAT, fill.released - f1, none.released);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -872,6 +974,7 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_ramps);
   tcase_add_test (tc, test_late_target_fec);
   tcase_add_test (tc, test_margin_given_back);
+  tcase_add_test (tc, test_fillers);
   return s;
 }
 
