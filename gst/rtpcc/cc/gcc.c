@@ -80,10 +80,34 @@
  *     most 1 s if the over-use persists). With K_d's 5.5 s time constant,
  *     every self-inflicted excursion otherwise raised it by ~15 ms (measured
  *     6 -> 35 ms) and each later over-use was detected later, with more
- *     queue: RRTCC's aggressiveness. In the two-flow tests the incumbent is
- *     never below half its share, and Jain's index per 10 s is >= 0.9 from
- *     10-20 s after a join on 1 Mbit/s, ~40 s on 2 Mbit/s (additive steps
- *     do not scale with the rate).
+ *     queue: RRTCC's aggressiveness. In the two-flow tests (rtpcc_gcc) the
+ *     incumbent is never below half its share, and Jain's index per 10 s is
+ *     >= 0.9 from the first 10 s window after a join on 1 Mbit/s and from
+ *     10 s after it on 2 Mbit/s (~40 s before the ramp of (b'): additive
+ *     steps do not scale with the rate).
+ * (b') Utilisation and newcomers (RFC 8867 5.1/5.4, test-sim-rfc8867).
+ *     The sawtooth idled the link: over-use fires at ~0.93-0.97 C (frames
+ *     paced at 1.25x queue before the mean reaches C), the cut lands at
+ *     0.85 R and additive increase needs ~5 s to climb back: 85-89 % per
+ *     phase. Fast recovery: an episode whose first cut is at the known
+ *     point (R not below its band) climbs back at recovery-gain (2x/s) to
+ *     recovery-frac (0.9) x the point once the signal is normal again (the
+ *     cut's queue has drained), then additive; a cut below the band (the
+ *     link shrank, or others joined) does not. Fast recovery is
+ *     multiplicative and keeps the flows' ratio: the additive part alone
+ *     evens shares out, at n·a/S per second (a the additive pace, S the
+ *     link), ~2 %/s for three flows on 3.5 Mbit/s, a 50 s time constant.
+ *     A newcomer therefore gets a faster path: the over-use that ends its
+ *     start-up (below max_rate: a start-up pinned at max_rate had the
+ *     link to itself) starts a ramp, multiplicative at ramp-gain (1.5x/s)
+ *     instead of additive, kept while each over-use episode comes at an
+ *     estimate >= ramp-rise (1.25) x the previous one. Incumbents cut
+ *     below their point and recover only additively, so what their cuts
+ *     free goes to the ramping flow; in a fluid model the ramp stops once
+ *     0.85 + 0.15 S/x < 1.25, at x = 0.375 S (0.75 of a 2-flow share,
+ *     1.1 of a 3-flow share), and AIMD finishes. It cannot starve
+ *     incumbents (003's flaw): it grows only through shared over-use
+ *     episodes, each of which it also cuts in.
  * (c) Probing. rtpgccbwe relies on rtprtxsend stuffing that stock
  *     GStreamer lacks. Here the controller asks for probe bytes through
  *     fec_bitrate: while a probe runs, target_bitrate = the probe rate P,
@@ -97,7 +121,9 @@
  *     State machine (state "probe" while sending):
  *       IDLE --(delay signal normal >= 500 ms, no loss, not in startup, and
  *               either: the estimate fell below 0.66 of its pre-drop value
- *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A);
+ *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A),
+ *               not again until one gets >= 0.9 P through or A exceeds
+ *               1.1 x what the last one got through;
  *               or the media sent is < 0.65 × target (application-limited)
  *               for >= 1 s -> P = 2 × A;
  *               or (capacity probe) in increase, no packet saw more than
@@ -131,8 +157,8 @@
  * (true|false), capacity-probing (true|false, default true: the capacity
  * probe above), periodic-probing (true|false, default false: probe at
  * 1.5 x after 2 s of clean increase), probe-duration (ms), burst-guard
- * (true|false: the key-frame
- * rule of (a)).
+ * (true|false: the key-frame rule of (a)), recovery-frac (0 = off),
+ * recovery-gain, ramp-gain (1 = off), ramp-rise (see (b')).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -200,6 +226,18 @@
 #define CP_SMOOTHING          0.95
 #define CP_VAR_MIN            0.4
 #define CP_VAR_MAX            2.5
+/* Fast recovery (rtpcc_gcc_aimd_update): after a cut at the known
+ * congestion point, back to RECOVERY_FRAC of it at RECOVERY_GAIN per
+ * second, then additive. The cut (0.85 R) drains the queue the over-use
+ * built; staying low afterwards only idles the link: with additive
+ * increase alone the sawtooth spends ~5 s climbing 0.85 -> 0.93 C. */
+#define RECOVERY_FRAC         0.9
+#define RECOVERY_GAIN         2.0
+/* Post-start-up ramp: per-second growth while the flow's over-use points
+ * keep rising by RAMP_RISE (a newcomer taking its share from incumbents,
+ * whose cuts below their old point are not followed by fast recovery) */
+#define RAMP_GAIN             1.5
+#define RAMP_RISE             1.25
 #define DEFAULT_RTT           RTPCC_MSEC (200)
 #define RATE_WINDOW           RTPCC_MSEC (500)
 #define RATE_MIN_SPAN         RTPCC_MSEC (100)
@@ -635,20 +673,22 @@ rtpcc_gcc_aimd_get_band (const RtpccGccAimd * a, gdouble * lo, gdouble * hi)
   return TRUE;
 }
 
-static void
+/* Adds a congestion point; FALSE if R fell far below the known one (the
+ * link shrank or others joined) and a new point starts there. */
+static gboolean
 cp_add (RtpccGccAimd * a, gdouble R)
 {
   gdouble lo, err, norm;
 
   /* far below the old point: the link changed (or others joined); start
    * afresh rather than averaging two different situations */
-  if (rtpcc_gcc_aimd_get_band (a, &lo, NULL) && R < lo)
-    a->have_cp = FALSE;
-  if (!a->have_cp) {
+  gboolean dropped = rtpcc_gcc_aimd_get_band (a, &lo, NULL) && R < lo;
+
+  if (dropped || !a->have_cp) {
     a->cp_mean = R;
     a->cp_var = CP_VAR_MIN;
     a->have_cp = TRUE;
-    return;
+    return !dropped;
   }
   a->cp_mean = CP_SMOOTHING * a->cp_mean + (1.0 - CP_SMOOTHING) * R;
   norm = MAX (a->cp_mean / 1000.0, 1.0);
@@ -656,6 +696,7 @@ cp_add (RtpccGccAimd * a, gdouble R)
   a->cp_var = CP_SMOOTHING * a->cp_var + (1.0 - CP_SMOOTHING) * err * err /
       norm;
   a->cp_var = CLAMP (a->cp_var, CP_VAR_MIN, CP_VAR_MAX);
+  return TRUE;
 }
 
 gboolean
@@ -696,6 +737,7 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
   dt_ms = MAX (dt_ms, 0.0);
   a->last_update = now;
   a->last_was_additive = a->last_was_capped = a->last_decreased = FALSE;
+  a->last_was_recovery = a->last_was_ramp = FALSE;
 
   /* draft §5.5 state table */
   switch (signal) {
@@ -720,6 +762,9 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
       gdouble lo G_GNUC_UNUSED, hi, increased;
       gboolean near = FALSE;
 
+      /* back in increase: the next over-use is a new episode */
+      a->in_episode = FALSE;
+
       /* "Near" the congestion point is anywhere up to its band's top, as
        * in libwebrtc's AimdRateControl, not just inside ±3σ as the draft
        * says: after each cut a flow sits ~15 % below its point, and with
@@ -740,6 +785,18 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
         break;                  /* nothing measured: do not run blind */
       if (a->startup) {
         increased = rate * pow (a->startup_gain, MIN (dt_ms / 1000.0, 1.0));
+      } else if (a->ramp) {
+        increased = rate * pow (a->ramp_gain, MIN (dt_ms / 1000.0, 1.0));
+        a->last_was_ramp = TRUE;
+      } else if (near && rate < a->recover_to) {
+        /* back to just under the point quickly: the link was full there
+         * a moment ago and the cut's queue has drained (we are in
+         * increase: the signal is normal again) */
+        increased = MIN (a->recover_to,
+            rate * pow (a->recovery_gain, MIN (dt_ms / 1000.0, 1.0)));
+        a->last_was_recovery = TRUE;
+        if (increased >= a->recover_to)
+          a->recover_to = 0;
       } else if (near) {
         increased = rate + additive_increase (a, dt_ms, rtt);
         a->last_was_additive = TRUE;
@@ -770,8 +827,36 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
           rate = decreased;
           a->last_decreased = TRUE;
         }
-        if (R >= 0)
-          cp_add (a, R);
+        if (R >= 0) {
+          gboolean same_point = cp_add (a, R);  /* not far below */
+
+          if (a->in_episode) {
+            /* a further cut of the same over-use episode (the queue kept
+             * growing after the first): the episode was judged at its
+             * first cut; a point that moved far down cancels recovery */
+            if (!same_point)
+              a->recover_to = 0;
+          } else {
+            /* The ramp: entered when start-up ends below the maximum rate
+             * (a start-up pinned at max_rate had the link to itself: an
+             * incumbent, not a newcomer), kept while every episode comes
+             * at an estimate >= ramp_rise × the one at the previous
+             * episode. The estimate, not R: the 500 ms received rate
+             * lags a ramp by a fifth or more. */
+            if (a->startup)
+              a->ramp = a->ramp_gain > 1.0 && a->rate < a->max_rate;
+            else if (a->ramp && a->rate < a->ramp_rise * a->last_cut_rate)
+              a->ramp = FALSE;
+            a->last_cut_rate = a->rate;
+            /* fast recovery only at a known point: a cut far below it
+             * means the link shrank or others joined, and the lower rate
+             * is the point to learn (and the share to leave to a
+             * newcomer) */
+            a->recover_to = same_point && !a->ramp && a->recovery_frac > 0 ?
+                a->recovery_frac * a->cp_mean : 0;
+          }
+          a->in_episode = TRUE;
+        }
         a->last_decrease = now;
         a->startup = FALSE;
       }
@@ -1071,6 +1156,12 @@ typedef struct
 
   /* large-drop bookkeeping for recovery probes */
   gdouble drop_from;
+  /* this episode's recovery probe runs or found the path's limit
+   * (drop_limit, bit/s): no other until the estimate has grown past 1.1 x
+   * that limit without an over-use (the path grew since), or one gets
+   * >= PROBE_CHAIN_RATIO of its rate through */
+  gboolean drop_probed;
+  gdouble drop_limit;
   RtpccTime drop_time;
 
   /* application-limited region */
@@ -1195,6 +1286,10 @@ gcc_init (RtpccController * cc, RtpccTime now)
   rtpcc_gcc_aimd_init (&g->aimd, start, cc->config.min_bitrate,
       cc->config.max_bitrate, g->beta);
   g->aimd.startup_gain = g->startup_gain;
+  g->aimd.recovery_frac = RECOVERY_FRAC;
+  g->aimd.recovery_gain = RECOVERY_GAIN;
+  g->aimd.ramp_gain = RAMP_GAIN;
+  g->aimd.ramp_rise = RAMP_RISE;
   g->last_rc = RTPCC_TIME_NONE;
   rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
   rate_window_init (&g->recv, RATE_WINDOW);
@@ -1360,10 +1455,13 @@ gcc_note_rate_change (Gcc * g, RtpccTime now, gdouble before, gdouble after)
     return;
   /* a drop episode: decreases less than 5 s apart belong together; its
    * starting rate is what recovery probes aim back at */
-  if (g->drop_time == RTPCC_TIME_NONE || now - g->drop_time > PROBE_DROP_WINDOW)
+  if (g->drop_time == RTPCC_TIME_NONE
+      || now - g->drop_time > PROBE_DROP_WINDOW) {
     g->drop_from = before;
-  else
+    g->drop_probed = FALSE;
+  } else {
     g->drop_from = MAX (g->drop_from, before);
+  }
   g->drop_time = now;
 }
 
@@ -1401,6 +1499,16 @@ gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
       g->next_probe_time = now + g->probe_backoff;
       g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
     }
+  }
+  /* A recovery probe that got (nearly) all of its rate through is followed
+   * by the next (1 s later, 1.5 x again, up to 0.85 x the pre-drop rate);
+   * one that found the path's limit is remembered (what got through, at
+   * least the rate it left) */
+  if (!g->probe_capacity && g->drop_probed) {
+    if (success && g->probe_chain)
+      g->drop_probed = FALSE;
+    else
+      g->drop_limit = MAX (result, g->probe_base);
   }
 }
 
@@ -1522,9 +1630,18 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
 
   if (g->drop_time != RTPCC_TIME_NONE
       && now - g->drop_time <= PROBE_DROP_WINDOW
-      && rate < PROBE_DROP_RATIO * g->drop_from)
+      && rate < PROBE_DROP_RATIO * g->drop_from && (!g->drop_probed
+          || rate >= PROBE_SUCCESS * g->drop_limit)) {
     p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
-  else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
+    /* Not again at this level unless this one gets through (the chain in
+     * gcc_probe_finish): the sawtooth's cuts at the new level, each within
+     * 5 s of the last, keep the drop episode open, and a full link was
+     * probed at 1.5 x after every back-off (RFC 8867 5.1's 0.6 Mbit/s
+     * phase after the 2.5 Mbit/s one: a queue spike every ~6 s, "success"
+     * being >= 1.1 A) */
+    g->drop_probed = TRUE;
+    g->drop_limit = G_MAXDOUBLE;        /* until this one is judged */
+  } else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
     p = PROBE_ALR_GAIN * rate;
   else if (g->capacity_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
       && now >= g->next_capacity_probe
@@ -1819,6 +1936,28 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
   }
   if (strcmp (key, "startup-gain") == 0 && v >= 1.0 && v <= 8.0) {
     g->startup_gain = g->aimd.startup_gain = v;
+    return TRUE;
+  }
+  /* 0 turns fast recovery off */
+  if (strcmp (key, "recovery-frac") == 0 && v >= 0.0 && v < 1.0) {
+    g->aimd.recovery_frac = v;
+    if (v == 0.0)
+      g->aimd.recover_to = 0;
+    return TRUE;
+  }
+  if (strcmp (key, "recovery-gain") == 0 && v >= 1.0 && v <= 8.0) {
+    g->aimd.recovery_gain = v;
+    return TRUE;
+  }
+  /* 1 turns the post-start-up ramp off */
+  if (strcmp (key, "ramp-gain") == 0 && v >= 1.0 && v <= 8.0) {
+    g->aimd.ramp_gain = v;
+    if (v <= 1.0)
+      g->aimd.ramp = FALSE;
+    return TRUE;
+  }
+  if (strcmp (key, "ramp-rise") == 0 && v >= 1.0 && v <= 4.0) {
+    g->aimd.ramp_rise = v;
     return TRUE;
   }
   if (strcmp (key, "pacing-factor") == 0 && v >= 1.0 && v <= 5.0) {
