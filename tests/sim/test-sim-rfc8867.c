@@ -877,60 +877,62 @@ report_aim (const Outcome * o)
  * random trajectories does not trip them.
  *
  * A delay-based controller keeps the queue short whatever the phase: the
- * median queue delay of every window <= 30 ms (measured 4-24 ms in every
+ * median queue delay of every window <= 30 ms (measured 4-26 ms in every
  * gcc case; TFRC/CCID2 sit at 140-165 ms on the same link) and the whole
- * run's p95 <= 150 ms, half the 300 ms drop-tail (measured 21-108 ms; it
- * includes the 2.5 -> 0.6 Mbit/s drop in §5.1, where up to 300 ms of
- * backlog is queued when the capacity falls).
+ * run's p95 <= 90 ms (measured 20-69 ms; it includes the 2.5 -> 0.6 Mbit/s
+ * drop in §5.1, where up to 300 ms of backlog is queued when the capacity
+ * falls).
  *
- * Not asserted: the aim's per-window p95 <= 50 ms. It holds on seed 1, but
- * a window exceeds it in 21 of 40 §5.1 runs with CCFB (up to 220 ms), 18
- * of 40 with TWCC and 25 of 40 §5.2 runs: gcc's burst guard excuses real
- * over-use (see §5.4 below), so a climb past capacity can go unnoticed for
- * ~1.5 s (seed 3, TWCC: 2.43 -> 2.79 Mbit/s on a 2.5 Mbit/s link, queue
- * 12 -> 177 ms, "increase/normal" throughout). With burst-guard=false the
- * run's p95 stays <= 50 ms in every §5.1/§5.2/§5.4 seed. */
+ * Not asserted: the aim's per-window p95 <= 50 ms. A window exceeds it in
+ * 12 of 40 §5.1 runs with CCFB (8 of them the 0.6 Mbit/s phase, where one
+ * 1200-byte packet is 16 ms of queue; up to 104 ms), 14 of 40 with TWCC
+ * and 6 of 40 §5.2 runs (5 of them the 1 Mbit/s phase, 0.5 Mbit/s per
+ * flow), never in §5.4. Each over-use is a queue spike, and the lower the
+ * rate the longer it is in ms. */
 static void
 assert_gcc_queue (const Outcome * o)
 {
   for (guint i = 0; i < o->n_w; i++)
     g_assert_cmpfloat (o->w[i].qd50, <=, 30.0);
-  g_assert_cmpfloat (o->all.qd95, <=, 150.0);
+  g_assert_cmpfloat (o->all.qd95, <=, 90.0);
 }
 
 /* §5.1, gcc with CCFB or TWCC (both carry every packet's arrival time; the
  * estimator sees only RtpccFeedback, so the thresholds are the same).
  *
- * Utilisation: gcc's steady state is a sawtooth — cut to 0.85 x the
- * received rate on over-use, then additive increase near the last
- * congestion point — whose mean is ~0.92 C at best; over seeds 1-40
- * [5,40) 86.2-90.7 %, [65,80) 86.2-93.4 % (CCFB and TWCC): asserted
- * >= 85 % and >= 82 %; the 90 % aim is printed (missed in most runs in at
- * least one phase).
+ * Utilisation: gcc's steady state is a sawtooth: over-use fires at
+ * ~0.93-0.97 C (frames paced at 1.25 x queue before the mean reaches C),
+ * the cut goes to 0.85 x the received rate, fast recovery (gcc.c (b'))
+ * climbs back to 0.9 x the congestion point within ~0.2 s, then additive
+ * increase. Over seeds 1-40 (CCFB and TWCC) [5,40) 88.8-93.4 %, [65,80)
+ * 88.2-96.1 %: asserted >= 87 % and >= 86 %; the 90 % aim is printed
+ * (met in 33-35 of 40 runs in [5,40), 37-38 in [65,80)).
  * [45,60): the 1 -> 2.5 Mbit/s climb. The capacity probe (gcc.c: a short
  * burst at 2 x once the path has shown no queue for 500 ms while the
  * estimate is at its last congestion point or above it, chained while it
  * gets through) finds the new capacity: 80 % of 2.5 Mbit/s after 1.4 s to
- * 14.4 s (median 2.8 s; 9.4-19.4 s without it), [45,60) 68.4-91.4 %
- * (50.6-82.6 % without): asserted >= 65 %. [85,100) includes the
- * 0.6 -> 1.0 climb: measured 76.0-91.5 %, asserted >= 72 %.
+ * 16.4 s (median 2.5-2.8 s); [45,60) 63.5-92.5 % (the worst where the
+ * probe did not fire and the climb ran at 8 %/s; after it additive
+ * increase near 2.5 Mbit/s adds < 1 %/s): asserted >= 60 %. [85,100) includes the
+ * 0.6 -> 1.0 climb (80 % after 2.6-10.2 s): measured 82.5-93.6 %,
+ * asserted >= 80 %.
  * Responses: the drop shows as soon as the queue grows (one RTT, the
  * 10 ms over-use time, the trendline's lag): target below 0.6 Mbit/s after
- * 0.52-0.80 s, asserted <= 1.5 s; 80 % of 1 Mbit/s after the 80 s increase
- * within 13.0 s, asserted <= 15 s. The 40 s response is printed:
+ * 0.5-0.8 s, asserted <= 1.5 s; 80 % of 1 Mbit/s after the 80 s increase
+ * within 10.2 s, asserted <= 13 s. The 40 s response is printed:
  * [45,60)'s utilisation bounds it already.
- * Loss: only the drop's tail drops (< 1.1 % of the run), asserted
+ * Loss: only the drop's tail drops (<= 0.6 % of the run), asserted
  * <= 1.5 %, none in any steady phase. */
 static void
 check_51_gcc (const Outcome * o)
 {
   g_assert_cmpuint (o->n_w, ==, 4);
-  g_assert_cmpfloat (o->w[0].util, >=, 0.85);
-  g_assert_cmpfloat (o->w[1].util, >=, 0.65);
-  g_assert_cmpfloat (o->w[2].util, >=, 0.82);
-  g_assert_cmpfloat (o->w[3].util, >=, 0.72);
+  g_assert_cmpfloat (o->w[0].util, >=, 0.87);
+  g_assert_cmpfloat (o->w[1].util, >=, 0.60);
+  g_assert_cmpfloat (o->w[2].util, >=, 0.86);
+  g_assert_cmpfloat (o->w[3].util, >=, 0.80);
   g_assert_cmpfloat (o->r60, <=, 1.5);
-  g_assert_cmpfloat (o->r80, <=, 15.0);
+  g_assert_cmpfloat (o->r80, <=, 13.0);
   g_assert_cmpfloat (o->all.loss, <=, 1.5);
   for (guint i = 0; i < o->n_w; i++)
     g_assert_cmpfloat (o->w[i].loss, ==, 0.0);
@@ -954,10 +956,11 @@ test_51_gcc_twcc (void)
 }
 
 /* The opt-in periodic probe (1.5 x after 2 s of clean increase): printed
- * for comparison, asserted only as a delay-based controller. Over seeds
- * 1-40 it lifts [45,60) from 52-83 % to 67-88 % and the 40 s response from
- * 9.4-19.4 s to 4.0-14.4 s, at the price of p95 above 50 ms in some window
- * of 34 of 40 runs (21 without). */
+ * for comparison, asserted only as a delay-based controller. With the
+ * capacity probe on as well it no longer helps: over seeds 1-40 [45,60)
+ * 65.2-88.5 % (63.5-92.5 % without it), the 40 s response 4.2-19.4 s
+ * (1.4-16.4 s), and p95 above 50 ms in some window of 38 of 40 runs (12
+ * without). */
 static void
 test_51_gcc_periodic (void)
 {
@@ -1134,15 +1137,16 @@ test_52_nada (void)
   assert_nada_queue (o);
 }
 
-/* gcc §5.2: seed 1 meets the fairness aim in every phase (Jain >= 0.96)
- * but not utilisation (83-93 %). Over seeds 1-40 Jain falls below 0.9 in
- * some phase of 13 runs (down to 0.828; shares 0.49-1.5): a cut that only
- * one flow takes (its one-cut-per-RTT rule) moves the split, and additive
- * increase repairs it slowly (see §5.4). Capacity probes do not fire here:
- * two flows keep a queue on the link. Asserted what holds with margin:
- * Jain >= 0.7, shares within [0.35, 1.6], utilisation >= 75 % (78.6-95.2 %
- * measured: the sawtooth, and after each increase the climb, as in
- * §5.1). */
+/* gcc §5.2: seed 1 has Jain >= 0.97 in every phase (the [55,75) shares,
+ * 0.73 / 1.03, just miss the ±25 % band) and 86-96 % utilisation. Over seeds 1-40 Jain falls
+ * below 0.9 in some phase of 9 runs (down to 0.824; shares 0.49-1.37): a
+ * cut that only one flow takes (its one-cut-per-RTT rule) moves the split,
+ * fast recovery keeps the flows' ratio, and only additive increase evens
+ * it out, slowly (gcc.c (b')). Capacity probes rarely fire here: two
+ * flows keep a queue on the link. Asserted what holds with margin:
+ * Jain >= 0.8, shares within [0.45, 1.45], utilisation >= 80 % (83.4-96.3
+ * % measured; below 90 % mostly in the phases after an increase, [55,75)
+ * and [105,125), which include the climb). */
 static void
 test_52_gcc (void)
 {
@@ -1153,10 +1157,10 @@ test_52_gcc (void)
   for (guint i = 0; i < o->n_w; i++) {
     const Window *w = &o->w[i];
     g_assert_cmpuint (w->n, ==, 2);
-    g_assert_cmpfloat (w->jain, >=, 0.7);
-    g_assert_cmpfloat (w->share_min, >=, 0.35);
-    g_assert_cmpfloat (w->share_max, <=, 1.6);
-    g_assert_cmpfloat (w->util, >=, 0.75);
+    g_assert_cmpfloat (w->jain, >=, 0.8);
+    g_assert_cmpfloat (w->share_min, >=, 0.45);
+    g_assert_cmpfloat (w->share_max, <=, 1.45);
+    g_assert_cmpfloat (w->util, >=, 0.80);
     g_assert_cmpfloat (w->loss, ==, 0.0);
   }
   assert_gcc_queue (o);
@@ -1251,20 +1255,30 @@ test_54_nada_catch_up (void)
   assert_nada_queue_model (o, 0.7, 1.7);
 }
 
-/* gcc §5.4, seeds 1-40: Jain over [60,119) 0.812-1.0 (median 0.954, 10
- * runs below the 0.9 aim), every flow >= 51 % of its share there;
- * newcomers still spend seconds below half their share after a join.
- * AIMD's pace: a newcomer's start-up ends at its first over-use, 1-2 s
- * after joining a loaded link, at 0.4-0.7 Mbit/s; from there only shared
- * cuts (x 0.85, every 10-20 s here) close the gap, each by 15 %.
+/* gcc §5.4, seeds 1-40: Jain over [60,119) 0.821-1.0 (median 0.988, 1
+ * run below the 0.9 aim: seed 25), every flow >= 57 % of its share there.
+ * A newcomer's start-up ends at its first over-use, 1-3 s after joining a
+ * loaded link (seeds 1, 2, 4: at 0.7-1.1 Mbit/s); the post-start-up ramp
+ * (gcc.c (b'))
+ * keeps it growing at 1.5 x/s through the next over-use episodes, whose
+ * cuts below their point the incumbents follow only additively, until an
+ * episode finds it < 1.25 x higher than the last. Below half the fair
+ * share after a join (1 s bins, cumulative): the newcomer 3-12 s after the
+ * join at 20 s (> 5 s in 6 runs), 2-10 s after 40 s (2 runs); the first
+ * flow never more than 2 s at a join (the aim holds), the second flow at
+ * the third join 0-22 s (> 5 s in 4 runs: seed 1 22 s; the joins come 20 s
+ * apart, before the second flow has its share).
  * Asserted, with margin:
  *  - the first flow alone reaches half of 3.5 Mbit/s within 5 s (start-up
  *    doubles the estimate every second: 150 -> 1750 kbit/s in log2(11.7)
- *    = 3.5 s plus an RTT; 4 s in every seed);
- *  - fairness 20 s after the last join: Jain over [60,119) >= 0.75 and
- *    every flow >= 40 % of its share;
- *  - the link stays used and the queue short: utilisation >= 80 % once
- *    two flows share it (82.7-96.2 %), the delay bounds of every gcc run. */
+ *    = 3.5 s plus an RTT; 4 s in every seed), and is below half its
+ *    share after the joins for at most 5 s (the aim);
+ *  - newcomers <= 15 s below half their share, the second flow <= 25 s
+ *    at the third join;
+ *  - fairness 20 s after the last join: Jain over [60,119) >= 0.8 and
+ *    every flow >= 50 % of its share;
+ *  - the link stays used and the queue short: utilisation >= 82 % once
+ *    two flows share it (83.5-94.9 %), the delay bounds of every gcc run. */
 static void
 test_54_gcc (void)
 {
@@ -1274,10 +1288,15 @@ test_54_gcc (void)
   g_assert_cmpuint (o->n_w, ==, 4);
   g_assert_cmpuint (o->n_st, ==, 3);
   g_assert_cmpuint (o->st[0].below[0], <=, AIM_BELOW_S);
-  g_assert_cmpfloat (o->w[3].share_min, >=, 0.4);
-  g_assert_cmpfloat (o->w[3].jain, >=, 0.75);
+  g_assert_cmpuint (o->st[1].below[0], <=, AIM_BELOW_S);
+  g_assert_cmpuint (o->st[2].below[0], <=, AIM_BELOW_S);
+  g_assert_cmpuint (o->st[2].below[1], <=, 25);
+  g_assert_cmpuint (o->st[1].below[1], <=, 15);
+  g_assert_cmpuint (o->st[2].below[2], <=, 15);
+  g_assert_cmpfloat (o->w[3].share_min, >=, 0.5);
+  g_assert_cmpfloat (o->w[3].jain, >=, 0.8);
   for (guint i = 1; i < o->n_w; i++)
-    g_assert_cmpfloat (o->w[i].util, >=, 0.80);
+    g_assert_cmpfloat (o->w[i].util, >=, 0.82);
   for (guint i = 0; i < o->n_w; i++)
     g_assert_cmpfloat (o->w[i].loss, ==, 0.0);
   assert_gcc_queue (o);
