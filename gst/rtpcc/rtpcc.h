@@ -13,6 +13,7 @@
 #include <rtpcc/common.h>
 
 #include <rtpcc/rng.h>
+#include <rtpcc/ratewindow.h>
 #include <rtpcc/net/capacity.h>
 #include <rtpcc/net/loss.h>
 #include <rtpcc/net/link.h>

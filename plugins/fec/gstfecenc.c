@@ -30,6 +30,8 @@
 
 #include "gstfec.h"
 
+#include <rtpcc/ratewindow.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_fec_enc_debug);
 #define GST_CAT_DEFAULT gst_fec_enc_debug
 
@@ -61,12 +63,6 @@ enum
   PROP_STATS,
 };
 
-typedef struct
-{
-  RtpccTime t;
-  gsize bytes;
-} RateSample;
-
 struct _GstFecEnc
 {
   GstElement parent;
@@ -82,8 +78,7 @@ struct _GstFecEnc
   GstSegment segment;
   RtpccTime last_now;
   RtpccTime gap_ewma;           /* media inter-arrival, for the time bound */
-  GQueue fec_window, media_window;      /* RateSample, last RATE_WINDOW */
-  guint64 fec_window_bytes, media_window_bytes;
+  RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
   guint64 target_events;
 
   /* timer task: closes a block at its time bound when no packet comes */
@@ -121,28 +116,6 @@ gst_fec_enc_scheme_get_type (void)
   return (GType) type;
 }
 
-static void
-rate_add (GQueue * q, guint64 * sum, RtpccTime now, gsize bytes)
-{
-  RateSample *s = g_new (RateSample, 1);
-
-  s->t = now;
-  s->bytes = bytes;
-  g_queue_push_tail (q, s);
-  *sum += bytes;
-}
-
-static void
-rate_expire (GQueue * q, guint64 * sum, RtpccTime now)
-{
-  RateSample *s;
-
-  while ((s = g_queue_peek_head (q)) && s->t <= now - (RtpccTime) RATE_WINDOW) {
-    *sum -= s->bytes;
-    g_free (g_queue_pop_head (q));
-  }
-}
-
 static RtpccTime
 get_now (GstFecEnc * self, GstBuffer * buf)
 {
@@ -159,8 +132,7 @@ collect (GstFecEnc * self, GList ** out, GstBuffer * ref, RtpccTime now)
   while ((b = rtpcc_fec_encoder_pop (self->enc)) != NULL) {
     GstBuffer *buf = gst_buffer_new_wrapped_bytes (b);
 
-    rate_add (&self->fec_window, &self->fec_window_bytes, now,
-        g_bytes_get_size (b));
+    rtpcc_rate_window_push (&self->fec_window, now, g_bytes_get_size (b));
     g_bytes_unref (b);
     if (ref) {
       GST_BUFFER_PTS (buf) = GST_BUFFER_PTS (ref);
@@ -205,9 +177,7 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   if (dl != RTPCC_TIME_INFINITE && now + self->gap_ewma >= dl)
     rtpcc_fec_encoder_poll (self->enc, dl);
   collect (self, &after, buf, now);
-  rate_add (&self->media_window, &self->media_window_bytes, now, map.size);
-  rate_expire (&self->fec_window, &self->fec_window_bytes, now);
-  rate_expire (&self->media_window, &self->media_window_bytes, now);
+  rtpcc_rate_window_push (&self->media_window, now, map.size);
   /* a new block needs the timer */
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -381,9 +351,6 @@ make_stats (GstFecEnc * self)
   RtpccFecEncoderStats st;
 
   rtpcc_fec_encoder_get_stats (self->enc, &st);
-  rate_expire (&self->fec_window, &self->fec_window_bytes, self->last_now);
-  rate_expire (&self->media_window, &self->media_window_bytes,
-      self->last_now);
   return gst_structure_new ("application/x-fecenc-stats",
       "media-packets", G_TYPE_UINT64, st.media_packets,
       "media-bytes", G_TYPE_UINT64, st.media_bytes,
@@ -392,8 +359,11 @@ make_stats (GstFecEnc * self)
       "blocks", G_TYPE_UINT64, st.blocks,
       "blocks-closed-by-time", G_TYPE_UINT64, st.blocks_closed_by_time,
       "skipped", G_TYPE_UINT64, st.skipped,
-      "fec-bitrate", G_TYPE_UINT64, self->fec_window_bytes * 8,
-      "media-bitrate", G_TYPE_UINT64, self->media_window_bytes * 8,
+      /* bytes of the last second (RATE_WINDOW) */
+      "fec-bitrate", G_TYPE_UINT64,
+      rtpcc_rate_window_bytes (&self->fec_window, self->last_now) * 8,
+      "media-bitrate", G_TYPE_UINT64,
+      rtpcc_rate_window_bytes (&self->media_window, self->last_now) * 8,
       "n", G_TYPE_UINT, self->cfg.n,
       "enabled", G_TYPE_BOOLEAN, self->enabled,
       "target-events", G_TYPE_UINT64, self->target_events, NULL);
@@ -525,8 +495,8 @@ gst_fec_enc_finalize (GObject * object)
   GstFecEnc *self = GST_FEC_ENC (object);
 
   rtpcc_fec_encoder_free (self->enc);
-  g_queue_clear_full (&self->fec_window, g_free);
-  g_queue_clear_full (&self->media_window, g_free);
+  rtpcc_rate_window_clear (&self->fec_window);
+  rtpcc_rate_window_clear (&self->media_window);
   g_cond_clear (&self->cond);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -678,8 +648,8 @@ gst_fec_enc_init (GstFecEnc * self)
   self->follow_target = DEFAULT_FOLLOW_TARGET;
   self->enc = rtpcc_fec_encoder_new (&self->cfg, NULL);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
-  g_queue_init (&self->fec_window);
-  g_queue_init (&self->media_window);
+  rtpcc_rate_window_init (&self->fec_window, RATE_WINDOW);
+  rtpcc_rate_window_init (&self->media_window, RATE_WINDOW);
 
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad, gst_fec_enc_chain);
