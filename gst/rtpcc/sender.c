@@ -58,6 +58,8 @@ typedef struct
   gboolean have_media;          /* a non-FEC packet was sent */
   gboolean last_marker;         /* ... and the last one ended a frame */
   guint16 last_wire_seq;
+  guint16 last_orig;            /* newest original seq sent (MEDIA mode) */
+  gboolean have_orig;
   guint8 last_pt;
   guint32 last_media_ts;
   guint64 *origmap;             /* MEDIA mode only */
@@ -662,6 +664,29 @@ rtpcc_sender_rewrite_fec (RtpccSender * s, guint8 * rtp, gsize len)
   return RTPCC_SENDER_FEC_REWRITTEN;
 }
 
+/* MEDIA mode: the wire seq of a packet whose original seq is not newer
+ * than the newest sent (an upstream duplicate, or one that upstream
+ * reordered): a duplicate repeats its first wire seq, a late one takes the
+ * slot it would have had, the wire seq of the next original seq sent less
+ * the distance (padding only goes after sent packets, so none sits in
+ * between). Anything else would collide with padding or a later packet. */
+#define LATE_SEARCH 512
+
+static guint16
+old_wire_seq (RtpccSender * s, Stream * st, guint16 orig_seq)
+{
+  guint16 ahead = (guint16) (st->last_orig - orig_seq);
+
+  for (guint k = 0; k <= MIN (ahead, LATE_SEARCH); k++) {
+    guint16 o = (guint16) (orig_seq + k);
+    SentEntry *e = history_get (s, st->origmap[o % SEQMAP_SIZE]);
+
+    if (e && e->ssrc == st->ssrc && e->orig_seq == o && !e->padding)
+      return (guint16) (e->rtp_seq - k);
+  }
+  return (guint16) (orig_seq + st->seq_offset);
+}
+
 gpointer
 rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
 {
@@ -670,6 +695,7 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
   guint size;
   Stream *st;
   guint16 orig_seq;
+  gboolean newest;
 
   if (rtpcc_pacer_get_packets (s->pacer) == 0)
     return NULL;
@@ -699,9 +725,20 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
   /* to the wire's sequence space (identity until padding went on it) */
   st = get_stream (s, &it->info);
   orig_seq = it->info.seq;
-  it->info.seq = (guint16) (orig_seq + st->seq_offset);
-  st->last_wire_seq = it->info.seq;
-  if (!it->info.is_fec) {
+  /* far behind is an upstream restart of the numbering, not a late one */
+  newest = !(st->origmap && st->have_orig
+      && (gint16) (guint16) (orig_seq - st->last_orig) <= 0
+      && (guint16) (st->last_orig - orig_seq) <= LATE_SEARCH);
+  if (!newest) {
+    /* it must not move where the next padding goes either */
+    it->info.seq = old_wire_seq (s, st, orig_seq);
+  } else {
+    it->info.seq = (guint16) (orig_seq + st->seq_offset);
+    st->last_wire_seq = it->info.seq;
+    st->last_orig = orig_seq;
+    st->have_orig = TRUE;
+  }
+  if (!it->info.is_fec && newest) {
     st->have_media = TRUE;
     st->last_marker = it->info.marker;
     st->last_pt = it->info.pt;

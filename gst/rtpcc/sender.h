@@ -142,8 +142,10 @@ void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
  * protected packets by their original seqs (SN base + mask). Where padding
  * renumbered the protected SSRC (those before FEC appeared on it: after,
  * no padding goes there), rewrite_fec rewrites SN base and mask in place
- * to the wire seqs the protected packets went out with (the pacer is
- * FIFO: they went before their FEC packet). Renumbering is monotonic, so
+ * to the wire seqs the protected packets went out with, or will: once
+ * note_fec_protected named their SSRC its offset is fixed, so the header
+ * can be rewritten as the FEC packet is queued (rtpccsink does so: a DROP
+ * then never counts as sent). Renumbering is monotonic, so
  * the protected packets' order, and with it the Reed-Solomon symbol order,
  * is kept. A set that no longer fits the 48-bit mask must be dropped:
  * parity over the wrong packets would "recover" garbage. Other packets

@@ -415,7 +415,10 @@ set_wire_seq (GstBuffer * b, guint16 seq)
 
 /* fecenc's FEC names the protected packets by their original seqs; the
  * sender rewrites the header where padding renumbered them (or says to
- * drop it). Lock held. Returns NULL if dropped. */
+ * drop it). Lock held, called as the packet is queued: the protected SSRC
+ * was just marked FEC-protected, so its offset no longer changes and the
+ * protected packets still queued get exactly the wire seqs computed now.
+ * Returns NULL if dropped. */
 static GstBuffer *
 remap_fec (GstRtpccSink * self, GstBuffer * b)
 {
@@ -479,8 +482,6 @@ gst_rtpcc_sink_loop (gpointer user_data)
     GstMapInfo map;
     if (!b)
       break;
-    if (info.is_fec && !(b = remap_fec (self, b)))
-      continue;
     b = set_wire_seq (b, info.seq);
     if (info.has_twcc)
       b = stamp_twcc (self, b, info.twcc_seq);
@@ -822,9 +823,16 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   g_mutex_lock (&self->lock);
   if (self->sender && have_protected)
     rtpcc_sender_note_fec_protected (self->sender, protected_ssrc);
-  if (self->sender)
-    rtpcc_sender_enqueue (self->sender, rtpcc_mono_now (), &info,
-        gst_buffer_ref (buffer));
+  if (self->sender) {
+    GstBuffer *b = gst_buffer_ref (buffer);
+    /* rewritten (or dropped) before it is queued: a FEC packet dropped
+     * after the sender counted it as sent would be a gap in its SSRC's and
+     * the transport-wide seqs, i.e. a loss reported to the controller */
+    if (info.is_fec)
+      b = remap_fec (self, b);
+    if (b)
+      rtpcc_sender_enqueue (self->sender, rtpcc_mono_now (), &info, b);
+  }
   g_mutex_unlock (&self->lock);
   wake_task (self);
   return GST_FLOW_OK;

@@ -39,6 +39,9 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_CNAME "rtpcc-receiver@localhost"
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define MAX_DATAGRAM 65536
+/* SSRCs remembered as media: a session has a few; a peer spraying SSRCs
+ * must not grow the set for ever (it starts over when full) */
+#define MAX_MEDIA_SSRCS 64
 #define DEFAULT_TWCC_EXT_ID 1
 
 enum
@@ -199,7 +202,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       GstBuffer *buf;
       GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
       RtpccRtpInfo info = { 0, };
-      gboolean padding_only, stripped_one = FALSE;
+      gboolean padding_only, stripped_one = FALSE, twcc_mode;
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
@@ -246,7 +249,12 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
       gst_rtp_buffer_unmap (&rtp);
       info.size = n;
-      if (info.has_twcc) {
+      GST_OBJECT_LOCK (self);
+      twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
+      GST_OBJECT_UNLOCK (self);
+      /* only then did our sender put it there: otherwise an element with
+       * that ID is one of the sender's own extensions (mid, audio level) */
+      if (info.has_twcc && twcc_mode) {
         GstBuffer *stripped = strip_twcc (data, n, self->twcc_ext_id);
         if (stripped) {
           gst_buffer_unref (buf);
@@ -267,10 +275,13 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_object (&self->peer);
         self->peer = g_object_ref (from);
       }
-      if (stripped_one)
-        self->twcc_stripped++;
-      if (!padding_only)
+      if (!padding_only) {
+        if (g_hash_table_size (self->media_ssrcs) >= MAX_MEDIA_SSRCS
+            && !g_hash_table_contains (self->media_ssrcs,
+                GUINT_TO_POINTER (info.ssrc)))
+          g_hash_table_remove_all (self->media_ssrcs);
         g_hash_table_add (self->media_ssrcs, GUINT_TO_POINTER (info.ssrc));
+      }
       else if (g_hash_table_contains (self->media_ssrcs,
               GUINT_TO_POINTER (info.ssrc))) {
         /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) holds
@@ -288,6 +299,9 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         gst_buffer_unref (buf);
         continue;
       }
+      /* (counted when pushed, as the stats say) */
+      if (stripped_one)
+        self->twcc_stripped++;
       g_mutex_unlock (&self->lock);
       g_clear_object (&from);
       *outbuf = buf;
@@ -369,6 +383,8 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   g_mutex_lock (&self->lock);
   rtpcc_receiver_free (self->receiver);
   self->receiver = NULL;
+  /* a restart may face another sender */
+  g_hash_table_remove_all (self->media_ssrcs);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -484,6 +500,8 @@ make_stats (GstRtpccSrc * self)
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
+        "media-ssrcs", G_TYPE_UINT64,
+        (guint64) g_hash_table_size (self->media_ssrcs),
         "discards-marked", G_TYPE_UINT64, st->discards_marked,
         "discards-reported", G_TYPE_UINT64, st->discards_reported,
         "discards-rejected", G_TYPE_UINT64, st->discards_rejected, NULL);
@@ -725,7 +743,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    *
    * "application/x-rtpcc-src-stats": packets and bytes received, lost
    * (RFC 3550 cumulative), duplicates, receive rate, RTCP and feedback sent,
-   * invalid RTP dropped, feedback interval.
+   * invalid RTP dropped, feedback interval; padding-packets (probes on an
+   * SSRC of their own, dropped), padding-pushed (probes on a media SSRC,
+   * pushed on), twcc-stripped, media-ssrcs (SSRCs known to carry media,
+   * at most 64).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",

@@ -2115,6 +2115,375 @@ GST_START_TEST (test_sink_media_probes_fec_recovery_twcc)
 
 GST_END_TEST;
 
+/* A fecenc-style FEC packet whose protected packets no longer fit the
+ * mask once padding renumbered them is dropped by the sink (counted in
+ * fec-rewrite-drops) before it is queued: nothing of it is counted as
+ * sent, so the wire keeps contiguous transport-wide seqs (a TWCC receiver
+ * would otherwise report the dropped packet lost to the controller). */
+GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
+{
+  GstHarness *hs;
+  GstElement *sink;
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  GSocket *peer;
+  guint16 peer_port, last_twcc = 0;
+  guint8 buf[2048];
+  guint rtp = 0, fec_seen = 0;
+  guint8 fec[12 + RTPCC_FEC_HEADER_LEN + 16] = { 0, };
+  GstBuffer *fb;
+  gint64 deadline;
+
+  rtpcc_controller_register (&pad_ctl_ops);
+  peer = udp_socket_new (&peer_port);
+  sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (sink, "controller", "test-pad", "host", "127.0.0.1", "port",
+      peer_port, NULL);
+  gst_util_set_object_arg (G_OBJECT (sink), "feedback", "twcc");
+  gst_util_set_object_arg (G_OBJECT (sink), "probe-ssrc-mode", "media");
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+
+  /* 16 frames of three packets, seqs 0..47, the last one only once
+   * padding went out (so some lies between seqs 0 and 47) */
+  for (guint i = 0; i < 48; i++) {
+    if (i == 45)
+      fail_unless (wait_stat (sink, "probe-media-packets", 1, 2000) >= 1);
+    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), i % 3 == 2, 500)), GST_FLOW_OK);
+    if (i % 3 == 2)
+      g_usleep (33 * G_TIME_SPAN_MILLISECOND);
+  }
+  /* XOR FEC on its own SSRC over original seqs 0 and 47: with any padding
+   * in between the wire seqs span more than the 48-bit mask */
+  fec[0] = 0x80;
+  fec[1] = 122;
+  GST_WRITE_UINT32_BE (fec + 8, 0xFEC0FEC0);
+  fec[12] = 0x40;
+  fec[14] = 1;
+  GST_WRITE_UINT32_BE (fec + 16, TEST_SSRC);
+  GST_WRITE_UINT16_BE (fec + 20, 0);
+  fec[22] = 0x80;               /* mask bit 47: seq 0 */
+  fec[27] = 0x01;               /* mask bit 0: seq 47 */
+  fb = gst_buffer_new_memdup (fec, sizeof fec);
+  fail_unless_equals_int (gst_harness_push (hs, fb), GST_FLOW_OK);
+  for (guint i = 48; i < 54; i++)
+    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), TRUE, 500)), GST_FLOW_OK);
+  fail_unless_equals_uint64 (wait_stat (sink, "fec-rewrite-drops", 1, 2000),
+      1);
+
+  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline) {
+    gssize n = recv_datagram (peer, buf, sizeof buf, 300, NULL);
+    GstBuffer *b;
+    GstRTPBuffer r = GST_RTP_BUFFER_INIT;
+    gpointer ext;
+    guint ext_size;
+    guint16 twcc;
+
+    if (n < 0)
+      break;
+    if (rtpcc_rtcp_is_rtcp (buf, n))
+      continue;
+    b = gst_buffer_new_memdup (buf, n);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
+    if (gst_rtp_buffer_get_payload_type (&r) == 122)
+      fec_seen++;
+    fail_unless (gst_rtp_buffer_get_extension_onebyte_header (&r, 1, 0,
+            &ext, &ext_size));
+    twcc = (guint16) ((((const guint8 *) ext)[0] << 8) |
+        ((const guint8 *) ext)[1]);
+    fail_unless (rtp == 0 || twcc == (guint16) (last_twcc + 1),
+        "transport-wide seq %u after %u", twcc, last_twcc);
+    last_twcc = twcc;
+    rtp++;
+    gst_rtp_buffer_unmap (&r);
+    gst_buffer_unref (b);
+  }
+  GST_INFO ("%u RTP packets on the wire", rtp);
+  fail_unless (rtp >= 54 + 1, "%u RTP packets", rtp);
+  fail_unless_equals_int (fec_seen, 0);
+  gst_harness_teardown (hs);
+  gst_object_unref (sink);
+  gst_caps_unref (caps);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
+/* rtpccsrc remembers which SSRCs carried media (padding on those is pushed
+ * on, not dropped); a peer that sprays SSRCs must not grow that set
+ * without bound, and padding on the stream in use still goes through. */
+GST_START_TEST (test_src_media_ssrcs_bounded)
+{
+  SrcFixture f;
+  guint8 pkt[1500];
+  gsize n;
+  GstBuffer *b;
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  src_fixture_init (&f);
+  for (guint i = 0; i < 600; i++) {
+    n = make_rtp_bytes (pkt, sizeof (pkt), 0x50000000u + i, 7, 3000, TRUE,
+        20);
+    send_to_port (f.peer, f.src_port, pkt, n);
+    gst_buffer_unref (gst_harness_pull (f.h));
+  }
+  fail_unless (stat_u64 (f.src, "media-ssrcs") <= 64, "%" G_GUINT64_FORMAT
+      " SSRCs held", stat_u64 (f.src, "media-ssrcs"));
+  fail_unless (stat_u64 (f.src, "media-ssrcs") >= 1);
+  /* the stream in use: media, then a padding-only packet on its SSRC */
+  send_rtp (&f, 100, TRUE);
+  fail_unless_equals_int (pull_seq (&f), 100);
+  n = make_rtp_bytes (pkt, sizeof (pkt), TEST_SSRC, 101, 300, FALSE, 0);
+  pkt[0] |= 0x20;
+  pkt[n] = 0;
+  pkt[n + 1] = 0;
+  pkt[n + 2] = 0;
+  pkt[n + 3] = 4;
+  send_to_port (f.peer, f.src_port, pkt, n + 4);
+  b = gst_harness_pull (f.h);
+  fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+  fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), 101);
+  fail_unless_equals_int (gst_rtp_buffer_get_payload_len (&rtp), 0);
+  gst_rtp_buffer_unmap (&rtp);
+  gst_buffer_unref (b);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "padding-pushed"), 1);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* What rtpccsrc pushes for @pkt (a copy), or NULL if nothing came out
+ * within 300 ms. */
+static GBytes *
+src_roundtrip (SrcFixture * f, const guint8 * pkt, gsize len)
+{
+  GstBuffer *b;
+  GstMapInfo map;
+  GBytes *out;
+  gint64 deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_MILLISECOND;
+
+  send_to_port (f->peer, f->src_port, pkt, len);
+  while (!(b = gst_harness_try_pull (f->h))) {
+    if (g_get_monotonic_time () > deadline)
+      return NULL;
+    g_usleep (1000);
+  }
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  out = g_bytes_new (map.data, map.size);
+  gst_buffer_unmap (b, &map);
+  gst_buffer_unref (b);
+  return out;
+}
+
+/* An RTP packet (PT 96, 8 bytes of payload) with @n_csrc CSRCs, the
+ * extension block @ext (@ext_len bytes, profile and length included; none
+ * if NULL) and @pad bytes of RTP padding. */
+static gsize
+build_ext_packet (guint8 * p, guint n_csrc, const guint8 * ext,
+    gsize ext_len, guint pad)
+{
+  gsize n = 12;
+
+  memset (p, 0, 12);
+  p[0] = (guint8) (0x80 | (ext ? 0x10 : 0) | (pad ? 0x20 : 0) | n_csrc);
+  p[1] = 96;
+  GST_WRITE_UINT16_BE (p + 2, 7);
+  GST_WRITE_UINT32_BE (p + 4, 900);
+  GST_WRITE_UINT32_BE (p + 8, TEST_SSRC);
+  for (guint i = 0; i < n_csrc; i++, n += 4)
+    GST_WRITE_UINT32_BE (p + n, 0xC0000000u + i);
+  if (ext) {
+    memcpy (p + n, ext, ext_len);
+    n += ext_len;
+  }
+  for (guint i = 0; i < 8; i++)
+    p[n++] = (guint8) (0xA0 + i);
+  for (guint i = 0; i < pad; i++)
+    p[n++] = i + 1 == pad ? (guint8) pad : 0;
+  return n;
+}
+
+/* rtpccsrc feedback=twcc takes the header extension block off only when
+ * it holds nothing but the transport-wide seq (plus padding bytes);
+ * anything else in the block, a block that is not one-byte form, or an
+ * element running past the block, is passed on unchanged; a block running
+ * past the packet is not RTP (dropped, counted); with feedback=ccfb an
+ * element with the TWCC ID is some other extension of the sender's and is
+ * never touched. */
+GST_START_TEST (test_src_twcc_strip_cases)
+{
+  static const guint8 twcc_only[] = { 0xBE, 0xDE, 0, 1, 0x11, 0x12, 0x34,
+    0
+  };
+  static const guint8 twcc_abs[] = { 0xBE, 0xDE, 0, 2, 0x11, 0x12, 0x34,
+    0x32, 1, 2, 3, 0
+  };
+  static const guint8 mid_twcc[] = { 0xBE, 0xDE, 0, 2, 0x41, 'v', '0', 0,
+    0x11, 0x12, 0x34, 0
+  };
+  static const guint8 twcc_overrun[] = { 0xBE, 0xDE, 0, 1, 0x11, 0x12, 0x34,
+    0x13
+  };
+  static const guint8 two_byte[] = { 0x10, 0x00, 0, 1, 1, 2, 0x12, 0x34 };
+  static const guint8 past_end[] = { 0xBE, 0xDE, 0, 9, 0x11, 0x12, 0x34, 0 };
+  static const struct
+  {
+    const guint8 *ext;
+    gsize len;
+    guint csrc, pad;
+    gboolean strip;
+  } cases[] = {
+    {twcc_only, sizeof twcc_only, 0, 0, TRUE},
+    {twcc_only, sizeof twcc_only, 2, 4, TRUE},
+    {twcc_abs, sizeof twcc_abs, 0, 0, FALSE},
+    {mid_twcc, sizeof mid_twcc, 1, 0, FALSE},
+    {twcc_overrun, sizeof twcc_overrun, 0, 0, FALSE},
+    {two_byte, sizeof two_byte, 0, 0, FALSE},
+  };
+  SrcFixture f;
+  guint8 pkt[256], want[256];
+  gsize n, m;
+  GBytes *out;
+
+  for (guint mode = 0; mode < 2; mode++) {
+    GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+    gint bound = 0;
+
+    /* src_fixture_init with the feedback mode set before it plays */
+    f.peer = udp_socket_new (&f.peer_port);
+    f.src = gst_element_factory_make ("rtpccsrc", NULL);
+    g_object_set (f.src, "address", "127.0.0.1", "port", 0, "caps", caps,
+        NULL);
+    gst_caps_unref (caps);
+    gst_util_set_object_arg (G_OBJECT (f.src), "feedback",
+        mode == 0 ? "twcc" : "ccfb");
+    f.h = gst_harness_new_with_element (f.src, NULL, "src");
+    gst_harness_play (f.h);
+    g_object_get (f.src, "bound-port", &bound, NULL);
+    f.src_port = (guint16) bound;
+
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+      gboolean strip = cases[c].strip && mode == 0;
+      n = build_ext_packet (pkt, cases[c].csrc, cases[c].ext, cases[c].len,
+          cases[c].pad);
+      m = build_ext_packet (want, cases[c].csrc, strip ? NULL : cases[c].ext,
+          cases[c].len, cases[c].pad);
+      out = src_roundtrip (&f, pkt, n);
+      fail_unless (out != NULL, "case %u (mode %u): nothing pushed", c, mode);
+      fail_unless (g_bytes_get_size (out) == m, "case %u (mode %u): %"
+          G_GSIZE_FORMAT " bytes out, want %" G_GSIZE_FORMAT, c, mode,
+          g_bytes_get_size (out), m);
+      fail_unless (memcmp (g_bytes_get_data (out, NULL), want, m) == 0,
+          "case %u (mode %u): %s", c, mode, strip ? "not stripped" :
+          "changed");
+      g_bytes_unref (out);
+    }
+    fail_unless_equals_uint64 (stat_u64 (f.src, "twcc-stripped"),
+        mode == 0 ? 2 : 0);
+    /* a block running past the packet: not RTP */
+    n = build_ext_packet (pkt, 0, past_end, sizeof past_end, 0);
+    out = src_roundtrip (&f, pkt, n);
+    fail_unless (out == NULL);
+    fail_unless_equals_uint64 (stat_u64 (f.src, "invalid-rtp"), 1);
+    src_fixture_clear (&f);
+  }
+}
+
+GST_END_TEST;
+
+/* Fuzz-style: mutated packets with header extensions into rtpccsrc
+ * feedback=twcc (a fixed seed). Whatever comes out is the packet as sent,
+ * or as sent without exactly its extension block (X bit cleared); a
+ * sentinel after each shows the source kept going. */
+GST_START_TEST (test_src_twcc_strip_mutations)
+{
+  static const guint8 exts[][12] = {
+    {0xBE, 0xDE, 0, 1, 0x11, 0x12, 0x34, 0},
+    {0xBE, 0xDE, 0, 2, 0x11, 0x12, 0x34, 0x32, 1, 2, 3, 0},
+  };
+  SrcFixture f;
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  GRand *rand = g_rand_new_with_seed (20261122);
+  guint8 pkt[256], sentinel[64];
+  gsize sn;
+  gint bound = 0;
+  guint same = 0, stripped = 0, none = 0;
+
+  f.peer = udp_socket_new (&f.peer_port);
+  f.src = gst_element_factory_make ("rtpccsrc", NULL);
+  g_object_set (f.src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      NULL);
+  gst_caps_unref (caps);
+  gst_util_set_object_arg (G_OBJECT (f.src), "feedback", "twcc");
+  f.h = gst_harness_new_with_element (f.src, NULL, "src");
+  gst_harness_play (f.h);
+  g_object_get (f.src, "bound-port", &bound, NULL);
+  f.src_port = (guint16) bound;
+  sn = make_rtp_bytes (sentinel, sizeof sentinel, 0x5E5E5E5Eu, 1, 0, TRUE,
+      8);
+
+  for (guint it = 0; it < 1500; it++) {
+    guint e = (guint) g_rand_int_range (rand, 0, 2);
+    gsize n = build_ext_packet (pkt, (guint) g_rand_int_range (rand, 0, 3),
+        exts[e], e == 0 ? 8 : 12, g_rand_boolean (rand) ? 4 : 0);
+    guint flips = (guint) g_rand_int_range (rand, 1, 4);
+    gboolean done = FALSE;
+
+    for (guint k = 0; k < flips; k++) {
+      guint at = (guint) g_rand_int_range (rand, 0, (gint) MIN (n, 32));
+      pkt[at] ^= (guint8) g_rand_int_range (rand, 1, 256);
+    }
+    /* keep it looking like RTP more often than not */
+    if (g_rand_int_range (rand, 0, 4) != 0)
+      pkt[0] = (guint8) ((pkt[0] & 0x3f) | 0x80);
+    if (g_rand_int_range (rand, 0, 8) == 0)
+      n = (gsize) g_rand_int_range (rand, 1, (gint) n);
+    if (n >= 2 && pkt[1] >= 200 && pkt[1] <= 206)
+      pkt[1] = 96;              /* not RTCP */
+    send_to_port (f.peer, f.src_port, pkt, n);
+    send_to_port (f.peer, f.src_port, sentinel, sn);
+    while (!done) {
+      GstBuffer *b = gst_harness_pull (f.h);
+      GstMapInfo map;
+
+      fail_unless (b != NULL);
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      if (map.size == sn && memcmp (map.data, sentinel, sn) == 0) {
+        done = TRUE;
+      } else if (map.size == n && memcmp (map.data, pkt, n) == 0) {
+        same++;
+      } else {
+        /* the same less the extension block */
+        gsize off = 12 + 4 * (gsize) (pkt[0] & 0x0f), end;
+        fail_unless (pkt[0] & 0x10, "iteration %u: changed without X", it);
+        fail_unless (off + 4 <= n);
+        end = off + 4 + 4 * (gsize) GST_READ_UINT16_BE (pkt + off + 2);
+        fail_unless (end <= n && map.size == n - (end - off),
+            "iteration %u: %" G_GSIZE_FORMAT " bytes from %" G_GSIZE_FORMAT,
+            it, map.size, n);
+        fail_unless_equals_int (map.data[0], pkt[0] & ~0x10);
+        fail_unless (memcmp (map.data + 1, pkt + 1, off - 1) == 0);
+        fail_unless (memcmp (map.data + off, pkt + end, n - end) == 0);
+        stripped++;
+      }
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+    }
+  }
+  none = 1500 - same - stripped;
+  GST_INFO ("%u unchanged, %u stripped, %u not pushed", same, stripped,
+      none);
+  fail_unless (same > 100 && stripped > 100, "%u unchanged, %u stripped",
+      same, stripped);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "twcc-stripped"), stripped);
+  g_rand_free (rand);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpcc_suite (void)
 {
@@ -2157,6 +2526,10 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_enc, test_sink_to_src_media_probes);
   tcase_add_test (tc_enc, test_sink_media_probes_fec_recovery);
   tcase_add_test (tc_enc, test_sink_media_probes_fec_recovery_twcc);
+  tcase_add_test (tc_enc, test_sink_fec_rewrite_drop_no_gap);
+  tcase_add_test (tc_src, test_src_media_ssrcs_bounded);
+  tcase_add_test (tc_src, test_src_twcc_strip_cases);
+  tcase_add_test (tc_src, test_src_twcc_strip_mutations);
   return s;
 }
 

@@ -736,6 +736,151 @@ GST_START_TEST (test_sender_probe_media_fec)
 
 GST_END_TEST;
 
+/* Upstream re-sends a packet (same original seq) or delivers one late (an
+ * older original seq never sent yet) on a media SSRC that padding
+ * renumbers: a re-sent packet goes out as the duplicate it is (its first
+ * wire seq), a late one in its own slot (order kept), and neither takes a
+ * wire seq that padding or another packet holds, nor lets the next padding
+ * take one. */
+GST_START_TEST (test_sender_probe_media_duplicates)
+{
+  RtpccSenderConfig cfg;
+  RtpccSender *s;
+  RtpccRtpInfo info = { 0, }, pi;
+  GHashTable *wire_of = g_hash_table_new (NULL, NULL);  /* orig → wire */
+  GHashTable *orig_at = g_hash_table_new (NULL, NULL);  /* wire → orig */
+  GHashTable *pad_wire = g_hash_table_new (NULL, NULL);
+  const guint16 seq0 = 65400;  /* wraps during the run */
+  guint16 next = seq0, held = 0;
+  guint probes = 0, dups = 0, lates = 0, k = 0, n_orig;
+  gboolean holding = FALSE;
+  gpointer h;
+
+  rtpcc_controller_register (&probe_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "test-probe";
+  cfg.cc.max_bitrate = 2000000;
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.seed = 3;
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  fail_unless (s != NULL);
+  info.ssrc = 0x4321;
+  info.pt = 96;
+  info.size = 400;
+
+  for (RtpccTime now = 0; now < RTPCC_MSEC (2000); now += RTPCC_MSEC (1)) {
+    if (now % RTPCC_MSEC (10) == 0) {
+      /* frames of two packets (marker on the second); every 5th packet is
+       * queued twice (an upstream duplicate); every 7th is held back
+       * behind the next one (upstream reordering) */
+      info.seq = next++;
+      info.marker = k % 2 == 1;
+      info.rtp_ts = 3000 * (k / 2);
+      if (k % 7 == 3) {
+        held = info.seq;
+        holding = TRUE;
+      } else {
+        rtpcc_sender_enqueue (s, now, &info,
+            GUINT_TO_POINTER ((guint) info.seq + 1));
+        if (holding) {
+          RtpccRtpInfo late = info;
+          late.seq = held;
+          late.marker = (k - 1) % 2 == 1;
+          late.rtp_ts = 3000 * ((k - 1) / 2);
+          rtpcc_sender_enqueue (s, now, &late,
+              GUINT_TO_POINTER ((guint) held + 1));
+          holding = FALSE;
+          lates++;
+        }
+        if (k % 5 == 0) {
+          rtpcc_sender_enqueue (s, now, &info,
+              GUINT_TO_POINTER ((guint) info.seq + 1));
+          dups++;
+        }
+      }
+      k++;
+    }
+    while ((h = rtpcc_sender_dequeue (s, now, &pi))) {
+      guint orig = GPOINTER_TO_UINT (h) - 1;
+      gpointer w, o;
+
+      fail_if (g_hash_table_contains (pad_wire, GUINT_TO_POINTER ((guint)
+                  pi.seq)), "media (orig %u) took padding's wire seq %u",
+          orig, pi.seq);
+      if (g_hash_table_lookup_extended (wire_of, GUINT_TO_POINTER (orig),
+              NULL, &w))
+        fail_unless_equals_int (GPOINTER_TO_UINT (w), pi.seq);
+      if (g_hash_table_lookup_extended (orig_at, GUINT_TO_POINTER ((guint)
+                  pi.seq), NULL, &o))
+        fail_unless (GPOINTER_TO_UINT (o) == orig,
+            "wire seq %u for orig %u and %u", pi.seq, GPOINTER_TO_UINT (o),
+            orig);
+      g_hash_table_insert (wire_of, GUINT_TO_POINTER (orig),
+          GUINT_TO_POINTER ((guint) pi.seq));
+      g_hash_table_insert (orig_at, GUINT_TO_POINTER ((guint) pi.seq),
+          GUINT_TO_POINTER (orig));
+    }
+    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+      gpointer key = GUINT_TO_POINTER ((guint) pi.seq);
+
+      fail_if (g_hash_table_contains (orig_at, key),
+          "padding took media's wire seq %u", pi.seq);
+      fail_if (g_hash_table_contains (pad_wire, key),
+          "padding took wire seq %u twice", pi.seq);
+      g_hash_table_add (pad_wire, key);
+      probes++;
+    }
+    rtpcc_sender_tick (s, now);
+  }
+  /* the original order survives on the wire */
+  n_orig = (guint16) (next - seq0);
+  for (guint i = 1; i < n_orig; i++) {
+    gpointer a, b;
+    if (g_hash_table_lookup_extended (wire_of, GUINT_TO_POINTER ((guint)
+                (guint16) (seq0 + i - 1)), NULL, &a)
+        && g_hash_table_lookup_extended (wire_of, GUINT_TO_POINTER ((guint)
+                (guint16) (seq0 + i)), NULL, &b))
+      fail_unless ((gint16) (guint16) (GPOINTER_TO_UINT (b) -
+              GPOINTER_TO_UINT (a)) > 0, "orig %u at %u, next at %u",
+          (guint16) (seq0 + i - 1), GPOINTER_TO_UINT (a),
+          GPOINTER_TO_UINT (b));
+  }
+  /* upstream starts its numbering over, far behind: a new sequence, not
+   * a late packet, and the next padding follows it */
+  {
+    RtpccTime now = RTPCC_MSEC (2000);
+    guint16 wire = 0;
+    gboolean sent = FALSE;
+
+    info.seq = (guint16) (next - 20000);
+    info.marker = TRUE;
+    rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
+    for (; now < RTPCC_MSEC (2100); now += RTPCC_MSEC (1)) {
+      while (rtpcc_sender_dequeue (s, now, &pi)) {
+        wire = pi.seq;
+        sent = TRUE;
+      }
+      if (sent && rtpcc_sender_dequeue_probe (s, now, &pi))
+        break;
+      rtpcc_sender_tick (s, now);
+    }
+    fail_unless (sent && now < RTPCC_MSEC (2100));
+    fail_unless_equals_int (pi.seq, (guint16) (wire + 1));
+  }
+  g_message ("%u probes, %u duplicates, %u late packets from upstream",
+      probes, dups, lates);
+  fail_unless (probes > 50, "%u probes", probes);
+  fail_unless (dups > 20 && lates > 10, "%u dups, %u lates", dups, lates);
+  g_hash_table_unref (wire_of);
+  g_hash_table_unref (orig_at);
+  g_hash_table_unref (pad_wire);
+  rtpcc_sender_free (s);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_core_suite (void)
 {
@@ -752,6 +897,7 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_sender_probing);
   tcase_add_test (tc, test_sender_probe_media_ssrc);
   tcase_add_test (tc, test_sender_probe_media_fec);
+  tcase_add_test (tc, test_sender_probe_media_duplicates);
   return s;
 }
 

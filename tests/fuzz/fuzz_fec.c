@@ -42,6 +42,86 @@ check_parse (const uint8_t * data, size_t size)
   }
 }
 
+/* rtpcc_sender_rewrite_fec (rtpccsink rewrites fecenc's headers from
+ * upstream with it): a sender whose media SSRC 0x01020304 (the seeds')
+ * padding renumbered, by a growing offset, over original seqs 0..63. */
+static void
+fuzz_ctl_init (RtpccController * cc, RtpccTime now)
+{
+  rtpcc_controller_update_target (cc, 2000000, 1000000, 1.0, "probe", "fuzz");
+}
+
+static const RtpccControllerOps fuzz_ctl_ops = {
+  .name = "fuzz-probe",
+  .description = "asks for probe bytes from the start",
+  .instance_size = sizeof (RtpccController),
+  .init = fuzz_ctl_init,
+};
+
+static RtpccSender *
+renumbered_sender (void)
+{
+  static RtpccSender *s;
+  RtpccSenderConfig cfg;
+  RtpccRtpInfo info = { 0, }, pi;
+
+  if (s)
+    return s;
+  rtpcc_controller_register (&fuzz_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "fuzz-probe";
+  cfg.cc.max_bitrate = 4000000;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.seed = 1;
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  FUZZ_CHECK (s != NULL);
+  info.ssrc = 0x01020304;
+  info.pt = 96;
+  info.size = 40;
+  for (guint i = 0; i < 64; i++) {
+    RtpccTime now = RTPCC_MSEC (10) * i;
+
+    info.seq = (guint16) i;
+    info.marker = i % 2 == 1;
+    info.rtp_ts = 3000 * (i / 2);
+    rtpcc_sender_enqueue (s, now, &info, NULL);
+    while (rtpcc_sender_dequeue (s, now, &pi));
+    while (rtpcc_sender_dequeue_probe (s, now, &pi));
+  }
+  FUZZ_CHECK (rtpcc_sender_fec_needs_rewrite (s));
+  return s;
+}
+
+/* Whatever the bytes, the rewrite stays inside them; it changes nothing
+ * unless it says REWRITTEN, and then only SN base and mask of a packet
+ * that still parses with the same parity and as many protected packets. */
+static void
+check_rewrite (const uint8_t * data, size_t size)
+{
+  RtpccSender *s = renumbered_sender ();
+  guint8 *copy = g_malloc (size ? size : 1);
+  RtpccSenderFecResult r;
+  RtpccFecPacket a, b;
+
+  if (size)
+    memcpy (copy, data, size);
+  r = rtpcc_sender_rewrite_fec (s, copy, size);
+  if (r != RTPCC_SENDER_FEC_REWRITTEN) {
+    FUZZ_CHECK (size == 0 || memcmp (copy, data, size) == 0);
+  } else {
+    FUZZ_CHECK (rtpcc_fec_packet_parse (data, size, &a, NULL));
+    FUZZ_CHECK (rtpcc_fec_packet_parse (copy, size, &b, NULL));
+    FUZZ_CHECK (a.k == b.k && a.ssrc == b.ssrc && a.scheme == b.scheme);
+    FUZZ_CHECK (a.parity_len == b.parity_len
+        && memcmp (a.parity, b.parity, a.parity_len) == 0);
+    FUZZ_CHECK (a.base != b.base || a.mask != b.mask);
+    rtpcc_fec_packet_clear (&a);
+    rtpcc_fec_packet_clear (&b);
+  }
+  g_free (copy);
+}
+
 /* Input = records: flags byte (bit 0: FEC, bit 1: pop, bits 2-7: time
  * step ms), 2-byte length, bytes. */
 static void
@@ -96,6 +176,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   check_parse (data, size);
+  check_rewrite (data, size);
   drive_decoder (data, size, FALSE);
   drive_decoder (data, size, TRUE);
   return 0;
