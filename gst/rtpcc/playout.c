@@ -880,6 +880,11 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   }
   ext_seq = unwrap16 (p->ext_seq, seq);
   ext_ts = unwrap32 (p->ext_ts, rtp_ts);
+  /* a filler repeats a timestamp already seen: one from beyond the newest
+   * (bogus, or a foreign sender's) would hold the stream behind its slot
+   * until that time, and move the unwrapping reference */
+  if (filler)
+    ext_ts = MIN (ext_ts, p->ext_ts);
   p->stats.received++;
   if (filler)
     p->stats.fillers++;

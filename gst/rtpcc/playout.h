@@ -141,7 +141,9 @@ RtpccPlayoutVerdict rtpcc_playout_push (RtpccPlayout * playout, RtpccTime now,
  * stream downstream has no gap, but teaches the delay estimator nothing:
  * probes leave after the frame whose timestamp they repeat, so their delay
  * over the media clock reads high. Past its slot it is dropped as
- * FILLER_LATE, not counted late and not reported (nothing was lost). */
+ * FILLER_LATE, not counted late and not reported (nothing was lost). Its
+ * timestamp is taken as at most the newest one seen (it repeats one), so
+ * a bogus one cannot hold the stream behind it. */
 RtpccPlayoutVerdict rtpcc_playout_push_filler (RtpccPlayout * playout,
     RtpccTime now, guint subflow, guint16 seq, guint32 rtp_ts, gpointer data);
 

@@ -118,6 +118,7 @@ struct _GstPlayoutBuffer
   gboolean sent_stream_start, sent_caps, sent_segment;
 
   guint64 invalid, ssrc_changes, discard_events, pushed;
+  guint64 fillers_other_ssrc;   /* padding-only, not of the current SSRC */
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink_%u",
@@ -355,8 +356,10 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    * An "application/x-playoutbuffer-stats" structure: received, released,
    * late (discarded late), duplicates, overflows, reordered, skipped (gaps
    * played over), fillers (padding-only packets: kept in sequence, not
-   * timed), fillers-late (dropped past their slot, not reported), invalid,
-   * ssrc-changes, discard-events (guint64);
+   * timed), fillers-late (dropped past their slot, not reported),
+   * fillers-other-ssrc (padding-only packets not of the current SSRC:
+   * dropped, they never switch streams), invalid, ssrc-changes,
+   * discard-events (guint64);
    * target-delay, jitter-percentile, fec-window (guint64 ns); drift-ppm
    * (gdouble); queued, subflows (guint).
    */
@@ -528,6 +531,7 @@ gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
       "fillers-late", G_TYPE_UINT64, st.fillers_late,
       "invalid", G_TYPE_UINT64, self->invalid,
       "ssrc-changes", G_TYPE_UINT64, self->ssrc_changes,
+      "fillers-other-ssrc", G_TYPE_UINT64, self->fillers_other_ssrc,
       "discard-events", G_TYPE_UINT64, self->discard_events,
       "target-delay", G_TYPE_UINT64, (guint64) MAX (st.target_delay, 0),
       "jitter-percentile", G_TYPE_UINT64,
@@ -824,6 +828,15 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
           ("invalid playout configuration"));
       return GST_FLOW_ERROR;
     }
+  }
+  if (filler && self->have_ssrc && ssrc != self->ssrc) {
+    /* nothing to play, and no sign of a new stream: a late probe of the
+     * previous one would otherwise switch back to it and throw away the
+     * current stream's packets */
+    self->fillers_other_ssrc++;
+    g_mutex_unlock (&self->lock);
+    gst_buffer_unref (buffer);
+    return GST_FLOW_OK;
   }
   if (self->have_ssrc && ssrc != self->ssrc) {
     /* a new stream: what was learnt about the old one does not apply */

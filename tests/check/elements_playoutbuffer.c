@@ -487,6 +487,102 @@ GST_START_TEST (test_fec_window_auto)
 
 GST_END_TEST;
 
+/* An RTP packet on @ssrc; @filler: padding only (a sender's probe on the
+ * media SSRC), else a 20-byte payload. */
+static GstBuffer *
+rtp_packet_full (guint32 ssrc, guint16 seq, guint32 ts, gboolean filler)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (filler ? 0 : 20,
+      filler ? 4 : 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, ts);
+  gst_rtp_buffer_set_ssrc (&rtp, ssrc);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  gst_rtp_buffer_unmap (&rtp);
+  return buf;
+}
+
+static void
+push_full_at (GstHarness * h, GstClockTime t, guint32 ssrc, guint16 seq,
+    guint32 ts, gboolean filler)
+{
+  GstTestClock *tc = gst_harness_get_testclock (h);
+
+  if (gst_clock_get_time (GST_CLOCK (tc)) < t)
+    gst_test_clock_set_time (tc, t);
+  gst_object_unref (tc);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet_full (ssrc, seq,
+              ts, filler)), GST_FLOW_OK);
+}
+
+/* Across an SSRC change a padding-only packet of the old stream that comes
+ * late (probes follow a frame's last packet, so the old stream's last
+ * frame may be followed by one) has nothing to play: it must not switch
+ * the buffer back to the old stream and throw away the new one's packets. */
+GST_START_TEST (test_filler_after_ssrc_change)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstBuffer *b;
+
+  gst_harness_play (h);
+  push_full_at (h, MS (0), SSRC, 10, 0, FALSE);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 10);
+  gst_buffer_unref (b);
+  /* the new stream starts; the old one's probe arrives after its first
+   * packet */
+  push_full_at (h, MS (60), SSRC + 1, 500, 90000, FALSE);
+  push_full_at (h, MS (61), SSRC, 11, 0, TRUE);
+  push_full_at (h, MS (70), SSRC + 1, 501, 90900, FALSE);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 500);
+  gst_buffer_unref (b);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 501);
+  gst_buffer_unref (b);
+  fail_unless_equals_uint64 (stat_u64 (e, "ssrc-changes"), 1);
+  fail_unless_equals_uint64 (stat_u64 (e, "fillers-other-ssrc"), 1);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A filler as the very first packet: kept in sequence (released, no
+ * estimator input), and the media after it plays at its time. */
+GST_START_TEST (test_filler_first)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstBuffer *b;
+
+  gst_harness_play (h);
+  push_full_at (h, MS (0), SSRC, 9, 0, TRUE);
+  push_full_at (h, MS (30), SSRC, 10, 2700, FALSE);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 9);
+  gst_buffer_unref (b);
+  fail_unless (gst_harness_crank_single_clock_wait (h));
+  b = gst_harness_pull (h);
+  fail_unless_equals_int (buffer_seq (b), 10);
+  gst_buffer_unref (b);
+  fail_unless_equals_uint64 (stat_u64 (e, "fillers"), 1);
+  fail_unless_equals_uint64 (stat_u64 (e, "late"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "released"), 2);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 playoutbuffer_suite (void)
 {
@@ -501,6 +597,8 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_fec_window_auto);
   tcase_add_test (tc, test_controller_properties);
+  tcase_add_test (tc, test_filler_after_ssrc_change);
+  tcase_add_test (tc, test_filler_first);
   return s;
 }
 

@@ -954,6 +954,55 @@ GST_START_TEST (test_fillers)
 
 GST_END_TEST;
 
+/* A filler has no timing of its own to offer: one whose timestamp is far
+ * off (a foreign sender's padding, a bogus packet) must neither hold the
+ * stream behind it nor move the timestamp unwrapping; the media after it
+ * plays as without it. */
+GST_START_TEST (test_filler_bogus_timestamp)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccPlayoutStats st;
+  guint64 media_out = 0;
+  guint16 seq = 65500;          /* seqs wrap too */
+  guint32 ts0 = 0xFFFF0000u;    /* and timestamps, during the run */
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  p = rtpcc_playout_new (&c);
+  for (guint i = 0; i < 300; i++) {
+    RtpccTime now = MS (10) * i + MS (40);
+    guint32 ts = ts0 + i * 900u;
+    gpointer out;
+
+    rtpcc_playout_push (p, now, 0, seq++, ts, GUINT_TO_POINTER (1));
+    /* now and then a filler from 6 hours ahead (just under half the
+     * 32-bit space), or behind */
+    if (i % 100 == 10)
+      rtpcc_playout_push_filler (p, now, 0, seq++, ts + 0x7FFF0000u,
+          GUINT_TO_POINTER (2));
+    else if (i % 100 == 60)
+      rtpcc_playout_push_filler (p, now, 0, seq++, ts - 0x7FFF0000u,
+          GUINT_TO_POINTER (2));
+    while ((out = rtpcc_playout_pop (p, now, NULL, NULL)))
+      media_out += GPOINTER_TO_UINT (out) == 1;
+    /* the media keeps flowing: nothing held much longer than the
+     * playout delay (a few tens of ms here) */
+    fail_unless (media_out + 20 >= i, "%" G_GUINT64_FORMAT " of %u media "
+        "released", media_out, i + 1);
+  }
+  rtpcc_playout_get_stats (p, &st);
+  GST_INFO ("%" G_GUINT64_FORMAT " media released, %" G_GUINT64_FORMAT
+      " late", media_out, st.late);
+  /* all but the last few (still within their playout delay) */
+  fail_unless (media_out >= 290, "%" G_GUINT64_FORMAT " of 300 media "
+      "released", media_out);
+  fail_unless_equals_uint64 (st.late, 0);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -975,6 +1024,7 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_late_target_fec);
   tcase_add_test (tc, test_margin_given_back);
   tcase_add_test (tc, test_fillers);
+  tcase_add_test (tc, test_filler_bogus_timestamp);
   return s;
 }
 
