@@ -863,7 +863,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   Subflow *s;
   Item *it;
   GList *l;
-  gboolean late = FALSE, reordered;
+  gboolean late = FALSE, reordered, slot_passed = FALSE;
   gdouble before, over = 0.0;
   gboolean missed;
 
@@ -895,7 +895,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
       p->stats.duplicates++;
       return RTPCC_PLAYOUT_DUPLICATE;
     }
-    late = TRUE;
+    late = slot_passed = TRUE;
   }
   reordered = ext_seq < p->ext_seq;
   p->ext_seq = MAX (p->ext_seq, ext_seq);
@@ -918,7 +918,9 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   over = MAX (0.0, over);
 
   if (filler) {
-    if (late) {
+    /* past its time but not its slot (nothing after it has left yet): it
+     * still fits in sequence and goes out at once, no gap downstream */
+    if (slot_passed) {
       p->stats.fillers_late++;
       return RTPCC_PLAYOUT_FILLER_LATE;
     }

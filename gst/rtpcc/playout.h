@@ -140,8 +140,10 @@ RtpccPlayoutVerdict rtpcc_playout_push (RtpccPlayout * playout, RtpccTime now,
  * bandwidth probe on the media SSRC). It takes its sequence slot, so the
  * stream downstream has no gap, but teaches the delay estimator nothing:
  * probes leave after the frame whose timestamp they repeat, so their delay
- * over the media clock reads high. Past its slot it is dropped as
- * FILLER_LATE, not counted late and not reported (nothing was lost). Its
+ * over the media clock reads high. Past its time it still goes out at once
+ * while its slot is open (no later packet has left); past its slot it is
+ * dropped as FILLER_LATE, not counted late and not reported (nothing was
+ * lost). Its
  * timestamp is taken as at most the newest one seen (it repeats one), so
  * a bogus one cannot hold the stream behind it. */
 RtpccPlayoutVerdict rtpcc_playout_push_filler (RtpccPlayout * playout,
