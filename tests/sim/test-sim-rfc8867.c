@@ -1267,7 +1267,10 @@ test_54_nada_catch_up (void)
  * join at 20 s (> 5 s in 6 runs), 2-10 s after 40 s (2 runs); the first
  * flow never more than 2 s at a join (the aim holds), the second flow at
  * the third join 0-22 s (> 5 s in 4 runs: seed 1 22 s; the joins come 20 s
- * apart, before the second flow has its share).
+ * apart, before the second flow has its share; traced on seed 1, the flows
+ * do not see the same over-use episodes, the biggest flow cuts least:
+ * docs/simulator.md, "why an incumbent is starved", with the variants
+ * tried over seeds 1-80).
  * Asserted, with margin:
  *  - the first flow alone reaches half of 3.5 Mbit/s within 5 s (start-up
  *    doubles the estimate every second: 150 -> 1750 kbit/s in log2(11.7)
