@@ -164,6 +164,7 @@
  */
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
+#include <rtpcc/ratewindow.h>
 
 #include <math.h>
 #include <string.h>
@@ -947,89 +948,6 @@ rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
 
 /* ---- rate windows -------------------------------------------------------- */
 
-typedef struct
-{
-  RtpccTime t;
-  guint bytes;
-} RateSample;
-
-typedef struct
-{
-  GArray *s;
-  guint head;
-  guint64 bytes;
-  RtpccTime first_ever, newest;
-  RtpccTime window;
-} RateWindow;
-
-static void
-rate_window_init (RateWindow * w, RtpccTime window)
-{
-  w->s = g_array_new (FALSE, FALSE, sizeof (RateSample));
-  w->head = 0;
-  w->bytes = 0;
-  w->first_ever = w->newest = RTPCC_TIME_NONE;
-  w->window = window;
-}
-
-static void
-rate_window_clear (RateWindow * w)
-{
-  g_array_unref (w->s);
-}
-
-static void
-rate_window_prune (RateWindow * w, RtpccTime now)
-{
-  while (w->head < w->s->len) {
-    RateSample *r = &g_array_index (w->s, RateSample, w->head);
-    if (r->t > now - w->window)
-      break;
-    w->bytes -= r->bytes;
-    w->head++;
-  }
-  if (w->head > 256 && w->head * 2 > w->s->len) {
-    g_array_remove_range (w->s, 0, w->head);
-    w->head = 0;
-  }
-}
-
-static void
-rate_window_push (RateWindow * w, RtpccTime t, guint bytes)
-{
-  RateSample r = { t, bytes };
-
-  g_array_append_val (w->s, r);
-  w->bytes += bytes;
-  if (w->first_ever == RTPCC_TIME_NONE)
-    w->first_ever = t;
-  if (w->newest == RTPCC_TIME_NONE || t > w->newest)
-    w->newest = t;
-  rate_window_prune (w, w->newest);
-}
-
-/* bit/s over the window ending at @end (the newest sample if NONE); while
- * the history is shorter than the window, over what there is (>= 100 ms),
- * not counting the first sample, which only opens the interval. */
-static gdouble
-rate_window_rate (RateWindow * w, RtpccTime end)
-{
-  RtpccTime span;
-
-  if (w->newest == RTPCC_TIME_NONE)
-    return -1;
-  if (end == RTPCC_TIME_NONE)
-    end = w->newest;
-  rate_window_prune (w, end);
-  span = end - w->first_ever;
-  if (span >= w->window)
-    return w->bytes * 8.0 / RTPCC_TIME_AS_SEC (w->window);
-  if (span < RATE_MIN_SPAN || w->head >= w->s->len)
-    return -1;
-  return (w->bytes - g_array_index (w->s, RateSample, w->head).bytes) * 8.0 /
-      RTPCC_TIME_AS_SEC (span);
-}
-
 /* Media bytes sent, cumulative, for "how much did we send in [a, b]". */
 typedef struct
 {
@@ -1139,7 +1057,7 @@ typedef struct
   gboolean have_packet_feedback;
   gboolean rr_only;             /* running on RTCP RR loss alone (§7) */
 
-  RateWindow recv;
+  RtpccRateWindow recv;
   SendLog sent;                 /* media only, sender clock */
   GArray *burst_marks;          /* RtpccTime, send times in a self-burst */
   gboolean pacer_idle;          /* the last media packet left it empty */
@@ -1292,7 +1210,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->aimd.ramp_rise = RAMP_RISE;
   g->last_rc = RTPCC_TIME_NONE;
   rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
-  rate_window_init (&g->recv, RATE_WINDOW);
+  rtpcc_rate_window_init (&g->recv, RATE_WINDOW);
   send_log_init (&g->sent);
   g->burst_marks = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
   g->pacer_idle = TRUE;
@@ -1318,7 +1236,7 @@ gcc_finalize (RtpccController * cc)
 {
   Gcc *g = (Gcc *) cc;
 
-  rate_window_clear (&g->recv);
+  rtpcc_rate_window_clear (&g->recv);
   g_array_unref (g->sent.m);
   g_array_unref (g->burst_marks);
 }
@@ -1757,7 +1675,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       continue;
     /* but every byte that crossed the link counts for the receive rate and
      * every packet for the delay: they share the queue */
-    rate_window_push (&g->recv, r->arrival, r->size);
+    rtpcc_rate_window_push (&g->recv, r->arrival, r->size);
     if (g->last_arrival != RTPCC_TIME_NONE
         && r->arrival - g->last_arrival > STREAM_TIMEOUT)
       gcc_reset_delay_path (g);
@@ -1769,7 +1687,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       gcc_process_delta (g, now, &d);
   }
 
-  R = rate_window_rate (&g->recv, RTPCC_TIME_NONE);
+  R = rtpcc_rate_window_rate (&g->recv, RTPCC_TIME_NONE, RATE_MIN_SPAN);
   g->received_rate = R;
   signal = g->overuse_latched ? RTPCC_GCC_OVERUSE : g->detector.signal;
 
