@@ -184,17 +184,12 @@ add_media (SimRtpccNet * net, const gchar * controller)
     fc.receiver.receiver.rtcp_interval = fbra_rtcp_interval ();
   f = sim_rtpcc_net_add_flow (net, &fc, &err);
   g_assert_no_error (err);
-  if (g_strcmp0 (controller, "fbra") == 0 && g_getenv ("RTPCC_FBRA_PARAM")) {
+  if (g_strcmp0 (controller, "fbra") == 0) {
     /* "key=value;key=value" */
-    gchar **kvs = g_strsplit (g_getenv ("RTPCC_FBRA_PARAM"), ";", -1);
-    for (guint k = 0; kvs[k]; k++) {
-      gchar **kv = g_strsplit (kvs[k], "=", 2);
-      g_assert_true (kv[0] && kv[1]);
-      g_assert_true (rtpcc_controller_set_param (rtpcc_sender_get_controller
-              (sim_rtpcc_sender_get_sender (f->sender)), kv[0], kv[1]));
-      g_strfreev (kv);
-    }
-    g_strfreev (kvs);
+    rtpcc_controller_set_params (rtpcc_sender_get_controller
+        (sim_rtpcc_sender_get_sender (f->sender)),
+        g_getenv ("RTPCC_FBRA_PARAM"), &err);
+    g_assert_no_error (err);
   }
   return f;
 }

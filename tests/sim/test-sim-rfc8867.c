@@ -162,20 +162,11 @@ add_flow (Run * run, guint i)
   run->flow[i] = sim_rtpcc_net_add_flow (run->net, &fc, &err);
   g_assert_no_error (err);
   g_assert_nonnull (run->flow[i]);
-  if (run->c.param) {
-    /* "key=value[;key=value...]" */
-    gchar **kvs = g_strsplit (run->c.param, ";", -1);
-    for (guint k = 0; kvs[k]; k++) {
-      gchar **kv = g_strsplit (kvs[k], "=", 2);
-      g_assert_nonnull (kv[0]);
-      g_assert_nonnull (kv[1]);
-      g_assert_true (rtpcc_controller_set_param (rtpcc_sender_get_controller
-              (sim_rtpcc_sender_get_sender (run->flow[i]->sender)), kv[0],
-              kv[1]));
-      g_strfreev (kv);
-    }
-    g_strfreev (kvs);
-  }
+  /* "key=value[;key=value...]" */
+  rtpcc_controller_set_params (rtpcc_sender_get_controller
+      (sim_rtpcc_sender_get_sender (run->flow[i]->sender)), run->c.param,
+      &err);
+  g_assert_no_error (err);
 }
 
 static Run *
