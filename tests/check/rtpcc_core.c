@@ -255,6 +255,23 @@ static const RtpccControllerOps probe_ctl_ops = {
   .on_discards = probe_ctl_on_discards,
 };
 
+/* A TWCC sender that puts test-probe's padding on the media SSRC. */
+static RtpccSender *
+new_media_probe_sender (guint64 seed)
+{
+  RtpccSenderConfig cfg;
+
+  rtpcc_controller_register (&probe_ctl_ops);
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "test-probe";
+  cfg.cc.max_bitrate = 2000000;
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
+  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  cfg.circuit_breaker = FALSE;
+  cfg.seed = seed;
+  return rtpcc_sender_new (&cfg, 0, NULL);
+}
+
 GST_START_TEST (test_sender_probing)
 {
   for (int mode = 0; mode < 3; mode++) {
@@ -356,7 +373,6 @@ build_sr (RtpccSender * s, RtpccTime now, RtpccRtcpSR * sr)
  * every sent packet, padding included, comes back in the feedback. */
 GST_START_TEST (test_sender_probe_media_ssrc)
 {
-  RtpccSenderConfig cfg;
   RtpccReceiverConfig rcfg;
   RtpccSender *s;
   RtpccReceiver *r;
@@ -373,15 +389,7 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   RtpccRtcpSR sr;
   guint16 wire;
 
-  rtpcc_controller_register (&probe_ctl_ops);
-  rtpcc_sender_config_init (&cfg);
-  cfg.controller = "test-probe";
-  cfg.cc.max_bitrate = 2000000;
-  cfg.feedback = RTPCC_FEEDBACK_TWCC;
-  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
-  cfg.circuit_breaker = FALSE;
-  cfg.seed = 7;
-  s = rtpcc_sender_new (&cfg, 0, NULL);
+  s = new_media_probe_sender (7);
   fail_unless (s != NULL);
   rtpcc_receiver_config_init (&rcfg);
   rcfg.feedback = RTPCC_FEEDBACK_TWCC;
@@ -568,7 +576,6 @@ static guint
 run_fec_with_media_probes (gboolean rewrite, guint * drops,
     guint64 * rewritten)
 {
-  RtpccSenderConfig cfg;
   RtpccSender *s;
   RtpccFecEncoderConfig ec;
   RtpccFecEncoder *enc = NULL;
@@ -581,15 +588,7 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
   guint media_out = 0, exact = 0;
   RtpccFecDecoderStats ds;
 
-  rtpcc_controller_register (&probe_ctl_ops);
-  rtpcc_sender_config_init (&cfg);
-  cfg.controller = "test-probe";
-  cfg.cc.max_bitrate = 2000000;
-  cfg.feedback = RTPCC_FEEDBACK_TWCC;
-  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
-  cfg.circuit_breaker = FALSE;
-  cfg.seed = 11;
-  s = rtpcc_sender_new (&cfg, 0, NULL);
+  s = new_media_probe_sender (11);
   rtpcc_sender_set_free_func (s, g_free);
   rtpcc_fec_encoder_config_init (&ec);
   ec.scheme = RTPCC_FEC_SCHEME_XOR;
@@ -744,7 +743,6 @@ GST_END_TEST;
  * take one. */
 GST_START_TEST (test_sender_probe_media_duplicates)
 {
-  RtpccSenderConfig cfg;
   RtpccSender *s;
   RtpccRtpInfo info = { 0, }, pi;
   GHashTable *wire_of = g_hash_table_new (NULL, NULL);  /* orig → wire */
@@ -756,15 +754,7 @@ GST_START_TEST (test_sender_probe_media_duplicates)
   gboolean holding = FALSE;
   gpointer h;
 
-  rtpcc_controller_register (&probe_ctl_ops);
-  rtpcc_sender_config_init (&cfg);
-  cfg.controller = "test-probe";
-  cfg.cc.max_bitrate = 2000000;
-  cfg.feedback = RTPCC_FEEDBACK_TWCC;
-  cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
-  cfg.circuit_breaker = FALSE;
-  cfg.seed = 3;
-  s = rtpcc_sender_new (&cfg, 0, NULL);
+  s = new_media_probe_sender (3);
   fail_unless (s != NULL);
   info.ssrc = 0x4321;
   info.pt = 96;
