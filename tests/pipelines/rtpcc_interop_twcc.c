@@ -128,6 +128,45 @@ on_pad_added (GstElement * rtpbin, GstPad * pad, gpointer data)
   g_free (name);
 }
 
+/* The stock receiver: rtpbin (AVPF, TWCC extension in the caps), RTP in and
+ * RTCP out on @sock_r, RTCP to 127.0.0.1:@port_b, rtph264depay ! avdec_h264
+ * ! fakesink "vsink"; rtpbin's pads are linked through @pa. Report blocks
+ * (LSR/DLSR, our only RTT in TWCC mode) at least every 0.25–0.75 s: with
+ * the default 5 s they are all but absent, see the header comment. */
+static GstElement *
+stock_receiver_new (guint port_b, GSocket * sock_r, PadAdded * pa,
+    GstElement ** rtpbin, GstElement ** depay)
+{
+  GstElement *rx, *session = NULL;
+  gchar *desc = g_strdup_printf ("rtpbin name=rtpbin rtp-profile=avpf "
+      "latency=100 udpsrc name=rtpsrc close-socket=false buffer-size=4194304 "
+      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+      "encoding-name=(string)H264,payload=(int)96,extmap-%u=(string)"
+      TWCC_URI "\" ! rtpbin.recv_rtp_sink_0 "
+      "rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink close-socket=false "
+      "host=127.0.0.1 port=%u sync=false async=false "
+      "rtph264depay name=depay ! avdec_h264 ! "
+      "fakesink name=vsink sync=false signal-handoffs=true", TWCC_EXT_ID,
+      port_b);
+
+  rx = rt_parse (desc, TRUE);
+  g_free (desc);
+  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
+  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
+  *rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
+  *depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
+  g_signal_emit_by_name (*rtpbin, "get-session", 0, &session);
+  fail_unless (session != NULL);
+  g_object_set (session, "rtcp-min-interval", (guint64) 500 * GST_MSECOND,
+      NULL);
+  gst_object_unref (session);
+  pa->bin = rx;
+  pa->depay = *depay;
+  g_signal_connect (*rtpbin, "pad-added", G_CALLBACK (on_pad_added), pa);
+  return rx;
+}
+
+
 /* What the stock receiver sends back, counted on the relay's reverse path
  * (raw RTCP walk: PT 201 RR with its blocks' LSR, PT 205 FMT 15 TWCC). */
 typedef struct
@@ -259,7 +298,7 @@ GST_START_TEST (test_twcc_stock_receiver)
   RtDecoded dec = { 0, };
   GArray *samples = g_array_new (FALSE, TRUE, sizeof (Sample));
   gint64 start;
-  gchar *desc, *controller;
+  gchar *controller;
   const gchar *env = g_getenv ("RTPCC_INTEROP_CONTROLLER");
   gdouble reacted_at = -1.0, enc_reacted_at = -1.0;
   guint64 max_before = 0, min_after = G_MAXUINT64;
@@ -296,37 +335,7 @@ GST_START_TEST (test_twcc_stock_receiver)
   fail_unless (tx_port > 0);
 
   /* the stock receiver: rtpbin, RTP in and RTCP out on socket R */
-  desc = g_strdup_printf ("rtpbin name=rtpbin rtp-profile=avpf latency=100 "
-      "udpsrc name=rtpsrc close-socket=false buffer-size=4194304 "
-      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96,extmap-%u=(string)"
-      TWCC_URI "\" ! rtpbin.recv_rtp_sink_0 "
-      "rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink close-socket=false "
-      "host=127.0.0.1 port=%u sync=false async=false "
-      "rtph264depay name=depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true", TWCC_EXT_ID,
-      port_b);
-  rx = rt_parse (desc, TRUE);
-  g_free (desc);
-  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
-  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
-  rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
-  depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
-  {
-    /* report blocks (and so LSR/DLSR, our only RTT in TWCC mode) at least
-     * every 0.25–0.75 s; with the default 5 s they are all but absent,
-     * see the header comment */
-    GstElement *session = NULL;
-
-    g_signal_emit_by_name (rtpbin, "get-session", 0, &session);
-    fail_unless (session != NULL);
-    g_object_set (session, "rtcp-min-interval", (guint64) 500 * GST_MSECOND,
-        NULL);
-    gst_object_unref (session);
-  }
-  pa.bin = rx;
-  pa.depay = depay;
-  g_signal_connect (rtpbin, "pad-added", G_CALLBACK (on_pad_added), &pa);
+  rx = stock_receiver_new (port_b, sock_r, &pa, &rtpbin, &depay);
   vsink = gst_bin_get_by_name (GST_BIN (rx), "vsink");
   g_signal_connect (vsink, "handoff", G_CALLBACK (rt_decoded_on_handoff),
       &dec);
@@ -646,32 +655,7 @@ GST_START_TEST (test_twcc_stock_receiver_probe_schedule)
   rtpccsink = gst_bin_get_by_name (GST_BIN (tx), "sink");
   g_object_get (rtpccsink, "bound-port", &tx_port, NULL);
 
-  desc = g_strdup_printf ("rtpbin name=rtpbin rtp-profile=avpf latency=100 "
-      "udpsrc name=rtpsrc close-socket=false buffer-size=4194304 "
-      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96,extmap-%u=(string)"
-      TWCC_URI "\" ! rtpbin.recv_rtp_sink_0 "
-      "rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink close-socket=false "
-      "host=127.0.0.1 port=%u sync=false async=false "
-      "rtph264depay name=depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true", TWCC_EXT_ID,
-      port_b);
-  rx = rt_parse (desc, TRUE);
-  g_free (desc);
-  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
-  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
-  rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
-  depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
-  {
-    GstElement *session = NULL;
-    g_signal_emit_by_name (rtpbin, "get-session", 0, &session);
-    g_object_set (session, "rtcp-min-interval", (guint64) 500 * GST_MSECOND,
-        NULL);
-    gst_object_unref (session);
-  }
-  pa.bin = rx;
-  pa.depay = depay;
-  g_signal_connect (rtpbin, "pad-added", G_CALLBACK (on_pad_added), &pa);
+  rx = stock_receiver_new (port_b, sock_r, &pa, &rtpbin, &depay);
   dpad = gst_element_get_static_pad (depay, "sink");
   gst_pad_add_probe (dpad, GST_PAD_PROBE_TYPE_BUFFER, count_delivered, &del,
       NULL);
