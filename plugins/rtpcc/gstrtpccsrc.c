@@ -101,45 +101,26 @@ same_address (GSocketAddress * a, GSocketAddress * b)
       g_inet_socket_address_get_address (y));
 }
 
-/* The packet without its header extension block, if that block (RFC 8285
- * one-byte form) holds nothing but the transport-wide seq @id, which the
- * sender added on the wire and we have consumed; else NULL. Downstream
- * then sees the packet as the sender's application queued it: fecdec's
- * parity covers the header extension, and fecenc ran before rtpccsink
- * stamped it. */
+/* The packet without its header extension block, if that block holds
+ * nothing but the transport-wide seq @id, which the sender added on the
+ * wire and we have consumed; else NULL. Downstream then sees the packet as
+ * the sender's application queued it: fecdec's parity covers the header
+ * extension, and fecenc ran before rtpccsink stamped it. */
 static GstBuffer *
 strip_twcc (const guint8 * data, gsize n, guint id)
 {
-  gsize off, end, i;
-  GstBuffer *b;
+  GstBuffer *b = gst_buffer_new_allocate (NULL, n, NULL);
   GstMapInfo map;
+  gsize out;
 
-  if (n < 12 || !(data[0] & 0x10))
-    return NULL;
-  off = 12 + 4 * (gsize) (data[0] & 0x0f);
-  if (off + 4 > n || data[off] != 0xBE || data[off + 1] != 0xDE)
-    return NULL;
-  end = off + 4 + 4 * (gsize) ((data[off + 2] << 8) | data[off + 3]);
-  if (end > n)
-    return NULL;
-  for (i = off + 4; i < end;) {
-    guint eid = data[i] >> 4, elen = (data[i] & 0x0f) + 1u;
-    if (data[i] == 0) {         /* padding */
-      i++;
-      continue;
-    }
-    if (eid != id)              /* another extension, or ID 15: keep all */
-      return NULL;
-    i += 1 + elen;
-  }
-  if (i > end)
-    return NULL;
-  b = gst_buffer_new_allocate (NULL, n - (end - off), NULL);
   gst_buffer_map (b, &map, GST_MAP_WRITE);
-  memcpy (map.data, data, off);
-  map.data[0] &= ~0x10;
-  memcpy (map.data + off, data + end, n - end);
+  out = rtpcc_rtp_strip_extension (data, n, (guint8) id, map.data, n);
   gst_buffer_unmap (b, &map);
+  if (out == 0) {
+    gst_buffer_unref (b);
+    return NULL;
+  }
+  gst_buffer_set_size (b, out);
   return b;
 }
 

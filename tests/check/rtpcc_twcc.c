@@ -1563,6 +1563,39 @@ GST_START_TEST (test_rtp_ext_add_new_block)
 
 GST_END_TEST;
 
+/* Stripping is the inverse of adding a TWCC seq to a packet without a
+ * block; any other element (or a broken block) keeps the packet as it is. */
+GST_START_TEST (test_rtp_ext_strip)
+{
+  guint8 p[64], with[64], out[64], two[64];
+  gsize n = make_rtp (p, 2, 3, 4), m, k;
+
+  m = rtpcc_rtp_add_twcc_seq (p, n, 5, 0xBEEF, with, sizeof (with));
+  fail_unless (m > n);
+  k = rtpcc_rtp_strip_extension (with, m, 5, out, sizeof (out));
+  fail_unless_equals_int (k, n);
+  fail_unless (memcmp (out, p, n) == 0);
+  /* too small an output, the wrong ID, no block at all */
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (with, m, 5, out, n - 1),
+      0);
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (with, m, 4, out, 64), 0);
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (p, n, 5, out, 64), 0);
+  /* a second element (the sender's own, e.g. mid) stays: nothing stripped */
+  k = rtpcc_rtp_add_extension (with, m, 3, (const guint8 *) "v", 1, two,
+      sizeof (two));
+  fail_unless (k > m);
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (two, k, 5, out, 64), 0);
+  /* a block whose length runs past the packet, an element past the block */
+  memcpy (two, with, m);
+  two[23] = 9;                  /* block length 9 words */
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (two, m, 5, out, 64), 0);
+  memcpy (two, with, m);
+  two[24] = 0x53;               /* ID 5 with 4 data bytes: 5 in a 4-byte block */
+  fail_unless_equals_int (rtpcc_rtp_strip_extension (two, m, 5, out, 64), 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_rtp_ext_append)
 {
   guint8 p[64], out[64];
@@ -2087,6 +2120,7 @@ rtpcc_twcc_suite (void)
   tcase_add_test (tc_ext, test_rtp_layout);
   tcase_add_test (tc_ext, test_rtp_ext_add_new_block);
   tcase_add_test (tc_ext, test_rtp_ext_append);
+  tcase_add_test (tc_ext, test_rtp_ext_strip);
   tcase_add_test (tc_ext, test_rtp_ext_random_round_trip);
 
   suite_add_tcase (s, tc_tshark);

@@ -266,3 +266,34 @@ rtpcc_rtp_add_twcc_seq (const guint8 * pkt, gsize len, guint8 id,
   rtpcc_wr16 (d, seq);
   return rtpcc_rtp_add_extension (pkt, len, id, d, 2, out, max);
 }
+
+gsize
+rtpcc_rtp_strip_extension (const guint8 * pkt, gsize len, guint8 id,
+    guint8 * out, gsize max)
+{
+  gsize off, end, i;
+
+  if (len < 12 || !(pkt[0] & 0x10))
+    return 0;
+  off = 12 + 4 * (gsize) (pkt[0] & 0x0f);
+  if (off + 4 > len || pkt[off] != 0xBE || pkt[off + 1] != 0xDE)
+    return 0;
+  end = off + 4 + 4 * (gsize) ((pkt[off + 2] << 8) | pkt[off + 3]);
+  if (end > len)
+    return 0;
+  for (i = off + 4; i < end;) {
+    if (pkt[i] == 0) {          /* padding */
+      i++;
+      continue;
+    }
+    if ((pkt[i] >> 4) != id)    /* another element, or ID 15: keep all */
+      return 0;
+    i += 1 + (gsize) (pkt[i] & 0x0f) + 1;
+  }
+  if (i > end || len - (end - off) > max)
+    return 0;
+  memcpy (out, pkt, off);
+  out[0] &= ~0x10;
+  memcpy (out + off, pkt + end, len - end);
+  return len - (end - off);
+}

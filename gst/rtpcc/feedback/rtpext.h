@@ -102,6 +102,18 @@ gboolean rtpcc_rtp_find_extension (const guint8 * pkt, gsize len, guint8 id,
 gsize    rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
     const guint8 * data, gsize data_len, guint8 * out, gsize max);
 
+/* The inverse of adding element @id to a packet that had no extension:
+ * if @pkt's extension block is one-byte form (0xBEDE) and holds only
+ * elements @id (and padding), writes into @out a copy without the block and
+ * with X cleared, and returns its length. 0 (nothing written) if there is
+ * no block, another element or an ID 15 terminator is in it, an element
+ * runs past the block, the block runs past the packet, or @out (@max bytes;
+ * must not overlap @pkt) is too small. A receiver uses it to hand on a
+ * packet as the sender's application made it, after consuming what the
+ * transport added (the transport-wide seq). */
+gsize    rtpcc_rtp_strip_extension (const guint8 * pkt, gsize len, guint8 id,
+    guint8 * out, gsize max);
+
 /* ---- transport-wide sequence number ------------------------------------ */
 
 #define RTPCC_TWCC_EXTMAP_URI \
