@@ -209,6 +209,27 @@ fuzz_rtp (const guint8 * data, size_t size)
   }
   FUZZ_CHECK (rtpcc_rtp_write_twcc_seq (out, n, id, 0x0102));
   FUZZ_CHECK (rtpcc_rtp_read_twcc_seq (out, n, id, &seq) && seq == 0x0102);
+  /* stripping: the inverse of adding to a packet without a block; any
+   * result is the packet minus exactly its block, and parses */
+  {
+    guint8 *back = g_malloc (n);
+    gsize k = rtpcc_rtp_strip_extension (out, n, id, back, n);
+    RtpccRtpLayout l3;
+
+    if (!l.has_extension)
+      FUZZ_CHECK (k == size && memcmp (back, data, size) == 0);
+    for (guint i = 1; i < 15; i++) {
+      k = rtpcc_rtp_strip_extension (data, size, (guint8) i, back, size);
+      if (k == 0)
+        continue;
+      FUZZ_CHECK (l.has_extension && l.ext_profile == 0xBEDE);
+      FUZZ_CHECK (k == size - l.ext_len - 4);
+      FUZZ_CHECK (rtpcc_rtp_parse_layout (back, k, &l3) && !l3.has_extension);
+      FUZZ_CHECK (memcmp (back + l3.header_len, data + l.header_len,
+              size - l.header_len) == 0);
+    }
+    g_free (back);
+  }
   g_free (out);
 }
 
