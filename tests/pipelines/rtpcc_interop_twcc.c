@@ -515,12 +515,14 @@ GST_START_TEST (test_twcc_stock_receiver)
    * (3)), and its RR loss count saw no gap from the padding (at most what
    * the link dropped, plus a margin for the receiver's socket). Whether
    * gcc probes in these 12 s depends on its state machine (in our runs: 0
-   * or one probe of 25-35 packets); if it did, the probes went on the
-   * media SSRC and the stock rtpsession reported them in its TWCC.
-   * test_twcc_stock_receiver_probe_schedule probes for sure. */
+   * or one probe of 12-35 packets); if it did, the probes went on the
+   * media SSRC. Whether they reach the receiver is not asserted here: a
+   * recovery probe goes out right after the drop into the full queue and
+   * can be lost whole (seen once under ASan: 12 sent, 0 arrived, 53 queue
+   * drops). test_twcc_stock_receiver_probe_schedule probes for sure, on a
+   * link without loss, and checks that the stock TWCC reports them all. */
   fail_unless_equals_uint64 (probe_media, probe_packets);
-  if (probe_packets > 0)
-    fail_unless (probe_reported > 0, "no probe in the receiver's TWCC");
+  fail_unless (probe_reported <= probe_packets);
   fail_unless_equals_int (g_atomic_int_get (&pa.extra_pads), 0);
   fail_unless (g_atomic_int_get (&rev.max_cum_lost) <= (gint) (queue_drops +
           queue_drops / 4 + 10), "the stock receiver counts %d lost, the "
