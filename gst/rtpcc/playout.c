@@ -74,6 +74,8 @@ struct _RtpccPlayout
 {
   RtpccPlayoutConfig config;
   guint cap;                    /* ring capacity per subflow */
+  RtpccTime last_arrival;       /* for the mean interval (FEC_AUTO) */
+  gdouble mean_gap;             /* EWMA 1/20 of arrival gaps, ns; 0: none */
 
   gboolean started;
   gint64 ext_ts, first_ts;      /* highest unwrapped RTP timestamp, first */
@@ -103,6 +105,17 @@ struct _RtpccPlayout
 
   RtpccPlayoutStats stats;
 };
+
+/* The FEC repair window in force (see RTPCC_PLAYOUT_FEC_AUTO). */
+static RtpccTime
+fec_window (const RtpccPlayout * p)
+{
+  if (p->config.fec_window != RTPCC_PLAYOUT_FEC_AUTO)
+    return p->config.fec_window;
+  return (RtpccTime) MIN (RTPCC_PLAYOUT_FEC_AUTO_PACKETS * p->mean_gap,
+      (gdouble) RTPCC_PLAYOUT_FEC_AUTO_MAX);
+}
+
 
 const gchar *
 rtpcc_playout_mode_name (RtpccPlayoutMode mode)
@@ -155,8 +168,8 @@ rtpcc_playout_config_validate (const RtpccPlayoutConfig * c, GError ** error)
     what = "window must be > 0 and window-packets in [1, 100000]";
   else if (c->min_delay < 0 || c->max_delay < c->min_delay)
     what = "need 0 <= min-delay <= max-delay";
-  else if (c->fec_window < 0 || c->hold < 0 || c->bump_margin < 0 ||
-      c->return_time < 0)
+  else if ((c->fec_window < 0 && c->fec_window != RTPCC_PLAYOUT_FEC_AUTO)
+      || c->hold < 0 || c->bump_margin < 0 || c->return_time < 0)
     what = "fec-window, hold, bump-margin and return-time must be >= 0";
   else if (!(c->down_rate >= 0.0 && c->down_rate <= 1.0))
     what = "down-rate must be in [0, 1]";
@@ -256,6 +269,8 @@ rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
     p->sub[i].last_jump = p->sub[i].last_late = RTPCC_TIME_NONE;
   }
   p->started = FALSE;
+  p->last_arrival = RTPCC_TIME_NONE;
+  p->mean_gap = 0.0;
   p->b_head = p->b_len = 0;
   p->have_bucket = FALSE;
   p->slope = 0.0;
@@ -783,7 +798,7 @@ update_target (RtpccPlayout * p, RtpccTime now)
       break;
   }
   p->raw = raw;
-  raw += (gdouble) p->config.fec_window;
+  raw += (gdouble) fec_window (p);
 
   if (p->last_update == RTPCC_TIME_NONE || raw >= p->target) {
     p->target = raw;
@@ -806,12 +821,12 @@ rtpcc_playout_offset (RtpccPlayout * p, RtpccTime now)
   if (p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE &&
       p->last_update != RTPCC_TIME_NONE && now > p->last_update &&
       (p->hold_until == RTPCC_TIME_NONE || now >= p->hold_until) &&
-      p->target > p->raw + (gdouble) p->config.fec_window) {
+      p->target > p->raw + (gdouble) fec_window (p)) {
     /* the fall continues between arrivals */
     gdouble fall = fall_by (p, p->target - p->raw -
-        (gdouble) p->config.fec_window, now - p->last_update);
+        (gdouble) fec_window (p), now - p->last_update);
 
-    target = clamp_target (p, MAX (p->raw + (gdouble) p->config.fec_window,
+    target = clamp_target (p, MAX (p->raw + (gdouble) fec_window (p),
             p->target - fall));
   }
   return (RtpccTime) llround (base_r (p) + p->slope * (gdouble) now + target);
@@ -888,6 +903,12 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   p->stats.received++;
   if (filler)
     p->stats.fillers++;
+  if (p->last_arrival != RTPCC_TIME_NONE && now >= p->last_arrival) {
+    gdouble gap = (gdouble) (now - p->last_arrival);
+
+    p->mean_gap = p->mean_gap > 0.0 ? 0.95 * p->mean_gap + 0.05 * gap : gap;
+  }
+  p->last_arrival = now;
 
   if (p->released_any && ext_seq <= p->last_released) {
     if (p->last_released - ext_seq < RELEASED_BITS &&
@@ -912,7 +933,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
     late = late || now > due;
     /* the controller judges the playout point without the FEC window: that
      * is time for repair packets, not margin to trade for late loss */
-    over = (gdouble) (now - due) + (gdouble) p->config.fec_window;
+    over = (gdouble) (now - due) + (gdouble) fec_window (p);
   }
   missed = late || over > 0.0;
   over = MAX (0.0, over);
@@ -950,7 +971,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
 
       p->target = clamp_target (p, MAX (p->target, j + spread + 0.25 * excess +
               (gdouble) p->config.bump_margin +
-              (gdouble) p->config.fec_window));
+              (gdouble) fec_window (p)));
       p->hold_until = now + p->config.hold;
     }
     p->stats.late++;
@@ -1070,6 +1091,7 @@ rtpcc_playout_get_stats (RtpccPlayout * p, RtpccPlayoutStats * stats)
 
   *stats = p->stats;
   stats->target_delay = (RtpccTime) llround (clamp_target (p, p->target));
+  stats->fec_window = fec_window (p);
   stats->jitter_percentile = (RtpccTime) llround (p->raw);
   stats->drift_ppm = p->slope * 1e6;
   stats->queued = p->queue.length;

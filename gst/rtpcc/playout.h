@@ -54,6 +54,14 @@
 
 G_BEGIN_DECLS
 
+/* config.fec_window: the repair time of a block of up to
+ * RTPCC_PLAYOUT_FEC_AUTO_PACKETS packets (the repair packet of an XOR block
+ * of N <= 14 comes after the block) at the measured mean packet interval,
+ * at most RTPCC_PLAYOUT_FEC_AUTO_MAX; 0 until two packets arrived. */
+#define RTPCC_PLAYOUT_FEC_AUTO ((RtpccTime) -1)
+#define RTPCC_PLAYOUT_FEC_AUTO_PACKETS 14
+#define RTPCC_PLAYOUT_FEC_AUTO_MAX RTPCC_MSEC (100)
+
 typedef enum
 {
   RTPCC_PLAYOUT_MODE_ADAPTIVE = 0,
@@ -74,7 +82,8 @@ typedef struct
   guint window_packets;         /* cap on the history, default 500 */
   RtpccTime min_delay;          /* default 0 */
   RtpccTime max_delay;          /* default 400 ms (FBRA's delay_max) */
-  RtpccTime fec_window;         /* extra time for FEC repair, default 0 */
+  RtpccTime fec_window;         /* extra time for FEC repair, default 0;
+                                 * RTPCC_PLAYOUT_FEC_AUTO: from the rate */
   gdouble down_rate;            /* target decrease, s per s, default 0.5 */
   RtpccTime return_time;        /* or exponentially, this time constant,
                                  * when faster (0: off), default 100 ms */
@@ -111,6 +120,7 @@ typedef struct
   guint64 fillers;              /* filler packets received (padding) */
   guint64 fillers_late;         /* fillers past their slot, dropped */
   RtpccTime target_delay;       /* current extra buffering over base */
+  RtpccTime fec_window;         /* the FEC window in force */
   RtpccTime jitter_percentile;  /* raw percentile before adaptation rules */
   gdouble drift_ppm;            /* sender clock vs ours; > 0: we run faster */
   guint queued;

@@ -57,8 +57,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define DEFAULT_CLOCK_RATE 90000
 /* With fecdec upstream and fec-window=-1: the repair packet of a block of
  * up to 14 packets (the FEC interval's upper bound) comes after the block. */
-#define AUTO_FEC_PACKETS 14
-#define AUTO_FEC_MAX (100 * GST_MSECOND)
 
 enum
 {
@@ -107,8 +105,6 @@ struct _GstPlayoutBuffer
   guint32 ssrc;
 
   gboolean fec_checked, fec_upstream;
-  RtpccTime last_arrival;
-  gdouble mean_gap;
 
   gboolean playing;
   RtpccTime last_now;
@@ -415,7 +411,6 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
   self->clock_rate_prop = DEFAULT_CLOCK_RATE;
   self->srcresult = GST_FLOW_FLUSHING;
   self->flushing = TRUE;
-  self->last_arrival = RTPCC_TIME_NONE;
 }
 
 static void
@@ -435,10 +430,8 @@ gst_playout_buffer_fec_window_locked (GstPlayoutBuffer * self)
 {
   if (self->fec_window_prop >= 0)
     return self->fec_window_prop;
-  if (!self->fec_upstream || self->mean_gap <= 0.0)
-    return 0;
-  return (RtpccTime) MIN (AUTO_FEC_PACKETS * self->mean_gap,
-      (gdouble) AUTO_FEC_MAX);
+  /* the library measures the packet rate and sizes the window from it */
+  return self->fec_upstream ? RTPCC_PLAYOUT_FEC_AUTO : 0;
 }
 
 static void
@@ -536,8 +529,7 @@ gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
       "target-delay", G_TYPE_UINT64, (guint64) MAX (st.target_delay, 0),
       "jitter-percentile", G_TYPE_UINT64,
       (guint64) MAX (st.jitter_percentile, 0),
-      "fec-window", G_TYPE_UINT64,
-      (guint64) gst_playout_buffer_fec_window_locked (self),
+      "fec-window", G_TYPE_UINT64, (guint64) MAX (st.fec_window, 0),
       "drift-ppm", G_TYPE_DOUBLE, st.drift_ppm,
       "queued", G_TYPE_UINT, st.queued,
       "subflows", G_TYPE_UINT, st.subflows, NULL);
@@ -848,13 +840,6 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   self->ssrc = ssrc;
 
   now = gst_playout_buffer_now_locked (self);
-  if (self->last_arrival != RTPCC_TIME_NONE) {
-    gdouble gap = (gdouble) (now - self->last_arrival);
-
-    self->mean_gap = self->mean_gap > 0.0 ?
-        0.95 * self->mean_gap + 0.05 * gap : gap;
-  }
-  self->last_arrival = now;
 
   verdict = filler ?
       rtpcc_playout_push_filler (self->playout, now, pdata->subflow, seq, ts,
@@ -913,7 +898,6 @@ gst_playout_buffer_flush_locked (GstPlayoutBuffer * self)
   if (self->playout)
     rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
   self->have_ssrc = FALSE;
-  self->last_arrival = RTPCC_TIME_NONE;
 }
 
 static gboolean
@@ -1234,9 +1218,7 @@ gst_playout_buffer_change_state (GstElement * element,
       self->playout = NULL;
       self->have_ssrc = FALSE;
       self->fec_checked = self->fec_upstream = FALSE;
-      self->mean_gap = 0.0;
-      self->last_arrival = RTPCC_TIME_NONE;
-      g_mutex_unlock (&self->lock);
+          g_mutex_unlock (&self->lock);
       break;
     default:
       break;

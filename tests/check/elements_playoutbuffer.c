@@ -455,9 +455,10 @@ GST_START_TEST (test_controller_properties)
 GST_END_TEST;
 
 /* fec-window=-1 (default): with fecdec feeding the buffer the repair
- * window is added (a few packet gaps), without it none. */
+ * window is added (a few packet gaps), without it none; @target gets the
+ * target delay, which must carry it. */
 static guint64
-fec_window_after (const gchar * launch)
+fec_window_after (const gchar * launch, guint64 * target)
 {
   GstHarness *h = gst_harness_new_parse (launch);
   GstElement *e = gst_harness_find_element (h, "playoutbuffer");
@@ -469,6 +470,7 @@ fec_window_after (const gchar * launch)
   for (guint i = 0; i < 20; i++)
     push_at (h, MS (10) * i, (guint16) (100 + i), 900 * i);
   w = stat_u64 (e, "fec-window");
+  *target = stat_u64 (e, "target-delay");
   gst_object_unref (e);
   gst_harness_teardown (h);
   return w;
@@ -476,13 +478,18 @@ fec_window_after (const gchar * launch)
 
 GST_START_TEST (test_fec_window_auto)
 {
-  guint64 with = fec_window_after ("fecdec ! playoutbuffer");
-  guint64 without = fec_window_after ("identity ! playoutbuffer");
+  guint64 t_with, t_without;
+  guint64 with = fec_window_after ("fecdec ! playoutbuffer", &t_with);
+  guint64 without = fec_window_after ("identity ! playoutbuffer", &t_without);
 
   fail_unless_equals_uint64 (without, 0);
-  /* a packet every 10 ms: the window covers some of them */
-  fail_unless (with >= MS (10) && with <= MS (500), "%" G_GUINT64_FORMAT,
+  /* a packet every 10 ms: 14 intervals, capped at 100 ms */
+  fail_unless (with >= MS (90) && with <= MS (100), "%" G_GUINT64_FORMAT,
       with);
+  /* and the estimator uses it: the target is that much higher */
+  fail_unless (t_with >= t_without + with - MS (5), "target %"
+      G_GUINT64_FORMAT " with fecdec, %" G_GUINT64_FORMAT " without, window %"
+      G_GUINT64_FORMAT, t_with, t_without, with);
 }
 
 GST_END_TEST;

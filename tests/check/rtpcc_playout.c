@@ -1035,6 +1035,55 @@ GST_START_TEST (test_filler_bogus_timestamp)
 
 GST_END_TEST;
 
+/* fec_window = RTPCC_PLAYOUT_FEC_AUTO: 14 mean packet intervals (5 ms:
+ * 70 ms), at most 100 ms (20 ms: 280 -> 100), and the target carries it. */
+static RtpccPlayoutStats
+run_fec_auto (RtpccTime fec_window, RtpccTime gap)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccPlayoutStats st;
+  guint i;
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  c.fec_window = fec_window;
+  fail_unless (rtpcc_playout_config_validate (&c, NULL));
+  p = rtpcc_playout_new (&c);
+  for (i = 0; i < 400; i++) {
+    RtpccTime now = (RtpccTime) i * gap + MS (40);
+
+    rtpcc_playout_push (p, now, 0, (guint16) i,
+        (guint32) (i * (gap * RATE / RTPCC_NSEC_PER_SEC)), GUINT_TO_POINTER (1));
+    while (rtpcc_playout_pop (p, now, NULL, NULL));
+  }
+  rtpcc_playout_get_stats (p, &st);
+  rtpcc_playout_free (p, NULL);
+  return st;
+}
+
+GST_START_TEST (test_fec_window_auto)
+{
+  RtpccPlayoutStats none = run_fec_auto (0, MS (5));
+  RtpccPlayoutStats fast = run_fec_auto (RTPCC_PLAYOUT_FEC_AUTO, MS (5));
+  RtpccPlayoutStats slow = run_fec_auto (RTPCC_PLAYOUT_FEC_AUTO, MS (20));
+  RtpccPlayoutConfig c;
+
+  fail_unless_equals_uint64 (none.fec_window, 0);
+  fail_unless (llabs (fast.fec_window - MS (70)) <= MS (1), "%.2f ms",
+      RTPCC_TIME_AS_MSEC (fast.fec_window));
+  fail_unless_equals_uint64 (slow.fec_window, RTPCC_PLAYOUT_FEC_AUTO_MAX);
+  fail_unless (llabs (fast.target_delay - none.target_delay - MS (70)) <=
+      MS (2), "target %.2f vs %.2f ms", RTPCC_TIME_AS_MSEC (fast.target_delay),
+      RTPCC_TIME_AS_MSEC (none.target_delay));
+  /* other negative windows stay invalid */
+  rtpcc_playout_config_init (&c);
+  c.fec_window = -2;
+  fail_if (rtpcc_playout_config_validate (&c, NULL));
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -1056,6 +1105,7 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_late_target_fec);
   tcase_add_test (tc, test_margin_given_back);
   tcase_add_test (tc, test_fillers);
+  tcase_add_test (tc, test_fec_window_auto);
   tcase_add_test (tc, test_filler_bogus_timestamp);
   return s;
 }
