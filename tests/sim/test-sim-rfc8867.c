@@ -40,7 +40,9 @@
  * 1-40 (checked with RTPCC_RFC8867_SEED=1..40, one run of the suite each).
  * Development aids, none needed in CI:
  *  - `-m thorough`: seeds 1-10 (RTPCC_RFC8867_SWEEP=n: 1-n) of every case,
- *    one summary line per run;
+ *    one summary line per run (RTPCC_RFC8867_SWEEP_FROM=m: from seed m;
+ *    RTPCC_RFC8867_SWEEP_CC=gcc|nada: one controller); the counts of runs
+ *    that miss each aim: tests/sim/rfc8867-sweep-summary;
  *  - RTPCC_RFC8867_SEED=n: run the tests on another seed;
  *  - RTPCC_RFC8867_PARAM=g<key=value;...> / n<key=value;...>: set gcc /
  *    nada parameters on every flow (e.g. gburst-guard=false);
@@ -1355,7 +1357,8 @@ test_determinism (void)
 }
 
 /* `-m thorough`: seeds 1-10 (RTPCC_RFC8867_SWEEP=n: 1-n) of every case,
- * one line each. */
+ * one line each; RTPCC_RFC8867_SWEEP_FROM=m starts at seed m,
+ * RTPCC_RFC8867_SWEEP_CC=gcc|nada runs one controller's cases. */
 static void
 test_sweep (void)
 {
@@ -1364,15 +1367,22 @@ test_sweep (void)
     return;
   }
   const gchar *env = g_getenv ("RTPCC_RFC8867_SWEEP");
+  const gchar *first_env = g_getenv ("RTPCC_RFC8867_SWEEP_FROM");
+  const gchar *only = g_getenv ("RTPCC_RFC8867_SWEEP_CC");
   guint64 n_seeds = env ? g_ascii_strtoull (env, NULL, 10) : 10;
+  guint64 first = first_env ? g_ascii_strtoull (first_env, NULL, 10) : 1;
 
   for (guint id = 0; id < N_CASES; id++) {
-    for (guint64 seed = 1; seed <= n_seeds; seed++) {
+    for (guint64 seed = MAX (first, 1); seed <= n_seeds; seed++) {
       Case c = case_get (id);
       Outcome o;
-      GString *s = g_string_new (NULL);
-      gchar *who = case_label (&c);
+      GString *s;
+      gchar *who;
 
+      if (only && !g_str_equal (only, c.controller))
+        break;
+      s = g_string_new (NULL);
+      who = case_label (&c);
       c.seed = seed;
       measure (&c, FALSE, &o);
       g_string_append_printf (s, "%s %-28s seed %2" G_GUINT64_FORMAT
