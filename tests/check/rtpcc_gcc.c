@@ -450,6 +450,26 @@ GST_START_TEST (test_detector_on_series)
 
 GST_END_TEST;
 
+/* ---- probe result -------------------------------------------------------- */
+
+GST_START_TEST (test_probe_estimate)
+{
+  /* unsaturated: what both ends saw, the smaller of the two */
+  fail_unless (rtpcc_gcc_probe_estimate (1.2e6, 1.2e6) == 1.2e6);
+  fail_unless (rtpcc_gcc_probe_estimate (1.2e6, 1.15e6) == 1.15e6);
+  fail_unless (rtpcc_gcc_probe_estimate (1.0e6, 1.3e6) == 1.0e6);
+  /* at the edge (receive = 0.9 send) still unsaturated */
+  fail_unless (rtpcc_gcc_probe_estimate (1.0e6, 0.9e6) == 0.9e6);
+  /* saturated (RFC 8867 5.1, seed 38: a 804 kbit/s probe into 600 kbit/s):
+   * 0.95 of the bottleneck, not the bottleneck itself, so a recovery
+   * probe from 536 kbit/s (needing 1.1 x A = 590) no longer succeeds */
+  fail_unless (fabs (rtpcc_gcc_probe_estimate (804e3, 600e3) - 570e3) < 1e-6,
+      "%f", rtpcc_gcc_probe_estimate (804e3, 600e3));
+  fail_unless (rtpcc_gcc_probe_estimate (804e3, 600e3) < 1.1 * 536e3);
+}
+
+GST_END_TEST;
+
 /* ---- AIMD ---------------------------------------------------------------- */
 
 GST_START_TEST (test_aimd_decrease)
@@ -1916,6 +1936,7 @@ rtpcc_gcc_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_linear_slope);
+  tcase_add_test (tc, test_probe_estimate);
   tcase_add_test (tc, test_trendline_ramp);
   tcase_add_test (tc, test_trendline_noise);
   tcase_add_test (tc, test_kalman_first_step);

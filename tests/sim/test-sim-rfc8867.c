@@ -948,6 +948,26 @@ test_51_gcc_twcc (void)
   check_51_gcc (o);
 }
 
+/* Regression: on seed 38 a recovery probe after the 60 s drop (804 kbit/s
+ * into 0.6 Mbit/s) "succeeded" with what got through, exactly C, and the
+ * estimate sat at C until the queue passed 100 ms (p95 104 ms in
+ * [65,80)). A probe that saturates the path now counts 0.95 of what got
+ * through (rtpcc_gcc_probe_estimate): 38.9 ms. */
+static void
+test_51_gcc_saturated_probe (void)
+{
+  Case c = cases[C51_GCC];
+  Outcome o;
+
+  c.seed = 38;
+  measure (&c, FALSE, &o);
+  g_assert_cmpuint (o.n_w, ==, 4);
+  g_test_message ("seed 38, [65,80) at 0.6 Mbit/s: p95 %.1f ms, "
+      "utilisation %.1f %%", o.w[2].qd95, 100 * o.w[2].util);
+  g_assert_cmpfloat (o.w[2].qd95, <=, 50.0);
+  g_assert_cmpfloat (o.w[2].util, >=, 0.88);
+}
+
 /* The opt-in periodic probe (1.5 x after 2 s of clean increase): printed
  * for comparison, asserted only as a delay-based controller. With the
  * capacity probe on as well it no longer helps: over seeds 1-40 [45,60)
@@ -1442,6 +1462,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/rfc8867/5.1-gcc", test_51_gcc);
   g_test_add_func ("/sim/rfc8867/5.1-gcc-twcc", test_51_gcc_twcc);
+  g_test_add_func ("/sim/rfc8867/5.1-gcc-saturated-probe",
+      test_51_gcc_saturated_probe);
   g_test_add_func ("/sim/rfc8867/5.1-gcc-periodic-probing",
       test_51_gcc_periodic);
   g_test_add_func ("/sim/rfc8867/5.1-nada", test_51_nada);

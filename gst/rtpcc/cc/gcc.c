@@ -139,7 +139,8 @@
  *               60 s); the usual over-use decrease handles the queue.
  *       WAITING --(all probe packets reported, or RTT + 500 ms)--> IDLE:
  *               success if min (send, receive) rate of the probe packets
- *               >= 1.1 × A: A = As = min (that rate, P), the congestion
+ *               (0.95 × receive if receive < 0.9 × send: it saturated the
+ *               path) >= 1.1 × A: A = As = min (that rate, P), the congestion
  *               point is forgotten, the next probe may follow after 1 s;
  *               else failed (back-off).
  *
@@ -264,6 +265,8 @@
 #define PROBE_BACKOFF_MAX     RTPCC_SEC (60)
 #define PROBE_AFTER_SUCCESS   RTPCC_SEC (1)
 #define PROBE_MIN_PACKETS     5
+#define PROBE_SATURATED_RATIO 0.9
+#define PROBE_SATURATED_FRACTION 0.95
 /* periodic probe: after this long in increase with a clean signal */
 #define PROBE_PERIODIC_CLEAN  RTPCC_SEC (2)
 /* capacity probe: at the last congestion point with a clean signal */
@@ -1430,7 +1433,22 @@ gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
   }
 }
 
-/* min (send rate, receive rate) of the probe's packets, -1 if too few */
+/* A probe that came out markedly slower than it went in saturated the path:
+ * the receive rate is the bottleneck's, at which its queue only grows, so
+ * the estimate is a fraction below it (libwebrtc probe_bitrate_estimator's
+ * 0.9 and 0.95). Taken as is, a recovery probe into a link it filled set
+ * the estimate to exactly C, and the queue it left climbed past 100 ms
+ * before the next over-use (RFC 8867 5.1 at 0.6 Mbit/s, test-sim-rfc8867
+ * seed 38). */
+gdouble
+rtpcc_gcc_probe_estimate (gdouble send_rate, gdouble recv_rate)
+{
+  if (recv_rate < PROBE_SATURATED_RATIO * send_rate)
+    return PROBE_SATURATED_FRACTION * recv_rate;
+  return MIN (send_rate, recv_rate);
+}
+
+/* rtpcc_gcc_probe_estimate of the probe's packets, -1 if too few */
 static gdouble
 gcc_probe_result (const Gcc * g)
 {
@@ -1444,7 +1462,7 @@ gcc_probe_result (const Gcc * g)
       RTPCC_TIME_AS_SEC (g->probe_last_arrival - g->probe_first_arrival);
   tx = (g->probe_tx_bytes - g->probe_last_tx_bytes) * 8.0 /
       RTPCC_TIME_AS_SEC (g->probe_last_send - g->probe_first_send);
-  return MIN (tx, rx);
+  return rtpcc_gcc_probe_estimate (tx, rx);
 }
 
 static void
