@@ -805,17 +805,12 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   info.pt = gst_rtp_buffer_get_payload_type (&rtp);
   info.is_fec = (gint) info.pt == g_atomic_int_get (&self->fec_pt);
   info.marker = gst_rtp_buffer_get_marker (&rtp);
-  if (info.is_fec && gst_rtp_buffer_get_payload_len (&rtp) >=
-      RTPCC_FEC_HEADER_LEN) {
-    /* fecenc's header names the SSRC it protects (by original seqs): no
-     * padding may go there (probe-ssrc-mode=media) */
-    const guint8 *f = gst_rtp_buffer_get_payload (&rtp);
-    if ((f[0] >> 6) == 1) {
-      protected_ssrc = ((guint32) f[4] << 24) | ((guint32) f[5] << 16) |
-          ((guint32) f[6] << 8) | f[7];
-      have_protected = TRUE;
-    }
-  }
+  /* fecenc's header names the SSRC it protects (by original seqs): no
+   * padding may go there (probe-ssrc-mode=media) */
+  if (info.is_fec)
+    have_protected = rtpcc_fec_payload_protected_ssrc
+        (gst_rtp_buffer_get_payload (&rtp),
+        gst_rtp_buffer_get_payload_len (&rtp), &protected_ssrc);
   gst_rtp_buffer_unmap (&rtp);
   info.size = gst_buffer_get_size (buffer);
   info.clock_rate = 90000;

@@ -473,6 +473,18 @@ GST_START_TEST (test_corrupt_fec)
   /* every truncation below header + 8 bytes of parity */
   for (gsize l = 0; l < 12 + RTPCC_FEC_HEADER_LEN + 8; l++, bad++)
     fail_if (rtpcc_fec_decoder_push_fec (dec, d, l, 0));
+  /* the protected SSRC alone (rtpccsink): the parser's, and nothing from
+   * a payload shorter than the header */
+  {
+    guint32 ssrc = 0;
+    fail_unless (rtpcc_fec_packet_parse (d, len, &f, NULL));
+    fail_unless (rtpcc_fec_payload_protected_ssrc (d + 12, len - 12, &ssrc));
+    fail_unless_equals_int (ssrc, f.ssrc);
+    rtpcc_fec_packet_clear (&f);
+    fail_if (rtpcc_fec_payload_protected_ssrc (d + 12,
+            RTPCC_FEC_HEADER_LEN - 1, &ssrc));
+    fail_if (rtpcc_fec_payload_protected_ssrc (NULL, 0, &ssrc));
+  }
   /* bad version, reserved bits, index >= m, m = 0, empty mask, XOR m=2 */
   {
     static const struct
@@ -488,6 +500,12 @@ GST_START_TEST (test_corrupt_fec)
       fail_if (rtpcc_fec_packet_parse (buf, len, &f, &err));
       fail_unless (err != NULL);
       g_clear_error (&err);
+      /* the SSRC-only read checks the version alone */
+      {
+        guint32 ssrc = 0;
+        fail_unless (rtpcc_fec_payload_protected_ssrc (buf + 12, len - 12,
+                &ssrc) == ((buf[12] >> 6) == 1));
+      }
       fail_if (rtpcc_fec_decoder_push_fec (dec, buf, len, 0));
     }
     memcpy (buf, d, len);

@@ -112,6 +112,12 @@ gboolean rtpcc_fec_packet_parse (const guint8 * data, gsize len,
 gboolean rtpcc_fec_packet_parse_ulpfec (const guint8 * data, gsize len,
     RtpccFecPacket * out, GError ** error);
 void rtpcc_fec_packet_clear (RtpccFecPacket * pkt);
+/* The SSRC a FEC payload (what follows the RTP header) protects, read from
+ * its header without parsing the rest: FALSE if @len is shorter than the
+ * header or the version is not ours. Lets a sender learn which SSRC
+ * fecenc protects before the packet goes out. */
+gboolean rtpcc_fec_payload_protected_ssrc (const guint8 * payload, gsize len,
+    guint32 * ssrc);
 
 /* Seq of the i-th protected packet (i-th set bit from the MSB); FALSE if
  * there is no such bit. */

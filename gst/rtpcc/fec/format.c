@@ -139,6 +139,16 @@ popcount48 (guint64 mask)
 }
 
 gboolean
+rtpcc_fec_payload_protected_ssrc (const guint8 * payload, gsize len,
+    guint32 * ssrc)
+{
+  if (!payload || len < RTPCC_FEC_HEADER_LEN || (payload[0] >> 6) != 1)
+    return FALSE;
+  *ssrc = rd32 (payload + 4);
+  return TRUE;
+}
+
+gboolean
 rtpcc_fec_packet_parse (const guint8 * data, gsize len, RtpccFecPacket * out,
     GError ** error)
 {
