@@ -1189,6 +1189,22 @@ test_52_gcc (void)
  * run, which is printed too). The newcomer counts from its first second:
  * the aim asks it to reach half its share within 5 s as well. */
 
+/* What both nada §5.4 cases assert: the fairness aim over [60,119) and
+ * per 10 s, >= 95 % utilisation with two or more flows, no loss. */
+static void
+check_54_nada_common (const Outcome * o)
+{
+  report_aim (o);
+  g_assert_cmpuint (o->n_w, ==, 4);
+  g_assert_cmpfloat (o->w[3].jain, >=, AIM_JAIN);
+  g_assert_cmpfloat (o->jain10_min, >=, AIM_JAIN);
+  for (guint i = 1; i < o->n_w; i++)
+    g_assert_cmpfloat (o->w[i].util, >=, 0.95);
+  for (guint i = 0; i < o->n_w; i++)
+    g_assert_cmpfloat (o->w[i].loss, ==, 0.0);
+  g_assert_cmpuint (o->n_st, ==, 3);
+}
+
 /* nada (RFC 8698 defaults): Jain over [60,119) >= 0.9 and per 10 s >= 0.9
  * (measured 0.990-0.998 and >= 0.952 over seeds 1-40), utilisation >= 95 %
  * once two flows share the link (98.9-100 %), and the flows already running
@@ -1212,15 +1228,7 @@ test_54_nada (void)
 {
   const Outcome *o = get (C54_NADA);
 
-  report_aim (o);
-  g_assert_cmpuint (o->n_w, ==, 4);
-  g_assert_cmpfloat (o->w[3].jain, >=, AIM_JAIN);
-  g_assert_cmpfloat (o->jain10_min, >=, AIM_JAIN);
-  for (guint i = 1; i < o->n_w; i++)
-    g_assert_cmpfloat (o->w[i].util, >=, 0.95);
-  for (guint i = 0; i < o->n_w; i++)
-    g_assert_cmpfloat (o->w[i].loss, ==, 0.0);
-  g_assert_cmpuint (o->n_st, ==, 3);
+  check_54_nada_common (o);
   g_assert_cmpuint (o->st[0].below[0], <=, 7);
   for (guint j = 1; j < o->n_st; j++) {
     for (guint i = 0; i < j; i++)
@@ -1253,15 +1261,7 @@ test_54_nada_catch_up (void)
 {
   const Outcome *o = get (C54_NADA_CATCH_UP);
 
-  report_aim (o);
-  g_assert_cmpuint (o->n_w, ==, 4);
-  g_assert_cmpfloat (o->w[3].jain, >=, AIM_JAIN);
-  g_assert_cmpfloat (o->jain10_min, >=, AIM_JAIN);
-  for (guint i = 1; i < o->n_w; i++)
-    g_assert_cmpfloat (o->w[i].util, >=, 0.95);
-  for (guint i = 0; i < o->n_w; i++)
-    g_assert_cmpfloat (o->w[i].loss, ==, 0.0);
-  g_assert_cmpuint (o->n_st, ==, 3);
+  check_54_nada_common (o);
   for (guint j = 0; j < o->n_st; j++)
     for (guint i = 0; i <= j; i++)
       g_assert_cmpuint (o->st[j].below[i], <=, AIM_BELOW_S);
