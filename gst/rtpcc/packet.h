@@ -25,6 +25,8 @@ typedef struct
    * sender's dequeue fills it for the element to stamp (TWCC mode) */
   gboolean has_twcc;
   guint16 twcc_seq;
+  /* no payload octets: a sender's bandwidth probe (RFC 3550 padding) */
+  gboolean padding_only;
 } RtpccRtpInfo;
 
 typedef enum

@@ -11,7 +11,6 @@
 
 /* at most this many packets per SSRC in one CCFB */
 #define CCFB_MAX_REPORTS 512
-#define MAX_SOURCES 16
 
 typedef struct
 {
@@ -20,6 +19,8 @@ typedef struct
   guint32 lsr;                  /* middle 32 bits of the last SR's NTP */
   RtpccTime last_sr_arrival;
   GArray *discards;             /* guint16 seqs awaiting a Discard RLE */
+  RtpccTime last_heard;         /* last RTP packet */
+  gboolean media;               /* a packet with payload came on it */
 } Source;
 
 static void
@@ -59,6 +60,7 @@ struct _RtpccReceiver
   guint64 rate_window_bytes;
 
   RtpccReceiverStats stats;
+  guint64 lost_evicted;         /* RFC 3550 losses of evicted sources */
 };
 
 void
@@ -137,12 +139,71 @@ feedback_interval (RtpccReceiver * r)
   return iv;
 }
 
+static guint32
+source_lost (const Source * s)
+{
+  guint32 expected = rtpcc_rtp_source_ext_highest_seq (&s->stats) -
+      s->stats.base_seq + 1;
+
+  return s->stats.started && expected > s->stats.received ?
+      expected - s->stats.received : 0;
+}
+
+/* Is @a a better victim than @b? Silent for the timeout first (the one
+ * silent longest), then a source with few packets (fewest, then silent
+ * longest); an established live source never. */
+static gboolean
+better_victim (const Source * a, const Source * b, RtpccTime now)
+{
+  gboolean stale_a = now - a->last_heard >= RTPCC_RECEIVER_SOURCE_TIMEOUT;
+  gboolean stale_b = now - b->last_heard >= RTPCC_RECEIVER_SOURCE_TIMEOUT;
+
+  if (stale_a != stale_b)
+    return stale_a;
+  if (!stale_a && a->stats.received != b->stats.received)
+    return a->stats.received < b->stats.received;
+  return a->last_heard < b->last_heard;
+}
+
+/* The table is full: make room for a new SSRC. A stream that has sent
+ * RTPCC_RECEIVER_ESTABLISHED packets and is live stays; one-off SSRCs
+ * (a peer spraying them) give way to each other and to a new stream. FALSE
+ * if every source is an established live one. */
+static gboolean
+evict_source (RtpccReceiver * r, RtpccTime now)
+{
+  GHashTableIter hit;
+  gpointer key, value;
+  gpointer victim_key = NULL;
+  Source *victim = NULL;
+
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, &key, &value)) {
+    Source *s = value;
+    if (!victim || better_victim (s, victim, now)) {
+      victim = s;
+      victim_key = key;
+    }
+  }
+  if (!victim || (now - victim->last_heard < RTPCC_RECEIVER_SOURCE_TIMEOUT
+          && victim->stats.received >= RTPCC_RECEIVER_ESTABLISHED))
+    return FALSE;
+  r->lost_evicted += source_lost (victim);
+  if (r->twcc_media_ssrc == GPOINTER_TO_UINT (victim_key))
+    r->twcc_media_ssrc = 0;
+  g_hash_table_remove (r->sources, victim_key);
+  r->stats.sources_evicted++;
+  return TRUE;
+}
+
 static Source *
-get_source (RtpccReceiver * r, guint32 ssrc, gboolean create)
+get_source (RtpccReceiver * r, guint32 ssrc, gboolean create, RtpccTime now)
 {
   Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
 
-  if (!s && create && g_hash_table_size (r->sources) < MAX_SOURCES) {
+  if (!s && create
+      && (g_hash_table_size (r->sources) < RTPCC_RECEIVER_MAX_SOURCES
+          || evict_source (r, now))) {
     s = g_new0 (Source, 1);
     rtpcc_rtp_source_init (&s->stats, ssrc);
     /* a congestion-controlled sender starts sending at once; one packet is
@@ -154,11 +215,11 @@ get_source (RtpccReceiver * r, guint32 ssrc, gboolean create)
   return s;
 }
 
-void
+gboolean
 rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
     const RtpccRtpInfo * info)
 {
-  Source *s = get_source (r, info->ssrc, TRUE);
+  Source *s = get_source (r, info->ssrc, TRUE, now);
 
   r->stats.packets_received++;
   r->stats.bytes_received += info->size;
@@ -169,8 +230,15 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
     r->rate_window_start = now;
     r->rate_window_bytes = 0;
   }
-  if (!s)
-    return;                     /* too many sources: counted, not tracked */
+  if (!s) {
+    /* too many live sources: counted, not tracked; its payload still
+     * goes on (only a probe we cannot tell apart is dropped) */
+    r->stats.packets_untracked++;
+    return !info->padding_only;
+  }
+  s->last_heard = now;
+  if (!info->padding_only)
+    s->media = TRUE;
 
   if (info->clock_rate)
     s->clock_rate = info->clock_rate;
@@ -222,6 +290,7 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
      * of life early */
     r->next_rr = now + r->config.rtcp_interval / 2;
   }
+  return s->media;
 }
 
 gboolean
@@ -244,7 +313,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         r->stats.rtcp_malformed++;
         return FALSE;
       }
-      s = get_source (r, sr.ssrc, FALSE);
+      s = get_source (r, sr.ssrc, FALSE, now);
       if (s) {
         s->lsr = rtpcc_ntp_short (sr.ntp);
         s->last_sr_arrival = now;
@@ -271,7 +340,7 @@ gboolean
 rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
     guint32 ssrc, guint16 seq, guint count)
 {
-  Source *s = get_source (r, ssrc, FALSE);
+  Source *s = get_source (r, ssrc, FALSE, now);
 
   if (!s || count == 0) {
     r->stats.discards_rejected += MAX (count, 1);
@@ -506,17 +575,17 @@ rtpcc_receiver_get_stats (RtpccReceiver * r, RtpccTime now)
 {
   GHashTableIter hit;
   gpointer value;
-  guint64 lost = 0;
+  guint64 lost = r->lost_evicted;
+  guint media = 0;
 
   g_hash_table_iter_init (&hit, r->sources);
   while (g_hash_table_iter_next (&hit, NULL, &value)) {
     Source *s = value;
-    guint32 expected = rtpcc_rtp_source_ext_highest_seq (&s->stats) -
-        s->stats.base_seq + 1;
-    if (s->stats.started && expected > s->stats.received)
-      lost += expected - s->stats.received;
+    lost += source_lost (s);
+    media += s->media;
   }
   r->stats.packets_lost = lost;
+  r->stats.media_sources = media;
   r->stats.sources = g_hash_table_size (r->sources);
   r->stats.feedback_interval = feedback_interval (r);
   return &r->stats;

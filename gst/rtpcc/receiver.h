@@ -41,7 +41,13 @@ typedef struct
   guint64 stale;                /* older than the arrival log, or a sequence
                                  * restart not yet confirmed */
   guint64 rtcp_received, rtcp_malformed, rtcp_sent, feedback_sent;
-  guint sources;
+  guint sources;                /* SSRCs tracked (at most RTPCC_RECEIVER_MAX_SOURCES) */
+  guint media_sources;          /* ... of which carried payload */
+  /* sources dropped to make room for a new one (see
+   * RTPCC_RECEIVER_MAX_SOURCES); packets of SSRCs that found the table full
+   * of established live streams (counted in packets_received, else
+   * ignored) */
+  guint64 sources_evicted, packets_untracked;
   guint64 receive_rate;         /* bit/s over the last second */
   RtpccTime feedback_interval;  /* currently used */
   /* late discards marked by the application (playout), reported in RTCP
@@ -57,7 +63,24 @@ RtpccReceiver *rtpcc_receiver_new (const RtpccReceiverConfig * config,
     RtpccTime now);
 void rtpcc_receiver_free (RtpccReceiver * receiver);
 
-void rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
+/* At most this many SSRCs are tracked. A new SSRC that finds the table
+ * full takes the place of one silent for RTPCC_RECEIVER_SOURCE_TIMEOUT
+ * (RFC 3550 §6.3.5's participant that left), else of the one with the
+ * fewest packets. A live stream that has sent RTPCC_RECEIVER_ESTABLISHED
+ * packets is never evicted: a peer spraying SSRCs only churns its own
+ * one-off entries and cannot push the session's media out (nor keep a new
+ * stream from being tracked). */
+#define RTPCC_RECEIVER_MAX_SOURCES 16
+#define RTPCC_RECEIVER_ESTABLISHED 64
+#define RTPCC_RECEIVER_SOURCE_TIMEOUT RTPCC_SEC (30)
+
+/* Logs the packet for feedback and statistics. Returns whether the
+ * application should pass it on: FALSE only for a padding-only packet
+ * (@info->padding_only) on an SSRC that never carried payload — a
+ * bandwidth probe on an SSRC of its own, nothing to decode, and an SSRC
+ * downstream never saw. A probe on a media SSRC holds a sequence number of
+ * that stream and is passed on, so downstream sees no gap. */
+gboolean rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
     const RtpccRtpInfo * info);
 /* RTCP from the sender (SR for LSR/DLSR). FALSE if dropped (counted). */
 gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,

@@ -39,9 +39,6 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_CNAME "rtpcc-receiver@localhost"
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define MAX_DATAGRAM 65536
-/* SSRCs remembered as media: a session has a few; a peer spraying SSRCs
- * must not grow the set for ever (it starts over when full) */
-#define MAX_MEDIA_SSRCS 64
 #define DEFAULT_TWCC_EXT_ID 1
 
 enum
@@ -183,7 +180,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       GstBuffer *buf;
       GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
       RtpccRtpInfo info = { 0, };
-      gboolean padding_only, stripped_one = FALSE, twcc_mode;
+      gboolean stripped_one = FALSE, twcc_mode, pass;
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
@@ -227,7 +224,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
               ((guint8 *) ext)[1]);
         }
       }
-      padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
+      info.padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
       gst_rtp_buffer_unmap (&rtp);
       info.size = n;
       GST_OBJECT_LOCK (self);
@@ -248,7 +245,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       GST_OBJECT_LOCK (self);
       info.clock_rate = caps_clock_rate (self->caps);
       GST_OBJECT_UNLOCK (self);
-      rtpcc_receiver_on_rtp (self->receiver, now, &info);
+      pass = rtpcc_receiver_on_rtp (self->receiver, now, &info);
       /* feedback goes back to where the media comes from */
       if (from && (!self->peer || !same_address (self->peer, from))) {
         if (self->peer)
@@ -256,22 +253,12 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_object (&self->peer);
         self->peer = g_object_ref (from);
       }
-      if (!padding_only) {
-        if (g_hash_table_size (self->media_ssrcs) >= MAX_MEDIA_SSRCS
-            && !g_hash_table_contains (self->media_ssrcs,
-                GUINT_TO_POINTER (info.ssrc)))
-          g_hash_table_remove_all (self->media_ssrcs);
-        g_hash_table_add (self->media_ssrcs, GUINT_TO_POINTER (info.ssrc));
-      }
-      else if (g_hash_table_contains (self->media_ssrcs,
-              GUINT_TO_POINTER (info.ssrc))) {
-        /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) holds
-         * a seq of the stream: pushed, so downstream sees no gap (the
-         * depayloader drops it as empty) */
+      /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) is
+       * pushed, so downstream sees no gap (the depayloader drops it as
+       * empty); one on an SSRC of its own is dropped (RtpccReceiver) */
+      if (info.padding_only && pass)
         self->padding_pushed++;
-        padding_only = FALSE;
-      }
-      if (padding_only) {
+      if (!pass) {
         /* a bandwidth probe on an SSRC of its own: logged for feedback,
          * nothing to decode, and an extra SSRC would confuse downstream */
         self->padding_packets++;
@@ -364,8 +351,6 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   g_mutex_lock (&self->lock);
   rtpcc_receiver_free (self->receiver);
   self->receiver = NULL;
-  /* a restart may face another sender */
-  g_hash_table_remove_all (self->media_ssrcs);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -481,8 +466,10 @@ make_stats (GstRtpccSrc * self)
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
-        "media-ssrcs", G_TYPE_UINT64,
-        (guint64) g_hash_table_size (self->media_ssrcs),
+        "media-ssrcs", G_TYPE_UINT64, (guint64) st->media_sources,
+        "sources", G_TYPE_UINT64, (guint64) st->sources,
+        "sources-evicted", G_TYPE_UINT64, st->sources_evicted,
+        "packets-untracked", G_TYPE_UINT64, st->packets_untracked,
         "discards-marked", G_TYPE_UINT64, st->discards_marked,
         "discards-reported", G_TYPE_UINT64, st->discards_reported,
         "discards-rejected", G_TYPE_UINT64, st->discards_rejected, NULL);
@@ -612,7 +599,6 @@ gst_rtpcc_src_finalize (GObject * object)
   g_free (self->cname);
   gst_caps_replace (&self->caps, NULL);
   g_mutex_clear (&self->lock);
-  g_hash_table_unref (self->media_ssrcs);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -726,8 +712,11 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * (RFC 3550 cumulative), duplicates, receive rate, RTCP and feedback sent,
    * invalid RTP dropped, feedback interval; padding-packets (probes on an
    * SSRC of their own, dropped), padding-pushed (probes on a media SSRC,
-   * pushed on), twcc-stripped, media-ssrcs (SSRCs known to carry media,
-   * at most 64).
+   * pushed on), twcc-stripped, media-ssrcs (tracked SSRCs that carried
+   * payload), sources (SSRCs tracked, at most 16), sources-evicted (dropped
+   * to make room for a new one: silent for 30 s, else the one with the
+   * fewest packets), packets-untracked (packets of SSRCs that found 16
+   * established live streams: counted, no feedback).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
@@ -766,7 +755,6 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->wakeup_fd = -1;
   g_mutex_init (&self->lock);
-  self->media_ssrcs = g_hash_table_new (NULL, NULL);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
   gst_base_src_set_do_timestamp (GST_BASE_SRC (self), TRUE);

@@ -41,8 +41,6 @@ struct _GstRtpccSrc
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */
   guint64 twcc_stripped;        /* packets whose TWCC-only extension went */
-  GHashTable *media_ssrcs;      /* SSRCs that carried payload (probe mode
-                                 * media puts padding on them) */
 };
 
 G_END_DECLS

@@ -1956,6 +1956,108 @@ GST_START_TEST (test_receiver_stats)
 
 GST_END_TEST;
 
+/* One packet of @ssrc: payload unless @padding (a probe). Returns what
+ * rtpcc_receiver_on_rtp says: pass it on? */
+static gboolean
+rx_ssrc (RtpccReceiver * r, guint32 ssrc, guint16 seq, RtpccTime t,
+    gboolean padding)
+{
+  RtpccRtpInfo info = rtp_info (seq, t, padding ? 40 : PKT_SIZE, FALSE);
+
+  info.ssrc = ssrc;
+  info.padding_only = padding;
+  return rtpcc_receiver_on_rtp (r, t, &info);
+}
+
+/* The receiver's source table: which padding is passed on, and who makes
+ * room for whom once RTPCC_RECEIVER_MAX_SOURCES SSRCs are tracked. */
+GST_START_TEST (test_receiver_source_table)
+{
+  RtpccReceiverConfig rc;
+  RtpccReceiver *r;
+  const RtpccReceiverStats *st;
+  RtpccTime t = RTPCC_SEC (1);
+  const guint32 media = 0x1000, probe = 0x2000, spray = 0x30000, late = 0x4000;
+  guint16 seq = 0;
+
+  receiver_config (&rc);
+
+  /* padding on an SSRC that never carried payload: logged, not passed on;
+   * on a media SSRC it is passed on (it holds a seq of that stream) */
+  r = rtpcc_receiver_new (&rc, 0);
+  fail_if (rx_ssrc (r, probe, 1, t += RTPCC_MSEC (1), TRUE));
+  fail_unless (rx_ssrc (r, media, 1, t += RTPCC_MSEC (1), FALSE));
+  fail_unless (rx_ssrc (r, media, 2, t += RTPCC_MSEC (1), TRUE));
+  fail_if (rx_ssrc (r, probe, 2, t += RTPCC_MSEC (1), TRUE));
+  st = rtpcc_receiver_get_stats (r, t);
+  fail_unless_equals_int (st->sources, 2);
+  fail_unless_equals_int (st->media_sources, 1);
+  fail_unless_equals_uint64 (st->packets_received, 4);
+  rtpcc_receiver_free (r);
+
+  /* an established stream survives a spray of one-off SSRCs, which churn
+   * among themselves; a new stream still gets a place */
+  r = rtpcc_receiver_new (&rc, 0);
+  for (guint i = 0; i < RTPCC_RECEIVER_ESTABLISHED; i++)
+    rx_ssrc (r, media, seq++, t += RTPCC_MSEC (1), FALSE);
+  for (guint i = 0; i < 100; i++)
+    fail_unless (rx_ssrc (r, spray + i, 7, t += RTPCC_MSEC (1), FALSE));
+  st = rtpcc_receiver_get_stats (r, t);
+  fail_unless_equals_int (st->sources, RTPCC_RECEIVER_MAX_SOURCES);
+  fail_unless_equals_uint64 (st->sources_evicted,
+      100 - (RTPCC_RECEIVER_MAX_SOURCES - 1));
+  fail_unless_equals_uint64 (st->packets_untracked, 0);
+  /* still tracked: its padding passes, no loss across the spray */
+  fail_unless (rx_ssrc (r, media, seq++, t += RTPCC_MSEC (1), TRUE));
+  fail_unless (rx_ssrc (r, late, 1, t += RTPCC_MSEC (1), FALSE));
+  fail_unless (rx_ssrc (r, late, 2, t += RTPCC_MSEC (1), TRUE));
+  st = rtpcc_receiver_get_stats (r, t);
+  fail_unless_equals_uint64 (st->packets_lost, 0);
+  fail_unless_equals_uint64 (st->sources_evicted,
+      100 - (RTPCC_RECEIVER_MAX_SOURCES - 1) + 1);
+  rtpcc_receiver_free (r);
+
+  /* a table of established live streams takes nobody new: the newcomer
+   * is counted, its payload passes, its padding (unknown SSRC) does not */
+  r = rtpcc_receiver_new (&rc, 0);
+  for (guint i = 0; i < RTPCC_RECEIVER_ESTABLISHED; i++)
+    for (guint k = 0; k < RTPCC_RECEIVER_MAX_SOURCES; k++)
+      rx_ssrc (r, media + k, (guint16) (k == 0 && i >= 5 ? i + 1 : i),
+          t += RTPCC_USEC (100), FALSE);
+  fail_unless (rx_ssrc (r, late, 1, t += RTPCC_MSEC (1), FALSE));
+  fail_if (rx_ssrc (r, late, 2, t += RTPCC_MSEC (1), TRUE));
+  st = rtpcc_receiver_get_stats (r, t);
+  fail_unless_equals_uint64 (st->packets_untracked, 2);
+  fail_unless_equals_uint64 (st->sources_evicted, 0);
+  /* media + 0 lost its seq 5 */
+  fail_unless_equals_uint64 (st->packets_lost, 1);
+  {
+    guint64 lost_before = st->packets_lost;
+
+    /* the sources fall silent; after the timeout the one silent longest
+     * (media + 0) makes room, and its losses stay in the total */
+    t += RTPCC_RECEIVER_SOURCE_TIMEOUT;
+    fail_unless (rx_ssrc (r, late, 3, t, FALSE));
+    st = rtpcc_receiver_get_stats (r, t);
+    fail_unless_equals_uint64 (st->sources_evicted, 1);
+    fail_unless_equals_uint64 (st->packets_untracked, 2);
+    fail_unless_equals_uint64 (st->packets_lost, lost_before);
+    fail_unless (rx_ssrc (r, late, 4, t += RTPCC_MSEC (1), TRUE));
+    /* media + 0 comes back: a stale one makes room for it in turn (a new
+     * source: its padding passes once it carried payload again) */
+    fail_if (rx_ssrc (r, media, 70, t += RTPCC_MSEC (1), TRUE));
+    fail_unless (rx_ssrc (r, media, 71, t += RTPCC_MSEC (1), FALSE));
+    fail_unless (rx_ssrc (r, media, 72, t += RTPCC_MSEC (1), TRUE));
+    st = rtpcc_receiver_get_stats (r, t);
+    fail_unless_equals_uint64 (st->sources_evicted, 2);
+    fail_unless_equals_int (st->sources, RTPCC_RECEIVER_MAX_SOURCES);
+    fail_unless_equals_int (st->media_sources, RTPCC_RECEIVER_MAX_SOURCES);
+  }
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_receiver_sr_lsr)
 {
   /* An SR from a known source sets LSR; the next RR carries it with DLSR =
@@ -2148,6 +2250,7 @@ rtpcc_endpoints_suite (void)
   tcase_add_test (tc, test_receiver_feedback_interval);
   tcase_add_test (tc, test_receiver_quiet_without_media);
   tcase_add_test (tc, test_receiver_stats);
+  tcase_add_test (tc, test_receiver_source_table);
   tcase_add_test (tc, test_receiver_sr_lsr);
   tcase_add_test (tc, test_generation_tracks_target);
   tcase_add_test (tc, test_generation_in_a_call);
