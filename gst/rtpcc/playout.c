@@ -76,6 +76,8 @@ struct _RtpccPlayout
   guint cap;                    /* ring capacity per subflow */
   RtpccTime last_arrival;       /* for the mean interval (FEC_AUTO) */
   gdouble mean_gap;             /* EWMA 1/20 of arrival gaps, ns; 0: none */
+  gboolean have_ssrc;
+  guint32 ssrc;                 /* the stream being played */
 
   gboolean started;
   gint64 ext_ts, first_ts;      /* highest unwrapped RTP timestamp, first */
@@ -253,6 +255,23 @@ rtpcc_playout_free (RtpccPlayout * p, GDestroyNotify destroy)
   g_free (p);
 }
 
+RtpccPlayoutSsrc
+rtpcc_playout_check_ssrc (RtpccPlayout * p, guint32 ssrc, gboolean filler,
+    GDestroyNotify destroy)
+{
+  RtpccPlayoutSsrc r = RTPCC_PLAYOUT_SSRC_SAME;
+
+  if (p->have_ssrc && ssrc != p->ssrc) {
+    if (filler)
+      return RTPCC_PLAYOUT_SSRC_IGNORE;
+    rtpcc_playout_reset (p, destroy);
+    r = RTPCC_PLAYOUT_SSRC_NEW;
+  }
+  p->have_ssrc = TRUE;
+  p->ssrc = ssrc;
+  return r;
+}
+
 void
 rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
 {
@@ -269,6 +288,7 @@ rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
     p->sub[i].last_jump = p->sub[i].last_late = RTPCC_TIME_NONE;
   }
   p->started = FALSE;
+  p->have_ssrc = FALSE;
   p->last_arrival = RTPCC_TIME_NONE;
   p->mean_gap = 0.0;
   p->b_head = p->b_len = 0;

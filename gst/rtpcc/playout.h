@@ -139,6 +139,24 @@ void rtpcc_playout_reset (RtpccPlayout * playout, GDestroyNotify destroy);
 void rtpcc_playout_set_config (RtpccPlayout * playout,
     const RtpccPlayoutConfig * config);
 
+typedef enum
+{
+  RTPCC_PLAYOUT_SSRC_SAME = 0,  /* the stream being played (or the first) */
+  RTPCC_PLAYOUT_SSRC_NEW,       /* payload on another SSRC: a new stream;
+                                 * the playout was reset for it */
+  RTPCC_PLAYOUT_SSRC_IGNORE,    /* padding-only on another SSRC: drop it */
+} RtpccPlayoutSsrc;
+
+/* Which stream a packet of @ssrc belongs to, before it is pushed. A packet
+ * with payload on another SSRC starts a new stream: what was learnt about
+ * the old one does not apply, so the playout is reset (@destroy frees what
+ * was held) and NEW returned. A filler (@filler: padding only) on another
+ * SSRC never switches streams: nothing to play and no sign of a new stream,
+ * while a late probe of the previous one would throw the current stream's
+ * packets away; IGNORE. rtpcc_playout_reset forgets the SSRC too. */
+RtpccPlayoutSsrc rtpcc_playout_check_ssrc (RtpccPlayout * playout,
+    guint32 ssrc, gboolean filler, GDestroyNotify destroy);
+
 /* One arrival at @now (non-decreasing) on @subflow (< MAX_SUBFLOWS).
  * QUEUED: the object owns @data until rtpcc_playout_pop returns it.
  * Otherwise the caller keeps @data; @delay_out (may be NULL) gets how late

@@ -55,8 +55,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define DEFAULT_RETURN_TIME (100 * GST_MSECOND)
 #define DEFAULT_LEVEL_WINDOW (2 * GST_SECOND)
 #define DEFAULT_CLOCK_RATE 90000
-/* With fecdec upstream and fec-window=-1: the repair packet of a block of
- * up to 14 packets (the FEC interval's upper bound) comes after the block. */
 
 enum
 {
@@ -101,8 +99,6 @@ struct _GstPlayoutBuffer
 
   RtpccPlayout *playout;
   guint clock_rate;             /* in use */
-  gboolean have_ssrc;
-  guint32 ssrc;
 
   gboolean fec_checked, fec_upstream;
 
@@ -821,23 +817,20 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
       return GST_FLOW_ERROR;
     }
   }
-  if (filler && self->have_ssrc && ssrc != self->ssrc) {
-    /* nothing to play, and no sign of a new stream: a late probe of the
-     * previous one would otherwise switch back to it and throw away the
-     * current stream's packets */
-    self->fillers_other_ssrc++;
-    g_mutex_unlock (&self->lock);
-    gst_buffer_unref (buffer);
-    return GST_FLOW_OK;
+  switch (rtpcc_playout_check_ssrc (self->playout, ssrc, filler,
+          (GDestroyNotify) gst_buffer_unref)) {
+    case RTPCC_PLAYOUT_SSRC_IGNORE:
+      self->fillers_other_ssrc++;
+      g_mutex_unlock (&self->lock);
+      gst_buffer_unref (buffer);
+      return GST_FLOW_OK;
+    case RTPCC_PLAYOUT_SSRC_NEW:
+      GST_INFO_OBJECT (self, "SSRC changed to %08x: restart", ssrc);
+      self->ssrc_changes++;
+      break;
+    case RTPCC_PLAYOUT_SSRC_SAME:
+      break;
   }
-  if (self->have_ssrc && ssrc != self->ssrc) {
-    /* a new stream: what was learnt about the old one does not apply */
-    GST_INFO_OBJECT (self, "SSRC %08x -> %08x: restart", self->ssrc, ssrc);
-    self->ssrc_changes++;
-    rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
-  }
-  self->have_ssrc = TRUE;
-  self->ssrc = ssrc;
 
   now = gst_playout_buffer_now_locked (self);
 
@@ -897,7 +890,6 @@ gst_playout_buffer_flush_locked (GstPlayoutBuffer * self)
 {
   if (self->playout)
     rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
-  self->have_ssrc = FALSE;
 }
 
 static gboolean
@@ -1216,9 +1208,8 @@ gst_playout_buffer_change_state (GstElement * element,
       g_mutex_lock (&self->lock);
       rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
       self->playout = NULL;
-      self->have_ssrc = FALSE;
       self->fec_checked = self->fec_upstream = FALSE;
-          g_mutex_unlock (&self->lock);
+      g_mutex_unlock (&self->lock);
       break;
     default:
       break;

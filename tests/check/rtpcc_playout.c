@@ -990,6 +990,54 @@ GST_END_TEST;
  * off (a foreign sender's padding, a bogus packet) must neither hold the
  * stream behind it nor move the timestamp unwrapping; the media after it
  * plays as without it. */
+static guint freed_packets;
+
+static void
+count_free (gpointer data)
+{
+  freed_packets++;
+}
+
+/* Which stream a packet belongs to: payload on another SSRC restarts the
+ * playout (what was held is freed), a filler on another SSRC never does;
+ * reset forgets the SSRC. */
+GST_START_TEST (test_ssrc_switch)
+{
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 0.95);
+  RtpccPlayoutStats st;
+
+  freed_packets = 0;
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, FALSE,
+          count_free), RTPCC_PLAYOUT_SSRC_SAME);
+  for (guint i = 0; i < 3; i++)
+    fail_unless_equals_int (rtpcc_playout_push (p, MS (10) * i, 0, i,
+            i * 900u, GUINT_TO_POINTER (1)), RTPCC_PLAYOUT_QUEUED);
+  /* a late probe of another stream: ignored, nothing freed */
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xB, TRUE,
+          count_free), RTPCC_PLAYOUT_SSRC_IGNORE);
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_int (st.queued, 3);
+  fail_unless_equals_int (freed_packets, 0);
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, TRUE,
+          count_free), RTPCC_PLAYOUT_SSRC_SAME);
+  /* media on another SSRC: a new stream, the old one's packets freed */
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xB, FALSE,
+          count_free), RTPCC_PLAYOUT_SSRC_NEW);
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_int (st.queued, 0);
+  fail_unless_equals_int (freed_packets, 3);
+  /* ... which is now the one a filler must match */
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, TRUE,
+          count_free), RTPCC_PLAYOUT_SSRC_IGNORE);
+  /* after a reset (flush) any SSRC is the first */
+  rtpcc_playout_reset (p, count_free);
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xC, TRUE,
+          count_free), RTPCC_PLAYOUT_SSRC_SAME);
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_filler_bogus_timestamp)
 {
   RtpccPlayoutConfig c;
@@ -1107,6 +1155,7 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_fillers);
   tcase_add_test (tc, test_fec_window_auto);
   tcase_add_test (tc, test_filler_bogus_timestamp);
+  tcase_add_test (tc, test_ssrc_switch);
   return s;
 }
 
