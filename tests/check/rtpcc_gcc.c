@@ -1040,7 +1040,7 @@ GST_START_TEST (test_controller_basics)
   fail_unless (cc->target.target_bitrate == 300000);
   fail_unless (strcmp (cc->target.state, "startup") == 0);
   fail_unless (cc->target.fec_bitrate == 0);
-  fail_unless (cc->target.pacing_rate == 375000, "%" G_GUINT64_FORMAT,
+  fail_unless (cc->target.pacing_rate == 330000, "%" G_GUINT64_FORMAT,
       cc->target.pacing_rate);
   fail_unless (rtpcc_gcc_get_info (cc, &info));
   fail_unless (info.estimator == RTPCC_GCC_ESTIMATOR_TRENDLINE);
@@ -1198,6 +1198,7 @@ typedef struct
 {
   guint size;
   gboolean fec;
+  gboolean frame_end;           /* last packet of a frame (the RTP marker) */
 } SimHandle;
 
 typedef struct
@@ -1217,6 +1218,7 @@ typedef struct
   gboolean send_fec;            /* act on fec_bitrate */
   RtpccRng rng;                 /* frame size noise */
   guint key_interval;           /* frames; 0 = the first only */
+  gboolean no_markers;          /* a sender that does not mark frame ends */
   /* the first published probe: target, media, fec and A at that moment */
   gboolean saw_probe;
   guint64 probe_target, probe_media, probe_fec;
@@ -1333,11 +1335,13 @@ sim_link (Sim * s, RtpccTime t, guint size, RtpccTime * qd)
 }
 
 static void
-sim_push (SimFlow * f, RtpccTime t, guint size, gboolean fec)
+sim_push (SimFlow * f, RtpccTime t, guint size, gboolean fec,
+    gboolean frame_end)
 {
   SimHandle *h = g_new (SimHandle, 1);
   h->size = size;
   h->fec = fec;
+  h->frame_end = frame_end && !f->no_markers;
   rtpcc_pacer_push (f->pacer, t, h, size);
 }
 
@@ -1361,8 +1365,8 @@ sim_flow_send (Sim * s, SimFlow * f, RtpccTime t)
       bytes *= 4;
     while (bytes > 0) {
       guint sz = (guint) MIN (bytes, 1200.0);
-      sim_push (f, t, MAX (sz, 100), FALSE);
       bytes -= 1200.0;
+      sim_push (f, t, MAX (sz, 100), FALSE, bytes <= 0);
     }
     f->frame++;
     f->next_frame += MS (40);
@@ -1371,7 +1375,7 @@ sim_flow_send (Sim * s, SimFlow * f, RtpccTime t)
     f->fec_credit += f->cc->target.fec_bitrate / 8.0 *
         RTPCC_TIME_AS_SEC (SIM_STEP);
     while (f->fec_credit >= 1200) {
-      sim_push (f, t, 1200, TRUE);
+      sim_push (f, t, 1200, TRUE, FALSE);
       f->fec_credit -= 1200;
     }
   } else {
@@ -1393,6 +1397,7 @@ sim_flow_send (Sim * s, SimFlow * f, RtpccTime t)
     sp.size = p.size;
     sp.app_limited = rtpcc_pacer_get_packets (f->pacer) == 0;
     sp.is_fec = p.fec;
+    sp.frame_end = h->frame_end;
     rtpcc_controller_packet_sent (f->cc, t, &sp);
     g_free (h);
   }
@@ -1724,8 +1729,8 @@ GST_END_TEST;
  * of queue that then drains. With the burst guard none of them reads as
  * over-use; without it (the draft alone) they do. */
 static void
-keyframe_run (gboolean guard, guint64 * overuses, guint64 * decreases,
-    gdouble * rate, gdouble * p95)
+keyframe_run (gboolean guard, gboolean markers, guint64 * overuses,
+    guint64 * decreases, gdouble * rate, gdouble * p95)
 {
   guint cap[1] = { 1000 };
   Sim s;
@@ -1735,6 +1740,7 @@ keyframe_run (gboolean guard, guint64 * overuses, guint64 * decreases,
   sim_init (&s, cap, 1, MS (300));
   f = sim_add_flow (&s, 0, RTPCC_SEC (60), 900000, NULL);
   f->key_interval = 50;
+  f->no_markers = !markers;
   if (!guard)
     fail_unless (rtpcc_controller_set_param (f->cc, "burst-guard", "false"));
   sim_advance (&s, RTPCC_SEC (10));
@@ -1745,10 +1751,11 @@ keyframe_run (gboolean guard, guint64 * overuses, guint64 * decreases,
   *decreases = i1.n_decreases - i0.n_decreases;
   *rate = sim_rx_rate (f, 10, 60);
   *p95 = sim_qdelay_pct (&s, 10, 60, 95);
-  g_print ("gcc key frames every 2 s, burst guard %s: %" G_GUINT64_FORMAT
+  g_print ("gcc key frames every 2 s%s, burst guard %s: %" G_GUINT64_FORMAT
       " over-uses, %" G_GUINT64_FORMAT " decreases in [10,60), %.0f kbit/s "
       "(cap 900), qdelay p95 %.1f ms, %" G_GUINT64_FORMAT " samples "
-      "excused\n", guard ? "on" : "off", *overuses, *decreases, *rate / 1e3,
+      "excused\n", markers ? "" : " (no frame-end marks)",
+      guard ? "on" : "off", *overuses, *decreases, *rate / 1e3,
       *p95, i1.n_self_bursts);
   sim_clear (&s);
 }
@@ -1758,14 +1765,23 @@ GST_START_TEST (test_closed_loop_keyframes)
   guint64 ov_on, dec_on, ov_off, dec_off;
   gdouble rate_on, rate_off, p95_on, p95_off;
 
-  keyframe_run (TRUE, &ov_on, &dec_on, &rate_on, &p95_on);
-  keyframe_run (FALSE, &ov_off, &dec_off, &rate_off, &p95_off);
+  guint64 ov_busy, dec_busy;
+  gdouble rate_busy, p95_busy;
+
+  /* key frames told by size (the sender marks frame ends) */
+  keyframe_run (TRUE, TRUE, &ov_on, &dec_on, &rate_on, &p95_on);
+  keyframe_run (FALSE, TRUE, &ov_off, &dec_off, &rate_off, &p95_off);
   fail_unless (ov_on == 0 && dec_on == 0, "%" G_GUINT64_FORMAT " over-uses",
       ov_on);
   fail_unless (rate_on >= 0.97 * 900000, "%.0f", rate_on);
   /* the test can fail: without the guard the same key frames do fire */
   fail_unless (ov_off >= 5, "%" G_GUINT64_FORMAT, ov_off);
   fail_unless (rate_off < rate_on);
+  /* no frame-end marks: the fallback tells key frames by pacer busy time */
+  keyframe_run (TRUE, FALSE, &ov_busy, &dec_busy, &rate_busy, &p95_busy);
+  fail_unless (ov_busy == 0 && dec_busy == 0, "%" G_GUINT64_FORMAT
+      " over-uses", ov_busy);
+  fail_unless (rate_busy >= 0.97 * 900000, "%.0f", rate_busy);
 }
 
 GST_END_TEST;
@@ -1783,16 +1799,18 @@ sim_recovery (const SimFlow * f, guint from, guint to, gdouble cap,
   return -1;
 }
 
-/* (c): 1 Mbit/s link; 650 kbit/s of unresponsive cross traffic for 3 s
- * pushes the flow down to ~350 kbit/s; when it leaves, probes (FEC the
+/* (c): 1 Mbit/s link; 650 kbit/s of unresponsive cross traffic for 2 s
+ * pushes the flow down to ~370 kbit/s; when it leaves, probes (FEC the
  * sender really sends) bring the rate back faster than the 8 %/s
- * multiplicative increase does alone. 3 s, not longer: a recovery probe
+ * multiplicative increase does alone. 2 s, not longer: a recovery probe
  * fires once the signal has been clean for 500 ms, and one that runs while
  * the cross traffic is still there finds its limit (< 90 % of its rate
  * through) and is not repeated at that level (gcc.c: one probe per drop
- * unless it got through, so a full link is not probed every few seconds);
- * with 5 s of cross traffic the probe fell in its last 200 ms (with 15 s,
- * without 14 s). */
+ * unless it got through, so a full link is not probed every few seconds).
+ * With pacing at 1.1 x the signal is clean ~2.5 s after the drop (3 s
+ * with 1.25 x, when this ran 3 s of cross traffic): with 3 s the single
+ * probe now falls in its last 0.5 s and recovery takes 15 s with or
+ * without probes. */
 typedef struct
 {
   gboolean saw;
@@ -1811,13 +1829,13 @@ probe_run (gboolean probing, gboolean send_fec, gdouble * recovery,
   sim_init (&s, cap, 1, MS (300));
   s.cross_bps = 650000;
   s.cross_start = RTPCC_SEC (20);
-  s.cross_stop = RTPCC_SEC (23);
+  s.cross_stop = RTPCC_SEC (22);
   f = sim_add_flow (&s, 0, RTPCC_SEC (45), 1500000, NULL);
   f->send_fec = send_fec;
   if (!probing)
     fail_unless (rtpcc_controller_set_param (f->cc, "probing", "false"));
   sim_run (&s, RTPCC_SEC (45));
-  *recovery = sim_recovery (f, 23, 45, 1e6, 0.8);
+  *recovery = sim_recovery (f, 22, 45, 1e6, 0.8);
   rtpcc_gcc_get_info (f->cc, info);
   if (seen) {
     seen->saw = f->saw_probe;
@@ -1826,13 +1844,13 @@ probe_run (gboolean probing, gboolean send_fec, gdouble * recovery,
     seen->fec = f->probe_fec;
     seen->a = f->probe_a;
   }
-  g_print ("gcc probing %s%s: cross traffic 650 kbit/s in [20,23) on 1 "
+  g_print ("gcc probing %s%s: cross traffic 650 kbit/s in [20,22) on 1 "
       "Mbit/s; during it %.0f kbit/s; back to 80 %% after %.0f s; probes %u "
-      "(%u ok, %u failed); qdelay p95 [23,45) %.1f ms\n",
+      "(%u ok, %u failed); qdelay p95 [22,45) %.1f ms\n",
       probing ? "on" : "off", send_fec ? "" : " (sender ignores fec)",
-      sim_rx_rate (f, 21, 23) / 1e3, *recovery, info->n_probes,
+      sim_rx_rate (f, 21, 22) / 1e3, *recovery, info->n_probes,
       info->n_probe_success, info->n_probe_fail,
-      sim_qdelay_pct (&s, 23, 45, 95));
+      sim_qdelay_pct (&s, 22, 45, 95));
   sim_clear (&s);
 }
 
@@ -1874,8 +1892,10 @@ GST_END_TEST;
 /* The capacity probe: 1 -> 2.5 Mbit/s at 30 s. Without it the estimate
  * climbs additively near the old congestion point and then at 8 %/s; with
  * it a 2 x burst fires once the queue has been empty for 500 ms and the
- * estimate jumps. On the steady first 30 s the link keeps a queue, so
- * (almost) no capacity probe fires there. */
+ * estimate jumps halfway to what got through (all the way was 4 s here,
+ * but on shared links the first flow to probe took the others' headroom:
+ * gcc.c CAPACITY_JUMP). On the steady first 30 s the link keeps a queue,
+ * so (almost) no capacity probe fires there. */
 static void
 step_run (gboolean capacity, gdouble * recovery, RtpccGccInfo * at30,
     RtpccGccInfo * end, gdouble * p95)
@@ -1916,7 +1936,7 @@ GST_START_TEST (test_closed_loop_capacity_probe)
   /* the test can fail: the probe must cut the climb substantially */
   fail_unless (without < 0 || with + 4 <= without, "with %g s, without %g s",
       with, without);
-  fail_unless (with <= 6, "%g s", with);
+  fail_unless (with <= 9, "%g s", with);
   fail_unless (a.n_probe_success > a30.n_probe_success);
   /* a full, steady link keeps a queue: few probes (the start-up's end may
    * leave one), and the delay stays that of a delay-based controller */

@@ -113,6 +113,7 @@ typedef struct
   gdouble share_min, share_max; /* recv / (cap / n) */
   gdouble qd50, qd95, qdmax;    /* pooled, ms */
   gdouble loss;                 /* pooled, % of packets */
+  gdouble sd95;                 /* sender (pacer) wait p95, worst flow, ms */
 } Window;
 
 typedef struct
@@ -315,6 +316,15 @@ window_stats (const Run * run, RtpccTime t0, RtpccTime t1, Window * w)
       act[w->n++] = w->recv[i];
   }
   w->loss = sp ? 100.0 * dp / sp : 0.0;
+  /* what the pacer adds before the bottleneck: a lower pacing factor
+   * moves queue from the link into the sender */
+  w->sd95 = 0.0;
+  for (guint i = 0; i < run->c.n_flows; i++) {
+    gdouble p95 = NAN;
+    if (run->c.join[i] < t1 && sim_rtpcc_sender_delay_stats
+        (run->flow[i]->sender, t0, t1, NULL, &p95, NULL) > 0)
+      w->sd95 = MAX (w->sd95, p95);
+  }
   g_array_sort (q, cmp_time);
   if (q->len) {
     const RtpccTime *v = (const RtpccTime *) q->data;
@@ -1412,6 +1422,9 @@ test_sweep (void)
       g_string_append (s, " qd95");
       for (guint i = 0; i < o.n_w; i++)
         g_string_append_printf (s, " %5.1f", o.w[i].qd95);
+      g_string_append (s, " sd95");
+      for (guint i = 0; i < o.n_w; i++)
+        g_string_append_printf (s, " %.1f", o.w[i].sd95);
       g_string_append_printf (s, " qd95all %.1f qd50", o.all.qd95);
       for (guint i = 0; i < o.n_w; i++)
         g_string_append_printf (s, " %.1f", o.w[i].qd50);
