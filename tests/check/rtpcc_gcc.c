@@ -1072,6 +1072,12 @@ GST_START_TEST (test_controller_basics)
   fail_if (rtpcc_controller_set_param (cc, "ramp-gain", "9"));
   fail_unless (rtpcc_controller_set_param (cc, "ramp-rise", "1.3"));
   fail_if (rtpcc_controller_set_param (cc, "ramp-rise", "0.9"));
+  fail_unless (rtpcc_controller_set_param (cc, "burst-detect", "busy"));
+  fail_unless (rtpcc_controller_set_param (cc, "burst-detect", "size"));
+  fail_if (rtpcc_controller_set_param (cc, "burst-detect", "frames"));
+  fail_unless (rtpcc_controller_set_param (cc, "capacity-jump", "1"));
+  fail_if (rtpcc_controller_set_param (cc, "capacity-jump", "0"));
+  fail_if (rtpcc_controller_set_param (cc, "capacity-jump", "1.5"));
   fail_if (rtpcc_controller_set_param (cc, "unknown", "1"));
   fail_if (rtpcc_gcc_get_info (NULL, &info));
   rtpcc_controller_free (cc);
