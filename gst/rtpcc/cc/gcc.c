@@ -17,7 +17,8 @@
  *   threshold clamp [6, 600] ms, no adaptation when |m| − th > 15 ms,
  *   1.08^min(dt,1) increase, half a packet per (100 ms + RTT) additive
  *   increase, A < 1.5 R, EMA 0.95 of the congestion point ± 3σ  — draft §5.4
- *   and §5.5; loss 2 % / 10 % / (1 − 0.5 p) / 1.05  — draft §6;
+ *   and §5.5; loss 2 % / 10 % / (1 − 0.5 p) / 1.05 (per 100 ms the loss
+ *   window spans, so alike for every rate)  — draft §6;
  *   trendline window 20, smoothing 0.9, gain 4, amplification
  *   min(num_deltas, 60), threshold time step capped at 100 ms — libwebrtc
  *   trendline_estimator.cc; arrival bursts (≤ 5 ms apart, negative
@@ -931,9 +932,9 @@ rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time, gboolean received)
     l->n_lost++;
 }
 
-RtpccGccLossAction
-rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
-    gdouble delay_rate)
+static RtpccGccLossAction
+loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p, gdouble delay_rate,
+    gdouble intervals)
 {
   RtpccGccLossAction action;
 
@@ -946,7 +947,7 @@ rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
     l->epoch = now;
     action = RTPCC_GCC_LOSS_DECREASE;
   } else if (p < LOSS_LOW) {
-    l->rate *= LOSS_INCREASE;
+    l->rate *= pow (LOSS_INCREASE, intervals);
     action = RTPCC_GCC_LOSS_INCREASE;
   } else {
     action = RTPCC_GCC_LOSS_HOLD;
@@ -961,9 +962,16 @@ rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
 }
 
 RtpccGccLossAction
+rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
+    gdouble delay_rate)
+{
+  return loss_apply (l, now, p, delay_rate, 1.0);
+}
+
+RtpccGccLossAction
 rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
 {
-  gdouble p;
+  gdouble p, intervals;
 
   if (!l->limiting)
     l->rate = MIN (l->rate, delay_rate);
@@ -976,9 +984,15 @@ rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
     return RTPCC_GCC_LOSS_NONE;
   }
   p = (gdouble) l->n_lost / l->n_total;
+  /* 1.05 per control interval the window spans, not per window: a window
+   * needs 20 packets, so a 150 kbit/s flow's last ~0.6 s and a 1 Mbit/s
+   * flow's 0.1-0.2 s, and after a shared loss episode the bigger flow got
+   * its rate back several times as fast (RFC 8867 5.2 seed 60, the 3.5 ->
+   * 1 Mbit/s drop: one flow held at 150 kbit/s for 11 s, Jain 0.815) */
+  intervals = (gdouble) (l->last_send - l->first_send) / l->min_interval;
   l->n_total = l->n_lost = 0;
   l->first_send = l->last_send = RTPCC_TIME_NONE;
-  return rtpcc_gcc_loss_apply (l, now, p, delay_rate);
+  return loss_apply (l, now, p, delay_rate, intervals);
 }
 
 /* ---- rate windows -------------------------------------------------------- */
