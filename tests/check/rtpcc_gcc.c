@@ -1179,6 +1179,61 @@ GST_START_TEST (test_controller_rr_only)
 
 GST_END_TEST;
 
+/* (a) by size: frames of @pkts 1000-byte packets, 40 ms apart, the last
+ * one marked as the frame's end (the RTP marker) */
+static void
+send_frames (RtpccController * cc, RtpccTime * t, guint64 * seq, guint n,
+    guint pkts)
+{
+  for (guint f = 0; f < n; f++, *t += MS (40))
+    for (guint i = 0; i < pkts; i++) {
+      RtpccSentPacket sp = { 0, };
+      sp.seq = (*seq)++;
+      sp.send_time = *t + MS (2) * i;
+      sp.size = 1000;
+      sp.frame_end = i + 1 == pkts;
+      rtpcc_controller_packet_sent (cc, sp.send_time, &sp);
+    }
+}
+
+GST_START_TEST (test_key_frames_by_size)
+{
+  RtpccController *cc = make_gcc (150000, 3000000, 1000000);
+  RtpccGccInfo info;
+  RtpccTime t = 0;
+  guint64 seq = 0;
+
+  send_frames (cc, &t, &seq, 20, 4);
+  send_frames (cc, &t, &seq, 1, 12);     /* a key frame: 3x */
+  send_frames (cc, &t, &seq, 20, 4);
+  send_frames (cc, &t, &seq, 1, 8);      /* 2x: not more than 2x the mean */
+  fail_unless (rtpcc_gcc_get_info (cc, &info));
+  fail_unless (info.n_key_frames == 1, "%" G_GUINT64_FORMAT,
+      info.n_key_frames);
+  /* the encoder's rate steps up 2.5x: the first large frame is taken for
+   * a key frame, the next one restarts the mean, and none after that */
+  send_frames (cc, &t, &seq, 30, 10);
+  fail_unless (rtpcc_gcc_get_info (cc, &info));
+  fail_unless (info.n_key_frames == 2, "%" G_GUINT64_FORMAT,
+      info.n_key_frames);
+  send_frames (cc, &t, &seq, 1, 30);     /* a key frame at the new rate */
+  fail_unless (rtpcc_gcc_get_info (cc, &info));
+  fail_unless (info.n_key_frames == 3);
+  rtpcc_controller_free (cc);
+
+  /* the busy rule does not count frames */
+  cc = make_gcc (150000, 3000000, 1000000);
+  fail_unless (rtpcc_controller_set_param (cc, "burst-detect", "busy"));
+  t = 0;
+  send_frames (cc, &t, &seq, 20, 4);
+  send_frames (cc, &t, &seq, 1, 12);
+  fail_unless (rtpcc_gcc_get_info (cc, &info));
+  fail_unless (info.n_key_frames == 0);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 /* ---- closed loop: a deterministic bottleneck model ----------------------- */
 
 /* The model. Senders packetise 25 fps frames averaging media_bitrate/25 (the
@@ -1771,6 +1826,11 @@ keyframe_run (gboolean guard, gboolean markers, guint64 * overuses,
   *decreases = i1.n_decreases - i0.n_decreases;
   *rate = sim_rx_rate (f, 10, 60);
   *p95 = sim_qdelay_pct (&s, 10, 60, 95);
+  /* by size: every key frame after the first 8 frames (1 in 50 of 1500),
+   * and no delta frame, whatever the target did meanwhile */
+  if (markers)
+    fail_unless (i1.n_key_frames == 29, "%" G_GUINT64_FORMAT,
+        i1.n_key_frames);
   g_print ("gcc key frames every 2 s%s, burst guard %s: %" G_GUINT64_FORMAT
       " over-uses, %" G_GUINT64_FORMAT " decreases in [10,60), %.0f kbit/s "
       "(cap 900), qdelay p95 %.1f ms, %" G_GUINT64_FORMAT " samples "
@@ -1996,6 +2056,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_iframe_grouper_one_group);
   tcase_add_test (tc, test_iframe_one_group_no_overuse);
   tcase_add_test (tc, test_controller_basics);
+  tcase_add_test (tc, test_key_frames_by_size);
   tcase_add_test (tc, test_controller_fec_loss_ignored);
   tcase_add_test (tc, test_controller_rr_only);
 

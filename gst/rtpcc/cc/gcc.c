@@ -1124,6 +1124,8 @@ typedef struct
   RtpccTime frame_first_send;   /* its first packet's send time */
   gdouble frame_mean;           /* EMA of delta frames' bytes */
   guint n_frames;
+  gboolean last_frame_key;
+  guint64 n_key_frames;         /* frames taken for key frames (by size) */
   gboolean in_burst;
   gdouble burst_base;           /* accumulated delay when it began, ms */
   guint64 n_self_bursts;        /* samples flagged as our own burst */
@@ -1314,7 +1316,10 @@ burst_mark (Gcc * g, RtpccTime t)
 
 /* A frame has been sent whole (RTP marker). A key frame is one of more
  * than KEY_FRAME_FACTOR × the delta frames' mean bytes; its span is marked
- * after the fact (the delay samples it affects come back an RTT later). */
+ * after the fact (the delay samples it affects come back an RTT later).
+ * Key frames stand alone: a second large frame in a row means the encoder's
+ * rate went up, and the mean restarts there (else a rate step of more than
+ * 2× would be excused for good). */
 static void
 gcc_frame_done (Gcc * g, RtpccTime end)
 {
@@ -1323,12 +1328,20 @@ gcc_frame_done (Gcc * g, RtpccTime end)
   if (!g->burst_by_size)
     return;
   if (g->n_frames >= BURST_MIN_FRAMES && b > KEY_FRAME_FACTOR * g->frame_mean) {
+    if (g->last_frame_key) {
+      g->frame_mean = b;
+      g->last_frame_key = FALSE;
+      return;
+    }
+    g->last_frame_key = TRUE;
+    g->n_key_frames++;
     if (g->probe_state == RTPCC_GCC_PROBE_IDLE) {
       burst_mark (g, g->frame_first_send);
       burst_mark (g, end);
     }
     return;                     /* not part of the delta frames' mean */
   }
+  g->last_frame_key = FALSE;
   g->frame_mean = g->n_frames == 0 ? b :
       g->frame_mean + (b - g->frame_mean) / 16.0;
   g->n_frames++;
@@ -1350,12 +1363,6 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
       g->busy_start = pkt->send_time;
     if (pkt->frame_end)
       g->have_frame_ends = TRUE;
-    /* The frame interval: from frame ends (RTP markers) when the sender
-     * marks them. The busy-period fallback halves it: each frame's first
-     * packet also leaves the pacer empty while the rest of the frame is
-     * still coming, so every frame yields two "busy ends" (found in the
-     * RFC 8867 5.4 simulation, where it excused most over-use of the
-     * incumbent flow). */
     if (g->frame_first_send == RTPCC_TIME_NONE)
       g->frame_first_send = pkt->send_time;
     g->frame_bytes += pkt->size;
@@ -1364,6 +1371,12 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
       g->frame_bytes = 0;
       g->frame_first_send = RTPCC_TIME_NONE;
     }
+    /* The frame interval: from frame ends (RTP markers) when the sender
+     * marks them. The busy-period fallback halves it: each frame's first
+     * packet also leaves the pacer empty while the rest of the frame is
+     * still coming, so every frame yields two "busy ends" (found in the
+     * RFC 8867 5.4 simulation, where it excused most over-use of the
+     * incumbent flow). */
     if (g->have_frame_ends ? pkt->frame_end : pkt->app_limited) {
       if (g->last_busy_end != RTPCC_TIME_NONE
           && pkt->send_time - g->last_busy_end >= BURST_MIN_GAP) {
@@ -1380,12 +1393,8 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
         && g->n_frame_gaps >= BURST_MIN_FRAMES
         && g->probe_state == RTPCC_GCC_PROBE_IDLE
         && pkt->send_time - g->busy_start >
-        BURST_BUSY_FACTOR * g->frame_interval) {
-      g_array_append_val (g->burst_marks, pkt->send_time);
-      while (g->burst_marks->len > 0 && g_array_index (g->burst_marks,
-              RtpccTime, 0) < pkt->send_time - SEND_LOG_KEEP)
-        g_array_remove_index (g->burst_marks, 0);
-    }
+        BURST_BUSY_FACTOR * g->frame_interval)
+      burst_mark (g, pkt->send_time);
     g->pacer_idle = pkt->app_limited;
   }
   if (g->probe_state == RTPCC_GCC_PROBE_SENDING && !g->probe_have_first) {
@@ -2046,6 +2055,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->received_rate = g->received_rate;
   info->send_rate = send_log_rate (&g->sent, g->last_send_time, SEND_WINDOW);
   info->n_self_bursts = g->n_self_bursts;
+  info->n_key_frames = g->n_key_frames;
   info->signal = g->detector.signal;
   info->rc_state = g->aimd.state;
   info->startup = g->aimd.startup;

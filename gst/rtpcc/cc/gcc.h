@@ -310,6 +310,7 @@ typedef struct
   guint64 n_decreases;          /* delay-based decreases */
   guint64 n_loss_decreases;
   guint64 n_self_bursts;        /* delay samples sent in our own burst */
+  guint64 n_key_frames;         /* frames taken for key frames by size */
   RtpccGccProbeState probe_state;
   gdouble probe_rate;
   guint n_probes, n_probe_success, n_probe_fail;
