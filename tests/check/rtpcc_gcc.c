@@ -1092,6 +1092,17 @@ GST_START_TEST (test_controller_basics)
   fail_unless (rtpcc_controller_set_param (cc, "capacity-jump", "1"));
   fail_if (rtpcc_controller_set_param (cc, "capacity-jump", "0"));
   fail_if (rtpcc_controller_set_param (cc, "capacity-jump", "1.5"));
+  fail_unless (rtpcc_controller_set_param (cc, "recovery-probes", "true"));
+  fail_unless (rtpcc_controller_set_param (cc, "recovery-probes", "false"));
+  fail_if (rtpcc_controller_set_param (cc, "recovery-probes", "2"));
+  fail_unless (rtpcc_controller_set_param (cc, "free-time", "0"));
+  fail_unless (rtpcc_controller_set_param (cc, "free-time", "800"));
+  fail_if (rtpcc_controller_set_param (cc, "free-time", "-1"));
+  fail_unless (rtpcc_controller_set_param (cc, "free-gain", "1.3"));
+  fail_if (rtpcc_controller_set_param (cc, "free-gain", "0.5"));
+  fail_unless (rtpcc_controller_set_param (cc, "queue-test", "all"));
+  fail_unless (rtpcc_controller_set_param (cc, "queue-test", "size"));
+  fail_if (rtpcc_controller_set_param (cc, "queue-test", "some"));
   fail_if (rtpcc_controller_set_param (cc, "unknown", "1"));
   fail_if (rtpcc_gcc_get_info (NULL, &info));
   rtpcc_controller_free (cc);
@@ -1889,8 +1900,9 @@ sim_recovery (const SimFlow * f, guint from, guint to, gdouble cap,
  * unless it got through, so a full link is not probed every few seconds).
  * With pacing at 1.1 x the signal is clean ~2.5 s after the drop (3 s
  * with 1.25 x, when this ran 3 s of cross traffic): with 3 s the single
- * probe now falls in its last 0.5 s and recovery takes 15 s with or
- * without probes. */
+ * probe falls in its last 0.5 s. Recovery probes are opt-in
+ * (recovery-probes=true): without them the free-path climb brings the
+ * rate back (7 s here; 14 s before there was one). */
 typedef struct
 {
   gboolean saw;
@@ -1912,8 +1924,13 @@ probe_run (gboolean probing, gboolean send_fec, gdouble * recovery,
   s.cross_stop = RTPCC_SEC (22);
   f = sim_add_flow (&s, 0, RTPCC_SEC (45), 1500000, NULL);
   f->send_fec = send_fec;
+  /* recovery probes are opt-in; the free-path climb (on in both runs)
+   * does the rest */
   if (!probing)
     fail_unless (rtpcc_controller_set_param (f->cc, "probing", "false"));
+  else
+    fail_unless (rtpcc_controller_set_param (f->cc, "recovery-probes",
+            "true"));
   sim_run (&s, RTPCC_SEC (45));
   *recovery = sim_recovery (f, 22, 45, 1e6, 0.8);
   rtpcc_gcc_get_info (f->cc, info);
@@ -1969,17 +1986,28 @@ GST_START_TEST (test_closed_loop_probe_recovery)
 GST_END_TEST;
 
 
-/* The capacity probe: 1 -> 2.5 Mbit/s at 30 s. Without it the estimate
- * climbs additively near the old congestion point and then at 8 %/s; with
- * it a 2 x burst fires once the queue has been empty for 500 ms and the
- * estimate jumps halfway to what got through (all the way was 4 s here,
- * but on shared links the first flow to probe took the others' headroom:
- * gcc.c CAPACITY_JUMP). On the steady first 30 s the link keeps a queue,
- * so (almost) no capacity probe fires there. */
-static void
-step_run (gboolean capacity, gdouble * recovery, RtpccGccInfo * at30,
-    RtpccGccInfo * end, gdouble * p95)
+/* A capacity increase, 1 -> 2.5 Mbit/s at 30 s, three ways. Without help
+ * the estimate climbs additively near the old congestion point, then at
+ * 8 %/s. The free-path climb (default): once no packet has queued for
+ * 800 ms the point is forgotten and the estimate grows at 1.3x/s. The
+ * capacity probe (opt-in, free path off): a 2 x burst once the queue has
+ * been empty for 500 ms, the estimate jumps halfway to what got through.
+ * On the steady first 30 s the link keeps a queue, so neither fires there
+ * (or the start-up's end leaves one probe). */
+typedef enum
 {
+  STEP_NEITHER,
+  STEP_FREE_PATH,
+  STEP_PROBE,
+} StepMode;
+
+static void
+step_run (StepMode mode, gdouble * recovery, RtpccGccInfo * at30,
+    RtpccGccInfo * end, gdouble * p95, gdouble * at30_rate)
+{
+  static const gchar *names[] = { "neither", "free-path climb",
+    "capacity probe"
+  };
   guint cap[60];
   Sim s;
   SimFlow *f;
@@ -1988,41 +2016,53 @@ step_run (gboolean capacity, gdouble * recovery, RtpccGccInfo * at30,
     cap[i] = i < 30 ? 1000 : 2500;
   sim_init (&s, cap, G_N_ELEMENTS (cap), MS (300));
   f = sim_add_flow (&s, 0, RTPCC_SEC (60), 3000000, NULL);
-  if (!capacity)
+  if (mode != STEP_FREE_PATH)
+    fail_unless (rtpcc_controller_set_param (f->cc, "free-time", "0"));
+  if (mode == STEP_PROBE)
     fail_unless (rtpcc_controller_set_param (f->cc, "capacity-probing",
-            "false"));
+            "true"));
   sim_run (&s, RTPCC_SEC (30));
   rtpcc_gcc_get_info (f->cc, at30);
+  /* what the last 10 s of the full link averaged */
+  *at30_rate = sim_rx_rate (f, 20, 30);
   sim_run (&s, RTPCC_SEC (60));
   rtpcc_gcc_get_info (f->cc, end);
   *recovery = sim_recovery (f, 30, 60, 2.5e6, 0.8);
   *p95 = sim_qdelay_pct (&s, 5, 60, 95);
-  g_print ("gcc capacity probing %s: 1 -> 2.5 Mbit/s at 30 s, 80 %% after "
-      "%.0f s; probes in [0,30) %u, in [30,60) %u (%u ok); qdelay p95 "
-      "[5,60) %.1f ms\n", capacity ? "on" : "off", *recovery,
-      at30->n_probes, end->n_probes - at30->n_probes,
+  g_print ("gcc %s: 1 -> 2.5 Mbit/s at 30 s, 80 %% after %.0f s; "
+      "[20,30) %.0f kbit/s; probes in [0,30) %u, in [30,60) %u (%u ok); "
+      "qdelay p95 [5,60) %.1f ms\n", names[mode], *recovery,
+      *at30_rate / 1e3, at30->n_probes, end->n_probes - at30->n_probes,
       end->n_probe_success - at30->n_probe_success, *p95);
   sim_clear (&s);
 }
 
 GST_START_TEST (test_closed_loop_capacity_probe)
 {
-  gdouble with, without, p95_with, p95_without;
-  RtpccGccInfo a30, a, b30, b;
+  gdouble t[3], p95[3], r30[3];
+  RtpccGccInfo i30[3], end[3];
 
-  step_run (TRUE, &with, &a30, &a, &p95_with);
-  step_run (FALSE, &without, &b30, &b, &p95_without);
-  fail_unless (with >= 0, "never reached 80 %% with the probe");
-  /* the test can fail: the probe must cut the climb substantially */
-  fail_unless (without < 0 || with + 4 <= without, "with %g s, without %g s",
-      with, without);
-  fail_unless (with <= 9, "%g s", with);
-  fail_unless (a.n_probe_success > a30.n_probe_success);
-  /* a full, steady link keeps a queue: few probes (the start-up's end may
-   * leave one), and the delay stays that of a delay-based controller */
-  fail_unless (a30.n_probes <= 2, "%u probes on a steady link",
-      a30.n_probes);
-  fail_unless (p95_with <= 60, "%.1f ms", p95_with);
+  for (guint m = 0; m < 3; m++)
+    step_run (m, &t[m], &i30[m], &end[m], &p95[m], &r30[m]);
+  fail_unless (t[STEP_FREE_PATH] >= 0 && t[STEP_PROBE] >= 0);
+  /* the test can fail: each must cut the climb substantially */
+  for (guint m = STEP_FREE_PATH; m <= STEP_PROBE; m++) {
+    fail_unless (t[STEP_NEITHER] < 0 || t[m] + 4 <= t[STEP_NEITHER],
+        "%u: %g s against %g s", m, t[m], t[STEP_NEITHER]);
+    fail_unless (t[m] <= 9, "%u: %g s", m, t[m]);
+    /* a full, steady link keeps a queue: neither helper fires there, so
+     * the first 30 s are those of the plain controller; the delay stays
+     * that of a delay-based controller */
+    fail_unless (fabs (r30[m] - r30[STEP_NEITHER]) <= 0.03 * r30[STEP_NEITHER],
+        "%u: %.0f against %.0f", m, r30[m], r30[STEP_NEITHER]);
+    fail_unless (p95[m] <= 60, "%u: %.1f ms", m, p95[m]);
+  }
+  fail_unless (end[STEP_PROBE].n_probe_success >
+      i30[STEP_PROBE].n_probe_success);
+  fail_unless (i30[STEP_PROBE].n_probes <= 2, "%u probes on a steady link",
+      i30[STEP_PROBE].n_probes);
+  /* the free path does it without a single probe */
+  fail_unless (end[STEP_FREE_PATH].n_probes == 0);
 }
 
 GST_END_TEST;

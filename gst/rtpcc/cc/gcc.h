@@ -208,6 +208,10 @@ typedef struct
   gdouble ramp_rise;
   gboolean ramp;
   gdouble last_cut_rate;        /* the estimate before the last cut, bit/s */
+  /* the path has shown no queue for a while (set by the caller): grow at
+   * free_gain per second (off while free_gain <= 1) */
+  gboolean free;
+  gdouble free_gain;
   /* cuts since the last increase belong to one over-use episode: only
    * its first one decides ramp and recovery */
   gboolean in_episode;
