@@ -320,7 +320,8 @@
  * through. All the way (1.0), on 5.2's shared link the flow that probed
  * first after a capacity increase took the headroom (Jain < 0.9 in some
  * phase of 21 runs in 80 at 1.1 × pacing, 13 with 0.5); a lone flow
- * chains probes, so it climbs 1 -> 2.5 Mbit/s in 8 s instead of 4 s. */
+ * chains probes: 1 -> 2.5 Mbit/s in 8 s instead of 4 s with the queue
+ * test over all packet sizes, 6 s with the per-size one (rtpcc_gcc). */
 #define CAPACITY_JUMP         0.5
 #define PROBE_CAPACITY_DURATION RTPCC_MSEC (40)
 /* the estimate is this close to the last congestion point (a received
