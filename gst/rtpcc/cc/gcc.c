@@ -1990,6 +1990,17 @@ parse_double (const gchar * value, gdouble * out)
   return TRUE;
 }
 
+/* @yes -> TRUE, @no -> FALSE, anything else rejected (@out untouched) */
+static gboolean
+parse_choice (const gchar * value, const gchar * yes, const gchar * no,
+    gboolean * out)
+{
+  if (strcmp (value, yes) != 0 && strcmp (value, no) != 0)
+    return FALSE;
+  *out = strcmp (value, yes) == 0;
+  return TRUE;
+}
+
 static gboolean
 gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
@@ -2010,24 +2021,10 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
     gcc_reset_delay_path (g);
     return TRUE;
   }
-  if (strcmp (key, "queue-test") == 0) {
-    if (strcmp (value, "size") == 0)
-      g->queue_by_size = TRUE;
-    else if (strcmp (value, "all") == 0)
-      g->queue_by_size = FALSE;
-    else
-      return FALSE;
-    return TRUE;
-  }
-  if (strcmp (key, "burst-detect") == 0) {
-    if (strcmp (value, "size") == 0)
-      g->burst_by_size = TRUE;
-    else if (strcmp (value, "busy") == 0)
-      g->burst_by_size = FALSE;
-    else
-      return FALSE;
-    return TRUE;
-  }
+  if (strcmp (key, "queue-test") == 0)
+    return parse_choice (value, "size", "all", &g->queue_by_size);
+  if (strcmp (key, "burst-detect") == 0)
+    return parse_choice (value, "size", "busy", &g->burst_by_size);
   if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0
       || strcmp (key, "periodic-probing") == 0
       || strcmp (key, "capacity-probing") == 0
