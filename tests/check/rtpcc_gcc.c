@@ -571,6 +571,21 @@ GST_START_TEST (test_aimd_increase_regimes)
   fail_if (a.have_cp);
   fail_if (a.last_was_additive);
   fail_unless (fabs (r - 1e6 * pow (1.08, 0.5)) < 1e-6, "%f", r);
+
+  /* a free path (no queue for a while, the caller's call): free_gain per
+   * second instead; a cut ends it as any other increase */
+  a.free = TRUE;
+  a.free_gain = 1.3;
+  r = rtpcc_gcc_aimd_update (&a, MS (2310), RTPCC_GCC_NORMAL, 1.1e6,
+      MS (100));
+  fail_unless (fabs (r - 1e6 * pow (1.08, 0.5) * pow (1.3, 0.5)) < 1e-6,
+      "%f", r);
+  /* off while free_gain <= 1, as after _init */
+  a.free_gain = 1.0;
+  r = rtpcc_gcc_aimd_update (&a, MS (2810), RTPCC_GCC_NORMAL, 1.4e6,
+      MS (100));
+  fail_unless (fabs (r - 1e6 * pow (1.08, 1.0) * pow (1.3, 0.5)) < 1e-6,
+      "%f", r);
 }
 
 GST_END_TEST;
