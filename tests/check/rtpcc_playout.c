@@ -998,13 +998,22 @@ count_free (gpointer data)
   freed_packets++;
 }
 
+static void
+assert_queued_freed (RtpccPlayout * p, guint queued, guint freed)
+{
+  RtpccPlayoutStats st;
+
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_int (st.queued, queued);
+  fail_unless_equals_int (freed_packets, freed);
+}
+
 /* Which stream a packet belongs to: payload on another SSRC restarts the
  * playout (what was held is freed), a filler on another SSRC never does;
  * reset forgets the SSRC. */
 GST_START_TEST (test_ssrc_switch)
 {
   RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_ADAPTIVE, 0.95);
-  RtpccPlayoutStats st;
 
   freed_packets = 0;
   fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, FALSE,
@@ -1015,17 +1024,13 @@ GST_START_TEST (test_ssrc_switch)
   /* a late probe of another stream: ignored, nothing freed */
   fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xB, TRUE,
           count_free), RTPCC_PLAYOUT_SSRC_IGNORE);
-  rtpcc_playout_get_stats (p, &st);
-  fail_unless_equals_int (st.queued, 3);
-  fail_unless_equals_int (freed_packets, 0);
+  assert_queued_freed (p, 3, 0);
   fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, TRUE,
           count_free), RTPCC_PLAYOUT_SSRC_SAME);
   /* media on another SSRC: a new stream, the old one's packets freed */
   fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xB, FALSE,
           count_free), RTPCC_PLAYOUT_SSRC_NEW);
-  rtpcc_playout_get_stats (p, &st);
-  fail_unless_equals_int (st.queued, 0);
-  fail_unless_equals_int (freed_packets, 3);
+  assert_queued_freed (p, 0, 3);
   /* ... which is now the one a filler must match */
   fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 0xA, TRUE,
           count_free), RTPCC_PLAYOUT_SSRC_IGNORE);

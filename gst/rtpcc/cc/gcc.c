@@ -283,12 +283,13 @@
  * turned that into delay trends that fired over-use at 0.91-0.96 C (the
  * sawtooth averaged 0.9 C), more so for flows with more packets per frame.
  * At 1.1 × the link sees a smoother stream. RFC 8867 over seeds 1-80
- * (test-sim-rfc8867 seed-sweep, with the size rule above): 5.1 phases
+ * (test-sim-rfc8867 seed-sweep; the code before 9909a7c plus the size
+ * rule above, measured when the two landed): 5.1 phases
  * below 90 % 11/72/5/54 -> 2/27/4/38 runs, p95 > 50 ms 16 -> 5; 5.4 flows
  * > 5 s below half their share after a join 8 / 11 / 4 -> 3 / 6 / 0. The
  * cost is in the sender: the pacer's p95 wait rose from 28 to 35 ms,
  * while the link's run p95 fell by about as much (median 34.8 -> 28.0 ms
- * on 5.1 with the defaults). */
+ * on 5.1 at 9909a7c). */
 #define PACING_FACTOR         1.1
 
 /* loss */
@@ -348,10 +349,12 @@
  * keep their ratio, where a capacity probe let the first flow to probe
  * take the headroom. The climb stops at the first queue (5 ms above the
  * size class's minimum), an RTT's growth past capacity: ~8 % at 1.3x/s.
- * RFC 8867 seeds 1-80 against the capacity probe (test-sim-rfc8867
- * seed-sweep): 5.1 phases below 90 % 1/47/3/18 -> 1/33/2/4, 5.2 phases
- * 5/0/29/0/39 -> 4/0/0/0/3, 5.2 Jain < 0.9 18 -> 15; seeds 81-160 5.1
- * 3/42/3/32 -> 2/27/4/8, 5.2 4/2/34/0/42 -> 4/2/1/0/13, Jain 14 -> 17. */
+ * RFC 8867 (test-sim-rfc8867 seed-sweep), the code before 3f6cd1e against
+ * 3f6cd1e (this climb, recovery and capacity probes opt-in, ramp-rise
+ * 1.7): seeds 1-80, 5.1 phases below 90 % 1/47/3/18 -> 0/33/0/0, 5.2
+ * phases 5/0/29/0/39 -> 2/0/0/0/6, 5.2 Jain < 0.9 18 -> 9; seeds 81-160
+ * (against 1e29fd5) 3/42/3/32 -> 2/31/0/3, 4/2/34/0/42 -> 6/0/0/0/9,
+ * Jain 14 -> 10. */
 #define FREE_TIME             RTPCC_MSEC (800)
 #define FREE_GAIN             1.3
 /* a probe that got at least this share of its rate through was not
