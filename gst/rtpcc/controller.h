@@ -74,6 +74,9 @@ typedef struct
   /* The receiver's report time on the sender's timeline (same offset as
    * arrival): lets controllers measure receive rates over report intervals. */
   RtpccTime report_time;
+  /* the feedback format's arrival-time unit (RFC 8888 1/1024 s, TWCC
+   * 250 us), 0 = exact: one-way delays carry up to this much rounding */
+  RtpccTime arrival_resolution;
 } RtpccFeedback;
 
 /* An RTCP reception report block about our media (RFC 3550 §6.4.1). */

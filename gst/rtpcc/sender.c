@@ -850,10 +850,11 @@ declare_losses (RtpccSender * s)
 /* What every per-packet feedback does once its packets are marked: the
  * breaker's sign of life, NDUPACK losses, statistics, the controller.
  * @report_time is the receiver's report instant on our timeline, or NONE
- * (TWCC has none: the newest arrival stands in). */
+ * (TWCC has none: the newest arrival stands in). @arrival_resolution is
+ * the format's arrival-time unit. */
 static void
 finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
-    RtpccTime report_time)
+    RtpccTime report_time, RtpccTime arrival_resolution)
 {
   gdouble lost = 0, total = 0;
 
@@ -909,6 +910,7 @@ finish_feedback (RtpccSender * s, RtpccTime now, RtpccTime sample,
     f.rtt_sample = sample;
     f.srtt = s->stats.srtt;
     f.report_time = report_time;
+    f.arrival_resolution = arrival_resolution;
     rtpcc_controller_feedback (s->cc, now, &f);
   }
 }
@@ -998,7 +1000,8 @@ handle_ccfb (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
     if (sample <= 0)
       sample = RTPCC_TIME_NONE;
   }
-  finish_feedback (s, now, sample, report_remote + s->remote_offset);
+  finish_feedback (s, now, sample, report_remote + s->remote_offset,
+      RTPCC_NSEC_PER_SEC / 1024);
   return TRUE;
 }
 
@@ -1093,7 +1096,7 @@ handle_twcc (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   }
   finish_feedback (s, now, sample, newest_arrival !=
       RTPCC_TIME_NONE && s->have_remote ? newest_arrival + s->remote_offset :
-      RTPCC_TIME_NONE);
+      RTPCC_TIME_NONE, RTPCC_USEC (250));
   return TRUE;
 }
 

@@ -44,7 +44,7 @@ typedef struct
 {
   RtpccTime now;
   guint first, n;               /* into RecCC.reports */
-  RtpccTime rtt_sample, srtt, report_time;
+  RtpccTime rtt_sample, srtt, report_time, arrival_resolution;
 } RecFeedback;
 
 typedef struct
@@ -103,6 +103,7 @@ rec_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   f.rtt_sample = fb->rtt_sample;
   f.srtt = fb->srtt;
   f.report_time = fb->report_time;
+  f.arrival_resolution = fb->arrival_resolution;
   for (guint i = 1; i < fb->n_reports; i++)
     fail_unless (fb->reports[i - 1].seq < fb->reports[i].seq,
         "reports not in ascending seq");
@@ -673,6 +674,40 @@ GST_START_TEST (test_ccfb_rtt_independent_of_clock_offset)
       RTPCC_SEC (1600000000) + 777);
   /* the receiver's 16.16 report clock wraps 1.5 s into the call */
   check_ccfb_rtt (RTPCC_SEC (5), RTPCC_SEC (65536) * 40000 - RTPCC_MSEC (6500));
+}
+
+GST_END_TEST;
+
+/* The controller learns each format's arrival-time unit: the rounding its
+ * one-way delays carry (gcc's queue test allows for it). */
+GST_START_TEST (test_feedback_arrival_resolution)
+{
+  const RtpccFeedbackMode modes[2] = { RTPCC_FEEDBACK_CCFB,
+    RTPCC_FEEDBACK_TWCC
+  };
+  const RtpccTime units[2] = { RTPCC_NSEC_PER_SEC / 1024, RTPCC_USEC (250) };
+
+  for (guint m = 0; m < 2; m++) {
+    RtpccSenderConfig sc;
+    RtpccReceiverConfig rc;
+    Loop *l;
+    RecCC *rec;
+
+    sender_config (&sc, "test-recorder", 1000000);
+    sc.feedback = modes[m];
+    receiver_config (&rc);
+    rc.feedback = modes[m];
+    l = loop_new (&sc, &rc, RTPCC_SEC (3), RTPCC_MSEC (20), RTPCC_MSEC (20));
+    loop_add_cbr (l, 0, RTPCC_MSEC (10), 100, PKT_SIZE, 0);
+    loop_run (l, RTPCC_MSEC (1200));
+    rec = recorder (l->s);
+    fail_unless (rec->fbs->len >= 10, "mode %u: %u feedbacks", m,
+        rec->fbs->len);
+    for (guint i = 0; i < rec->fbs->len; i++)
+      fail_unless_equals_int64 (rec_fb (rec, i)->arrival_resolution,
+          units[m]);
+    loop_free (l);
+  }
 }
 
 GST_END_TEST;
@@ -2232,6 +2267,7 @@ rtpcc_endpoints_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_ccfb_rtt_independent_of_clock_offset);
+  tcase_add_test (tc, test_feedback_arrival_resolution);
   tcase_add_test (tc, test_each_packet_reported_once);
   tcase_add_test (tc, test_loss_needs_three_received_later);
   tcase_add_test (tc, test_arrival_differences);
