@@ -887,6 +887,7 @@ typedef struct
   guint64 seq;
   GArray *reports;              /* pending RtpccPacketReport */
   RtpccTime srtt;
+  RtpccTime resolution;         /* the feedback's arrival-time unit */
 } Feeder;
 
 static void
@@ -896,6 +897,7 @@ feeder_init (Feeder * f, RtpccController * cc)
   f->seq = 1;
   f->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
   f->srtt = MS (60);
+  f->resolution = 0;
 }
 
 static void
@@ -936,6 +938,7 @@ feeder_flush (Feeder * f, RtpccTime now)
   fb.rtt_sample = f->srtt;
   fb.srtt = f->srtt;
   fb.report_time = now + RX_OFFSET;
+  fb.arrival_resolution = f->resolution;
   rtpcc_controller_feedback (f->cc, now, &fb);
   g_array_set_size (f->reports, 0);
 }
@@ -958,6 +961,75 @@ feeder_steady (Feeder * f, RtpccTime t0, RtpccTime t1, RtpccTime gap)
   feeder_flush (f, t + MS (25));
   return t;
 }
+
+/* Frames of two 1200-byte packets every 33 ms from @t0 to @t1 through a
+ * 1.2 Mbit/s link (8 ms per packet) with 25 ms of delay, the second packet
+ * @gap after the first; every @every-th frame (0 = none) and, if @queue,
+ * every packet arrives @extra later. Arrivals are rounded down to the
+ * feeder's resolution, as a receiver's report rounds them. Feedback every
+ * other frame; TRUE if the free path held at any feedback. */
+static gboolean
+feeder_frames (Feeder * f, RtpccTime t0, RtpccTime t1, RtpccTime gap,
+    guint every, RtpccTime extra, gboolean queue, RtpccTime * link_free)
+{
+  RtpccGccInfo info;
+  gboolean seen = FALSE;
+  guint n = 0;
+
+  for (RtpccTime t = t0; t < t1; t += MS (33), n++) {
+    for (guint i = 0; i < 2; i++) {
+      RtpccTime send = t + i * gap, arrival;
+
+      *link_free = MAX (*link_free, send) + MS (8);
+      arrival = *link_free + MS (25);
+      if (queue || (every > 0 && n % every == 0))
+        arrival += extra;
+      if (f->resolution > 0)
+        arrival = (arrival + RX_OFFSET) / f->resolution * f->resolution
+            - RX_OFFSET;
+      feeder_packet (f, send, arrival, 1200, FALSE);
+    }
+    rtpcc_controller_tick (f->cc, t);
+    if (n % 2 == 1) {
+      feeder_flush (f, t + MS (60));
+      fail_unless (rtpcc_gcc_get_info (f->cc, &info));
+      seen |= info.free_path;
+    }
+  }
+  return seen;
+}
+
+/* The free-path test (gcc.c gcc_track_queue): what reads as queue on an
+ * empty link does not hold the climb back, a queue stops it. */
+GST_START_TEST (test_free_path_queue_test)
+{
+  Feeder f;
+  RtpccGccInfo info;
+  RtpccTime link_free = 0;
+
+  feeder_init (&f, make_gcc (100000, 5000000, 500000));
+  /* the pacer's burst credit sends each frame's first two packets 0.3 ms
+   * apart: the second waits 7.7 ms behind the first at the bottleneck, a
+   * wait of our own making, not a queue */
+  feeder_frames (&f, 0, RTPCC_SEC (3), US (300), 0, 0, FALSE, &link_free);
+  fail_unless (rtpcc_gcc_get_info (f.cc, &info));
+  fail_unless (info.free_path);
+  /* a standing queue of 6 ms on every packet ends it within the first
+   * control interval, and it stays ended */
+  feeder_frames (&f, RTPCC_SEC (3), MS (3300), US (300), 0, MS (6), TRUE,
+      &link_free);
+  fail_if (feeder_frames (&f, MS (3300), RTPCC_SEC (6), US (300), 0,
+          MS (6), TRUE, &link_free));
+  /* arrivals reported in 1/1024 s: the base is the earliest-rounded
+   * packet, so a 4.6 ms delay on every fourth frame reads as up to 5.6 ms;
+   * the start allows two units for it */
+  f.resolution = RTPCC_NSEC_PER_SEC / 1024;
+  fail_unless (feeder_frames (&f, RTPCC_SEC (6), RTPCC_SEC (12), US (300), 4,
+          US (4600), FALSE, &link_free));
+  feeder_clear (&f);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_iframe_one_group_no_overuse)
 {
@@ -2110,6 +2182,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_grouping_arrival_burst);
   tcase_add_test (tc, test_iframe_grouper_one_group);
   tcase_add_test (tc, test_iframe_one_group_no_overuse);
+  tcase_add_test (tc, test_free_path_queue_test);
   tcase_add_test (tc, test_controller_basics);
   tcase_add_test (tc, test_key_frames_by_size);
   tcase_add_test (tc, test_controller_fec_loss_ignored);

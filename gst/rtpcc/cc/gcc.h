@@ -315,6 +315,7 @@ typedef struct
   guint64 n_loss_decreases;
   guint64 n_self_bursts;        /* delay samples sent in our own burst */
   guint64 n_key_frames;         /* frames taken for key frames by size */
+  gboolean free_path;           /* no queue for free-time: the free climb */
   RtpccGccProbeState probe_state;
   gdouble probe_rate;
   guint n_probes, n_probe_success, n_probe_fail;
