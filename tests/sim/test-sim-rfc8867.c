@@ -1304,7 +1304,7 @@ test_54_nada_catch_up (void)
  *    other flow), which the big flow, paced, never does behind its own:
  *    the big flow sees the free path, the small one does not.
  * Over [60,119): Jain 0.949-1.0 (41-160: >= 0.910), every flow >= 68 % of
- * its share; utilisation with two or more flows 90.0-96.5 %; p95 <= 38.3
+ * its share; utilisation with two or more flows 90.0-95.9 %; p95 <= 38.3
  * ms in every window.
  * Asserted: the aim for every flow already running and for the newcomer
  * at 40 s, the newcomer at 20 s <= 20 s, the first flow <= 5 s; Jain over
