@@ -27,7 +27,7 @@
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
 #include <rtpcc/sendbuf.h>
-#include <rtpcc/encoder.h>
+#include <rtpcc/encoderrate.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>

@@ -433,7 +433,7 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
   gst_element_class_set_static_metadata (element_class, "FEC decoder",
       "Codec/Decoder/Network/RTP",
       "Recovers lost RTP packets from XOR / Reed-Solomon / ULPFEC parity",
-      "gst-rtpcc");
+      "gst-rtpcc developers");
   gst_type_mark_as_plugin_api (GST_TYPE_FEC_DEC_MODE, 0);
 }
 

@@ -29,6 +29,7 @@
 #endif
 
 #include "gstfec.h"
+#include "gstrtpccevent.h"
 
 #include <rtpcc/ratewindow.h>
 
@@ -294,33 +295,27 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
-/* Interface I2: N from the controller's media / FEC rate split. */
+/* N from the controller's media / FEC rate split. */
 static void
-apply_target (GstFecEnc * self, const GstStructure * s)
+apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
 {
-  guint64 media = 0, fec = 0;
-  guint interval = 0;
   RtpccFecEncoderConfig cfg = self->cfg;
 
   if (!self->follow_target)
     return;
   self->target_events++;
-  if (gst_structure_get_uint (s, "fec-interval", &interval) && interval > 0) {
-    cfg.n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+  if (t->fec_interval > 0) {
+    cfg.n = CLAMP (t->fec_interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
     self->enabled = TRUE;
-  } else if (gst_structure_get_uint64 (s, "fec-bitrate", &fec)) {
-    guint n;
+  } else {
+    guint n = rtpcc_fec_interval_for_rates (t->media_bitrate, t->fec_bitrate);
 
-    gst_structure_get_uint64 (s, "media-bitrate", &media);
-    n = rtpcc_fec_interval_for_rates (media, fec);
     self->enabled = n > 0;
     if (n > 0)
       cfg.n = n;
-  } else {
-    return;
   }
   GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
-      G_GUINT64_FORMAT " -> %s, n %u", media, fec,
+      G_GUINT64_FORMAT " -> %s, n %u", t->media_bitrate, t->fec_bitrate,
       self->enabled ? "on" : "off", cfg.n);
   rtpcc_fec_encoder_set_enabled (self->enc, self->enabled);
   if (rtpcc_fec_encoder_set_config (self->enc, &cfg, NULL))
@@ -331,15 +326,12 @@ static gboolean
 gst_fec_enc_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
   GstFecEnc *self = GST_FEC_ENC (parent);
+  GstRtpccTargetInfo t;
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM) {
-    const GstStructure *s = gst_event_get_structure (event);
-
-    if (s && gst_structure_has_name (s, "rtpcc-target")) {
-      g_mutex_lock (&self->lock);
-      apply_target (self, s);
-      g_mutex_unlock (&self->lock);
-    }
+  if (gst_rtpcc_target_event_parse (event, &t)) {
+    g_mutex_lock (&self->lock);
+    apply_target (self, &t);
+    g_mutex_unlock (&self->lock);
   }
   /* the encoder upstream wants the same event */
   return gst_pad_event_default (pad, parent, event);
@@ -625,7 +617,7 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   gst_element_class_set_static_metadata (element_class, "FEC encoder",
       "Codec/Encoder/Network/RTP",
       "XOR / Reed-Solomon / 2-D XOR FEC on a separate SSRC and sequence space",
-      "gst-rtpcc");
+      "gst-rtpcc developers");
   gst_type_mark_as_plugin_api (GST_TYPE_FEC_ENC_SCHEME, 0);
 }
 

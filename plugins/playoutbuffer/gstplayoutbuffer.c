@@ -39,6 +39,7 @@
 #include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstplayoutbuffer.h"
+#include "gstrtpccevent.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define GST_CAT_DEFAULT gst_playout_buffer_debug
@@ -749,13 +750,8 @@ static void
 gst_playout_buffer_emit_discard (GstPlayoutBuffer * self, GstPad * pad,
     guint32 ssrc, guint16 seq)
 {
-  GstStructure *s = gst_structure_new ("rtpcc-discard",
-      "ssrc", G_TYPE_UINT, (guint) ssrc,
-      "seqnum", G_TYPE_UINT, (guint) seq,
-      "count", G_TYPE_UINT, 1u, NULL);
-
   GST_DEBUG_OBJECT (self, "late discard ssrc %08x seq %u", ssrc, seq);
-  gst_pad_push_event (pad, gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
+  gst_pad_push_event (pad, gst_rtpcc_discard_event_new (ssrc, seq, 1));
 }
 
 static GstFlowReturn

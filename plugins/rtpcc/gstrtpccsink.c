@@ -16,6 +16,8 @@
 #include "gstrtpccsink.h"
 #include "rtpccelements.h"
 #include "rtpccutil.h"
+#include "gstrtpccencoder.h"
+#include "gstrtpccevent.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
@@ -151,157 +153,38 @@ wake_task (GstRtpccSink * self)
     GST_WARNING_OBJECT (self, "cannot wake the task: %s", g_strerror (errno));
 }
 
-/* ---- encoder control ---------------------------------------------------- */
-
-static GstElement *
-element_of_src_pad (GstPad * pad)
-{
-  GstPad *p = gst_object_ref (pad);
-  GstElement *e;
-
-  /* look through ghost pads into the bin */
-  while (GST_IS_GHOST_PAD (p)) {
-    GstPad *t = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
-    gst_object_unref (p);
-    if (!t)
-      return NULL;
-    p = t;
-  }
-  e = gst_pad_get_parent_element (p);
-  gst_object_unref (p);
-  return e;
-}
-
-/* Breadth-first search upstream for an element our encoder table knows. */
-static GstElement *
-find_encoder (GstRtpccSink * self, const RtpccEncoderInfo ** info_out)
-{
-  GQueue pads = G_QUEUE_INIT;
-  GstElement *found = NULL;
-  guint visited = 0;
-
-  g_queue_push_tail (&pads, gst_object_ref (GST_BASE_SINK_PAD (self)));
-  while (!found && !g_queue_is_empty (&pads) && visited < 64) {
-    GstPad *sinkpad = g_queue_pop_head (&pads);
-    GstPad *peer = gst_pad_get_peer (sinkpad);
-    GstElement *e;
-
-    gst_object_unref (sinkpad);
-    visited++;
-    if (!peer)
-      continue;
-    e = element_of_src_pad (peer);
-    gst_object_unref (peer);
-    if (!e)
-      continue;
-    {
-      GstElementFactory *f = gst_element_get_factory (e);
-      const RtpccEncoderInfo *info = f ?
-          rtpcc_encoder_lookup (GST_OBJECT_NAME (f)) : NULL;
-      if (info && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-              info->property)) {
-        found = gst_object_ref (e);
-        *info_out = info;
-      } else {
-        GstIterator *it = gst_element_iterate_sink_pads (e);
-        GValue v = G_VALUE_INIT;
-        while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
-          g_queue_push_tail (&pads, g_value_dup_object (&v));
-          g_value_reset (&v);
-        }
-        g_value_unset (&v);
-        gst_iterator_free (it);
-      }
-    }
-    gst_object_unref (e);
-  }
-  g_queue_clear_full (&pads, gst_object_unref);
-  return found;
-}
+/* ---- target publication ------------------------------------------------- */
 
 static void
-apply_to_encoder (GstRtpccSink * self, guint64 bps)
+target_info (GstRtpccSink * self, const RtpccTarget * t,
+    const RtpccSenderStats * st, GstRtpccTargetInfo * info)
 {
-  const RtpccEncoderInfo *info = NULL;
-  GstElement *enc;
-  GParamSpec *pspec;
-  GValue v = G_VALUE_INIT;
-  guint64 value;
-  RtpccTime now = rtpcc_mono_now ();
-
-  enc = find_encoder (self, &info);
-  if (!enc) {
-    if (!self->encoder_searched)
-      GST_INFO_OBJECT (self, "no known encoder upstream; publishing the "
-          "target only");
-    self->encoder_searched = TRUE;
-    return;
-  }
-  self->encoder_searched = TRUE;
-  if (!rtpcc_encoder_hysteresis_update (&self->hysteresis, now, bps)) {
-    /* an increase held back by the hysteresis must still land once its
-     * interval has passed, even if the target does not change again */
-    RtpccTime due = self->hysteresis.applied_at +
-        self->hysteresis.min_interval;
-    self->encoder_retry_at = bps != self->hysteresis.applied_bps && due > now ?
-        due : RTPCC_TIME_NONE;
-    gst_object_unref (enc);
-    return;
-  }
-  self->encoder_retry_at = RTPCC_TIME_NONE;
-  value = rtpcc_encoder_value_for_bitrate (info, bps);
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
-      info->property);
-  g_value_init (&v, pspec->value_type);
-  switch (G_TYPE_FUNDAMENTAL (pspec->value_type)) {
-    case G_TYPE_UINT:
-      g_value_set_uint (&v, (guint) MIN (value, G_MAXUINT));
-      break;
-    case G_TYPE_INT:
-      g_value_set_int (&v, (gint) MIN (value, G_MAXINT));
-      break;
-    case G_TYPE_UINT64:
-      g_value_set_uint64 (&v, value);
-      break;
-    case G_TYPE_INT64:
-      g_value_set_int64 (&v, (gint64) value);
-      break;
-    default:
-      GST_WARNING_OBJECT (self, "%s:%s has an unexpected type",
-          GST_OBJECT_NAME (enc), info->property);
-      g_value_unset (&v);
-      gst_object_unref (enc);
-      return;
-  }
-  /* clamp into the property's own range rather than trip a g_warning */
-  g_param_value_validate (pspec, &v);
-  GST_DEBUG_OBJECT (self, "setting %s:%s = %" G_GUINT64_FORMAT,
-      GST_OBJECT_NAME (enc), info->property, value);
-  g_object_set_property (G_OBJECT (enc), info->property, &v);
-  g_value_unset (&v);
-  self->encoder_updates++;
-  gst_object_unref (enc);
+  memset (info, 0, sizeof (*info));
+  info->target_bitrate = t->target_bitrate;
+  info->media_bitrate = t->media_bitrate;
+  info->fec_bitrate = t->fec_bitrate;
+  info->pacing_rate = t->pacing_rate;
+  info->media_pacing_rate = t->target_bitrate > 0 && t->media_bitrate > 0
+      && t->media_bitrate < t->target_bitrate ?
+      (guint64) ((gdouble) t->pacing_rate * (gdouble) t->media_bitrate /
+      (gdouble) t->target_bitrate) : t->pacing_rate;
+  info->rtt = st->srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE :
+      (GstClockTime) st->srtt;
+  info->loss = st->loss;
+  info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
+  info->controller = rtpcc_sender_get_controller_name (self->sender);
+  info->state = t->state;
+  info->reason = t->reason;
 }
-
-/* ---- target publication ------------------------------------------------- */
 
 static GstStructure *
 target_structure (GstRtpccSink * self, const RtpccTarget * t,
     const RtpccSenderStats * st)
 {
-  return gst_structure_new ("rtpcc-target",
-      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
-      "media-bitrate", G_TYPE_UINT64, t->media_bitrate,
-      "fec-bitrate", G_TYPE_UINT64, t->fec_bitrate,
-      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
-      "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
-          st->srtt),
-      "loss", G_TYPE_DOUBLE, st->loss,
-      "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
-      "controller", G_TYPE_STRING,
-      rtpcc_sender_get_controller_name (self->sender),
-      "state", G_TYPE_STRING, t->state ? t->state : "",
-      "reason", G_TYPE_STRING, t->reason ? t->reason : "", NULL);
+  GstRtpccTargetInfo info;
+
+  target_info (self, t, st, &info);
+  return gst_rtpcc_target_structure_new (&info);
 }
 
 /* Takes @s. */
@@ -339,7 +222,8 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
           ("Circuit breaker cleared"), ("feedback has returned"));
   }
   if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
-    apply_to_encoder (self, media_bps);
+    gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
+        rtpcc_mono_now (), media_bps);
 }
 
 /* ---- the task ----------------------------------------------------------- */
@@ -526,9 +410,9 @@ gst_rtpcc_sink_loop (gpointer user_data)
         && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
       resend = target_structure (self, rtpcc_sender_get_target (self->sender),
           rtpcc_sender_get_stats (self->sender, now));
-    if (self->encoder_retry_at != RTPCC_TIME_NONE
-        && now >= self->encoder_retry_at) {
-      self->encoder_retry_at = RTPCC_TIME_NONE;
+    if (self->encoder.retry_at != RTPCC_TIME_NONE
+        && now >= self->encoder.retry_at) {
+      self->encoder.retry_at = RTPCC_TIME_NONE;
       retry_bps = rtpcc_sender_get_target (self->sender)->media_bitrate;
     }
   }
@@ -564,10 +448,11 @@ gst_rtpcc_sink_loop (gpointer user_data)
   if (resend)
     push_target_upstream (self, resend);
   if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
-    apply_to_encoder (self, retry_bps);
-  if (self->encoder_retry_at != RTPCC_TIME_NONE)
-    next = next == RTPCC_TIME_NONE ? self->encoder_retry_at :
-        MIN (next, self->encoder_retry_at);
+    gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
+        rtpcc_mono_now (), retry_bps);
+  if (self->encoder.retry_at != RTPCC_TIME_NONE)
+    next = next == RTPCC_TIME_NONE ? self->encoder.retry_at :
+        MIN (next, self->encoder.retry_at);
 
   fds[0].fd = g_socket_get_fd (self->socket);
   fds[0].events = POLLIN;
@@ -734,10 +619,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   self->published_generation = G_MAXUINT64;
   self->last_tripped = FALSE;
   self->feedback_problem = NULL;
-  rtpcc_encoder_hysteresis_init (&self->hysteresis);
-  self->encoder_searched = FALSE;
+  gst_rtpcc_encoder_setter_reset (&self->encoder);
   self->upstream_pending = FALSE;
-  self->encoder_retry_at = RTPCC_TIME_NONE;
   self->task = gst_task_new (gst_rtpcc_sink_loop, self, NULL);
   gst_object_set_name (GST_OBJECT (self->task), "rtpccsink:pacer");
   gst_task_set_lock (self->task, &self->task_lock);
@@ -887,7 +770,9 @@ make_stats (GstRtpccSink * self)
       "receive-rate", G_TYPE_UINT64, st->receive_rate,
       "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
       "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
-      "encoder-updates", G_TYPE_UINT64, self->encoder_updates,
+      "encoder-updates", G_TYPE_UINT64, self->encoder.updates,
+      "encoder-refused", G_TYPE_UINT64, self->encoder.refused,
+      "encoder", G_TYPE_STRING, self->encoder.encoder_name,
       "twcc-stamp-errors", G_TYPE_UINT64, self->twcc_stamp_errors,
       "probe-packets", G_TYPE_UINT64, st->probe_packets,
       "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
@@ -1086,7 +971,7 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_free (self->controller_params);
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
-  g_weak_ref_clear (&self->encoder);
+  gst_rtpcc_encoder_setter_clear (&self->encoder);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1388,7 +1273,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->pollfd.fd = -1;
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);
-  g_weak_ref_init (&self->encoder, NULL);
+  gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));
   /* a network sink: never wait for the clock */
   gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
   gst_base_sink_set_async_enabled (GST_BASE_SINK (self), FALSE);

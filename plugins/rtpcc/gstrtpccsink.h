@@ -6,7 +6,7 @@
 #include <gst/base/gstbasesink.h>
 #include <gio/gio.h>
 #include <rtpcc/sender.h>
-#include <rtpcc/encoder.h>
+#include "gstrtpccencoder.h"
 
 G_BEGIN_DECLS
 
@@ -68,17 +68,13 @@ struct _GstRtpccSink
   guint64 invalid_rtp;
   guint64 wrong_source;
   guint64 send_errors;
-  guint64 encoder_updates;
   guint64 twcc_stamp_errors;
-  RtpccEncoderHysteresis hysteresis;
-  GWeakRef encoder;             /* the encoder found upstream, if any */
-  gboolean encoder_searched;
+  GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;
   gboolean last_tripped;
   const gchar *feedback_problem;        /* static string or NULL */
   /* task thread only */
   gboolean upstream_pending;    /* the last target event did not get upstream */
-  RtpccTime encoder_retry_at;   /* an increase held back by the hysteresis */
 };
 
 G_END_DECLS

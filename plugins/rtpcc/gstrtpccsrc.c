@@ -14,6 +14,7 @@
 
 #include "gstrtpccsrc.h"
 #include "rtpccelements.h"
+#include "gstrtpccevent.h"
 #include "rtpccutil.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
@@ -395,27 +396,22 @@ static gboolean
 gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
 {
   GstRtpccSrc *self = GST_RTPCC_SRC (bsrc);
-  const GstStructure *st;
-  guint ssrc = 0, seqnum = 0, count = 0;
+  guint32 ssrc = 0;
+  guint16 seqnum = 0;
+  guint count = 0;
   gboolean ok;
 
-  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_UPSTREAM
-      || !(st = gst_event_get_structure (event))
-      || !gst_structure_has_name (st, "rtpcc-discard"))
+  if (!gst_rtpcc_discard_event_is (event))
     return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
 
-  ok = gst_structure_get_uint (st, "ssrc", &ssrc)
-      && gst_structure_get_uint (st, "seqnum", &seqnum)
-      && gst_structure_get_uint (st, "count", &count)
-      && seqnum <= G_MAXUINT16 && count >= 1;
+  ok = gst_rtpcc_discard_event_parse (event, &ssrc, &seqnum, &count);
   if (!ok)
     GST_WARNING_OBJECT (self, "malformed rtpcc-discard event: %"
-        GST_PTR_FORMAT, st);
+        GST_PTR_FORMAT, gst_event_get_structure (event));
   g_mutex_lock (&self->lock);
   if (self->receiver)
     rtpcc_receiver_mark_discarded (self->receiver, rtpcc_mono_now (),
-        (guint32) ssrc, (guint16) seqnum, ok ? MIN (count,
-            RTPCC_RECEIVER_MAX_DISCARDS) : 0);
+        ssrc, seqnum, ok ? MIN (count, RTPCC_RECEIVER_MAX_DISCARDS) : 0);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }

@@ -52,6 +52,7 @@
 #include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstsendbuffer.h"
+#include "gstrtpccevent.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
 #define GST_CAT_DEFAULT gst_send_buffer_debug
@@ -484,46 +485,30 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
 /* The media share of the pacing rate: FEC (fecenc after this element) and
  * probe padding use the rest (target = media + fec, pacing = target ×
  * factor). */
-static guint64
-drain_rate (guint64 pacing, guint64 target, guint64 media)
-{
-  guint64 rate = pacing ? pacing : target;
-
-  if (target > 0 && media > 0 && media < target)
-    rate = (guint64) ((gdouble) rate * (gdouble) media / (gdouble) target);
-  return rate;
-}
-
-/* "rtpcc-target" from rtpccsink: the sending-buffer context (seed 002
- * §2.2), then on upstream to whoever adapts (encoders, fecenc). */
+/* "rtpcc-target" from rtpccsink: the round-trip time and the rate media
+ * leaves the sender at, which the expiry policies judge a frame by; then on
+ * upstream to whoever adapts (encoders, fecenc). */
 static gboolean
 gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
   GstSendBuffer *self = GST_SEND_BUFFER (parent);
+  GstRtpccTargetInfo t;
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
-      && gst_event_has_name (event, "rtpcc-target")) {
-    const GstStructure *s = gst_event_get_structure (event);
-    guint64 rtt = 0, pacing = 0, target = 0, media = 0, drain;
-
-    gst_structure_get_uint64 (s, "rtt", &rtt);
-    gst_structure_get_uint64 (s, "pacing-rate", &pacing);
-    gst_structure_get_uint64 (s, "target-bitrate", &target);
-    gst_structure_get_uint64 (s, "media-bitrate", &media);
-    drain = drain_rate (pacing, target, media);
+  if (gst_rtpcc_target_event_parse (event, &t)) {
     g_mutex_lock (&self->lock);
     self->target_events++;
     if (self->sb) {
-      rtpcc_sendbuf_set_rtt (self->sb, rtt > 0 && rtt < G_MAXINT64 ?
-          (RtpccTime) rtt : RTPCC_TIME_NONE);
-      rtpcc_sendbuf_set_rate (self->sb, drain);
+      rtpcc_sendbuf_set_rtt (self->sb, GST_CLOCK_TIME_IS_VALID (t.rtt)
+          && t.rtt < G_MAXINT64 ? (RtpccTime) t.rtt : RTPCC_TIME_NONE);
+      rtpcc_sendbuf_set_rate (self->sb, t.media_pacing_rate);
     }
     if (self->wait_id)          /* the rate changed: re-plan the wait */
       gst_clock_id_unschedule (self->wait_id);
     g_cond_broadcast (&self->cond);
     g_mutex_unlock (&self->lock);
-    GST_LOG_OBJECT (self, "rtt %" G_GUINT64_FORMAT " ns, drain %"
-        G_GUINT64_FORMAT " bit/s", rtt, drain);
+    GST_LOG_OBJECT (self, "rtt %" GST_TIME_FORMAT ", drain %"
+        G_GUINT64_FORMAT " bit/s", GST_TIME_ARGS (t.rtt),
+        t.media_pacing_rate);
   }
   return gst_pad_event_default (pad, parent, event);
 }

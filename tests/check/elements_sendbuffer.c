@@ -320,13 +320,15 @@ GST_START_TEST (test_events_and_bad_input)
   fail_unless_equals_uint64 (stat (hv, "target-events"), 1);
   fail_unless_equals_uint64 (stat (hv, "rtt"), 30 * MS);
   fail_unless_equals_uint64 (stat (hv, "drain-rate"), 2000000);
-  /* with FEC (or probing) in the target, the media share drains */
+  /* with FEC (or probing) in the target, media drains at the media pacing
+   * rate the sender publishes, not at the whole pacing rate */
   {
     GstStructure *s = gst_structure_new ("rtpcc-target",
         "target-bitrate", G_TYPE_UINT64, (guint64) 1000000,
         "media-bitrate", G_TYPE_UINT64, (guint64) 800000,
         "fec-bitrate", G_TYPE_UINT64, (guint64) 200000,
         "pacing-rate", G_TYPE_UINT64, (guint64) 1500000,
+        "media-pacing-rate", G_TYPE_UINT64, (guint64) 1200000,
         "rtt", G_TYPE_UINT64, (guint64) (30 * MS), NULL);
     fail_unless (gst_harness_push_upstream_event (hv,
             gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s)));

@@ -219,11 +219,58 @@ GST_START_TEST (test_encoder_table)
   fail_if (rtpcc_encoder_hysteresis_update (&h, RTPCC_SEC (5), 980000));
   /* a big decrease applies at once */
   fail_unless (rtpcc_encoder_hysteresis_update (&h, RTPCC_MSEC (5100), 800000));
-  /* an increase only after min-interval */
+  /* an increase only after min-interval, and it is due then even if the
+   * target does not change again */
   fail_if (rtpcc_encoder_hysteresis_update (&h, RTPCC_MSEC (5500), 900000));
+  fail_unless_equals_int64 (rtpcc_encoder_hysteresis_retry_at (&h,
+          RTPCC_MSEC (5500), 900000), RTPCC_MSEC (6100));
+  /* a wiggle never becomes due, nor does a decrease (applied at once) */
+  fail_unless_equals_int64 (rtpcc_encoder_hysteresis_retry_at (&h,
+          RTPCC_MSEC (5500), 810000), RTPCC_TIME_NONE);
+  fail_unless_equals_int64 (rtpcc_encoder_hysteresis_retry_at (&h,
+          RTPCC_MSEC (5500), 700000), RTPCC_TIME_NONE);
   fail_unless (rtpcc_encoder_hysteresis_update (&h, RTPCC_MSEC (6100),
           900000));
   fail_unless_equals_uint64 (h.applied_bps, 900000);
+  fail_unless_equals_int64 (rtpcc_encoder_hysteresis_retry_at (&h,
+          RTPCC_MSEC (6100), 900000), RTPCC_TIME_NONE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_encoder_modes)
+{
+  const RtpccEncoderInfo *x264 = rtpcc_encoder_lookup ("x264enc");
+  const RtpccEncoderInfo *oh = rtpcc_encoder_lookup ("openh264enc");
+  const RtpccEncoderInfo *vp8 = rtpcc_encoder_lookup ("vp8enc");
+  const RtpccEncoderInfo *opus = rtpcc_encoder_lookup ("opusenc");
+  const RtpccEncoderInfo *av = rtpcc_encoder_lookup ("avenc_mpeg4");
+
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (x264, "cbr"));
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (x264, "pass1"));
+  fail_if (rtpcc_encoder_mode_follows_bitrate (x264, "quant"));
+  fail_if (rtpcc_encoder_mode_follows_bitrate (x264, "qual"));
+  /* openh264enc's default mode treats the bitrate as a hint */
+  fail_if (rtpcc_encoder_mode_follows_bitrate (oh, "quality"));
+  fail_if (rtpcc_encoder_mode_follows_bitrate (oh, "buffer"));
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (oh, "bitrate"));
+  fail_unless_equals_string (oh->recommended, "rate-control=bitrate");
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (vp8, "vbr"));
+  fail_if (rtpcc_encoder_mode_follows_bitrate (vp8, "cq"));
+  fail_if (rtpcc_encoder_mode_follows_bitrate (av, "quant"));
+  /* no mode switch, or the mode unknown: nothing to say */
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (opus, "cbr"));
+  fail_unless (rtpcc_encoder_mode_follows_bitrate (x264, NULL));
+  /* every entry with a switch names a recommended setting among its modes */
+  for (const RtpccEncoderInfo * const *e = rtpcc_encoder_list (); *e; e++) {
+    if (!(*e)->mode_property)
+      continue;
+    fail_unless ((*e)->rate_modes && (*e)->recommended, "%s", (*e)->factory);
+    fail_unless (g_str_has_prefix ((*e)->recommended, (*e)->mode_property),
+        "%s", (*e)->factory);
+    fail_unless (rtpcc_encoder_mode_follows_bitrate (*e,
+            strchr ((*e)->recommended, '=') + 1), "%s", (*e)->factory);
+  }
 }
 
 GST_END_TEST;
@@ -884,6 +931,7 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_pacer_bounded_spreading);
   tcase_add_test (tc, test_pacer_overflow_drops_oldest);
   tcase_add_test (tc, test_encoder_table);
+  tcase_add_test (tc, test_encoder_modes);
   tcase_add_test (tc, test_sender_probing);
   tcase_add_test (tc, test_sender_probe_media_ssrc);
   tcase_add_test (tc, test_sender_probe_media_fec);

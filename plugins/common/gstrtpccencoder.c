@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpccencoder.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (rtpcc_encoder_debug);
+#define GST_CAT_DEFAULT rtpcc_encoder_debug
+
+static void
+ensure_debug (void)
+{
+  static gsize done = 0;
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (rtpcc_encoder_debug, "rtpccencoder", 0,
+        "gst-rtpcc encoder control");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+void
+gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
+    GstElement * owner)
+{
+  ensure_debug ();
+  memset (ec, 0, sizeof (*ec));
+  ec->owner = owner;
+  gst_rtpcc_encoder_setter_reset (ec);
+}
+
+void
+gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec)
+{
+  g_clear_pointer (&ec->encoder_name, g_free);
+}
+
+void
+gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec)
+{
+  rtpcc_encoder_hysteresis_init (&ec->hysteresis);
+  ec->retry_at = RTPCC_TIME_NONE;
+  ec->searched = FALSE;
+  ec->last_value = 0;
+}
+
+static GstElement *
+element_of_src_pad (GstPad * pad)
+{
+  GstPad *p = gst_object_ref (pad);
+  GstElement *e;
+
+  /* look through ghost pads into the bin */
+  while (GST_IS_GHOST_PAD (p)) {
+    GstPad *t = gst_ghost_pad_get_target (GST_GHOST_PAD (p));
+    gst_object_unref (p);
+    if (!t)
+      return NULL;
+    p = t;
+  }
+  e = gst_pad_get_parent_element (p);
+  gst_object_unref (p);
+  return e;
+}
+
+GstElement *
+gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
+{
+  GQueue pads = G_QUEUE_INIT;
+  GstElement *found = NULL;
+  guint visited = 0;
+
+  /* breadth first, bounded: a pipeline with loops or huge fan-in must not
+   * make a target change expensive */
+  g_queue_push_tail (&pads, gst_object_ref (sinkpad));
+  while (!found && !g_queue_is_empty (&pads) && visited < 64) {
+    GstPad *pad = g_queue_pop_head (&pads);
+    GstPad *peer = gst_pad_get_peer (pad);
+    GstElementFactory *f;
+    const RtpccEncoderInfo *info;
+    GstElement *e;
+
+    gst_object_unref (pad);
+    visited++;
+    if (!peer)
+      continue;
+    e = element_of_src_pad (peer);
+    gst_object_unref (peer);
+    if (!e)
+      continue;
+    f = gst_element_get_factory (e);
+    info = f ? rtpcc_encoder_lookup (GST_OBJECT_NAME (f)) : NULL;
+    if (info && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+            info->property)) {
+      found = gst_object_ref (e);
+      *info_out = info;
+    } else {
+      GstIterator *it = gst_element_iterate_sink_pads (e);
+      GValue v = G_VALUE_INIT;
+      while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+        g_queue_push_tail (&pads, g_value_dup_object (&v));
+        g_value_reset (&v);
+      }
+      g_value_unset (&v);
+      gst_iterator_free (it);
+    }
+    gst_object_unref (e);
+  }
+  g_queue_clear_full (&pads, gst_object_unref);
+  return found;
+}
+
+/* The nick of the encoder's rate-control enum, or NULL. */
+static gchar *
+mode_nick (GstElement * enc, const RtpccEncoderInfo * info)
+{
+  GParamSpec *pspec;
+  GValue v = G_VALUE_INIT;
+  GEnumValue *ev;
+  gchar *nick = NULL;
+
+  if (!info->mode_property)
+    return NULL;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      info->mode_property);
+  if (!pspec || !G_IS_PARAM_SPEC_ENUM (pspec))
+    return NULL;
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (enc), info->mode_property, &v);
+  ev = g_enum_get_value (G_PARAM_SPEC_ENUM (pspec)->enum_class,
+      g_value_get_enum (&v));
+  if (ev)
+    nick = g_strdup (ev->value_nick);
+  g_value_unset (&v);
+  return nick;
+}
+
+static void
+check_mode (GstRtpccEncoderSetter * ec, GstElement * enc,
+    const RtpccEncoderInfo * info)
+{
+  gchar *nick;
+
+  if (ec->warned_mode)
+    return;
+  nick = mode_nick (enc, info);
+  if (!rtpcc_encoder_mode_follows_bitrate (info, nick)) {
+    ec->warned_mode = TRUE;
+    GST_ELEMENT_WARNING (ec->owner, STREAM, ENCODE,
+        ("Encoder %s is in %s=%s, where its %s is not the rate it keeps to",
+            GST_OBJECT_NAME (enc), info->mode_property, nick, info->property),
+        ("Set %s on it so that it follows the congestion controller's "
+            "target", info->recommended));
+  }
+  g_free (nick);
+}
+
+/* Stores @value into @v, typed and clamped to the property's own range
+ * (rather than trip a g_warning). FALSE for an unexpected type. */
+static gboolean
+value_for_pspec (GParamSpec * pspec, guint64 value, GValue * v)
+{
+  g_value_init (v, pspec->value_type);
+  switch (G_TYPE_FUNDAMENTAL (pspec->value_type)) {
+    case G_TYPE_UINT:
+      g_value_set_uint (v, (guint) MIN (value, G_MAXUINT));
+      break;
+    case G_TYPE_INT:
+      g_value_set_int (v, (gint) MIN (value, G_MAXINT));
+      break;
+    case G_TYPE_UINT64:
+      g_value_set_uint64 (v, value);
+      break;
+    case G_TYPE_INT64:
+      g_value_set_int64 (v, (gint64) MIN (value, G_MAXINT64));
+      break;
+    default:
+      g_value_unset (v);
+      return FALSE;
+  }
+  g_param_value_validate (pspec, v);
+  return TRUE;
+}
+
+void
+gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
+    GstPad * sinkpad, RtpccTime now, guint64 bps)
+{
+  const RtpccEncoderInfo *info = NULL;
+  GstElement *enc;
+  GParamSpec *pspec;
+  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
+  guint64 value;
+
+  enc = gst_rtpcc_find_encoder (sinkpad, &info);
+  if (!enc) {
+    if (!ec->searched)
+      GST_INFO_OBJECT (ec->owner, "no known encoder upstream; publishing the "
+          "target only");
+    ec->searched = TRUE;
+    return;
+  }
+  ec->searched = TRUE;
+  if (!ec->encoder_name) {
+    GstElementFactory *f = gst_element_get_factory (enc);
+    ec->encoder_name = g_strdup (f ? GST_OBJECT_NAME (f) : "");
+  }
+  check_mode (ec, enc, info);
+  if (!rtpcc_encoder_hysteresis_update (&ec->hysteresis, now, bps)) {
+    ec->retry_at = rtpcc_encoder_hysteresis_retry_at (&ec->hysteresis, now,
+        bps);
+    gst_object_unref (enc);
+    return;
+  }
+  ec->retry_at = RTPCC_TIME_NONE;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      info->property);
+  value = rtpcc_encoder_value_for_bitrate (info, bps);
+  if (!value_for_pspec (pspec, value, &want)) {
+    GST_WARNING_OBJECT (ec->owner, "%s:%s has an unexpected type",
+        GST_OBJECT_NAME (enc), info->property);
+    gst_object_unref (enc);
+    return;
+  }
+  GST_DEBUG_OBJECT (ec->owner, "setting %s:%s = %" G_GUINT64_FORMAT,
+      GST_OBJECT_NAME (enc), info->property, value);
+  g_object_set_property (G_OBJECT (enc), info->property, &want);
+  g_value_init (&got, pspec->value_type);
+  g_object_get_property (G_OBJECT (enc), info->property, &got);
+  if (g_param_values_cmp (pspec, &want, &got) != 0) {
+    /* e.g. avenc_*: "Can't change properties once decoder is setup" */
+    ec->refused++;
+    if (!ec->warned_refused) {
+      ec->warned_refused = TRUE;
+      GST_ELEMENT_WARNING (ec->owner, STREAM, ENCODE,
+          ("Encoder %s does not take a new %s while playing",
+              GST_OBJECT_NAME (enc), info->property),
+          ("The congestion controller's target cannot reach it; use an "
+              "encoder that can change its rate at run time (x264enc, "
+              "vp8enc, openh264enc, ...)"));
+    }
+    /* let the next target try again rather than believe it applied */
+    rtpcc_encoder_hysteresis_init (&ec->hysteresis);
+  } else {
+    ec->updates++;
+    ec->last_value = value;
+  }
+  g_value_unset (&want);
+  g_value_unset (&got);
+  gst_object_unref (enc);
+}

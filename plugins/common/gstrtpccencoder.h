@@ -1,0 +1,55 @@
+/* Encoder control for the transport elements: find the encoder upstream of
+ * a pad, give it a bitrate in its own units, and tell the truth about it.
+ *
+ * After setting the property the value is read back: an encoder that
+ * refuses a change while playing (libav's avenc_* do, once opened) is
+ * reported once with a GST_ELEMENT_WARNING and every refusal is counted.
+ * An encoder whose rate-control mode ignores its bitrate property (e.g.
+ * openh264enc's default rate-control=quality) is reported once likewise,
+ * naming the setting that makes the bitrate mean something.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_RTPCC_ENCODER_H__
+#define __GST_RTPCC_ENCODER_H__
+
+#include <gst/gst.h>
+#include <rtpcc/encoderrate.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GstElement *owner;            /* posts the warnings; not reffed */
+  RtpccEncoderHysteresis hysteresis;
+  gboolean searched;            /* the "no encoder" note was logged */
+  gboolean warned_refused;
+  gboolean warned_mode;
+  RtpccTime retry_at;           /* an increase held back, or NONE */
+  guint64 updates;              /* values the encoder took */
+  guint64 refused;              /* values it read back differently */
+  guint64 last_value;           /* in the encoder's unit, 0 = none */
+  gchar *encoder_name;          /* factory of the encoder found */
+} GstRtpccEncoderSetter;
+
+void gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
+    GstElement * owner);
+void gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec);
+/* Forget the applied rate (a new stream starts). */
+void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
+
+/* Apply @bps to the encoder found upstream of @sinkpad, through the
+ * hysteresis. Call without locks the encoder might take (g_object_set on
+ * it can block on its stream lock). @now is any monotonic time. */
+void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
+    GstPad * sinkpad, RtpccTime now, guint64 bps);
+
+/* The element found upstream of @sinkpad whose factory the table knows,
+ * through ghost pads and elements without one (payloaders, queues), or
+ * NULL. */
+GstElement *gst_rtpcc_find_encoder (GstPad * sinkpad,
+    const RtpccEncoderInfo ** info);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpccevent.h"
+
+GstStructure *
+gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
+{
+  return gst_structure_new (GST_RTPCC_TARGET_NAME,
+      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
+      "media-bitrate", G_TYPE_UINT64, t->media_bitrate,
+      "fec-bitrate", G_TYPE_UINT64, t->fec_bitrate,
+      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
+      "media-pacing-rate", G_TYPE_UINT64, t->media_pacing_rate,
+      "fec-interval", G_TYPE_UINT, t->fec_interval,
+      "rtt", G_TYPE_UINT64, GST_CLOCK_TIME_IS_VALID (t->rtt) ? t->rtt : 0,
+      "loss", G_TYPE_DOUBLE, t->loss,
+      "queue-delay", G_TYPE_UINT64, (guint64) t->queue_delay,
+      "controller", G_TYPE_STRING, t->controller ? t->controller : "",
+      "state", G_TYPE_STRING, t->state ? t->state : "",
+      "reason", G_TYPE_STRING, t->reason ? t->reason : "", NULL);
+}
+
+GstEvent *
+gst_rtpcc_target_event_new (const GstRtpccTargetInfo * t)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_rtpcc_target_structure_new (t));
+}
+
+GstMessage *
+gst_rtpcc_target_message_new (GstObject * src, const GstRtpccTargetInfo * t)
+{
+  return gst_message_new_element (src, gst_rtpcc_target_structure_new (t));
+}
+
+gboolean
+gst_rtpcc_target_event_is (GstEvent * event)
+{
+  return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, GST_RTPCC_TARGET_NAME);
+}
+
+gboolean
+gst_rtpcc_target_message_is (GstMessage * message)
+{
+  return GST_MESSAGE_TYPE (message) == GST_MESSAGE_ELEMENT
+      && gst_message_has_name (message, GST_RTPCC_TARGET_NAME);
+}
+
+gboolean
+gst_rtpcc_target_structure_parse (const GstStructure * s,
+    GstRtpccTargetInfo * out)
+{
+  GstRtpccTargetInfo t = { 0, };
+  guint64 v;
+
+  if (!s || !gst_structure_has_name (s, GST_RTPCC_TARGET_NAME))
+    return FALSE;
+  if (!gst_structure_get_uint64 (s, "target-bitrate", &t.target_bitrate)
+      || !gst_structure_get_uint64 (s, "media-bitrate", &t.media_bitrate))
+    return FALSE;
+  /* an application may send a short one: no FEC, no pacing headroom */
+  if (!gst_structure_get_uint64 (s, "fec-bitrate", &t.fec_bitrate))
+    t.fec_bitrate = 0;
+  if (!gst_structure_get_uint64 (s, "pacing-rate", &t.pacing_rate))
+    t.pacing_rate = t.target_bitrate;
+  if (!gst_structure_get_uint64 (s, "media-pacing-rate",
+          &t.media_pacing_rate))
+    t.media_pacing_rate = t.media_bitrate;
+  if (!gst_structure_get_uint (s, "fec-interval", &t.fec_interval))
+    t.fec_interval = 0;
+  t.rtt = gst_structure_get_uint64 (s, "rtt", &v) && v > 0 ? v :
+      GST_CLOCK_TIME_NONE;
+  if (!gst_structure_get_double (s, "loss", &t.loss))
+    t.loss = 0.0;
+  t.queue_delay = gst_structure_get_uint64 (s, "queue-delay", &v) ? v : 0;
+  t.controller = gst_structure_get_string (s, "controller");
+  t.state = gst_structure_get_string (s, "state");
+  t.reason = gst_structure_get_string (s, "reason");
+  *out = t;
+  return TRUE;
+}
+
+gboolean
+gst_rtpcc_target_event_parse (GstEvent * event, GstRtpccTargetInfo * t)
+{
+  return gst_rtpcc_target_event_is (event)
+      && gst_rtpcc_target_structure_parse (gst_event_get_structure (event), t);
+}
+
+GstEvent *
+gst_rtpcc_discard_event_new (guint32 ssrc, guint16 seqnum, guint count)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new (GST_RTPCC_DISCARD_NAME,
+          "ssrc", G_TYPE_UINT, (guint) ssrc,
+          "seqnum", G_TYPE_UINT, (guint) seqnum,
+          "count", G_TYPE_UINT, count, NULL));
+}
+
+gboolean
+gst_rtpcc_discard_event_is (GstEvent * event)
+{
+  return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, GST_RTPCC_DISCARD_NAME);
+}
+
+gboolean
+gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
+    guint16 * seqnum, guint * count)
+{
+  const GstStructure *s;
+  guint ss = 0, sq = 0, n = 0;
+
+  if (!gst_rtpcc_discard_event_is (event))
+    return FALSE;
+  s = gst_event_get_structure (event);
+  if (!gst_structure_get_uint (s, "ssrc", &ss)
+      || !gst_structure_get_uint (s, "seqnum", &sq)
+      || !gst_structure_get_uint (s, "count", &n) || sq > G_MAXUINT16 || n < 1)
+    return FALSE;
+  *ssrc = ss;
+  *seqnum = (guint16) sq;
+  *count = n;
+  return TRUE;
+}

@@ -1,0 +1,71 @@
+/* The two events the gst-rtpcc elements exchange, with typed constructors,
+ * parsers and tests (as gst-plugins-base's video-event.c does for
+ * force-key-unit), so no element reads field names of its own.
+ *
+ * "rtpcc-target" travels upstream from rtpccsink (and is posted on the bus
+ * as an element message with the same structure): what the controller
+ * allows now. "rtpcc-discard" travels upstream from playoutbuffer to
+ * rtpccsrc: packets that arrived too late to play, which the receiver
+ * reports to the sender (RFC 7097).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_RTPCC_EVENT_H__
+#define __GST_RTPCC_EVENT_H__
+
+#include <gst/gst.h>
+#include <rtpcc/controller.h>
+
+G_BEGIN_DECLS
+
+#define GST_RTPCC_TARGET_NAME "rtpcc-target"
+#define GST_RTPCC_DISCARD_NAME "rtpcc-discard"
+
+typedef struct
+{
+  guint64 target_bitrate;       /* bit/s the sender may put on the wire */
+  guint64 media_bitrate;        /* bit/s for the encoder(s) */
+  guint64 fec_bitrate;          /* bit/s for FEC / probing */
+  guint64 pacing_rate;          /* bit/s the pacer drains at (all packets) */
+  guint64 media_pacing_rate;    /* bit/s the pacer drains media at */
+  guint fec_interval;           /* a controller's own FEC N, 0 = none */
+  GstClockTime rtt;             /* smoothed RTT; NONE = none (0 on the wire) */
+  gdouble loss;                 /* loss fraction 0..1 */
+  GstClockTime queue_delay;     /* estimated queuing delay */
+  const gchar *controller;      /* e.g. "gcc" */
+  const gchar *state;
+  const gchar *reason;
+} GstRtpccTargetInfo;
+
+/* The structure of both the event and the bus message. */
+GstStructure *gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t);
+GstEvent *gst_rtpcc_target_event_new (const GstRtpccTargetInfo * t);
+GstMessage *gst_rtpcc_target_message_new (GstObject * src,
+    const GstRtpccTargetInfo * t);
+
+/* TRUE for an upstream rtpcc-target event / element message. */
+gboolean gst_rtpcc_target_event_is (GstEvent * event);
+gboolean gst_rtpcc_target_message_is (GstMessage * message);
+
+/* Fills @t (strings point into the event's structure). FALSE, with @t
+ * untouched, if @s is not an rtpcc-target with at least target-bitrate and
+ * media-bitrate. Missing fields (an application may send a short one):
+ * fec-bitrate 0, pacing-rate = target, media-pacing-rate = media, rtt
+ * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss and queue-delay 0,
+ * strings NULL. */
+gboolean gst_rtpcc_target_structure_parse (const GstStructure * s,
+    GstRtpccTargetInfo * t);
+gboolean gst_rtpcc_target_event_parse (GstEvent * event,
+    GstRtpccTargetInfo * t);
+
+/* @count packets from @seqnum on (wrapping) of @ssrc were discarded late. */
+GstEvent *gst_rtpcc_discard_event_new (guint32 ssrc, guint16 seqnum,
+    guint count);
+gboolean gst_rtpcc_discard_event_is (GstEvent * event);
+/* FALSE if malformed (a field missing, seqnum > 65535, count 0). */
+gboolean gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
+    guint16 * seqnum, guint * count);
+
+G_END_DECLS
+
+#endif

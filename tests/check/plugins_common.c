@@ -1,0 +1,296 @@
+/* The elements' shared pieces: typed rtpcc-target / rtpcc-discard events
+ * and encoder control (read-back of what the encoder took).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include "gstrtpccevent.h"
+#include "gstrtpccencoder.h"
+
+GST_START_TEST (test_target_roundtrip)
+{
+  GstRtpccTargetInfo in = { 0, }, out;
+  GstEvent *ev;
+  GstMessage *msg;
+
+  in.target_bitrate = 1000000;
+  in.media_bitrate = 800000;
+  in.fec_bitrate = 200000;
+  in.pacing_rate = 1100000;
+  in.media_pacing_rate = 880000;
+  in.fec_interval = 7;
+  in.rtt = 40 * GST_MSECOND;
+  in.loss = 0.02;
+  in.queue_delay = 5 * GST_MSECOND;
+  in.controller = "gcc";
+  in.state = "increase";
+  in.reason = "feedback";
+  ev = gst_rtpcc_target_event_new (&in);
+  fail_unless (gst_rtpcc_target_event_is (ev));
+  fail_if (gst_rtpcc_discard_event_is (ev));
+  fail_unless (gst_rtpcc_target_event_parse (ev, &out));
+  fail_unless_equals_uint64 (out.target_bitrate, 1000000);
+  fail_unless_equals_uint64 (out.media_bitrate, 800000);
+  fail_unless_equals_uint64 (out.fec_bitrate, 200000);
+  fail_unless_equals_uint64 (out.pacing_rate, 1100000);
+  fail_unless_equals_uint64 (out.media_pacing_rate, 880000);
+  fail_unless_equals_int (out.fec_interval, 7);
+  fail_unless_equals_uint64 (out.rtt, 40 * GST_MSECOND);
+  fail_unless (out.loss == 0.02);
+  fail_unless_equals_uint64 (out.queue_delay, 5 * GST_MSECOND);
+  fail_unless_equals_string (out.controller, "gcc");
+  fail_unless_equals_string (out.state, "increase");
+  fail_unless_equals_string (out.reason, "feedback");
+  gst_event_unref (ev);
+
+  /* the bus message carries the same structure */
+  msg = gst_rtpcc_target_message_new (NULL, &in);
+  fail_unless (gst_rtpcc_target_message_is (msg));
+  fail_unless (gst_rtpcc_target_structure_parse (gst_message_get_structure
+          (msg), &out));
+  fail_unless_equals_uint64 (out.media_pacing_rate, 880000);
+  gst_message_unref (msg);
+
+  /* no RTT yet: 0 on the wire, NONE when parsed */
+  in.rtt = GST_CLOCK_TIME_NONE;
+  ev = gst_rtpcc_target_event_new (&in);
+  {
+    guint64 u = 1;
+    fail_unless (gst_structure_get_uint64 (gst_event_get_structure (ev),
+            "rtt", &u));
+    fail_unless_equals_uint64 (u, 0);
+  }
+  fail_unless (gst_rtpcc_target_event_parse (ev, &out));
+  fail_if (GST_CLOCK_TIME_IS_VALID (out.rtt));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_target_short_and_bad)
+{
+  GstRtpccTargetInfo out;
+  GstEvent *ev;
+
+  /* an application's short event: the defaults the header promises */
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-target", "target-bitrate", G_TYPE_UINT64,
+          (guint64) 500000, "media-bitrate", G_TYPE_UINT64, (guint64) 400000,
+          NULL));
+  fail_unless (gst_rtpcc_target_event_parse (ev, &out));
+  fail_unless_equals_uint64 (out.fec_bitrate, 0);
+  fail_unless_equals_uint64 (out.pacing_rate, 500000);
+  fail_unless_equals_uint64 (out.media_pacing_rate, 400000);
+  fail_if (GST_CLOCK_TIME_IS_VALID (out.rtt));
+  fail_unless (out.controller == NULL);
+  gst_event_unref (ev);
+
+  /* no media rate, a wrong type, a downstream event: not a target */
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-target", "target-bitrate", G_TYPE_UINT64,
+          (guint64) 500000, NULL));
+  fail_if (gst_rtpcc_target_event_parse (ev, &out));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-target", "target-bitrate", G_TYPE_STRING,
+          "fast", "media-bitrate", G_TYPE_UINT64, (guint64) 1, NULL));
+  fail_if (gst_rtpcc_target_event_parse (ev, &out));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+      gst_structure_new ("rtpcc-target", "target-bitrate", G_TYPE_UINT64,
+          (guint64) 1, "media-bitrate", G_TYPE_UINT64, (guint64) 1, NULL));
+  fail_if (gst_rtpcc_target_event_is (ev));
+  fail_if (gst_rtpcc_target_event_parse (ev, &out));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_discard_event)
+{
+  GstEvent *ev;
+  guint32 ssrc = 0;
+  guint16 seq = 0;
+  guint count = 0;
+
+  ev = gst_rtpcc_discard_event_new (0xdeadbeef, 65535, 3);
+  fail_unless (gst_rtpcc_discard_event_is (ev));
+  fail_if (gst_rtpcc_target_event_is (ev));
+  fail_unless (gst_rtpcc_discard_event_parse (ev, &ssrc, &seq, &count));
+  fail_unless_equals_uint64 (ssrc, 0xdeadbeef);
+  fail_unless_equals_int (seq, 65535);
+  fail_unless_equals_int (count, 3);
+  gst_event_unref (ev);
+
+  /* count 0, seqnum out of range, a field missing: malformed */
+  ev = gst_rtpcc_discard_event_new (1, 2, 0);
+  fail_if (gst_rtpcc_discard_event_parse (ev, &ssrc, &seq, &count));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, 1u, "seqnum",
+          G_TYPE_UINT, 70000u, "count", G_TYPE_UINT, 1u, NULL));
+  fail_if (gst_rtpcc_discard_event_parse (ev, &ssrc, &seq, &count));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, 1u, NULL));
+  fail_if (gst_rtpcc_discard_event_parse (ev, &ssrc, &seq, &count));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
+/* An encoder stand-in: a "bitrate" property that may refuse changes, and a
+ * "rate-control" enum, registered under a factory name the table knows
+ * (openh264enc), so the walk upstream finds it. */
+typedef struct
+{
+  GstElement parent;
+  guint bitrate;
+  gint mode;
+  gboolean refuse;
+} FakeEnc;
+typedef GstElementClass FakeEncClass;
+
+static GType fake_enc_get_type (void);
+G_DEFINE_TYPE (FakeEnc, fake_enc, GST_TYPE_ELEMENT);
+
+static GType
+fake_mode_get_type (void)
+{
+  static GType t = 0;
+  static const GEnumValue v[] = {
+    {0, "Quality mode", "quality"},
+    {1, "Bitrate mode", "bitrate"},
+    {0, NULL, NULL}
+  };
+  if (!t)
+    t = g_enum_register_static ("FakeEncRcMode", v);
+  return t;
+}
+
+static void
+fake_enc_set_property (GObject * o, guint id, const GValue * v,
+    GParamSpec * p)
+{
+  FakeEnc *e = (FakeEnc *) o;
+  if (id == 1 && !e->refuse)
+    e->bitrate = g_value_get_uint (v);
+  else if (id == 2)
+    e->mode = g_value_get_enum (v);
+}
+
+static void
+fake_enc_get_property (GObject * o, guint id, GValue * v, GParamSpec * p)
+{
+  FakeEnc *e = (FakeEnc *) o;
+  if (id == 1)
+    g_value_set_uint (v, e->bitrate);
+  else if (id == 2)
+    g_value_set_enum (v, e->mode);
+}
+
+static GstStaticPadTemplate fake_src = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+static void
+fake_enc_class_init (FakeEncClass * klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+  oc->set_property = fake_enc_set_property;
+  oc->get_property = fake_enc_get_property;
+  g_object_class_install_property (oc, 1, g_param_spec_uint ("bitrate",
+          "b", "b", 0, G_MAXUINT, 128000, G_PARAM_READWRITE));
+  g_object_class_install_property (oc, 2, g_param_spec_enum ("rate-control",
+          "m", "m", fake_mode_get_type (), 0, G_PARAM_READWRITE));
+  gst_element_class_add_static_pad_template (klass, &fake_src);
+  gst_element_class_set_static_metadata (klass, "fake", "Codec/Encoder",
+      "fake", "test");
+}
+
+static void
+fake_enc_init (FakeEnc * e)
+{
+  gst_element_add_pad (GST_ELEMENT (e), gst_pad_new_from_static_template
+      (&fake_src, "src"));
+}
+
+static guint
+count_warnings (GstBus * bus)
+{
+  GstMessage *m;
+  guint n = 0;
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+    n++;
+    gst_message_unref (m);
+  }
+  return n;
+}
+
+GST_START_TEST (test_encoder_readback)
+{
+  GstElement *pipe = gst_pipeline_new (NULL);
+  GstElement *enc, *sink;
+  GstPad *sinkpad;
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstRtpccEncoderSetter es;
+  FakeEnc *fe;
+
+  fail_unless (gst_element_register (NULL, "openh264enc", GST_RANK_NONE,
+          fake_enc_get_type ()));
+  enc = gst_element_factory_make ("openh264enc", NULL);
+  fail_unless (enc && G_TYPE_CHECK_INSTANCE_TYPE (enc, fake_enc_get_type ()));
+  fe = (FakeEnc *) enc;
+  sink = gst_element_factory_make ("fakesink", NULL);
+  gst_bin_add_many (GST_BIN (pipe), enc, sink, NULL);
+  fail_unless (gst_element_link (enc, sink));
+  sinkpad = gst_element_get_static_pad (sink, "sink");
+  gst_rtpcc_encoder_setter_init (&es, sink);
+
+  /* default rate-control=quality: one warning naming the setting, the
+   * bitrate still set and read back */
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, 0, 700000);
+  fail_unless_equals_int (fe->bitrate, 700000);
+  fail_unless_equals_uint64 (es.updates, 1);
+  fail_unless_equals_uint64 (es.refused, 0);
+  fail_unless_equals_string (es.encoder_name, "openh264enc");
+  fail_unless_equals_int (count_warnings (bus), 1);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (2), 500000);
+  fail_unless_equals_int (count_warnings (bus), 0);
+
+  /* an encoder that refuses: counted every time, warned once, never
+   * counted as an update */
+  fe->refuse = TRUE;
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (3), 300000);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (4), 200000);
+  fail_unless_equals_int (fe->bitrate, 500000);
+  fail_unless_equals_uint64 (es.updates, 2);
+  fail_unless_equals_uint64 (es.refused, 2);
+  fail_unless_equals_int (count_warnings (bus), 1);
+  /* once it takes values again, they apply */
+  fe->refuse = FALSE;
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (5), 250000);
+  fail_unless_equals_int (fe->bitrate, 250000);
+  fail_unless_equals_uint64 (es.updates, 3);
+
+  gst_rtpcc_encoder_setter_clear (&es);
+  gst_object_unref (sinkpad);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+static Suite *
+plugins_common_suite (void)
+{
+  Suite *s = suite_create ("plugins_common");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_target_roundtrip);
+  tcase_add_test (tc, test_target_short_and_bad);
+  tcase_add_test (tc, test_discard_event);
+  tcase_add_test (tc, test_encoder_readback);
+  return s;
+}
+
+GST_CHECK_MAIN (plugins_common);
