@@ -161,7 +161,7 @@ gst_playout_buffer_mode_get_type (void)
         "Percentile of the delay distribution, slowest subflow sets the pace",
         "adaptive"},
     {GST_PLAYOUT_BUFFER_MODE_SINGH,
-        "Singh's MPRTP skew-compensating playout (seed 003 6.1)", "singh"},
+        "Skew-compensating multipath playout (V. Singh, MPRTP)", "singh"},
     {GST_PLAYOUT_BUFFER_MODE_FIXED, "Constant min-delay", "fixed"},
     {0, NULL, NULL},
   };

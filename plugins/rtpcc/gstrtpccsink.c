@@ -975,6 +975,17 @@ gst_rtpcc_sink_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* "ccid2, fbra, ...": the controllers registered now */
+static gchar *
+controller_names (void)
+{
+  gchar **names = rtpcc_controller_list ();
+  gchar *joined = g_strjoinv (", ", names);
+
+  g_strfreev (names);
+  return joined;
+}
+
 static void
 gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
 {
@@ -984,6 +995,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   /* GstBaseSink starts (socket, sender) on NULL→READY: settings apply from
    * the next NULL→READY, so they are not flagged mutable in READY */
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  gchar *controllers, *blurb, *desc;
 
   gobject_class->set_property = gst_rtpcc_sink_set_property;
   gobject_class->get_property = gst_rtpcc_sink_get_property;
@@ -1026,14 +1038,21 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   /**
    * GstRtpccSink:controller:
    *
-   * Congestion controller by registry name (e.g. "tfrc", "ccid2", "rr",
-   * "fixed"). An unknown name fails the NULL→READY change (where the socket opens) with an error
-   * that lists the known ones.
+   * Congestion controller by registry name: "tfrc" (RFC 5348), "ccid2"
+   * (RFC 4341's window as a rate), "gcc" (delay-based, draft-ietf-rmcat-gcc),
+   * "nada" (RFC 8698), "fbra" (FEC-based rate adaptation), "rr" (RTCP
+   * receiver-report baseline), "fixed" (start-bitrate, no adaptation), and
+   * any registered with rtpcc_controller_register(). The blurb lists those
+   * registered when the plugin loaded. An unknown name fails the NULL→READY
+   * change (where the socket opens) with an error that lists the known ones.
    */
+  controllers = controller_names ();
+  blurb = g_strdup_printf ("Congestion controller, one of: %s", controllers);
   g_object_class_install_property (gobject_class, PROP_CONTROLLER,
-      g_param_spec_string ("controller", "Controller",
-          "Congestion controller (tfrc, ccid2, rr, fixed, ...)",
-          DEFAULT_CONTROLLER, rw));
+      g_param_spec_string ("controller", "Controller", blurb,
+          DEFAULT_CONTROLLER, G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
+          G_PARAM_STATIC_NICK));
+  g_free (blurb);
   /**
    * GstRtpccSink:controller-params:
    *
@@ -1160,12 +1179,13 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    *
    * Payload type of FEC packets (fecenc's pt): packets with it are sent
    * and accounted as FEC (RtpccRtpInfo.is_fec), not media. -1 = no FEC
-   * classification.
+   * classification. Can change while playing: it applies from the next
+   * packet.
    */
   g_object_class_install_property (gobject_class, PROP_FEC_PT,
       g_param_spec_int ("fec-pt", "FEC payload type",
           "Payload type of FEC packets (-1 = none)", -1, 127, DEFAULT_FEC_PT,
-          rw));
+          rw | GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstRtpccSink:probing:
    *
@@ -1230,12 +1250,15 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_set_static_metadata (element_class,
-      "Congestion-controlled RTP sink", "Sink/Network",
-      "Sends RTP over UDP under congestion control (TFRC, CCID-2-like, "
-      "RR baseline), paced, with RFC 8888 feedback and RFC 8083 circuit "
-      "breakers; drives the encoder's bitrate",
+  desc = g_strdup_printf ("Sends RTP over UDP under congestion control "
+      "(%s), paced, with RFC 8888, transport-wide CC or RTCP RR feedback "
+      "and RFC 8083 circuit breakers; drives the encoder's bitrate",
+      controllers);
+  gst_element_class_set_metadata (element_class,
+      "Congestion-controlled RTP sink", "Sink/Network", desc,
       "gst-rtpcc developers");
+  g_free (desc);
+  g_free (controllers);
 
   basesink_class->start = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_start);
   basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_stop);

@@ -650,12 +650,14 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   /**
    * GstRtpccSrc:feedback-interval:
    *
-   * CCFB interval in ms; 0 = one report per video frame interval (from the
-   * marker bits), kept within 20..100 ms.
+   * Interval between per-packet feedback reports (RFC 8888 or
+   * transport-wide CC), in ms. 0 = one report per video frame interval
+   * (learnt from the marker bits), kept within 20..100 ms.
    */
   g_object_class_install_property (gobject_class, PROP_FEEDBACK_INTERVAL,
       g_param_spec_uint ("feedback-interval", "Feedback interval",
-          "CCFB interval (ms, 0 = per frame, 20..100 ms)", 0, 5000,
+          "Per-packet feedback interval (ms); 0 = once per video frame, "
+          "kept within 20-100 ms", 0, 5000,
           DEFAULT_FEEDBACK_INTERVAL, rw));
   /**
    * GstRtpccSrc:rtcp-interval:
@@ -721,8 +723,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Congestion-controlled RTP source", "Source/Network",
-      "Receives RTP over UDP and sends congestion-control feedback "
-      "(RFC 8888 CCFB, RTCP RR) to the sender",
+      "Receives RTP over UDP and sends congestion-control feedback to the "
+      "sender: RFC 8888, transport-wide CC or RTCP RR, with RTCP XR "
+      "discard reports (RFC 7097) for packets played out too late",
       "gst-rtpcc developers");
 
   basesrc_class->start = GST_DEBUG_FUNCPTR (gst_rtpcc_src_start);
