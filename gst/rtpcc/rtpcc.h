@@ -31,5 +31,7 @@
 #include <rtpcc/packet.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
+#include <rtpcc/playout.h>
+#include <rtpcc/fec/fec.h>
 
 #endif /* __RTPCC_H__ */
