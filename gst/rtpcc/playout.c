@@ -900,7 +900,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   GList *l;
   gboolean late = FALSE, reordered, slot_passed = FALSE;
   gdouble before, over = 0.0;
-  gboolean missed;
+  gboolean missed, first_frame;
 
   if (subflow >= RTPCC_PLAYOUT_MAX_SUBFLOWS)
     subflow = RTPCC_PLAYOUT_MAX_SUBFLOWS - 1;
@@ -946,9 +946,19 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
       (gdouble) RTPCC_NSEC_PER_SEC / (gdouble) p->config.clock_rate);
   d = now - media;
 
+  /* Start-up: the stream's first frame arrives before anything is known of
+   * the path, and when it is a key frame the sender's pacer spreads its
+   * many packets over tens of ms, all with one RTP timestamp. Against a
+   * playout point set by its first packet the others read as late, but
+   * that spread is the frame's size, not the path's jitter, and every
+   * later frame depends on this one: while its slot is open (nothing after
+   * it has left) a packet of the first frame is never late. It teaches the
+   * estimator as usual and the target rises to cover it (below). */
+  first_frame = ext_ts == p->first_ts && !slot_passed;
+
   before = clamp_target (p, p->target);
   /* The decision uses the playout clock in force before this packet. */
-  if (p->last_update != RTPCC_TIME_NONE) {
+  if (p->last_update != RTPCC_TIME_NONE && !first_frame) {
     due = media + rtpcc_playout_offset (p, now);
     late = late || now > due;
     /* the controller judges the playout point without the FEC window: that
@@ -976,6 +986,13 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
         over);
   singh_update (p, s, now, (gdouble) d - p->slope * (gdouble) now);
   update_target (p, now);
+  if (first_frame && p->config.mode != RTPCC_PLAYOUT_MODE_FIXED) {
+    gdouble j = (gdouble) d - p->slope * (gdouble) now - base_r (p);
+
+    /* the frames queued behind it at the sender arrive as late as it did */
+    p->target = clamp_target (p, MAX (p->target, j +
+            (gdouble) fec_window (p)));
+  }
 
   if (late) {
     if (p->config.late_bump && p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE

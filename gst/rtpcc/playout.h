@@ -43,7 +43,12 @@
  *
  * A packet is due at media time + offset(now). It is late, and must be
  * discarded, when it arrives after that time or after a later packet has
- * already been released.
+ * already been released. One exception at start-up: a packet of the
+ * stream's first frame (its first RTP timestamp) is late only when a later
+ * packet has been released. Nothing is known of the path yet, a key
+ * frame's packets are spread by the sender's pacer, and without that frame
+ * nothing decodes until the next key frame; in adaptive and singh modes
+ * the target rises to cover each of them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
