@@ -117,6 +117,8 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
     sb->config.policy = RTPCC_SENDBUF_FIFO;
   if (sb->config.budget < 0)
     sb->config.budget = 0;
+  if (sb->config.playout_delay < 0)
+    sb->config.playout_delay = 0;
   if (sb->config.burst < 0)
     sb->config.burst = 0;
   g_queue_init (&sb->frames);
@@ -189,6 +191,18 @@ rtpcc_sendbuf_set_limits (RtpccSendbuf * sb, guint max_packets,
   sb->config.max_packets = max_packets;
   sb->config.max_bytes = max_bytes;
   sb->config.max_frames = max_frames;
+}
+
+void
+rtpcc_sendbuf_set_playout_delay (RtpccSendbuf * sb, RtpccTime playout_delay)
+{
+  sb->config.playout_delay = MAX (playout_delay, 0);
+}
+
+void
+rtpcc_sendbuf_set_drop_dependents (RtpccSendbuf * sb, gboolean drop)
+{
+  sb->config.drop_dependents = drop;
 }
 
 const RtpccSendbufConfig *

@@ -150,6 +150,11 @@ void rtpcc_sendbuf_set_policy (RtpccSendbuf * sb, RtpccSendbufPolicy policy);
 void rtpcc_sendbuf_set_budget (RtpccSendbuf * sb, RtpccTime budget);
 void rtpcc_sendbuf_set_limits (RtpccSendbuf * sb, guint max_packets,
     guint64 max_bytes, guint max_frames);
+/* Runtime changes of the deadline rule's t_pbuf and of drop_dependents
+ * (frames already held for a keyframe stay held until they show one). */
+void rtpcc_sendbuf_set_playout_delay (RtpccSendbuf * sb,
+    RtpccTime playout_delay);
+void rtpcc_sendbuf_set_drop_dependents (RtpccSendbuf * sb, gboolean drop);
 const RtpccSendbufConfig *rtpcc_sendbuf_get_config (const RtpccSendbuf * sb);
 
 /* The sending-buffer context from the transmission side: the RTT (for

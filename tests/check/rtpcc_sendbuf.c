@@ -587,6 +587,10 @@ GST_START_TEST (test_max_frame_bytes_and_frame_cap)
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 18750);
   put (sb, 0, 0, VIDEO, 0, 0, TRUE, 0, 750);
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 18000);
+  /* the receiver's playout delay takes its share of the budget */
+  rtpcc_sendbuf_set_playout_delay (sb, MS (50));
+  fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 12500 - 750);
+  rtpcc_sendbuf_set_playout_delay (sb, 0);
   rtpcc_sendbuf_set_rtt (sb, MS (500));
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 0);
 
