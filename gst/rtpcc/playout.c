@@ -15,7 +15,7 @@
 #define MAX_BUCKETS 128
 #define MAX_DRIFT 1e-3          /* ±1000 ppm: beyond any real crystal */
 #define MIN_SAMPLES 10          /* fewer: use the maximum, not a percentile */
-#define DW_PACKETS 100          /* seed 003 §6.1 drift window */
+#define DW_PACKETS 100          /* singh: drift window, packets */
 #define DW_SPAN RTPCC_SEC (2)
 #define RELEASED_BITS 1024
 #define CTRL_WARMUP 100         /* samples before the late-rate controller */
@@ -36,7 +36,7 @@ typedef struct
   Sample *ring;                 /* window_packets entries */
   guint head, len;              /* oldest at head */
   gdouble *sorted;              /* the r of the ring, ascending */
-  /* seed 003 §6.1 */
+  /* singh mode (Singh's thesis, MPRTP skew compensation) */
   gdouble dw[DW_PACKETS];
   RtpccTime dw_t[DW_PACKETS];
   guint dw_head, dw_len;
@@ -698,7 +698,13 @@ subflow_track (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r,
     s->last_late = now;
 }
 
-/* --- seed 003 §6.1 --------------------------------------------------------- */
+/* --- singh: MPRTP skew compensation ---------------------------------------- *
+ *
+ * Varun Singh, "Protocols and Algorithms for Adaptive Multimedia Systems",
+ * doctoral thesis, Aalto University 2015, ch. 6 (MPRTP, Publication VII):
+ * per path a drift window of min(2 s, 100 packets) of packet skews, the
+ * path skew an EWMA of its median, the playout delay a 1/125 filter of the
+ * largest path skew. */
 
 RtpccTime
 rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median)

@@ -5,8 +5,12 @@
  *   (overflow) → dequeue when the drain rate allows → policy at
  *   transmission (expiry / deadline) → renumbered packet out
  *
- * Policies (seed 004 / McDonald & Nelson "sending the best packet next";
- * seed 002 §2, UltraGrid):
+ * Policies (SFDPS: Parejiya, Desai, Chaubey, "Streaming Application QoS:
+ * Controlling Congestion Video Streaming Media Data Quality through Sending
+ * the Finest Data Package Subsequent", after McDonald & Nelson's "sending
+ * the best packet next"; UltraGrid's sending buffer: Saurin, "Congestion
+ * Control for Video-conferencing Applications", MSc thesis, University of
+ * Glasgow 2006, §6.3):
  *   fifo         arrival order within a priority, tail drop when full
  *   deadline     UltraGrid: drop a whole frame at its transmission time if
  *                (now − created) + RTT/2 + L/X + playout > budget

@@ -230,7 +230,8 @@ GST_START_TEST (test_timing_and_reorder)
 GST_END_TEST;
 
 /* A packet that misses its playout time is dropped, counted, and reported
- * upstream as "rtpcc-discard" with its seqnum (interface I3). */
+ * upstream as "rtpcc-discard" with its seqnum, for rtpccsrc to report it
+ * to the sender (RFC 7097). */
 GST_START_TEST (test_late_drop_event)
 {
   GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);

@@ -301,7 +301,7 @@ GST_START_TEST (test_spike_up_and_down)
 GST_END_TEST;
 
 /* Sender clock drift: estimated in ppm and removed, so the delay does not
- * creep (the rtpjitterbuffer complaint, anchors.md §4.3). */
+ * creep (rtpjitterbuffer's skew estimate lets it creep under drift). */
 GST_START_TEST (test_drift)
 {
   const gdouble ppms[] = { 300.0, -300.0 };
@@ -559,8 +559,9 @@ GST_START_TEST (test_multipath_skew)
 
 GST_END_TEST;
 
-/* seed 003 §6.1: the filters' numerics, and the settling time after a
- * 0 → 150 ms path skew step (the thesis: about 3 s). */
+/* singh mode (Singh's thesis, ch. 6): the filters' numerics, and the
+ * settling time after a 0 → 150 ms path skew step (the thesis: about
+ * 3 s). */
 GST_START_TEST (test_singh)
 {
   Model m;
