@@ -166,8 +166,8 @@ gst_playout_buffer_mode_get_type (void)
   static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_PLAYOUT_BUFFER_MODE_ADAPTIVE,
-        "Percentile of the delay distribution, slowest subflow sets the pace",
-        "adaptive"},
+          "Delay floor plus a margin steered to late-target (or a "
+          "percentile); the slowest subflow sets the pace", "adaptive"},
     {GST_PLAYOUT_BUFFER_MODE_SINGH,
           "MPRTP skew-compensating playout of Singh's doctoral thesis "
           "\"Protocols and Algorithms for Adaptive Multimedia Systems\"",
