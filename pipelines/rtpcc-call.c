@@ -143,7 +143,7 @@ on_tick (gpointer user_data)
   gdouble dt = 0.2, t, cap_kbps, target_kbps, send_kbps, recv_kbps, qd_ms,
       rtt_ms, loss_pct, enc_kbps = 0;
   guint64 cap, drops, pkts_in, lost_in;
-  gboolean tripped = FALSE;
+  gboolean tripped = FALSE, unlimited = FALSE;
   const gchar *state = "";
   guint enc_bitrate = 0;
 
@@ -155,7 +155,9 @@ on_tick (gpointer user_data)
   enc_kbps = enc_bitrate;
 
   cap = st_u64 (ls, "capacity");
-  cap_kbps = cap == G_MAXUINT64 ? -1 : cap / 1000.0;
+  if (ls)
+    gst_structure_get_boolean (ls, "unlimited", &unlimited);
+  cap_kbps = unlimited ? -1 : cap / 1000.0;
   qd_ms = st_u64 (ls, "queue-delay") / 1e6;
   drops = st_u64 (ls, "queue-drops") + st_u64 (ls, "loss-drops");
   pkts_in = st_u64 (ls, "packets-in");

@@ -13,7 +13,7 @@ CONTROLLER=${4:-tfrc}
 here=$(cd "$(dirname "$0")/.." && pwd)
 export GST_PLUGIN_PATH="${GST_PLUGIN_PATH:+$GST_PLUGIN_PATH:}$here/build/plugins"
 exec gst-launch-1.0 -e -m \
-  sendbuffer name=sb policy="$POLICY" budget=200000000 max-packets=64 ! \
+  sendbuffer name=sb policy="$POLICY" budget=200 max-packets=64 ! \
   rtpccsink host="$HOST" port="$PORT" controller="$CONTROLLER" \
     min-bitrate=100000 max-bitrate=3000000 start-bitrate=300000 \
   audiotestsrc is-live=true samplesperbuffer=160 ! \

@@ -15,7 +15,7 @@
 #define MAX_BUCKETS 128
 #define MAX_DRIFT 1e-3          /* ±1000 ppm: beyond any real crystal */
 #define MIN_SAMPLES 10          /* fewer: use the maximum, not a percentile */
-#define DW_PACKETS 100          /* seed 003 §6.1 drift window */
+#define DW_PACKETS 100          /* singh: drift window, packets */
 #define DW_SPAN RTPCC_SEC (2)
 #define RELEASED_BITS 1024
 #define CTRL_WARMUP 100         /* samples before the late-rate controller */
@@ -36,7 +36,7 @@ typedef struct
   Sample *ring;                 /* window_packets entries */
   guint head, len;              /* oldest at head */
   gdouble *sorted;              /* the r of the ring, ascending */
-  /* seed 003 §6.1 */
+  /* singh mode (Singh's thesis, MPRTP skew compensation) */
   gdouble dw[DW_PACKETS];
   RtpccTime dw_t[DW_PACKETS];
   guint dw_head, dw_len;
@@ -698,7 +698,13 @@ subflow_track (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r,
     s->last_late = now;
 }
 
-/* --- seed 003 §6.1 --------------------------------------------------------- */
+/* --- singh: MPRTP skew compensation ---------------------------------------- *
+ *
+ * Varun Singh, "Protocols and Algorithms for Adaptive Multimedia Systems",
+ * doctoral thesis, Aalto University 2015, ch. 6 (MPRTP, Publication VII):
+ * per path a drift window of min(2 s, 100 packets) of packet skews, the
+ * path skew an EWMA of its median, the playout delay a 1/125 filter of the
+ * largest path skew. */
 
 RtpccTime
 rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median)
@@ -900,7 +906,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   GList *l;
   gboolean late = FALSE, reordered, slot_passed = FALSE;
   gdouble before, over = 0.0;
-  gboolean missed;
+  gboolean missed, first_frame;
 
   if (subflow >= RTPCC_PLAYOUT_MAX_SUBFLOWS)
     subflow = RTPCC_PLAYOUT_MAX_SUBFLOWS - 1;
@@ -946,9 +952,19 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
       (gdouble) RTPCC_NSEC_PER_SEC / (gdouble) p->config.clock_rate);
   d = now - media;
 
+  /* Start-up: the stream's first frame arrives before anything is known of
+   * the path, and when it is a key frame the sender's pacer spreads its
+   * many packets over tens of ms, all with one RTP timestamp. Against a
+   * playout point set by its first packet the others read as late, but
+   * that spread is the frame's size, not the path's jitter, and every
+   * later frame depends on this one: while its slot is open (nothing after
+   * it has left) a packet of the first frame is never late. It teaches the
+   * estimator as usual and the target rises to cover it (below). */
+  first_frame = ext_ts == p->first_ts && !slot_passed;
+
   before = clamp_target (p, p->target);
   /* The decision uses the playout clock in force before this packet. */
-  if (p->last_update != RTPCC_TIME_NONE) {
+  if (p->last_update != RTPCC_TIME_NONE && !first_frame) {
     due = media + rtpcc_playout_offset (p, now);
     late = late || now > due;
     /* the controller judges the playout point without the FEC window: that
@@ -976,6 +992,13 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
         over);
   singh_update (p, s, now, (gdouble) d - p->slope * (gdouble) now);
   update_target (p, now);
+  if (first_frame && p->config.mode != RTPCC_PLAYOUT_MODE_FIXED) {
+    gdouble j = (gdouble) d - p->slope * (gdouble) now - base_r (p);
+
+    /* the frames queued behind it at the sender arrive as late as it did */
+    p->target = clamp_target (p, MAX (p->target, j +
+            (gdouble) fec_window (p)));
+  }
 
   if (late) {
     if (p->config.late_bump && p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE

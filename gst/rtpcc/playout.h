@@ -34,7 +34,9 @@
  *             target rises at once; it falls at down_rate s/s, or faster
  *             (exponentially, return_time) when far above the need, never
  *             faster than real time.
- *   singh:    seed 003 §6.1 (Singh, MPRTP): per path a drift window of
+ *   singh:    the MPRTP skew compensation of Singh's doctoral thesis
+ *             ("Protocols and Algorithms for Adaptive Multimedia Systems",
+ *             Aalto University 2015, ch. 6): per path a drift window of
  *             min(2 s, 100 packets) of packet skews, PathSkew = 0.01·median +
  *             0.99·PathSkew_prev, PlayoutDelay = (MAX(SW) + 124·prev)/125,
  *             plus four mean deviations of the jitter (the classic playout
@@ -43,7 +45,12 @@
  *
  * A packet is due at media time + offset(now). It is late, and must be
  * discarded, when it arrives after that time or after a later packet has
- * already been released.
+ * already been released. One exception at start-up: a packet of the
+ * stream's first frame (its first RTP timestamp) is late only when a later
+ * packet has been released. Nothing is known of the path yet, a key
+ * frame's packets are spread by the sender's pacer, and without that frame
+ * nothing decodes until the next key frame; in adaptive and singh modes
+ * the target rises to cover each of them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -190,7 +197,8 @@ gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
 RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
 void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
 
-/* seed 003 §6.1 filters, exposed so their numerics can be tested alone. */
+/* The singh mode's two filters, exposed so their numerics can be tested
+ * alone. */
 RtpccTime rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median);
 RtpccTime rtpcc_playout_singh_delay (RtpccTime prev, RtpccTime max_skew);
 

@@ -117,6 +117,8 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
     sb->config.policy = RTPCC_SENDBUF_FIFO;
   if (sb->config.budget < 0)
     sb->config.budget = 0;
+  if (sb->config.playout_delay < 0)
+    sb->config.playout_delay = 0;
   if (sb->config.burst < 0)
     sb->config.burst = 0;
   g_queue_init (&sb->frames);
@@ -189,6 +191,18 @@ rtpcc_sendbuf_set_limits (RtpccSendbuf * sb, guint max_packets,
   sb->config.max_packets = max_packets;
   sb->config.max_bytes = max_bytes;
   sb->config.max_frames = max_frames;
+}
+
+void
+rtpcc_sendbuf_set_playout_delay (RtpccSendbuf * sb, RtpccTime playout_delay)
+{
+  sb->config.playout_delay = MAX (playout_delay, 0);
+}
+
+void
+rtpcc_sendbuf_set_drop_dependents (RtpccSendbuf * sb, gboolean drop)
+{
+  sb->config.drop_dependents = drop;
 }
 
 const RtpccSendbufConfig *
@@ -362,7 +376,8 @@ frame_value (const Frame * f)
 }
 
 /* Ring overflow victim: the oldest not-started frame of the lowest
- * priority present (004:L77: video before audio), least valuable first.
+ * priority present (video before audio, as in SFDPS's ring buffers after
+ * Lai & Kohler), least valuable first.
  * When the lowest-priority packets queued all belong to started frames
  * (a large keyframe being sent), nothing is evicted: audio must not make
  * room for video that cannot be dropped. */
@@ -601,16 +616,18 @@ should_drop (RtpccSendbuf * sb, Frame * f, RtpccTime now,
     case RTPCC_SENDBUF_SFDPS1:
     case RTPCC_SENDBUF_SFDPS2:
     case RTPCC_SENDBUF_RING_SFDPS2:
-      /* 004:L63: drop if expiry < now + RTT/2 */
+      /* SFDPS1: a packet expires at capture + budget; drop it when it
+       * would arrive later, expiry < now + RTT/2 */
       if (f->created + c->budget >= now + one_way (sb))
         return FALSE;
-      /* 004:L71: SFDPS2 sends an expired frame that is alone */
+      /* SFDPS2 sends an expired frame that is alone in the queue, so a
+       * rate-based controller is not starved of packets */
       if (c->policy != RTPCC_SENDBUF_SFDPS1 && sb->stats.queued_frames == 1)
         return FALSE;
       *reason = RTPCC_SENDBUF_DROP_EXPIRED;
       return TRUE;
     case RTPCC_SENDBUF_DEADLINE:
-      /* seed 002 Eq. 6.4: send if
+      /* UltraGrid's transmission rule (Saurin's thesis Eq. 6.4): send if
        * (now − capture) + RTT/2 + L/X + t_pbuf < γ */
       if ((now - f->created) + one_way (sb) + tx_time (f->bytes, sb->rate)
           + c->playout_delay < c->budget)

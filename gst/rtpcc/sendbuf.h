@@ -5,8 +5,12 @@
  *   (overflow) → dequeue when the drain rate allows → policy at
  *   transmission (expiry / deadline) → renumbered packet out
  *
- * Policies (seed 004 / McDonald & Nelson "sending the best packet next";
- * seed 002 §2, UltraGrid):
+ * Policies (SFDPS: Parejiya, Desai, Chaubey, "Streaming Application QoS:
+ * Controlling Congestion Video Streaming Media Data Quality through Sending
+ * the Finest Data Package Subsequent", after McDonald & Nelson's "sending
+ * the best packet next"; UltraGrid's sending buffer: Saurin, "Congestion
+ * Control for Video-conferencing Applications", MSc thesis, University of
+ * Glasgow 2006, §6.3):
  *   fifo         arrival order within a priority, tail drop when full
  *   deadline     UltraGrid: drop a whole frame at its transmission time if
  *                (now − created) + RTT/2 + L/X + playout > budget
@@ -150,6 +154,11 @@ void rtpcc_sendbuf_set_policy (RtpccSendbuf * sb, RtpccSendbufPolicy policy);
 void rtpcc_sendbuf_set_budget (RtpccSendbuf * sb, RtpccTime budget);
 void rtpcc_sendbuf_set_limits (RtpccSendbuf * sb, guint max_packets,
     guint64 max_bytes, guint max_frames);
+/* Runtime changes of the deadline rule's t_pbuf and of drop_dependents
+ * (frames already held for a keyframe stay held until they show one). */
+void rtpcc_sendbuf_set_playout_delay (RtpccSendbuf * sb,
+    RtpccTime playout_delay);
+void rtpcc_sendbuf_set_drop_dependents (RtpccSendbuf * sb, gboolean drop);
 const RtpccSendbufConfig *rtpcc_sendbuf_get_config (const RtpccSendbuf * sb);
 
 /* The sending-buffer context from the transmission side: the RTT (for

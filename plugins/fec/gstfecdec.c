@@ -21,6 +21,14 @@
  *
  * Holes are released when a buffer arrives, at EOS, or by a timer task on
  * the source pad when the deadline passes and nothing arrives.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc is-live=true ! x264enc tune=zerolatency ! \
+ *     rtph264pay ! fecenc n=5 follow-target=false ! linkemu loss=0.05 ! \
+ *     fecdec deadline=50 ! rtph264depay ! avdec_h264 ! videoconvert ! \
+ *     autovideosink
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -33,7 +41,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_fec_dec_debug);
 
 #define DEFAULT_PT RTPCC_FEC_DEFAULT_PT
 #define DEFAULT_MODE GST_FEC_DEC_MODE_RTPCC
-#define DEFAULT_DEADLINE (100 * GST_MSECOND)
+#define DEFAULT_DEADLINE 100           /* ms */
 
 enum
 {
@@ -53,7 +61,7 @@ struct _GstFecDec
   GMutex lock;
   guint pt;
   GstFecDecMode mode;
-  guint64 deadline;
+  guint deadline;               /* ms */
   RtpccFecDecoder *dec;
   GstSegment segment;
   RtpccTime last_now;
@@ -103,7 +111,7 @@ reset_decoder (GstFecDec * self)
 
   rtpcc_fec_decoder_free (self->dec);
   rtpcc_fec_decoder_config_init (&cfg);
-  cfg.deadline = (RtpccTime) self->deadline;
+  cfg.deadline = RTPCC_MSEC (self->deadline);
   cfg.ulpfec = self->mode == GST_FEC_DEC_MODE_ULPFEC;
   self->dec = rtpcc_fec_decoder_new (&cfg);
   self->last_pts = GST_CLOCK_TIME_NONE;
@@ -323,8 +331,8 @@ gst_fec_dec_set_property (GObject * object, guint prop_id,
       reset_decoder (self);
       break;
     case PROP_DEADLINE:
-      self->deadline = g_value_get_uint64 (value);
-      rtpcc_fec_decoder_set_deadline (self->dec, (RtpccTime) self->deadline);
+      self->deadline = g_value_get_uint (value);
+      rtpcc_fec_decoder_set_deadline (self->dec, RTPCC_MSEC (self->deadline));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -348,7 +356,7 @@ gst_fec_dec_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_enum (value, self->mode);
       break;
     case PROP_DEADLINE:
-      g_value_set_uint64 (value, self->deadline);
+      g_value_set_uint (value, self->deadline);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));
@@ -390,8 +398,8 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
   /**
    * GstFecDec:pt:
    *
-   * Payload type that marks FEC packets, [0, 127]; everything else is
-   * media.
+   * Payload type that marks FEC packets, 0 to 127; everything else is
+   * media. Must match fecenc's pt. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_PT,
       g_param_spec_uint ("pt", "Payload type", "FEC payload type",
@@ -400,7 +408,8 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
    * GstFecDec:mode:
    *
    * Wire format of the FEC packets: rtpcc (fecenc) or ulpfec (RFC 5109 as
-   * rtpulpfecenc sends it). Changing it resets the decoder.
+   * rtpulpfecenc sends it). Can be changed in any state; a change resets
+   * the decoder (packets held are dropped).
    */
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode", "FEC wire format",
@@ -408,21 +417,24 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
   /**
    * GstFecDec:deadline:
    *
-   * Longest wait for a missing packet, in ns, counted from the arrival of
-   * the first packet after it [0, 10 s]. A packet rebuilt later is counted
-   * late-recovered and discarded.
+   * Longest wait for a missing packet, in milliseconds (0 to 10000),
+   * counted from the arrival of the first packet after it; 0 gives up on a
+   * hole at once unless its repair is already there. A packet rebuilt
+   * later is counted late-recovered and discarded. Can be changed in any
+   * state.
    */
   g_object_class_install_property (gobject_class, PROP_DEADLINE,
-      g_param_spec_uint64 ("deadline", "Deadline",
-          "Longest wait for a missing packet (ns)", 0, 10 * GST_SECOND,
-          DEFAULT_DEADLINE, flags));
+      g_param_spec_uint ("deadline", "Deadline",
+          "Longest wait for a missing packet, from the next packet's "
+          "arrival (ms)", 0, 10000, DEFAULT_DEADLINE, flags));
   /**
    * GstFecDec:stats:
    *
+   * An "application/x-fecdec-stats" structure of guint64 counts:
    * media-packets, fec-packets, fec-corrupt (malformed FEC dropped),
    * bad-recoveries, recovered (rebuilt in time and pushed), late-recovered
    * (rebuilt past the deadline: discarded), unrecoverable (holes given up),
-   * late-media, duplicates, pushed, passed (other SSRCs / non-RTP).
+   * late-media, duplicates, pushed, passed (other SSRCs and non-RTP).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Decoder statistics",
@@ -430,10 +442,10 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class, "FEC decoder",
-      "Codec/Decoder/Network/RTP",
-      "Recovers lost RTP packets from XOR / Reed-Solomon / ULPFEC parity",
-      "gst-rtpcc developers");
+  gst_element_class_set_static_metadata (element_class, "RTP FEC Decoder",
+      "Codec/Depayloader/Network/RTP",
+      "Recovers lost RTP packets from XOR, Reed-Solomon or RFC 5109 ULPFEC "
+      "parity and pushes the media in sequence order", "gst-rtpcc developers");
   gst_type_mark_as_plugin_api (GST_TYPE_FEC_DEC_MODE, 0);
 }
 

@@ -16,12 +16,15 @@
  * With #GstFecEnc:follow-target, the "rtpcc-target" upstream event from
  * rtpccsink sets N = clamp (round (media-bitrate / fec-bitrate), 2, 14) and
  * disables FEC while fec-bitrate is 0 (an optional "fec-interval" field
- * gives N directly).
+ * gives N directly): the FEC rate of FBRA (Nagy, Singh, Ott, Eggert,
+ * "Congestion control using FEC for conversational multimedia
+ * communication", ACM MMSys 2014).
  *
- * ## Example
+ * ## Example launch line
  * |[
- * gst-launch-1.0 videotestsrc ! vp8enc ! rtpvp8pay ! fecenc n=5 ! \
- *     linkemu loss=0.05 ! fecdec ! rtpvp8depay ! vp8dec ! autovideosink
+ * gst-launch-1.0 videotestsrc is-live=true ! x264enc tune=zerolatency ! \
+ *     rtph264pay ! fecenc n=5 follow-target=false ! linkemu loss=0.05 ! \
+ *     fecdec ! rtph264depay ! avdec_h264 ! videoconvert ! autovideosink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -41,7 +44,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_fec_enc_debug);
 #define DEFAULT_K 10
 #define DEFAULT_M 2
 #define DEFAULT_DEPTH 4
-#define DEFAULT_MAX_BLOCK_TIME (100 * GST_MSECOND)
+#define DEFAULT_MAX_BLOCK_TIME 100     /* ms */
 #define DEFAULT_ENABLED TRUE
 #define DEFAULT_PT RTPCC_FEC_DEFAULT_PT
 #define DEFAULT_SSRC 0
@@ -74,7 +77,7 @@ struct _GstFecEnc
   RtpccFecEncoderConfig cfg;
   gboolean enabled;
   gboolean follow_target;
-  guint ssrc_prop;
+  guint ssrc_prop;              /* 0: a random one, chosen on start */
   RtpccFecEncoder *enc;
   GstSegment segment;
   RtpccTime last_now;
@@ -357,6 +360,7 @@ make_stats (GstFecEnc * self)
       "media-bitrate", G_TYPE_UINT64,
       rtpcc_rate_window_bytes (&self->media_window, self->last_now) * 8,
       "n", G_TYPE_UINT, self->cfg.n,
+      "ssrc", G_TYPE_UINT, self->cfg.ssrc,
       "enabled", G_TYPE_BOOLEAN, self->enabled,
       "target-events", G_TYPE_UINT64, self->target_events, NULL);
 }
@@ -405,7 +409,7 @@ gst_fec_enc_set_property (GObject * object, guint prop_id,
       apply_cfg (self, &cfg);
       break;
     case PROP_MAX_BLOCK_TIME:
-      cfg.max_block_time = (RtpccTime) g_value_get_uint64 (value);
+      cfg.max_block_time = RTPCC_MSEC (g_value_get_uint (value));
       apply_cfg (self, &cfg);
       break;
     case PROP_PT:
@@ -457,13 +461,14 @@ gst_fec_enc_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, self->cfg.depth);
       break;
     case PROP_MAX_BLOCK_TIME:
-      g_value_set_uint64 (value, (guint64) self->cfg.max_block_time);
+      g_value_set_uint (value,
+          (guint) (self->cfg.max_block_time / RTPCC_NSEC_PER_MSEC));
       break;
     case PROP_PT:
       g_value_set_uint (value, self->cfg.pt);
       break;
     case PROP_SSRC:
-      g_value_set_uint (value, self->cfg.ssrc);
+      g_value_set_uint (value, self->ssrc_prop);
       break;
     case PROP_ENABLED:
       g_value_set_boolean (value, self->enabled);
@@ -479,6 +484,36 @@ gst_fec_enc_get_property (GObject * object, guint prop_id, GValue * value,
       break;
   }
   g_mutex_unlock (&self->lock);
+}
+
+/* A random SSRC, never 0 (0 means "pick one"). */
+static guint32
+random_ssrc (void)
+{
+  guint32 r;
+
+  do
+    r = g_random_int ();
+  while (r == 0);
+  return r;
+}
+
+static GstStateChangeReturn
+gst_fec_enc_change_state (GstElement * element, GstStateChange transition)
+{
+  GstFecEnc *self = GST_FEC_ENC (element);
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    g_mutex_lock (&self->lock);
+    if (self->ssrc_prop == 0) {
+      RtpccFecEncoderConfig cfg = self->cfg;
+
+      cfg.ssrc = random_ssrc ();
+      apply_cfg (self, &cfg);
+    }
+    g_mutex_unlock (&self->lock);
+  }
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
 static void
@@ -508,12 +543,15 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   gobject_class->set_property = gst_fec_enc_set_property;
   gobject_class->get_property = gst_fec_enc_get_property;
   gobject_class->finalize = gst_fec_enc_finalize;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fec_enc_change_state);
 
   /**
    * GstFecEnc:scheme:
    *
-   * Code: xor (1 parity per n), rs (m parity per k) or xor-2d (rows of n,
-   * columns over depth rows). Changing it closes the open block.
+   * The code: xor (one parity packet per #GstFecEnc:n media packets), rs
+   * (#GstFecEnc:m Reed-Solomon parity packets per #GstFecEnc:k) or xor-2d
+   * (rows of #GstFecEnc:n and interleaved columns over #GstFecEnc:depth
+   * rows). Can be changed in any state; a change closes the open block.
    */
   g_object_class_install_property (gobject_class, PROP_SCHEME,
       g_param_spec_enum ("scheme", "Scheme", "FEC code",
@@ -521,8 +559,10 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:n:
    *
-   * XOR parity interval: one parity packet per n media packets (overhead
-   * 1/n), [2, 14] as in FBRA. Also the row length of xor-2d.
+   * XOR parity interval: one parity packet per n media packets (1/n packet
+   * overhead), 2 to 14 as FBRA's FEC interval; also the row length of
+   * xor-2d. Can be changed in any state; with #GstFecEnc:follow-target the
+   * controller sets it.
    */
   g_object_class_install_property (gobject_class, PROP_N,
       g_param_spec_uint ("n", "N", "Media packets per XOR parity packet",
@@ -530,7 +570,8 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:k:
    *
-   * Reed-Solomon block length in media packets, [1, 48].
+   * Reed-Solomon block length in media packets, 1 to 48. Can be changed in
+   * any state.
    */
   g_object_class_install_property (gobject_class, PROP_K,
       g_param_spec_uint ("k", "K", "Media packets per Reed-Solomon block",
@@ -538,8 +579,8 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:m:
    *
-   * Reed-Solomon parity packets per block, [1, 16]: any m losses among the
-   * k + m packets are recoverable.
+   * Reed-Solomon parity packets per block, 1 to 16: any m losses among the
+   * k + m packets are recoverable. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_M,
       g_param_spec_uint ("m", "M", "Reed-Solomon parity packets per block",
@@ -547,8 +588,9 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:depth:
    *
-   * xor-2d: rows per matrix, [2, 8], with n * depth <= 48. A burst of up
-   * to n consecutive losses is repaired by the column parities.
+   * xor-2d: rows per matrix, 2 to 8, with n * depth at most 48 (a larger
+   * product is refused with a warning). A burst of up to n consecutive
+   * losses is repaired by the column parities. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_DEPTH,
       g_param_spec_uint ("depth", "Depth", "Rows of the 2-D XOR matrix",
@@ -556,20 +598,23 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:max-block-time:
    *
-   * A block closes (its parity is sent) at the latest this long after its
-   * first packet, in ns; 0 = by count only. A timer task on the element
-   * clock enforces it when no packet arrives; a block is also closed early
-   * when the next packet is expected (mean spacing) after the bound.
+   * A block closes (its parity is sent) at the latest this many
+   * milliseconds after its first packet; 0 closes blocks by packet count
+   * only. A timer task on the element clock enforces it when no packet
+   * arrives, and a block is also closed early when the next packet is
+   * expected (mean spacing) after the bound. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_BLOCK_TIME,
-      g_param_spec_uint64 ("max-block-time", "Max block time",
-          "Longest time from a block's first packet to its parity (ns)",
-          0, 10 * GST_SECOND, DEFAULT_MAX_BLOCK_TIME, flags));
+      g_param_spec_uint ("max-block-time", "Max block time",
+          "Longest time from a block's first packet to its parity (ms), "
+          "0 = by packet count only", 0, 10000, DEFAULT_MAX_BLOCK_TIME,
+          flags));
   /**
    * GstFecEnc:enabled:
    *
-   * When FALSE no parity is produced (the open block is dropped); media
-   * passes unchanged.
+   * When FALSE no parity is produced (the open block is dropped) and media
+   * passes unchanged. Can be changed in any state; with
+   * #GstFecEnc:follow-target the controller sets it.
    */
   g_object_class_install_property (gobject_class, PROP_ENABLED,
       g_param_spec_boolean ("enabled", "Enabled", "Produce FEC packets",
@@ -577,8 +622,8 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:pt:
    *
-   * Payload type of the FEC packets, [0, 127]; rtpccsink's fec-pt must
-   * match so that they are accounted as FEC.
+   * Payload type of the FEC packets, 0 to 127; rtpccsink's fec-pt and
+   * fecdec's pt must match. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_PT,
       g_param_spec_uint ("pt", "Payload type", "FEC payload type",
@@ -586,27 +631,33 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
   /**
    * GstFecEnc:ssrc:
    *
-   * SSRC of the FEC stream; 0 (default) picks a random one.
+   * SSRC of the FEC stream. 0 (default): a random one, chosen each time the
+   * element starts (READY to PAUSED); the SSRC in use is the "ssrc" field
+   * of #GstFecEnc:stats. A non-zero value applies at once, in any state.
    */
   g_object_class_install_property (gobject_class, PROP_SSRC,
-      g_param_spec_uint ("ssrc", "SSRC", "FEC stream SSRC (0 = random)",
+      g_param_spec_uint ("ssrc", "SSRC",
+          "FEC stream SSRC (0 = random, chosen on start)",
           0, G_MAXUINT32, DEFAULT_SSRC, flags));
   /**
    * GstFecEnc:follow-target:
    *
-   * Follow the "rtpcc-target" upstream event: N = clamp (round
+   * Follow the "rtpcc-target" upstream event: n = clamp (round
    * (media-bitrate / fec-bitrate), 2, 14), FEC off while fec-bitrate is 0.
+   * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_FOLLOW_TARGET,
       g_param_spec_boolean ("follow-target", "Follow target",
-          "Set N / enabled from rtpcc-target events", DEFAULT_FOLLOW_TARGET,
-          flags));
+          "Set n and enabled from rtpcc-target upstream events",
+          DEFAULT_FOLLOW_TARGET, flags));
   /**
    * GstFecEnc:stats:
    *
-   * media-packets, media-bytes, fec-packets, fec-bytes, blocks,
-   * blocks-closed-by-time, skipped, fec-bitrate and media-bitrate (bit/s
-   * actually sent over the last second), n, enabled, target-events.
+   * An "application/x-fecenc-stats" structure: media-packets, media-bytes,
+   * fec-packets, fec-bytes, blocks, blocks-closed-by-time, skipped,
+   * target-events (guint64 counts); fec-bitrate and media-bitrate (guint64,
+   * bit/s actually sent over the last second); n and ssrc (guint, in use);
+   * enabled (gboolean).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Encoder statistics",
@@ -614,10 +665,10 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class, "FEC encoder",
-      "Codec/Encoder/Network/RTP",
-      "XOR / Reed-Solomon / 2-D XOR FEC on a separate SSRC and sequence space",
-      "gst-rtpcc developers");
+  gst_element_class_set_static_metadata (element_class, "RTP FEC Encoder",
+      "Codec/Payloader/Network/RTP",
+      "Adds XOR, Reed-Solomon or 2-D XOR FEC packets on their own SSRC and "
+      "sequence space", "gst-rtpcc developers");
   gst_type_mark_as_plugin_api (GST_TYPE_FEC_ENC_SCHEME, 0);
 }
 
@@ -632,10 +683,10 @@ gst_fec_enc_init (GstFecEnc * self)
   self->cfg.k = DEFAULT_K;
   self->cfg.m = DEFAULT_M;
   self->cfg.depth = DEFAULT_DEPTH;
-  self->cfg.max_block_time = DEFAULT_MAX_BLOCK_TIME;
+  self->cfg.max_block_time = RTPCC_MSEC (DEFAULT_MAX_BLOCK_TIME);
   self->cfg.pt = DEFAULT_PT;
-  /* random but never 0 */
-  self->cfg.ssrc = g_random_int () | 1;
+  /* replaced on start unless the ssrc property is set */
+  self->cfg.ssrc = random_ssrc ();
   self->enabled = DEFAULT_ENABLED;
   self->follow_target = DEFAULT_FOLLOW_TARGET;
   self->enc = rtpcc_fec_encoder_new (&self->cfg, NULL);

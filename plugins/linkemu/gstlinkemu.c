@@ -212,12 +212,13 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
    * GstLinkEmu:rate:
    *
    * Constant bottleneck capacity in kbit/s; 0 means unlimited. Ignored when
-   * #GstLinkEmu:schedule or #GstLinkEmu:trace is set.
+   * #GstLinkEmu:schedule or #GstLinkEmu:trace is set. Can be changed in any
+   * state; a change applies to packets arriving after it.
    */
   g_object_class_install_property (gobject_class, PROP_RATE,
       g_param_spec_uint ("rate", "Rate",
-          "Constant capacity in kbit/s (0 = unlimited; schedule and trace "
-          "override it)", 0, G_MAXUINT, DEFAULT_RATE, flags));
+          "Constant capacity (kbit/s), 0 = unlimited; schedule and trace "
+          "override it", 0, G_MAXUINT, DEFAULT_RATE, flags));
 
   /**
    * GstLinkEmu:schedule:
@@ -228,6 +229,7 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
    * Times are running time (0 = when the pipeline first goes to PLAYING),
    * also when the schedule is replaced while playing. Overrides
    * #GstLinkEmu:rate. A malformed schedule makes the change to PAUSED fail.
+   * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_SCHEDULE,
       g_param_spec_string ("schedule", "Schedule",
@@ -241,7 +243,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
    * line, each a 1500-byte delivery opportunity, looping with a period equal
    * to the last timestamp. Overrides #GstLinkEmu:rate. Setting both
    * #GstLinkEmu:schedule and #GstLinkEmu:trace makes the change to PAUSED
-   * fail; while playing the trace takes precedence.
+   * fail; while playing the trace takes precedence. Can be changed in any
+   * state.
    */
   g_object_class_install_property (gobject_class, PROP_TRACE,
       g_param_spec_string ("trace", "Trace",
@@ -252,51 +255,54 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
    * GstLinkEmu:queue-ms:
    *
    * Drop-tail queue limit in milliseconds of the capacity in force when a
-   * packet arrives; 0 disables the time limit.
+   * packet arrives; 0 disables the time limit. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_QUEUE_MS,
       g_param_spec_uint ("queue-ms", "Queue ms",
-          "Bottleneck queue limit in ms at the current capacity (0 = no "
-          "time limit)", 0, G_MAXUINT, DEFAULT_QUEUE_MS, flags));
+          "Drop-tail queue limit at the capacity in force (ms), 0 = no time "
+          "limit", 0, G_MAXUINT, DEFAULT_QUEUE_MS, flags));
 
   /**
    * GstLinkEmu:queue-bytes:
    *
    * Drop-tail queue limit in bytes; 0 disables the byte limit. With both
-   * limits set the tighter one applies.
+   * limits set the tighter one applies. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_QUEUE_BYTES,
       g_param_spec_uint ("queue-bytes", "Queue bytes",
-          "Bottleneck queue limit in bytes (0 = no byte limit)",
+          "Drop-tail queue limit (bytes), 0 = no byte limit",
           0, G_MAXUINT, DEFAULT_QUEUE_BYTES, flags));
 
   /**
    * GstLinkEmu:delay:
    *
    * One-way propagation delay in milliseconds, added after serialization.
+   * Can be changed in any state; packets already accepted keep theirs.
    */
   g_object_class_install_property (gobject_class, PROP_DELAY,
       g_param_spec_uint ("delay", "Delay",
-          "One-way propagation delay in ms", 0, G_MAXUINT, DEFAULT_DELAY,
+          "One-way propagation delay (ms)", 0, G_MAXUINT, DEFAULT_DELAY,
           flags));
 
   /**
    * GstLinkEmu:jitter:
    *
    * Delay jitter in milliseconds: the delay of each packet is drawn
-   * uniformly from [delay - jitter, delay + jitter]. Packets are not
-   * reordered unless #GstLinkEmu:allow-reorder is set.
+   * uniformly from [delay - jitter, delay + jitter] (never below 0).
+   * Packets are not reordered unless #GstLinkEmu:allow-reorder is set. Can
+   * be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_JITTER,
       g_param_spec_uint ("jitter", "Jitter",
-          "Uniform delay jitter in ms (+/-)", 0, G_MAXUINT, DEFAULT_JITTER,
-          flags));
+          "Uniform delay jitter, plus or minus (ms)", 0, G_MAXUINT,
+          DEFAULT_JITTER, flags));
 
   /**
    * GstLinkEmu:allow-reorder:
    *
    * Let jitter reorder packets: each packet is delivered at its own
-   * delivery time even if an earlier packet is delivered later.
+   * delivery time even if an earlier packet is delivered later. Can be
+   * changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_ALLOW_REORDER,
       g_param_spec_boolean ("allow-reorder", "Allow reorder",
@@ -305,7 +311,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:loss:
    *
-   * Bernoulli loss probability (used with loss-model=bernoulli).
+   * Bernoulli loss probability, 0 to 1 (used with loss-model=bernoulli).
+   * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_LOSS,
       g_param_spec_double ("loss", "Loss",
@@ -314,7 +321,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:loss-model:
    *
-   * Which random loss model applies.
+   * Which random loss model applies. Can be changed in any state; the
+   * Gilbert-Elliott state carries on across changes.
    */
   g_object_class_install_property (gobject_class, PROP_LOSS_MODEL,
       g_param_spec_enum ("loss-model", "Loss model",
@@ -324,7 +332,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:ge-p:
    *
-   * Gilbert–Elliott P(Good→Bad) per packet.
+   * Gilbert–Elliott P(Good→Bad) per packet, 0 to 1. Can be changed in any
+   * state.
    */
   g_object_class_install_property (gobject_class, PROP_GE_P,
       g_param_spec_double ("ge-p", "GE p",
@@ -333,7 +342,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:ge-r:
    *
-   * Gilbert–Elliott P(Bad→Good) per packet.
+   * Gilbert–Elliott P(Bad→Good) per packet, 0 to 1. Can be changed in any
+   * state.
    */
   g_object_class_install_property (gobject_class, PROP_GE_R,
       g_param_spec_double ("ge-r", "GE r",
@@ -342,7 +352,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:ge-k:
    *
-   * Gilbert–Elliott P(no loss | Good), as netem's gemodel 1-k.
+   * Gilbert–Elliott P(no loss | Good), 0 to 1, as netem's gemodel 1-k. Can
+   * be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_GE_K,
       g_param_spec_double ("ge-k", "GE k",
@@ -352,7 +363,8 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:ge-h:
    *
-   * Gilbert–Elliott P(no loss | Bad), as netem's gemodel 1-h.
+   * Gilbert–Elliott P(no loss | Bad), 0 to 1, as netem's gemodel 1-h. Can
+   * be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_GE_H,
       g_param_spec_double ("ge-h", "GE h",
@@ -361,8 +373,9 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   /**
    * GstLinkEmu:seed:
    *
-   * Seed of the loss and jitter random streams. Applies when the element
-   * goes to PAUSED and is restarted by a flush.
+   * Seed of the loss and jitter random streams. Read when the element goes
+   * to PAUSED (a flush restarts the streams from it), so it can only be
+   * changed in NULL or READY.
    */
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint64 ("seed", "Seed",
@@ -377,11 +390,11 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
    * bytes-in, packets-delivered, bytes-delivered (pushed downstream),
    * packets-in-flight (accepted by the model, not yet pushed), queue-drops,
    * loss-drops, flush-drops (accepted but discarded by a flush or a stop),
-   * all #guint64; queue-delay and max-queue-delay (#guint64 ns), capacity
-   * (#guint64 bit/s now; 0 in an outage, G_MAXUINT64 when unlimited) and
-   * current-capacity-kbps (#gdouble, -1 when unlimited).
-   * packets-in = packets-delivered + packets-in-flight + queue-drops +
-   * loss-drops + flush-drops.
+   * all #guint64; queue-delay and max-queue-delay (#guint64 nanoseconds, as
+   * GstClockTime); unlimited (#gboolean: the link has no capacity limit)
+   * and, only when it has one, capacity (#guint64 bit/s now; 0 in an
+   * outage). packets-in = packets-delivered + packets-in-flight +
+   * queue-drops + loss-drops + flush-drops.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -392,9 +405,9 @@ gst_link_emu_class_init (GstLinkEmuClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
 
   gst_element_class_set_static_metadata (element_class,
-      "Link emulator", "Filter/Network",
-      "Emulates a bottleneck link: capacity schedule or trace, drop-tail "
-      "queue, delay, jitter and random loss",
+      "Bottleneck link emulator", "Filter/Network",
+      "An element that emulates a bottleneck link: capacity (constant, "
+      "schedule or trace), drop-tail queue, delay, jitter and random loss",
       "gst-rtpcc developers");
 
   element_class->change_state = GST_DEBUG_FUNCPTR (gst_link_emu_change_state);
@@ -1330,7 +1343,7 @@ gst_link_emu_get_stats_locked (GstLinkEmu * self)
   RtpccLinkStats s = self->past;
   RtpccTime queue_delay = 0;
   guint64 capacity = 0, accepted, in_flight;
-  gdouble kbps;
+  GstStructure *st;
 
   if (self->link) {
     const RtpccLinkStats *l = rtpcc_link_get_stats (self->link);
@@ -1361,9 +1374,7 @@ gst_link_emu_get_stats_locked (GstLinkEmu * self)
   accepted = s.packets_delivered;
   in_flight = accepted - MIN (accepted, self->pushed_packets +
       self->flushed_packets);
-  kbps = capacity == G_MAXUINT64 ? -1.0 : (gdouble) capacity / 1000.0;
-
-  return gst_structure_new ("application/x-linkemu-stats",
+  st = gst_structure_new ("application/x-linkemu-stats",
       "packets-in", G_TYPE_UINT64, s.packets_in,
       "bytes-in", G_TYPE_UINT64, s.bytes_in,
       "packets-delivered", G_TYPE_UINT64, self->pushed_packets,
@@ -1374,8 +1385,11 @@ gst_link_emu_get_stats_locked (GstLinkEmu * self)
       "flush-drops", G_TYPE_UINT64, self->flushed_packets,
       "queue-delay", G_TYPE_UINT64, (guint64) MAX (queue_delay, 0),
       "max-queue-delay", G_TYPE_UINT64, (guint64) MAX (s.max_queue_delay, 0),
-      "capacity", G_TYPE_UINT64, capacity,
-      "current-capacity-kbps", G_TYPE_DOUBLE, kbps, NULL);
+      "unlimited", G_TYPE_BOOLEAN, capacity == G_MAXUINT64, NULL);
+  /* an unlimited link has no rate to show */
+  if (capacity != G_MAXUINT64)
+    gst_structure_set (st, "capacity", G_TYPE_UINT64, capacity, NULL);
+  return st;
 }
 
 static void

@@ -11,11 +11,15 @@
  * subflow (path) of the same RTP stream; with one pad it is a plain jitter
  * buffer. Packets leave the src pad in sequence order at their playout time,
  * which is also their PTS (running time): media time + the playout offset in
- * force, see gst/rtpcc/playout.h. The offset follows the
- * #GstPlayoutBuffer:percentile of the delay distribution (per subflow, the
- * slowest subflow sets the pace), plus the FEC repair window, bounded by
- * #GstPlayoutBuffer:max-delay; clock drift between the sender's RTP clock and
- * ours is estimated and removed, so the delay never creeps upwards.
+ * force, see gst/rtpcc/playout.h. In the default adaptive mode the offset
+ * covers each subflow's delay floor plus a margin steered towards
+ * #GstPlayoutBuffer:late-target late packets (the slowest subflow sets the
+ * pace), plus the FEC repair window, bounded by
+ * #GstPlayoutBuffer:min-delay and #GstPlayoutBuffer:max-delay; clock drift
+ * between the sender's RTP clock and ours is estimated and removed, so the
+ * delay never creeps upwards. The stream's first frame is never discarded
+ * as late while nothing after it has left: a key frame's packets spread by
+ * the sender's pacer raise the delay instead.
  *
  * A packet that arrives after its playout time (or after a later packet has
  * left) is discarded, counted, and reported upstream through the sink pad it
@@ -23,10 +27,12 @@
  * "seqnum" and "count" (G_TYPE_UINT), which rtpccsrc turns into discard
  * feedback (RFC 7097).
  *
- * ## Example
+ * ## Example launch line
  * |[
- * gst-launch-1.0 udpsrc port=5000 caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=VP8" ! \
- *   rtpccsrc ! playoutbuffer percentile=99 max-delay=400000000 ! rtpvp8depay ! vp8dec ! autovideosink
+ * gst-launch-1.0 rtpccsrc port=5000 \
+ *     caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264" ! \
+ *     playoutbuffer max-delay=400 ! rtph264depay ! avdec_h264 ! \
+ *     videoconvert ! autovideosink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -45,16 +51,17 @@ GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define GST_CAT_DEFAULT gst_playout_buffer_debug
 
 #define DEFAULT_PERCENTILE 99.9
+/* times in ms */
 #define DEFAULT_MIN_DELAY 0
-#define DEFAULT_MAX_DELAY (400 * GST_MSECOND)
+#define DEFAULT_MAX_DELAY 400
 #define DEFAULT_FEC_WINDOW (-1)
 #define DEFAULT_MODE GST_PLAYOUT_BUFFER_MODE_ADAPTIVE
-#define DEFAULT_WINDOW (2 * GST_SECOND)
+#define DEFAULT_WINDOW 2000
 #define DEFAULT_DOWN_RATE 0.5
 #define DEFAULT_LATE_BUMP TRUE
 #define DEFAULT_LATE_TARGET 0.5
-#define DEFAULT_RETURN_TIME (100 * GST_MSECOND)
-#define DEFAULT_LEVEL_WINDOW (2 * GST_SECOND)
+#define DEFAULT_RETURN_TIME 100
+#define DEFAULT_LEVEL_WINDOW 2000
 #define DEFAULT_CLOCK_RATE 90000
 
 enum
@@ -95,11 +102,12 @@ struct _GstPlayoutBuffer
 
   /* properties */
   RtpccPlayoutConfig config;
-  gint64 fec_window_prop;
+  gint fec_window_prop;         /* ms, -1 = auto */
   guint clock_rate_prop;
 
   RtpccPlayout *playout;
-  guint clock_rate;             /* in use */
+  guint clock_rate;             /* from the caps, 0 = none */
+  guint clock_rate_start;       /* clock-rate as the playout started */
 
   gboolean fec_checked, fec_upstream;
 
@@ -158,11 +166,13 @@ gst_playout_buffer_mode_get_type (void)
   static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_PLAYOUT_BUFFER_MODE_ADAPTIVE,
-        "Percentile of the delay distribution, slowest subflow sets the pace",
-        "adaptive"},
+          "Delay floor plus a margin steered to late-target (or a "
+          "percentile); the slowest subflow sets the pace", "adaptive"},
     {GST_PLAYOUT_BUFFER_MODE_SINGH,
-        "Skew-compensating multipath playout (V. Singh, MPRTP)", "singh"},
-    {GST_PLAYOUT_BUFFER_MODE_FIXED, "Constant min-delay", "fixed"},
+          "MPRTP skew-compensating playout of Singh's doctoral thesis "
+          "\"Protocols and Algorithms for Adaptive Multimedia Systems\"",
+        "singh"},
+    {GST_PLAYOUT_BUFFER_MODE_FIXED, "Constant delay of min-delay", "fixed"},
     {0, NULL, NULL},
   };
 
@@ -178,6 +188,8 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
 
   gobject_class->finalize = gst_playout_buffer_finalize;
   gobject_class->set_property = gst_playout_buffer_set_property;
@@ -186,103 +198,104 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
   /**
    * GstPlayoutBuffer:percentile:
    *
-   * Percentile of the measured delay distribution (over #GstPlayoutBuffer:window)
-   * that the playout delay covers; the complement is roughly the late-loss
-   * fraction traded for delay. With #GstPlayoutBuffer:late-target > 0 it
-   * only sets the margin for the first 100 packets of a path.
+   * Percentile (0.1 to 100) of the measured delay distribution over
+   * #GstPlayoutBuffer:window that the playout delay covers; its complement
+   * is roughly the late-loss fraction traded for delay. With
+   * #GstPlayoutBuffer:late-target > 0 it only sets the margin for the first
+   * 100 packets of a path. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_PERCENTILE,
       g_param_spec_double ("percentile", "Percentile",
           "Percentile of the delay distribution to cover (adaptive mode; "
           "with late-target > 0 only the start value)",
-          0.1, 100.0, DEFAULT_PERCENTILE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          0.1, 100.0, DEFAULT_PERCENTILE, flags));
 
   /**
    * GstPlayoutBuffer:min-delay:
    *
-   * Lower bound of the buffering delay over the fastest transit, in ns. In
-   * fixed mode the constant delay.
+   * Lower bound of the buffering delay over the fastest transit, in
+   * milliseconds (0 to 10000); in fixed mode the constant delay. Can be
+   * changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MIN_DELAY,
-      g_param_spec_uint64 ("min-delay", "Minimum delay",
-          "Lower bound of the buffering delay (ns); fixed mode: the delay",
-          0, 10 * GST_SECOND, DEFAULT_MIN_DELAY,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_uint ("min-delay", "Minimum delay",
+          "Lower bound of the buffering delay (ms); fixed mode: the delay",
+          0, 10000, DEFAULT_MIN_DELAY, flags));
 
   /**
    * GstPlayoutBuffer:max-delay:
    *
    * Upper bound of the buffering delay over the fastest transit, FEC window
-   * included, in ns: packets later than this are discarded (FBRA's
-   * delay_max).
+   * included, in milliseconds (0 to 10000): packets later than this are
+   * discarded (FBRA's delay_max). Below #GstPlayoutBuffer:min-delay,
+   * min-delay wins. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_DELAY,
-      g_param_spec_uint64 ("max-delay", "Maximum delay",
-          "Upper bound of the buffering delay (ns)",
-          0, 10 * GST_SECOND, DEFAULT_MAX_DELAY,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_uint ("max-delay", "Maximum delay",
+          "Upper bound of the buffering delay (ms)",
+          0, 10000, DEFAULT_MAX_DELAY, flags));
 
   /**
    * GstPlayoutBuffer:fec-window:
    *
-   * Extra delay for FEC repair, in ns. -1 = automatic: 14 mean packet
-   * intervals (at most 100 ms) when an element named by the factory
-   * "fecdec" is upstream, else 0.
+   * Extra delay for FEC repair, in milliseconds (0 to 10000). -1 =
+   * automatic: 14 mean packet intervals (at most 100 ms) when an element
+   * made by the "fecdec" factory is upstream, else 0. Can be changed in
+   * any state.
    */
   g_object_class_install_property (gobject_class, PROP_FEC_WINDOW,
-      g_param_spec_int64 ("fec-window", "FEC window",
-          "Extra delay for FEC repair (ns), -1 = auto-detect fecdec upstream",
-          -1, 10 * GST_SECOND, DEFAULT_FEC_WINDOW,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_int ("fec-window", "FEC window",
+          "Extra delay for FEC repair (ms), -1 = automatic when fecdec is "
+          "upstream", -1, 10000, DEFAULT_FEC_WINDOW, flags));
 
   /**
    * GstPlayoutBuffer:mode:
    *
-   * How the playout delay is computed.
+   * How the playout delay is computed; see #GstPlayoutBufferMode. Can be
+   * changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode", "How the playout delay is computed",
-          GST_TYPE_PLAYOUT_BUFFER_MODE, DEFAULT_MODE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          GST_TYPE_PLAYOUT_BUFFER_MODE, DEFAULT_MODE, flags));
 
   /**
    * GstPlayoutBuffer:window:
    *
-   * Span of the delay history the percentile is taken over, in ns (at most
-   * 500 packets per subflow). Shorter adapts faster, longer is steadier.
+   * Span of the delay history the percentile is taken over, in
+   * milliseconds (100 to 120000; at most 500 packets per subflow). Shorter
+   * adapts faster, longer is steadier. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_WINDOW,
-      g_param_spec_uint64 ("window", "Window",
-          "Span of the delay history (ns)", 100 * GST_MSECOND,
-          120 * GST_SECOND, DEFAULT_WINDOW,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_uint ("window", "Window",
+          "Span of the delay history (ms)", 100, 120000, DEFAULT_WINDOW,
+          flags));
 
   /**
    * GstPlayoutBuffer:down-rate:
    *
-   * How fast the delay falls at least, in seconds per second of time (0.5:
-   * 500 ms per second), when it is above what is needed;
+   * How fast the delay falls at least when it is above what is needed, in
+   * seconds per second (0 to 1; 0.5: 500 ms per second);
    * #GstPlayoutBuffer:return-time may make it faster. Rises are immediate.
+   * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_DOWN_RATE,
       g_param_spec_double ("down-rate", "Down rate",
           "Decrease of the delay when above the need (s per s)", 0.0, 1.0,
-          DEFAULT_DOWN_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_DOWN_RATE, flags));
 
   /**
    * GstPlayoutBuffer:return-time:
    *
-   * Time constant (ns) of the return after a delay spike: the delay above
-   * the need falls exponentially with it when that is faster than
-   * #GstPlayoutBuffer:down-rate, never faster than real time (the output
-   * pauses, it never goes backwards). 0 = only down-rate.
+   * Time constant of the return after a delay spike, in milliseconds (0 to
+   * 10000): the delay above the need falls exponentially with it when that
+   * is faster than #GstPlayoutBuffer:down-rate, never faster than real time
+   * (the output pauses, it never goes backwards). 0 = down-rate only. Can
+   * be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_RETURN_TIME,
-      g_param_spec_uint64 ("return-time", "Return time",
-          "Time constant of the fall back after a spike (ns), 0 = off",
-          0, 10 * GST_SECOND, DEFAULT_RETURN_TIME,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_uint ("return-time", "Return time",
+          "Time constant of the fall back after a spike (ms), 0 = off",
+          0, 10000, DEFAULT_RETURN_TIME, flags));
 
   /**
    * GstPlayoutBuffer:late-bump:
@@ -290,57 +303,62 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    * React to late packets at once: with #GstPlayoutBuffer:late-target > 0
    * a late packet far out, or a second one within 500 ms, jumps the floor to
    * its delay (a delay episode, held until the delay comes back down);
-   * otherwise the delay is raised to cover it.
+   * otherwise the delay is raised to cover it. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_LATE_BUMP,
       g_param_spec_boolean ("late-bump", "Late bump",
-          "Raise the delay to cover a late packet", DEFAULT_LATE_BUMP,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "Raise the delay to cover a late packet", DEFAULT_LATE_BUMP, flags));
 
   /**
    * GstPlayoutBuffer:late-target:
    *
-   * Late-loss rate to aim at, in percent (adaptive mode). > 0: the margin
-   * over the path's delay floor is steered online so that this fraction of
-   * packets is late (each late packet raises it, each packet on time
-   * lowers it by the matching share). 0: the margin is the
-   * #GstPlayoutBuffer:percentile of the recent jitter instead.
+   * Late-loss rate to aim at, in percent (0 to 20; adaptive mode). > 0:
+   * the margin over the path's delay floor is steered online so that this
+   * fraction of packets is late (each late packet raises it, each packet
+   * on time lowers it by the matching share). 0: the margin is the
+   * #GstPlayoutBuffer:percentile of the recent jitter instead. Can be
+   * changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_LATE_TARGET,
       g_param_spec_double ("late-target", "Late target",
           "Late-loss rate to aim at (%), 0 = use the percentile", 0.0, 20.0,
-          DEFAULT_LATE_TARGET, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_LATE_TARGET, flags));
 
   /**
    * GstPlayoutBuffer:level-window:
    *
-   * Span (ns) over which a path's delay floor is the lowest delay seen: the
-   * floor follows a fall at once and a rise after this long (unless late
-   * packets jump it up first).
+   * Span over which a path's delay floor is the lowest delay seen, in
+   * milliseconds (10 to 60000): the floor follows a fall at once and a rise
+   * after this long (unless late packets jump it up first). Can be changed
+   * in any state.
    */
   g_object_class_install_property (gobject_class, PROP_LEVEL_WINDOW,
-      g_param_spec_uint64 ("level-window", "Level window",
-          "Span of the delay floor (ns)", 10 * GST_MSECOND, 60 * GST_SECOND,
-          DEFAULT_LEVEL_WINDOW, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+      g_param_spec_uint ("level-window", "Level window",
+          "Span of the delay floor (ms)", 10, 60000, DEFAULT_LEVEL_WINDOW,
+          flags));
 
   /**
    * GstPlayoutBuffer:clock-rate:
    *
-   * RTP clock rate used when the caps carry none.
+   * RTP clock rate in Hz used when the caps carry none. Read when the
+   * stream starts, so it can only be changed in NULL or READY.
    */
   g_object_class_install_property (gobject_class, PROP_CLOCK_RATE,
       g_param_spec_uint ("clock-rate", "Clock rate",
           "RTP clock rate when the caps have none (Hz)", 1, G_MAXINT32,
-          DEFAULT_CLOCK_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          DEFAULT_CLOCK_RATE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   /**
    * GstPlayoutBuffer:target-delay:
    *
-   * The buffering delay over the fastest transit currently in force (ns).
+   * The buffering delay over the fastest transit currently in force, in
+   * milliseconds (rounded; the "target-delay" field of
+   * #GstPlayoutBuffer:stats has it in ns).
    */
   g_object_class_install_property (gobject_class, PROP_TARGET_DELAY,
-      g_param_spec_uint64 ("target-delay", "Target delay",
-          "Buffering delay currently in force (ns)", 0, G_MAXUINT64, 0,
+      g_param_spec_uint ("target-delay", "Target delay",
+          "Buffering delay currently in force (ms)", 0, G_MAXUINT, 0,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
@@ -352,9 +370,9 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    * timed), fillers-late (dropped past their slot, not reported),
    * fillers-other-ssrc (padding-only packets not of the current SSRC:
    * dropped, they never switch streams), invalid, ssrc-changes,
-   * discard-events (guint64);
-   * target-delay, jitter-percentile, fec-window (guint64 ns); drift-ppm
-   * (gdouble); queued, subflows (guint).
+   * discard-events (guint64 counts); target-delay, jitter-percentile,
+   * fec-window (guint64 nanoseconds, as GstClockTime); drift-ppm (gdouble);
+   * queued, subflows (guint).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Playout statistics",
@@ -364,9 +382,9 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
 
   gst_element_class_set_static_metadata (element_class,
-      "Adaptive RTP playout buffer", "Filter/Network/RTP",
-      "Reorders RTP, plays out at an adaptive delay, drops and reports late "
-      "packets, merges subflows with skew compensation",
+      "RTP adaptive playout buffer", "Filter/Network/RTP",
+      "A jitter buffer whose delay adapts to the measured delay, that reports "
+      "late packets upstream and merges the subflows of a multipath stream",
       "gst-rtpcc developers");
 
   element_class->change_state =
@@ -395,17 +413,17 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
 
   rtpcc_playout_config_init (&self->config);
   self->config.percentile = DEFAULT_PERCENTILE;
-  self->config.min_delay = DEFAULT_MIN_DELAY;
-  self->config.max_delay = DEFAULT_MAX_DELAY;
+  self->config.min_delay = RTPCC_MSEC (DEFAULT_MIN_DELAY);
+  self->config.max_delay = RTPCC_MSEC (DEFAULT_MAX_DELAY);
   self->config.mode = (RtpccPlayoutMode) DEFAULT_MODE;
-  self->config.window = DEFAULT_WINDOW;
+  self->config.window = RTPCC_MSEC (DEFAULT_WINDOW);
   self->config.down_rate = DEFAULT_DOWN_RATE;
   self->config.late_bump = DEFAULT_LATE_BUMP;
   self->config.late_target = DEFAULT_LATE_TARGET;
-  self->config.return_time = (RtpccTime) DEFAULT_RETURN_TIME;
-  self->config.level_window = (RtpccTime) DEFAULT_LEVEL_WINDOW;
+  self->config.return_time = RTPCC_MSEC (DEFAULT_RETURN_TIME);
+  self->config.level_window = RTPCC_MSEC (DEFAULT_LEVEL_WINDOW);
   self->fec_window_prop = DEFAULT_FEC_WINDOW;
-  self->clock_rate_prop = DEFAULT_CLOCK_RATE;
+  self->clock_rate_prop = self->clock_rate_start = DEFAULT_CLOCK_RATE;
   self->srcresult = GST_FLOW_FLUSHING;
   self->flushing = TRUE;
 }
@@ -426,7 +444,7 @@ static RtpccTime
 gst_playout_buffer_fec_window_locked (GstPlayoutBuffer * self)
 {
   if (self->fec_window_prop >= 0)
-    return self->fec_window_prop;
+    return RTPCC_MSEC (self->fec_window_prop);
   /* the library measures the packet rate and sizes the window from it */
   return self->fec_upstream ? RTPCC_PLAYOUT_FEC_AUTO : 0;
 }
@@ -436,12 +454,20 @@ gst_playout_buffer_apply_config_locked (GstPlayoutBuffer * self)
 {
   RtpccPlayoutConfig c = self->config;
 
-  c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_prop;
+  c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_start;
   c.fec_window = gst_playout_buffer_fec_window_locked (self);
   if (c.max_delay < c.min_delay)
     c.max_delay = c.min_delay;
   if (self->playout)
     rtpcc_playout_set_config (self->playout, &c);
+}
+
+/* A library time as a property value in ms, rounded. */
+static guint
+ms_of (RtpccTime t)
+{
+  return (guint) MIN ((MAX (t, 0) + RTPCC_NSEC_PER_MSEC / 2) /
+      RTPCC_NSEC_PER_MSEC, (RtpccTime) G_MAXUINT);
 }
 
 static void
@@ -456,19 +482,19 @@ gst_playout_buffer_set_property (GObject * object, guint prop_id,
       self->config.percentile = g_value_get_double (value);
       break;
     case PROP_MIN_DELAY:
-      self->config.min_delay = (RtpccTime) g_value_get_uint64 (value);
+      self->config.min_delay = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_MAX_DELAY:
-      self->config.max_delay = (RtpccTime) g_value_get_uint64 (value);
+      self->config.max_delay = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_FEC_WINDOW:
-      self->fec_window_prop = g_value_get_int64 (value);
+      self->fec_window_prop = g_value_get_int (value);
       break;
     case PROP_MODE:
       self->config.mode = (RtpccPlayoutMode) g_value_get_enum (value);
       break;
     case PROP_WINDOW:
-      self->config.window = (RtpccTime) g_value_get_uint64 (value);
+      self->config.window = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_DOWN_RATE:
       self->config.down_rate = g_value_get_double (value);
@@ -480,10 +506,10 @@ gst_playout_buffer_set_property (GObject * object, guint prop_id,
       self->config.late_target = g_value_get_double (value);
       break;
     case PROP_RETURN_TIME:
-      self->config.return_time = (RtpccTime) g_value_get_uint64 (value);
+      self->config.return_time = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_LEVEL_WINDOW:
-      self->config.level_window = (RtpccTime) g_value_get_uint64 (value);
+      self->config.level_window = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_CLOCK_RATE:
       self->clock_rate_prop = g_value_get_uint (value);
@@ -544,19 +570,19 @@ gst_playout_buffer_get_property (GObject * object, guint prop_id,
       g_value_set_double (value, self->config.percentile);
       break;
     case PROP_MIN_DELAY:
-      g_value_set_uint64 (value, (guint64) self->config.min_delay);
+      g_value_set_uint (value, ms_of (self->config.min_delay));
       break;
     case PROP_MAX_DELAY:
-      g_value_set_uint64 (value, (guint64) self->config.max_delay);
+      g_value_set_uint (value, ms_of (self->config.max_delay));
       break;
     case PROP_FEC_WINDOW:
-      g_value_set_int64 (value, self->fec_window_prop);
+      g_value_set_int (value, self->fec_window_prop);
       break;
     case PROP_MODE:
       g_value_set_enum (value, (gint) self->config.mode);
       break;
     case PROP_WINDOW:
-      g_value_set_uint64 (value, (guint64) self->config.window);
+      g_value_set_uint (value, ms_of (self->config.window));
       break;
     case PROP_DOWN_RATE:
       g_value_set_double (value, self->config.down_rate);
@@ -568,10 +594,10 @@ gst_playout_buffer_get_property (GObject * object, guint prop_id,
       g_value_set_double (value, self->config.late_target);
       break;
     case PROP_RETURN_TIME:
-      g_value_set_uint64 (value, (guint64) self->config.return_time);
+      g_value_set_uint (value, ms_of (self->config.return_time));
       break;
     case PROP_LEVEL_WINDOW:
-      g_value_set_uint64 (value, (guint64) self->config.level_window);
+      g_value_set_uint (value, ms_of (self->config.level_window));
       break;
     case PROP_CLOCK_RATE:
       g_value_set_uint (value, self->clock_rate_prop);
@@ -582,7 +608,7 @@ gst_playout_buffer_get_property (GObject * object, guint prop_id,
       memset (&st, 0, sizeof (st));
       if (self->playout)
         rtpcc_playout_get_stats (self->playout, &st);
-      g_value_set_uint64 (value, (guint64) MAX (st.target_delay, 0));
+      g_value_set_uint (value, ms_of (st.target_delay));
       break;
     }
     case PROP_STATS:
@@ -800,7 +826,10 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   if (self->playout == NULL) {
     RtpccPlayoutConfig c = self->config;
 
-    c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_prop;
+    /* clock-rate is read once per stream: a change under a running playout
+     * would shift every media time */
+    self->clock_rate_start = self->clock_rate_prop;
+    c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_start;
     c.fec_window = gst_playout_buffer_fec_window_locked (self);
     if (c.max_delay < c.min_delay)
       c.max_delay = c.min_delay;

@@ -11,8 +11,10 @@ G_BEGIN_DECLS
 
 /**
  * GstPlayoutBufferMode:
- * @GST_PLAYOUT_BUFFER_MODE_ADAPTIVE: percentile of the measured delay
- *   distribution per subflow, the slowest subflow sets the pace
+ * @GST_PLAYOUT_BUFFER_MODE_ADAPTIVE: per subflow its delay floor plus a
+ *   margin steered towards #GstPlayoutBuffer:late-target late packets (or
+ *   the #GstPlayoutBuffer:percentile of its jitter with late-target 0); the
+ *   slowest subflow sets the pace
  * @GST_PLAYOUT_BUFFER_MODE_SINGH: the MPRTP skew-compensating playout of
  *   Singh's thesis (path skew EWMA, (MAX(SW) + 124 prev) / 125)
  * @GST_PLAYOUT_BUFFER_MODE_FIXED: a constant #GstPlayoutBuffer:min-delay

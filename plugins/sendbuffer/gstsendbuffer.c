@@ -15,17 +15,21 @@
  * pushed from the element's own streaming thread.
  *
  * The queue drains at the rate the congestion controller allows: rtpccsink
- * sends an "rtpcc-target" upstream event (fields "rtt" in ns and
- * "pacing-rate", "target-bitrate", "media-bitrate" in bit/s); sendbuffer
- * takes the RTT from it and drains at the media share of the pacing rate
- * (pacing × media / target: FEC and probing use the rest), and forwards the
- * event further upstream (to encoders). Before the first event nothing
- * limits the drain.
+ * sends an "rtpcc-target" upstream event with the round-trip time and its
+ * pacing, target and media rates; sendbuffer takes the RTT from it, drains
+ * at the media share of the pacing rate (pacing × media / target: FEC and
+ * probing use the rest), and forwards the event further upstream (to
+ * encoders). Before the first event nothing limits the drain.
  *
  * The #GstSendBuffer:policy decides what to drop (see #GstSendBufferPolicy
- * and the library's RtpccSendbuf): whole frames only (a frame is the
- * packets of one SSRC with one RTP timestamp, ended by the marker bit), and
- * never a frame whose first packet has been sent. Keyframes and
+ * and the library's RtpccSendbuf): UltraGrid's deadline rule (Saurin,
+ * "Congestion Control for Video-conferencing Applications", MSc thesis,
+ * University of Glasgow 2006, §6.3.2), the expiry and priority rules of
+ * SFDPS (Parejiya, Desai, Chaubey, "Streaming Application QoS: Controlling
+ * Congestion Video Streaming Media Data Quality through Sending the Finest
+ * Data Package Subsequent") or ring-buffer overflow. It drops whole frames
+ * only (a frame is the packets of one SSRC with one RTP timestamp, ended by
+ * the marker bit), and never a frame whose first packet has been sent. Keyframes and
  * non-reference frames are recognised from the payload for H264 and VP8
  * (caps encoding-name), else from the buffers' DELTA_UNIT and DROPPABLE
  * flags. Deliberate drops must not
@@ -38,8 +42,10 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 audiotestsrc is-live=true ! opusenc ! rtpopuspay ! sendbuffer name=sb policy=ring-sfdps2 ! rtpccsink host=127.0.0.1 port=5004 \
- *     videotestsrc is-live=true ! vp8enc deadline=1 ! rtpvp8pay ! sb.
+ * gst-launch-1.0 sendbuffer name=sb policy=ring-sfdps2 budget=200 ! \
+ *     rtpccsink host=127.0.0.1 port=5004 \
+ *   audiotestsrc is-live=true ! opusenc ! rtpopuspay ! sb. \
+ *   videotestsrc is-live=true ! vp8enc deadline=1 ! rtpvp8pay ! sb.
  * ]|
  */
 
@@ -59,8 +65,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
 
 #define DEFAULT_PRIORITY -1
 #define DEFAULT_POLICY GST_SEND_BUFFER_POLICY_RING_SFDPS2
-#define DEFAULT_BUDGET (200 * GST_MSECOND)
-#define DEFAULT_PLAYOUT_DELAY 0
+#define DEFAULT_BUDGET 200             /* ms */
+#define DEFAULT_PLAYOUT_DELAY 0        /* ms */
 #define DEFAULT_MAX_PACKETS 0
 #define DEFAULT_MAX_BYTES (2 * 1000 * 1000)
 #define DEFAULT_MAX_FRAMES 0
@@ -136,9 +142,10 @@ gst_send_buffer_pad_class_init (GstSendBufferPadClass * klass)
   /**
    * GstSendBufferPad:priority:
    *
-   * Priority of this pad's packets, 0..7, higher is sent first (except in
-   * the fifo and ring baselines). -1 (default): 4 when the caps say
-   * media=audio, else 2, so audio goes before video.
+   * Priority of this pad's packets, 0 to 7, higher is sent first (except
+   * in the fifo and ring baselines). -1 (default): 4 when the caps say
+   * media=audio, else 2, so audio goes before video. Can be changed in any
+   * state; it applies to packets arriving after the change.
    */
   g_object_class_install_property (gobject_class, PROP_PAD_PRIORITY,
       g_param_spec_int ("priority", "Priority",
@@ -338,8 +345,9 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   p.size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
   p.priority = pad_priority (spad);
 
-  /* creation time = capture time on the element's clock: the buffer's
-   * running time + base time (SFDPS-C2), else its arrival */
+  /* creation time = capture time on the element's clock (the expiry
+   * rules count the budget from capture): the buffer's running time + base
+   * time, else its arrival */
   now = clock_now_full (self, &has_clock);
   ts = GST_BUFFER_PTS_IS_VALID (buf) ? GST_BUFFER_PTS (buf) :
       GST_BUFFER_DTS (buf);
@@ -482,12 +490,11 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
   }
 }
 
-/* The media share of the pacing rate: FEC (fecenc after this element) and
- * probe padding use the rest (target = media + fec, pacing = target ×
- * factor). */
 /* "rtpcc-target" from rtpccsink: the round-trip time and the rate media
- * leaves the sender at, which the expiry policies judge a frame by; then on
- * upstream to whoever adapts (encoders, fecenc). */
+ * leaves the sender at (the media share of the pacing rate: FEC from a
+ * fecenc after this element and probe padding use the rest), which the
+ * expiry policies judge a frame by; then on upstream to whoever adapts
+ * (encoders). */
 static gboolean
 gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
@@ -515,8 +522,9 @@ gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 
 static GstStructure *make_stats (GstSendBuffer * self);
 
-/* SFDPS-C7: the stats on the bus at least once per interval while
- * packets flow. Called without the lock. */
+/* The stats on the bus at most once per interval while packets flow, so an
+ * application can follow the drops without polling. Called without the
+ * lock. */
 static void
 maybe_post_stats (GstSendBuffer * self, GstClockTime now)
 {
@@ -623,7 +631,8 @@ gst_send_buffer_loop (gpointer user_data)
       out.packet.priority, out.age / 1000, out.packet.keyframe ? ", key" : "",
       out.packet.droppable ? ", droppable" : "");
 
-  /* I4: no holes per SSRC for what the policy dropped */
+  /* no holes per SSRC for what the policy dropped: deliberate drops must
+   * not look like network loss to the receiver and the controller */
   if (out.seq != out.packet.seq) {
     GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
     buf = gst_buffer_make_writable (buf);
@@ -787,6 +796,8 @@ apply_config (GstSendBuffer * self)
     return;
   rtpcc_sendbuf_set_policy (self->sb, self->config.policy);
   rtpcc_sendbuf_set_budget (self->sb, self->config.budget);
+  rtpcc_sendbuf_set_playout_delay (self->sb, self->config.playout_delay);
+  rtpcc_sendbuf_set_drop_dependents (self->sb, self->config.drop_dependents);
   rtpcc_sendbuf_set_limits (self->sb, self->config.max_packets,
       self->config.max_bytes, self->config.max_frames);
 }
@@ -803,10 +814,10 @@ gst_send_buffer_set_property (GObject * object, guint prop_id,
       self->config.policy = g_value_get_enum (value);
       break;
     case PROP_BUDGET:
-      self->config.budget = (RtpccTime) g_value_get_uint64 (value);
+      self->config.budget = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_PLAYOUT_DELAY:
-      self->config.playout_delay = (RtpccTime) g_value_get_uint64 (value);
+      self->config.playout_delay = RTPCC_MSEC (g_value_get_uint (value));
       break;
     case PROP_MAX_PACKETS:
       self->config.max_packets = g_value_get_uint (value);
@@ -851,10 +862,12 @@ gst_send_buffer_get_property (GObject * object, guint prop_id,
       g_value_set_enum (value, self->config.policy);
       break;
     case PROP_BUDGET:
-      g_value_set_uint64 (value, (guint64) self->config.budget);
+      g_value_set_uint (value,
+          (guint) (self->config.budget / RTPCC_NSEC_PER_MSEC));
       break;
     case PROP_PLAYOUT_DELAY:
-      g_value_set_uint64 (value, (guint64) self->config.playout_delay);
+      g_value_set_uint (value,
+          (guint) (self->config.playout_delay / RTPCC_NSEC_PER_MSEC));
       break;
     case PROP_MAX_PACKETS:
       g_value_set_uint (value, self->config.max_packets);
@@ -940,8 +953,9 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    * GstSendBuffer:policy:
    *
    * What to send next and what to drop; see #GstSendBufferPolicy.
-   * ring-sfdps2 (default) did best for on-time audio in the SFDPS
-   * reproduction (docs/sendbuffer.md).
+   * ring-sfdps2 (default) kept the most audio on time in the SFDPS
+   * reproduction of docs/sendbuffer.md. Can be changed in any state; the
+   * new policy applies from the next packet.
    */
   g_object_class_install_property (gobject_class, PROP_POLICY,
       g_param_spec_enum ("policy", "Policy", "Send and drop policy",
@@ -950,25 +964,28 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
   /**
    * GstSendBuffer:budget:
    *
-   * End-to-end delay budget in ns (γ in UltraGrid, the expiry in SFDPS):
-   * a frame is expired when capture + budget < now + RTT/2. Default
-   * 200 ms; the receiver's playout deadline should use the same value.
+   * End-to-end delay budget from capture to arrival at the receiver, in
+   * milliseconds (0 to 10000): γ in UltraGrid's deadline rule, the expiry
+   * in SFDPS. A frame has expired when capture + budget < now + RTT/2.
+   * The receiver's playout deadline should use the same value. Can be
+   * changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_BUDGET,
-      g_param_spec_uint64 ("budget", "Budget",
-          "Delay budget from capture to arrival in ns", 0, 10 * GST_SECOND,
-          DEFAULT_BUDGET, flags));
+      g_param_spec_uint ("budget", "Budget",
+          "Delay budget from capture to arrival at the receiver (ms)",
+          0, 10000, DEFAULT_BUDGET, flags));
 
   /**
    * GstSendBuffer:playout-delay:
    *
-   * Receiver playout buffering in ns (t_pbuf), subtracted from the budget
-   * by the deadline policy. Default 0.
+   * The receiver's playout buffering in milliseconds (0 to 10000; t_pbuf
+   * in UltraGrid's deadline rule), which the deadline policy subtracts
+   * from the budget. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_PLAYOUT_DELAY,
-      g_param_spec_uint64 ("playout-delay", "Playout delay",
-          "Receiver playout delay the deadline policy allows for, in ns",
-          0, 10 * GST_SECOND, DEFAULT_PLAYOUT_DELAY, flags));
+      g_param_spec_uint ("playout-delay", "Playout delay",
+          "Receiver playout delay the deadline policy allows for (ms)",
+          0, 10000, DEFAULT_PLAYOUT_DELAY, flags));
 
   /**
    * GstSendBuffer:max-packets:
@@ -976,7 +993,7 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    * Queue limit in packets; 0 (default) = none. When exceeded, fifo,
    * sfdps and deadline drop the arriving frame, the ring policies the
    * oldest frame of the lowest priority (or block, see
-   * #GstSendBuffer:block).
+   * #GstSendBuffer:block). Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_PACKETS,
       g_param_spec_uint ("max-packets", "Max packets",
@@ -986,7 +1003,8 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
   /**
    * GstSendBuffer:max-bytes:
    *
-   * Queue limit in bytes; 0 = none. Default 2 MB.
+   * Queue limit in bytes; 0 = none. Default 2 MB. Can be changed in any
+   * state.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_BYTES,
       g_param_spec_uint64 ("max-bytes", "Max bytes",
@@ -997,7 +1015,7 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    * GstSendBuffer:max-frames:
    *
    * Queue limit in frames (UltraGrid's hard frame cap); 0 (default) =
-   * none.
+   * none. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_FRAMES,
       g_param_spec_uint ("max-frames", "Max frames",
@@ -1010,7 +1028,8 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    * After dropping a reference frame, drop the same SSRC's later delta
    * frames until its next keyframe: they could not be decoded. Frame types
    * come from the payload for H264 and VP8, else from the DELTA_UNIT and
-   * DROPPABLE buffer flags. Default FALSE.
+   * DROPPABLE buffer flags. Can be changed in any state; frames already
+   * held for a keyframe stay held until they show one.
    */
   g_object_class_install_property (gobject_class, PROP_DROP_DEPENDENTS,
       g_param_spec_boolean ("drop-dependents", "Drop dependents",
@@ -1022,23 +1041,23 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    *
    * When the queue is at a limit, block upstream until there is room
    * instead of dropping (fifo, deadline, sfdps1, sfdps2; the ring policies
-   * always apply their overflow rule). Default FALSE.
+   * always apply their overflow rule). Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_BLOCK,
       g_param_spec_boolean ("block", "Block",
-          "Block upstream when full instead of dropping (not ring)",
-          DEFAULT_BLOCK, flags));
+          "Block upstream when full instead of dropping (not the ring "
+          "policies)", DEFAULT_BLOCK, flags));
 
   /**
    * GstSendBuffer:stats-interval:
    *
    * Post the #GstSendBuffer:stats structure as an element message on the
-   * bus at most this often, in ms, while packets flow; 0 = never. Default
-   * 1000.
+   * bus at most this often, in milliseconds, while packets flow; 0 = never.
+   * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       g_param_spec_uint ("stats-interval", "Stats interval",
-          "Interval of stats element messages in ms (0 = none)", 0,
+          "Interval between stats element messages (ms), 0 = none", 0,
           G_MAXUINT, DEFAULT_STATS_INTERVAL, flags));
 
   /**
@@ -1048,10 +1067,12 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
    * -frames, enqueued-packets, sent-packets/-bytes/-frames,
    * dropped-packets/-bytes/-frames, dropped-REASON for each reason
    * (expired, late, overflow, frame, dependent, flush), per priority P seen
-   * sent-priority-P, dropped-priority-P, age-mean-priority-P and
-   * age-max-priority-P (ns from capture to send), invalid-packets,
-   * renumbered-packets, target-events, rtt and drain-rate as learned, and
-   * max-frame-bytes (UltraGrid Eq. 6.3, -1 while the rate is unknown).
+   * sent-priority-P and dropped-priority-P, invalid-packets,
+   * renumbered-packets, target-events (counts); age-mean-priority-P and
+   * age-max-priority-P (guint64 ns from capture to send) and rtt (guint64
+   * ns), as GstClockTime values; drain-rate (guint64 bit/s) as learned
+   * from rtpccsink; max-frame-bytes (gint64, UltraGrid's Eq. 6.3, -1 while
+   * the drain rate is unknown).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Queue statistics",
@@ -1060,11 +1081,10 @@ gst_send_buffer_class_init (GstSendBufferClass * klass)
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &sink_template, GST_TYPE_SEND_BUFFER_PAD);
   gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class, "Sending buffer",
+  gst_element_class_set_static_metadata (element_class, "RTP sending buffer",
       "Filter/Network/RTP",
-      "Priority, expiry and frame-aware drop policies in front of a "
-      "congestion-controlled RTP sender (UltraGrid, SFDPS)",
-      "gst-rtpcc developers");
+      "A priority queue in front of a congestion-controlled RTP sender that "
+      "drops expired or overflowing frames whole", "gst-rtpcc developers");
 
   element_class->request_new_pad =
       GST_DEBUG_FUNCPTR (gst_send_buffer_request_new_pad);
@@ -1083,8 +1103,8 @@ gst_send_buffer_init (GstSendBuffer * self)
   g_cond_init (&self->cond);
   rtpcc_sendbuf_config_init (&self->config);
   self->config.policy = (RtpccSendbufPolicy) DEFAULT_POLICY;
-  self->config.budget = (RtpccTime) DEFAULT_BUDGET;
-  self->config.playout_delay = DEFAULT_PLAYOUT_DELAY;
+  self->config.budget = RTPCC_MSEC (DEFAULT_BUDGET);
+  self->config.playout_delay = RTPCC_MSEC (DEFAULT_PLAYOUT_DELAY);
   self->config.max_packets = DEFAULT_MAX_PACKETS;
   self->config.max_bytes = DEFAULT_MAX_BYTES;
   self->config.max_frames = DEFAULT_MAX_FRAMES;

@@ -117,7 +117,7 @@ GST_START_TEST (test_roundtrip)
 
   for (guint d = 0; d < G_N_ELEMENTS (descs); d++) {
     GstHarness *enc = harness_new (descs[d]);
-    GstHarness *dec = harness_new ("fecdec deadline=5000000000");
+    GstHarness *dec = harness_new ("fecdec deadline=5000");
     GPtrArray *sent = g_ptr_array_new_with_free_func ((GDestroyNotify)
         gst_buffer_unref);
     GPtrArray *out;
@@ -427,7 +427,7 @@ GST_END_TEST;
  * no parity leaves later than its first protected packet + 100 ms. */
 GST_START_TEST (test_max_block_time)
 {
-  GstHarness *enc = harness_new ("fecenc n=14 max-block-time=100000000");
+  GstHarness *enc = harness_new ("fecenc n=14 max-block-time=100");
   GstTestClock *clock;
   RtpccRng rng;
   GstClockTime sent[64];
@@ -470,7 +470,7 @@ GST_START_TEST (test_max_block_time)
     while ((b = gst_harness_try_pull (enc)) != NULL)
       gst_buffer_unref (b);
     gst_harness_teardown (enc);
-    enc = harness_new ("fecenc n=14 max-block-time=100000000");
+    enc = harness_new ("fecenc n=14 max-block-time=100");
     gst_harness_use_testclock (enc);
     gst_object_unref (clock);
     clock = gst_harness_get_testclock (enc);
@@ -497,11 +497,58 @@ GST_START_TEST (test_max_block_time)
 
 GST_END_TEST;
 
+/* ssrc=0 (the default) means a random SSRC chosen on start: the property
+ * keeps reading 0 and the stats give the SSRC the parity carries; a set
+ * SSRC is used as is. */
+static guint32
+parity_ssrc (const gchar * desc, guint * prop, guint * stat)
+{
+  GstHarness *enc = harness_new (desc);
+  GstStructure *s;
+  GstBuffer *b = NULL;
+  RtpccRng rng;
+  guint8 h[4];
+
+  rtpcc_rng_init (&rng, 9);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  for (guint16 i = 0; i < 5; i++)
+    gst_harness_push (enc, make_rtp (&rng, i, FALSE));
+  while (b == NULL || buf_pt (b) != 122) {
+    if (b)
+      gst_buffer_unref (b);
+    b = gst_harness_pull (enc);
+  }
+  gst_buffer_extract (b, 8, h, 4);
+  gst_buffer_unref (b);
+  g_object_get (enc->element, "ssrc", prop, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint (s, "ssrc", stat));
+  gst_structure_free (s);
+  gst_harness_teardown (enc);
+  return ((guint32) h[0] << 24) | ((guint32) h[1] << 16) |
+      ((guint32) h[2] << 8) | h[3];
+}
+
+GST_START_TEST (test_ssrc)
+{
+  guint prop, stat;
+  guint32 wire = parity_ssrc ("fecenc n=5 max-block-time=0", &prop, &stat);
+
+  fail_unless_equals_int (prop, 0);
+  fail_unless (stat != 0);
+  fail_unless_equals_int (wire, stat);
+  wire = parity_ssrc ("fecenc n=5 max-block-time=0 ssrc=1234", &prop, &stat);
+  fail_unless_equals_int (prop, 1234);
+  fail_unless_equals_int (stat, 1234);
+  fail_unless_equals_int (wire, 1234);
+}
+
+GST_END_TEST;
+
 /* Flushing stops and restarts the timer tasks; the streams carry on. */
 GST_START_TEST (test_flush)
 {
-  static const gchar *descs[] = { "fecenc n=3 max-block-time=50000000",
-    "fecdec deadline=50000000"
+  static const gchar *descs[] = { "fecenc n=3 max-block-time=50",
+    "fecdec deadline=50"
   };
 
   for (guint d = 0; d < G_N_ELEMENTS (descs); d++) {
@@ -552,6 +599,7 @@ elements_fec_suite (void)
   tcase_add_test (tc, test_ulpfec_interop);
   tcase_add_test (tc, test_max_block_time);
   tcase_add_test (tc, test_flush);
+  tcase_add_test (tc, test_ssrc);
   return s;
 }
 

@@ -181,7 +181,7 @@ expect_discard (GstHarness * h, guint seqnum)
  * time + base + 50 ms, stamped with that time, in sequence order. */
 GST_START_TEST (test_timing_and_reorder)
 {
-  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
   GstHarness *h = harness_for (e, "sink_0", "src");
   GstBuffer *b;
 
@@ -211,6 +211,18 @@ GST_START_TEST (test_timing_and_reorder)
   fail_unless_equals_uint64 (stat_u64 (e, "reordered"), 1);
   fail_unless_equals_uint64 (stat_u64 (e, "released"), 3);
   fail_unless_equals_uint64 (stat_u64 (e, "late"), 0);
+  /* the property in ms, the stats field in ns */
+  {
+    guint target = 0;
+
+    g_object_get (e, "target-delay", &target, NULL);
+    fail_unless_equals_int (target, 50);
+    fail_unless_equals_uint64 (stat_u64 (e, "target-delay"), MS (50));
+    /* min-delay applies while playing */
+    g_object_set (e, "min-delay", 80, NULL);
+    g_object_get (e, "target-delay", &target, NULL);
+    fail_unless_equals_int (target, 80);
+  }
   gst_object_unref (e);
   gst_harness_teardown (h);
 }
@@ -218,10 +230,11 @@ GST_START_TEST (test_timing_and_reorder)
 GST_END_TEST;
 
 /* A packet that misses its playout time is dropped, counted, and reported
- * upstream as "rtpcc-discard" with its seqnum (interface I3). */
+ * upstream as "rtpcc-discard" with its seqnum, for rtpccsrc to report it
+ * to the sender (RFC 7097). */
 GST_START_TEST (test_late_drop_event)
 {
-  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
   GstHarness *h = harness_for (e, "sink_0", "src");
   GstBuffer *b;
 
@@ -428,27 +441,27 @@ GST_START_TEST (test_controller_properties)
   GObjectClass *k = G_OBJECT_GET_CLASS (e);
   GParamSpec *ps;
   gdouble lt = 0, dr = 0;
-  guint64 rt = 0, lw = 0;
+  guint rt = 0, lw = 0;
 
   g_object_get (e, "late-target", &lt, "return-time", &rt, "level-window",
       &lw, "down-rate", &dr, NULL);
   fail_unless_equals_float (lt, 0.5);
-  fail_unless_equals_uint64 (rt, MS (100));
-  fail_unless_equals_uint64 (lw, 2 * GST_SECOND);
+  fail_unless_equals_int (rt, 100);
+  fail_unless_equals_int (lw, 2000);
   fail_unless_equals_float (dr, 0.5);
   ps = g_object_class_find_property (k, "late-target");
   fail_unless (ps != NULL);
   fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->minimum, 0.0);
   fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (ps)->maximum, 20.0);
   ps = g_object_class_find_property (k, "level-window");
-  fail_unless (G_PARAM_SPEC_UINT64 (ps)->minimum > 0);
-  g_object_set (e, "late-target", 2.5, "return-time", (guint64) 0,
-      "level-window", (guint64) MS (500), NULL);
+  fail_unless (G_PARAM_SPEC_UINT (ps)->minimum > 0);
+  g_object_set (e, "late-target", 2.5, "return-time", 0,
+      "level-window", 500, NULL);
   g_object_get (e, "late-target", &lt, "return-time", &rt, "level-window",
       &lw, NULL);
   fail_unless_equals_float (lt, 2.5);
-  fail_unless_equals_uint64 (rt, 0);
-  fail_unless_equals_uint64 (lw, MS (500));
+  fail_unless_equals_int (rt, 0);
+  fail_unless_equals_int (lw, 500);
   gst_object_unref (e);
 }
 
@@ -531,7 +544,7 @@ push_full_at (GstHarness * h, GstClockTime t, guint32 ssrc, guint16 seq,
  * the buffer back to the old stream and throw away the new one's packets. */
 GST_START_TEST (test_filler_after_ssrc_change)
 {
-  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
   GstHarness *h = harness_for (e, "sink_0", "src");
   GstBuffer *b;
 
@@ -566,7 +579,7 @@ GST_END_TEST;
  * estimator input), and the media after it plays at its time. */
 GST_START_TEST (test_filler_first)
 {
-  GstElement *e = make_element ("mode", 2, "min-delay", MS (50), NULL);
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
   GstHarness *h = harness_for (e, "sink_0", "src");
   GstBuffer *b;
 

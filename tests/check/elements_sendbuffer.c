@@ -157,7 +157,7 @@ GST_START_TEST (test_priorities_across_pads)
   gint prio;
 
   setup ("sfdps1", &hv, &ha);
-  g_object_set (hv->element, "budget", (guint64) (5 * GST_SECOND), NULL);
+  g_object_set (hv->element, "budget", 5000, NULL);
   warm_up (hv, 100);
   for (guint i = 0; i < 3; i++)
     gst_harness_push (hv, rtp (VSSRC, 101 + i, 3000 * (i + 1), TRUE, 1000,
@@ -240,6 +240,22 @@ GST_START_TEST (test_deadline_drops_with_stats)
   fail_unless_equals_uint64 (stat (hv, "rtt"), 80 * MS);
   fail_unless_equals_uint64 (stat (hv, "drain-rate"), 800000);
   fail_unless (stat (hv, "age-max-priority-2") <= 20 * MS);
+  /* playout-delay takes effect while playing: 60 ms less of the budget
+   * for the next frame is 6000 bytes less at 800 kbit/s */
+  {
+    gint64 before, after;
+    GstStructure *s;
+
+    g_object_get (hv->element, "stats", &s, NULL);
+    fail_unless (gst_structure_get_int64 (s, "max-frame-bytes", &before));
+    gst_structure_free (s);
+    g_object_set (hv->element, "playout-delay", 60, NULL);
+    g_object_get (hv->element, "stats", &s, NULL);
+    fail_unless (gst_structure_get_int64 (s, "max-frame-bytes", &after));
+    gst_structure_free (s);
+    fail_unless (before > 6000, "%" G_GINT64_FORMAT, before);
+    fail_unless_equals_int64 (before - after, 6000);
+  }
   gst_harness_teardown (hv);
 }
 

@@ -674,7 +674,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_interval_for_rates)
 {
-  /* I2: N = round (media / fec), clamped to [2, 14]; off when either is 0 */
+  /* N = round (media / fec), clamped to [2, 14]; off when either is 0 */
   fail_unless_equals_int (rtpcc_fec_interval_for_rates (1000000, 100000), 10);
   fail_unless_equals_int (rtpcc_fec_interval_for_rates (1050, 100), 11);
   fail_unless_equals_int (rtpcc_fec_interval_for_rates (1049, 100), 10);

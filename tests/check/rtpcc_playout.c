@@ -301,7 +301,7 @@ GST_START_TEST (test_spike_up_and_down)
 GST_END_TEST;
 
 /* Sender clock drift: estimated in ppm and removed, so the delay does not
- * creep (the rtpjitterbuffer complaint, anchors.md §4.3). */
+ * creep (rtpjitterbuffer's skew estimate lets it creep under drift). */
 GST_START_TEST (test_drift)
 {
   const gdouble ppms[] = { 300.0, -300.0 };
@@ -559,8 +559,9 @@ GST_START_TEST (test_multipath_skew)
 
 GST_END_TEST;
 
-/* seed 003 §6.1: the filters' numerics, and the settling time after a
- * 0 → 150 ms path skew step (the thesis: about 3 s). */
+/* singh mode (Singh's thesis, ch. 6): the filters' numerics, and the
+ * settling time after a 0 → 150 ms path skew step (the thesis: about
+ * 3 s). */
 GST_START_TEST (test_singh)
 {
   Model m;
@@ -1137,6 +1138,99 @@ GST_START_TEST (test_fec_window_auto)
 
 GST_END_TEST;
 
+/* Start-up: a stream opens with a key frame much larger than the frames
+ * after it, and the sender's pacer spreads its packets over tens of ms, all
+ * with the same RTP timestamp. Nothing is known of the path yet, so the
+ * spread must not be taken for lateness: no packet of the first frame is
+ * discarded, the frame is complete once its last packet arrived, and the
+ * frames queued behind it at the sender play on time. */
+#define SU_KEY 30               /* key-frame packets, one per 1.5 ms */
+#define SU_FRAMES 60            /* then 3 packets per 30 fps frame */
+
+static void
+run_startup (RtpccPlayoutMode mode, RtpccTime min_delay, RtpccTime fec_window)
+{
+  RtpccPlayoutConfig c;
+  RtpccPlayout *p;
+  RtpccPlayoutStats st;
+  guint n = SU_KEY + 3 * SU_FRAMES, i, k;
+  RtpccTime *arrival = g_new (RtpccTime, n), *released = g_new (RtpccTime, n);
+  guint32 *ts = g_new (guint32, n);
+  RtpccTime send = 0, now = 0;
+  const RtpccTime transit = MS (40), pace = RTPCC_USEC (1500);
+
+  /* a FIFO path with a constant transit: all the variation is the pacer */
+  for (i = 0; i < n; i++) {
+    guint frame = i < SU_KEY ? 0 : 1 + (i - SU_KEY) / 3;
+    RtpccTime capture = (RtpccTime) frame * RTPCC_SEC (1) / 30;
+
+    send = i == 0 ? 0 : MAX (send + pace, capture);
+    arrival[i] = send + transit;
+    ts[i] = 1000u + frame * 3000u;
+    released[i] = RTPCC_TIME_NONE;
+  }
+
+  rtpcc_playout_config_init (&c);
+  c.clock_rate = RATE;
+  c.mode = mode;
+  c.min_delay = min_delay;
+  c.fec_window = fec_window;
+  p = rtpcc_playout_new (&c);
+  fail_unless (p != NULL);
+  for (i = 0; i <= n; i++) {
+    RtpccTime ta = i < n ? arrival[i] : arrival[n - 1] + RTPCC_SEC (1);
+    RtpccTime due;
+    gpointer d;
+
+    /* release what falls due before this arrival, at its due time */
+    while ((due = rtpcc_playout_next_due (p, now)) != RTPCC_TIME_NONE &&
+        due <= ta) {
+      now = MAX (now, due);
+      while ((d = rtpcc_playout_pop (p, now, NULL, NULL)) != NULL)
+        released[GPOINTER_TO_UINT (d) - 1] = now;
+    }
+    if (i == n)
+      break;
+    now = MAX (now, ta);
+    fail_unless_equals_int (rtpcc_playout_push (p, now, 0,
+            (guint16) (65530 + i), ts[i], GUINT_TO_POINTER (i + 1)),
+        RTPCC_PLAYOUT_QUEUED);
+    /* a packet past its time goes out at once */
+    while ((d = rtpcc_playout_pop (p, now, NULL, NULL)) != NULL)
+      released[GPOINTER_TO_UINT (d) - 1] = now;
+  }
+
+  rtpcc_playout_get_stats (p, &st);
+  fail_unless_equals_uint64 (st.late, 0);
+  fail_unless_equals_uint64 (st.released, n);
+  /* the key frame is whole as soon as its last packet is in (plus the FEC
+   * repair window, the time a lost packet's repair may take) */
+  for (k = 0; k < SU_KEY; k++)
+    fail_unless (released[k] <= arrival[SU_KEY - 1] + fec_window + MS (1),
+        "key packet %u released %.1f ms after the frame's last arrival", k,
+        RTPCC_TIME_AS_MSEC (released[k] - arrival[SU_KEY - 1]));
+  GST_INFO ("mode %s: key frame spread %.1f ms, complete at %.1f ms, "
+      "target %.1f ms", rtpcc_playout_mode_name (mode),
+      RTPCC_TIME_AS_MSEC (arrival[SU_KEY - 1] - arrival[0]),
+      RTPCC_TIME_AS_MSEC (released[SU_KEY - 1]),
+      RTPCC_TIME_AS_MSEC (st.target_delay));
+  rtpcc_playout_free (p, NULL);
+  g_free (arrival);
+  g_free (released);
+  g_free (ts);
+}
+
+GST_START_TEST (test_startup_key_frame)
+{
+  run_startup (RTPCC_PLAYOUT_MODE_ADAPTIVE, 0, 0);
+  /* with fecdec upstream: the automatic FEC window */
+  run_startup (RTPCC_PLAYOUT_MODE_ADAPTIVE, 0, RTPCC_PLAYOUT_FEC_AUTO_MAX);
+  /* a fixed delay shorter than the key frame's spread */
+  run_startup (RTPCC_PLAYOUT_MODE_FIXED, MS (20), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -1161,6 +1255,7 @@ rtpcc_playout_suite (void)
   tcase_add_test (tc, test_fec_window_auto);
   tcase_add_test (tc, test_filler_bogus_timestamp);
   tcase_add_test (tc, test_ssrc_switch);
+  tcase_add_test (tc, test_startup_key_frame);
   return s;
 }
 

@@ -178,7 +178,7 @@ GST_START_TEST (test_stream_order_kept)
 
 GST_END_TEST;
 
-/* SFDPS-C3: budget 200 ms, RTT 80 ms: aged 159 ms is sent, 161 ms dropped
+/* SFDPS1: budget 200 ms, RTT 80 ms: aged 159 ms is sent, 161 ms dropped
  * (expiry < now + RTT/2). */
 GST_START_TEST (test_sfdps1_expiry_vs_rtt)
 {
@@ -212,7 +212,7 @@ GST_START_TEST (test_sfdps1_expiry_vs_rtt)
 
 GST_END_TEST;
 
-/* SFDPS2 (004:L71): an expired frame that is alone in the queue is sent;
+/* SFDPS2: an expired frame that is alone in the queue is sent;
  * with anything else queued it is dropped. SFDPS1 always drops it. */
 GST_START_TEST (test_sfdps2_lone_expired)
 {
@@ -253,8 +253,9 @@ GST_START_TEST (test_sfdps2_lone_expired)
 
 GST_END_TEST;
 
-/* Ring overflow (004:L77): when full, drop the oldest video frame if any,
- * else the oldest audio; fifo drops the arrival (tail drop). */
+/* Ring overflow (SFDPS's ring buffers): when full, drop the oldest video
+ * frame if any, else the oldest audio; fifo drops the arrival (tail
+ * drop). */
 GST_START_TEST (test_ring_overflow)
 {
   RtpccSendbuf *sb = make (RTPCC_SENDBUF_RING, 5);
@@ -407,9 +408,10 @@ GST_START_TEST (test_drop_dependents)
 
 GST_END_TEST;
 
-/* Whole-frame rule (seed 002 Eq. 6.4): the frame is judged before its first
- * packet with L/X of the whole frame; once started it is never dropped;
- * when dropped before its end, its later packets are dropped on arrival. */
+/* Whole-frame rule (UltraGrid, Saurin's thesis Eq. 6.4): the frame is
+ * judged before its first packet with L/X of the whole frame; once started
+ * it is never dropped; when dropped before its end, its later packets are
+ * dropped on arrival. */
 GST_START_TEST (test_deadline_whole_frame)
 {
   RtpccSendbuf *sb = make (RTPCC_SENDBUF_DEADLINE, 0);
@@ -448,9 +450,10 @@ GST_START_TEST (test_deadline_whole_frame)
 
 GST_END_TEST;
 
-/* R-SBP-1 (seed 002 L1683): capture at 25 fps while the transmission
- * takes one frame per 100 ms: the deadline rule sends 10 frames per second
- * and discards 15, interleaved (no long gaps). */
+/* UltraGrid's implicit frame-rate reduction (Saurin's thesis, §6.3.2):
+ * capture at 25 fps while the transmission takes one frame per 100 ms: the
+ * deadline rule sends 10 frames per second and discards 15, interleaved
+ * (no long gaps). */
 GST_START_TEST (test_deadline_frame_rate_reduction)
 {
   RtpccSendbuf *sb = make (RTPCC_SENDBUF_DEADLINE, 0);
@@ -506,8 +509,8 @@ GST_START_TEST (test_started_frame_continues)
 
 GST_END_TEST;
 
-/* I4: output sequence numbers have no holes per SSRC whatever is dropped;
- * with no drops they equal the input numbers. */
+/* Deliberate drops are not loss: output sequence numbers have no holes per
+ * SSRC whatever is dropped; with no drops they equal the input numbers. */
 GST_START_TEST (test_renumbering)
 {
   RtpccSendbuf *sb = make (RTPCC_SENDBUF_SFDPS1, 0);
@@ -587,6 +590,10 @@ GST_START_TEST (test_max_frame_bytes_and_frame_cap)
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 18750);
   put (sb, 0, 0, VIDEO, 0, 0, TRUE, 0, 750);
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 18000);
+  /* the receiver's playout delay takes its share of the budget */
+  rtpcc_sendbuf_set_playout_delay (sb, MS (50));
+  fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 12500 - 750);
+  rtpcc_sendbuf_set_playout_delay (sb, 0);
   rtpcc_sendbuf_set_rtt (sb, MS (500));
   fail_unless_equals_int64 (rtpcc_sendbuf_max_frame_bytes (sb), 0);
 

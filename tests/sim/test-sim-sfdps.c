@@ -1,5 +1,7 @@
-/* SFDPS reproduction in the simulator (seed 004 / McDonald & Nelson,
- * "sending the best packet next"; research extraction B.2, B.4.2).
+/* SFDPS reproduction in the simulator (Parejiya, Desai, Chaubey,
+ * "Streaming Application QoS: Controlling Congestion Video Streaming Media
+ * Data Quality through Sending the Finest Data Package Subsequent", after
+ * McDonald & Nelson's "sending the best packet next").
  *
  *   Ekiga model ─▶ RtpccSendbuf (policy; drains at the controller's
  *   pacing rate; renumbers) ─▶ RtpccSender (tfrc, as CCID3) ─▶ 1 Mbit/s
@@ -7,7 +9,7 @@
  *   segments, as the paper's modified iperf) ─▶ on-time recorder ─▶
  *   RtpccReceiver
  *
- * Ekiga model (004:L85–L91): audio 214 B every 20 ms; video 10 fps,
+ * The paper's Ekiga model: audio 214 B every 20 ms; video 10 fps,
  * N(4450, 1000) B frames in motion and N(1075, 475) B when still, sent as
  * 1026-byte packets plus a remainder, back to back; 10 s motion, 5 s still,
  * 5 s motion, three times (60 s); the first 3 s are not counted. On time:
@@ -22,7 +24,7 @@
  * or 32 packets, runs per point SFDPS_RUNS (default 3; the paper had 30).
  *
  * The second test: a lossless link and forced policy drops; the receiver
- * and the controller must see no loss at all (interface I4), and without
+ * and the controller must see no loss at all, and without
  * the renumbering they would (negative control).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -170,8 +172,9 @@ sb_service (SbNode * n)
   SimPacket *p;
   RtpccTime next;
 
-  /* the sending-buffer context from the transmission side (seed 002
-   * §2.2): drain at the controller's pacing rate, RTT/2 as one-way delay */
+  /* the sending-buffer context from the transmission side (as UltraGrid's
+   * sending buffer, Saurin's thesis §6.3): drain at the controller's pacing
+   * rate, RTT/2 as one-way delay */
   {
     /* the media share of the pacing rate, as the element does */
     guint64 rate = t->pacing_rate ? t->pacing_rate : t->target_bitrate;
@@ -184,8 +187,9 @@ sb_service (SbNode * n)
   rtpcc_sendbuf_set_rtt (n->sb, st->srtt);
   n->max_loss = MAX (n->max_loss, st->loss);
   while ((p = rtpcc_sendbuf_dequeue (n->sb, now, &out))) {
-    /* I4: the wire numbering counts only what is sent (one SSRC on the
-     * wire here, so one counter); the control keeps the source's */
+    /* deliberate drops are not loss: the wire numbering counts only what
+     * is sent (one SSRC on the wire here, so one counter); the control
+     * keeps the source's */
     if (n->renumber)
       p->seq = n->out_seq++;
     sim_node_receive (n->next, n->sim, p);
@@ -322,7 +326,7 @@ run (const RunSpec * spec, RunResult * res)
   rtpcc_capacity_unref (nc.forward.capacity);
   sb_sim = net->sim;
 
-  /* tfrc as CCID3's stand-in, the Ekiga mean packet size (004:L145) */
+  /* tfrc as CCID3's stand-in, the Ekiga model's mean packet size */
   sim_rtpcc_flow_config_init (&fc, FLOW, spec->controller,
       SIM_RTPCC_FEEDBACK_AUTO,
       spec->seed);
@@ -510,7 +514,7 @@ test_sfdps_reproduction (void)
           fifo_audio = am;
         else if (policies[k] == RTPCC_SENDBUF_RING_SFDPS2)
           ring2_audio = am;
-        /* SFDPS-R4: with the expiry check at the sender, audio that arrives
+        /* with the expiry check at the sender, audio that arrives
          * arrives on time (the RTT/2 estimate can be off by the queueing
          * that builds after the check: a margin of 2 points) */
         if (policies[k] == RTPCC_SENDBUF_SFDPS1
@@ -526,9 +530,10 @@ test_sfdps_reproduction (void)
   }
 }
 
-/* I4: a lossless link, forced drops in the buffer (a budget too tight for
- * the link's delay, and a small queue): the receiver counts no loss and the
- * controller sees none; without renumbering both would see the drops. */
+/* Drops are not loss: a lossless link, forced drops in the buffer (a
+ * budget too tight for the link's delay, and a small queue): the receiver
+ * counts no loss and the controller sees none; without renumbering both
+ * would see the drops. */
 static void
 test_drops_are_not_loss (void)
 {

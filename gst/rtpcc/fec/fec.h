@@ -55,9 +55,11 @@ G_BEGIN_DECLS
 #define RTPCC_FEC_MAX_N        14
 
 /* The XOR interval N for a controller's split of the target into media
- * and FEC bit rates (interface I2: fec = media / N): round (media / fec)
- * clamped to [RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N]; 0 when either rate is 0
- * (FEC off). */
+ * and FEC bit rates (one parity per N media packets: fec = media / N, as
+ * FBRA sets its FEC interval; Nagy, Singh, Ott, Eggert, "Congestion control
+ * using FEC for conversational multimedia communication", ACM MMSys 2014):
+ * round (media / fec) clamped to [RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N]; 0 when
+ * either rate is 0 (FEC off). */
 guint rtpcc_fec_interval_for_rates (guint64 media_bitrate,
     guint64 fec_bitrate);
 #define RTPCC_FEC_DEFAULT_PT   122

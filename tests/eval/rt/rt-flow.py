@@ -473,8 +473,9 @@ def cmd_relay(a):
 
     def tick(ts):
         s = emu.get_property("stats")
-        cap = s.get_value("capacity")
-        csv.write(f"{ts:.1f},{-1 if cap >= 2**63 else cap / 1000:.1f},"
+        # an unlimited link has no capacity field: -1 in the CSV
+        cap = -1000 if s.get_value("unlimited") else s.get_value("capacity")
+        csv.write(f"{ts:.1f},{cap / 1000:.1f},"
                   f"{s.get_value('queue-delay') / 1e6:.2f},"
                   f"{s.get_value('queue-drops') + s.get_value('loss-drops')},"
                   f"{s.get_value('packets-in')}\n")
