@@ -388,7 +388,7 @@ gst_rtpcc_src_unlock_stop (GstBaseSrc * bsrc)
   return TRUE;
 }
 
-/* I3: a playout buffer downstream tells us which packets it discarded as
+/* A playout buffer downstream tells us which packets it discarded as
  * late ("rtpcc-discard": ssrc, seqnum, count); the receiver reports them
  * to the sender (RFC 7097 Discard RLE). Malformed events are counted as
  * rejected discards and dropped. */

@@ -1,13 +1,14 @@
 /* Unit tests for the "fbra" controller (gst/rtpcc/cc/fbra.c) and the RTCP
  * XR RLE blocks it needs (gst/rtpcc/feedback/xr.c).
  *
- *  - the transition table (research extraction A.1.8), one scripted report
- *    sequence per row and PreviousState variant (FBRA-C1), with each row's
- *    action (undershoot value, rate-control deactivation, FEC on/off, N);
- *  - FBRA-C3 undershoot and its clamp, C4 deactivation and bounce-back,
- *    C5 the 2 s feedback timeout, C6 early reports and C6b randomised
- *    regular reports, C7 the OWD history, C11 the measured FEC rate on
- *    PROBE→UP, C13 FEC packets excluded, runtime parameters (C2);
+ *  - the paper's state transition table (Nagy et al., MMSys 2014), one
+ *    scripted report sequence per row and previous-state variant, evaluated
+ *    once per report, with each row's action (undershoot value, rate-control
+ *    deactivation, FEC on/off, N);
+ *  - the undershoot and its clamp, deactivation and bounce-back, the 2 s
+ *    feedback timeout, early reports and randomised regular reports, the
+ *    one-way-delay history, the measured FEC rate on PROBE→UP, FEC packets
+ *    excluded from the media's loss, runtime parameters;
  *  - XR Loss/Discard RLE write/parse round trips, exact chunk bytes, and
  *    malformed blocks; receiver discards → XR → sender → controller.
  *
@@ -327,7 +328,8 @@ GST_START_TEST (test_transition_table)
     fail_unless_equals_uint64 (cc->target.target_bitrate,
         cc->target.media_bitrate);
   } else if (row->fec == 1) {
-    /* I2: fec = media / N, target = media + fec */
+    /* the FEC rate the encoder side gets: fec = media / N,
+     * target = media + fec */
     fail_unless (after.fec_rate > 0);
     fail_unless (after.fec_interval >= 2 && after.fec_interval <= 14);
     assert_close (after.fec_rate, after.media_rate / (gdouble)
@@ -343,7 +345,7 @@ GST_START_TEST (test_transition_table)
 
 GST_END_TEST;
 
-/* FBRA-C3 */
+/* the undershoot below the goodput, and its clamp */
 GST_START_TEST (test_undershoot)
 {
   RtpccFbraParams p;
@@ -385,7 +387,7 @@ GST_START_TEST (test_undershoot)
 
 GST_END_TEST;
 
-/* FBRA-C4: deactivation ignores the next report; bounce-back to 0.9 × the
+/* deactivation ignores the next report; bounce-back to 0.9 × the
  * stored goodput, or a second undershoot without deactivation */
 GST_START_TEST (test_deactivation_and_bounce_back)
 {
@@ -437,7 +439,7 @@ GST_START_TEST (test_deactivation_and_bounce_back)
 
 GST_END_TEST;
 
-/* FBRA-C5 */
+/* no feedback for 2 s: the paper's timeout */
 GST_START_TEST (test_feedback_timeout)
 {
   RtpccController *cc = make_fbra (0);
@@ -492,7 +494,8 @@ send_rr (RtpccController * cc, RtpccTime t, RtpccTime rtt)
   rtpcc_controller_tick (cc, t);
 }
 
-/* FBRA-C1 (once per report) and C6 */
+/* one evaluation per report, and early reports (an RR sooner than the
+ * regular interval, sent on a loss or discard) */
 GST_START_TEST (test_early_report)
 {
   RtpccController *cc = make_fbra (0);
@@ -525,7 +528,7 @@ GST_START_TEST (test_early_report)
 
 GST_END_TEST;
 
-/* FBRA-C6b: regular reports at RFC 3550-randomised intervals are never
+/* regular reports at RFC 3550-randomised intervals are never
  * taken for early ones, even where 1.5 × RTT exceeds the shortest regular
  * interval (where the paper's rule alone would fire) */
 GST_START_TEST (test_randomised_rtcp_not_early)
@@ -596,7 +599,8 @@ feed_packets (RtpccController * cc, RtpccTime t, guint64 first, guint n,
   g_free (r);
 }
 
-/* FBRA-C7 */
+/* the one-way-delay history: only reports free of losses and discards feed
+ * it */
 GST_START_TEST (test_owd_history)
 {
   RtpccController *cc = make_fbra (0);
@@ -660,7 +664,7 @@ GST_START_TEST (test_owd_history)
 
 GST_END_TEST;
 
-/* FBRA-C13: FEC packets' fate is not the media's */
+/* FEC packets' fate is not the media's */
 GST_START_TEST (test_fec_excluded)
 {
   for (guint media_loss = 0; media_loss < 2; media_loss++) {
@@ -691,7 +695,7 @@ GST_START_TEST (test_fec_excluded)
 
 GST_END_TEST;
 
-/* FBRA-C11: PROBE→UP adds the FEC rate measured during the probe */
+/* PROBE→UP adds the FEC rate measured during the probe */
 GST_START_TEST (test_up_by_measured_fec)
 {
   RtpccController *cc = make_fbra (0);
@@ -756,7 +760,7 @@ GST_START_TEST (test_fec_interval_adapts)
 
 GST_END_TEST;
 
-/* FBRA-C2: parameters by name, validated, effective at the next report */
+/* parameters by name, validated, effective at the next report */
 GST_START_TEST (test_params)
 {
   RtpccController *cc = make_fbra (0);
@@ -778,7 +782,7 @@ GST_START_TEST (test_params)
   assert_close (d.undershoot_mult, 2.0, 0);
   assert_close (d.bounce_back, 0.9, 0);
   fail_unless (memcmp (&i.params, &d, sizeof (d)) == 0);
-  /* the paper's start rate when none is configured (FBRA-C12) */
+  /* the paper's start rate when none is configured */
   fail_unless_equals_uint64 (cc->target.media_bitrate, 128000);
 
   fail_if (rtpcc_controller_set_param (cc, "alpha-stay", "0.5"));
@@ -1074,7 +1078,7 @@ GST_START_TEST (test_discards_end_to_end)
 
 GST_END_TEST;
 
-/* FBRA-C15: early feedback on discards, at most once per two intervals */
+/* early feedback on discards, at most once per two intervals */
 GST_START_TEST (test_early_discard_feedback)
 {
   for (guint on = 0; on < 2; on++) {
@@ -1122,7 +1126,7 @@ GST_START_TEST (test_early_discard_feedback)
 
 GST_END_TEST;
 
-/* FBRA-C13 / Part C.2: packets the sender drops on purpose (its queue
+/* packets the sender drops on purpose (its queue
  * limit) leave RTP sequence gaps on the wire but never count as losses */
 GST_START_TEST (test_intentional_drops_not_loss)
 {
@@ -1191,7 +1195,7 @@ GST_START_TEST (test_intentional_drops_not_loss)
 
 GST_END_TEST;
 
-/* I2: while real FEC (is_fec) is queued, no padding probes are made for
+/* while real FEC (is_fec) is queued, no padding probes are made for
  * fec_bitrate; without it the sender's probes stand in */
 GST_START_TEST (test_no_padding_while_fec_flows)
 {

@@ -1094,7 +1094,7 @@ run_quiet_source (gboolean rule, gdouble fps, guint pkts, gdouble loss,
 
 GST_START_TEST (test_data_limited_quiet_source)
 {
-  /* R-DL-1 / SFDPS-B1: a quiet 10 fps source (2 x 1200 B frames, 24 kB/s)
+  /* a quiet 10 fps source (2 x 1200 B frames, 24 kB/s)
    * far below X keeps X (>= 90 % of its value before), bounded by 2 x the
    * receive rate it had before; without the X_recv_set rule it collapses
    * to about 2 x its own rate */
@@ -1183,7 +1183,7 @@ run_stalls (gboolean rule, RtpccTime period, RtpccTime len, gdouble * x_before,
 
 GST_START_TEST (test_sender_stall_immunity)
 {
-  /* R-PACE-7: when the sender itself put < 50 % of X on the wire, the low
+  /* when the sender itself put < 50 % of X on the wire, the low
    * X_recv is its own doing. One 30 ms stall at R = 20 ms: X must not drop
    * by more than 2x. */
   gdouble on_before, on_min, off_before, off_min;
