@@ -34,6 +34,7 @@
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 #include <rtpcc/playout.h>
+#include <rtpcc/rtx.h>
 #include <rtpcc/fec/fec.h>
 
 #endif /* __RTPCC_H__ */
