@@ -35,6 +35,7 @@
 #include <rtpcc/receiver.h>
 #include <rtpcc/playout.h>
 #include <rtpcc/rtx.h>
+#include <rtpcc/repair.h>
 #include <rtpcc/fec/fec.h>
 
 #endif /* __RTPCC_H__ */
