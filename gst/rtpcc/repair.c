@@ -272,6 +272,13 @@ learn_transit (RtpccRepair * r, RtpccTime now, guint32 ts)
 
 /* ---- the loss list ------------------------------------------------------ */
 
+/* The extended seq of @seq: the one nearest the highest seen. */
+static gint64
+ext_of (const RtpccRepair * r, guint16 seq)
+{
+  return r->highest + (gint16) (seq - (guint16) r->highest);
+}
+
 static Missing *
 find_missing (RtpccRepair * r, gint64 ext, guint * index)
 {
@@ -378,7 +385,8 @@ repaired (RtpccRepair * r, RtpccTime now, guint index,
       r->stats.recovered_rtx++;
       /* Karn: only an answer to a single NACK is a clean sample */
       if (m->nacks == 1) {
-        RtpccTime sample = now - m->last_nack;
+        /* at least 1 ns: 0 means "no sample" */
+        RtpccTime sample = MAX (now - m->last_nack, 1);
 
         r->srtt = r->srtt == 0 ? sample : r->srtt + (sample - r->srtt) / 8;
       }
@@ -419,8 +427,8 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     return;
   }
 
-  delta = (gint16) (seq - (guint16) r->highest);
-  ext = r->highest + delta;
+  ext = ext_of (r, seq);
+  delta = (gint32) (ext - r->highest);
   if (delta <= 0 && find_missing (r, ext, &index)) {
     repaired (r, now, index, source);
     return;
@@ -466,12 +474,10 @@ rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
   if (!r->started || seqs == NULL)
     return;
   for (guint i = 0; i < n_seqs; i++)
-    if (find_missing (r, r->highest + (gint16) (seqs[i] -
-                (guint16) r->highest), NULL))
+    if (find_missing (r, ext_of (r, seqs[i]), NULL))
       missing++;
   for (guint i = 0; i < n_seqs && missing > 0; i++) {
-    Missing *m = find_missing (r, r->highest + (gint16) (seqs[i] -
-            (guint16) r->highest), NULL);
+    Missing *m = find_missing (r, ext_of (r, seqs[i]), NULL);
 
     if (m == NULL)
       continue;
@@ -487,21 +493,19 @@ rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
     guint16 first_seq)
 {
   RtpccRepair *r = repair;
-  guint keep = 0;
+  guint older = 0;
+  gint64 first;
 
   r->stats.keyframes++;
   r->broken = FALSE;
   r->request_pending = FALSE;
   if (!r->started)
     return;
-  {
-    gint64 first = r->highest + (gint16) (first_seq - (guint16) r->highest);
-
-    while (keep < r->missing->len
-        && g_array_index (r->missing, Missing, keep).ext < first)
-      keep++;
-    g_array_remove_range (r->missing, 0, keep);
-  }
+  first = ext_of (r, first_seq);
+  while (older < r->missing->len
+      && g_array_index (r->missing, Missing, older).ext < first)
+    older++;
+  g_array_remove_range (r->missing, 0, older);
 }
 
 void
