@@ -1,4 +1,4 @@
-/* Byte-exact comparison for the wire-format tests of the repair pieces.
+/* Byte-exact comparison for the wire-format tests.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __ASSERT_BYTES_H__

@@ -216,6 +216,28 @@ sim_run (Sim * s, RtpccTime end)
   }
 }
 
+#define END RTPCC_SEC (3)
+
+/* A 50-packet stream that loses the original of @seq. */
+static Sim *
+sim_losing (const RtpccRepairConfig * cfg, guint seq)
+{
+  Sim *s = sim_new (cfg, 50);
+
+  s->lost[seq] = TRUE;
+  return s;
+}
+
+/* ... run to the end. */
+static Sim *
+run_losing (const RtpccRepairConfig * cfg, guint seq)
+{
+  Sim *s = sim_losing (cfg, seq);
+
+  sim_run (s, END);
+  return s;
+}
+
 static RtpccRepairStats
 stats (Sim * s)
 {
@@ -241,11 +263,9 @@ out_at (Sim * s, guint i)
 GST_START_TEST (test_single_loss_one_nack)
 {
   RtpccRepairConfig cfg = default_config ();
-  Sim *s = sim_new (&cfg, 50);
+  Sim *s = run_losing (&cfg, 12);
   RtpccRepairStats st;
 
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
   fail_unless_equals_int (out_at (s, 0)->n_nack, 1);
@@ -282,9 +302,7 @@ GST_START_TEST (test_too_late_no_nack_keyframe)
   RtpccRepairStats st;
 
   cfg.playout_delay = MS (50);
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 12);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
   fail_unless_equals_int (out_at (s, 0)->n_nack, 0);
@@ -310,17 +328,13 @@ GST_START_TEST (test_deadline_edge)
   Sim *s;
 
   cfg.playout_delay = MS (58);  /* deadline 158: 108 + 50 is not before */
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 12);
   fail_unless_equals_int (stats (s).nacked, 0);
   fail_unless_equals_int (stats (s).gave_up, 1);
   sim_free (s);
 
   cfg.playout_delay = MS (58) + 1;      /* deadline 158 ms + 1 ns */
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 12);
   fail_unless_equals_int (stats (s).nacked, 1);
   fail_unless_equals_int (stats (s).gave_up, 0);
   sim_free (s);
@@ -339,18 +353,14 @@ GST_START_TEST (test_frame_of_a_loss)
   Sim *s;
 
   cfg.playout_delay = MS (60);
-  s = sim_new (&cfg, 50);
-  s->lost[15] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 15);
   fail_unless_equals_int (out_at (s, 0)->n_nack, 1);
   fail_unless_equals_int (out_at (s, 0)->nack[0], 15);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (146));
   fail_unless_equals_int (stats (s).gave_up, 0);
   sim_free (s);
 
-  s = sim_new (&cfg, 50);
-  s->lost[14] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 14);
   fail_unless_equals_int (stats (s).nacked, 0);
   fail_unless_equals_int (stats (s).gave_up, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (145));
@@ -373,7 +383,7 @@ GST_START_TEST (test_burst_one_nack_packet)
 
   for (guint i = 11; i <= 15; i++)
     s->lost[i] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int (out_at (s, 0)->n_nack, 5);
   for (guint i = 0; i < 5; i++)
@@ -405,7 +415,7 @@ GST_START_TEST (test_reorder_tolerance)
   RtpccRepairStats st;
 
   s->extra[12] = MS (4);        /* 82 + 20 + 4 = 106 */
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   st = stats (s);
   fail_unless_equals_int (s->out->len, 0);
   fail_unless_equals_int (st.reordered, 1);
@@ -416,7 +426,7 @@ GST_START_TEST (test_reorder_tolerance)
   s = sim_new (&cfg, 50);
   s->extra[12] = MS (10);       /* 112 */
   s->extra[22] = MS (10);       /* 122 + 10 = 132; seq 23 at 123 */
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   st = stats (s);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int (out_at (s, 0)->nack[0], 12);
@@ -446,10 +456,9 @@ GST_START_TEST (test_retries_bounded)
     RtpccRepairStats st;
 
     cfg.max_nacks = max[k];
-    s = sim_new (&cfg, 50);
-    s->lost[12] = TRUE;
+    s = sim_losing (&cfg, 12);
     s->rtx_losses[12] = 100;
-    sim_run (s, RTPCC_SEC (3));
+    sim_run (s, END);
     fail_unless_equals_int (s->nacks[12], want[k]);
     for (guint i = 0; i < want[k]; i++) {
       fail_unless_equals_int64 (out_at (s, i)->at, MS (108 + 50 * i));
@@ -469,10 +478,8 @@ GST_START_TEST (test_retries_bounded)
   /* max_nacks 0: no NACK ever, a loss is a key-frame request */
   cfg.max_nacks = 0;
   {
-    Sim *s = sim_new (&cfg, 50);
+    Sim *s = run_losing (&cfg, 12);
 
-    s->lost[12] = TRUE;
-    sim_run (s, RTPCC_SEC (3));
     fail_unless_equals_int (s->out->len, 1);
     fail_unless (out_at (s, 0)->keyframe);
     fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
@@ -487,12 +494,11 @@ GST_END_TEST;
 GST_START_TEST (test_retry_repairs)
 {
   RtpccRepairConfig cfg = default_config ();
-  Sim *s = sim_new (&cfg, 50);
+  Sim *s = sim_losing (&cfg, 12);
   RtpccRepairStats st;
 
-  s->lost[12] = TRUE;
   s->rtx_losses[12] = 1;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, 2);
   fail_unless_equals_int64 (out_at (s, 1)->at, MS (158));
   st = stats (s);
@@ -516,10 +522,9 @@ GST_START_TEST (test_fec_recovers_no_nack)
   RtpccRepairStats st;
 
   cfg.fec_window = MS (30);
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
+  s = sim_losing (&cfg, 12);
   add_ev (s, MS (125), EV_FEC, 12);
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   st = stats (s);
   fail_unless_equals_int (s->out->len, 0);
   fail_unless_equals_int (st.recovered_fec, 1);
@@ -537,9 +542,7 @@ GST_START_TEST (test_fec_window_ends_nack)
   Sim *s;
 
   cfg.fec_window = MS (30);
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 12);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (133));
   fail_unless_equals_int (out_at (s, 0)->nack[0], 12);
@@ -551,9 +554,7 @@ GST_START_TEST (test_fec_window_ends_nack)
    * would end at 203) */
   cfg.fec_window = MS (100);
   cfg.playout_delay = MS (100);
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  s = run_losing (&cfg, 12);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
   fail_unless_equals_int (stats (s).fec_waits, 0);
   sim_free (s);
@@ -576,17 +577,16 @@ GST_START_TEST (test_fec_block_decides)
   s = sim_new (&cfg, 50);
   s->lost[11] = s->lost[12] = TRUE;
   add_fec_block (s, MS (110), 10, 5, 1);
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
   fail_unless_equals_int (out_at (s, 0)->n_nack, 2);
   fail_unless_equals_int (stats (s).recovered_rtx, 2);
   sim_free (s);
 
-  s = sim_new (&cfg, 50);
-  s->lost[12] = TRUE;
+  s = sim_losing (&cfg, 12);
   add_fec_block (s, MS (110), 10, 5, 1);
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   st = stats (s);
   fail_unless_equals_int (st.nacked, 0);
   fail_unless_equals_int (st.gave_up, 1);
@@ -614,7 +614,7 @@ GST_START_TEST (test_keyframe_rate_limit)
   cfg.playout_delay = MS (50);
   s = sim_new (&cfg, 100);
   s->lost[12] = s->lost[37] = s->lost[62] = s->lost[87] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, G_N_ELEMENTS (want));
   for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
     fail_unless_equals_int64 (out_at (s, i)->at, want[i]);
@@ -631,7 +631,7 @@ GST_START_TEST (test_keyframe_rate_limit)
   s = sim_new (&cfg, 100);
   rtpcc_repair_set_rtt (s->r, MS (200));
   s->lost[12] = s->lost[37] = s->lost[62] = s->lost[87] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, 3);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
   fail_unless_equals_int64 (out_at (s, 1)->at, MS (508));
@@ -651,7 +651,7 @@ GST_START_TEST (test_keyframe_covers_earlier_losses)
 
   s->lost[12] = s->lost[17] = TRUE;
   s->rtx_losses[12] = s->rtx_losses[17] = 100;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (stats (s).gave_up, 2);
   fail_unless_equals_int (stats (s).keyframe_requests, 1);
   sim_free (s);
@@ -707,13 +707,12 @@ GST_END_TEST;
 GST_START_TEST (test_keyframe_drops_older_losses)
 {
   RtpccRepairConfig cfg = default_config ();
-  Sim *s = sim_new (&cfg, 50);
+  Sim *s = sim_losing (&cfg, 12);
   RtpccRepairStats st;
 
-  s->lost[12] = TRUE;
   s->rtx_losses[12] = 100;
   add_ev (s, MS (130), EV_KEYFRAME, 15);
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (s->out->len, 1);    /* the NACK at 108 only */
   st = stats (s);
   fail_unless_equals_int (st.gave_up, 0);
@@ -762,7 +761,7 @@ GST_START_TEST (test_overflow)
   s = sim_new (&cfg, 100);
   for (guint i = 10; i < 31; i++)
     s->lost[i] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   fail_unless_equals_int (stats (s).overflows, 1);
   fail_unless_equals_int (stats (s).nacked, 0);
   fail_unless_equals_int (s->out->len, 1);
@@ -835,7 +834,7 @@ GST_START_TEST (test_measured_rtt)
   fail_unless_equals_int64 (st.rtt, MS (100));
   s->rtx_delay = MS (60);
   s->lost[12] = s->lost[62] = TRUE;
-  sim_run (s, RTPCC_SEC (3));
+  sim_run (s, END);
   st = stats (s);
   fail_unless_equals_int (st.recovered_rtx, 2);
   fail_unless_equals_int64 (st.repair_rtt, MS (60));
