@@ -7,21 +7,28 @@
 
 #include <string.h>
 
-/* A windowed extreme (min or max) over the last one to two windows: the
- * current window's and the previous one's. Cheap, and forgets a route
- * change or a reordering episode within two windows. */
+/* A windowed extreme (min or max) of what was added over the last one to
+ * two windows: the current window's and the previous one's, each kept
+ * until it is two windows old. Cheap, and forgets a route change or a
+ * reordering episode within two windows. */
 typedef struct
 {
-  RtpccTime start;              /* RTPCC_TIME_NONE: empty */
+  RtpccTime start;              /* of cur; RTPCC_TIME_NONE: empty */
+  RtpccTime prev_start;         /* of prev; RTPCC_TIME_NONE: none */
   gint64 cur, prev;
-  gboolean has_prev;
 } WindowExtreme;
 
 static void
 window_reset (WindowExtreme * w)
 {
-  w->start = RTPCC_TIME_NONE;
-  w->has_prev = FALSE;
+  w->start = w->prev_start = RTPCC_TIME_NONE;
+}
+
+static gboolean
+window_fresh (RtpccTime start, RtpccTime now)
+{
+  return start != RTPCC_TIME_NONE && now - start < 2 *
+      RTPCC_REPAIR_TRACK_WINDOW;
 }
 
 static gint64
@@ -33,18 +40,13 @@ pick (gint64 a, gint64 b, gboolean max)
 static void
 window_add (WindowExtreme * w, RtpccTime now, gint64 v, gboolean max)
 {
-  if (w->start != RTPCC_TIME_NONE && now - w->start >= 2 *
-      RTPCC_REPAIR_TRACK_WINDOW) {
-    /* silent for two windows: both are stale */
-    w->start = RTPCC_TIME_NONE;
-    w->has_prev = FALSE;
-  }
-  if (w->start == RTPCC_TIME_NONE) {
+  if (!window_fresh (w->start, now)) {
+    window_reset (w);
     w->start = now;
     w->cur = v;
   } else if (now - w->start >= RTPCC_REPAIR_TRACK_WINDOW) {
     w->prev = w->cur;
-    w->has_prev = TRUE;
+    w->prev_start = w->start;
     w->start = now;
     w->cur = v;
   } else {
@@ -52,13 +54,18 @@ window_add (WindowExtreme * w, RtpccTime now, gint64 v, gboolean max)
   }
 }
 
+/* The extreme of what is fresh at @now. */
 static gboolean
-window_get (const WindowExtreme * w, gboolean max, gint64 * v)
+window_get (const WindowExtreme * w, RtpccTime now, gboolean max, gint64 * v)
 {
-  if (w->start == RTPCC_TIME_NONE)
-    return FALSE;
-  *v = w->has_prev ? pick (w->cur, w->prev, max) : w->cur;
-  return TRUE;
+  gboolean cur = window_fresh (w->start, now);
+  gboolean prev = window_fresh (w->prev_start, now);
+
+  if (cur && prev)
+    *v = pick (w->cur, w->prev, max);
+  else if (cur || prev)
+    *v = cur ? w->cur : w->prev;
+  return cur || prev;
 }
 
 typedef struct
@@ -107,6 +114,7 @@ struct _RtpccRepair
   gboolean request_pending;     /* asked, no key frame since */
   guint8 fir_seq;
 
+  RtpccTime last_now;           /* the latest time we were given */
   RtpccRepairStats stats;
 };
 
@@ -204,12 +212,12 @@ current_rtt (const RtpccRepair * r)
 }
 
 static RtpccTime
-reorder_wait (const RtpccRepair * r)
+reorder_wait (const RtpccRepair * r, RtpccTime now)
 {
   gint64 late;
   RtpccTime w = r->config.reorder_min;
 
-  if (window_get (&r->reorder, TRUE, &late))
+  if (window_get (&r->reorder, now, TRUE, &late))
     w = MAX (w, late + late / 2);
   return MIN (w, r->config.reorder_max);
 }
@@ -238,11 +246,11 @@ media_time (const RtpccRepair * r, gint64 ext_ts)
 }
 
 static RtpccTime
-deadline_of (const RtpccRepair * r, gint64 ext_ts)
+deadline_of (const RtpccRepair * r, RtpccTime now, gint64 ext_ts)
 {
   gint64 base;
 
-  if (!r->have_ts || !window_get (&r->transit, FALSE, &base))
+  if (!r->have_ts || !window_get (&r->transit, now, FALSE, &base))
     return RTPCC_TIME_NONE;
   return media_time (r, ext_ts) + base + r->config.playout_delay;
 }
@@ -252,7 +260,7 @@ rtpcc_repair_deadline (RtpccRepair * repair, guint32 rtp_ts)
 {
   if (!repair->have_ts)
     return RTPCC_TIME_NONE;
-  return deadline_of (repair, unwrap_ts (repair, rtp_ts));
+  return deadline_of (repair, repair->last_now, unwrap_ts (repair, rtp_ts));
 }
 
 static void
@@ -330,7 +338,7 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
 {
   gint64 gap = ext - r->highest - 1;
   guint32 lost_ts = r->highest_marker ? ts : r->highest_ts;
-  RtpccTime deadline, wait = reorder_wait (r);
+  RtpccTime deadline, wait = reorder_wait (r, now);
 
   if (gap <= 0)
     return;
@@ -340,7 +348,7 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
     mark_broken (r, now);
     return;
   }
-  deadline = r->have_ts ? deadline_of (r, unwrap_ts (r, lost_ts)) :
+  deadline = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
       RTPCC_TIME_NONE;
   /* no timing yet (the gap is revealed by an RTX or FEC packet before any
    * original): only the playout delay is known */
@@ -415,6 +423,7 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
   gint64 ext;
   guint index;
 
+  r->last_now = now;
   if (r->started && ssrc != r->ssrc) {
     reset_stream (r);
     r->stats.ssrc_changes++;
@@ -612,6 +621,7 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
 
   memset (out, 0, sizeof (*out));
   out->ssrc = r->ssrc;
+  r->last_now = now;
 
   for (guint i = 0; i < r->missing->len; i++) {
     Missing m = g_array_index (r->missing, Missing, i);
@@ -677,5 +687,5 @@ rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats)
   stats->missing = repair->missing->len;
   stats->rtt = current_rtt (repair);
   stats->repair_rtt = repair->srtt;
-  stats->reorder_wait = reorder_wait (repair);
+  stats->reorder_wait = reorder_wait (repair, repair->last_now);
 }

@@ -210,8 +210,8 @@ gboolean rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
     RtpccRepairRequest * out);
 /* When poll() next has something to do (RTPCC_TIME_INFINITE: nothing). */
 RtpccTime rtpcc_repair_next_timeout (RtpccRepair * repair);
-/* The playout deadline the planner assumes for @rtp_ts (RTPCC_TIME_NONE
- * before the first original). */
+/* The playout deadline the planner assumes for @rtp_ts, as of the latest
+ * packet or poll (RTPCC_TIME_NONE before the first original). */
 RtpccTime rtpcc_repair_deadline (RtpccRepair * repair, guint32 rtp_ts);
 
 void rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats);

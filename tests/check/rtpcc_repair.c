@@ -436,6 +436,16 @@ GST_START_TEST (test_reorder_tolerance)
   /* the RTX of 12 came after the original: not needed */
   fail_unless_equals_int (st.duplicates, 1);
   fail_unless_equals_int (st.recovered_rtx, 0);
+  /* the episode (first sample at 112 ms) is forgotten two windows later */
+  {
+    RtpccRepairRequest req;
+
+    rtpcc_repair_poll (s->r, MS (4100), &req);
+    fail_unless_equals_int64 (stats (s).reorder_wait, MS (13) +
+        RTPCC_USEC (500));
+    rtpcc_repair_poll (s->r, MS (4112), &req);
+    fail_unless_equals_int64 (stats (s).reorder_wait, MS (5));
+  }
   sim_free (s);
 }
 
