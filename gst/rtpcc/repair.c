@@ -480,6 +480,7 @@ rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
   RtpccRepair *r = repair;
   guint missing = 0;
 
+  r->last_now = now;
   if (!r->started || seqs == NULL)
     return;
   for (guint i = 0; i < n_seqs; i++)
@@ -505,6 +506,7 @@ rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
   guint older = 0;
   gint64 first;
 
+  r->last_now = now;
   r->stats.keyframes++;
   r->broken = FALSE;
   r->request_pending = FALSE;
@@ -520,6 +522,7 @@ rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
 void
 rtpcc_repair_on_corrupt (RtpccRepair * repair, RtpccTime now)
 {
+  repair->last_now = now;
   repair->stats.corrupt_reports++;
   mark_broken (repair, now);
 }

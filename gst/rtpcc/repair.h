@@ -185,10 +185,10 @@ void rtpcc_repair_free (RtpccRepair * repair);
 void rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now,
     guint32 ssrc, guint16 seq, guint32 rtp_ts, gboolean marker,
     RtpccRepairSource source);
-/* A FEC block covering @seqs has all its repair packets, and can rebuild
- * up to @can_recover of them: if as many or fewer are missing they will
- * be rebuilt (not NACKed); otherwise FEC cannot help them (NACK-able at
- * once). Seqs not missing are ignored. */
+/* A FEC block covering @seqs (distinct) has all its repair packets, and
+ * can rebuild up to @can_recover of them: if as many or fewer are missing
+ * they will be rebuilt (not NACKed); otherwise FEC cannot help them
+ * (NACK-able at once). Seqs not missing are ignored. */
 void rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint can_recover);
 /* A key frame starting at @first_seq arrived: the stream is whole again,
