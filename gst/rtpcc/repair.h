@@ -75,12 +75,14 @@
  *    because the key frame answering a request cannot arrive before one
  *    RTT plus its own (large) transfer, and because the media senders
  *    drop closer requests anyway: GStreamer's rtpsession ignores a PLI or
- *    FIR within two RTTs of the last, libwebrtc's encoder keeps 300 ms
- *    between key frames. With keyframe_feedback the caller reports key
- *    frames (rtpcc_repair_on_keyframe) and a request is repeated, with the
- *    same FIR sequence number (RFC 5104 §4.3.1.2: a repetition keeps it),
- *    until one arrives; without, each breakage asks once (a new FIR
- *    number each time). A key frame also drops the losses before it: the
+ *    FIR within two RTTs of the last, libwebrtc's sender passes at most
+ *    one request per 300 ms to its encoder. A request made after a loss
+ *    was seen covers that loss too: the other losses of one burst, given
+ *    up frame after frame, ask nothing more. With keyframe_feedback the
+ *    caller reports key frames (rtpcc_repair_on_keyframe) and a request is
+ *    repeated, with the same FIR sequence number (RFC 5104 §4.3.1.2: a
+ *    repetition keeps it), until one arrives; without, each breakage asks
+ *    once (a new FIR number each time). A key frame also drops the losses before it: the
  *    decoder restarts there (libwebrtc's NackModule does the same).
  *
  * 7. RTT. rtpcc_repair_set_rtt() (e.g. from the sender's reports); until

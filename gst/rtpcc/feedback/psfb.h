@@ -111,9 +111,9 @@ gboolean rtpcc_fir_tracker_is_new (RtpccFirTracker * tracker,
  * seen the key frame it caused, so it asks for the same thing (several
  * receivers, or PLI and FIR for one loss); and key frames are several
  * times a delta frame's size, so even on a short path they are not made
- * more than about three times a second (libwebrtc's sender keeps 300 ms
- * between them too; GStreamer's rtpsession drops requests within two
- * RTTs of the last). */
+ * more than about three times a second (libwebrtc's sender passes at
+ * most one request per 300 ms to its encoder too; GStreamer's rtpsession
+ * drops requests within two RTTs of the last). */
 #define RTPCC_KEYFRAME_MIN_INTERVAL RTPCC_MSEC (300)
 
 typedef struct
