@@ -23,6 +23,8 @@
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/xr.h>
+#include <rtpcc/feedback/nack.h>
+#include <rtpcc/feedback/psfb.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
@@ -32,6 +34,8 @@
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 #include <rtpcc/playout.h>
+#include <rtpcc/rtx.h>
+#include <rtpcc/repair.h>
 #include <rtpcc/fec/fec.h>
 
 #endif /* __RTPCC_H__ */

@@ -8,17 +8,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "assert-bytes.h"
 #include "tshark-util.h"
-
-#define assert_bytes(got, got_len, want)                                    \
-  G_STMT_START {                                                            \
-    gsize _wl = sizeof (want);                                              \
-    fail_unless_equals_int ((gint) (got_len), (gint) _wl);                  \
-    for (gsize _i = 0; _i < _wl; _i++)                                      \
-      fail_unless ((got)[_i] == (want)[_i],                                 \
-          "byte %" G_GSIZE_FORMAT ": got 0x%02x, want 0x%02x", _i,          \
-          (got)[_i], (want)[_i]);                                           \
-  } G_STMT_END
 
 /* ---- NTP and RTT ------------------------------------------------------- */
 

@@ -157,6 +157,29 @@ tshark_assert_clean (const gchar * out)
   fail_if (strstr (out, "Incorrect RTCP packet length") != NULL, "%s", out);
 }
 
+/* tshark_assert_clean(), and no expert info of warning level either. */
+void
+tshark_assert_no_warnings (const gchar * out)
+{
+  tshark_assert_clean (out);
+  fail_if (strstr (out, "Expert Info (Warning") != NULL, "%s", out);
+}
+
+/* Line i of @out (a -T fields dissection, one line per frame) must be
+ * @want[i], for i < @n; a NULL @want[i] skips that line. */
+void
+tshark_assert_lines (const gchar * out, const gchar * const *want, guint n)
+{
+  gchar **lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; i < n; i++) {
+    fail_unless (lines[i] != NULL, "%u lines, want %u: %s", i, n, out);
+    if (want[i])
+      fail_unless_equals_string (lines[i], want[i]);
+  }
+  g_strfreev (lines);
+}
+
 /* Whether this tshark knows the display field @field. */
 gboolean
 tshark_has_field (const gchar * tshark, const gchar * field)

@@ -30,6 +30,11 @@ gchar *tshark_run (const gchar * tshark, const gchar * file,
 
 void tshark_assert_clean (const gchar * out);
 
+void tshark_assert_no_warnings (const gchar * out);
+
+void tshark_assert_lines (const gchar * out, const gchar * const *want,
+    guint n);
+
 gboolean tshark_has_field (const gchar * tshark, const gchar * field);
 
 G_END_DECLS

@@ -1,0 +1,694 @@
+/* The receiver's loss-repair planner: NACK, wait for FEC, or give up and
+ * ask for a key frame. The rules are in repair.h.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "repair.h"
+#include "feedback/rtcp.h"
+
+#include <string.h>
+
+/* A windowed extreme (min or max) of what was added over the last one to
+ * two windows: the current window's and the previous one's, each kept
+ * until it is two windows old. Cheap, and forgets a route change or a
+ * reordering episode within two windows. */
+typedef struct
+{
+  RtpccTime start;              /* of cur; RTPCC_TIME_NONE: empty */
+  RtpccTime prev_start;         /* of prev; RTPCC_TIME_NONE: none */
+  gint64 cur, prev;
+} WindowExtreme;
+
+static void
+window_reset (WindowExtreme * w)
+{
+  w->start = w->prev_start = RTPCC_TIME_NONE;
+}
+
+static gboolean
+window_fresh (RtpccTime start, RtpccTime now)
+{
+  return start != RTPCC_TIME_NONE && now - start < 2 *
+      RTPCC_REPAIR_TRACK_WINDOW;
+}
+
+static gint64
+pick (gint64 a, gint64 b, gboolean max)
+{
+  return max ? MAX (a, b) : MIN (a, b);
+}
+
+static void
+window_add (WindowExtreme * w, RtpccTime now, gint64 v, gboolean max)
+{
+  if (!window_fresh (w->start, now)) {
+    window_reset (w);
+    w->start = now;
+    w->cur = v;
+  } else if (now - w->start >= RTPCC_REPAIR_TRACK_WINDOW) {
+    w->prev = w->cur;
+    w->prev_start = w->start;
+    w->start = now;
+    w->cur = v;
+  } else {
+    w->cur = pick (w->cur, v, max);
+  }
+}
+
+/* The extreme of what is fresh at @now. */
+static gboolean
+window_get (const WindowExtreme * w, RtpccTime now, gboolean max, gint64 * v)
+{
+  gboolean cur = window_fresh (w->start, now);
+  gboolean prev = window_fresh (w->prev_start, now);
+
+  if (cur && prev)
+    *v = pick (w->cur, w->prev, max);
+  else if (cur || prev)
+    *v = cur ? w->cur : w->prev;
+  return cur || prev;
+}
+
+typedef struct
+{
+  gint64 ext;                   /* extended sequence number */
+  RtpccTime detected;           /* a later packet arrived */
+  RtpccTime lost_at;            /* detected + reorder wait */
+  RtpccTime deadline;           /* its frame's playout time */
+  RtpccTime fec_until;          /* waiting for FEC until; NONE: not */
+  RtpccTime last_nack;
+  guint nacks;
+  gboolean declared;            /* counted as a loss */
+  gboolean fec_ok;              /* a complete FEC block will rebuild it */
+  gboolean no_more_nacks;       /* a retry could no longer arrive in time */
+} Missing;
+
+struct _RtpccRepair
+{
+  RtpccRepairConfig config;
+
+  /* stream */
+  gboolean started;
+  guint32 ssrc;
+  gint64 highest;               /* extended seq */
+  guint32 highest_ts;
+  gboolean highest_marker;
+  gboolean have_bad_seq;
+  guint16 bad_seq;              /* A.1: a jump waiting for confirmation */
+
+  /* RTP time: extended timestamps, media time from the first one */
+  gboolean have_ts;
+  gint64 ts_base, ts_last;
+  WindowExtreme transit;        /* min of arrival − media time */
+  WindowExtreme reorder;        /* max lateness of reordered packets */
+
+  GArray *missing;              /* Missing, ascending ext */
+
+  /* RTT */
+  RtpccTime rtt_set;            /* NONE: not set */
+  RtpccTime srtt;               /* 0: no sample */
+
+  /* key frames */
+  gboolean broken;
+  RtpccTime broken_since;
+  RtpccTime last_request;       /* NONE: never asked */
+  gboolean request_pending;     /* asked, no key frame since */
+  guint8 fir_seq;
+
+  RtpccTime last_now;           /* the latest time we were given */
+  RtpccRepairStats stats;
+};
+
+void
+rtpcc_repair_config_init (RtpccRepairConfig * config)
+{
+  memset (config, 0, sizeof (*config));
+  config->clock_rate = 90000;
+  config->playout_delay = RTPCC_MSEC (200);
+  config->initial_rtt = RTPCC_MSEC (100);
+  config->nack_margin = RTPCC_MSEC (10);
+  config->max_nacks = 3;
+  config->reorder_min = RTPCC_MSEC (5);
+  config->reorder_max = RTPCC_MSEC (50);
+  config->fec_window = 0;
+  config->keyframe_min_interval = RTPCC_MSEC (300);
+  config->keyframe_feedback = FALSE;
+  config->max_missing = 1000;
+}
+
+gboolean
+rtpcc_repair_config_validate (const RtpccRepairConfig * c, GError ** error)
+{
+  const gchar *bad = NULL;
+
+  if (c->clock_rate == 0)
+    bad = "clock-rate must be > 0";
+  else if (c->playout_delay < 0 || c->nack_margin < 0 || c->fec_window < 0
+      || c->keyframe_min_interval < 0)
+    bad = "times must be >= 0";
+  else if (c->initial_rtt <= 0)
+    bad = "initial RTT must be > 0";
+  else if (c->reorder_min < 0 || c->reorder_max < c->reorder_min)
+    bad = "need 0 <= reorder-min <= reorder-max";
+  else if (c->max_missing == 0 || c->max_missing > 32768)
+    bad = "max-missing must be 1..32768";
+  if (bad) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID, "repair: %s", bad);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+reset_stream (RtpccRepair * r)
+{
+  r->started = FALSE;
+  r->have_bad_seq = FALSE;
+  r->have_ts = FALSE;
+  window_reset (&r->transit);
+  window_reset (&r->reorder);
+  g_array_set_size (r->missing, 0);
+  r->broken = FALSE;
+  r->request_pending = FALSE;
+}
+
+RtpccRepair *
+rtpcc_repair_new (const RtpccRepairConfig * config, GError ** error)
+{
+  RtpccRepair *r;
+  RtpccRepairConfig def;
+
+  if (config == NULL) {
+    rtpcc_repair_config_init (&def);
+    config = &def;
+  }
+  if (!rtpcc_repair_config_validate (config, error))
+    return NULL;
+  r = g_new0 (RtpccRepair, 1);
+  r->config = *config;
+  r->missing = g_array_new (FALSE, FALSE, sizeof (Missing));
+  r->rtt_set = RTPCC_TIME_NONE;
+  r->last_request = RTPCC_TIME_NONE;
+  reset_stream (r);
+  return r;
+}
+
+void
+rtpcc_repair_free (RtpccRepair * repair)
+{
+  if (repair == NULL)
+    return;
+  g_array_free (repair->missing, TRUE);
+  g_free (repair);
+}
+
+static RtpccTime
+current_rtt (const RtpccRepair * r)
+{
+  if (r->rtt_set != RTPCC_TIME_NONE)
+    return r->rtt_set;
+  if (r->srtt > 0)
+    return r->srtt;
+  return r->config.initial_rtt;
+}
+
+static RtpccTime
+reorder_wait (const RtpccRepair * r, RtpccTime now)
+{
+  gint64 late;
+  RtpccTime w = r->config.reorder_min;
+
+  if (window_get (&r->reorder, now, TRUE, &late))
+    w = MAX (w, late + late / 2);
+  return MIN (w, r->config.reorder_max);
+}
+
+static RtpccTime
+keyframe_interval (const RtpccRepair * r)
+{
+  return MAX (r->config.keyframe_min_interval, 2 * current_rtt (r));
+}
+
+/* ---- RTP time ----------------------------------------------------------- */
+
+static gint64
+unwrap_ts (const RtpccRepair * r, guint32 ts)
+{
+  return r->ts_last + (gint32) (ts - (guint32) r->ts_last);
+}
+
+/* ticks → ns without overflow for any call length */
+static RtpccTime
+media_time (const RtpccRepair * r, gint64 ext_ts)
+{
+  gint64 d = ext_ts - r->ts_base, rate = r->config.clock_rate;
+
+  return d / rate * RTPCC_NSEC_PER_SEC + d % rate * RTPCC_NSEC_PER_SEC / rate;
+}
+
+static RtpccTime
+deadline_of (const RtpccRepair * r, RtpccTime now, gint64 ext_ts)
+{
+  gint64 base;
+
+  if (!r->have_ts || !window_get (&r->transit, now, FALSE, &base))
+    return RTPCC_TIME_NONE;
+  return media_time (r, ext_ts) + base + r->config.playout_delay;
+}
+
+RtpccTime
+rtpcc_repair_deadline (RtpccRepair * repair, guint32 rtp_ts)
+{
+  if (!repair->have_ts)
+    return RTPCC_TIME_NONE;
+  return deadline_of (repair, repair->last_now, unwrap_ts (repair, rtp_ts));
+}
+
+static void
+learn_transit (RtpccRepair * r, RtpccTime now, guint32 ts)
+{
+  gint64 ext;
+
+  if (!r->have_ts) {
+    r->have_ts = TRUE;
+    r->ts_base = r->ts_last = ts;
+  }
+  ext = unwrap_ts (r, ts);
+  if (ext > r->ts_last)
+    r->ts_last = ext;
+  window_add (&r->transit, now, now - media_time (r, ext), FALSE);
+}
+
+/* ---- the loss list ------------------------------------------------------ */
+
+/* The extended seq of @seq: the one nearest the highest seen. */
+static gint64
+ext_of (const RtpccRepair * r, guint16 seq)
+{
+  return r->highest + (gint16) (seq - (guint16) r->highest);
+}
+
+static Missing *
+find_missing (RtpccRepair * r, gint64 ext, guint * index)
+{
+  guint lo = 0, hi = r->missing->len;
+
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+    Missing *m = &g_array_index (r->missing, Missing, mid);
+
+    if (m->ext == ext) {
+      if (index)
+        *index = mid;
+      return m;
+    }
+    if (m->ext < ext)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+static void
+mark_broken (RtpccRepair * r, RtpccTime now)
+{
+  if (!r->broken) {
+    r->broken = TRUE;
+    r->broken_since = now;
+  }
+}
+
+static void
+give_up (RtpccRepair * r, Missing * m, RtpccTime now)
+{
+  r->stats.gave_up++;
+  if (m->nacks == 0)
+    r->stats.gave_up_unnacked++;
+  /* a key frame asked for after this loss was seen repairs it too: the
+   * other losses of one burst, given up one frame deadline after another,
+   * make no second request */
+  if (r->last_request == RTPCC_TIME_NONE || m->detected > r->last_request)
+    mark_broken (r, now);
+}
+
+/* Missing seqs highest+1 .. ext−1, revealed at @now by a packet of
+ * timestamp @ts. */
+static void
+add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
+{
+  gint64 gap = ext - r->highest - 1;
+  guint32 lost_ts = r->highest_marker ? ts : r->highest_ts;
+  RtpccTime deadline, wait = reorder_wait (r, now);
+
+  if (gap <= 0)
+    return;
+  if (r->missing->len + gap > r->config.max_missing) {
+    r->stats.overflows++;
+    g_array_set_size (r->missing, 0);
+    mark_broken (r, now);
+    return;
+  }
+  deadline = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
+      RTPCC_TIME_NONE;
+  /* no timing yet (the gap is revealed by an RTX or FEC packet before any
+   * original): only the playout delay is known */
+  if (deadline == RTPCC_TIME_NONE)
+    deadline = now + r->config.playout_delay;
+  for (gint64 s = r->highest + 1; s < ext; s++) {
+    Missing m = { 0, };
+
+    m.ext = s;
+    m.detected = now;
+    m.lost_at = now + wait;
+    m.deadline = deadline;
+    m.fec_until = RTPCC_TIME_NONE;
+    if (r->config.fec_window > 0 && now + r->config.fec_window < deadline)
+      m.fec_until = now + r->config.fec_window;
+    m.last_nack = RTPCC_TIME_NONE;
+    g_array_append_val (r->missing, m);
+  }
+}
+
+static void
+start_stream (RtpccRepair * r, guint32 ssrc, guint16 seq, guint32 ts,
+    gboolean marker)
+{
+  r->started = TRUE;
+  r->ssrc = ssrc;
+  /* far from 0 so that packets before the first never go negative */
+  r->highest = (G_GINT64_CONSTANT (1) << 32) + seq;
+  r->highest_ts = ts;
+  r->highest_marker = marker;
+  r->have_bad_seq = FALSE;
+}
+
+static void
+repaired (RtpccRepair * r, RtpccTime now, guint index,
+    RtpccRepairSource source)
+{
+  Missing *m = &g_array_index (r->missing, Missing, index);
+
+  switch (source) {
+    case RTPCC_REPAIR_RTX:
+      r->stats.recovered_rtx++;
+      /* Karn: only an answer to a single NACK is a clean sample */
+      if (m->nacks == 1) {
+        /* at least 1 ns: 0 means "no sample" */
+        RtpccTime sample = MAX (now - m->last_nack, 1);
+
+        r->srtt = r->srtt == 0 ? sample : r->srtt + (sample - r->srtt) / 8;
+      }
+      break;
+    case RTPCC_REPAIR_FEC:
+      r->stats.recovered_fec++;
+      break;
+    case RTPCC_REPAIR_ORIGINAL:
+      if (now < m->lost_at)
+        r->stats.reordered++;
+      else
+        r->stats.late_originals++;
+      window_add (&r->reorder, now, MIN (now - m->detected,
+              r->config.reorder_max), TRUE);
+      break;
+  }
+  g_array_remove_index (r->missing, index);
+}
+
+void
+rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
+    guint16 seq, guint32 rtp_ts, gboolean marker, RtpccRepairSource source)
+{
+  RtpccRepair *r = repair;
+  gint32 delta;
+  gint64 ext;
+  guint index;
+
+  r->last_now = now;
+  if (r->started && ssrc != r->ssrc) {
+    reset_stream (r);
+    r->stats.ssrc_changes++;
+  }
+  r->stats.packets++;
+  if (!r->started) {
+    start_stream (r, ssrc, seq, rtp_ts, marker);
+    if (source == RTPCC_REPAIR_ORIGINAL)
+      learn_transit (r, now, rtp_ts);
+    return;
+  }
+
+  ext = ext_of (r, seq);
+  delta = (gint32) (ext - r->highest);
+  if (delta <= 0 && find_missing (r, ext, &index)) {
+    repaired (r, now, index, source);
+    return;
+  }
+  if (ABS (delta) > RTPCC_RTP_MAX_DROPOUT) {
+    /* RFC 3550 A.1: a big jump is a restart only if the next packet
+     * follows it; retransmissions never confirm one */
+    if (source == RTPCC_REPAIR_ORIGINAL && r->have_bad_seq
+        && seq == r->bad_seq) {
+      r->stats.restarts++;
+      g_array_set_size (r->missing, 0);
+      r->have_ts = FALSE;
+      window_reset (&r->transit);
+      start_stream (r, ssrc, seq, rtp_ts, marker);
+      learn_transit (r, now, rtp_ts);
+    } else if (source == RTPCC_REPAIR_ORIGINAL) {
+      r->have_bad_seq = TRUE;
+      r->bad_seq = (guint16) (seq + 1);
+    }
+    return;
+  }
+  r->have_bad_seq = FALSE;
+  if (delta <= 0) {
+    r->stats.duplicates++;
+    return;
+  }
+  /* learn this packet's transit first: the gap's deadline uses it */
+  if (source == RTPCC_REPAIR_ORIGINAL)
+    learn_transit (r, now, rtp_ts);
+  add_gap (r, now, ext, rtp_ts);
+  r->highest = ext;
+  r->highest_ts = rtp_ts;
+  r->highest_marker = marker;
+}
+
+void
+rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
+    const guint16 * seqs, guint n_seqs, guint can_recover)
+{
+  RtpccRepair *r = repair;
+  guint missing = 0;
+
+  r->last_now = now;
+  if (!r->started || seqs == NULL)
+    return;
+  for (guint i = 0; i < n_seqs; i++)
+    if (find_missing (r, ext_of (r, seqs[i]), NULL))
+      missing++;
+  for (guint i = 0; i < n_seqs && missing > 0; i++) {
+    Missing *m = find_missing (r, ext_of (r, seqs[i]), NULL);
+
+    if (m == NULL)
+      continue;
+    if (missing <= can_recover)
+      m->fec_ok = TRUE;
+    else
+      m->fec_until = RTPCC_TIME_NONE;
+  }
+}
+
+void
+rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
+    guint16 first_seq)
+{
+  RtpccRepair *r = repair;
+  guint older = 0;
+  gint64 first;
+
+  r->last_now = now;
+  r->stats.keyframes++;
+  r->broken = FALSE;
+  r->request_pending = FALSE;
+  if (!r->started)
+    return;
+  first = ext_of (r, first_seq);
+  while (older < r->missing->len
+      && g_array_index (r->missing, Missing, older).ext < first)
+    older++;
+  g_array_remove_range (r->missing, 0, older);
+}
+
+void
+rtpcc_repair_on_corrupt (RtpccRepair * repair, RtpccTime now)
+{
+  repair->last_now = now;
+  repair->stats.corrupt_reports++;
+  mark_broken (repair, now);
+}
+
+void
+rtpcc_repair_set_rtt (RtpccRepair * repair, RtpccTime rtt)
+{
+  if (rtt == RTPCC_TIME_NONE || rtt > 0)
+    repair->rtt_set = rtt;
+}
+
+void
+rtpcc_repair_set_playout_delay (RtpccRepair * repair, RtpccTime delay)
+{
+  if (delay >= 0)
+    repair->config.playout_delay = delay;
+}
+
+void
+rtpcc_repair_set_fec_window (RtpccRepair * repair, RtpccTime window)
+{
+  if (window >= 0)
+    repair->config.fec_window = window;
+}
+
+/* ---- decisions ---------------------------------------------------------- */
+
+/* Applies the rules to @m at @now. Returns FALSE if @m is done (given
+ * up); sets *@nack if it is to be NACKed now. */
+static gboolean
+decide (RtpccRepair * r, Missing * m, RtpccTime now, gboolean * nack)
+{
+  RtpccTime rtt = current_rtt (r), answer = rtt + r->config.nack_margin;
+  gboolean in_time;
+
+  *nack = FALSE;
+  if (now < m->lost_at)
+    return TRUE;
+  if (!m->declared) {
+    m->declared = TRUE;
+    r->stats.losses++;
+    if (m->fec_ok || m->fec_until != RTPCC_TIME_NONE)
+      r->stats.fec_waits++;
+  }
+  if (now >= m->deadline) {
+    give_up (r, m, now);
+    return FALSE;
+  }
+  if (m->fec_ok)
+    return TRUE;
+  if (m->fec_until != RTPCC_TIME_NONE) {
+    if (now < m->fec_until)
+      return TRUE;
+    m->fec_until = RTPCC_TIME_NONE;     /* FEC did not come */
+  }
+  in_time = now + answer < m->deadline;
+  if (m->nacks == 0) {
+    if (in_time && m->nacks < r->config.max_nacks) {
+      *nack = TRUE;
+      return TRUE;
+    }
+    give_up (r, m, now);
+    return FALSE;
+  }
+  if (!m->no_more_nacks && now >= m->last_nack + answer) {
+    if (in_time && m->nacks < r->config.max_nacks)
+      *nack = TRUE;
+    else
+      m->no_more_nacks = TRUE;  /* wait for the deadline */
+  }
+  return TRUE;
+}
+
+/* When decide() next changes something for @m. */
+static RtpccTime
+next_event (const RtpccRepair * r, const Missing * m)
+{
+  RtpccTime answer = current_rtt (r) + r->config.nack_margin;
+
+  if (!m->declared)
+    return m->lost_at;
+  if (m->fec_ok)
+    return m->deadline;
+  if (m->fec_until != RTPCC_TIME_NONE)
+    return MIN (m->fec_until, m->deadline);
+  if (m->nacks == 0)
+    return m->lost_at;          /* left over by a full poll: due now */
+  if (!m->no_more_nacks)
+    return MIN (m->last_nack + answer, m->deadline);
+  return m->deadline;
+}
+
+gboolean
+rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
+    RtpccRepairRequest * out)
+{
+  RtpccRepair *r = repair;
+  guint w = 0;
+
+  memset (out, 0, sizeof (*out));
+  out->ssrc = r->ssrc;
+  r->last_now = now;
+
+  for (guint i = 0; i < r->missing->len; i++) {
+    Missing m = g_array_index (r->missing, Missing, i);
+    gboolean nack;
+
+    if (out->n_nack < RTPCC_REPAIR_MAX_NACK || m.nacks > 0
+        || now < m.lost_at) {
+      if (!decide (r, &m, now, &nack))
+        continue;               /* given up: dropped */
+      if (nack && out->n_nack < RTPCC_REPAIR_MAX_NACK) {
+        out->nack[out->n_nack++] = (guint16) m.ext;
+        if (m.nacks > 0)
+          r->stats.retries++;
+        m.nacks++;
+        m.last_nack = now;
+      }
+    }
+    g_array_index (r->missing, Missing, w++) = m;
+  }
+  g_array_set_size (r->missing, w);
+  if (out->n_nack > 0) {
+    r->stats.nack_requests++;
+    r->stats.nacked += out->n_nack;
+  }
+
+  if (r->broken && (r->last_request == RTPCC_TIME_NONE
+          || now >= r->last_request + keyframe_interval (r))) {
+    out->keyframe = TRUE;
+    out->keyframe_repeat = r->request_pending;
+    if (!r->request_pending)
+      r->fir_seq++;
+    out->fir_seq = r->fir_seq;
+    r->last_request = now;
+    r->stats.keyframe_requests++;
+    if (out->keyframe_repeat)
+      r->stats.keyframe_repeats++;
+    if (r->config.keyframe_feedback)
+      r->request_pending = TRUE;
+    else
+      r->broken = FALSE;
+  }
+  return out->n_nack > 0 || out->keyframe;
+}
+
+RtpccTime
+rtpcc_repair_next_timeout (RtpccRepair * repair)
+{
+  RtpccRepair *r = repair;
+  RtpccTime t = RTPCC_TIME_INFINITE;
+
+  for (guint i = 0; i < r->missing->len; i++)
+    t = MIN (t, next_event (r, &g_array_index (r->missing, Missing, i)));
+  if (r->broken)
+    t = MIN (t, r->last_request == RTPCC_TIME_NONE ? r->broken_since :
+        r->last_request + keyframe_interval (r));
+  return t;
+}
+
+void
+rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats)
+{
+  *stats = repair->stats;
+  stats->missing = repair->missing->len;
+  stats->rtt = current_rtt (repair);
+  stats->repair_rtt = repair->srtt;
+  stats->reorder_wait = reorder_wait (repair, repair->last_now);
+}
