@@ -85,37 +85,6 @@ parse_double (const gchar * str, gdouble * out)
   return *end == '\0' && isfinite (*out);
 }
 
-/* "bernoulli:P" or "gilbert:p,r[,k[,h]]" (netem's gemodel parameters) */
-static gboolean
-parse_loss (const gchar * str, RtpccLossParams * out)
-{
-  gchar **kv = g_strsplit (str, ":", 2);
-  gboolean ok = FALSE;
-
-  rtpcc_loss_params_init (out);
-  if (!kv[0] || !kv[1])
-    goto done;
-  g_strstrip (kv[0]);
-  if (!g_strcmp0 (kv[0], "bernoulli")) {
-    out->model = RTPCC_LOSS_BERNOULLI;
-    ok = parse_double (kv[1], &out->loss);
-  } else if (!g_strcmp0 (kv[0], "gilbert")) {
-    gchar **v = g_strsplit (kv[1], ",", 4);
-    guint n = g_strv_length (v);
-    gdouble *dst[4] = { &out->ge_p, &out->ge_r, &out->ge_k, &out->ge_h };
-    out->model = RTPCC_LOSS_GILBERT_ELLIOTT;
-    ok = n >= 2;
-    for (guint i = 0; ok && i < n; i++)
-      ok = parse_double (v[i], dst[i]);
-    g_strfreev (v);
-  }
-  if (ok)
-    ok = rtpcc_loss_params_validate (out, NULL);
-done:
-  g_strfreev (kv);
-  return ok;
-}
-
 static gboolean
 add_flows (EvalScenario * s, const gchar * spec, EvalFlowKind kind,
     gboolean reverse, GError ** error)
@@ -307,22 +276,20 @@ load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
 #undef UINT_KEY
   s->c.start_kbps_set = g_key_file_has_key (kf, g, "start_kbps", NULL);
   if ((v = g_key_file_get_string (kf, g, "loss", NULL))) {
-    gboolean ok = parse_loss (v, &s->c.loss);
-    if (!ok)
-      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-          "[%s] loss: '%s'", g, v);
+    gboolean ok = sim_loss_parse (v, &s->c.loss, error);
     g_free (v);
-    if (!ok)
+    if (!ok) {
+      g_prefix_error (error, "[%s] ", g);
       goto fail;
+    }
   }
   if ((v = g_key_file_get_string (kf, g, "reverse_loss", NULL))) {
-    gboolean ok = parse_loss (v, &s->c.reverse_loss);
-    if (!ok)
-      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-          "[%s] reverse_loss: '%s'", g, v);
+    gboolean ok = sim_loss_parse (v, &s->c.reverse_loss, error);
     g_free (v);
-    if (!ok)
+    if (!ok) {
+      g_prefix_error (error, "[%s] reverse_", g);
       goto fail;
+    }
   }
 
   {
