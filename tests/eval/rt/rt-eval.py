@@ -95,7 +95,8 @@ def from_describe(d):
     case = {"title": d.get("title", ""), "duration": float(d["duration_s"]),
             "delay": int(d.get("delay_ms", 50)),
             "queue": int(d.get("queue_ms", 300)),
-            "schedule": [(float(t), float(k)) for t, k in d["schedule"]],
+            "schedule": [(float(t), float(k))
+                         for t, k in d.get("schedule") or []],
             "media": d.get("media", {}), "flows": [], "tcp": [],
             "definition": d}
     rq = d.get("reverse_queue_ms") or 0
@@ -359,7 +360,9 @@ class Run:
                 s_ns = r_ns = None
                 r_host = s_host = "127.0.0.1"
                 dst = base + 10        # the relay's listen port
-                cap = (f"trace={case['trace_file']}" if case.get("trace_file")
+                # a trace as itself, unless scaled (then its steps)
+                cap = (f"trace={case['trace_file']}"
+                       if case.get("trace_file") and a.scale == 1
                        else "schedule=" + ",".join(
                            f"{k:g}@{t:g}" for t, k in case["schedule"]))
                 fwd = " ".join(
