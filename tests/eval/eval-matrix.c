@@ -246,10 +246,13 @@ load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
   if ((v = g_key_file_get_string (kf, g, "reverse_schedule", NULL)))
     s->c.reverse_schedule = keep (s, v);
   if ((v = g_key_file_get_string (kf, g, "trace", NULL))) {
-    gboolean ok = !g_strcmp0 (g_strstrip (v), "cellular");
+    gboolean ok;
+    g_strstrip (v);
+    s->trace_no_fades = !g_strcmp0 (v, "cellular-nofades");
+    ok = s->trace_no_fades || !g_strcmp0 (v, "cellular");
     if (!ok)
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-          "[%s] trace: only 'cellular' is known, not '%s'", g, v);
+          "[%s] trace: 'cellular' or 'cellular-nofades', not '%s'", g, v);
     g_free (v);
     if (!ok)
       goto fail;
@@ -476,6 +479,8 @@ eval_matrix_case (const EvalScenario * s, guint64 seed,
     sim_trace_config_init (&tc);
     tc.seed = seed;
     tc.duration_s = s->c.duration_s;
+    if (s->trace_no_fades)
+      tc.fade_gap_s = 0;
     t = sim_trace_generate (&tc);
     if (!t) {
       g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
@@ -487,8 +492,9 @@ eval_matrix_case (const EvalScenario * s, guint64 seed,
     t->text = g_string_new (NULL);
     sim_trace_free (t);
     if (trace_dir) {
-      gchar *name = g_strdup_printf ("cellular-%" G_GUINT64_FORMAT "-%gs"
-          ".trace", seed, s->c.duration_s);
+      gchar *name = g_strdup_printf ("%s-%" G_GUINT64_FORMAT "-%gs.trace",
+          s->trace_no_fades ? "cellular-nofades" : "cellular", seed,
+          s->c.duration_s);
       gchar *path = g_build_filename (trace_dir, name, NULL);
       g_free (name);
       if (g_mkdir_with_parents (trace_dir, 0755) != 0 ||

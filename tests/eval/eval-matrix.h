@@ -4,8 +4,9 @@
  *
  *  - A scenario is an EvalCase (eval-case.h): an RFC 8867 case by id
  *    (`base`), optionally changed, or one defined in the file. A scenario
- *    with `trace = cellular` gets its capacity from sim-trace.h's
- *    generator, seeded with the run's seed, so traces split with seeds.
+ *    with `trace = cellular` (or `cellular-nofades`: the walk without its
+ *    fades) gets its capacity from sim-trace.h's generator, seeded with
+ *    the run's seed, so traces split with seeds.
  *  - The split: the tuning set is seeds 1..N, the held-out set
  *    heldout_base + 1 .. heldout_base + N (N = `seeds`). Constants are
  *    chosen on the tuning set only (docs/matrix.md); reports show both.
@@ -54,6 +55,7 @@ typedef struct
   gchar *id;
   EvalCase c;                   /* strings owned by the scenario */
   gboolean trace_cellular;      /* capacity: generated trace per seed */
+  gboolean trace_no_fades;      /* ... the walk alone (no fades) */
   GArray *aims;                 /* EvalAim */
   /*< private > */
   GPtrArray *strings;

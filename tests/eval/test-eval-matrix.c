@@ -53,6 +53,7 @@ test_load (void)
   EvalMatrix *m = load ();
   const gchar *must[] = { "constant", "short-rtt", "long-rtt", "loss-random",
     "loss-bursty", "outage-1s", "outage-5s", "outage-30s", "cellular",
+    "cellular-nofades",
     "feedback-lossy", "feedback-congested", "keyframes", "rr-low-start",
     "tcp-cubic-1000ms"
   };

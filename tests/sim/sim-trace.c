@@ -22,8 +22,8 @@ sim_trace_config_init (SimTraceConfig * config)
   config->step_ms = 100;
   config->min_kbps = 300.0;
   config->max_kbps = 6000.0;
-  config->theta = 0.2;
-  config->sigma = 0.5;
+  config->theta = 0.1;
+  config->sigma = 0.3;
   config->fade_gap_s = 25.0;
   config->fade_min_s = 0.3;
   config->fade_max_s = 2.0;

@@ -40,8 +40,8 @@ typedef struct
   gdouble duration_s;           /* 120 */
   guint step_ms;                /* 100 */
   gdouble min_kbps, max_kbps;   /* 300, 6000: the walk's band */
-  gdouble theta;                /* mean reversion, 1/s: 0.2 */
-  gdouble sigma;                /* log-rate volatility, 1/√s: 0.5 */
+  gdouble theta;                /* mean reversion, 1/s: 0.1 */
+  gdouble sigma;                /* log-rate volatility, 1/√s: 0.3 */
   gdouble fade_gap_s;           /* mean time between fades: 25 (0: none) */
   gdouble fade_min_s, fade_max_s;       /* 0.3, 2.0 */
   gdouble outage_prob;          /* share of fades that are outages: 0.3 */
