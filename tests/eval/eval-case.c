@@ -228,8 +228,8 @@ loss_json (const RtpccLossParams * l, GString * out)
     g_string_append (out, "null");
 }
 
-static void
-json_string (const gchar * s, GString * out)
+void
+eval_json_string (const gchar * s, GString * out)
 {
   if (!s) {
     g_string_append (out, "null");
@@ -253,9 +253,9 @@ eval_case_describe (const EvalCase * c, GString * out)
   gboolean first = TRUE;
 
   g_string_append (out, "{\n  \"id\": ");
-  json_string (c->id, out);
+  eval_json_string (c->id, out);
   g_string_append (out, ",\n  \"title\": ");
-  json_string (c->title, out);
+  eval_json_string (c->title, out);
   g_string_append (out, ",\n");
   g_string_append_printf (out, "  \"duration_s\": %g,\n  \"delay_ms\": %g,\n"
       "  \"queue_ms\": %g,\n  \"reverse_queue_ms\": %g,\n", c->duration_s,
@@ -265,13 +265,13 @@ eval_case_describe (const EvalCase * c, GString * out)
   g_string_append (out, ",\n  \"reverse_schedule\": ");
   schedule_json (c->reverse_schedule, out);
   g_string_append (out, ",\n  \"trace_file\": ");
-  json_string (c->trace ? c->trace_path : NULL, out);
+  eval_json_string (c->trace ? c->trace_path : NULL, out);
   g_string_append (out, ",\n  \"loss\": ");
   loss_json (&c->loss, out);
   g_string_append (out, ",\n  \"reverse_loss\": ");
   loss_json (&c->reverse_loss, out);
   g_string_append (out, ",\n  \"topology\": ");
-  json_string (c->topology ? c->topology : "router", out);
+  eval_json_string (c->topology ? c->topology : "router", out);
   g_string_append_printf (out, ",\n  \"codec\": {\"keyframe_interval\": "
       "%u, \"iframe_bytes\": %u}", c->keyframe_interval, c->iframe_bytes);
   g_string_append_printf (out, ",\n  \"media\": {\"min_kbps\": %u, "
@@ -315,6 +315,6 @@ eval_case_describe (const EvalCase * c, GString * out)
     first = FALSE;
   }
   g_string_append (out, "\n  ],\n  \"notes\": ");
-  json_string (c->notes ? c->notes : "", out);
+  eval_json_string (c->notes ? c->notes : "", out);
   g_string_append (out, "\n}\n");
 }

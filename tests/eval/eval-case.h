@@ -95,6 +95,9 @@ guint64 eval_case_start_bps (const EvalCase * c, const gchar * controller);
 guint eval_case_n_media (const EvalCase * c);
 gdouble eval_flow_stop (const EvalCase * c, const EvalFlow * f);
 
+/* @s as a JSON string (quoted, escaped; NULL: null) appended to @out. */
+void eval_json_string (const gchar * s, GString * out);
+
 /* The definition as JSON (see docs/results.md for the keys). */
 void eval_case_describe (const EvalCase * c, GString * out);
 

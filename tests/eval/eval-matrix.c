@@ -197,6 +197,22 @@ get_num (GKeyFile * kf, const gchar * g, const gchar * key, gdouble * out,
   return ok;
 }
 
+static gboolean
+get_loss (GKeyFile * kf, const gchar * g, const gchar * key,
+    RtpccLossParams * out, GError ** error)
+{
+  gchar *v = g_key_file_get_string (kf, g, key, NULL);
+  gboolean ok;
+
+  if (!v)
+    return TRUE;
+  ok = sim_loss_parse (v, out, error);
+  if (!ok)
+    g_prefix_error (error, "[%s] %s: ", g, key);
+  g_free (v);
+  return ok;
+}
+
 static EvalScenario *
 load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
 {
@@ -278,22 +294,9 @@ load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
   UINT_KEY ("start_kbps", start_kbps);
 #undef UINT_KEY
   s->c.start_kbps_set = g_key_file_has_key (kf, g, "start_kbps", NULL);
-  if ((v = g_key_file_get_string (kf, g, "loss", NULL))) {
-    gboolean ok = sim_loss_parse (v, &s->c.loss, error);
-    g_free (v);
-    if (!ok) {
-      g_prefix_error (error, "[%s] ", g);
-      goto fail;
-    }
-  }
-  if ((v = g_key_file_get_string (kf, g, "reverse_loss", NULL))) {
-    gboolean ok = sim_loss_parse (v, &s->c.reverse_loss, error);
-    g_free (v);
-    if (!ok) {
-      g_prefix_error (error, "[%s] reverse_", g);
-      goto fail;
-    }
-  }
+  if (!get_loss (kf, g, "loss", &s->c.loss, error) ||
+      !get_loss (kf, g, "reverse_loss", &s->c.reverse_loss, error))
+    goto fail;
 
   {
     const gchar *fk[] = { "media", "reverse_media", "tcp", "reverse_tcp" };

@@ -41,18 +41,6 @@ jnum (GString * out, gdouble v)
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
 }
 
-static void
-jstr (GString * out, const gchar * s)
-{
-  g_string_append_c (out, '"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      g_string_append_c (out, '\\');
-    g_string_append_c (out, *s);
-  }
-  g_string_append_c (out, '"');
-}
-
 /* @digits after the point; "-" undefined, "never" infinite */
 static void
 fmt (gchar * buf, gsize n, gdouble v, gint digits)
@@ -174,11 +162,11 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
   g_string_append_printf (ctx->json, "%s\n {\"scenario\": ",
       ctx->first_json ? "" : ",");
   ctx->first_json = FALSE;
-  jstr (ctx->json, s->id);
+  eval_json_string (s->id, ctx->json);
   g_string_append (ctx->json, ", \"title\": ");
-  jstr (ctx->json, s->c.title);
+  eval_json_string (s->c.title, ctx->json);
   g_string_append (ctx->json, ", \"controller\": ");
-  jstr (ctx->json, controller);
+  eval_json_string (controller, ctx->json);
   g_string_append_printf (ctx->json, ", \"set\": \"%s\", \"seeds\": [",
       eval_set_name (set));
   for (guint i = 0; i < n_seeds; i++)
@@ -224,7 +212,7 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
             MAX (worst, v);
     }
     g_string_append_printf (ctx->json, "%s{\"aim\": ", a ? ", " : "");
-    jstr (ctx->json, aim->text);
+    eval_json_string (aim->text, ctx->json);
     g_string_append_printf (ctx->json, ", \"applies\": %s, \"met_seeds\": %u,"
         " \"seeds\": %u, \"met\": %s, \"worst\": ", applies ? "true" : "false",
         met, n_seeds, met == n_seeds ? "true" : "false");
@@ -396,7 +384,7 @@ main (int argc, char **argv)
       jnum (str, aim->value);
       g_string_append_printf (str, ", \"class\": \"%s\", \"text\": ",
           aim->cls);
-      jstr (str, aim->text);
+      eval_json_string (aim->text, str);
       g_string_append_c (str, '}');
     }
     g_string_append (str, "],\n  \"delay_based\": [");
@@ -419,7 +407,7 @@ main (int argc, char **argv)
   ctx.json = g_string_new (NULL);
   ctx.first_json = TRUE;
   g_string_append (ctx.json, "{\"matrix\": ");
-  jstr (ctx.json, m->path);
+  eval_json_string (m->path, ctx.json);
   g_string_append_printf (ctx.json, ", \"seeds_per_set\": %u, "
       "\"heldout_base\": %" G_GUINT64_FORMAT ",\n\"results\": [",
       seeds ? (guint) seeds : m->seeds, m->heldout_base);
