@@ -135,14 +135,14 @@ def trace_schedule(path, duration, step=TICK):
     rate of each step's 1500-byte opportunities), for tbf and for the CSV
     capacity column: (time_s, kbps) pairs."""
     n = int(round(duration / step))
+    step_ms = int(round(step * 1000))
     count = [0] * n
     with open(path) as fh:
         for line in fh:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            ms = int(line)
-            k = int(ms / 1000.0 / step)
+            k = int(line) // step_ms
             if 0 <= k < n:
                 count[k] += 1
     return [(round(k * step, 3), c * 1500 * 8 / step / 1000.0)
