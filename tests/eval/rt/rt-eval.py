@@ -475,7 +475,11 @@ class Run:
                 except (subprocess.SubprocessError, ValueError):
                     k += 1
                     continue
-                qd = backlog * 8 / (rate * 8) * 1000 if rate else 0.0
+                # an outage's 8 bit/s tbf delivers nothing: no queue delay
+                # (NaN, as a simulator row without receptions), not the
+                # backlog's hours at 1 byte/s
+                qd = backlog / rate * 1000 if rate * 8 >= 1000 else \
+                    (float("nan") if rate else 0.0)
                 f.write(f"{k * TICK:.1f},{rate * 8 / 1000:.1f},{qd:.2f},"
                         f"{drops},{pkts}\n")
                 f.flush()
