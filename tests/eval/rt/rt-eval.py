@@ -977,6 +977,10 @@ def run_case(args, name, stack, mode):
     return m
 
 
+def swing(lo, hi):
+    return "–" if lo == hi == "–" else f"{lo}–{hi}"
+
+
 def g_v(v):
     if isinstance(v, float) and math.isinf(v):
         return "never"
@@ -1069,7 +1073,7 @@ def write_results(args, results, path, argv=None):
                 f"| {m['case']} | {m['stack']} | {m.get('seed', '–')} | "
                 f"{g('media_util')} | {g('qdelay_p95_ms', 0)} | "
                 f"{g('recovery_s', 1)} | {g('util_after')} | "
-                f"{g('swing_lo')}–{g('swing_hi')} | {g('share')} | "
+                f"{swing(g('swing_lo'), g('swing_hi'))} | {g('share')} | "
                 f"{g('reach_s', 1)} | "
                 f"{sum(a['met'] for a in aims)}/{len(aims)} | "
                 f"{missed or '–'} |")
