@@ -638,6 +638,14 @@ forward_tcp (const EvalResult * r)
   return FALSE;
 }
 
+/* The time of a schedule entry "kbps@s" (0 without one). */
+static gdouble
+entry_time (const gchar * entry)
+{
+  const gchar *at = strchr (entry, '@');
+  return at ? g_ascii_strtod (at + 1, NULL) : 0;
+}
+
 /* Outage ends: schedule changes from 0 to a positive rate. */
 static void
 outages (const EvalResult * r, const Fwd * f, EvalMatrixMetrics * out)
@@ -651,14 +659,11 @@ outages (const EvalResult * r, const Fwd * f, EvalMatrixMetrics * out)
     return;
   parts = g_strsplit (c->schedule, ",", -1);
   for (guint i = 0; parts[i]; i++) {
-    gchar **kv = g_strsplit (parts[i], "@", 2);
-    gdouble kbps = g_ascii_strtod (kv[0], NULL);
-    gdouble at = kv[1] ? g_ascii_strtod (kv[1], NULL) : 0;
-    g_strfreev (kv);
+    gdouble kbps = g_ascii_strtod (parts[i], NULL);
+    gdouble at = entry_time (parts[i]);
     if (prev == 0 && kbps > 0) {
       guint k0 = (guint) llround (at / EVAL_INTERVAL_S), ka;
-      gdouble next = parts[i + 1] ? g_ascii_strtod (strchr (parts[i + 1],
-              '@') ? strchr (parts[i + 1], '@') + 1 : "0", NULL) :
+      gdouble next = parts[i + 1] ? entry_time (parts[i + 1]) :
           c->duration_s;
       guint kend = MIN ((guint) llround (next / EVAL_INTERVAL_S), f->n);
       gdouble rec = INFINITY, rs = 0, cs = 0;

@@ -96,7 +96,7 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
   EvalMatrixMetrics *mm = g_new0 (EvalMatrixMetrics, n_seeds);
   gdouble *col = g_new (gdouble, n_seeds);
   guint64 *seeds = g_new (guint64, n_seeds);
-  GString *line = g_string_new (NULL), *missed = g_string_new (NULL);
+  GString *missed = g_string_new (NULL);
   guint met_total = 0, applied = 0;
   gchar b[8][32];
   gdouble med[EVAL_MATRIX_N_METRICS], lo[EVAL_MATRIX_N_METRICS],
@@ -120,7 +120,6 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
       g_free (mm);
       g_free (col);
       g_free (seeds);
-      g_string_free (line, TRUE);
       g_string_free (missed, TRUE);
       return FALSE;
     }
@@ -205,11 +204,10 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
     for (guint i = 0; i < n_seeds; i++) {
       gdouble v = eval_matrix_metric (&mm[i], aim->metric);
       met += eval_matrix_aim_met (aim, v);
-      if (isnan (v))
-        worst = v;
-      else if (!isnan (worst) || i == 0)
-        worst = i == 0 ? v : aim->op == EVAL_AIM_GE ? MIN (worst, v) :
-            MAX (worst, v);
+      if (i > 0 && isnan (worst))
+        continue;               /* an undefined seed is the worst */
+      worst = i == 0 || isnan (v) ? v : aim->op == EVAL_AIM_GE ?
+          MIN (worst, v) : MAX (worst, v);
     }
     g_string_append_printf (ctx->json, "%s{\"aim\": ", a ? ", " : "");
     eval_json_string (aim->text, ctx->json);
@@ -254,7 +252,6 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
   g_free (mm);
   g_free (col);
   g_free (seeds);
-  g_string_free (line, TRUE);
   g_string_free (missed, TRUE);
   return TRUE;
 }
