@@ -21,7 +21,7 @@
  *    duration_s × 1000 ms makes the trace's loop period exactly the
  *    duration (one extra opportunity).
  *
- * The defaults describe a cellular downlink in the range the issue asks
+ * The defaults describe a cellular downlink in the range the matrix asks
  * for (0.3–6 Mbit/s with occasional deep fades and outages); they are the
  * scenario matrix's "cellular" generator, documented in docs/matrix.md.
  *
