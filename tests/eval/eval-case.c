@@ -158,6 +158,30 @@ eval_case_n_media (const EvalCase * c)
   return n;
 }
 
+guint64
+eval_case_min_bps (const EvalCase * c)
+{
+  return c->min_kbps ? (guint64) c->min_kbps * 1000 : EVAL_MIN_BPS;
+}
+
+guint64
+eval_case_max_bps (const EvalCase * c)
+{
+  return c->max_kbps ? (guint64) c->max_kbps * 1000 : EVAL_MAX_BPS;
+}
+
+guint64
+eval_case_start_bps (const EvalCase * c, const gchar * controller)
+{
+  if (c->start_kbps_set)
+    return (guint64) c->start_kbps * 1000;
+  /* "rr" models linphone, which starts at its nominal rate and only
+   * probes up after a decrease: start at R_max as test-sim-cc does */
+  if (!g_strcmp0 (controller, "rr"))
+    return 0;
+  return c->start_kbps ? (guint64) c->start_kbps * 1000 : EVAL_START_BPS;
+}
+
 gdouble
 eval_flow_stop (const EvalCase * c, const EvalFlow * f)
 {
@@ -184,13 +208,55 @@ schedule_json (const gchar * spec, GString * out)
   g_strfreev (parts);
 }
 
+static void
+loss_json (const RtpccLossParams * l, GString * out)
+{
+  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar k[G_ASCII_DTOSTR_BUF_SIZE], h[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (l->model == RTPCC_LOSS_GILBERT_ELLIOTT)
+    g_string_append_printf (out, "{\"model\": \"gilbert-elliott\", "
+        "\"p\": %s, \"r\": %s, \"k\": %s, \"h\": %s}",
+        g_ascii_dtostr (a, sizeof a, l->ge_p),
+        g_ascii_dtostr (b, sizeof b, l->ge_r),
+        g_ascii_dtostr (k, sizeof k, l->ge_k),
+        g_ascii_dtostr (h, sizeof h, l->ge_h));
+  else if (l->loss > 0)
+    g_string_append_printf (out, "{\"model\": \"bernoulli\", \"p\": %s}",
+        g_ascii_dtostr (a, sizeof a, l->loss));
+  else
+    g_string_append (out, "null");
+}
+
+void
+eval_json_string (const gchar * s, GString * out)
+{
+  if (!s) {
+    g_string_append (out, "null");
+    return;
+  }
+  g_string_append_c (out, '"');
+  for (const gchar * p = s; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      g_string_append_c (out, '\\');
+    if ((guchar) * p < 0x20)
+      g_string_append_printf (out, "\\u%04x", *p);
+    else
+      g_string_append_c (out, *p);
+  }
+  g_string_append_c (out, '"');
+}
+
 void
 eval_case_describe (const EvalCase * c, GString * out)
 {
   gboolean first = TRUE;
 
-  g_string_append_printf (out, "{\n  \"id\": \"%s\",\n  \"title\": \"%s\",\n",
-      c->id, c->title);
+  g_string_append (out, "{\n  \"id\": ");
+  eval_json_string (c->id, out);
+  g_string_append (out, ",\n  \"title\": ");
+  eval_json_string (c->title, out);
+  g_string_append (out, ",\n");
   g_string_append_printf (out, "  \"duration_s\": %g,\n  \"delay_ms\": %g,\n"
       "  \"queue_ms\": %g,\n  \"reverse_queue_ms\": %g,\n", c->duration_s,
       c->delay_ms, c->queue_ms, c->reverse_queue_ms);
@@ -198,9 +264,21 @@ eval_case_describe (const EvalCase * c, GString * out)
   schedule_json (c->schedule, out);
   g_string_append (out, ",\n  \"reverse_schedule\": ");
   schedule_json (c->reverse_schedule, out);
-  g_string_append_printf (out, ",\n  \"media\": {\"min_kbps\": %d, "
-      "\"start_kbps\": %d, \"max_kbps\": %d},\n", EVAL_MIN_BPS / 1000,
-      EVAL_START_BPS / 1000, EVAL_MAX_BPS / 1000);
+  g_string_append (out, ",\n  \"trace_file\": ");
+  eval_json_string (c->trace ? c->trace_path : NULL, out);
+  g_string_append (out, ",\n  \"loss\": ");
+  loss_json (&c->loss, out);
+  g_string_append (out, ",\n  \"reverse_loss\": ");
+  loss_json (&c->reverse_loss, out);
+  g_string_append (out, ",\n  \"topology\": ");
+  eval_json_string (c->topology ? c->topology : "router", out);
+  g_string_append_printf (out, ",\n  \"codec\": {\"keyframe_interval\": "
+      "%u, \"iframe_bytes\": %u}", c->keyframe_interval, c->iframe_bytes);
+  g_string_append_printf (out, ",\n  \"media\": {\"min_kbps\": %u, "
+      "\"start_kbps\": %u, \"max_kbps\": %u},\n",
+      (guint) (eval_case_min_bps (c) / 1000),
+      c->start_kbps_set || c->start_kbps ? c->start_kbps : EVAL_START_BPS /
+      1000, (guint) (eval_case_max_bps (c) / 1000));
   g_string_append (out, "  \"flows\": [");
   for (guint i = 0; i < c->n_flows; i++) {
     const EvalFlow *f = &c->flows[i];
@@ -222,8 +300,9 @@ eval_case_describe (const EvalCase * c, GString * out)
     const EvalFlow *f = &c->flows[i];
     if (f->kind == EVAL_FLOW_TCP_LONG)
       g_string_append_printf (out, "%s\n    {\"id\": %u, \"kind\": \"long\", "
-          "\"cc\": \"%s\", \"start\": %g, \"stop\": %g}", first ? "" : ",", i,
-          f->tcp_cc, f->start_s, eval_flow_stop (c, f));
+          "\"cc\": \"%s\", \"start\": %g, \"stop\": %g, \"dir\": \"%s\"}",
+          first ? "" : ",", i, f->tcp_cc, f->start_s, eval_flow_stop (c, f),
+          f->reverse ? "rev" : "fwd");
     else if (f->kind == EVAL_FLOW_TCP_SHORT)
       g_string_append_printf (out, "%s\n    {\"id\": %u, \"kind\": \"short\", "
           "\"cc\": \"%s\", \"start\": %g, \"stop\": %g, \"count\": %u, "
@@ -235,6 +314,7 @@ eval_case_describe (const EvalCase * c, GString * out)
       continue;
     first = FALSE;
   }
-  g_string_append_printf (out, "\n  ],\n  \"notes\": \"%s\"\n}\n",
-      c->notes ? c->notes : "");
+  g_string_append (out, "\n  ],\n  \"notes\": ");
+  eval_json_string (c->notes ? c->notes : "", out);
+  g_string_append (out, "\n}\n");
 }

@@ -13,6 +13,7 @@
 #define __RTPCC_EVAL_CASE_H__
 
 #include <glib.h>
+#include <rtpcc/net/loss.h>
 
 G_BEGIN_DECLS
 
@@ -28,7 +29,8 @@ typedef enum
 typedef struct
 {
   EvalFlowKind kind;
-  gboolean reverse;             /* media sent over the backward path (§5.3) */
+  gboolean reverse;             /* sent over the backward path (§5.3; TCP:
+                                 * its data loads the feedback path) */
   gdouble start_s, stop_s;      /* stop < 0: the case's end */
   gdouble extra_delay_ms;       /* added one way, each direction (§5.5) */
   gdouble pause_s, resume_s;    /* media: no frames in [pause, resume); <0 none */
@@ -53,6 +55,22 @@ typedef struct
   guint n_flows;
   EvalFlow flows[EVAL_MAX_FLOWS];
   const gchar *notes;
+
+  /* Beyond RFC 8867 (the scenario matrix, eval-matrix.h); zero: none. */
+  const gchar *trace;           /* mahimahi trace text: the forward capacity
+                                 * instead of @schedule */
+  const gchar *trace_path;      /* where that text is on disk (described
+                                 * for the real-time runner), or NULL */
+  RtpccLossParams loss;         /* forward random loss before the queue */
+  RtpccLossParams reverse_loss; /* feedback path random loss */
+  guint keyframe_interval;      /* codec: a key frame every N frames */
+  guint iframe_bytes;           /* codec: extra bytes of a key frame; 0:
+                                 * the codec's default */
+  guint min_kbps, start_kbps, max_kbps; /* media rates; 0: EVAL_*_BPS */
+  gboolean start_kbps_set;      /* start_kbps also applies to "rr" */
+  const gchar *topology;        /* "sender-qdisc": the real-time runner puts
+                                 * the bottleneck on the sender's own
+                                 * interface; NULL: a router between */
 } EvalCase;
 
 /* Media rates of every case (RFC 8867 §4: R_min = R_init = 150 kbit/s;
@@ -66,9 +84,19 @@ guint eval_case_count (void);
 const EvalCase *eval_case_get (guint i);
 const EvalCase *eval_case_find (const gchar * id);
 
+/* The case's media rates in bit/s (its own, else EVAL_*_BPS). */
+guint64 eval_case_min_bps (const EvalCase * c);
+guint64 eval_case_max_bps (const EvalCase * c);
+/* Start rate for @controller: "rr" starts at R_max (linphone's nominal
+ * rate) unless the case sets a start rate; 0 means R_max to the sender. */
+guint64 eval_case_start_bps (const EvalCase * c, const gchar * controller);
+
 /* Media flows / TCP flow entries (a short entry counts once). */
 guint eval_case_n_media (const EvalCase * c);
 gdouble eval_flow_stop (const EvalCase * c, const EvalFlow * f);
+
+/* @s as a JSON string (quoted, escaped; NULL: null) appended to @out. */
+void eval_json_string (const gchar * s, GString * out);
 
 /* The definition as JSON (see docs/results.md for the keys). */
 void eval_case_describe (const EvalCase * c, GString * out);

@@ -56,6 +56,9 @@ struct _Run
   /* TCP */
   SimTcpFlow *tcp[EVAL_MAX_FLOWS][MAX_SUB];
   guint n_tcp[EVAL_MAX_FLOWS];
+  /* reverse TCP (its data on the feedback path): owned here */
+  SimTcpFlow *own_tcp[EVAL_MAX_FLOWS][MAX_SUB];
+  SimTap *rev_tcp_route[EVAL_MAX_FLOWS][MAX_SUB];
   GArray *rtt[EVAL_MAX_FLOWS];  /* gdouble ms at each row's end */
   FlowRef refs[EVAL_MAX_FLOWS];
   SimTimer sampler;
@@ -199,12 +202,10 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
 
   sim_rtpcc_flow_config_init (fc, i, run->cfg.controller,
       SIM_RTPCC_FEEDBACK_AUTO, seed);
-  fc->sender.sender.cc.min_bitrate = EVAL_MIN_BPS;
-  /* "rr" models linphone, which starts at its nominal rate and only
-   * probes up after a decrease: start at R_max as test-sim-cc does */
+  fc->sender.sender.cc.min_bitrate = eval_case_min_bps (run->c);
   fc->sender.sender.cc.start_bitrate =
-      g_strcmp0 (run->cfg.controller, "rr") ? EVAL_START_BPS : 0;
-  fc->sender.sender.cc.max_bitrate = EVAL_MAX_BPS;
+      eval_case_start_bps (run->c, run->cfg.controller);
+  fc->sender.sender.cc.max_bitrate = eval_case_max_bps (run->c);
   fc->sender.sender.circuit_breaker = TRUE;
   fc->sender.initial_seq = (guint16) (65000 + 100 * i);
   fc->sender.initial_rtp_ts = (guint32) (seed * 2654435761u);
@@ -217,6 +218,10 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
   cc->start = now;
   cc->stop = fc->frames.stop;
   cc->seed = seed;
+  cc->keyframe_interval = run->c->keyframe_interval;
+  if (run->c->iframe_bytes)
+    cc->iframe_bytes = run->c->iframe_bytes;
+  fc->frames.keyframe_interval = run->c->keyframe_interval;
 }
 
 static SimLink *
@@ -228,6 +233,22 @@ access_link (gdouble ms, SimNode * next)
   lc.queue_limit_time = 0;
   lc.delay = (RtpccTime) llround (ms * RTPCC_NSEC_PER_MSEC);
   return sim_link_new (&lc, next);
+}
+
+/* Metrics and a send tap on the reverse link, for flows sent over it. */
+static void
+reverse_metrics (Run * run)
+{
+  SimRtpccNet *net = run->net;
+
+  if (run->rev_metrics)
+    return;
+  run->rev_metrics = sim_metrics_new (0, RTPCC_MSEC (200));
+  sim_metrics_set_bottleneck (run->rev_metrics, SIM_FLOW_ANY,
+      sim_link_get_link (net->reverse));
+  sim_link_set_metrics (net->reverse, run->rev_metrics);
+  run->rev_send_tap = sim_tap_new (run->rev_metrics, SIM_TAP_SEND,
+      sim_link_node (net->reverse));
 }
 
 static gboolean
@@ -264,14 +285,7 @@ add_media (Run * run, guint i, GError ** error)
     SimRtpccSender *snd;
     SimSource *src;
 
-    if (!run->rev_metrics) {
-      run->rev_metrics = sim_metrics_new (0, RTPCC_MSEC (200));
-      sim_metrics_set_bottleneck (run->rev_metrics, SIM_FLOW_ANY,
-          sim_link_get_link (net->reverse));
-      sim_link_set_metrics (net->reverse, run->rev_metrics);
-      run->rev_send_tap = sim_tap_new (run->rev_metrics, SIM_TAP_SEND,
-          sim_link_node (net->reverse));
-    }
+    reverse_metrics (run);
     sim_metrics_add_flow (run->rev_metrics, i);
     rcv = sim_rtpcc_receiver_new (net->sim, &fc.receiver,
         sim_tap_node (net->send_tap));
@@ -344,9 +358,32 @@ add_tcp (Run * run, guint i, GError ** error)
       tc.off_mean = RTPCC_SEC (f->off_mean_s);
       tc.start_off = j >= f->count_on;
     }
-    run->tcp[i][j] = sim_rtpcc_net_add_tcp (run->net, &tc, error);
-    if (!run->tcp[i][j])
-      return FALSE;
+    if (!f->reverse) {
+      run->tcp[i][j] = sim_rtpcc_net_add_tcp (run->net, &tc, error);
+      if (!run->tcp[i][j])
+        return FALSE;
+    } else {
+      /* data over the reverse link (the feedback path), ACKs over the
+       * forward one; both links' demuxes route the flow id */
+      SimRtpccNet *net = run->net;
+      SimTcpFlow *tf;
+
+      reverse_metrics (run);
+      sim_metrics_add_flow (run->rev_metrics, tc.flow);
+      tf = sim_tcp_flow_new (net->sim, &tc, sim_tap_node (run->rev_send_tap),
+          error);
+      if (!tf)
+        return FALSE;
+      sim_tcp_flow_set_reverse (tf, sim_link_node (net->forward));
+      run->own_tcp[i][j] = tf;
+      run->tcp[i][j] = tf;
+      run->rev_tcp_route[i][j] = sim_tap_new (run->rev_metrics,
+          SIM_TAP_RECEIVE, sim_tcp_flow_receiver_node (tf));
+      sim_demux_set_route (net->reverse_demux, tc.flow,
+          sim_tap_node (run->rev_tcp_route[i][j]));
+      sim_demux_set_route (net->forward_demux, tc.flow,
+          sim_tcp_flow_sender_node (tf));
+    }
     run->n_tcp[i]++;
   }
   return TRUE;
@@ -365,6 +402,9 @@ run_free (Run * run)
         sim_rtpcc_sender_free (run->own_sender[i]);
       if (run->own_receiver[i])
         sim_rtpcc_receiver_free (run->own_receiver[i]);
+      for (guint j = 0; j < MAX_SUB; j++)
+        if (run->own_tcp[i][j])
+          sim_tcp_flow_free (run->own_tcp[i][j]);
     }
     sim_rtpcc_net_free (run->net);
   }
@@ -378,9 +418,13 @@ run_free (Run * run)
   }
   if (run->rev_send_tap)
     sim_tap_free (run->rev_send_tap);
-  for (guint i = 0; i < EVAL_MAX_FLOWS; i++)
+  for (guint i = 0; i < EVAL_MAX_FLOWS; i++) {
     if (run->rev_recv_tap[i])
       sim_tap_free (run->rev_recv_tap[i]);
+    for (guint j = 0; j < MAX_SUB; j++)
+      if (run->rev_tcp_route[i][j])
+        sim_tap_free (run->rev_tcp_route[i][j]);
+  }
   if (run->rev_metrics)
     sim_metrics_free (run->rev_metrics);
   for (guint i = 0; i < EVAL_MAX_FLOWS; i++) {
@@ -542,7 +586,8 @@ eval_run (const EvalCase * c, const EvalRunConfig * config, GError ** error)
   run = g_new0 (Run, 1);
   run->c = c;
   run->cfg = *config;
-  run->fcap = rtpcc_capacity_new_schedule (c->schedule, error);
+  run->fcap = c->trace ? rtpcc_capacity_new_trace (c->trace, strlen
+      (c->trace), error) : rtpcc_capacity_new_schedule (c->schedule, error);
   if (!run->fcap)
     goto fail;
   if (c->reverse_schedule) {
@@ -556,6 +601,8 @@ eval_run (const EvalCase * c, const EvalRunConfig * config, GError ** error)
   nc.forward.queue_limit_time =
       (RtpccTime) llround (c->queue_ms * RTPCC_NSEC_PER_MSEC);
   nc.forward.seed = config->seed;
+  nc.forward.loss = c->loss;
+  nc.reverse.loss = c->reverse_loss;
   nc.reverse.capacity = run->rcap;
   nc.reverse.delay = nc.forward.delay;
   nc.reverse.queue_limit_time =

@@ -196,12 +196,14 @@ flow_stats (EvalFlowResult * f)
   g_free (sel);
 }
 
+/* A forward TCP flow in [a, b) (TCP on the feedback path shares no
+ * bottleneck with forward media). */
 static gboolean
 tcp_active (const EvalResult * r, gdouble a, gdouble b)
 {
   for (guint i = 0; i < r->n_flows; i++) {
     const EvalFlowResult *f = &r->flows[i];
-    if (f->kind != EVAL_FLOW_MEDIA && f->start_s < b - EPS &&
+    if (f->kind != EVAL_FLOW_MEDIA && !f->reverse && f->start_s < b - EPS &&
         f->stop_s > a + EPS)
       return TRUE;
   }
@@ -209,9 +211,9 @@ tcp_active (const EvalResult * r, gdouble a, gdouble b)
 }
 
 static gdouble
-ref_rate (gdouble cap, guint n)
+ref_rate (const EvalCase * c, gdouble cap, guint n)
 {
-  return MIN (EVAL_MAX_BPS / 1000.0, cap / MAX (n, 1));
+  return MIN (eval_case_max_bps (c) / 1000.0, cap / MAX (n, 1));
 }
 
 void
@@ -276,10 +278,15 @@ eval_score (EvalResult * r)
         continue;
       }
       w.capacity_kbps = window_mean (&r->flows[first], COL_CAP, w0, w1);
+      /* an outage window has nothing to use */
+      if (!(w.capacity_kbps > 0)) {
+        g_array_free (q, TRUE);
+        continue;
+      }
       w.tcp = dir == 0 && tcp_active (r, w0, w1);
       if (w.tcp)
         for (guint i = 0; i < r->n_flows; i++)
-          if (r->flows[i].kind != EVAL_FLOW_MEDIA) {
+          if (r->flows[i].kind != EVAL_FLOW_MEDIA && !r->flows[i].reverse) {
             gdouble m = window_mean (&r->flows[i], COL_RECV, w0, w1);
             tcp += isfinite (m) ? m : 0.0;
           }
@@ -289,7 +296,7 @@ eval_score (EvalResult * r)
       w.qdelay_p95_ms = eval_percentile ((gdouble *) q->data, q->len, 95);
       w.cv_max = NAN;
       if (!w.tcp) {
-        gdouble ref = ref_rate (w.capacity_kbps, w.n_media);
+        gdouble ref = ref_rate (c, w.capacity_kbps, w.n_media);
         for (guint i = 0; i < r->n_flows; i++) {
           const EvalFlowResult *f = &r->flows[i];
           gdouble *t, *x, cv;
@@ -359,7 +366,9 @@ eval_score (EvalResult * r)
       cv.flow = i;
       cv.time = a;
       cv.next = b;
-      cv.ref_kbps = ref_rate (cap[k], n);
+      cv.ref_kbps = ref_rate (c, cap[k], n);
+      if (!(cv.ref_kbps > 0))
+        continue;               /* an outage: nothing to converge to */
       cv.conv_s = eval_convergence_time (t, x, f->rows->len, EVAL_INTERVAL_S,
           a, b, cv.ref_kbps, EVAL_CONV_TOL, EVAL_CONV_HOLD_S);
       g_array_append_val (r->convergence, cv);

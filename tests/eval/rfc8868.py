@@ -159,7 +159,8 @@ def _flows_from_case(case):
     for f in case.get("tcp", []):
         flows.append(_Flow(int(f["id"]), "tcp-" + f.get("kind", "long"),
                            float(f.get("start", 0.0)),
-                           float(f.get("stop", case["duration_s"]))))
+                           float(f.get("stop", case["duration_s"])),
+                           f.get("dir", "fwd") == "rev"))
     flows.sort(key=lambda f: f.id)
     return flows
 
@@ -233,8 +234,10 @@ def _flow_stats(f):
 
 
 def _tcp_active(flows, a, b):
-    return any(not f.media and f.start < b - EPS and f.stop > a + EPS
-               for f in flows)
+    # forward TCP only: TCP on the feedback path shares no bottleneck with
+    # forward media
+    return any(not f.media and not f.reverse and f.start < b - EPS
+               and f.stop > a + EPS for f in flows)
 
 
 def _ref(cap, n, max_kbps):
@@ -269,11 +272,13 @@ def score(case, rows_by_id):
                  for t, x in zip(f.rows["time_s"], f.rows["queue_delay_ms"])
                  if _row_in(f, t, w0, w1)]
             cap = _wmean(act[0], "capacity_kbps", w0, w1)
+            if not cap > 0:
+                continue        # an outage window has nothing to use
             tcp_on = (not rev) and _tcp_active(flows, w0, w1)
             tcp = 0.0
             if tcp_on:
                 for f in flows:
-                    if not f.media:
+                    if not f.media and not f.reverse:
                         m = _wmean(f, "recv_kbps", w0, w1)
                         tcp += m if _finite(m) else 0.0
             w = {"t0": w0, "t1": w1, "dir": "rev" if rev else "fwd",
@@ -324,6 +329,8 @@ def score(case, rows_by_id):
             if k >= len(t):
                 continue
             ref = _ref(caps[k], n, max_kbps)
+            if not ref > 0:
+                continue        # an outage: nothing to converge to
             conv.append({"flow": f.id, "time": a, "next": b, "ref_kbps": ref,
                          "conv_s": convergence_time(
                              t, x, INTERVAL_S, a, b, ref, CONV_TOL,

@@ -60,28 +60,11 @@ typedef struct
 static gboolean
 parse_gilbert (const gchar * spec, RtpccLossParams * loss, GError ** error)
 {
-  gchar **parts = g_strsplit (spec, ",", -1);
-  guint n = g_strv_length (parts);
-  gdouble v[4] = { 0.0, 1.0, 1.0, 0.0 };      /* p r k h */
-  gboolean ok = n >= 2 && n <= 4;
+  gchar *full = g_strconcat ("gilbert:", spec, NULL);
+  gboolean ok = sim_loss_parse (full, loss, error);
 
-  for (guint i = 0; ok && i < n; i++) {
-    gchar *end = NULL;
-    v[i] = g_ascii_strtod (parts[i], &end);
-    ok = end != parts[i] && *end == '\0';
-  }
-  g_strfreev (parts);
-  if (!ok) {
-    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_PARSE,
-        "--gilbert expects p,r[,k[,h]] (got \"%s\")", spec);
-    return FALSE;
-  }
-  loss->model = RTPCC_LOSS_GILBERT_ELLIOTT;
-  loss->ge_p = v[0];
-  loss->ge_r = v[1];
-  loss->ge_k = v[2];
-  loss->ge_h = v[3];
-  return rtpcc_loss_params_validate (loss, error);
+  g_free (full);
+  return ok;
 }
 
 static void

@@ -183,6 +183,12 @@ void sim_link_set_metrics (SimLink * link, SimMetrics * metrics);
 void sim_link_set_observer (SimLink * link, SimLinkObserver observer,
     gpointer user_data);
 
+/* "none", "bernoulli:P" or "gilbert:p,r[,k[,h]]" (netem's gemodel
+ * parameters; k = 1, h = 0 when left out) into @out. FALSE and @error on
+ * anything else or a probability outside [0, 1]. */
+gboolean sim_loss_parse (const gchar * spec, RtpccLossParams * out,
+    GError ** error);
+
 /* ------------------------------------------------------------------------ */
 /* Sources                                                                  */
 

@@ -14,11 +14,18 @@
 # router queue (not the local qdisc backpressure of TCP small queues).
 #
 #   netns.sh up DELAY_MS [PREFIX]     create (prints nothing on success)
-#   netns.sh rate KBPS [QUEUE_MS] [DEV] [PREFIX]  set/replace the bottleneck
-#   netns.sh stats [DEV] [PREFIX]     "backlog_bytes drops sent_packets rate_bps"
+#   netns.sh up2 [PREFIX]             short RTT instead: ${P}s and ${P}r joined
+#                                     by one veth (s0 10.77.1.1, r0 10.77.2.1),
+#                                     no router, no delay line; the
+#                                     bottleneck is a tbf on the sender's own
+#                                     s0 (rate ... s0 PREFIX s)
+#   netns.sh rate KBPS [QUEUE_MS] [DEV] [PREFIX] [NS]  set/replace the
+#                                     bottleneck; KBPS 0 is an outage
+#   netns.sh stats [DEV] [PREFIX] [NS]  "backlog_bytes drops sent_packets rate_bps"
 #   netns.sh down [PREFIX]            remove everything (idempotent)
 #
-# PREFIX defaults to rtpccev- ; DEV to m1 (forward), m0 is the reverse path.
+# PREFIX defaults to rtpccev- ; DEV to m1 (forward), m0 is the reverse path;
+# NS (the namespace suffix holding DEV) to m, the router.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cmd=${1:-}
@@ -93,19 +100,48 @@ up() {
   ip -n "${P}r" route add default dev r0
 }
 
+up2() {
+  local P=${1:-rtpccev-}
+  down "$P"
+  ip netns add "${P}s"
+  ip netns add "${P}r"
+  for ns in s r; do ip -n "${P}$ns" link set lo up; done
+  ip link add s0 netns "${P}s" type veth peer name r0 netns "${P}r"
+  ip -n "${P}s" addr add 10.77.1.1/24 dev s0
+  ip -n "${P}r" addr add 10.77.2.1/24 dev r0
+  ip -n "${P}s" link set s0 up
+  ip -n "${P}r" link set r0 up
+  # the other side's subnet is on the link
+  ip -n "${P}s" route add 10.77.2.0/24 dev s0
+  ip -n "${P}r" route add 10.77.1.0/24 dev r0
+  for ns in s r; do
+    ip netns exec "${P}$ns" sysctl -qw net.core.rmem_max=8388608 \
+      net.core.wmem_max=8388608 2>/dev/null || true
+  done
+}
+
 # tbf: rate, burst of ~2 full packets or 5 ms at rate, and a drop-tail queue
 # of QUEUE_MS at that rate ("latency"), as RFC 8867's "300 ms at capacity".
+# An outage (0 kbit/s): tbf cannot be 0, so 8 bit/s whose bucket (225
+# bytes at that rate) is smaller than any media packet: every one is
+# dropped until the rate is set again.
 rate() {
-  local kbps=${1:?kbps} queue=${2:-300} dev=${3:-m1} P=${4:-rtpccev-} burst
+  local kbps=${1:?kbps} queue=${2:-300} dev=${3:-m1} P=${4:-rtpccev-}
+  local ns=${5:-m} burst
+  if [ "$kbps" = 0 ]; then
+    ip netns exec "${P}$ns" tc qdisc replace dev "$dev" root tbf \
+      rate 8bit burst 1600 limit 1600
+    return
+  fi
   burst=$(( kbps * 1000 / 8 * 5 / 1000 ))
   [ "$burst" -lt 3200 ] && burst=3200
-  ip netns exec "${P}m" tc qdisc replace dev "$dev" root tbf \
+  ip netns exec "${P}$ns" tc qdisc replace dev "$dev" root tbf \
     rate "${kbps}kbit" burst "$burst" latency "${queue}ms"
 }
 
 stats() {
-  local dev=${1:-m1} P=${2:-rtpccev-}
-  ip netns exec "${P}m" tc -s -j qdisc show dev "$dev" | /usr/bin/python3 -c '
+  local dev=${1:-m1} P=${2:-rtpccev-} ns=${3:-m}
+  ip netns exec "${P}$ns" tc -s -j qdisc show dev "$dev" | /usr/bin/python3 -c '
 import json, sys
 q = [x for x in json.load(sys.stdin) if x.get("root")][0]
 rate = q.get("options", {}).get("rate", 0)
@@ -114,8 +150,9 @@ print(q.get("backlog", 0), q.get("drops", 0), q.get("packets", 0), rate)'
 
 case "$cmd" in
   up) up "$@" ;;
+  up2) up2 "$@" ;;
   down) down "$@" ;;
   rate) rate "$@" ;;
   stats) stats "$@" ;;
-  *) sed -n '2,24p' "$0"; exit 2 ;;
+  *) sed -n '2,31p' "$0"; exit 2 ;;
 esac

@@ -13,6 +13,12 @@ latency), PNG plots and out/eval/rt/results.md.
 
   tests/eval/rt/rt-eval.py                         # every case, ours+peer
   tests/eval/rt/rt-eval.py --cases 5.1 --stacks ours --mode loopback
+  tests/eval/rt/rt-eval.py --matrix short-rtt,outage-5s   # matrix scenarios
+
+Scenario matrix entries (tests/eval/matrix.ini, docs/matrix.md) come from
+`rtpcc-matrix --describe ID --seed N`: the same definition the simulator
+runs, with its trace, loss, topology and aims; they run in namespaces
+named mx-* unless --netns-prefix says otherwise.
 """
 import argparse
 import datetime
@@ -80,6 +86,8 @@ CASES = {
                        dict(start=0, stop=120), dict(start=0, stop=120)]),
 }
 NEEDS_NETNS = ("5.2", "5.3", "5.4", "5.5", "5.6", "5.7", "5.8")
+MATRIX_PREFIX = "mx-"
+DEFAULT_PREFIX = "rtpccev-"
 
 
 def from_describe(d):
@@ -87,7 +95,8 @@ def from_describe(d):
     case = {"title": d.get("title", ""), "duration": float(d["duration_s"]),
             "delay": int(d.get("delay_ms", 50)),
             "queue": int(d.get("queue_ms", 300)),
-            "schedule": [(float(t), float(k)) for t, k in d["schedule"]],
+            "schedule": [(float(t), float(k))
+                         for t, k in d.get("schedule") or []],
             "media": d.get("media", {}), "flows": [], "tcp": [],
             "definition": d}
     rq = d.get("reverse_queue_ms") or 0
@@ -109,8 +118,78 @@ def from_describe(d):
         tt["id"] = int(t["id"])
         tt.setdefault("start", 0.0)
         tt.setdefault("stop", case["duration"])
+        tt.setdefault("dir", "fwd")
         case["tcp"].append(tt)
+    # scenario matrix extras (rtpcc-matrix --describe)
+    for k in ("loss", "reverse_loss", "topology", "codec", "trace_file",
+              "aims", "delay_based", "seed", "set"):
+        if d.get(k) is not None:
+            case[k] = d[k]
+    if d.get("trace_file"):
+        case["schedule"] = trace_schedule(d["trace_file"], case["duration"])
     return case
+
+
+def trace_schedule(path, duration, step=TICK):
+    """A mahimahi trace as a capacity schedule of `step` s steps (the mean
+    rate of each step's 1500-byte opportunities), for tbf and for the CSV
+    capacity column: (time_s, kbps) pairs."""
+    n = int(round(duration / step))
+    step_ms = int(round(step * 1000))
+    count = [0] * n
+    with open(path) as fh:
+        for line in fh:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            k = int(line) // step_ms
+            if 0 <= k < n:
+                count[k] += 1
+    return [(round(k * step, 3), c * 1500 * 8 / step / 1000.0)
+            for k, c in enumerate(count)]
+
+
+def loss_spec(loss):
+    """describe JSON loss -> sim_loss_parse form ("none" for null)."""
+    if not loss:
+        return "none"
+    if loss["model"] == "bernoulli":
+        return f"bernoulli:{loss['p']}"
+    return f"gilbert:{loss['p']},{loss['r']},{loss['k']},{loss['h']}"
+
+
+def linkemu_loss(loss):
+    """describe JSON loss -> linkemu properties."""
+    if not loss:
+        return ""
+    if loss["model"] == "bernoulli":
+        return f" loss={loss['p']}"
+    return (f" loss-model=gilbert-elliott ge-p={loss['p']} ge-r={loss['r']}"
+            f" ge-k={loss['k']} ge-h={loss['h']}")
+
+
+def load_matrix_case(name, build, seed, trace_dir):
+    """A scenario of the matrix, from `rtpcc-matrix --describe` (its trace,
+    if any, written under trace_dir)."""
+    tool = os.path.join(build, "tests", "eval", "rtpcc-matrix")
+    if not os.access(tool, os.X_OK):
+        sys.exit(f"{tool} not built: the matrix needs it")
+    out = subprocess.run([tool, "--describe", name, "--seed", str(seed),
+                          "--trace-dir", trace_dir], check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    case = from_describe(json.loads(out))
+    case["source"] = f"rtpcc-matrix --describe {name} --seed {seed}"
+    case["matrix"] = True
+    return case
+
+
+def needs_netns(case):
+    """Loopback (linkemu) carries one forward flow without TCP over a
+    router-less path; everything else needs the namespaces."""
+    return (len(case["flows"]) > 1 or bool(case.get("tcp"))
+            or any(f.get("dir") == "rev" for f in case["flows"])
+            or "reverse_schedule" in case
+            or case.get("topology") == "sender-qdisc")
 
 
 def load_case(name, build):
@@ -179,6 +258,10 @@ class Run:
         self.netns = False
         self.threads = []
         self.stop_ev = threading.Event()
+        self.P = args.netns_prefix or (MATRIX_PREFIX if case.get("matrix")
+                                       else DEFAULT_PREFIX)
+        # sender-qdisc: the bottleneck is the sender's own s0
+        self.qdisc = case.get("topology") == "sender-qdisc"
         os.makedirs(outdir, exist_ok=True)
 
     def spawn(self, argv, log, ns=None):
@@ -193,6 +276,14 @@ class Run:
     def netns_sh(self, *argv):
         subprocess.run([os.path.join(HERE, "netns.sh")] + [str(x)
                        for x in argv], check=True, env=self.env)
+
+    def set_rate(self, kbps, queue, dev="m1"):
+        """The bottleneck (or the reverse one, dev m0) at kbps (0: an
+        outage)."""
+        if self.qdisc:
+            self.netns_sh("rate", int(round(kbps)), queue, "s0", self.P, "s")
+        else:
+            self.netns_sh("rate", int(round(kbps)), queue, dev, self.P)
 
     def start(self, mode):
         a, case = self.a, self.case
@@ -231,13 +322,24 @@ class Run:
             if any(fl.get("delay", case["delay"]) < case["delay"]
                    for fl in case["flows"]):
                 sys.exit("a flow's delay is below the case's: unsupported")
-            self.env["RTPCC_DELAYLINE_ARGS"] = " ".join(
-                f"--port-delay {x}" for x in extra)
-            self.netns_sh("up", case["delay"])
+            dl = [f"--port-delay {x}" for x in extra]
+            if case.get("loss") or case.get("reverse_loss"):
+                # random loss on the wire, seeded (the library's models)
+                dl += [f"--loss {loss_spec(case.get('loss'))}",
+                       f"--loss-ba {loss_spec(case.get('reverse_loss'))}",
+                       f"--seed {case.get('seed', 1)}"]
+            self.env["RTPCC_DELAYLINE_ARGS"] = " ".join(dl)
+            if self.qdisc:
+                if case.get("loss") or case.get("reverse_loss"):
+                    sys.exit("loss needs the delay line: not with "
+                             "topology sender-qdisc")
+                self.netns_sh("up2", self.P)
+            else:
+                self.netns_sh("up", case["delay"], self.P)
             self.netns = True
-            self.netns_sh("rate", int(case["schedule"][0][1]), case["queue"])
+            self.set_rate(case["schedule"][0][1], case["queue"])
             if "reverse_schedule" in case:
-                self.netns_sh("rate", int(case["reverse_schedule"][0][1]),
+                self.set_rate(case["reverse_schedule"][0][1],
                               case.get("reverse_queue", case["queue"]), "m0")
         self.t0 = time.time() + lead
         t0 = f"{self.t0:.3f}"
@@ -249,8 +351,8 @@ class Run:
             tag = f"flow{i}"
             rev = fl.get("dir") == "rev"
             if mode == "netns":
-                s_ns, r_ns = ("rtpccev-r", "rtpccev-s") if rev else \
-                    ("rtpccev-s", "rtpccev-r")
+                s_ns, r_ns = (self.P + "r", self.P + "s") if rev else \
+                    (self.P + "s", self.P + "r")
                 r_host = "10.77.1.1" if rev else "10.77.2.1"
                 s_host = "10.77.2.1" if rev else "10.77.1.1"
                 dst = base
@@ -258,15 +360,23 @@ class Run:
                 s_ns = r_ns = None
                 r_host = s_host = "127.0.0.1"
                 dst = base + 10        # the relay's listen port
+                # a trace as itself, unless scaled (then its steps)
+                cap = (f"trace={case['trace_file']}"
+                       if case.get("trace_file") and a.scale == 1
+                       else "schedule=" + ",".join(
+                           f"{k:g}@{t:g}" for t, k in case["schedule"]))
                 fwd = " ".join(
-                    [f"schedule={','.join(f'{int(k)}@{t:g}' for t, k in case['schedule'])}",
-                     f"queue-ms={case['queue']}", f"delay={case['delay']}"])
+                    [cap, f"queue-ms={case['queue']}",
+                     f"delay={case['delay']}"]) + \
+                    linkemu_loss(case.get("loss"))
+                rev_props = f"delay={case['delay']}" + \
+                    linkemu_loss(case.get("reverse_loss"))
                 self.spawn([py, flow_py, "relay", "--t0", t0, "--stop",
                             str(dur), "--csv",
                             os.path.join(self.out, f"{tag}-link.csv"),
                             "--listen", str(dst), "--to-port", str(base),
                             "--sender-port", str(base + 4), "--forward", fwd,
-                            "--reverse", f"delay={case['delay']}"],
+                            "--reverse", rev_props],
                            f"{tag}-relay.log")
             self.spawn([py, flow_py, "recv", "--t0", t0, "--stop", str(dur),
                         "--stack", self.stack, "--csv",
@@ -290,6 +400,10 @@ class Run:
                    "--start-kbps", str(self.rate("start_kbps", 150))] + geo
             if fl.get("pause"):
                 snd += ["--pause", f"{fl['pause'][0]}-{fl['pause'][1]}"]
+            kfi = (case.get("codec") or {}).get("keyframe_interval", 0)
+            if kfi:
+                # the simulator's codec runs at 25 fps: the same period
+                snd += ["--key-int-s", f"{kfi / 25.0:g}"]
             senders.append((snd, f"{tag}-send.log", s_ns))
         ready = [os.path.join(self.out, f"flow{i}-rcv.csv.ready")
                  for i in range(len(case["flows"]))]
@@ -329,10 +443,14 @@ class Run:
               for t, k in self.case["schedule"][1:]]
         ev += [(t, k, "m0", rq) for t, k in
                self.case.get("reverse_schedule", [])[1:]]
+        last = {}
         for t, k, dev, q in sorted(ev):
+            if last.get(dev) == int(round(k)):
+                continue        # a trace's step at the same rate
             if self.stop_ev.wait(max(0.0, self.t0 + t - time.time())):
                 return
-            self.netns_sh("rate", int(k), q, dev)
+            self.set_rate(k, q, dev)
+            last[dev] = int(round(k))
 
     def link_thread(self):
         """Bottleneck queue delay (backlog / rate) and drops every 200 ms."""
@@ -348,14 +466,20 @@ class Run:
                     return
                 try:
                     out = subprocess.run(
-                        [os.path.join(HERE, "netns.sh"), "stats", "m1"],
+                        [os.path.join(HERE, "netns.sh"), "stats"] +
+                        (["s0", self.P, "s"] if self.qdisc
+                         else ["m1", self.P]),
                         capture_output=True, text=True, timeout=2,
                         env=self.env).stdout.split()
                     backlog, drops, pkts, rate = (int(x) for x in out[:4])
                 except (subprocess.SubprocessError, ValueError):
                     k += 1
                     continue
-                qd = backlog * 8 / (rate * 8) * 1000 if rate else 0.0
+                # an outage's 8 bit/s tbf delivers nothing: no queue delay
+                # (NaN, as a simulator row without receptions), not the
+                # backlog's hours at 1 byte/s
+                qd = backlog / rate * 1000 if rate * 8 >= 1000 else \
+                    (float("nan") if rate else 0.0)
                 f.write(f"{k * TICK:.1f},{rate * 8 / 1000:.1f},{qd:.2f},"
                         f"{drops},{pkts}\n")
                 f.flush()
@@ -365,8 +489,10 @@ class Run:
         for j, t in enumerate(self.case.get("tcp", [])):
             if t["kind"] == "long":
                 port = 45000 + j
+                # over the feedback path (dir rev): server at the senders
+                srv = self.P + ("s" if t.get("dir") == "rev" else "r")
                 self.spawn(["iperf3", "-s", "-1", "-p", str(port), "-J",
-                            "-i", "0.2"], f"tcp{j}-server.json", "rtpccev-r")
+                            "-i", "0.2"], f"tcp{j}-server.json", srv)
                 th = threading.Thread(target=self.long_tcp, args=(j, t, port),
                                       daemon=True)
             else:
@@ -378,9 +504,11 @@ class Run:
         if self.stop_ev.wait(max(0.0, self.t0 + t["start"] - time.time())):
             return
         secs = max(1, int(t["stop"] - t["start"]))
-        self.spawn(["iperf3", "-c", "10.77.2.1", "-p", str(port), "-t",
-                    str(secs), "-C", self.tcp_cc(t), "-i", "0"],
-                   f"tcp{j}-client.log", "rtpccev-s")
+        rev = t.get("dir") == "rev"
+        self.spawn(["iperf3", "-c", "10.77.1.1" if rev else "10.77.2.1",
+                    "-p", str(port), "-t", str(secs), "-C", self.tcp_cc(t),
+                    "-i", "0"], f"tcp{j}-client.log",
+                   self.P + ("r" if rev else "s"))
 
     def short_tcp(self, j, t):
         """RFC 8867 5.7: `count` flows, `on` of them start at once; each
@@ -392,7 +520,7 @@ class Run:
 
         def one(i):
             port = 45100 + i
-            srv = subprocess.Popen(["ip", "netns", "exec", "rtpccev-r",
+            srv = subprocess.Popen(["ip", "netns", "exec", self.P + "r",
                                     "iperf3", "-s", "-p", str(port)],
                                    stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
@@ -408,7 +536,7 @@ class Run:
                 if now >= self.case["duration"] - 1:
                     return
                 size = rng.randint(*t["size_kb"]) * 1000
-                subprocess.run(["ip", "netns", "exec", "rtpccev-s", "iperf3",
+                subprocess.run(["ip", "netns", "exec", self.P + "s", "iperf3",
                                 "-c", "10.77.2.1", "-p", str(port), "-n",
                                 str(size), "-C", self.tcp_cc(t)],
                                stdout=subprocess.DEVNULL,
@@ -457,7 +585,7 @@ class Run:
             if f:
                 f.close()
         if self.netns:
-            subprocess.run([os.path.join(HERE, "netns.sh"), "down"],
+            subprocess.run([os.path.join(HERE, "netns.sh"), "down", self.P],
                            env=self.env)
             self.netns = False
 
@@ -557,13 +685,16 @@ def merge(run, mode):
             gp = short_tcp_goodput(os.path.join(out, f"tcp{j}-short.csv"),
                                    case["duration"])
         path = os.path.join(out, f"tcp{j}.csv")
+        rev = t.get("dir") == "rev"
+        sched = case["reverse_schedule"] if rev else case["schedule"]
         with open(path, "w") as f:
             f.write(SIM_COLUMNS + "\n")
             for k in range(1, nticks + 1):
                 tt = k * TICK
-                f.write(f"{tt:.1f},{cap_at(case['schedule'], tt - 1e-9):.1f},"
-                        f"nan,nan,{gp.get(k, 0.0):.1f},"
-                        f"{shared_link.get(k, {}).get('queue_delay_ms', float('nan')):.2f},"
+                qd = float("nan") if rev else \
+                    shared_link.get(k, {}).get("queue_delay_ms", float("nan"))
+                f.write(f"{tt:.1f},{cap_at(sched, tt - 1e-9):.1f},"
+                        f"nan,nan,{gp.get(k, 0.0):.1f},{qd:.2f},"
                         f"0.00,nan,0.00\n")
         paths[t["id"]] = path
     return paths
@@ -586,7 +717,16 @@ def to_definition(case):
     for t in case.get("tcp", []):
         d["tcp"].append({"id": t["id"], "kind": t["kind"],
                          "start": t.get("start", 0.0),
-                         "stop": t.get("stop", case["duration"])})
+                         "stop": t.get("stop", case["duration"]),
+                         "dir": t.get("dir", "fwd")})
+    # what the matrix metrics and aims read
+    for k in ("trace_file", "aims", "delay_based"):
+        if k in case:
+            d[k] = case[k]
+    if case.get("trace_file"):
+        # the trace's steps are no events (the simulator's trace cases have
+        # no schedule): the rows carry the capacity
+        d["schedule"] = None
     return d
 
 
@@ -621,20 +761,43 @@ def jain(xs):
             if xs else float("nan"))
 
 
+def load_matrix_metrics():
+    p = os.path.join(SRC, "tests", "eval", "matrix_metrics.py")
+    sys.path.insert(0, os.path.dirname(p))
+    spec = importlib.util.spec_from_file_location("matrix_metrics", p)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def matrix_result(run, res, rows):
+    """The matrix metrics and aims of a matrix scenario's run (the peer is
+    judged as the delay-based controller it is)."""
+    mm = load_matrix_metrics()
+    d = to_definition(run.case)
+    met = mm.metrics(d, rows, res)
+    ctl = run.a.controller if run.stack == "ours" else "gcc"
+    return {"metrics": met, "aims": [
+        {"aim": a, "value": v, "met": ok} for a, v, ok in mm.aims(d, met,
+                                                                  ctl)]}
+
+
 def metrics(run, paths):
     """RFC 8868 metrics with tests/eval/rfc8868.py (interface I6: the
     simulator's definitions), else the local fallback below."""
     m = load_rfc8868()
     if m is None:
         return local_metrics(run, list(paths.values()))
-    res = m.score(to_definition(run.case),
-                  {fid: m.read_csv(p) for fid, p in paths.items()})
+    rows = {fid: m.read_csv(p) for fid, p in paths.items()}
+    res = m.score(to_definition(run.case), rows)
     out = dict(res["summary"])
     out["flows"] = res["flows"]
     out["windows"] = res["windows"]
     out["convergence"] = res["convergence"]
     out["jain"] = out.get("jain_mean", float("nan"))
     out["metrics_by"] = "tests/eval/rfc8868.py"
+    if run.case.get("matrix"):
+        out["matrix"] = matrix_result(run, res, rows)
     return out
 
 
@@ -770,8 +933,15 @@ def post_repair_loss(outdir, n_flows):
     return mean(vals) if vals else float("nan")
 
 
+def get_case(args, name):
+    if name in args.matrix_ids:
+        return load_matrix_case(name, args.build, args.seed,
+                                os.path.join(args.out, "traces"))
+    return load_case(name, args.build)
+
+
 def run_case(args, name, stack, mode):
-    case = scaled(load_case(name, args.build), args.scale)
+    case = scaled(get_case(args, name), args.scale)
     outdir = os.path.join(args.out, f"{name}-{stack}")
     shutil.rmtree(outdir, ignore_errors=True)
     run = Run(args, case, name, stack, outdir)
@@ -798,11 +968,23 @@ def run_case(args, name, stack, mode):
     m["scale"] = args.scale
     m["date"] = f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M}"
     m["duration"], m["source"] = case["duration"], case["source"]
+    if case.get("matrix"):
+        m["seed"], m["set"] = case.get("seed"), case.get("set")
     m["plot"] = os.path.join(outdir, "plot.png") if plot(
         run, paths, os.path.join(outdir, "plot.png")) else None
     with open(os.path.join(outdir, "metrics.json"), "w") as f:
         json.dump(m, f, indent=1)
     return m
+
+
+def swing(lo, hi):
+    return "–" if lo == hi == "–" else f"{lo}–{hi}"
+
+
+def g_v(v):
+    if isinstance(v, float) and math.isinf(v):
+        return "never"
+    return fmt(v, 2)
 
 
 def fmt(x, d=2):
@@ -868,6 +1050,33 @@ def write_results(args, results, path, argv=None):
                   "| case | media util ratio | p95 delay ratio | loss % ours / "
                   "peer | Jain ratio | SSIM ratio |", "|---|---|---|---|---|---|"]
         lines += ratio_rows
+    mx = [m for m in results if m.get("matrix")]
+    if mx:
+        lines += ["", "Scenario matrix (docs/matrix.md): the matrix metrics "
+                  "and the aims that apply (ours: the controller's class; the "
+                  "peer: delay-based).", "",
+                  "| scenario | stack | seed | util | p95 ms | recovery s | "
+                  "after | swing p5–p95 | share | reach s | aims met | "
+                  "missed |", "|---|---|---|---|---|---|---|---|---|---|---|"
+                  "---|"]
+        for m in mx:
+            x = m["matrix"]["metrics"]
+            aims = m["matrix"]["aims"]
+
+            def g(k, d=2):
+                v = x.get(k)
+                return "never" if isinstance(v, float) and math.isinf(v) \
+                    else fmt(v, d)
+            missed = "; ".join(f"{a['aim']} ({g_v(a['value'])})"
+                               for a in aims if not a["met"])
+            lines.append(
+                f"| {m['case']} | {m['stack']} | {m.get('seed', '–')} | "
+                f"{g('media_util')} | {g('qdelay_p95_ms', 0)} | "
+                f"{g('recovery_s', 1)} | {g('util_after')} | "
+                f"{swing(g('swing_lo'), g('swing_hi'))} | {g('share')} | "
+                f"{g('reach_s', 1)} | "
+                f"{sum(a['met'] for a in aims)}/{len(aims)} | "
+                f"{missed or '–'} |")
     lines.append("")
     for m in results:
         if m.get("plot"):
@@ -894,6 +1103,14 @@ def main():
     # only: the local fallback table does not carry per-flow delays
     p.add_argument("--cases", default=None,
                    help="comma-separated (default: every case)")
+    p.add_argument("--matrix", default=None,
+                   help="comma-separated scenario ids of tests/eval/"
+                        "matrix.ini (instead of --cases)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="matrix scenarios: the seed (tuning set: 1..N)")
+    p.add_argument("--netns-prefix", default=None,
+                   help="namespace name prefix (default rtpccev-, mx- for "
+                        "matrix scenarios)")
     p.add_argument("--stacks", default="ours,gcc",
                    help="ours and/or gcc (the rtpgccbwe peer)")
     p.add_argument("--controller", default="gcc")
@@ -928,6 +1145,9 @@ def main():
     a = p.parse_args()
     a.build = os.path.abspath(a.build)
     a.out = os.path.abspath(a.out)
+    a.matrix_ids = a.matrix.split(",") if a.matrix else []
+    if a.matrix:
+        a.cases = a.matrix
     root = os.geteuid() == 0
     stacks = a.stacks.split(",")
     if "gcc" in stacks and not os.path.exists(
@@ -961,14 +1181,16 @@ def main():
             names.remove("5.5")
         a.cases = ",".join(names)
     for name in a.cases.split(","):
-        if name not in CASES and not os.access(
+        if name not in a.matrix_ids and name not in CASES and not os.access(
                 os.path.join(a.build, "tests", "eval", "rtpcc-eval"),
                 os.X_OK):
             sys.exit(f"unknown case {name} (have {', '.join(CASES)})")
         mode = a.mode
         if mode == "auto":
             mode = "netns" if root else "loopback"
-        if mode == "loopback" and (name in NEEDS_NETNS):
+        netns_only = needs_netns(get_case(a, name)) \
+            if name in a.matrix_ids else name in NEEDS_NETNS
+        if mode == "loopback" and netns_only:
             print(f"[rt-eval] {name}: needs the netns bottleneck (root); "
                   "skipped")
             continue

@@ -168,7 +168,8 @@ def run_until(loop, t0, end):
 def cmd_send(a):
     w, h, fps = a.width, a.height, a.fps
     enc = (f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
-           f"threads=1 bitrate={a.start_kbps} key-int-max={fps * 4} "
+           f"threads=1 bitrate={a.start_kbps} "
+           f"key-int-max={max(1, round(fps * a.key_int_s))} "
            f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
            f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
            f"aggregate-mode=zero-latency")
@@ -516,6 +517,8 @@ def main():
     s.add_argument("--max-kbps", type=int, default=1500)
     s.add_argument("--start-kbps", type=int, default=150)
     s.add_argument("--start", type=float, default=0.0)
+    s.add_argument("--key-int-s", type=float, default=4.0,
+                   help="a key frame at least this often (s)")
     s.add_argument("--pause", action="append", default=[],
                    help="A-B: send no frames from case time A to B")
     s.add_argument("--frames", required=True)

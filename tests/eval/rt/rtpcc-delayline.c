@@ -13,7 +13,10 @@
  * packets of a port range extra delay (RFC 8867 5.5: flows with different
  * propagation delays through one bottleneck); the bottleneck queue is a
  * kernel qdisc (tbf) elsewhere on the path, so the link model here has no
- * capacity limit and no queue limit: it is only the wire.
+ * capacity limit and no queue limit: it is only the wire. --loss and
+ * --loss-ba add the library's random loss (Bernoulli or Gilbert–Elliott,
+ * seeded with --seed) to a direction, for the scenario matrix's loss and
+ * lossy-feedback cases; those drops are counted.
  *
  * Needs CAP_NET_ADMIN (TUNSETIFF, setns). Runs until SIGINT/SIGTERM, then
  * prints per-direction counts.
@@ -24,6 +27,7 @@
 #define _GNU_SOURCE
 #endif
 #include <rtpcc/net/link.h>
+#include "sim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,7 +204,7 @@ drain_input (Dir * d)
       return;                   /* EAGAIN, or the device went away */
     rtpcc_link_send (d->link, now_ns (), (guint) n, &o);
     if (o.verdict != RTPCC_LINK_DELIVERED)
-      continue;                 /* cannot happen without capacity/loss */
+      continue;                 /* random loss (counted in the link stats) */
     if (d->q.length >= MAX_QUEUED) {
       d->overflow++;
       continue;
@@ -254,7 +258,10 @@ main (int argc, char **argv)
   /* freed on every return path */
   g_autofree gchar *ns_a = NULL, *ns_b = NULL, *dev_a = NULL, *dev_b = NULL;
   g_auto (GStrv) port_delay_args = NULL;
+  g_autofree gchar *loss_ab = NULL, *loss_ba = NULL;
   gint delay_ms = 50, delay_ba_ms = -1;
+  gint64 seed = 1;
+  RtpccLossParams loss[2];
   GOptionContext *ctx;
   GError *err = NULL;
   RtpccLinkConfig cfg;
@@ -277,6 +284,12 @@ main (int argc, char **argv)
     {"port-delay", 0, 0, G_OPTION_ARG_STRING_ARRAY, &port_delay_args,
           "Extra one-way delay (both directions) for UDP/TCP packets from or "
           "to ports LO-HI (repeatable)", "LO-HI:MS"},
+    {"loss", 0, 0, G_OPTION_ARG_STRING, &loss_ab,
+        "Random loss A->B: none, bernoulli:P or gilbert:p,r[,k[,h]]", "SPEC"},
+    {"loss-ba", 0, 0, G_OPTION_ARG_STRING, &loss_ba,
+        "Random loss B->A (same forms)", "SPEC"},
+    {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the loss draws (1)",
+        "N"},
     {NULL}
   };
 
@@ -294,6 +307,13 @@ main (int argc, char **argv)
   if (!dev_a || !dev_b || delay_ms < 0 || delay_ms > 10000
       || delay_ba_ms > 10000) {
     g_printerr ("need --dev-a and --dev-b, delays in [0, 10000] ms\n");
+    return 2;
+  }
+
+  if (!sim_loss_parse (loss_ab ? loss_ab : "none", &loss[0], &err) ||
+      !sim_loss_parse (loss_ba ? loss_ba : "none", &loss[1], &err)) {
+    g_printerr ("%s\n", err->message);
+    g_error_free (err);
     return 2;
   }
 
@@ -322,7 +342,8 @@ main (int argc, char **argv)
     cfg.queue_limit_time = 0;
     cfg.queue_limit_bytes = 0;
     cfg.delay = RTPCC_MSEC (i == 0 ? delay_ms : delay_ba_ms);
-    cfg.seed = 1;
+    cfg.loss = loss[i];
+    cfg.seed = (guint64) seed * 2 + (guint64) i;
     dirs[i].link = rtpcc_link_new (&cfg);
     g_queue_init (&dirs[i].q);
     dirs[i].packets = dirs[i].bytes = dirs[i].overflow = 0;
@@ -377,8 +398,10 @@ main (int argc, char **argv)
   for (gint i = 0; i < 2; i++) {
     g_print ("delayline %s: %" G_GUINT64_FORMAT " packets, %" G_GUINT64_FORMAT
         " bytes, %" G_GUINT64_FORMAT " overflow, %" G_GUINT64_FORMAT
-        " write errors\n", dirs[i].name, dirs[i].packets, dirs[i].bytes,
-        dirs[i].overflow, dirs[i].write_errors);
+        " write errors, %" G_GUINT64_FORMAT " lost\n", dirs[i].name,
+        dirs[i].packets, dirs[i].bytes, dirs[i].overflow,
+        dirs[i].write_errors,
+        rtpcc_link_get_stats (dirs[i].link)->loss_drops);
     g_queue_clear_full (&dirs[i].q, g_free);
     rtpcc_link_free (dirs[i].link);
   }
