@@ -2,7 +2,6 @@
 #include <rtpcc/controller.h>
 #include <rtpcc/cc/builtin.h>
 
-#include <math.h>
 #include <string.h>
 
 static GMutex registry_lock;
@@ -265,20 +264,4 @@ rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
     cc->target = t;
     cc->generation++;
   }
-}
-
-gdouble
-rtpcc_tcp_throughput (gdouble s, RtpccTime rtt, gdouble p)
-{
-  gdouble R = RTPCC_TIME_AS_SEC (rtt), t_rto = 4.0 * R, b = 1.0;
-  gdouble denom;
-
-  if (p <= 0.0)
-    return INFINITY;
-  if (R <= 0.0)
-    R = 1e-6;
-  /* RFC 5348 §3.1 */
-  denom = R * sqrt (2.0 * b * p / 3.0) +
-      t_rto * (3.0 * sqrt (3.0 * b * p / 8.0) * p * (1.0 + 32.0 * p * p));
-  return s / denom;
 }

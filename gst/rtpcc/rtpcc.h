@@ -24,6 +24,7 @@
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/controller.h>
+#include <rtpcc/tcpeq.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
 #include <rtpcc/sendbuf.h>
