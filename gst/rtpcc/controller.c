@@ -10,7 +10,7 @@ static GHashTable *registry;
 static const RtpccControllerOps *const builtin_ops[] = {
   &rtpcc_cc_fixed_ops,
   &rtpcc_cc_ccid2_ops,
-  &rtpcc_cc_rr_ops,
+  &rtpcc_cc_rtcp_rr_ops,
   &rtpcc_cc_tfrc_ops,
   &rtpcc_cc_gcc_ops,
   &rtpcc_cc_nada_ops,

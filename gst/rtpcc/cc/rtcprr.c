@@ -1,8 +1,7 @@
-/* "rr": the RTCP-RR loss-driven baseline, "what people do today" — the
+/* "rr": the RTCP receiver-report baseline, "what people do today" — the
  * default video rate control of linphone / mediastreamer2, reproduced rule
  * for rule from upstream mediastreamer2 at rev 22f54d40 (2012-12-27, the
- * revision the Jero thesis measured; research extraction
- * seed-000-jero.md §1.5). It sees only RTCP reception reports (fraction lost,
+ * revision the Jero thesis measured, §1.5). It sees only RTCP reception reports (fraction lost,
  * interarrival jitter, RTT from LSR/DLSR); per-packet feedback is ignored.
  *
  * Analyser, src/qosanalyzer.c:
@@ -344,7 +343,7 @@ rr_set_param (RtpccController * cc, const gchar * key, const gchar * value)
   return FALSE;
 }
 
-const RtpccControllerOps rtpcc_cc_rr_ops = {
+const RtpccControllerOps rtpcc_cc_rtcp_rr_ops = {
   .name = "rr",
   .description = "RTCP RR loss-driven baseline: linphone/mediastreamer2's "
       "default video rate control",
