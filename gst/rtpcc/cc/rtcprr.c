@@ -43,6 +43,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 
 #define STATS_HISTORY 3
 #define UNACCEPTABLE_LOSS_RATE 10.0f    /* % */
@@ -320,27 +321,16 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
   rr_publish (r);
 }
 
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_UINT ("clock-rate", Rr, clock_rate, 1, 1000000),
+  RTPCC_PARAM_UINT ("packet-rate-decrease", Rr, packet_rate_decrease, 0, 100),
+};
+
 static gboolean
 rr_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
-  Rr *r = (Rr *) cc;
-  gchar *end = NULL;
-  guint64 v;
-
-  if (!value)
-    return FALSE;
-  v = g_ascii_strtoull (value, &end, 10);
-  if (end == value || *end != '\0')
-    return FALSE;
-  if (g_strcmp0 (key, "clock-rate") == 0 && v >= 1 && v <= 1000000) {
-    r->clock_rate = (guint) v;
-    return TRUE;
-  }
-  if (g_strcmp0 (key, "packet-rate-decrease") == 0 && v <= 100) {
-    r->packet_rate_decrease = (guint) v;
-    return TRUE;
-  }
-  return FALSE;
+  return rtpcc_params_set (param_specs, G_N_ELEMENTS (param_specs),
+      (Rr *) cc, key, value) != NULL;
 }
 
 const RtpccControllerOps rtpcc_cc_rtcp_rr_ops = {

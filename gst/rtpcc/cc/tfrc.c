@@ -41,6 +41,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 #include <rtpcc/cc/tfrc.h>
 #include <rtpcc/tcpeq.h>
 
@@ -783,63 +784,36 @@ tfrc_finalize (RtpccController * cc)
   g_free (TFRC (cc)->log);
 }
 
-static gboolean
-parse_bool (const gchar * v, gboolean * out)
-{
-  static const gchar *const yes[] = { "true", "1", "yes", "on" };
-  static const gchar *const no[] = { "false", "0", "no", "off" };
-
-  if (!v)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (yes); i++) {
-    if (g_ascii_strcasecmp (v, yes[i]) == 0) {
-      *out = TRUE;
-      return TRUE;
-    }
-    if (g_ascii_strcasecmp (v, no[i]) == 0) {
-      *out = FALSE;
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_UINT ("packet-size", Tfrc, s, 1, 65535),
+  RTPCC_PARAM_BOOL ("history-discounting", Tfrc, discounting),
+  RTPCC_PARAM_BOOL ("data-limited-handling", Tfrc, data_limited_rule),
+  RTPCC_PARAM_BOOL ("oscillation-prevention", Tfrc, osc_prevention),
+  RTPCC_PARAM_BOOL ("timer-compensation", Tfrc, timer_comp),
+};
 
 static gboolean
 tfrc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Tfrc *tf = TFRC (cc);
-  gboolean b;
+  const RtpccParamSpec *spec = rtpcc_params_set (param_specs,
+      G_N_ELEMENTS (param_specs), tf, key, value);
 
-  if (g_strcmp0 (key, "packet-size") == 0) {
-    gchar *end = NULL;
-    guint64 v;
-
-    if (!value || !g_ascii_isdigit (value[0]))
-      return FALSE;
-    v = g_ascii_strtoull (value, &end, 10);
-    if (*end != '\0' || v == 0 || v > 65535)
-      return FALSE;
-    tf->s = (guint) v;
-    return TRUE;
-  }
-  if (!parse_bool (value, &b))
+  if (!spec)
     return FALSE;
-  if (g_strcmp0 (key, "history-discounting") == 0) {
-    tf->discounting = b;
-  } else if (g_strcmp0 (key, "data-limited-handling") == 0) {
-    tf->data_limited_rule = b;
-  } else if (g_strcmp0 (key, "oscillation-prevention") == 0) {
-    tf->osc_prevention = b;
-    update_x_inst (tf);
-    tfrc_publish (tf, NULL);
-  } else if (g_strcmp0 (key, "timer-compensation") == 0) {
-    tf->timer_comp = b;
-    if (!b) {
-      tf->gain = 1.0;
+  switch (spec->offset) {
+    case G_STRUCT_OFFSET (Tfrc, osc_prevention):
+      update_x_inst (tf);
       tfrc_publish (tf, NULL);
-    }
-  } else {
-    return FALSE;
+      break;
+    case G_STRUCT_OFFSET (Tfrc, timer_comp):
+      if (!tf->timer_comp) {
+        tf->gain = 1.0;
+        tfrc_publish (tf, NULL);
+      }
+      break;
+    default:
+      break;
   }
   return TRUE;
 }
