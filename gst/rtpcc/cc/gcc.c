@@ -185,6 +185,7 @@
  */
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
+#include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
 
 #include <math.h>
@@ -2043,147 +2044,85 @@ gcc_on_tick (RtpccController * cc, RtpccTime now)
   }
 }
 
-static gboolean
-parse_double (const gchar * value, gdouble * out)
-{
-  gchar *end = NULL;
-  gdouble v = g_ascii_strtod (value, &end);
+static const gchar *const estimator_names[] = { "trendline", "kalman", NULL };
+static const gchar *const queue_test_names[] = { "all", "size", NULL };
+static const gchar *const burst_detect_names[] = { "busy", "size", NULL };
 
-  if (end == value || *end != '\0' || !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-/* @yes -> TRUE, @no -> FALSE, anything else rejected (@out untouched) */
-static gboolean
-parse_choice (const gchar * value, const gchar * yes, const gchar * no,
-    gboolean * out)
-{
-  if (strcmp (value, yes) != 0 && strcmp (value, no) != 0)
-    return FALSE;
-  *out = strcmp (value, yes) == 0;
-  return TRUE;
-}
+/* docs/gcc.md describes each */
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_CHOICE ("estimator", Gcc, estimator, estimator_names),
+  RTPCC_PARAM_CHOICE ("queue-test", Gcc, queue_by_size, queue_test_names),
+  RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst_by_size, burst_detect_names),
+  RTPCC_PARAM_BOOL ("probing", Gcc, probing),
+  RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst_guard),
+  RTPCC_PARAM_BOOL ("periodic-probing", Gcc, periodic_probing),
+  RTPCC_PARAM_BOOL ("capacity-probing", Gcc, capacity_probing),
+  RTPCC_PARAM_BOOL ("recovery-probes", Gcc, recovery_probes),
+  RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
+  RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
+  RTPCC_PARAM_TIME ("free-time", Gcc, free_time, 0, 60000, 0),
+  RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, capacity_jump, 0.0, 1.0,
+      RTPCC_PARAM_MIN_OPEN),
+  RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
+  RTPCC_PARAM_DOUBLE ("startup-gain", Gcc, startup_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("recovery-frac", Gcc, aimd.recovery_frac, 0.0, 1.0,
+      RTPCC_PARAM_MAX_OPEN),
+  RTPCC_PARAM_DOUBLE ("recovery-gain", Gcc, aimd.recovery_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("ramp-gain", Gcc, aimd.ramp_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("ramp-rise", Gcc, aimd.ramp_rise, 1.0, 4.0, 0),
+  RTPCC_PARAM_DOUBLE ("pacing-factor", Gcc, pacing_factor, 1.0, 5.0, 0),
+  RTPCC_PARAM_TIME ("rate-window", Gcc, recv.window, 100, 5000, 0),
+  RTPCC_PARAM_UINT ("trendline-window", Gcc, trendline_window, 2,
+      RTPCC_GCC_TRENDLINE_MAX_WINDOW),
+  RTPCC_PARAM_TIME ("probe-duration", Gcc, probe_duration, 10, 2000, 0),
+};
 
 static gboolean
 gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Gcc *g = (Gcc *) cc;
-  gdouble v;
+  const RtpccParamSpec *spec = rtpcc_params_set (param_specs,
+      G_N_ELEMENTS (param_specs), g, key, value);
 
-  if (!key || !value)
+  if (!spec)
     return FALSE;
-  if (strcmp (key, "estimator") == 0) {
-    if (strcmp (value, "trendline") == 0)
-      g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
-    else if (strcmp (value, "kalman") == 0)
-      g->estimator = RTPCC_GCC_ESTIMATOR_KALMAN;
-    else
-      return FALSE;
-    /* the two filters' outputs are not comparable: start the delay path
-     * again rather than mixing them */
-    gcc_reset_delay_path (g);
-    return TRUE;
+  switch (spec->offset) {
+    case G_STRUCT_OFFSET (Gcc, estimator):
+      /* the two filters' outputs are not comparable: start the delay path
+       * again rather than mixing them */
+      gcc_reset_delay_path (g);
+      break;
+    case G_STRUCT_OFFSET (Gcc, burst_time):
+      if (g->burst_time == 0)
+        g->burst_time = 1;      /* 0 would mean "default" in the grouper */
+      g->grouper.burst_time = g->burst_time;
+      break;
+    case G_STRUCT_OFFSET (Gcc, beta):
+      g->aimd.beta = g->beta;
+      break;
+    case G_STRUCT_OFFSET (Gcc, startup_gain):
+      g->aimd.startup_gain = g->startup_gain;
+      break;
+    case G_STRUCT_OFFSET (Gcc, aimd.recovery_frac):
+      /* 0 turns fast recovery off */
+      if (g->aimd.recovery_frac == 0.0)
+        g->aimd.recover_to = 0;
+      break;
+    case G_STRUCT_OFFSET (Gcc, aimd.ramp_gain):
+      /* 1 turns the post-start-up ramp off */
+      if (g->aimd.ramp_gain <= 1.0)
+        g->aimd.ramp = FALSE;
+      break;
+    case G_STRUCT_OFFSET (Gcc, pacing_factor):
+      gcc_publish (g);
+      break;
+    case G_STRUCT_OFFSET (Gcc, trendline_window):
+      rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
+      break;
+    default:
+      break;
   }
-  if (strcmp (key, "queue-test") == 0)
-    return parse_choice (value, "size", "all", &g->queue_by_size);
-  if (strcmp (key, "burst-detect") == 0)
-    return parse_choice (value, "size", "busy", &g->burst_by_size);
-  if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0
-      || strcmp (key, "periodic-probing") == 0
-      || strcmp (key, "capacity-probing") == 0
-      || strcmp (key, "recovery-probes") == 0) {
-    gboolean on;
-    if (strcmp (value, "true") == 0 || strcmp (value, "1") == 0)
-      on = TRUE;
-    else if (strcmp (value, "false") == 0 || strcmp (value, "0") == 0)
-      on = FALSE;
-    else
-      return FALSE;
-    if (strcmp (key, "periodic-probing") == 0)
-      g->periodic_probing = on;
-    else if (strcmp (key, "capacity-probing") == 0)
-      g->capacity_probing = on;
-    else if (strcmp (key, "recovery-probes") == 0)
-      g->recovery_probes = on;
-    else if (key[0] == 'p')
-      g->probing = on;
-    else
-      g->burst_guard = on;
-    return TRUE;
-  }
-  if (!parse_double (value, &v))
-    return FALSE;
-  if (strcmp (key, "burst-time") == 0 && v >= 0 && v <= 100) {
-    g->burst_time = RTPCC_USEC ((gint64) (v * 1000));
-    if (g->burst_time == 0)
-      g->burst_time = 1;        /* 0 would mean "default" in the grouper */
-    g->grouper.burst_time = g->burst_time;
-    return TRUE;
-  }
-  if (strcmp (key, "free-gain") == 0 && v >= 1.0 && v <= 4.0) {
-    g->aimd.free_gain = v;
-    return TRUE;
-  }
-  if (strcmp (key, "free-time") == 0 && v >= 0 && v <= 60000) {
-    g->free_time = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  if (strcmp (key, "capacity-jump") == 0 && v > 0 && v <= 1.0) {
-    g->capacity_jump = v;
-    return TRUE;
-  }
-  if (strcmp (key, "beta") == 0 && v >= 0.5 && v < 1.0) {
-    g->beta = g->aimd.beta = v;
-    return TRUE;
-  }
-  if (strcmp (key, "startup-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->startup_gain = g->aimd.startup_gain = v;
-    return TRUE;
-  }
-  /* 0 turns fast recovery off */
-  if (strcmp (key, "recovery-frac") == 0 && v >= 0.0 && v < 1.0) {
-    g->aimd.recovery_frac = v;
-    if (v == 0.0)
-      g->aimd.recover_to = 0;
-    return TRUE;
-  }
-  if (strcmp (key, "recovery-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->aimd.recovery_gain = v;
-    return TRUE;
-  }
-  /* 1 turns the post-start-up ramp off */
-  if (strcmp (key, "ramp-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->aimd.ramp_gain = v;
-    if (v <= 1.0)
-      g->aimd.ramp = FALSE;
-    return TRUE;
-  }
-  if (strcmp (key, "ramp-rise") == 0 && v >= 1.0 && v <= 4.0) {
-    g->aimd.ramp_rise = v;
-    return TRUE;
-  }
-  if (strcmp (key, "pacing-factor") == 0 && v >= 1.0 && v <= 5.0) {
-    g->pacing_factor = v;
-    gcc_publish (g);
-    return TRUE;
-  }
-  if (strcmp (key, "rate-window") == 0 && v >= 100 && v <= 5000) {
-    g->recv.window = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  if (strcmp (key, "trendline-window") == 0 && v >= 2
-      && v <= RTPCC_GCC_TRENDLINE_MAX_WINDOW && v == floor (v)) {
-    g->trendline_window = (guint) v;
-    rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
-    return TRUE;
-  }
-  if (strcmp (key, "probe-duration") == 0 && v >= 10 && v <= 2000) {
-    g->probe_duration = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  return FALSE;
+  return TRUE;
 }
 
 gboolean
