@@ -27,44 +27,6 @@
 
 G_BEGIN_DECLS
 
-/* ---- packet grouping ---------------------------------------------------- */
-
-typedef struct
-{
-  RtpccTime first_send, last_send;
-  RtpccTime first_arrival, last_arrival;
-  guint64 bytes;
-  guint n_packets;              /* 0 = no group */
-} RtpccGccGroup;
-
-typedef struct
-{
-  RtpccTime burst_time;         /* draft burst_time, 5 ms */
-  RtpccGccGroup cur, prev;
-  guint n_reordered;            /* consecutive groups arriving out of order */
-  guint64 n_groups;             /* groups closed */
-  guint64 n_bursts;             /* packets merged by the arrival-burst rule */
-} RtpccGccGrouper;
-
-/* One inter-group sample, produced when a group is complete (the first
- * packet of the next group has been seen). */
-typedef struct
-{
-  gdouble send_delta;           /* T(i) − T(i−1), ms */
-  gdouble arrival_delta;        /* t(i) − t(i−1), ms */
-  gdouble d;                    /* d(i) = arrival_delta − send_delta, ms */
-  RtpccTime arrival;            /* t(i): arrival of the group's last packet */
-  RtpccTime send;               /* T(i): send time of its last packet */
-  guint64 bytes;
-  guint n_packets;
-} RtpccGccDelta;
-
-void rtpcc_gcc_grouper_init (RtpccGccGrouper * g, RtpccTime burst_time);
-/* Feed one received packet (ascending sequence order). Returns TRUE and
- * fills @out when this packet closed a group that has a predecessor. */
-gboolean rtpcc_gcc_grouper_add (RtpccGccGrouper * g, RtpccTime send_time,
-    RtpccTime arrival, guint size, RtpccGccDelta * out);
-
 /* ---- arrival-time filters ----------------------------------------------- */
 
 #define RTPCC_GCC_TRENDLINE_MAX_WINDOW 200
