@@ -186,6 +186,7 @@
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/grouper.h>
+#include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
 
@@ -196,9 +197,6 @@
 #define STREAM_TIMEOUT        RTPCC_SEC (2)
 
 /* estimators */
-#define TRENDLINE_WINDOW      20
-#define TRENDLINE_SMOOTHING   0.9
-#define TRENDLINE_GAIN        4.0
 #define MAX_NUM_DELTAS        60
 #define DELTA_COUNTER_MAX     1000
 #define KALMAN_Q              1e-3
@@ -367,78 +365,6 @@ static inline gdouble
 ms (RtpccTime t)
 {
   return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- trendline ----------------------------------------------------------- */
-
-void
-rtpcc_gcc_trendline_init (RtpccGccTrendline * t, guint window)
-{
-  memset (t, 0, sizeof (*t));
-  t->window = CLAMP (window ? window : TRENDLINE_WINDOW, 2,
-      RTPCC_GCC_TRENDLINE_MAX_WINDOW);
-  t->smoothing = TRENDLINE_SMOOTHING;
-  t->gain = TRENDLINE_GAIN;
-  t->first_arrival = RTPCC_TIME_NONE;
-}
-
-gboolean
-rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y, guint n,
-    gdouble * slope)
-{
-  gdouble sx = 0, sy = 0, xm, ym, num = 0, den = 0;
-
-  if (n < 2)
-    return FALSE;
-  for (guint i = 0; i < n; i++) {
-    sx += x[i];
-    sy += y[i];
-  }
-  xm = sx / n;
-  ym = sy / n;
-  for (guint i = 0; i < n; i++) {
-    num += (x[i] - xm) * (y[i] - ym);
-    den += (x[i] - xm) * (x[i] - xm);
-  }
-  if (den == 0)
-    return FALSE;
-  *slope = num / den;
-  return TRUE;
-}
-
-gdouble
-rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
-    gdouble send_delta, RtpccTime arrival)
-{
-  guint idx;
-
-  t->num_deltas = MIN (t->num_deltas + 1, DELTA_COUNTER_MAX);
-  if (t->first_arrival == RTPCC_TIME_NONE)
-    t->first_arrival = arrival;
-  t->accumulated += arrival_delta - send_delta;
-  t->smoothed = t->smoothing * t->smoothed +
-      (1.0 - t->smoothing) * t->accumulated;
-
-  idx = (t->head + t->count) % t->window;
-  if (t->count == t->window) {
-    t->head = (t->head + 1) % t->window;
-    idx = (t->head + t->window - 1) % t->window;
-  } else {
-    t->count++;
-  }
-  t->x[idx] = ms (arrival - t->first_arrival);
-  t->y[idx] = t->smoothed;
-
-  if (t->count == t->window) {
-    /* the regression is order-independent: the ring is used as is */
-    gdouble s;
-    if (rtpcc_gcc_linear_slope (t->x, t->y, t->count, &s))
-      t->trend = s;
-  }
-  /* libwebrtc: the slope is (send rate − capacity) / capacity; scaled up by
-   * the number of samples (up to 60) and the gain into "ms" for the
-   * threshold, so the detector is less eager while the window is young */
-  return MIN (t->num_deltas, MAX_NUM_DELTAS) * t->trend * t->gain;
 }
 
 /* ---- Kalman (draft §5.3) ------------------------------------------------- */
@@ -1199,7 +1125,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->beta = BETA;
   g->startup_gain = STARTUP_GAIN;
   g->pacing_factor = PACING_FACTOR;
-  g->trendline_window = TRENDLINE_WINDOW;
+  g->trendline_window = RTPCC_GCC_TRENDLINE_WINDOW;
   g->probing = TRUE;
   /* off by default: on RFC 8867 5.1 it lifts the 2.5 Mbit/s phase from
    * 77 % to 87 % utilisation (climb 12.0 s -> 4.0 s) but raises the run's

@@ -29,33 +29,6 @@ G_BEGIN_DECLS
 
 /* ---- arrival-time filters ----------------------------------------------- */
 
-#define RTPCC_GCC_TRENDLINE_MAX_WINDOW 200
-
-typedef struct
-{
-  guint window;                 /* samples in the regression, 20 */
-  gdouble smoothing;            /* 0.9 */
-  gdouble gain;                 /* threshold gain, 4 */
-  gdouble accumulated;          /* sum of d(i), ms */
-  gdouble smoothed;             /* EMA of accumulated, ms */
-  RtpccTime first_arrival;
-  gdouble x[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* arrival, ms since first */
-  gdouble y[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* smoothed delay, ms */
-  guint head, count;
-  gdouble trend;                /* last slope (ms per ms); 0 until full */
-  guint num_deltas;             /* samples seen, capped at 1000 */
-} RtpccGccTrendline;
-
-void rtpcc_gcc_trendline_init (RtpccGccTrendline * t, guint window);
-/* Adds d(i) = @arrival_delta − @send_delta at @arrival; returns the
- * modified trend min(num_deltas, 60) × slope × gain (ms), the value the
- * detector compares with its threshold. */
-gdouble rtpcc_gcc_trendline_update (RtpccGccTrendline * t,
-    gdouble arrival_delta, gdouble send_delta, RtpccTime arrival);
-/* Least-squares slope of @n points; FALSE when all x are equal. */
-gboolean rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y,
-    guint n, gdouble * slope);
-
 #define RTPCC_GCC_KALMAN_FMAX_HISTORY 60
 
 typedef struct
