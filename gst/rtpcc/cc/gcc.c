@@ -186,6 +186,7 @@
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/grouper.h>
+#include <rtpcc/cc/gcc/kalman.h>
 #include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
@@ -197,12 +198,6 @@
 #define STREAM_TIMEOUT        RTPCC_SEC (2)
 
 /* estimators */
-#define MAX_NUM_DELTAS        60
-#define DELTA_COUNTER_MAX     1000
-#define KALMAN_Q              1e-3
-#define KALMAN_E0             0.1
-#define KALMAN_CHI            0.01
-#define KALMAN_VAR0           50.0      /* ms², libwebrtc's initial noise */
 
 /* detector */
 #define THRESHOLD_INIT        12.5
@@ -365,56 +360,6 @@ static inline gdouble
 ms (RtpccTime t)
 {
   return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- Kalman (draft §5.3) ------------------------------------------------- */
-
-void
-rtpcc_gcc_kalman_init (RtpccGccKalman * k)
-{
-  memset (k, 0, sizeof (*k));
-  k->e = KALMAN_E0;
-  k->q = KALMAN_Q;
-  k->chi = KALMAN_CHI;
-  k->var_v = KALMAN_VAR0;
-}
-
-gdouble
-rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d, gdouble send_delta)
-{
-  gdouble z, gain, alpha, min_delta, zc, sd3;
-  guint idx;
-
-  k->num_deltas = MIN (k->num_deltas + 1, DELTA_COUNTER_MAX);
-
-  /* f_max = max 1/(T(j) − T(j−1)) over the last 60 groups, per ms */
-  idx = (k->head + k->count) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
-  if (k->count == RTPCC_GCC_KALMAN_FMAX_HISTORY) {
-    idx = k->head;
-    k->head = (k->head + 1) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
-  } else {
-    k->count++;
-  }
-  k->send_deltas[idx] = send_delta;
-  min_delta = G_MAXDOUBLE;
-  for (guint i = 0; i < k->count; i++)
-    min_delta = MIN (min_delta, k->send_deltas[i]);
-  /* a zero send delta (an arrival burst) would freeze the noise filter */
-  min_delta = MAX (min_delta, 1.0);
-  /* alpha = (1 − chi)^(30 / (1000 f_max)): 1 − chi at 30 groups/s */
-  alpha = pow (1.0 - k->chi, 30.0 * min_delta / 1000.0);
-
-  z = d - k->m;
-  /* outlier filter: v(i) is not white when packets queue behind each
-   * other, so one big residual must not blow up the noise estimate */
-  sd3 = 3.0 * sqrt (k->var_v);
-  zc = fabs (z) > sd3 ? (z > 0 ? sd3 : -sd3) : z;
-  k->var_v = MAX (alpha * k->var_v + (1.0 - alpha) * zc * zc, 1.0);
-
-  gain = (k->e + k->q) / (k->var_v + k->e + k->q);
-  k->m += z * gain;
-  k->e = (1.0 - gain) * (k->e + k->q);
-  return k->m;
 }
 
 /* ---- detector (draft §5.4) ----------------------------------------------- */
@@ -1310,8 +1255,8 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
   g->detector.adapt = g->freeze_until == RTPCC_TIME_NONE;
   if (g->estimator == RTPCC_GCC_ESTIMATOR_KALMAN) {
     g->estimate = rtpcc_gcc_kalman_update (&g->kalman, d->d, d->send_delta);
+    g->modified = rtpcc_gcc_kalman_modified (&g->kalman);
     n = g->kalman.num_deltas;
-    g->modified = MIN (n, MAX_NUM_DELTAS) * g->estimate;
   } else {
     g->modified = rtpcc_gcc_trendline_update (&g->trendline,
         d->arrival_delta, d->send_delta, d->arrival);

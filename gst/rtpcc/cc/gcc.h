@@ -27,28 +27,6 @@
 
 G_BEGIN_DECLS
 
-/* ---- arrival-time filters ----------------------------------------------- */
-
-#define RTPCC_GCC_KALMAN_FMAX_HISTORY 60
-
-typedef struct
-{
-  gdouble m;                    /* m_hat(i), ms */
-  gdouble e;                    /* system error covariance e(i) */
-  gdouble var_v;                /* measurement noise variance, ms² */
-  gdouble q;                    /* state noise, 1e-3 */
-  gdouble chi;                  /* 0.01 */
-  gdouble send_deltas[RTPCC_GCC_KALMAN_FMAX_HISTORY];   /* for f_max */
-  guint head, count;
-  guint num_deltas;
-} RtpccGccKalman;
-
-void rtpcc_gcc_kalman_init (RtpccGccKalman * k);
-/* One step with d(i) (ms) for a group sent @send_delta ms after its
- * predecessor; returns m_hat(i) (ms). */
-gdouble rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d,
-    gdouble send_delta);
-
 /* ---- over-use detector --------------------------------------------------- */
 
 typedef enum
