@@ -185,6 +185,7 @@
  */
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
+#include <rtpcc/cc/gcc/detector.h>
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
 #include <rtpcc/cc/gcc/trendline.h>
@@ -200,14 +201,6 @@
 /* estimators */
 
 /* detector */
-#define THRESHOLD_INIT        12.5
-#define THRESHOLD_MIN         6.0
-#define THRESHOLD_MAX         600.0
-#define K_UP                  0.01
-#define K_DOWN                0.00018
-#define MAX_ADAPT_OFFSET      15.0
-#define OVERUSE_TIME_TH       10.0
-#define THRESHOLD_MAX_STEP    100.0     /* ms */
 #define THRESHOLD_FREEZE      RTPCC_SEC (1)
 #define THRESHOLD_FREEZE_NORMAL RTPCC_MSEC (500)
 
@@ -360,125 +353,6 @@ static inline gdouble
 ms (RtpccTime t)
 {
   return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- detector (draft §5.4) ----------------------------------------------- */
-
-const gchar *
-rtpcc_gcc_signal_name (RtpccGccSignal s)
-{
-  switch (s) {
-    case RTPCC_GCC_OVERUSE:
-      return "overuse";
-    case RTPCC_GCC_UNDERUSE:
-      return "underuse";
-    default:
-      return "normal";
-  }
-}
-
-void
-rtpcc_gcc_detector_init (RtpccGccDetector * d)
-{
-  memset (d, 0, sizeof (*d));
-  d->threshold = THRESHOLD_INIT;
-  d->k_up = K_UP;
-  d->k_down = K_DOWN;
-  d->overuse_time_th = OVERUSE_TIME_TH;
-  d->time_over_using = -1;
-  d->last_update = RTPCC_TIME_NONE;
-  d->signal = RTPCC_GCC_NORMAL;
-  d->adapt = TRUE;
-  d->strict_adapt = FALSE;
-}
-
-void
-rtpcc_gcc_detector_update_threshold (RtpccGccDetector * d, gdouble modified,
-    RtpccTime now)
-{
-  gdouble a = fabs (modified), k, dt;
-
-  if (d->last_update == RTPCC_TIME_NONE)
-    d->last_update = now;
-  /* a big spike (e.g. a sudden capacity drop) must not drag the threshold
-   * up with it: the detector would go blind to the over-use it signals */
-  if (a - d->threshold > MAX_ADAPT_OFFSET) {
-    d->last_update = now;
-    return;
-  }
-  /* K_u > K_d: rise quickly when a loss-based flow fills the queue (so we
-   * are not starved), come down slowly */
-  k = a < d->threshold ? d->k_down : d->k_up;
-  dt = MIN (ms (now - d->last_update), THRESHOLD_MAX_STEP);
-  if (dt < 0)
-    dt = 0;
-  d->threshold += k * (a - d->threshold) * dt;
-  d->threshold = CLAMP (d->threshold, THRESHOLD_MIN, THRESHOLD_MAX);
-  d->last_update = now;
-}
-
-RtpccGccSignal
-rtpcc_gcc_detector_update (RtpccGccDetector * d, gdouble modified,
-    gdouble estimate, gdouble send_delta, gdouble accumulated,
-    guint num_deltas, gboolean self_burst, RtpccTime now)
-{
-  gboolean adapt, rising = FALSE;
-
-  d->fired = FALSE;
-  if (num_deltas < 2) {
-    d->signal = RTPCC_GCC_NORMAL;
-    d->prev_estimate = estimate;
-    return d->signal;
-  }
-
-  if (modified > d->threshold) {
-    if (d->time_over_using < 0) {
-      /* assume we have been over for half the time since the last sample */
-      d->time_over_using = send_delta / 2;
-      d->episode_max = accumulated;
-    } else {
-      d->time_over_using += send_delta;
-    }
-    /* "still increasing": the filtered estimate (the draft's m(i) >=
-     * m(i−1)) and the raw delay, at its highest since the crossing. After
-     * a one-off step (a burst) the filter keeps rising for a few samples
-     * (the EMA's lag) while the raw delay already drains. */
-    rising = estimate >= d->prev_estimate && accumulated >= d->episode_max;
-    d->episode_max = MAX (d->episode_max, accumulated);
-    d->overuse_counter++;
-    if (d->time_over_using >= d->overuse_time_th && d->overuse_counter > 1
-        && rising && !self_burst) {
-      d->time_over_using = 0;
-      d->overuse_counter = 0;
-      d->signal = RTPCC_GCC_OVERUSE;
-      d->fired = TRUE;
-    }
-  } else if (modified < -d->threshold) {
-    d->time_over_using = -1;
-    d->overuse_counter = 0;
-    d->signal = RTPCC_GCC_UNDERUSE;
-  } else {
-    d->time_over_using = -1;
-    d->overuse_counter = 0;
-    d->signal = RTPCC_GCC_NORMAL;
-  }
-  d->prev_estimate = estimate;
-
-  /* Strict adaptation: the threshold exists to tolerate a competing
-   * loss-based flow that keeps filling the queue (draft §5.4, [Pv13]), so
-   * only a growing over-use that is not our own burst raises it. A key
-   * frame's ramp, the lag of the trend after it, or a queue draining say
-   * nothing about competitors, and with K_d taking ~5 s to undo each rise
-   * they would only blunt the detector. Lowering (K_d) always runs. */
-  adapt = d->adapt;
-  if (d->strict_adapt && fabs (modified) >= d->threshold
-      && (modified < 0 || !rising || self_burst))
-    adapt = FALSE;
-  if (adapt)
-    rtpcc_gcc_detector_update_threshold (d, modified, now);
-  else
-    d->last_update = now;
-  return d->signal;
 }
 
 /* ---- AIMD (draft §5.5) --------------------------------------------------- */
@@ -883,6 +757,19 @@ send_log_rate (const SendLog * l, RtpccTime t, RtpccTime window)
 }
 
 /* ---- the controller ------------------------------------------------------ */
+
+const gchar *
+rtpcc_gcc_signal_name (RtpccGccSignal s)
+{
+  switch (s) {
+    case RTPCC_GCC_OVERUSE:
+      return "overuse";
+    case RTPCC_GCC_UNDERUSE:
+      return "underuse";
+    default:
+      return "normal";
+  }
+}
 
 typedef struct
 {
