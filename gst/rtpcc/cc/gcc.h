@@ -39,77 +39,13 @@ typedef enum
 
 const gchar *rtpcc_gcc_signal_name (RtpccGccSignal s);
 
-/* ---- delay-based rate controller (AIMD) ---------------------------------- */
-
+/* the delay-based rate controller's state (draft §5.5) */
 typedef enum
 {
   RTPCC_GCC_RC_HOLD,
   RTPCC_GCC_RC_INCREASE,
   RTPCC_GCC_RC_DECREASE,
 } RtpccGccRcState;
-
-typedef struct
-{
-  gdouble rate;                 /* A_hat, bit/s */
-  gdouble min_rate, max_rate;
-  gdouble beta;                 /* 0.85 */
-  gdouble startup_gain;         /* per-second factor before the first cut */
-  gboolean startup;
-  RtpccGccRcState state;
-  RtpccTime last_update;        /* NONE before the first */
-  RtpccTime last_decrease;
-  /* congestion point: EMA of the received rate at decreases */
-  gboolean have_cp;
-  gdouble cp_mean;              /* bit/s */
-  gdouble cp_var;               /* normalised variance, kbit/s */
-  /* Fast recovery (off while recovery_frac is 0, as after _init): an
-   * over-use episode whose first cut finds the received rate not far
-   * below the congestion point (inside or above its band, or no point
-   * known: the sawtooth of a stable link) is followed, once back in
-   * increase, by a climb at recovery_gain per second up to recover_to =
-   * recovery_frac × the point; additive increase resumes from there. A
-   * cut below the band (the link shrank, others joined) is not. */
-  gdouble recovery_frac;
-  gdouble recovery_gain;
-  gdouble recover_to;           /* bit/s, 0 = no recovery pending */
-  /* Post-start-up ramp (off while ramp_gain <= 1, as after _init): the
-   * over-use that ends start-up does not make the estimate additive; it
-   * keeps growing at ramp_gain per second while each over-use comes at
-   * an estimate >= ramp_rise × the one at the previous over-use (the flow
-   * is still gaining share, e.g. a newcomer on a loaded link). Not entered
-   * by a start-up that sat at max_rate (it had the link to itself). */
-  gdouble ramp_gain;
-  gdouble ramp_rise;
-  gboolean ramp;
-  gdouble last_cut_rate;        /* the estimate before the last cut, bit/s */
-  /* the path has shown no queue for a while (set by the caller): grow at
-   * free_gain per second (off while free_gain <= 1) */
-  gboolean free;
-  gdouble free_gain;
-  /* cuts since the last increase belong to one over-use episode: only
-   * its first one decides ramp and recovery */
-  gboolean in_episode;
-  /* what the last update did, for tests and the published reason */
-  gboolean last_was_additive;
-  gboolean last_was_capped;
-  gboolean last_decreased;
-  gboolean last_was_recovery;
-  gboolean last_was_ramp;
-} RtpccGccAimd;
-
-void rtpcc_gcc_aimd_init (RtpccGccAimd * a, gdouble start, gdouble min_rate,
-    gdouble max_rate, gdouble beta);
-/* One rate-control step at @now with detector @signal, received rate @R
- * (bit/s; < 0 = not measured yet) and round-trip time @rtt. Returns A_hat. */
-gdouble rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now,
-    RtpccGccSignal signal, gdouble R, RtpccTime rtt);
-/* May a decrease happen at @now (first one, or the previous one is at least
- * @interval old, or the received rate @R collapsed below half the rate)? */
-gboolean rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
-    RtpccTime interval, gdouble R);
-/* The congestion-point band: TRUE if known, with mean ± 3σ in bit/s. */
-gboolean rtpcc_gcc_aimd_get_band (const RtpccGccAimd * a, gdouble * lo,
-    gdouble * hi);
 
 /* ---- loss-based controller ----------------------------------------------- */
 
