@@ -189,6 +189,7 @@
 #include <rtpcc/cc/gcc/detector.h>
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
+#include <rtpcc/cc/gcc/loss.h>
 #include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
@@ -266,11 +267,6 @@
  * on 5.1 at 9909a7c). */
 #define PACING_FACTOR         1.1
 
-/* loss */
-#define LOSS_LOW              0.02
-#define LOSS_HIGH             0.10
-#define LOSS_INCREASE         1.05
-#define LOSS_MIN_PACKETS      20
 
 /* probing */
 #define PROBE_DURATION        RTPCC_MSEC (200)
@@ -345,98 +341,6 @@ static inline gdouble
 ms (RtpccTime t)
 {
   return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- loss (draft §6) ----------------------------------------------------- */
-
-void
-rtpcc_gcc_loss_init (RtpccGccLoss * l, gdouble start)
-{
-  memset (l, 0, sizeof (*l));
-  l->rate = start;
-  l->min_interval = CONTROL_INTERVAL;
-  l->min_packets = LOSS_MIN_PACKETS;
-  l->epoch = G_MININT64 + 1;
-  l->first_send = l->last_send = RTPCC_TIME_NONE;
-  l->last_fraction = -1;
-}
-
-void
-rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time, gboolean received)
-{
-  /* packets sent before the last cut belong to the episode already paid */
-  if (send_time < l->epoch)
-    return;
-  if (l->first_send == RTPCC_TIME_NONE || send_time < l->first_send)
-    l->first_send = send_time;
-  if (l->last_send == RTPCC_TIME_NONE || send_time > l->last_send)
-    l->last_send = send_time;
-  l->n_total++;
-  if (!received)
-    l->n_lost++;
-}
-
-static RtpccGccLossAction
-loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p, gdouble delay_rate,
-    gdouble intervals)
-{
-  RtpccGccLossAction action;
-
-  l->last_fraction = p;
-  if (!l->limiting)
-    l->rate = delay_rate;
-  if (p > LOSS_HIGH) {
-    l->rate *= 1.0 - 0.5 * p;
-    l->limiting = TRUE;
-    l->epoch = now;
-    action = RTPCC_GCC_LOSS_DECREASE;
-  } else if (p < LOSS_LOW) {
-    l->rate *= pow (LOSS_INCREASE, intervals);
-    action = RTPCC_GCC_LOSS_INCREASE;
-  } else {
-    action = RTPCC_GCC_LOSS_HOLD;
-  }
-  /* As never exceeds A: when it catches up the loss cut is over and As
-   * follows A again (else it would lag A's own, faster, start-up) */
-  if (l->rate >= delay_rate) {
-    l->rate = delay_rate;
-    l->limiting = FALSE;
-  }
-  return action;
-}
-
-RtpccGccLossAction
-rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
-    gdouble delay_rate)
-{
-  return loss_apply (l, now, p, delay_rate, 1.0);
-}
-
-RtpccGccLossAction
-rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
-{
-  gdouble p, intervals;
-
-  if (!l->limiting)
-    l->rate = MIN (l->rate, delay_rate);
-  if (l->n_total < l->min_packets || l->first_send == RTPCC_TIME_NONE
-      || l->last_send - l->first_send < l->min_interval) {
-    if (!l->limiting || l->rate > delay_rate) {
-      l->rate = delay_rate;
-      l->limiting = FALSE;
-    }
-    return RTPCC_GCC_LOSS_NONE;
-  }
-  p = (gdouble) l->n_lost / l->n_total;
-  /* 1.05 per control interval the window spans, not per window: a window
-   * needs 20 packets, so a 150 kbit/s flow's last ~0.6 s and a 1 Mbit/s
-   * flow's 0.1-0.2 s, and after a shared loss episode the bigger flow got
-   * its rate back several times as fast (RFC 8867 5.2 seed 60, the 3.5 ->
-   * 1 Mbit/s drop: one flow held at 150 kbit/s for 11 s, Jain 0.815) */
-  intervals = (gdouble) (l->last_send - l->first_send) / l->min_interval;
-  l->n_total = l->n_lost = 0;
-  l->first_send = l->last_send = RTPCC_TIME_NONE;
-  return loss_apply (l, now, p, delay_rate, intervals);
 }
 
 /* ---- rate windows -------------------------------------------------------- */
@@ -1052,7 +956,7 @@ gcc_probe_evaluate (Gcc * g, RtpccTime now, gboolean all_reported)
   if (g->probe_state == RTPCC_GCC_PROBE_IDLE)
     return;
   if (g->probe_overuse || (g->probe_rx + g->probe_lost >= PROBE_MIN_PACKETS
-          && g->probe_lost > LOSS_HIGH * (g->probe_rx + g->probe_lost))) {
+          && g->probe_lost > RTPCC_GCC_LOSS_HIGH * (g->probe_rx + g->probe_lost))) {
     gcc_probe_finish (g, now, FALSE, gcc_probe_result (g));
     return;
   }
@@ -1140,7 +1044,7 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
   if (g->detector.signal != RTPCC_GCC_NORMAL
       || now - g->last_not_normal < PROBE_CLEAN_TIME
       || g->aimd.state == RTPCC_GCC_RC_DECREASE || g->loss.limiting
-      || g->loss.last_fraction >= LOSS_LOW || g->received_rate < 0)
+      || g->loss.last_fraction >= RTPCC_GCC_LOSS_LOW || g->received_rate < 0)
     return;
 
   if (g->recovery_probes && g->drop_time != RTPCC_TIME_NONE

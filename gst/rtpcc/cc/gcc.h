@@ -47,40 +47,6 @@ typedef enum
   RTPCC_GCC_RC_DECREASE,
 } RtpccGccRcState;
 
-/* ---- loss-based controller ----------------------------------------------- */
-
-typedef enum
-{
-  RTPCC_GCC_LOSS_NONE,          /* window not complete */
-  RTPCC_GCC_LOSS_INCREASE,      /* < 2 % */
-  RTPCC_GCC_LOSS_HOLD,          /* 2–10 % */
-  RTPCC_GCC_LOSS_DECREASE,      /* > 10 % */
-} RtpccGccLossAction;
-
-typedef struct
-{
-  gdouble rate;                 /* As_hat, bit/s */
-  gboolean limiting;            /* a loss cut is in force (As < A) */
-  RtpccTime min_interval;       /* window length, send time */
-  guint min_packets;
-  RtpccTime epoch;              /* packets sent before this are ignored */
-  RtpccTime first_send, last_send;
-  guint n_total, n_lost;
-  gdouble last_fraction;        /* of the last complete window, or -1 */
-} RtpccGccLoss;
-
-void rtpcc_gcc_loss_init (RtpccGccLoss * l, gdouble start);
-/* Count one non-FEC packet's fate. */
-void rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time,
-    gboolean received);
-/* Close the window if it is long enough and apply the draft §6 rule;
- * @delay_rate caps As (As never exceeds the delay-based estimate). */
-RtpccGccLossAction rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now,
-    gdouble delay_rate);
-/* Apply a loss fraction directly (RTCP RR fallback, draft §7). */
-RtpccGccLossAction rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now,
-    gdouble fraction, gdouble delay_rate);
-
 /* ---- probing ------------------------------------------------------------- */
 
 /* What a probe shows of the path, from the send and receive rates of its
