@@ -190,6 +190,7 @@
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
 #include <rtpcc/cc/gcc/loss.h>
+#include <rtpcc/cc/gcc/sendlog.h>
 #include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
@@ -343,79 +344,6 @@ ms (RtpccTime t)
   return RTPCC_TIME_AS_MSEC (t);
 }
 
-/* ---- rate windows -------------------------------------------------------- */
-
-/* Media bytes sent, cumulative, for "how much did we send in [a, b]". */
-typedef struct
-{
-  RtpccTime t;
-  guint64 cum;
-} SendMark;
-
-typedef struct
-{
-  GArray *m;
-  guint head;
-  guint64 cum;
-} SendLog;
-
-static void
-send_log_init (SendLog * l)
-{
-  l->m = g_array_new (FALSE, FALSE, sizeof (SendMark));
-  l->head = 0;
-  l->cum = 0;
-}
-
-static void
-send_log_add (SendLog * l, RtpccTime t, guint size)
-{
-  SendMark m;
-
-  l->cum += size;
-  m.t = t;
-  m.cum = l->cum;
-  g_array_append_val (l->m, m);
-  while (l->head < l->m->len
-      && g_array_index (l->m, SendMark, l->head).t < t - SEND_LOG_KEEP)
-    l->head++;
-  if (l->head > 256 && l->head * 2 > l->m->len) {
-    g_array_remove_range (l->m, 0, l->head);
-    l->head = 0;
-  }
-}
-
-/* bytes sent at or before @t; FALSE if the log does not reach back to @t */
-static gboolean
-send_log_at (const SendLog * l, RtpccTime t, guint64 * cum)
-{
-  guint lo = l->head, hi = l->m->len;
-
-  if (lo >= hi || g_array_index (l->m, SendMark, lo).t > t)
-    return FALSE;
-  /* the last mark with time <= t */
-  while (hi - lo > 1) {
-    guint mid = lo + (hi - lo) / 2;
-    if (g_array_index (l->m, SendMark, mid).t <= t)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  *cum = g_array_index (l->m, SendMark, lo).cum;
-  return TRUE;
-}
-
-/* bit/s sent over (@t − @window, @t]; -1 if the log is shorter */
-static gdouble
-send_log_rate (const SendLog * l, RtpccTime t, RtpccTime window)
-{
-  guint64 a, b;
-
-  if (!send_log_at (l, t - window, &a) || !send_log_at (l, t, &b))
-    return -1;
-  return (b - a) * 8.0 / RTPCC_TIME_AS_SEC (window);
-}
-
 /* ---- the controller ------------------------------------------------------ */
 
 const gchar *
@@ -468,7 +396,7 @@ typedef struct
   gboolean rr_only;             /* running on RTCP RR loss alone (§7) */
 
   RtpccRateWindow recv;
-  SendLog sent;                 /* media only, sender clock */
+  RtpccGccSendLog sent;         /* media only, sender clock */
   GArray *burst_marks;          /* RtpccTime, send times in a self-burst */
   gboolean pacer_idle;          /* the last media packet left it empty */
   gboolean have_frame_ends;     /* the sender marks frame ends */
@@ -645,7 +573,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->last_rc = RTPCC_TIME_NONE;
   rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
   rtpcc_rate_window_init (&g->recv, RATE_WINDOW);
-  send_log_init (&g->sent);
+  rtpcc_gcc_send_log_init (&g->sent);
   g->burst_marks = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
   g->pacer_idle = TRUE;
   g->last_busy_end = RTPCC_TIME_NONE;
@@ -674,7 +602,7 @@ gcc_finalize (RtpccController * cc)
   Gcc *g = (Gcc *) cc;
 
   rtpcc_rate_window_clear (&g->recv);
-  g_array_unref (g->sent.m);
+  rtpcc_gcc_send_log_clear (&g->sent);
   g_array_unref (g->burst_marks);
 }
 
@@ -731,7 +659,7 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
   g->last_send_time = pkt->send_time;
   g->have_sent = TRUE;
   if (!pkt->is_fec) {
-    send_log_add (&g->sent, pkt->send_time, pkt->size);
+    rtpcc_gcc_send_log_add (&g->sent, pkt->send_time, pkt->size);
     if (g->pacer_idle)
       g->busy_start = pkt->send_time;
     if (pkt->frame_end)
@@ -1029,7 +957,7 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
   gboolean capacity = FALSE;
 
   /* application-limited region: the encoder uses < 65 % of the target */
-  send_rate = send_log_rate (&g->sent, now, SEND_WINDOW);
+  send_rate = rtpcc_gcc_send_log_rate (&g->sent, now, SEND_WINDOW);
   if (send_rate >= 0 && send_rate < ALR_RATIO * cc->target.target_bitrate) {
     if (g->alr_since == RTPCC_TIME_NONE)
       g->alr_since = now;
@@ -1449,7 +1377,8 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->delay_rate = g->aimd.rate;
   info->loss_rate = g->loss.rate;
   info->received_rate = g->received_rate;
-  info->send_rate = send_log_rate (&g->sent, g->last_send_time, SEND_WINDOW);
+  info->send_rate = rtpcc_gcc_send_log_rate (&g->sent, g->last_send_time,
+      SEND_WINDOW);
   info->n_self_bursts = g->n_self_bursts;
   info->n_key_frames = g->n_key_frames;
   info->free_path = g->free_since != RTPCC_TIME_NONE;
