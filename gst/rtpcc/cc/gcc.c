@@ -186,6 +186,7 @@
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/aimd.h>
+#include <rtpcc/cc/gcc/burst.h>
 #include <rtpcc/cc/gcc/detector.h>
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
@@ -206,31 +207,6 @@
 /* detector */
 #define THRESHOLD_FREEZE      RTPCC_SEC (1)
 #define THRESHOLD_FREEZE_NORMAL RTPCC_MSEC (500)
-
-/* Self-burst (a). With frame ends (RTP markers), a frame of more than
- * KEY_FRAME_FACTOR × the EMA (1/16) of the delta frames' bytes is a key
- * frame and its first and last send times are marked. Without them
- * (fallback): the pacer drains faster than the target, so it empties
- * about once per frame (RtpccSentPacket.app_limited: nothing left
- * queued); a frame that keeps it busy for more than 1.5 frame intervals is
- * marked. The busy rule was the only one until the pacing factor came down
- * from 1.25 to 1.1: at 1.1 the ordinary ±10 % frames chain into long busy
- * periods, and even at 1.25 it flagged 7.7 % of a 1.8 Mbit/s flow's groups
- * against 1.5 % of two 0.5-1 Mbit/s flows' (more packets per frame: fewer
- * overflows end a busy period), so the big flow's over-use was excused in
- * shared episodes and the small flows cut alone (RFC 8867 5.4, seed 1).
- * Frame sizes relative to the target are alike for every flow. Groups sent
- * from 100 ms before to 150 ms after a mark (the pacer's catch-up on the
- * frames queued behind it) are flagged. */
-#define BURST_BUSY_FACTOR     1.5
-#define BURST_MIN_GAP         RTPCC_MSEC (2)
-#define BURST_MIN_FRAMES      8
-#define BURST_BEFORE          RTPCC_MSEC (100)
-#define BURST_AFTER           RTPCC_MSEC (150)
-#define BURST_MAX_DELAY       100.0     /* ms */
-#define BURST_BY_SIZE         TRUE
-#define KEY_FRAME_FACTOR      2.0
-#define SEND_LOG_KEEP         RTPCC_SEC (3)
 
 /* rate control */
 #define CONTROL_INTERVAL      RTPCC_MSEC (100)
@@ -367,7 +343,6 @@ typedef struct
   RtpccGccEstimator estimator;
   RtpccTime burst_time;
   gdouble beta;
-  gboolean burst_guard;         /* (a): excuse our own key-frame bursts */
   gdouble startup_gain;
   gdouble pacing_factor;
   guint trendline_window;
@@ -397,24 +372,9 @@ typedef struct
 
   RtpccRateWindow recv;
   RtpccGccSendLog sent;         /* media only, sender clock */
-  GArray *burst_marks;          /* RtpccTime, send times in a self-burst */
-  gboolean pacer_idle;          /* the last media packet left it empty */
-  gboolean have_frame_ends;     /* the sender marks frame ends */
-  RtpccTime busy_start, last_busy_end;
-  gdouble frame_interval;       /* ns, EMA of the gaps between busy ends */
-  guint n_frame_gaps;
-  gboolean burst_by_size;       /* key frames by bytes (needs frame ends) */
+  RtpccGccBurst burst;          /* our own key-frame bursts, (a) */
   gdouble capacity_jump;
   RtpccTime free_time;          /* no queue this long: the path is free */
-  guint64 frame_bytes;          /* media bytes of the frame being sent */
-  RtpccTime frame_first_send;   /* its first packet's send time */
-  gdouble frame_mean;           /* EMA of delta frames' bytes */
-  guint n_frames;
-  gboolean last_frame_key;
-  guint64 n_key_frames;         /* frames taken for key frames (by size) */
-  gboolean in_burst;
-  gdouble burst_base;           /* accumulated delay when it began, ms */
-  guint64 n_self_bursts;        /* samples flagged as our own burst */
   gdouble received_rate;
 
   RtpccTime srtt;
@@ -538,10 +498,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
 
   g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
   g->burst_time = RTPCC_GCC_BURST_TIME;
-  g->burst_guard = TRUE;
-  g->burst_by_size = BURST_BY_SIZE;
   g->capacity_jump = CAPACITY_JUMP;
-  g->frame_first_send = RTPCC_TIME_NONE;
   g->beta = RTPCC_GCC_BETA;
   g->startup_gain = RTPCC_GCC_STARTUP_GAIN;
   g->pacing_factor = PACING_FACTOR;
@@ -574,9 +531,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
   rtpcc_rate_window_init (&g->recv, RATE_WINDOW);
   rtpcc_gcc_send_log_init (&g->sent);
-  g->burst_marks = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
-  g->pacer_idle = TRUE;
-  g->last_busy_end = RTPCC_TIME_NONE;
+  rtpcc_gcc_burst_init (&g->burst);
   g->received_rate = -1;
   g->srtt = RTPCC_TIME_NONE;
   g->drop_time = RTPCC_TIME_NONE;
@@ -603,49 +558,7 @@ gcc_finalize (RtpccController * cc)
 
   rtpcc_rate_window_clear (&g->recv);
   rtpcc_gcc_send_log_clear (&g->sent);
-  g_array_unref (g->burst_marks);
-}
-
-static void
-burst_mark (Gcc * g, RtpccTime t)
-{
-  g_array_append_val (g->burst_marks, t);
-  while (g->burst_marks->len > 0 && g_array_index (g->burst_marks,
-          RtpccTime, 0) < t - SEND_LOG_KEEP)
-    g_array_remove_index (g->burst_marks, 0);
-}
-
-/* A frame has been sent whole (RTP marker). A key frame is one of more
- * than KEY_FRAME_FACTOR × the delta frames' mean bytes; its span is marked
- * after the fact (the delay samples it affects come back an RTT later).
- * Key frames stand alone: a second large frame in a row means the encoder's
- * rate went up, and the mean restarts there (else a rate step of more than
- * 2× would be excused for good). */
-static void
-gcc_frame_done (Gcc * g, RtpccTime end)
-{
-  gdouble b = g->frame_bytes;
-
-  if (!g->burst_by_size)
-    return;
-  if (g->n_frames >= BURST_MIN_FRAMES && b > KEY_FRAME_FACTOR * g->frame_mean) {
-    if (g->last_frame_key) {
-      g->frame_mean = b;
-      g->last_frame_key = FALSE;
-      return;
-    }
-    g->last_frame_key = TRUE;
-    g->n_key_frames++;
-    if (g->probe_state == RTPCC_GCC_PROBE_IDLE) {
-      burst_mark (g, g->frame_first_send);
-      burst_mark (g, end);
-    }
-    return;                     /* not part of the delta frames' mean */
-  }
-  g->last_frame_key = FALSE;
-  g->frame_mean = g->n_frames == 0 ? b :
-      g->frame_mean + (b - g->frame_mean) / 16.0;
-  g->n_frames++;
+  rtpcc_gcc_burst_clear (&g->burst);
 }
 
 static void
@@ -660,43 +573,8 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
   g->have_sent = TRUE;
   if (!pkt->is_fec) {
     rtpcc_gcc_send_log_add (&g->sent, pkt->send_time, pkt->size);
-    if (g->pacer_idle)
-      g->busy_start = pkt->send_time;
-    if (pkt->frame_end)
-      g->have_frame_ends = TRUE;
-    if (g->frame_first_send == RTPCC_TIME_NONE)
-      g->frame_first_send = pkt->send_time;
-    g->frame_bytes += pkt->size;
-    if (pkt->frame_end) {
-      gcc_frame_done (g, pkt->send_time);
-      g->frame_bytes = 0;
-      g->frame_first_send = RTPCC_TIME_NONE;
-    }
-    /* The frame interval: from frame ends (RTP markers) when the sender
-     * marks them. The busy-period fallback halves it: each frame's first
-     * packet also leaves the pacer empty while the rest of the frame is
-     * still coming, so every frame yields two "busy ends" (found in the
-     * RFC 8867 5.4 simulation, where it excused most over-use of the
-     * incumbent flow). */
-    if (g->have_frame_ends ? pkt->frame_end : pkt->app_limited) {
-      if (g->last_busy_end != RTPCC_TIME_NONE
-          && pkt->send_time - g->last_busy_end >= BURST_MIN_GAP) {
-        gdouble gap = pkt->send_time - g->last_busy_end;
-        g->frame_interval = g->n_frame_gaps == 0 ? gap :
-            g->frame_interval + (gap - g->frame_interval) / 16.0;
-        g->n_frame_gaps++;
-      }
-      g->last_busy_end = pkt->send_time;
-    }
-    /* no marks while probing: the probe's own FEC keeps the pacer busy,
-     * and a probe that over-uses must be seen */
-    if (!(g->burst_by_size && g->have_frame_ends)
-        && g->n_frame_gaps >= BURST_MIN_FRAMES
-        && g->probe_state == RTPCC_GCC_PROBE_IDLE
-        && pkt->send_time - g->busy_start >
-        BURST_BUSY_FACTOR * g->frame_interval)
-      burst_mark (g, pkt->send_time);
-    g->pacer_idle = pkt->app_limited;
+    rtpcc_gcc_burst_sent (&g->burst, pkt,
+        g->probe_state == RTPCC_GCC_PROBE_IDLE);
   }
   if (g->probe_state == RTPCC_GCC_PROBE_SENDING && !g->probe_have_first) {
     g->probe_first_seq = pkt->seq;
@@ -738,32 +616,9 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
     g->estimate = g->trendline.trend;
     n = g->trendline.num_deltas;
   }
-  /* (a) was this group sent in our own burst (a key frame that kept the
-   * pacer busy, or the frames it caught up with after it)? Such a group may
-   * not fire an over-use: the average rate is still the target, and the
-   * queue it builds drains once the frame is out. A sustained over-use
-   * keeps growing the delay after the marks. */
-  burst = FALSE;
-  for (guint i = g->burst_guard ? g->burst_marks->len : 0; i > 0; i--) {
-    RtpccTime m = g_array_index (g->burst_marks, RtpccTime, i - 1);
-    if (m < d->send - BURST_AFTER)
-      break;
-    if (m <= d->send + BURST_BEFORE) {
-      burst = TRUE;
-      break;
-    }
-  }
-  /* ... but a burst excuses at most 100 ms of delay growth: what the
-   * pacer's 100 ms max-delay lets one frame add at a bottleneck near the
-   * target. More than that (a capacity drop during a key frame) is an
-   * over-use whatever we were sending. */
-  if (burst && !g->in_burst)
-    g->burst_base = g->accumulated;
-  g->in_burst = burst;
-  if (burst && g->accumulated - g->burst_base > BURST_MAX_DELAY)
-    burst = FALSE;
-  if (burst)
-    g->n_self_bursts++;
+  /* (a) was this group sent in our own burst (a key frame and the frames
+   * the pacer caught up with after it)? It may not fire an over-use. */
+  burst = rtpcc_gcc_burst_check (&g->burst, d->send, g->accumulated);
   s = rtpcc_gcc_detector_update (&g->detector, g->modified, g->estimate,
       d->send_delta, g->accumulated, n, burst, d->arrival);
   if (g->detector.fired) {
@@ -1292,9 +1147,9 @@ static const gchar *const burst_detect_names[] = { "busy", "size", NULL };
 static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_CHOICE ("estimator", Gcc, estimator, estimator_names),
   RTPCC_PARAM_CHOICE ("queue-test", Gcc, queue_by_size, queue_test_names),
-  RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst_by_size, burst_detect_names),
+  RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst.by_size, burst_detect_names),
   RTPCC_PARAM_BOOL ("probing", Gcc, probing),
-  RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst_guard),
+  RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst.guard),
   RTPCC_PARAM_BOOL ("periodic-probing", Gcc, periodic_probing),
   RTPCC_PARAM_BOOL ("capacity-probing", Gcc, capacity_probing),
   RTPCC_PARAM_BOOL ("recovery-probes", Gcc, recovery_probes),
@@ -1379,8 +1234,8 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->received_rate = g->received_rate;
   info->send_rate = rtpcc_gcc_send_log_rate (&g->sent, g->last_send_time,
       SEND_WINDOW);
-  info->n_self_bursts = g->n_self_bursts;
-  info->n_key_frames = g->n_key_frames;
+  info->n_self_bursts = g->burst.n_self_bursts;
+  info->n_key_frames = g->burst.n_key_frames;
   info->free_path = g->free_since != RTPCC_TIME_NONE;
   info->signal = g->detector.signal;
   info->rc_state = g->aimd.state;
