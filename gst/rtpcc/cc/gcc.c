@@ -188,6 +188,7 @@
 #include <rtpcc/cc/gcc/aimd.h>
 #include <rtpcc/cc/gcc/burst.h>
 #include <rtpcc/cc/gcc/detector.h>
+#include <rtpcc/cc/gcc/freepath.h>
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
 #include <rtpcc/cc/gcc/loss.h>
@@ -278,35 +279,9 @@
 /* failed capacity probes back off to at most this (a steady link pays one
  * 60 ms burst per period; a grown link is found within it) */
 #define PROBE_CAPACITY_BACKOFF_MAX RTPCC_SEC (20)
-/* ... and only once no packet has seen more than QUEUE_EMPTY_TH of queue
- * for QUEUE_EMPTY_TIME */
-#define QUEUE_EMPTY_TH        RTPCC_MSEC (5)
+/* capacity probes only once no packet has queued for this long */
 #define QUEUE_EMPTY_TIME      RTPCC_MSEC (500)
-#define OWD_BUCKET            RTPCC_SEC (10)
-/* The minimum one-way delay is kept per packet size class: a full-size
- * packet's own transmission at the bottleneck (4.8 ms at 2 Mbit/s, 9.6 ms
- * at 1 Mbit/s) read as queue against the frames' short last packets, so
- * the test rarely passed below ~2 Mbit/s */
-#define OWD_CLASSES           4
-#define OWD_CLASS_BYTES       300
-/* Free path: no packet queued for FREE_TIME. The congestion point is
- * forgotten and the estimate grows at FREE_GAIN per second (the draft's
- * multiplicative 8 %/s needs 12 s for a 1 -> 2.5 Mbit/s step). All flows
- * through the FIFO see the queue empty at once, so they grow together and
- * keep their ratio, where a capacity probe let the first flow to probe
- * take the headroom. The climb stops at the first queue (5 ms above the
- * size class's minimum), an RTT's growth past capacity: ~8 % at 1.3x/s.
- * RFC 8867 (test-sim-rfc8867 seed-sweep), the code before 3f6cd1e against
- * 3f6cd1e (this climb, recovery and capacity probes opt-in, ramp-rise
- * 1.7): seeds 1-80, 5.1 phases below 90 % 1/47/3/18 -> 0/33/0/0, 5.2
- * phases 5/0/29/0/39 -> 2/0/0/0/6, 5.2 Jain < 0.9 18 -> 9; seeds 81-160
- * (against 1e29fd5) 3/42/3/32 -> 2/31/0/3, 4/2/34/0/42 -> 6/0/0/0/9,
- * Jain 14 -> 10. The queue test's exclusions and the two thresholds
- * (gcc_track_queue, gcc_free_path), 1edc275 against them, seeds 1-80 /
- * 81-160: 5.1 [45,60) below 90 % 33 -> 8 / 31 -> 5 (TWCC 16 -> 7 /
- * 15 -> 5), 5.2 phases below 90 % 8 -> 0 / 15 -> 0, 5.2 Jain < 0.9
- * 9 -> 4 / 10 -> 4, 5.4 [25,40) below 90 % 13 -> 0 / 15 -> 1. */
-#define FREE_TIME             RTPCC_MSEC (800)
+/* the free-path climb's growth per second */
 #define FREE_GAIN             1.3
 /* a probe that got at least this share of its rate through was not
  * limited by the path: probe again (libwebrtc's "further probing") */
@@ -374,7 +349,6 @@ typedef struct
   RtpccGccSendLog sent;         /* media only, sender clock */
   RtpccGccBurst burst;          /* our own key-frame bursts, (a) */
   gdouble capacity_jump;
-  RtpccTime free_time;          /* no queue this long: the path is free */
   gdouble received_rate;
 
   RtpccTime srtt;
@@ -414,16 +388,8 @@ typedef struct
   gdouble probe_need;           /* bit/s the probe must get through */
   gboolean probe_capacity;      /* the running probe is a capacity probe */
   RtpccTime next_capacity_probe, capacity_backoff;
-  /* standing-queue tracker (gcc_track_queue) */
-  gboolean queue_by_size;       /* minimum one-way delay per size class */
   gboolean recovery_probes;     /* after a large drop (opt-in) */
-  RtpccTime owd_bucket_start;
-  RtpccTime last_queue_time;    /* a queue above the start threshold */
-  RtpccTime last_queue_stop;    /* ... above QUEUE_EMPTY_TH */
-  RtpccTime free_since;         /* the free path holds since, or NONE */
-  RtpccTime owd_cur_min[OWD_CLASSES], owd_prev_min[OWD_CLASSES];
-  RtpccTime qt_last_send;       /* the previous reported packet */
-  guint qt_last_size;
+  RtpccGccFreePath free_path;   /* the standing-queue tracker, (c) */
   guint n_probes, n_probe_success, n_probe_fail;
   gdouble last_probe_result;
 
@@ -510,8 +476,6 @@ gcc_init (RtpccController * cc, RtpccTime now)
    * design that costs less queue is open work */
   g->periodic_probing = FALSE;
   g->capacity_probing = FALSE;
-  g->free_time = FREE_TIME;
-  g->queue_by_size = TRUE;
   g->recovery_probes = FALSE;
   g->probe_duration = PROBE_DURATION;
 
@@ -540,11 +504,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->next_probe_time = now;
   g->probe_backoff = PROBE_BACKOFF_MIN;
   g->next_capacity_probe = now;
-  g->owd_bucket_start = RTPCC_TIME_NONE;
-  for (guint i = 0; i < OWD_CLASSES; i++)
-    g->owd_cur_min[i] = g->owd_prev_min[i] = RTPCC_TIME_NONE;
-  g->last_queue_time = g->last_queue_stop = RTPCC_TIME_NONE;
-  g->free_since = g->qt_last_send = RTPCC_TIME_NONE;
+  rtpcc_gcc_free_path_init (&g->free_path);
   g->capacity_backoff = PROBE_BACKOFF_MIN;
   g->last_probe_result = -1;
   g->reason = "initial";
@@ -847,8 +807,8 @@ gcc_probe_maybe_start (Gcc * g, RtpccTime now)
     p = PROBE_ALR_GAIN * rate;
   else if (g->capacity_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
       && now >= g->next_capacity_probe
-      && g->last_queue_time != RTPCC_TIME_NONE
-      && now - g->last_queue_time >= QUEUE_EMPTY_TIME && (g->probe_chain
+      && rtpcc_gcc_free_path_quiet_time (&g->free_path, now) >=
+      QUEUE_EMPTY_TIME && (g->probe_chain
           || !g->aimd.have_cp
           || rate >= PROBE_CAPACITY_NEAR * g->aimd.cp_mean)) {
     /* Capacity may have grown (RFC 8867 5.1's 1 -> 2.5 Mbit/s step): the
@@ -898,89 +858,6 @@ gcc_update_rtt (Gcc * g, const RtpccFeedback * fb)
         (7 * g->srtt + fb->rtt_sample) / 8;
 }
 
-/* Is there a standing queue? One-way delay (arrival - send, with the
- * unknown clock offset) above the minimum of packets of its size class
- * over the last 10-20 s (two buckets, so the base follows route changes
- * and slow drift). Gates the free-path climb and capacity probes: a full
- * link keeps a queue of a few ms (frames paced faster than the target), a
- * link with spare capacity has none.
- *
- * Two kinds of packet would read as queue on an empty link, and are not
- * counted:
- * - one sent less than half its pacing interval after the previous one:
- *   the pacer's burst credit sends each frame's first two packets
- *   back to back, and the second waits for the first at the bottleneck
- *   (3.8 ms at 2.5 Mbit/s, 9.6 ms at 1 Mbit/s). A standing queue delays
- *   the paced packets as well.
- * - rounding: arrival times come in the feedback's unit (RFC 8888: 1/1024
- *   s), and the minimum picks the packets rounded furthest down, so the
- *   threshold for "a queue appeared" is QUEUE_EMPTY_TH plus two units.
- *   Once the path is free, the first packet above QUEUE_EMPTY_TH itself
- *   ends it (gcc_free_path). */
-static void
-gcc_track_queue (Gcc * g, RtpccTime now, const RtpccPacketReport * r,
-    RtpccTime resolution)
-{
-  RtpccTime owd = r->arrival - r->send_time, base;
-  guint c = g->queue_by_size ? MIN (r->size / OWD_CLASS_BYTES,
-      OWD_CLASSES - 1) : 0;
-  gboolean paced = TRUE;
-
-  if (g->qt_last_send != RTPCC_TIME_NONE && r->send_time >= g->qt_last_send
-      && g->parent.target.pacing_rate > 0) {
-    gdouble interval = g->qt_last_size * 8.0 / g->parent.target.pacing_rate;
-    paced = RTPCC_TIME_AS_SEC (r->send_time - g->qt_last_send) >=
-        0.5 * interval;
-  }
-  g->qt_last_send = r->send_time;
-  g->qt_last_size = r->size;
-
-  if (g->owd_bucket_start == RTPCC_TIME_NONE
-      || now - g->owd_bucket_start >= OWD_BUCKET) {
-    for (guint i = 0; i < OWD_CLASSES; i++) {
-      g->owd_prev_min[i] = g->owd_cur_min[i];
-      g->owd_cur_min[i] = RTPCC_TIME_NONE;
-    }
-    g->owd_bucket_start = now;
-  }
-  if (g->owd_cur_min[c] == RTPCC_TIME_NONE || owd < g->owd_cur_min[c])
-    g->owd_cur_min[c] = owd;
-  base = g->owd_cur_min[c];
-  if (g->owd_prev_min[c] != RTPCC_TIME_NONE)
-    base = MIN (base, g->owd_prev_min[c]);
-  if (paced && owd - base > QUEUE_EMPTY_TH)
-    g->last_queue_stop = now;
-  if ((paced && owd - base > QUEUE_EMPTY_TH + 2 * MAX (resolution, 0))
-      || g->last_queue_time == RTPCC_TIME_NONE)
-    g->last_queue_time = now;
-}
-
-/* The free path starts once no queue has been seen for free_time and ends
- * at the first packet above QUEUE_EMPTY_TH. The low end is what every
- * flow through the FIFO sees at once: stopping the climb there, not at
- * the over-use detector, which one flow's trendline reaches before the
- * other's, keeps the flows of a shared link equal (RFC 8867 5.2). */
-static gboolean
-gcc_free_path (Gcc * g, RtpccTime now)
-{
-  if (g->free_time <= 0) {
-    g->free_since = RTPCC_TIME_NONE;
-  } else if (g->free_since != RTPCC_TIME_NONE) {
-    if (g->last_queue_stop != RTPCC_TIME_NONE
-        && g->last_queue_stop >= g->free_since) {
-      g->free_since = RTPCC_TIME_NONE;
-      /* the queue that ended it counts as one for the next start: without
-       * this a queue between the two thresholds restarts the climb at the
-       * next update */
-      g->last_queue_time = MAX (g->last_queue_time, g->last_queue_stop);
-    }
-  } else if (g->last_queue_time != RTPCC_TIME_NONE
-      && now - g->last_queue_time >= g->free_time) {
-    g->free_since = now;
-  }
-  return g->free_since != RTPCC_TIME_NONE;
-}
-
 static void
 gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 {
@@ -1025,7 +902,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       gcc_reset_delay_path (g);
     if (g->last_arrival == RTPCC_TIME_NONE || r->arrival > g->last_arrival)
       g->last_arrival = r->arrival;
-    gcc_track_queue (g, now, r, fb->arrival_resolution);
+    rtpcc_gcc_free_path_track (&g->free_path, now, r,
+        fb->arrival_resolution, cc->target.pacing_rate);
     if (rtpcc_gcc_grouper_add (&g->grouper, r->send_time, r->arrival,
             r->size, &d))
       gcc_process_delta (g, now, &d);
@@ -1048,7 +926,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
      * others left. Every flow through the FIFO sees it at once, so all of
      * them grow multiplicatively from where they are and keep their
      * ratio; the old congestion point says nothing any more. */
-    g->aimd.free = gcc_free_path (g, now);
+    g->aimd.free = rtpcc_gcc_free_path_update (&g->free_path, now);
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
@@ -1146,7 +1024,8 @@ static const gchar *const burst_detect_names[] = { "busy", "size", NULL };
 /* docs/gcc.md describes each */
 static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_CHOICE ("estimator", Gcc, estimator, estimator_names),
-  RTPCC_PARAM_CHOICE ("queue-test", Gcc, queue_by_size, queue_test_names),
+  RTPCC_PARAM_CHOICE ("queue-test", Gcc, free_path.by_size,
+      queue_test_names),
   RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst.by_size, burst_detect_names),
   RTPCC_PARAM_BOOL ("probing", Gcc, probing),
   RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst.guard),
@@ -1155,7 +1034,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_BOOL ("recovery-probes", Gcc, recovery_probes),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
-  RTPCC_PARAM_TIME ("free-time", Gcc, free_time, 0, 60000, 0),
+  RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
   RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, capacity_jump, 0.0, 1.0,
       RTPCC_PARAM_MIN_OPEN),
   RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
@@ -1236,7 +1115,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
       SEND_WINDOW);
   info->n_self_bursts = g->burst.n_self_bursts;
   info->n_key_frames = g->burst.n_key_frames;
-  info->free_path = g->free_since != RTPCC_TIME_NONE;
+  info->free_path = g->free_path.free_since != RTPCC_TIME_NONE;
   info->signal = g->detector.signal;
   info->rc_state = g->aimd.state;
   info->startup = g->aimd.startup;
