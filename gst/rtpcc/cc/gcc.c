@@ -192,6 +192,7 @@
 #include <rtpcc/cc/gcc/grouper.h>
 #include <rtpcc/cc/gcc/kalman.h>
 #include <rtpcc/cc/gcc/loss.h>
+#include <rtpcc/cc/gcc/probe.h>
 #include <rtpcc/cc/gcc/sendlog.h>
 #include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
@@ -246,49 +247,8 @@
 #define PACING_FACTOR         1.1
 
 
-/* probing */
-#define PROBE_DURATION        RTPCC_MSEC (200)
-#define PROBE_CLEAN_TIME      RTPCC_MSEC (500)
-#define PROBE_DROP_RATIO      0.66
-#define PROBE_DROP_WINDOW     RTPCC_SEC (5)
-#define PROBE_DROP_FRACTION   0.85
-#define PROBE_RECOVERY_GAIN   1.5
-#define PROBE_ALR_GAIN        2.0
-#define PROBE_SUCCESS         1.1
-#define PROBE_BACKOFF_MIN     RTPCC_SEC (5)
-#define PROBE_BACKOFF_MAX     RTPCC_SEC (60)
-#define PROBE_AFTER_SUCCESS   RTPCC_SEC (1)
-#define PROBE_MIN_PACKETS     5
-#define PROBE_SATURATED_RATIO 0.9
-#define PROBE_SATURATED_FRACTION 0.95
-/* periodic probe: after this long in increase with a clean signal */
-#define PROBE_PERIODIC_CLEAN  RTPCC_SEC (2)
-/* capacity probe: at the last congestion point with a clean signal */
-#define PROBE_CAPACITY_GAIN   2.0
-/* A successful capacity probe moves the estimate this far towards what got
- * through. All the way (1.0), on 5.2's shared link the flow that probed
- * first after a capacity increase took the headroom (Jain < 0.9 in some
- * phase of 21 runs in 80 at 1.1 × pacing, 13 with 0.5); a lone flow
- * chains probes: 1 -> 2.5 Mbit/s in 8 s instead of 4 s with the queue
- * test over all packet sizes, 6 s with the per-size one (rtpcc_gcc). */
-#define CAPACITY_JUMP         0.5
-#define PROBE_CAPACITY_DURATION RTPCC_MSEC (40)
-/* the estimate is this close to the last congestion point (a received
- * rate, wire bytes and queue drain included: over-use fires at ~0.95 of it) */
-#define PROBE_CAPACITY_NEAR   0.9
-/* failed capacity probes back off to at most this (a steady link pays one
- * 60 ms burst per period; a grown link is found within it) */
-#define PROBE_CAPACITY_BACKOFF_MAX RTPCC_SEC (20)
-/* capacity probes only once no packet has queued for this long */
-#define QUEUE_EMPTY_TIME      RTPCC_MSEC (500)
 /* the free-path climb's growth per second */
 #define FREE_GAIN             1.3
-/* a probe that got at least this share of its rate through was not
- * limited by the path: probe again (libwebrtc's "further probing") */
-#define PROBE_CHAIN_RATIO     0.9
-#define ALR_RATIO             0.65
-#define ALR_TIME              RTPCC_SEC (1)
-
 static inline gdouble
 ms (RtpccTime t)
 {
@@ -321,8 +281,6 @@ typedef struct
   gdouble startup_gain;
   gdouble pacing_factor;
   guint trendline_window;
-  gboolean probing;
-  RtpccTime probe_duration;
 
   /* delay path */
   RtpccGccGrouper grouper;
@@ -348,50 +306,13 @@ typedef struct
   RtpccRateWindow recv;
   RtpccGccSendLog sent;         /* media only, sender clock */
   RtpccGccBurst burst;          /* our own key-frame bursts, (a) */
-  gdouble capacity_jump;
   gdouble received_rate;
 
   RtpccTime srtt;
 
-  /* large-drop bookkeeping for recovery probes */
-  gdouble drop_from;
-  /* this episode's recovery probe runs or found the path's limit
-   * (drop_limit, bit/s): no other until the estimate has grown past 1.1 x
-   * that limit without an over-use (the path grew since), or one gets
-   * >= PROBE_CHAIN_RATIO of its rate through */
-  gboolean drop_probed;
-  gdouble drop_limit;
-  RtpccTime drop_time;
-
-  /* application-limited region */
-  RtpccTime alr_since;
-
-  /* probing */
-  RtpccGccProbeState probe_state;
-  gdouble probe_rate, probe_base;
-  RtpccTime probe_start, probe_end, probe_deadline;
-  gboolean probe_have_first;
-  guint64 probe_first_seq, probe_last_seq;
-  guint64 highest_sent_seq;
-  gboolean have_sent;
   RtpccTime last_send_time;
-  guint64 probe_rx_bytes, probe_tx_bytes;
-  guint probe_rx, probe_lost;
-  guint probe_first_rx_bytes, probe_last_tx_bytes;
-  RtpccTime probe_first_arrival, probe_last_arrival;
-  RtpccTime probe_first_send, probe_last_send;
-  gboolean probe_overuse;
-  RtpccTime next_probe_time, probe_backoff;
-  gboolean periodic_probing;
-  gboolean capacity_probing;
-  gboolean probe_chain;         /* last probe succeeded unconstrained */
-  gdouble probe_need;           /* bit/s the probe must get through */
-  gboolean probe_capacity;      /* the running probe is a capacity probe */
-  RtpccTime next_capacity_probe, capacity_backoff;
-  gboolean recovery_probes;     /* after a large drop (opt-in) */
+  RtpccGccProber probe;
   RtpccGccFreePath free_path;   /* the standing-queue tracker, (c) */
-  guint n_probes, n_probe_success, n_probe_fail;
-  gdouble last_probe_result;
 
   const gchar *reason;
 } Gcc;
@@ -428,8 +349,8 @@ gcc_publish (Gcc * g)
   guint64 target, fec = 0;
   const gchar *state;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING) {
-    target = (guint64) MAX (g->probe_rate, rate);
+  if (g->probe.state == RTPCC_GCC_PROBE_SENDING) {
+    target = (guint64) MAX (g->probe.rate, rate);
     fec = target - (guint64) rate;
     state = "probe";
   } else if (g->aimd.startup) {
@@ -464,21 +385,10 @@ gcc_init (RtpccController * cc, RtpccTime now)
 
   g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
   g->burst_time = RTPCC_GCC_BURST_TIME;
-  g->capacity_jump = CAPACITY_JUMP;
   g->beta = RTPCC_GCC_BETA;
   g->startup_gain = RTPCC_GCC_STARTUP_GAIN;
   g->pacing_factor = PACING_FACTOR;
   g->trendline_window = RTPCC_GCC_TRENDLINE_WINDOW;
-  g->probing = TRUE;
-  /* off by default: on RFC 8867 5.1 it lifts the 2.5 Mbit/s phase from
-   * 77 % to 87 % utilisation (climb 12.0 s -> 4.0 s) but raises the run's
-   * p95 queue delay from 30 to 46 ms (test-sim-rfc8867, seed 1); a probe
-   * design that costs less queue is open work */
-  g->periodic_probing = FALSE;
-  g->capacity_probing = FALSE;
-  g->recovery_probes = FALSE;
-  g->probe_duration = PROBE_DURATION;
-
   gcc_reset_delay_path (g);
   g->last_arrival = RTPCC_TIME_NONE;
   g->last_not_normal = now;
@@ -498,15 +408,8 @@ gcc_init (RtpccController * cc, RtpccTime now)
   rtpcc_gcc_burst_init (&g->burst);
   g->received_rate = -1;
   g->srtt = RTPCC_TIME_NONE;
-  g->drop_time = RTPCC_TIME_NONE;
-  g->alr_since = RTPCC_TIME_NONE;
-  g->probe_state = RTPCC_GCC_PROBE_IDLE;
-  g->next_probe_time = now;
-  g->probe_backoff = PROBE_BACKOFF_MIN;
-  g->next_capacity_probe = now;
+  rtpcc_gcc_prober_init (&g->probe, now);
   rtpcc_gcc_free_path_init (&g->free_path);
-  g->capacity_backoff = PROBE_BACKOFF_MIN;
-  g->last_probe_result = -1;
   g->reason = "initial";
   gcc_publish (g);
 }
@@ -527,19 +430,13 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
 {
   Gcc *g = (Gcc *) cc;
 
-  if (!g->have_sent || pkt->seq > g->highest_sent_seq)
-    g->highest_sent_seq = pkt->seq;
   g->last_send_time = pkt->send_time;
-  g->have_sent = TRUE;
   if (!pkt->is_fec) {
     rtpcc_gcc_send_log_add (&g->sent, pkt->send_time, pkt->size);
     rtpcc_gcc_burst_sent (&g->burst, pkt,
-        g->probe_state == RTPCC_GCC_PROBE_IDLE);
+        g->probe.state == RTPCC_GCC_PROBE_IDLE);
   }
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && !g->probe_have_first) {
-    g->probe_first_seq = pkt->seq;
-    g->probe_have_first = TRUE;
-  }
+  rtpcc_gcc_prober_sent (&g->probe, pkt);
 }
 
 /* One inter-group sample through the filter and the detector. */
@@ -593,258 +490,54 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
     g->last_not_normal = now;
 }
 
-static void
-gcc_note_rate_change (Gcc * g, RtpccTime now, gdouble before, gdouble after)
-{
-  if (after >= before)
-    return;
-  /* a drop episode: decreases less than 5 s apart belong together; its
-   * starting rate is what recovery probes aim back at */
-  if (g->drop_time == RTPCC_TIME_NONE
-      || now - g->drop_time > PROBE_DROP_WINDOW) {
-    g->drop_from = before;
-    g->drop_probed = FALSE;
-  } else {
-    g->drop_from = MAX (g->drop_from, before);
-  }
-  g->drop_time = now;
-}
-
-static void
-gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
-{
-  g->probe_state = RTPCC_GCC_PROBE_IDLE;
-  g->parent.next_tick = RTPCC_TIME_NONE;
-  g->last_probe_result = result;
-  if (success) {
-    gdouble r = MIN (result, g->probe_rate);
-    if (g->probe_capacity && r > g->aimd.rate)
-      r = g->aimd.rate + g->capacity_jump * (r - g->aimd.rate);
-    g->n_probe_success++;
-    g->aimd.rate = CLAMP (MAX (g->aimd.rate, r), g->aimd.min_rate,
-        g->aimd.max_rate);
-    /* the old congestion point no longer describes the path */
-    g->aimd.have_cp = FALSE;
-    g->loss.rate = g->aimd.rate;
-    g->loss.limiting = FALSE;
-    g->probe_backoff = PROBE_BACKOFF_MIN;
-    g->capacity_backoff = PROBE_BACKOFF_MIN;
-    g->next_probe_time = now + PROBE_AFTER_SUCCESS;
-    g->probe_chain = result >= PROBE_CHAIN_RATIO * g->probe_rate;
-    g->reason = "probe";
-  } else {
-    g->probe_chain = FALSE;
-    g->n_probe_fail++;
-    if (g->probe_capacity) {
-      /* its own back-off: a capacity probe failing on a full link must not
-       * hold back the recovery probe after a drop */
-      g->next_capacity_probe = now + g->capacity_backoff;
-      g->capacity_backoff = MIN (g->capacity_backoff * 2,
-          PROBE_CAPACITY_BACKOFF_MAX);
-      g->next_probe_time = now + PROBE_AFTER_SUCCESS;
-    } else {
-      g->next_probe_time = now + g->probe_backoff;
-      g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
-    }
-  }
-  /* A recovery probe that got (nearly) all of its rate through is followed
-   * by the next (1 s later, 1.5 x again, up to 0.85 x the pre-drop rate);
-   * one that found the path's limit is remembered (what got through, at
-   * least the rate it left) */
-  if (!g->probe_capacity && g->drop_probed) {
-    if (success && g->probe_chain)
-      g->drop_probed = FALSE;
-    else
-      g->drop_limit = MAX (result, g->probe_base);
-  }
-}
-
-/* A probe that came out markedly slower than it went in saturated the path:
- * the receive rate is the bottleneck's, at which its queue only grows, so
- * the estimate is a fraction below it (libwebrtc probe_bitrate_estimator's
- * 0.9 and 0.95). Taken as is, a recovery probe into a link it filled set
- * the estimate to exactly C, and the queue it left climbed past 100 ms
- * before the next over-use (RFC 8867 5.1 at 0.6 Mbit/s, test-sim-rfc8867
- * seed 38). */
-gdouble
-rtpcc_gcc_probe_estimate (gdouble send_rate, gdouble recv_rate)
-{
-  if (recv_rate < PROBE_SATURATED_RATIO * send_rate)
-    return PROBE_SATURATED_FRACTION * recv_rate;
-  return MIN (send_rate, recv_rate);
-}
-
-/* rtpcc_gcc_probe_estimate of the probe's packets, -1 if too few */
-static gdouble
-gcc_probe_result (const Gcc * g)
-{
-  gdouble tx, rx;
-
-  if (g->probe_rx < PROBE_MIN_PACKETS
-      || g->probe_last_arrival <= g->probe_first_arrival
-      || g->probe_last_send <= g->probe_first_send)
-    return -1;
-  rx = (g->probe_rx_bytes - g->probe_first_rx_bytes) * 8.0 /
-      RTPCC_TIME_AS_SEC (g->probe_last_arrival - g->probe_first_arrival);
-  tx = (g->probe_tx_bytes - g->probe_last_tx_bytes) * 8.0 /
-      RTPCC_TIME_AS_SEC (g->probe_last_send - g->probe_first_send);
-  return rtpcc_gcc_probe_estimate (tx, rx);
-}
-
+/* Judges a running probe; a success lifts A (and As with it) to what got
+ * through, and the old congestion point no longer describes the path. */
 static void
 gcc_probe_evaluate (Gcc * g, RtpccTime now, gboolean all_reported)
 {
-  gdouble result;
+  gdouble r = 0;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_IDLE)
-    return;
-  if (g->probe_overuse || (g->probe_rx + g->probe_lost >= PROBE_MIN_PACKETS
-          && g->probe_lost > RTPCC_GCC_LOSS_HIGH * (g->probe_rx + g->probe_lost))) {
-    gcc_probe_finish (g, now, FALSE, gcc_probe_result (g));
-    return;
+  switch (rtpcc_gcc_prober_evaluate (&g->probe, now, all_reported,
+          g->aimd.rate, &r)) {
+    case RTPCC_GCC_PROBE_RUNNING:
+      return;
+    case RTPCC_GCC_PROBE_SUCCEEDED:
+      g->aimd.rate = CLAMP (MAX (g->aimd.rate, r), g->aimd.min_rate,
+          g->aimd.max_rate);
+      g->aimd.have_cp = FALSE;
+      g->loss.rate = g->aimd.rate;
+      g->loss.limiting = FALSE;
+      g->reason = "probe";
+      break;
+    case RTPCC_GCC_PROBE_FAILED:
+      break;
   }
-  if (g->probe_state != RTPCC_GCC_PROBE_WAITING)
-    return;
-  if (!all_reported && now < g->probe_deadline)
-    return;
-  result = gcc_probe_result (g);
-  gcc_probe_finish (g, now, result >= g->probe_need, result);
-}
-
-static void
-gcc_probe_account (Gcc * g, const RtpccPacketReport * r)
-{
-  if (g->probe_state == RTPCC_GCC_PROBE_IDLE || !g->probe_have_first
-      || r->seq < g->probe_first_seq)
-    return;
-  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && r->seq > g->probe_last_seq)
-    return;
-  if (!r->received) {
-    g->probe_lost++;
-    return;
-  }
-  if (r->arrival == RTPCC_TIME_NONE)
-    return;
-  if (g->probe_rx == 0 || r->arrival < g->probe_first_arrival) {
-    g->probe_first_arrival = r->arrival;
-    g->probe_first_rx_bytes = r->size;
-  }
-  if (g->probe_rx == 0 || r->arrival > g->probe_last_arrival)
-    g->probe_last_arrival = r->arrival;
-  if (g->probe_rx == 0 || r->send_time < g->probe_first_send)
-    g->probe_first_send = r->send_time;
-  if (g->probe_rx == 0 || r->send_time >= g->probe_last_send) {
-    g->probe_last_send = r->send_time;
-    g->probe_last_tx_bytes = r->size;
-  }
-  g->probe_rx++;
-  g->probe_rx_bytes += r->size;
-  g->probe_tx_bytes += r->size;
-}
-
-static void
-gcc_probe_start (Gcc * g, RtpccTime now, gdouble rate, RtpccTime duration)
-{
-  RtpccController *cc = &g->parent;
-
-  g->probe_state = RTPCC_GCC_PROBE_SENDING;
-  g->probe_rate = MIN (rate, (gdouble) cc->config.max_bitrate);
-  g->probe_base = gcc_rate (g);
-  g->probe_need = PROBE_SUCCESS * g->probe_base;
-  g->probe_start = now;
-  g->probe_end = now + duration;
-  g->probe_have_first = FALSE;
-  g->probe_rx = g->probe_lost = 0;
-  g->probe_rx_bytes = g->probe_tx_bytes = 0;
-  g->probe_overuse = FALSE;
-  g->n_probes++;
-  g->reason = "probe";
-  cc->next_tick = g->probe_end;
+  g->parent.next_tick = RTPCC_TIME_NONE;
 }
 
 static void
 gcc_probe_maybe_start (Gcc * g, RtpccTime now)
 {
   RtpccController *cc = &g->parent;
-  gdouble rate = gcc_rate (g), p = 0;
-  gdouble send_rate;
-  RtpccTime duration = g->probe_duration;
-  gboolean capacity = FALSE;
+  RtpccGccProbeInput in;
 
-  /* application-limited region: the encoder uses < 65 % of the target */
-  send_rate = rtpcc_gcc_send_log_rate (&g->sent, now, SEND_WINDOW);
-  if (send_rate >= 0 && send_rate < ALR_RATIO * cc->target.target_bitrate) {
-    if (g->alr_since == RTPCC_TIME_NONE)
-      g->alr_since = now;
-  } else {
-    g->alr_since = RTPCC_TIME_NONE;
-  }
-
-  if (!g->probing || g->probe_state != RTPCC_GCC_PROBE_IDLE
-      || g->aimd.startup || now < g->next_probe_time)
-    return;
-  /* the delay signal is clean: normal for a while, nothing lost */
-  if (g->detector.signal != RTPCC_GCC_NORMAL
-      || now - g->last_not_normal < PROBE_CLEAN_TIME
-      || g->aimd.state == RTPCC_GCC_RC_DECREASE || g->loss.limiting
-      || g->loss.last_fraction >= RTPCC_GCC_LOSS_LOW || g->received_rate < 0)
-    return;
-
-  if (g->recovery_probes && g->drop_time != RTPCC_TIME_NONE
-      && now - g->drop_time <= PROBE_DROP_WINDOW
-      && rate < PROBE_DROP_RATIO * g->drop_from && (!g->drop_probed
-          || rate >= PROBE_SUCCESS * g->drop_limit)) {
-    p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
-    /* Not again at this level unless this one gets through (the chain in
-     * gcc_probe_finish): the sawtooth's cuts at the new level, each within
-     * 5 s of the last, keep the drop episode open, and a full link was
-     * probed at 1.5 x after every back-off (RFC 8867 5.1's 0.6 Mbit/s
-     * phase after the 2.5 Mbit/s one: a queue spike every ~6 s, "success"
-     * being >= 1.1 A) */
-    g->drop_probed = TRUE;
-    g->drop_limit = G_MAXDOUBLE;        /* until this one is judged */
-  } else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
-    p = PROBE_ALR_GAIN * rate;
-  else if (g->capacity_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
-      && now >= g->next_capacity_probe
-      && rtpcc_gcc_free_path_quiet_time (&g->free_path, now) >=
-      QUEUE_EMPTY_TIME && (g->probe_chain
-          || !g->aimd.have_cp
-          || rate >= PROBE_CAPACITY_NEAR * g->aimd.cp_mean)) {
-    /* Capacity may have grown (RFC 8867 5.1's 1 -> 2.5 Mbit/s step): the
-     * draft's additive increase near the last congestion point needs
-     * 10-18 s to fill it. A full link keeps a few ms of queue (frames are
-     * paced faster than the target), one with spare capacity none: once the queue has
-     * been empty for 500 ms and the estimate is back at its last
-     * congestion point, a short burst at 2 x answers within an RTT, and a
-     * probe that got through unconstrained is followed by another
-     * (libwebrtc's further probing). Links shared with other flows keep a
-     * queue, so the probe rarely fires there; when it does, a flow near
-     * its share gets ~(2A / (2A + others)) x C through, < 0.9 P: it fails
-     * and nobody's share is taken. A failed one costs ~40 ms at 2 x and
-     * backs off 5 s doubling to 20 s (test-sim-rfc8867 has the numbers). */
-    p = PROBE_CAPACITY_GAIN * rate;
-    /* long enough for a measurable number of MTU-sized packets at low
-     * rates (padding probes are small, FEC packets may not be) */
-    duration = MIN (g->probe_duration, MAX (PROBE_CAPACITY_DURATION,
-            (RtpccTime) (RTPCC_SEC (1) * 6.0 * 1200 * 8 / MAX (p, 1.0))));
-    capacity = TRUE;
-  } else if (g->periodic_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
-      && now - g->last_not_normal >= PROBE_PERIODIC_CLEAN)
-    /* opt-in: probe whenever the signal has been clean for 2 s */
-    p = PROBE_RECOVERY_GAIN * rate;
-  p = MIN (p, (gdouble) cc->config.max_bitrate);
-  if (p >= PROBE_SUCCESS * rate) {
-    gcc_probe_start (g, now, p, duration);
-    /* A capacity probe runs where the link may be full, possibly shared:
-     * in a FIFO that other flows keep busy, a short burst still gets
-     * (its share of the input) x C through, ~1.2 x A for two equal flows,
-     * which the recovery probes' 1.1 x A would call a success and take
-     * the other flow's share. Only a probe that got ~all of its rate
-     * through shows spare capacity. */
-    g->probe_capacity = capacity;
-    if (capacity)
-      g->probe_need = MAX (g->probe_need, PROBE_CHAIN_RATIO * g->probe_rate);
+  in.rate = gcc_rate (g);
+  in.target = cc->target.target_bitrate;
+  in.max_rate = cc->config.max_bitrate;
+  in.send_rate = rtpcc_gcc_send_log_rate (&g->sent, now, SEND_WINDOW);
+  in.received_rate = g->received_rate;
+  in.signal = g->detector.signal;
+  in.last_not_normal = g->last_not_normal;
+  in.rc_state = g->aimd.state;
+  in.startup = g->aimd.startup;
+  in.loss_limiting = g->loss.limiting;
+  in.loss_fraction = g->loss.last_fraction;
+  in.have_cp = g->aimd.have_cp;
+  in.cp_mean = g->aimd.cp_mean;
+  in.quiet_time = rtpcc_gcc_free_path_quiet_time (&g->free_path, now);
+  if (rtpcc_gcc_prober_maybe_start (&g->probe, now, &in)) {
+    g->reason = "probe";
+    cc->next_tick = g->probe.end;
   }
 }
 
@@ -884,9 +577,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     const RtpccPacketReport *r = &fb->reports[i];
     RtpccGccDelta d;
 
-    gcc_probe_account (g, r);
-    if (g->probe_state == RTPCC_GCC_PROBE_WAITING
-        && r->seq >= g->probe_last_seq)
+    if (rtpcc_gcc_prober_account (&g->probe, r))
       probe_all_reported = TRUE;
     /* FEC and probe packets are expendable: their loss says little about
      * what the media suffers, and a failed probe must not cut the rate */
@@ -913,8 +604,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   g->received_rate = R;
   signal = g->overuse_latched ? RTPCC_GCC_OVERUSE : g->detector.signal;
 
-  if (signal == RTPCC_GCC_OVERUSE && g->probe_state != RTPCC_GCC_PROBE_IDLE)
-    g->probe_overuse = TRUE;
+  if (signal == RTPCC_GCC_OVERUSE)
+    rtpcc_gcc_prober_overuse (&g->probe);
 
   /* the rate controller runs once per control interval, and at once when
    * an over-use may be acted on */
@@ -946,12 +637,12 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 
   if (loss_cut)
     g->reason = "loss";
-  else if (g->probe_state == RTPCC_GCC_PROBE_SENDING)
+  else if (g->probe.state == RTPCC_GCC_PROBE_SENDING)
     g->reason = "probe";
   else
     g->reason = rtpcc_gcc_signal_name (signal);
 
-  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
   gcc_probe_evaluate (g, now, probe_all_reported);
   gcc_probe_maybe_start (g, now);
   gcc_publish (g);
@@ -987,7 +678,7 @@ gcc_on_receiver_report (RtpccController * cc, RtpccTime now,
     g->reason = "normal";
   }
   g->loss.limiting = TRUE;
-  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
   gcc_publish (g);
 }
 
@@ -996,22 +687,18 @@ gcc_on_tick (RtpccController * cc, RtpccTime now)
 {
   Gcc *g = (Gcc *) cc;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && now >= g->probe_end) {
+  if (g->probe.state == RTPCC_GCC_PROBE_SENDING && now >= g->probe.end) {
     /* stop asking for probe bytes; wait for their feedback */
-    g->probe_state = RTPCC_GCC_PROBE_WAITING;
-    g->probe_last_seq = g->have_sent ? g->highest_sent_seq : 0;
-    g->probe_deadline = now + gcc_rtt (g) + RTPCC_MSEC (500);
-    if (!g->probe_have_first) {
-      /* nothing was sent during the probe */
-      gcc_probe_finish (g, now, FALSE, -1);
-    } else {
-      cc->next_tick = g->probe_deadline;
-    }
+    if (rtpcc_gcc_prober_stop (&g->probe, now, gcc_rtt (g)) ==
+        RTPCC_GCC_PROBE_RUNNING)
+      cc->next_tick = g->probe.deadline;
+    else
+      cc->next_tick = RTPCC_TIME_NONE;
     g->reason = rtpcc_gcc_signal_name (g->detector.signal);
     gcc_publish (g);
     return;
   }
-  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && now >= g->probe_deadline) {
+  if (g->probe.state == RTPCC_GCC_PROBE_WAITING && now >= g->probe.deadline) {
     gcc_probe_evaluate (g, now, TRUE);
     gcc_publish (g);
   }
@@ -1027,15 +714,15 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_CHOICE ("queue-test", Gcc, free_path.by_size,
       queue_test_names),
   RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst.by_size, burst_detect_names),
-  RTPCC_PARAM_BOOL ("probing", Gcc, probing),
+  RTPCC_PARAM_BOOL ("probing", Gcc, probe.enabled),
   RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst.guard),
-  RTPCC_PARAM_BOOL ("periodic-probing", Gcc, periodic_probing),
-  RTPCC_PARAM_BOOL ("capacity-probing", Gcc, capacity_probing),
-  RTPCC_PARAM_BOOL ("recovery-probes", Gcc, recovery_probes),
+  RTPCC_PARAM_BOOL ("periodic-probing", Gcc, probe.periodic),
+  RTPCC_PARAM_BOOL ("capacity-probing", Gcc, probe.capacity),
+  RTPCC_PARAM_BOOL ("recovery-probes", Gcc, probe.recovery),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
   RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
-  RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, capacity_jump, 0.0, 1.0,
+  RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, probe.capacity_jump, 0.0, 1.0,
       RTPCC_PARAM_MIN_OPEN),
   RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
   RTPCC_PARAM_DOUBLE ("startup-gain", Gcc, startup_gain, 1.0, 8.0, 0),
@@ -1048,7 +735,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_TIME ("rate-window", Gcc, recv.window, 100, 5000, 0),
   RTPCC_PARAM_UINT ("trendline-window", Gcc, trendline_window, 2,
       RTPCC_GCC_TRENDLINE_MAX_WINDOW),
-  RTPCC_PARAM_TIME ("probe-duration", Gcc, probe_duration, 10, 2000, 0),
+  RTPCC_PARAM_TIME ("probe-duration", Gcc, probe.duration, 10, 2000, 0),
 };
 
 static gboolean
@@ -1128,12 +815,12 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_overuse = g->n_overuse;
   info->n_decreases = g->n_decreases;
   info->n_loss_decreases = g->n_loss_decreases;
-  info->probe_state = g->probe_state;
-  info->probe_rate = g->probe_rate;
-  info->n_probes = g->n_probes;
-  info->n_probe_success = g->n_probe_success;
-  info->n_probe_fail = g->n_probe_fail;
-  info->last_probe_result = g->last_probe_result;
+  info->probe_state = g->probe.state;
+  info->probe_rate = g->probe.rate;
+  info->n_probes = g->probe.n_probes;
+  info->n_probe_success = g->probe.n_success;
+  info->n_probe_fail = g->probe.n_fail;
+  info->last_probe_result = g->probe.last_result;
   info->srtt = g->srtt;
   return TRUE;
 }

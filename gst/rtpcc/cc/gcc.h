@@ -47,14 +47,6 @@ typedef enum
   RTPCC_GCC_RC_DECREASE,
 } RtpccGccRcState;
 
-/* ---- probing ------------------------------------------------------------- */
-
-/* What a probe shows of the path, from the send and receive rates of its
- * packets (bit/s): min (send, receive), unless the path came out markedly
- * slower (receive < 0.9 × send: the probe saturated the bottleneck, whose
- * queue grows at the receive rate), then 0.95 × receive. */
-gdouble rtpcc_gcc_probe_estimate (gdouble send_rate, gdouble recv_rate);
-
 /* ---- the controller ------------------------------------------------------ */
 
 typedef enum
