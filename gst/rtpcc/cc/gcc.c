@@ -1,185 +1,21 @@
-/* "gcc": Google Congestion Control, after draft-ietf-rmcat-gcc-02 (the draft)
- * and the libwebrtc goog_cc design it documents, run entirely at the sender
- * from per-packet feedback (RFC 8888 CCFB, 1/1024 s arrival resolution, or
- * TWCC, 250 µs): only RtpccFeedback is read, so either works.
+/* "gcc": Google Congestion Control after draft-ietf-rmcat-gcc-02 and the
+ * libwebrtc goog_cc design it documents, run at the sender from per-packet
+ * feedback (RFC 8888 CCFB or TWCC); RTCP receiver reports alone run the
+ * loss-based part only (draft §7).
  *
- * Pipeline, per feedback:
- *   reports -> grouper (§5.2) -> d(i) -> trendline | kalman (§5.3)
- *           -> over-use detector, adaptive threshold (§5.4)
- *           -> AIMD rate controller on the received rate (§5.5)      = A
- *   reports -> loss fraction over >= the control interval (§6)        = As
- *   target = min (A, As); probes add fec_bitrate on top (see below).
+ * Per feedback:
+ *   reports -> grouper -> d(i) -> trendline | Kalman -> over-use detector
+ *           -> AIMD on the received rate                              = A
+ *   reports -> loss fraction over a window                            = As
+ *   target = min (A, As); a probe adds fec_bitrate on top.
  *
- * Constants and where they come from:
- *   burst_time 5 ms, q 1e-3, e(0) 0.1, chi 0.01 (the draft's range is
- *   [0.1, 0.001]), del_var_th(0) 12.5 ms, overuse_time_th 10 ms, K_u 0.01,
- *   K_d 0.00018, beta 0.85, T in [0.5, 1] s (500 ms here)  — draft Table 1;
- *   threshold clamp [6, 600] ms, no adaptation when |m| − th > 15 ms,
- *   1.08^min(dt,1) increase, half a packet per (100 ms + RTT) additive
- *   increase, A < 1.5 R, EMA 0.95 of the congestion point ± 3σ  — draft §5.4
- *   and §5.5; loss 2 % / 10 % / (1 − 0.5 p) / 1.05 (per 100 ms the loss
- *   window spans, so alike for every rate)  — draft §6;
- *   trendline window 20, smoothing 0.9, gain 4, amplification
- *   min(num_deltas, 60), threshold time step capped at 100 ms — libwebrtc
- *   trendline_estimator.cc; arrival bursts (≤ 5 ms apart, negative
- *   propagation delta, < 100 ms long) — libwebrtc inter_arrival_delta.cc;
- *   f_max over the last 60 groups — libwebrtc overuse_estimator.cc;
- *   σ floor/ceiling of the congestion point (normalised variance clamped to
- *   [0.4, 2.5] kbit/s) — libwebrtc link_capacity_estimator.cc; no second
- *   decrease within an RTT (clamped to [10, 200] ms) unless the received rate
- *   fell below half the estimate — libwebrtc aimd_rate_control.cc
- *   TimeToReduceFurther; 20 packets per loss window — libwebrtc
- *   send_side_bandwidth_estimation.cc kLimitNumPackets; probe after a drop
- *   below 0.66 at 0.85 of the old rate, at most every 5 s, ALR probes at 2×
- *   — libwebrtc probe_controller.cc.
- *
- * What we change relative to RRTCC (seed 003: aggressive, 4.27 % loss,
- * synchronised flows, the first flow starved when others join) and to
- * gst-plugins-rs rtpgccbwe (I-frame bursts, no probing on stock GStreamer,
- * loss and goodput measured over one feedback packet):
- *
- * (a) I-frame bursts. Groups are formed on *send* times (5 ms), never on
- *     frame boundaries, and the sender's pacer spreads a frame over at most
- *     100 ms, so a key frame becomes a run of groups at the pacing rate, not
- *     one wall of packets; a burst that still leaves within 5 ms is ONE
- *     group however spread out the bottleneck makes its arrivals — one d(i)
- *     sample, not twenty. Two rules then keep a key frame from reading as
- *     over-use: (1) "still increasing" is required of the *raw* accumulated
- *     delay as well as of the filtered estimate: it must be at its highest
- *     since the estimate crossed the threshold. After a one-off step the
- *     smoothed trend keeps rising for several samples (the EMA's lag), which
- *     is what lets the draft's m(i) >= m(i-1) test pass on a transient; the
- *     raw delay already drains. (2) The sender knows when it bursts: a
- *     frame of more than 2× the delta frames' mean bytes (frame ends from
- *     the RTP marker, RtpccSentPacket.frame_end) is a key frame; without
- *     frame ends, a frame keeping the pacer busy for > 1.5 frame intervals
- *     (app_limited flags). Delay samples sent around it may not fire an
- *     over-use nor raise the threshold — up to 100 ms of delay growth, what one frame
- *     pushed through the pacer's 100 ms max-delay can add; beyond that (a
- *     capacity drop during a key frame) it is an over-use whatever we sent.
- *     Loss and goodput are measured over windows of many packets (>= 20
- *     packets and >= the 100 ms control interval; the received rate over
- *     500 ms of arrivals), never over one feedback.
- * (b) Join fairness. Over-use is detected from the delay *trend*, which
- *     every flow through the queue sees alike (a newcomer is not fooled by
- *     the incumbent's standing queue, as an absolute-delay rule would be);
- *     decreases go to beta × the flow's own *received* rate, so the flow
- *     that holds more of the link gives back more, at every shared cut;
- *     increases near (below or within ±3σ of) the last congestion point are
- *     additive, the same few kbit/s for every flow, so each shared cut
- *     shrinks the gap between two flows by beta (AIMD, Chiu–Jain). The draft
- *     would return to multiplicative increase below the ±3σ band — where
- *     every flow is after its own cut — and multiplicative increase keeps the
- *     flows' ratio, freezing the incumbent's advantage; we keep libwebrtc's
- *     reading (AimdRateControl: additive while a congestion point is known,
- *     multiplicative only above its band). The estimate may not run more
- *     than 1.5× above what this flow gets through (A < 1.5 R), so no flow
- *     claims headroom the others hold. Threshold adaptation (the draft's
- *     K_u/K_d) is kept for what it is for — tolerating a loss-based flow
- *     that keeps filling the queue — and not fed with our own transients:
- *     only a growing over-use that is not our burst raises the threshold,
- *     and not from our over-use signal until we are back in increase (at
- *     most 1 s if the over-use persists). With K_d's 5.5 s time constant,
- *     every self-inflicted excursion otherwise raised it by ~15 ms (measured
- *     6 -> 35 ms) and each later over-use was detected later, with more
- *     queue: RRTCC's aggressiveness. In the two-flow tests (rtpcc_gcc) the
- *     incumbent is never below half its share, and Jain's index per 10 s is
- *     >= 0.9 from the first 10 s window after a join on 1 Mbit/s and from
- *     10 s after it on 2 Mbit/s (~40 s before the ramp of (b'): additive
- *     steps do not scale with the rate).
- * (b') Utilisation and newcomers (RFC 8867 5.1/5.4, test-sim-rfc8867).
- *     The sawtooth idled the link: over-use fires at ~0.93-0.97 C (frames
- *     paced at 1.25x queued before the mean reached C), the cut lands at
- *     0.85 R and additive increase needs ~5 s to climb back: 85-89 % per
- *     phase. Fast recovery: an episode whose first cut is at the known
- *     point (R not below its band) climbs back at recovery-gain (2x/s) to
- *     recovery-frac (0.91) x the point once the signal is normal again (the
- *     cut's queue has drained), then additive; a cut below the band (the
- *     link shrank, or others joined) does not. Fast recovery is
- *     multiplicative and keeps the flows' ratio: the additive part alone
- *     evens shares out, at n·a/S per second (a the additive pace, S the
- *     link), ~2 %/s for three flows on 3.5 Mbit/s, a 50 s time constant.
- *     A newcomer therefore gets a faster path: the over-use that ends its
- *     start-up (below max_rate: a start-up pinned at max_rate had the
- *     link to itself) starts a ramp, multiplicative at ramp-gain (1.5x/s)
- *     instead of additive, kept while each over-use episode comes at an
- *     estimate >= ramp-rise (1.7) x the previous one. Incumbents cut
- *     below their point and recover only additively, so what their cuts
- *     free goes to the ramping flow; in a fluid model the ramp stops once
- *     0.85 + 0.15 S/x < 1.7, at x = 0.18 S (0.35 of a 2-flow share,
- *     0.53 of a 3-flow share), and AIMD finishes (1.25 until the pacing
- *     factor came down to 1.1: then newcomers ramped past their share, the
- *     first flow of 5.4 seed 6 8 s below half its share; 1.4 until
- *     recovery probes became opt-in: seed 12's first flow 6 s). It cannot starve
- *     incumbents (003's flaw): it grows only through shared over-use
- *     episodes, each of which it also cuts in.
- * (c) Probing. rtpgccbwe relies on rtprtxsend stuffing that stock
- *     GStreamer lacks. Here the controller asks for probe bytes through
- *     fec_bitrate: while a probe runs, target_bitrate = the probe rate P,
- *     media_bitrate = A (the encoder is not told to change) and
- *     fec_bitrate = P − A. THE SENDER MUST send fec_bitrate worth of FEC or
- *     padding packets (flagged is_fec) on top of the media for as long as
- *     it is published, paced with the media at pacing_rate (a FEC encoder
- *     does it by raising its repair rate for that time). A sender that
- *     ignores it only makes the probe fail (the received rate does not
- *     rise) — no harm done, the target falls back at once.
- *     Which probes run by default: application-limited ones (ALR) only.
- *     The recovery probe (recovery-probes=true) and the capacity probe
- *     (capacity-probing=true) are opt-in since the free-path climb
- *     (FREE_TIME): on a shared link the flow that probed first after
- *     capacity came back took the headroom, where the free-path climb
- *     lets every flow grow alike. RFC 8867 5.2, seeds 1-80 / 81-160:
- *     Jain < 0.9 in some phase of 14 / 26 runs with recovery probes on,
- *     9 / 10 without; the utilisation and queue counts the same or
- *     better, 5.4 flows already running > 5 s below half their share 1 /
- *     2 -> 2 / 3 (ramp-rise 1.4 with them, 1.7 without).
- *     State machine (state "probe" while sending):
- *       IDLE --(delay signal normal >= 500 ms, no loss, not in startup, and
- *               either: the estimate fell below 0.66 of its pre-drop value
- *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A),
- *               not again until one gets >= 0.9 P through or A exceeds
- *               1.1 x what the last one got through;
- *               or the media sent is < 0.65 × target (application-limited)
- *               for >= 1 s -> P = 2 × A;
- *               or (capacity probe) in increase, no packet saw more than
- *               5 ms of queue for 500 ms, and A is >= 0.9 × the last
- *               congestion point, or none is known, or the previous probe
- *               got >= 90 % of its rate through -> P = 2 × A for
- *               max (40 ms, 6 MTU-sized packets), success only if >= 0.9 P
- *               gets through; failures back off on their own timer, 5 s
- *               doubling to 20 s)--> SENDING
- *       SENDING --(probe-duration elapsed)--> WAITING
- *       SENDING/WAITING --(over-use, or > 10 % loss among probe packets)-->
- *               IDLE, failed, next probe after a back-off (5 s, doubling to
- *               60 s); the usual over-use decrease handles the queue.
- *       WAITING --(all probe packets reported, or RTT + 500 ms)--> IDLE:
- *               success if min (send, receive) rate of the probe packets
- *               (0.95 × receive if receive < 0.9 × send: it saturated the
- *               path) >= 1.1 × A: A = As = min (that rate, P), the congestion
- *               point is forgotten, the next probe may follow after 1 s;
- *               else failed (back-off).
- *
- * Start-up. The draft's 8 %/s needs 25 s from 150 kbit/s to 1 Mbit/s;
- * libwebrtc jumps with probe clusters at 3× and 6× the start rate, which
- * needs padding a media-driven sender may not have. Until the first decrease
- * (state "startup") the estimate grows by startup-gain per second (2×),
- * still capped at 1.5 × the received rate; the first over-use ends it.
+ * This file is the glue: it feeds the parts under cc/gcc/, publishes the
+ * target, and maps controller-params onto them. docs/gcc.md has what each
+ * part does beyond the draft, every parameter, and how the defaults were
+ * chosen.
  *
  * States "startup", "increase", "decrease", "hold", "probe"; reasons
  * "overuse", "underuse", "normal", "loss", "probe".
- *
- * set_param: estimator (trendline|kalman), burst-time (ms), beta,
- * startup-gain, pacing-factor, rate-window (ms), trendline-window, probing
- * (true|false), capacity-probing (true|false, default false: the capacity
- * probe above; the free-path climb below does its job), periodic-probing
- * (true|false, default false: probe at 1.5 x after 2 s of clean
- * increase), probe-duration (ms), burst-guard (true|false: the key-frame
- * rule of (a)), burst-detect (size|busy: how (a) tells key frames when
- * frame ends are marked; busy is the fallback rule), capacity-jump (0-1,
- * CAPACITY_JUMP), free-time (ms, 0 = off) and free-gain (FREE_TIME),
- * queue-test (size|all: the queue tracker's minimum per size class or
- * over all packets), recovery-frac (0 = off), recovery-gain, ramp-gain
- * (1 = off), ramp-rise (see (b')).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -198,64 +34,36 @@
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
 
-#include <math.h>
 #include <string.h>
 
-/* grouping */
+/* arrivals this far apart: the stream paused, start the delay path again */
 #define STREAM_TIMEOUT        RTPCC_SEC (2)
-
-/* estimators */
-
-/* detector */
+/* threshold adaptation stays off after our own over-use until the rate
+ * controller is back in increase with the signal normal this long, or
+ * for at most THRESHOLD_FREEZE if the over-use persists (then it is not
+ * ours) */
 #define THRESHOLD_FREEZE      RTPCC_SEC (1)
 #define THRESHOLD_FREEZE_NORMAL RTPCC_MSEC (500)
-
-/* rate control */
+/* the rate controller runs once per control interval (draft §5.5) */
 #define CONTROL_INTERVAL      RTPCC_MSEC (100)
-/* Fast recovery (rtpcc_gcc_aimd_update): after a cut at the known
- * congestion point, back to RECOVERY_FRAC of it at RECOVERY_GAIN per
- * second, then additive. The cut (0.85 R) drains the queue the over-use
- * built; staying low afterwards only idles the link: with additive
- * increase alone the sawtooth spends ~5 s climbing 0.85 -> 0.93 C.
- * 0.9 until pacing came down to 1.1 x; with the link's queue lower, 0.91
- * buys some utilisation back (RFC 8867 5.1 [85,100) below 90 % in 18 runs
- * of seeds 1-80 instead of 34, 32 of seeds 81-160 instead of 37; 0.92
- * put a 5.4 newcomer 16 s below half its share on seed 30). */
-#define RECOVERY_FRAC         0.91
-#define RECOVERY_GAIN         2.0
-/* Post-start-up ramp: per-second growth while the flow's over-use points
- * keep rising by RAMP_RISE (a newcomer taking its share from incumbents,
- * whose cuts below their old point are not followed by fast recovery) */
-#define RAMP_GAIN             1.5
-#define RAMP_RISE             1.7
+/* the received rate R over this much of arrivals (draft's T), and at least
+ * this span while younger */
 #define RATE_WINDOW           RTPCC_MSEC (500)
 #define RATE_MIN_SPAN         RTPCC_MSEC (100)
-#define SEND_WINDOW           RTPCC_SEC (1)  /* ALR send rate */
-/* The pacer drains at 1.1 × the target (libwebrtc: 2.5; ours was 1.25).
- * A frame sent faster than the link drains builds its own queue at the
- * bottleneck; above ~0.8 C at 1.25 × every frame did, and frame-size noise
- * turned that into delay trends that fired over-use at 0.91-0.96 C (the
- * sawtooth averaged 0.9 C), more so for flows with more packets per frame.
- * At 1.1 × the link sees a smoother stream. RFC 8867 over seeds 1-80
- * (test-sim-rfc8867 seed-sweep; the code before 9909a7c plus the size
- * rule above, measured when the two landed): 5.1 phases
- * below 90 % 11/72/5/54 -> 2/27/4/38 runs, p95 > 50 ms 16 -> 5; 5.4 flows
- * > 5 s below half their share after a join 8 / 11 / 4 -> 3 / 6 / 0. The
- * cost is in the sender: the pacer's p95 wait rose from 28 to 35 ms,
- * while the link's run p95 fell by about as much (median 34.8 -> 28.0 ms
- * on 5.1 at 9909a7c). */
-#define PACING_FACTOR         1.1
-
-
-/* the free-path climb's growth per second */
+/* the send rate the application-limited test reads */
+#define SEND_WINDOW           RTPCC_SEC (1)
+/* defaults of the AIMD's additions, each explained in docs/gcc.md:
+ * fast recovery to 0.91 of the congestion point at 2 × per second, the
+ * newcomer's ramp at 1.5 × per second while over-uses come 1.7 × higher,
+ * the free-path climb at 1.3 × per second */
+#define RECOVERY_FRAC         0.91
+#define RECOVERY_GAIN         2.0
+#define RAMP_GAIN             1.5
+#define RAMP_RISE             1.7
 #define FREE_GAIN             1.3
-static inline gdouble
-ms (RtpccTime t)
-{
-  return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- the controller ------------------------------------------------------ */
+/* the pacer drains at this × the target: a frame sent much faster than the
+ * link drains builds its own queue, which reads as a delay trend */
+#define PACING_FACTOR         1.1
 
 const gchar *
 rtpcc_gcc_signal_name (RtpccGccSignal s)
@@ -274,7 +82,7 @@ typedef struct
 {
   RtpccController parent;
 
-  /* configuration */
+  /* configuration the parts are (re)built from */
   RtpccGccEstimator estimator;
   RtpccTime burst_time;
   gdouble beta;
@@ -282,7 +90,7 @@ typedef struct
   gdouble pacing_factor;
   guint trendline_window;
 
-  /* delay path */
+  /* delay path: grouper -> filter -> detector */
   RtpccGccGrouper grouper;
   RtpccGccTrendline trendline;
   RtpccGccKalman kalman;
@@ -295,24 +103,24 @@ typedef struct
   RtpccTime last_not_normal;    /* sender time the signal was last not normal */
   RtpccTime freeze_until;       /* threshold adaptation suspended until */
 
-  RtpccGccAimd aimd;
+  RtpccGccBurst burst;          /* our own key-frame bursts */
+
+  /* rates */
+  RtpccGccAimd aimd;            /* A */
   RtpccTime last_rc;
   guint64 n_decreases, n_loss_decreases;
-
-  RtpccGccLoss loss;
+  RtpccGccLoss loss;            /* As */
   gboolean have_packet_feedback;
   gboolean rr_only;             /* running on RTCP RR loss alone (§7) */
-
   RtpccRateWindow recv;
-  RtpccGccSendLog sent;         /* media only, sender clock */
-  RtpccGccBurst burst;          /* our own key-frame bursts, (a) */
-  gdouble received_rate;
-
+  gdouble received_rate;        /* R, -1 unknown */
+  RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
   RtpccTime srtt;
 
+  /* probing */
+  RtpccGccSendLog sent;         /* media only, sender clock */
   RtpccTime last_send_time;
   RtpccGccProber probe;
-  RtpccGccFreePath free_path;   /* the standing-queue tracker, (c) */
 
   const gchar *reason;
 } Gcc;
@@ -332,7 +140,8 @@ gcc_reset_delay_path (Gcc * g)
 static RtpccTime
 gcc_rtt (const Gcc * g)
 {
-  return g->srtt != RTPCC_TIME_NONE && g->srtt > 0 ? g->srtt : RTPCC_GCC_DEFAULT_RTT;
+  return g->srtt != RTPCC_TIME_NONE && g->srtt > 0 ? g->srtt :
+      RTPCC_GCC_DEFAULT_RTT;
 }
 
 static gdouble
@@ -449,14 +258,12 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
 
   g->accumulated += d->d;
   /* Threshold adaptation is suspended from our own over-use signal until
-   * the rate controller is back in increase with the signal normal for
-   * 500 ms: the overshoot before our cut takes effect and the drain after
-   * it are self-inflicted, and with K_d = 0.00018 (time constant 5.5 s)
-   * learning from them ratchets the threshold up by ~15 ms per sawtooth
-   * tooth (measured 6 -> 35 ms), so every tooth detects later and queues
-   * more. An over-use that persists beyond THRESHOLD_FREEZE despite our cut
-   * is foreign (a loss-based flow filling the queue) and adapts the
-   * threshold as the draft intends; a drain is ours however long it is. */
+   * the rate controller is back in increase with the signal normal for a
+   * while: the overshoot before our cut and the drain after it are ours,
+   * and learning from them (K_d takes ~5 s to undo a rise) would ratchet
+   * the threshold up tooth by tooth, each over-use detected later with
+   * more queue. One that persists beyond THRESHOLD_FREEZE despite our cut
+   * is foreign (a loss-based flow filling the queue) and adapts it. */
   if (g->freeze_until != RTPCC_TIME_NONE
       && ((now >= g->freeze_until && g->modified > g->detector.threshold)
           || (g->aimd.state == RTPCC_GCC_RC_INCREASE

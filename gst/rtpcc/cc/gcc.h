@@ -1,22 +1,13 @@
-/* "gcc": Google Congestion Control (draft-ietf-rmcat-gcc-02), run entirely at
- * the sender from per-packet feedback (RFC 8888 CCFB or TWCC).
+/* "gcc": Google Congestion Control (draft-ietf-rmcat-gcc-02), run at the
+ * sender from per-packet feedback (RFC 8888 CCFB or TWCC). docs/gcc.md.
  *
- * The controller is reached through the registry (name "gcc"). This header
- * exposes its parts as separately testable units, each a plain struct with
- * an init and an update function, no allocation and no clock:
- *
- *   grouper    packets -> groups -> inter-group delay variation d(i)
- *              (draft §5.1–5.2; libwebrtc inter_arrival_delta)
- *   trendline  slope of the smoothed accumulated delay (libwebrtc
- *              trendline_estimator), the default arrival-time filter
- *   kalman     the draft's scalar Kalman filter (§5.3)
- *   detector   adaptive-threshold over-use detector (§5.4)
- *   aimd       the delay-based rate controller (§5.5)
- *   loss       the loss-based controller (§6)
+ * The controller is reached through the registry (name "gcc"); this header
+ * has what an application or a test reads of it: a snapshot of its state,
+ * and the vocabulary that snapshot uses. Its parts, each with its own unit
+ * tests, are under cc/gcc/ (not installed).
  *
  * Units: delays and thresholds in milliseconds (gdouble) as in the draft,
- * rates in bit/s, times RtpccTime (ns). Arrival times are on the receiver's
- * clock with an unknown constant offset: only their differences are used.
+ * rates in bit/s, times RtpccTime (ns).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,8 +17,6 @@
 #include <rtpcc/controller.h>
 
 G_BEGIN_DECLS
-
-/* ---- what the parts say ------------------------------------------------ */
 
 /* the over-use detector's signal (draft §5.4) */
 typedef enum
@@ -47,14 +36,14 @@ typedef enum
   RTPCC_GCC_RC_DECREASE,
 } RtpccGccRcState;
 
-/* ---- the controller ------------------------------------------------------ */
-
+/* the arrival-time filter (controller-params estimator=) */
 typedef enum
 {
   RTPCC_GCC_ESTIMATOR_TRENDLINE,
   RTPCC_GCC_ESTIMATOR_KALMAN,
 } RtpccGccEstimator;
 
+/* the probe controller's state */
 typedef enum
 {
   RTPCC_GCC_PROBE_IDLE,
@@ -96,4 +85,4 @@ gboolean rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info);
 
 G_END_DECLS
 
-#endif
+#endif /* __RTPCC_CC_GCC_H__ */
