@@ -1,8 +1,9 @@
 /* "rr": the RTCP receiver-report baseline, "what people do today" — the
  * default video rate control of linphone / mediastreamer2, reproduced rule
  * for rule from upstream mediastreamer2 at rev 22f54d40 (2012-12-27, the
- * revision the Jero thesis measured, §1.5). It sees only RTCP reception reports (fraction lost,
- * interarrival jitter, RTT from LSR/DLSR); per-packet feedback is ignored.
+ * revision the Jero thesis measured, §1.5). It sees only RTCP reception
+ * reports (fraction lost, interarrival jitter, RTT from LSR/DLSR);
+ * per-packet feedback is ignored.
  *
  * Analyser, src/qosanalyzer.c:
  *   L66  STATS_HISTORY = 3                 ring of per-report stats
