@@ -8,7 +8,6 @@
 #include <rtpcc/cc/gcc/kalman.h>
 #include <math.h>
 
-
 GST_START_TEST (test_kalman_first_step)
 {
   RtpccGccKalman k;
