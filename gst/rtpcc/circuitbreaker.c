@@ -59,6 +59,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/circuitbreaker.h>
+#include <rtpcc/tcpeq.h>
 
 #include <math.h>
 #include <string.h>
@@ -352,7 +353,7 @@ evaluate_congestion (RtpccCircuitBreaker * cb)
     return EVAL_CLEAR;
   }
   if (cb->cfg.full_equation)
-    X = rtpcc_tcp_throughput (s, cb->last_rtt, p);
+    X = rtpcc_tcpeq_throughput (s, RTPCC_TIME_AS_SEC (cb->last_rtt), p);
   else
     X = s / (MAX (R, 1e-6) * sqrt (2.0 * p / 3.0));
   cb->last_tcp_rate = X * 8.0;

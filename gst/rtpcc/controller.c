@@ -1,22 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <rtpcc/controller.h>
-#include <rtpcc/cc/builtin.h>
+#include <rtpcc/rtpcc-private.h>
 
-#include <math.h>
 #include <string.h>
 
 static GMutex registry_lock;
 static GHashTable *registry;
-
-static const RtpccControllerOps *const builtin_ops[] = {
-  &rtpcc_cc_fixed_ops,
-  &rtpcc_cc_ccid2_ops,
-  &rtpcc_cc_rr_ops,
-  &rtpcc_cc_tfrc_ops,
-  &rtpcc_cc_gcc_ops,
-  &rtpcc_cc_nada_ops,
-  &rtpcc_cc_fbra_ops,
-};
 
 void
 rtpcc_controller_config_init (RtpccControllerConfig * config)
@@ -28,15 +17,21 @@ rtpcc_controller_config_init (RtpccControllerConfig * config)
   config->packet_size = 1200;
 }
 
+/* Built-ins go in first, so a controller registered later under the same
+ * name replaces them. */
 static void
 ensure_registry_locked (void)
 {
+  const RtpccControllerOps *const *builtins;
+  guint n;
+
   if (registry)
     return;
   registry = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < G_N_ELEMENTS (builtin_ops); i++)
-    g_hash_table_insert (registry, (gpointer) builtin_ops[i]->name,
-        (gpointer) builtin_ops[i]);
+  builtins = rtpcc_cc_builtins (&n);
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (registry, (gpointer) builtins[i]->name,
+        (gpointer) builtins[i]);
 }
 
 void
@@ -265,20 +260,4 @@ rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
     cc->target = t;
     cc->generation++;
   }
-}
-
-gdouble
-rtpcc_tcp_throughput (gdouble s, RtpccTime rtt, gdouble p)
-{
-  gdouble R = RTPCC_TIME_AS_SEC (rtt), t_rto = 4.0 * R, b = 1.0;
-  gdouble denom;
-
-  if (p <= 0.0)
-    return INFINITY;
-  if (R <= 0.0)
-    R = 1e-6;
-  /* RFC 5348 §3.1 */
-  denom = R * sqrt (2.0 * b * p / 3.0) +
-      t_rto * (3.0 * sqrt (3.0 * b * p / 8.0) * p * (1.0 + 32.0 * p * p));
-  return s / denom;
 }

@@ -188,11 +188,6 @@ void rtpcc_controller_update_target (RtpccController * cc, guint64 bitrate,
     guint64 fec_bitrate, gdouble pacing_factor, const gchar * state,
     const gchar * reason);
 
-/* The TCP throughput equation of RFC 5348 §3.1 (as TFRC and the RFC 8083
- * circuit breaker use it): bytes/s for packet size @s bytes, RTT @rtt, loss
- * event rate @p (b = 1, t_RTO = 4 R). p <= 0 gives +inf. */
-gdouble rtpcc_tcp_throughput (gdouble s, RtpccTime rtt, gdouble p);
-
 G_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "rtpcc.h"
+#include <rtpcc/rng.h>
 #include <math.h>
 
 static inline guint64

@@ -26,6 +26,7 @@
 #include <rtpcc/feedback/nack.h>
 #include <rtpcc/feedback/psfb.h>
 #include <rtpcc/controller.h>
+#include <rtpcc/tcpeq.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
 #include <rtpcc/sendbuf.h>

@@ -341,15 +341,17 @@ GST_START_TEST (test_equation_vectors)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (v); i++) {
-    gdouble ours = rtpcc_tfrc_throughput (v[i].s, v[i].r, v[i].p);
-    gdouble shared = rtpcc_tcp_throughput (v[i].s,
-        (RtpccTime) (v[i].r * RTPCC_NSEC_PER_SEC + 0.5), v[i].p);
+    gdouble ours = rtpcc_tcpeq_throughput (v[i].s, v[i].r, v[i].p);
+    /* as the circuit breaker calls it, with an RTT kept in RtpccTime */
+    gdouble shared = rtpcc_tcpeq_throughput (v[i].s,
+        RTPCC_TIME_AS_SEC ((RtpccTime) (v[i].r * RTPCC_NSEC_PER_SEC + 0.5)),
+        v[i].p);
     fail_unless (rel (ours, v[i].x) <= 1e-5, "vector %u: %.1f vs %.1f", i,
         ours, v[i].x);
-    fail_unless (rel (shared, v[i].x) <= 1e-5, "controller.c vector %u: "
+    fail_unless (rel (shared, v[i].x) <= 1e-5, "RtpccTime RTT vector %u: "
         "%.1f vs %.1f", i, shared, v[i].x);
   }
-  fail_unless (isinf (rtpcc_tfrc_throughput (1200, 0.1, 0.0)));
+  fail_unless (isinf (rtpcc_tcpeq_throughput (1200, 0.1, 0.0)));
 }
 
 GST_END_TEST;
@@ -363,10 +365,10 @@ GST_START_TEST (test_equation_inverse)
     for (gdouble lr = -3.0; lr <= 1e-9; lr += 0.25) {
       for (guint s = 100; s <= 1500; s += 1400) {
         gdouble xr = pow (10.0, lx), r = pow (10.0, lr);
-        gdouble p = rtpcc_tfrc_loss_event_rate_for (s, r, xr);
-        gdouble x = rtpcc_tfrc_throughput (s, r, p);
+        gdouble p = rtpcc_tcpeq_loss_event_rate (s, r, xr);
+        gdouble x = rtpcc_tcpeq_throughput (s, r, p);
         /* below X(p = 1) (e.g. 1500 B at R = 1 ms: 6165 B/s) p saturates */
-        if (xr < rtpcc_tfrc_throughput (s, r, 1.0)) {
+        if (xr < rtpcc_tcpeq_throughput (s, r, 1.0)) {
           fail_unless (p == 1.0);
           n_sat++;
           continue;
@@ -383,11 +385,11 @@ GST_START_TEST (test_equation_inverse)
    * the simplified inverse with c = sqrt(1.5) gives 0.0023050; the full
    * equation gives 0.0022157 (the printed Eq. 3.9 would give ~353). */
   {
-    gdouble p = rtpcc_tfrc_loss_event_rate_for (1470, 0.2, 187500);
+    gdouble p = rtpcc_tcpeq_loss_event_rate (1470, 0.2, 187500);
     fail_unless (fabs (p - 0.0022157) < 1e-7, "p = %.7f", p);
   }
   /* a rate below X(p = 1) cannot be reached: p saturates at 1 */
-  fail_unless (rtpcc_tfrc_loss_event_rate_for (1200, 1.0, 1.0) == 1.0);
+  fail_unless (rtpcc_tcpeq_loss_event_rate (1200, 1.0, 1.0) == 1.0);
 }
 
 GST_END_TEST;
@@ -819,7 +821,7 @@ GST_START_TEST (test_first_loss_exits_slow_start)
   fail_unless (i > 2 && i < rr->n, "no loss event");
   {
     const RtpccTfrcInfo *before = &rr->info[i - 1], *after = &rr->info[i];
-    gdouble p_synth = rtpcc_tfrc_loss_event_rate_for (1200, before->rtt,
+    gdouble p_synth = rtpcc_tcpeq_loss_event_rate (1200, before->rtt,
         after->x_recv);
     fail_unless (before->p == 0.0 && after->p > 0.0);
     fail_unless (after->x < before->x, "%f -> %f", before->x, after->x);

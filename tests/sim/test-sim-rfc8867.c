@@ -912,7 +912,7 @@ assert_gcc_qd95_aim (const Outcome * o)
  * (frames paced at 1.1 x queue a little before the mean reaches C), the
  * cut goes to 0.85 x the received rate, fast recovery climbs back to 0.91
  * x the congestion point, then additive increase. [45,60) is the 1 -> 2.5
- * Mbit/s climb: the free path (gcc.c FREE_TIME: no queue for 800 ms, then
+ * Mbit/s climb: the free path (cc/gcc/freepath.c: no queue for 800 ms, then
  * 1.3 x/s until the first queue) reaches 80 % of 2.5 Mbit/s 3.2-4.4 s
  * after the step. Over seeds 1-40 (CCFB and TWCC) [5,40) 90.4-93.7 %,
  * [45,60) 88.5-93.9 % (below the 90 % aim in 5 runs each), [65,80)
@@ -965,7 +965,7 @@ test_51_gcc_twcc (void)
  * through, exactly C, and the estimate sat at C until the queue passed
  * 100 ms (p95 104 ms in [65,80)); a probe that saturates the path now
  * counts 0.95 of what got through. That rule is unit-tested
- * (rtpcc_gcc test_probe_estimate, on this probe's numbers): today's
+ * (rtpcc_gcc_probe test_probe_estimate, on this probe's numbers): today's
  * trajectory no longer sends that probe (3 probes, 1 ok; with the
  * fraction at 1.0 this run is the same), so this asserts only that
  * recovery probes keep the 0.6 Mbit/s phase within the aims. */
@@ -1171,8 +1171,8 @@ test_52_nada (void)
  * p95 <= 44.2 ms (seeds 41-160: one window at 60.8 ms, seed 97); Jain >=
  * 0.864, below the 0.9 aim in some phase of 2 runs (seeds 41-160: 6 of
  * 120), shares 0.56-1.30. What evens the flows out: both see the queue
- * appear at once and stop the free-path climb there (gcc.c
- * gcc_free_path), before the over-use detector, which one flow's
+ * appear at once and stop the free-path climb there
+ * (cc/gcc/freepath.c), before the over-use detector, which one flow's
  * trendline reaches first and whose cut only that flow takes; after such
  * a cut, fast recovery keeps the flows' ratio and only additive increase
  * evens it out, slowly. Asserted with margin: Jain >= 0.8, shares within
@@ -1296,7 +1296,7 @@ test_54_nada_catch_up (void)
  *  - the newcomer at 40 s: 2-4 s (the aim holds; 41-160: <= 5 s);
  *  - the newcomer at 20 s: 3-16 s, > 5 s in 4 runs (41-160: 3-11 s, 11
  *    runs). Its start-up ends at its first over-use on a loaded link
- *    (0.6-1.1 Mbit/s); the ramp after start-up (gcc.c (b')) keeps it
+ *    (0.6-1.1 Mbit/s); the ramp after start-up (docs/gcc.md (b')) keeps it
  *    growing through the next episodes until one finds it < 1.7 x higher
  *    than the last, after which only cuts that both flows take even them
  *    out. Traced on seed 29 (16 s): a flow much smaller than the other

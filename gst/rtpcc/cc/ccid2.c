@@ -49,6 +49,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 
 #include <stdlib.h>
 
@@ -349,29 +350,26 @@ ccid2_can_send (RtpccController * cc, RtpccTime now, guint size)
   return c->in_flight < c->cwnd;
 }
 
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_TIME ("min-rto", Ccid2, min_rto, 1, 60000, 0),
+  RTPCC_PARAM_UINT ("initial-cwnd", Ccid2, initial_cwnd, 1, 1000),
+};
+
 static gboolean
 ccid2_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Ccid2 *c = (Ccid2 *) cc;
-  gchar *end = NULL;
-  guint64 v;
+  const RtpccParamSpec *spec = rtpcc_params_set (param_specs,
+      G_N_ELEMENTS (param_specs), c, key, value);
 
-  if (!value)
+  if (!spec)
     return FALSE;
-  v = g_ascii_strtoull (value, &end, 10);
-  if (end == value || *end != '\0')
-    return FALSE;
-  if (g_strcmp0 (key, "min-rto") == 0 && v >= 1 && v <= 60000) {
-    c->min_rto = RTPCC_MSEC (v);
-    return TRUE;
-  }
-  if (g_strcmp0 (key, "initial-cwnd") == 0 && v >= 1 && v <= 1000) {
+  if (spec->offset == G_STRUCT_OFFSET (Ccid2, initial_cwnd)) {
     /* only meaningful before the first packet */
-    c->initial_cwnd = c->cwnd = (guint32) v;
+    c->cwnd = c->initial_cwnd;
     ccid2_publish (c, "configured");
-    return TRUE;
   }
-  return FALSE;
+  return TRUE;
 }
 
 const RtpccControllerOps rtpcc_cc_ccid2_ops = {

@@ -2,6 +2,7 @@
 /* FBRA (MMSys 2014, Sub-algorithms 1a–1d): see fbra.h and docs/fbra.md. */
 #include <rtpcc/cc/fbra.h>
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -795,15 +796,9 @@ fbra_finalize (RtpccController * cc)
   g_array_unref (f->agg_discard_times);
 }
 
-typedef struct
-{
-  const gchar *name;
-  gsize offset;
-  gdouble min, max;
-} FbraParamSpec;
-
-#define P(n, field, lo, hi) { n, G_STRUCT_OFFSET (RtpccFbraParams, field), lo, hi }
-static const FbraParamSpec param_specs[] = {
+#define P(n, field, lo, hi) \
+  RTPCC_PARAM_DOUBLE (n, RtpccFbraParams, field, lo, hi, 0)
+static const RtpccParamSpec param_specs[] = {
   P ("alpha-stay", alpha_stay, 1.0, 2.0),
   P ("alpha-down-probe", alpha_down_probe, 1.0, 2.0),
   P ("alpha-down-up", alpha_down_up, 1.0, 2.0),
@@ -836,30 +831,16 @@ static gboolean
 fbra_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Fbra *f = FBRA (cc);
-  gchar *end = NULL;
-  gdouble v;
+  RtpccFbraParams np = f->p;
 
-  if (!key || !value || !*value)
+  if (!rtpcc_params_set (param_specs, G_N_ELEMENTS (param_specs), &np, key,
+          value))
     return FALSE;
-  v = g_ascii_strtod (value, &end);
-  if (end == value || *end != '\0' || !isfinite (v))
+  /* keep the pairs ordered */
+  if (np.p_low > np.p_high || np.fec_min > np.fec_max)
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (param_specs); i++) {
-    const FbraParamSpec *s = &param_specs[i];
-    RtpccFbraParams np;
-    if (g_strcmp0 (key, s->name) != 0)
-      continue;
-    if (v < s->min || v > s->max)
-      return FALSE;
-    np = f->p;
-    *(gdouble *) ((guint8 *) & np + s->offset) = v;
-    /* keep the pairs ordered */
-    if (np.p_low > np.p_high || np.fec_min > np.fec_max)
-      return FALSE;
-    f->p = np;
-    return TRUE;
-  }
-  return FALSE;
+  f->p = np;
+  return TRUE;
 }
 
 gboolean

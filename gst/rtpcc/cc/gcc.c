@@ -1,602 +1,69 @@
-/* "gcc": Google Congestion Control, after draft-ietf-rmcat-gcc-02 (the draft)
- * and the libwebrtc goog_cc design it documents, run entirely at the sender
- * from per-packet feedback (RFC 8888 CCFB, 1/1024 s arrival resolution, or
- * TWCC, 250 µs): only RtpccFeedback is read, so either works.
+/* "gcc": Google Congestion Control after draft-ietf-rmcat-gcc-02 and the
+ * libwebrtc goog_cc design it documents, run at the sender from per-packet
+ * feedback (RFC 8888 CCFB or TWCC); RTCP receiver reports alone run the
+ * loss-based part only (draft §7).
  *
- * Pipeline, per feedback:
- *   reports -> grouper (§5.2) -> d(i) -> trendline | kalman (§5.3)
- *           -> over-use detector, adaptive threshold (§5.4)
- *           -> AIMD rate controller on the received rate (§5.5)      = A
- *   reports -> loss fraction over >= the control interval (§6)        = As
- *   target = min (A, As); probes add fec_bitrate on top (see below).
+ * Per feedback:
+ *   reports -> grouper -> d(i) -> trendline | Kalman -> over-use detector
+ *           -> AIMD on the received rate                              = A
+ *   reports -> loss fraction over a window                            = As
+ *   target = min (A, As); a probe adds fec_bitrate on top.
  *
- * Constants and where they come from:
- *   burst_time 5 ms, q 1e-3, e(0) 0.1, chi 0.01 (the draft's range is
- *   [0.1, 0.001]), del_var_th(0) 12.5 ms, overuse_time_th 10 ms, K_u 0.01,
- *   K_d 0.00018, beta 0.85, T in [0.5, 1] s (500 ms here)  — draft Table 1;
- *   threshold clamp [6, 600] ms, no adaptation when |m| − th > 15 ms,
- *   1.08^min(dt,1) increase, half a packet per (100 ms + RTT) additive
- *   increase, A < 1.5 R, EMA 0.95 of the congestion point ± 3σ  — draft §5.4
- *   and §5.5; loss 2 % / 10 % / (1 − 0.5 p) / 1.05 (per 100 ms the loss
- *   window spans, so alike for every rate)  — draft §6;
- *   trendline window 20, smoothing 0.9, gain 4, amplification
- *   min(num_deltas, 60), threshold time step capped at 100 ms — libwebrtc
- *   trendline_estimator.cc; arrival bursts (≤ 5 ms apart, negative
- *   propagation delta, < 100 ms long) — libwebrtc inter_arrival_delta.cc;
- *   f_max over the last 60 groups — libwebrtc overuse_estimator.cc;
- *   σ floor/ceiling of the congestion point (normalised variance clamped to
- *   [0.4, 2.5] kbit/s) — libwebrtc link_capacity_estimator.cc; no second
- *   decrease within an RTT (clamped to [10, 200] ms) unless the received rate
- *   fell below half the estimate — libwebrtc aimd_rate_control.cc
- *   TimeToReduceFurther; 20 packets per loss window — libwebrtc
- *   send_side_bandwidth_estimation.cc kLimitNumPackets; probe after a drop
- *   below 0.66 at 0.85 of the old rate, at most every 5 s, ALR probes at 2×
- *   — libwebrtc probe_controller.cc.
- *
- * What we change relative to RRTCC (seed 003: aggressive, 4.27 % loss,
- * synchronised flows, the first flow starved when others join) and to
- * gst-plugins-rs rtpgccbwe (I-frame bursts, no probing on stock GStreamer,
- * loss and goodput measured over one feedback packet):
- *
- * (a) I-frame bursts. Groups are formed on *send* times (5 ms), never on
- *     frame boundaries, and the sender's pacer spreads a frame over at most
- *     100 ms, so a key frame becomes a run of groups at the pacing rate, not
- *     one wall of packets; a burst that still leaves within 5 ms is ONE
- *     group however spread out the bottleneck makes its arrivals — one d(i)
- *     sample, not twenty. Two rules then keep a key frame from reading as
- *     over-use: (1) "still increasing" is required of the *raw* accumulated
- *     delay as well as of the filtered estimate: it must be at its highest
- *     since the estimate crossed the threshold. After a one-off step the
- *     smoothed trend keeps rising for several samples (the EMA's lag), which
- *     is what lets the draft's m(i) >= m(i-1) test pass on a transient; the
- *     raw delay already drains. (2) The sender knows when it bursts: a
- *     frame of more than 2× the delta frames' mean bytes (frame ends from
- *     the RTP marker, RtpccSentPacket.frame_end) is a key frame; without
- *     frame ends, a frame keeping the pacer busy for > 1.5 frame intervals
- *     (app_limited flags). Delay samples sent around it may not fire an
- *     over-use nor raise the threshold — up to 100 ms of delay growth, what one frame
- *     pushed through the pacer's 100 ms max-delay can add; beyond that (a
- *     capacity drop during a key frame) it is an over-use whatever we sent.
- *     Loss and goodput are measured over windows of many packets (>= 20
- *     packets and >= the 100 ms control interval; the received rate over
- *     500 ms of arrivals), never over one feedback.
- * (b) Join fairness. Over-use is detected from the delay *trend*, which
- *     every flow through the queue sees alike (a newcomer is not fooled by
- *     the incumbent's standing queue, as an absolute-delay rule would be);
- *     decreases go to beta × the flow's own *received* rate, so the flow
- *     that holds more of the link gives back more, at every shared cut;
- *     increases near (below or within ±3σ of) the last congestion point are
- *     additive, the same few kbit/s for every flow, so each shared cut
- *     shrinks the gap between two flows by beta (AIMD, Chiu–Jain). The draft
- *     would return to multiplicative increase below the ±3σ band — where
- *     every flow is after its own cut — and multiplicative increase keeps the
- *     flows' ratio, freezing the incumbent's advantage; we keep libwebrtc's
- *     reading (AimdRateControl: additive while a congestion point is known,
- *     multiplicative only above its band). The estimate may not run more
- *     than 1.5× above what this flow gets through (A < 1.5 R), so no flow
- *     claims headroom the others hold. Threshold adaptation (the draft's
- *     K_u/K_d) is kept for what it is for — tolerating a loss-based flow
- *     that keeps filling the queue — and not fed with our own transients:
- *     only a growing over-use that is not our burst raises the threshold,
- *     and not from our over-use signal until we are back in increase (at
- *     most 1 s if the over-use persists). With K_d's 5.5 s time constant,
- *     every self-inflicted excursion otherwise raised it by ~15 ms (measured
- *     6 -> 35 ms) and each later over-use was detected later, with more
- *     queue: RRTCC's aggressiveness. In the two-flow tests (rtpcc_gcc) the
- *     incumbent is never below half its share, and Jain's index per 10 s is
- *     >= 0.9 from the first 10 s window after a join on 1 Mbit/s and from
- *     10 s after it on 2 Mbit/s (~40 s before the ramp of (b'): additive
- *     steps do not scale with the rate).
- * (b') Utilisation and newcomers (RFC 8867 5.1/5.4, test-sim-rfc8867).
- *     The sawtooth idled the link: over-use fires at ~0.93-0.97 C (frames
- *     paced at 1.25x queued before the mean reached C), the cut lands at
- *     0.85 R and additive increase needs ~5 s to climb back: 85-89 % per
- *     phase. Fast recovery: an episode whose first cut is at the known
- *     point (R not below its band) climbs back at recovery-gain (2x/s) to
- *     recovery-frac (0.91) x the point once the signal is normal again (the
- *     cut's queue has drained), then additive; a cut below the band (the
- *     link shrank, or others joined) does not. Fast recovery is
- *     multiplicative and keeps the flows' ratio: the additive part alone
- *     evens shares out, at n·a/S per second (a the additive pace, S the
- *     link), ~2 %/s for three flows on 3.5 Mbit/s, a 50 s time constant.
- *     A newcomer therefore gets a faster path: the over-use that ends its
- *     start-up (below max_rate: a start-up pinned at max_rate had the
- *     link to itself) starts a ramp, multiplicative at ramp-gain (1.5x/s)
- *     instead of additive, kept while each over-use episode comes at an
- *     estimate >= ramp-rise (1.7) x the previous one. Incumbents cut
- *     below their point and recover only additively, so what their cuts
- *     free goes to the ramping flow; in a fluid model the ramp stops once
- *     0.85 + 0.15 S/x < 1.7, at x = 0.18 S (0.35 of a 2-flow share,
- *     0.53 of a 3-flow share), and AIMD finishes (1.25 until the pacing
- *     factor came down to 1.1: then newcomers ramped past their share, the
- *     first flow of 5.4 seed 6 8 s below half its share; 1.4 until
- *     recovery probes became opt-in: seed 12's first flow 6 s). It cannot starve
- *     incumbents (003's flaw): it grows only through shared over-use
- *     episodes, each of which it also cuts in.
- * (c) Probing. rtpgccbwe relies on rtprtxsend stuffing that stock
- *     GStreamer lacks. Here the controller asks for probe bytes through
- *     fec_bitrate: while a probe runs, target_bitrate = the probe rate P,
- *     media_bitrate = A (the encoder is not told to change) and
- *     fec_bitrate = P − A. THE SENDER MUST send fec_bitrate worth of FEC or
- *     padding packets (flagged is_fec) on top of the media for as long as
- *     it is published, paced with the media at pacing_rate (a FEC encoder
- *     does it by raising its repair rate for that time). A sender that
- *     ignores it only makes the probe fail (the received rate does not
- *     rise) — no harm done, the target falls back at once.
- *     Which probes run by default: application-limited ones (ALR) only.
- *     The recovery probe (recovery-probes=true) and the capacity probe
- *     (capacity-probing=true) are opt-in since the free-path climb
- *     (FREE_TIME): on a shared link the flow that probed first after
- *     capacity came back took the headroom, where the free-path climb
- *     lets every flow grow alike. RFC 8867 5.2, seeds 1-80 / 81-160:
- *     Jain < 0.9 in some phase of 14 / 26 runs with recovery probes on,
- *     9 / 10 without; the utilisation and queue counts the same or
- *     better, 5.4 flows already running > 5 s below half their share 1 /
- *     2 -> 2 / 3 (ramp-rise 1.4 with them, 1.7 without).
- *     State machine (state "probe" while sending):
- *       IDLE --(delay signal normal >= 500 ms, no loss, not in startup, and
- *               either: the estimate fell below 0.66 of its pre-drop value
- *               within the last 5 s -> P = min(0.85 × pre-drop, 1.5 × A),
- *               not again until one gets >= 0.9 P through or A exceeds
- *               1.1 x what the last one got through;
- *               or the media sent is < 0.65 × target (application-limited)
- *               for >= 1 s -> P = 2 × A;
- *               or (capacity probe) in increase, no packet saw more than
- *               5 ms of queue for 500 ms, and A is >= 0.9 × the last
- *               congestion point, or none is known, or the previous probe
- *               got >= 90 % of its rate through -> P = 2 × A for
- *               max (40 ms, 6 MTU-sized packets), success only if >= 0.9 P
- *               gets through; failures back off on their own timer, 5 s
- *               doubling to 20 s)--> SENDING
- *       SENDING --(probe-duration elapsed)--> WAITING
- *       SENDING/WAITING --(over-use, or > 10 % loss among probe packets)-->
- *               IDLE, failed, next probe after a back-off (5 s, doubling to
- *               60 s); the usual over-use decrease handles the queue.
- *       WAITING --(all probe packets reported, or RTT + 500 ms)--> IDLE:
- *               success if min (send, receive) rate of the probe packets
- *               (0.95 × receive if receive < 0.9 × send: it saturated the
- *               path) >= 1.1 × A: A = As = min (that rate, P), the congestion
- *               point is forgotten, the next probe may follow after 1 s;
- *               else failed (back-off).
- *
- * Start-up. The draft's 8 %/s needs 25 s from 150 kbit/s to 1 Mbit/s;
- * libwebrtc jumps with probe clusters at 3× and 6× the start rate, which
- * needs padding a media-driven sender may not have. Until the first decrease
- * (state "startup") the estimate grows by startup-gain per second (2×),
- * still capped at 1.5 × the received rate; the first over-use ends it.
+ * This file is the glue: it feeds the parts under cc/gcc/, publishes the
+ * target, and maps controller-params onto them. docs/gcc.md has what each
+ * part does beyond the draft, every parameter, and how the defaults were
+ * chosen.
  *
  * States "startup", "increase", "decrease", "hold", "probe"; reasons
  * "overuse", "underuse", "normal", "loss", "probe".
- *
- * set_param: estimator (trendline|kalman), burst-time (ms), beta,
- * startup-gain, pacing-factor, rate-window (ms), trendline-window, probing
- * (true|false), capacity-probing (true|false, default false: the capacity
- * probe above; the free-path climb below does its job), periodic-probing
- * (true|false, default false: probe at 1.5 x after 2 s of clean
- * increase), probe-duration (ms), burst-guard (true|false: the key-frame
- * rule of (a)), burst-detect (size|busy: how (a) tells key frames when
- * frame ends are marked; busy is the fallback rule), capacity-jump (0-1,
- * CAPACITY_JUMP), free-time (ms, 0 = off) and free-gain (FREE_TIME),
- * queue-test (size|all: the queue tracker's minimum per size class or
- * over all packets), recovery-frac (0 = off), recovery-gain, ramp-gain
- * (1 = off), ramp-rise (see (b')).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
+#include <rtpcc/cc/gcc/aimd.h>
+#include <rtpcc/cc/gcc/burst.h>
+#include <rtpcc/cc/gcc/detector.h>
+#include <rtpcc/cc/gcc/freepath.h>
+#include <rtpcc/cc/gcc/grouper.h>
+#include <rtpcc/cc/gcc/kalman.h>
+#include <rtpcc/cc/gcc/loss.h>
+#include <rtpcc/cc/gcc/probe.h>
+#include <rtpcc/cc/gcc/sendlog.h>
+#include <rtpcc/cc/gcc/trendline.h>
+#include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
 
-#include <math.h>
 #include <string.h>
 
-/* grouping */
-#define BURST_TIME            RTPCC_MSEC (5)
-#define MAX_BURST_DURATION    RTPCC_MSEC (100)
-/* Arrival times are quantised (CCFB 1/1024 s, TWCC 250 µs): a negative
- * propagation delta smaller than one CCFB tick is rounding, not a burst. */
-#define ARRIVAL_QUANTUM       RTPCC_USEC (1000)
-#define REORDER_RESET         3
+/* arrivals this far apart: the stream paused, start the delay path again */
 #define STREAM_TIMEOUT        RTPCC_SEC (2)
-
-/* estimators */
-#define TRENDLINE_WINDOW      20
-#define TRENDLINE_SMOOTHING   0.9
-#define TRENDLINE_GAIN        4.0
-#define MAX_NUM_DELTAS        60
-#define DELTA_COUNTER_MAX     1000
-#define KALMAN_Q              1e-3
-#define KALMAN_E0             0.1
-#define KALMAN_CHI            0.01
-#define KALMAN_VAR0           50.0      /* ms², libwebrtc's initial noise */
-
-/* detector */
-#define THRESHOLD_INIT        12.5
-#define THRESHOLD_MIN         6.0
-#define THRESHOLD_MAX         600.0
-#define K_UP                  0.01
-#define K_DOWN                0.00018
-#define MAX_ADAPT_OFFSET      15.0
-#define OVERUSE_TIME_TH       10.0
-#define THRESHOLD_MAX_STEP    100.0     /* ms */
+/* threshold adaptation stays off after our own over-use until the rate
+ * controller is back in increase with the signal normal this long, or
+ * for at most THRESHOLD_FREEZE if the over-use persists (then it is not
+ * ours) */
 #define THRESHOLD_FREEZE      RTPCC_SEC (1)
 #define THRESHOLD_FREEZE_NORMAL RTPCC_MSEC (500)
-
-/* Self-burst (a). With frame ends (RTP markers), a frame of more than
- * KEY_FRAME_FACTOR × the EMA (1/16) of the delta frames' bytes is a key
- * frame and its first and last send times are marked. Without them
- * (fallback): the pacer drains faster than the target, so it empties
- * about once per frame (RtpccSentPacket.app_limited: nothing left
- * queued); a frame that keeps it busy for more than 1.5 frame intervals is
- * marked. The busy rule was the only one until the pacing factor came down
- * from 1.25 to 1.1: at 1.1 the ordinary ±10 % frames chain into long busy
- * periods, and even at 1.25 it flagged 7.7 % of a 1.8 Mbit/s flow's groups
- * against 1.5 % of two 0.5-1 Mbit/s flows' (more packets per frame: fewer
- * overflows end a busy period), so the big flow's over-use was excused in
- * shared episodes and the small flows cut alone (RFC 8867 5.4, seed 1).
- * Frame sizes relative to the target are alike for every flow. Groups sent
- * from 100 ms before to 150 ms after a mark (the pacer's catch-up on the
- * frames queued behind it) are flagged. */
-#define BURST_BUSY_FACTOR     1.5
-#define BURST_MIN_GAP         RTPCC_MSEC (2)
-#define BURST_MIN_FRAMES      8
-#define BURST_BEFORE          RTPCC_MSEC (100)
-#define BURST_AFTER           RTPCC_MSEC (150)
-#define BURST_MAX_DELAY       100.0     /* ms */
-#define BURST_BY_SIZE         TRUE
-#define KEY_FRAME_FACTOR      2.0
-#define SEND_LOG_KEEP         RTPCC_SEC (3)
-
-/* rate control */
+/* the rate controller runs once per control interval (draft §5.5) */
 #define CONTROL_INTERVAL      RTPCC_MSEC (100)
-#define BETA                  0.85
-#define ETA                   1.08
-#define STARTUP_GAIN          2.0
-#define RECV_CAP              1.5
-#define RECV_CAP_SLACK        10000.0   /* bit/s, libwebrtc's low-rate lag */
-#define CP_SMOOTHING          0.95
-#define CP_VAR_MIN            0.4
-#define CP_VAR_MAX            2.5
-/* Fast recovery (rtpcc_gcc_aimd_update): after a cut at the known
- * congestion point, back to RECOVERY_FRAC of it at RECOVERY_GAIN per
- * second, then additive. The cut (0.85 R) drains the queue the over-use
- * built; staying low afterwards only idles the link: with additive
- * increase alone the sawtooth spends ~5 s climbing 0.85 -> 0.93 C.
- * 0.9 until pacing came down to 1.1 x; with the link's queue lower, 0.91
- * buys some utilisation back (RFC 8867 5.1 [85,100) below 90 % in 18 runs
- * of seeds 1-80 instead of 34, 32 of seeds 81-160 instead of 37; 0.92
- * put a 5.4 newcomer 16 s below half its share on seed 30). */
-#define RECOVERY_FRAC         0.91
-#define RECOVERY_GAIN         2.0
-/* Post-start-up ramp: per-second growth while the flow's over-use points
- * keep rising by RAMP_RISE (a newcomer taking its share from incumbents,
- * whose cuts below their old point are not followed by fast recovery) */
-#define RAMP_GAIN             1.5
-#define RAMP_RISE             1.7
-#define DEFAULT_RTT           RTPCC_MSEC (200)
+/* the received rate R over this much of arrivals (draft's T), and at least
+ * this span while younger */
 #define RATE_WINDOW           RTPCC_MSEC (500)
 #define RATE_MIN_SPAN         RTPCC_MSEC (100)
-#define SEND_WINDOW           RTPCC_SEC (1)  /* ALR send rate */
-/* The pacer drains at 1.1 × the target (libwebrtc: 2.5; ours was 1.25).
- * A frame sent faster than the link drains builds its own queue at the
- * bottleneck; above ~0.8 C at 1.25 × every frame did, and frame-size noise
- * turned that into delay trends that fired over-use at 0.91-0.96 C (the
- * sawtooth averaged 0.9 C), more so for flows with more packets per frame.
- * At 1.1 × the link sees a smoother stream. RFC 8867 over seeds 1-80
- * (test-sim-rfc8867 seed-sweep; the code before 9909a7c plus the size
- * rule above, measured when the two landed): 5.1 phases
- * below 90 % 11/72/5/54 -> 2/27/4/38 runs, p95 > 50 ms 16 -> 5; 5.4 flows
- * > 5 s below half their share after a join 8 / 11 / 4 -> 3 / 6 / 0. The
- * cost is in the sender: the pacer's p95 wait rose from 28 to 35 ms,
- * while the link's run p95 fell by about as much (median 34.8 -> 28.0 ms
- * on 5.1 at 9909a7c). */
-#define PACING_FACTOR         1.1
-
-/* loss */
-#define LOSS_LOW              0.02
-#define LOSS_HIGH             0.10
-#define LOSS_INCREASE         1.05
-#define LOSS_MIN_PACKETS      20
-
-/* probing */
-#define PROBE_DURATION        RTPCC_MSEC (200)
-#define PROBE_CLEAN_TIME      RTPCC_MSEC (500)
-#define PROBE_DROP_RATIO      0.66
-#define PROBE_DROP_WINDOW     RTPCC_SEC (5)
-#define PROBE_DROP_FRACTION   0.85
-#define PROBE_RECOVERY_GAIN   1.5
-#define PROBE_ALR_GAIN        2.0
-#define PROBE_SUCCESS         1.1
-#define PROBE_BACKOFF_MIN     RTPCC_SEC (5)
-#define PROBE_BACKOFF_MAX     RTPCC_SEC (60)
-#define PROBE_AFTER_SUCCESS   RTPCC_SEC (1)
-#define PROBE_MIN_PACKETS     5
-#define PROBE_SATURATED_RATIO 0.9
-#define PROBE_SATURATED_FRACTION 0.95
-/* periodic probe: after this long in increase with a clean signal */
-#define PROBE_PERIODIC_CLEAN  RTPCC_SEC (2)
-/* capacity probe: at the last congestion point with a clean signal */
-#define PROBE_CAPACITY_GAIN   2.0
-/* A successful capacity probe moves the estimate this far towards what got
- * through. All the way (1.0), on 5.2's shared link the flow that probed
- * first after a capacity increase took the headroom (Jain < 0.9 in some
- * phase of 21 runs in 80 at 1.1 × pacing, 13 with 0.5); a lone flow
- * chains probes: 1 -> 2.5 Mbit/s in 8 s instead of 4 s with the queue
- * test over all packet sizes, 6 s with the per-size one (rtpcc_gcc). */
-#define CAPACITY_JUMP         0.5
-#define PROBE_CAPACITY_DURATION RTPCC_MSEC (40)
-/* the estimate is this close to the last congestion point (a received
- * rate, wire bytes and queue drain included: over-use fires at ~0.95 of it) */
-#define PROBE_CAPACITY_NEAR   0.9
-/* failed capacity probes back off to at most this (a steady link pays one
- * 60 ms burst per period; a grown link is found within it) */
-#define PROBE_CAPACITY_BACKOFF_MAX RTPCC_SEC (20)
-/* ... and only once no packet has seen more than QUEUE_EMPTY_TH of queue
- * for QUEUE_EMPTY_TIME */
-#define QUEUE_EMPTY_TH        RTPCC_MSEC (5)
-#define QUEUE_EMPTY_TIME      RTPCC_MSEC (500)
-#define OWD_BUCKET            RTPCC_SEC (10)
-/* The minimum one-way delay is kept per packet size class: a full-size
- * packet's own transmission at the bottleneck (4.8 ms at 2 Mbit/s, 9.6 ms
- * at 1 Mbit/s) read as queue against the frames' short last packets, so
- * the test rarely passed below ~2 Mbit/s */
-#define OWD_CLASSES           4
-#define OWD_CLASS_BYTES       300
-/* Free path: no packet queued for FREE_TIME. The congestion point is
- * forgotten and the estimate grows at FREE_GAIN per second (the draft's
- * multiplicative 8 %/s needs 12 s for a 1 -> 2.5 Mbit/s step). All flows
- * through the FIFO see the queue empty at once, so they grow together and
- * keep their ratio, where a capacity probe let the first flow to probe
- * take the headroom. The climb stops at the first queue (5 ms above the
- * size class's minimum), an RTT's growth past capacity: ~8 % at 1.3x/s.
- * RFC 8867 (test-sim-rfc8867 seed-sweep), the code before 3f6cd1e against
- * 3f6cd1e (this climb, recovery and capacity probes opt-in, ramp-rise
- * 1.7): seeds 1-80, 5.1 phases below 90 % 1/47/3/18 -> 0/33/0/0, 5.2
- * phases 5/0/29/0/39 -> 2/0/0/0/6, 5.2 Jain < 0.9 18 -> 9; seeds 81-160
- * (against 1e29fd5) 3/42/3/32 -> 2/31/0/3, 4/2/34/0/42 -> 6/0/0/0/9,
- * Jain 14 -> 10. The queue test's exclusions and the two thresholds
- * (gcc_track_queue, gcc_free_path), 1edc275 against them, seeds 1-80 /
- * 81-160: 5.1 [45,60) below 90 % 33 -> 8 / 31 -> 5 (TWCC 16 -> 7 /
- * 15 -> 5), 5.2 phases below 90 % 8 -> 0 / 15 -> 0, 5.2 Jain < 0.9
- * 9 -> 4 / 10 -> 4, 5.4 [25,40) below 90 % 13 -> 0 / 15 -> 1. */
-#define FREE_TIME             RTPCC_MSEC (800)
+/* the send rate the application-limited test reads */
+#define SEND_WINDOW           RTPCC_SEC (1)
+/* defaults of the AIMD's additions, each explained in docs/gcc.md:
+ * fast recovery to 0.91 of the congestion point at 2 × per second, the
+ * newcomer's ramp at 1.5 × per second while over-uses come 1.7 × higher,
+ * the free-path climb at 1.3 × per second */
+#define RECOVERY_FRAC         0.91
+#define RECOVERY_GAIN         2.0
+#define RAMP_GAIN             1.5
+#define RAMP_RISE             1.7
 #define FREE_GAIN             1.3
-/* a probe that got at least this share of its rate through was not
- * limited by the path: probe again (libwebrtc's "further probing") */
-#define PROBE_CHAIN_RATIO     0.9
-#define ALR_RATIO             0.65
-#define ALR_TIME              RTPCC_SEC (1)
-
-static inline gdouble
-ms (RtpccTime t)
-{
-  return RTPCC_TIME_AS_MSEC (t);
-}
-
-/* ---- packet grouping ----------------------------------------------------- */
-
-void
-rtpcc_gcc_grouper_init (RtpccGccGrouper * g, RtpccTime burst_time)
-{
-  memset (g, 0, sizeof (*g));
-  g->burst_time = burst_time > 0 ? burst_time : BURST_TIME;
-}
-
-static void
-group_start (RtpccGccGroup * grp, RtpccTime send, RtpccTime arrival,
-    guint size)
-{
-  grp->first_send = grp->last_send = send;
-  grp->first_arrival = grp->last_arrival = arrival;
-  grp->bytes = size;
-  grp->n_packets = 1;
-}
-
-/* draft §5.2: a packet joins the current group if it was sent within
- * burst_time of the group's first packet, or if it arrived in a burst:
- * less than burst_time after the group's last packet and with a negative
- * inter-group delay variation (it caught up — a queue released at once,
- * e.g. after an outage), for at most 100 ms of arrivals. */
-static gboolean
-belongs_to_group (const RtpccGccGrouper * g, RtpccTime send, RtpccTime arrival,
-    gboolean * burst)
-{
-  const RtpccGccGroup *c = &g->cur;
-  RtpccTime send_delta = send - c->last_send;
-  RtpccTime arrival_delta = arrival - c->last_arrival;
-
-  *burst = FALSE;
-  if (send - c->first_send <= g->burst_time)
-    return TRUE;
-  if (send_delta == 0)
-    return TRUE;
-  if (arrival_delta - send_delta < -ARRIVAL_QUANTUM
-      && arrival_delta <= g->burst_time
-      && arrival - c->first_arrival < MAX_BURST_DURATION) {
-    *burst = TRUE;
-    return TRUE;
-  }
-  return FALSE;
-}
-
-gboolean
-rtpcc_gcc_grouper_add (RtpccGccGrouper * g, RtpccTime send_time,
-    RtpccTime arrival, guint size, RtpccGccDelta * out)
-{
-  gboolean produced = FALSE, burst;
-
-  if (g->cur.n_packets == 0) {
-    group_start (&g->cur, send_time, arrival, size);
-    return FALSE;
-  }
-  /* sent before the current group began: reordered, ignored (§5.1) */
-  if (send_time < g->cur.first_send)
-    return FALSE;
-  if (belongs_to_group (g, send_time, arrival, &burst)) {
-    g->cur.last_send = MAX (g->cur.last_send, send_time);
-    g->cur.last_arrival = arrival;
-    g->cur.bytes += size;
-    g->cur.n_packets++;
-    if (burst)
-      g->n_bursts++;
-    return FALSE;
-  }
-
-  /* the current group is complete */
-  g->n_groups++;
-  if (g->prev.n_packets > 0) {
-    RtpccTime sd = g->cur.last_send - g->prev.last_send;
-    RtpccTime ad = g->cur.last_arrival - g->prev.last_arrival;
-
-    if (ad < 0) {
-      /* the group overtook its predecessor: no meaningful sample; a run of
-       * them means the arrival clock jumped, start again */
-      if (++g->n_reordered >= REORDER_RESET) {
-        RtpccTime bt = g->burst_time;
-        rtpcc_gcc_grouper_init (g, bt);
-        group_start (&g->cur, send_time, arrival, size);
-        return FALSE;
-      }
-    } else {
-      g->n_reordered = 0;
-      out->send_delta = ms (sd);
-      out->arrival_delta = ms (ad);
-      out->d = ms (ad - sd);
-      out->arrival = g->cur.last_arrival;
-      out->send = g->cur.last_send;
-      out->bytes = g->cur.bytes;
-      out->n_packets = g->cur.n_packets;
-      produced = TRUE;
-    }
-  }
-  g->prev = g->cur;
-  group_start (&g->cur, send_time, arrival, size);
-  return produced;
-}
-
-/* ---- trendline ----------------------------------------------------------- */
-
-void
-rtpcc_gcc_trendline_init (RtpccGccTrendline * t, guint window)
-{
-  memset (t, 0, sizeof (*t));
-  t->window = CLAMP (window ? window : TRENDLINE_WINDOW, 2,
-      RTPCC_GCC_TRENDLINE_MAX_WINDOW);
-  t->smoothing = TRENDLINE_SMOOTHING;
-  t->gain = TRENDLINE_GAIN;
-  t->first_arrival = RTPCC_TIME_NONE;
-}
-
-gboolean
-rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y, guint n,
-    gdouble * slope)
-{
-  gdouble sx = 0, sy = 0, xm, ym, num = 0, den = 0;
-
-  if (n < 2)
-    return FALSE;
-  for (guint i = 0; i < n; i++) {
-    sx += x[i];
-    sy += y[i];
-  }
-  xm = sx / n;
-  ym = sy / n;
-  for (guint i = 0; i < n; i++) {
-    num += (x[i] - xm) * (y[i] - ym);
-    den += (x[i] - xm) * (x[i] - xm);
-  }
-  if (den == 0)
-    return FALSE;
-  *slope = num / den;
-  return TRUE;
-}
-
-gdouble
-rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
-    gdouble send_delta, RtpccTime arrival)
-{
-  guint idx;
-
-  t->num_deltas = MIN (t->num_deltas + 1, DELTA_COUNTER_MAX);
-  if (t->first_arrival == RTPCC_TIME_NONE)
-    t->first_arrival = arrival;
-  t->accumulated += arrival_delta - send_delta;
-  t->smoothed = t->smoothing * t->smoothed +
-      (1.0 - t->smoothing) * t->accumulated;
-
-  idx = (t->head + t->count) % t->window;
-  if (t->count == t->window) {
-    t->head = (t->head + 1) % t->window;
-    idx = (t->head + t->window - 1) % t->window;
-  } else {
-    t->count++;
-  }
-  t->x[idx] = ms (arrival - t->first_arrival);
-  t->y[idx] = t->smoothed;
-
-  if (t->count == t->window) {
-    /* the regression is order-independent: the ring is used as is */
-    gdouble s;
-    if (rtpcc_gcc_linear_slope (t->x, t->y, t->count, &s))
-      t->trend = s;
-  }
-  /* libwebrtc: the slope is (send rate − capacity) / capacity; scaled up by
-   * the number of samples (up to 60) and the gain into "ms" for the
-   * threshold, so the detector is less eager while the window is young */
-  return MIN (t->num_deltas, MAX_NUM_DELTAS) * t->trend * t->gain;
-}
-
-/* ---- Kalman (draft §5.3) ------------------------------------------------- */
-
-void
-rtpcc_gcc_kalman_init (RtpccGccKalman * k)
-{
-  memset (k, 0, sizeof (*k));
-  k->e = KALMAN_E0;
-  k->q = KALMAN_Q;
-  k->chi = KALMAN_CHI;
-  k->var_v = KALMAN_VAR0;
-}
-
-gdouble
-rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d, gdouble send_delta)
-{
-  gdouble z, gain, alpha, min_delta, zc, sd3;
-  guint idx;
-
-  k->num_deltas = MIN (k->num_deltas + 1, DELTA_COUNTER_MAX);
-
-  /* f_max = max 1/(T(j) − T(j−1)) over the last 60 groups, per ms */
-  idx = (k->head + k->count) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
-  if (k->count == RTPCC_GCC_KALMAN_FMAX_HISTORY) {
-    idx = k->head;
-    k->head = (k->head + 1) % RTPCC_GCC_KALMAN_FMAX_HISTORY;
-  } else {
-    k->count++;
-  }
-  k->send_deltas[idx] = send_delta;
-  min_delta = G_MAXDOUBLE;
-  for (guint i = 0; i < k->count; i++)
-    min_delta = MIN (min_delta, k->send_deltas[i]);
-  /* a zero send delta (an arrival burst) would freeze the noise filter */
-  min_delta = MAX (min_delta, 1.0);
-  /* alpha = (1 − chi)^(30 / (1000 f_max)): 1 − chi at 30 groups/s */
-  alpha = pow (1.0 - k->chi, 30.0 * min_delta / 1000.0);
-
-  z = d - k->m;
-  /* outlier filter: v(i) is not white when packets queue behind each
-   * other, so one big residual must not blow up the noise estimate */
-  sd3 = 3.0 * sqrt (k->var_v);
-  zc = fabs (z) > sd3 ? (z > 0 ? sd3 : -sd3) : z;
-  k->var_v = MAX (alpha * k->var_v + (1.0 - alpha) * zc * zc, 1.0);
-
-  gain = (k->e + k->q) / (k->var_v + k->e + k->q);
-  k->m += z * gain;
-  k->e = (1.0 - gain) * (k->e + k->q);
-  return k->m;
-}
-
-/* ---- detector (draft §5.4) ----------------------------------------------- */
+/* the pacer drains at this × the target: a frame sent much faster than the
+ * link drains builds its own queue, which reads as a delay trend */
+#define PACING_FACTOR         1.1
 
 const gchar *
 rtpcc_gcc_signal_name (RtpccGccSignal s)
@@ -611,529 +78,19 @@ rtpcc_gcc_signal_name (RtpccGccSignal s)
   }
 }
 
-void
-rtpcc_gcc_detector_init (RtpccGccDetector * d)
-{
-  memset (d, 0, sizeof (*d));
-  d->threshold = THRESHOLD_INIT;
-  d->k_up = K_UP;
-  d->k_down = K_DOWN;
-  d->overuse_time_th = OVERUSE_TIME_TH;
-  d->time_over_using = -1;
-  d->last_update = RTPCC_TIME_NONE;
-  d->signal = RTPCC_GCC_NORMAL;
-  d->adapt = TRUE;
-  d->strict_adapt = FALSE;
-}
-
-void
-rtpcc_gcc_detector_update_threshold (RtpccGccDetector * d, gdouble modified,
-    RtpccTime now)
-{
-  gdouble a = fabs (modified), k, dt;
-
-  if (d->last_update == RTPCC_TIME_NONE)
-    d->last_update = now;
-  /* a big spike (e.g. a sudden capacity drop) must not drag the threshold
-   * up with it: the detector would go blind to the over-use it signals */
-  if (a - d->threshold > MAX_ADAPT_OFFSET) {
-    d->last_update = now;
-    return;
-  }
-  /* K_u > K_d: rise quickly when a loss-based flow fills the queue (so we
-   * are not starved), come down slowly */
-  k = a < d->threshold ? d->k_down : d->k_up;
-  dt = MIN (ms (now - d->last_update), THRESHOLD_MAX_STEP);
-  if (dt < 0)
-    dt = 0;
-  d->threshold += k * (a - d->threshold) * dt;
-  d->threshold = CLAMP (d->threshold, THRESHOLD_MIN, THRESHOLD_MAX);
-  d->last_update = now;
-}
-
-RtpccGccSignal
-rtpcc_gcc_detector_update (RtpccGccDetector * d, gdouble modified,
-    gdouble estimate, gdouble send_delta, gdouble accumulated,
-    guint num_deltas, gboolean self_burst, RtpccTime now)
-{
-  gboolean adapt, rising = FALSE;
-
-  d->fired = FALSE;
-  if (num_deltas < 2) {
-    d->signal = RTPCC_GCC_NORMAL;
-    d->prev_estimate = estimate;
-    return d->signal;
-  }
-
-  if (modified > d->threshold) {
-    if (d->time_over_using < 0) {
-      /* assume we have been over for half the time since the last sample */
-      d->time_over_using = send_delta / 2;
-      d->episode_max = accumulated;
-    } else {
-      d->time_over_using += send_delta;
-    }
-    /* "still increasing": the filtered estimate (the draft's m(i) >=
-     * m(i−1)) and the raw delay, at its highest since the crossing. After
-     * a one-off step (a burst) the filter keeps rising for a few samples
-     * (the EMA's lag) while the raw delay already drains. */
-    rising = estimate >= d->prev_estimate && accumulated >= d->episode_max;
-    d->episode_max = MAX (d->episode_max, accumulated);
-    d->overuse_counter++;
-    if (d->time_over_using >= d->overuse_time_th && d->overuse_counter > 1
-        && rising && !self_burst) {
-      d->time_over_using = 0;
-      d->overuse_counter = 0;
-      d->signal = RTPCC_GCC_OVERUSE;
-      d->fired = TRUE;
-    }
-  } else if (modified < -d->threshold) {
-    d->time_over_using = -1;
-    d->overuse_counter = 0;
-    d->signal = RTPCC_GCC_UNDERUSE;
-  } else {
-    d->time_over_using = -1;
-    d->overuse_counter = 0;
-    d->signal = RTPCC_GCC_NORMAL;
-  }
-  d->prev_estimate = estimate;
-
-  /* Strict adaptation: the threshold exists to tolerate a competing
-   * loss-based flow that keeps filling the queue (draft §5.4, [Pv13]), so
-   * only a growing over-use that is not our own burst raises it. A key
-   * frame's ramp, the lag of the trend after it, or a queue draining say
-   * nothing about competitors, and with K_d taking ~5 s to undo each rise
-   * they would only blunt the detector. Lowering (K_d) always runs. */
-  adapt = d->adapt;
-  if (d->strict_adapt && fabs (modified) >= d->threshold
-      && (modified < 0 || !rising || self_burst))
-    adapt = FALSE;
-  if (adapt)
-    rtpcc_gcc_detector_update_threshold (d, modified, now);
-  else
-    d->last_update = now;
-  return d->signal;
-}
-
-/* ---- AIMD (draft §5.5) --------------------------------------------------- */
-
-void
-rtpcc_gcc_aimd_init (RtpccGccAimd * a, gdouble start, gdouble min_rate,
-    gdouble max_rate, gdouble beta)
-{
-  memset (a, 0, sizeof (*a));
-  a->min_rate = min_rate;
-  a->max_rate = max_rate;
-  a->rate = CLAMP (start, min_rate, max_rate);
-  a->beta = beta > 0 ? beta : BETA;
-  a->startup_gain = STARTUP_GAIN;
-  a->startup = TRUE;
-  a->state = RTPCC_GCC_RC_INCREASE;     /* the draft starts in increase */
-  a->last_update = RTPCC_TIME_NONE;
-  a->last_decrease = RTPCC_TIME_NONE;
-}
-
-static gdouble
-cp_sigma (const RtpccGccAimd * a)
-{
-  /* kbit/s: the variance is kept normalised by the mean */
-  return sqrt (a->cp_var * MAX (a->cp_mean / 1000.0, 1.0)) * 1000.0;
-}
-
-gboolean
-rtpcc_gcc_aimd_get_band (const RtpccGccAimd * a, gdouble * lo, gdouble * hi)
-{
-  gdouble s;
-
-  if (!a->have_cp)
-    return FALSE;
-  s = cp_sigma (a);
-  if (lo)
-    *lo = a->cp_mean - 3.0 * s;
-  if (hi)
-    *hi = a->cp_mean + 3.0 * s;
-  return TRUE;
-}
-
-/* Adds a congestion point; FALSE if R fell far below the known one (the
- * link shrank or others joined) and a new point starts there. */
-static gboolean
-cp_add (RtpccGccAimd * a, gdouble R)
-{
-  gdouble lo, err, norm;
-
-  /* far below the old point: the link changed (or others joined); start
-   * afresh rather than averaging two different situations */
-  gboolean dropped = rtpcc_gcc_aimd_get_band (a, &lo, NULL) && R < lo;
-
-  if (dropped || !a->have_cp) {
-    a->cp_mean = R;
-    a->cp_var = CP_VAR_MIN;
-    a->have_cp = TRUE;
-    return !dropped;
-  }
-  a->cp_mean = CP_SMOOTHING * a->cp_mean + (1.0 - CP_SMOOTHING) * R;
-  norm = MAX (a->cp_mean / 1000.0, 1.0);
-  err = (a->cp_mean - R) / 1000.0;
-  a->cp_var = CP_SMOOTHING * a->cp_var + (1.0 - CP_SMOOTHING) * err * err /
-      norm;
-  a->cp_var = CLAMP (a->cp_var, CP_VAR_MIN, CP_VAR_MAX);
-  return TRUE;
-}
-
-gboolean
-rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
-    RtpccTime interval, gdouble R)
-{
-  if (a->last_decrease == RTPCC_TIME_NONE)
-    return TRUE;
-  if (now - a->last_decrease >= interval)
-    return TRUE;
-  /* the link collapsed: do not wait for the previous cut to show */
-  return R >= 0 && R < 0.5 * a->rate;
-}
-
-static gdouble
-additive_increase (const RtpccGccAimd * a, gdouble dt_ms, RtpccTime rtt)
-{
-  gdouble response_ms = 100.0 + ms (rtt);
-  gdouble alpha = 0.5 * MIN (dt_ms / response_ms, 1.0);
-  gdouble bits_per_frame = a->rate / 30.0;
-  gdouble packets_per_frame = MAX (ceil (bits_per_frame / (1200 * 8)), 1.0);
-  gdouble avg_packet_bits = bits_per_frame / packets_per_frame;
-
-  return MAX (1000.0, alpha * avg_packet_bits);
-}
-
-gdouble
-rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
-    gdouble R, RtpccTime rtt)
-{
-  gdouble dt_ms = a->last_update == RTPCC_TIME_NONE ? 0.0 :
-      ms (now - a->last_update);
-  gdouble rate = a->rate;
-  RtpccTime reduce_interval;
-
-  if (rtt == RTPCC_TIME_NONE || rtt <= 0)
-    rtt = DEFAULT_RTT;
-  dt_ms = MAX (dt_ms, 0.0);
-  a->last_update = now;
-  a->last_was_additive = a->last_was_capped = a->last_decreased = FALSE;
-  a->last_was_recovery = a->last_was_ramp = FALSE;
-
-  /* draft §5.5 state table */
-  switch (signal) {
-    case RTPCC_GCC_OVERUSE:
-      a->state = RTPCC_GCC_RC_DECREASE;
-      break;
-    case RTPCC_GCC_NORMAL:
-      if (a->state == RTPCC_GCC_RC_HOLD)
-        a->state = RTPCC_GCC_RC_INCREASE;
-      else if (a->state == RTPCC_GCC_RC_DECREASE)
-        a->state = RTPCC_GCC_RC_HOLD;
-      break;
-    case RTPCC_GCC_UNDERUSE:
-      a->state = RTPCC_GCC_RC_HOLD;
-      break;
-  }
-
-  switch (a->state) {
-    case RTPCC_GCC_RC_HOLD:
-      break;
-    case RTPCC_GCC_RC_INCREASE:{
-      gdouble lo G_GNUC_UNUSED, hi, increased;
-      gboolean near = FALSE;
-
-      /* back in increase: the next over-use is a new episode */
-      a->in_episode = FALSE;
-
-      /* "Near" the congestion point is anywhere up to its band's top, as
-       * in libwebrtc's AimdRateControl, not just inside ±3σ as the draft
-       * says: after each cut a flow sits ~15 % below its point, and with
-       * the draft both flows of a shared link would recover by 8 %/s —
-       * multiplicative increase keeps their ratio (MIMD never converges,
-       * Chiu–Jain) and the first flow keeps its advantage over the second
-       * for good. Additive increase adds the same to both: the gap closes
-       * by beta at every shared cut. A received rate above the band
-       * (capacity grew, others left) still means "far": back to 8 %/s;
-       * one below it at a cut restarts the point (cp_add). */
-      if (rtpcc_gcc_aimd_get_band (a, &lo, &hi)) {
-        if (R > hi)
-          a->have_cp = FALSE;
-        else
-          near = TRUE;
-      }
-      if (R < 0 && !a->startup)
-        break;                  /* nothing measured: do not run blind */
-      if (a->startup) {
-        increased = rate * pow (a->startup_gain, MIN (dt_ms / 1000.0, 1.0));
-      } else if (a->free && a->free_gain > 1.0) {
-        increased = rate * pow (a->free_gain, MIN (dt_ms / 1000.0, 1.0));
-        a->last_was_ramp = TRUE;
-      } else if (a->ramp) {
-        increased = rate * pow (a->ramp_gain, MIN (dt_ms / 1000.0, 1.0));
-        a->last_was_ramp = TRUE;
-      } else if (near && rate < a->recover_to) {
-        /* back to just under the point quickly: the link was full there
-         * a moment ago and the cut's queue has drained (we are in
-         * increase: the signal is normal again) */
-        increased = MIN (a->recover_to,
-            rate * pow (a->recovery_gain, MIN (dt_ms / 1000.0, 1.0)));
-        a->last_was_recovery = TRUE;
-        if (increased >= a->recover_to)
-          a->recover_to = 0;
-      } else if (near) {
-        increased = rate + additive_increase (a, dt_ms, rtt);
-        a->last_was_additive = TRUE;
-      } else {
-        increased = rate * pow (ETA, MIN (dt_ms / 1000.0, 1.0));
-      }
-      if (R >= 0) {
-        /* A < 1.5 R: never claim much more than gets through; an estimate
-         * already above the cap (app-limited) is held, not cut */
-        gdouble limit = RECV_CAP * R + RECV_CAP_SLACK;
-        if (increased > limit) {
-          increased = MAX (rate, limit);
-          a->last_was_capped = TRUE;
-        }
-      }
-      rate = increased;
-      break;
-    }
-    case RTPCC_GCC_RC_DECREASE:
-      /* the caller decided the timing; libwebrtc waits an RTT between cuts
-       * so the previous one can show in the delay */
-      reduce_interval = CLAMP (rtt, RTPCC_MSEC (10), RTPCC_MSEC (200));
-      if (!rtpcc_gcc_aimd_may_decrease (a, now, reduce_interval, R))
-        break;
-      {
-        gdouble decreased = a->beta * (R >= 0 ? R : rate);
-        if (decreased < rate) {
-          rate = decreased;
-          a->last_decreased = TRUE;
-        }
-        if (R >= 0) {
-          gboolean same_point = cp_add (a, R);  /* not far below */
-
-          if (a->in_episode) {
-            /* a further cut of the same over-use episode (the queue kept
-             * growing after the first): the episode was judged at its
-             * first cut; a point that moved far down cancels recovery */
-            if (!same_point)
-              a->recover_to = 0;
-          } else {
-            /* The ramp: entered when start-up ends below the maximum rate
-             * (a start-up pinned at max_rate had the link to itself: an
-             * incumbent, not a newcomer), kept while every episode comes
-             * at an estimate >= ramp_rise × the one at the previous
-             * episode. The estimate, not R: the 500 ms received rate
-             * lags a ramp by a fifth or more. */
-            if (a->startup)
-              a->ramp = a->ramp_gain > 1.0 && a->rate < a->max_rate;
-            else if (a->ramp && a->rate < a->ramp_rise * a->last_cut_rate)
-              a->ramp = FALSE;
-            a->last_cut_rate = a->rate;
-            /* fast recovery only at a known point: a cut far below it
-             * means the link shrank or others joined, and the lower rate
-             * is the point to learn (and the share to leave to a
-             * newcomer) */
-            a->recover_to = same_point && !a->ramp && a->recovery_frac > 0 ?
-                a->recovery_frac * a->cp_mean : 0;
-          }
-          a->in_episode = TRUE;
-        }
-        a->last_decrease = now;
-        a->startup = FALSE;
-      }
-      break;
-  }
-  a->rate = CLAMP (rate, a->min_rate, a->max_rate);
-  return a->rate;
-}
-
-/* ---- loss (draft §6) ----------------------------------------------------- */
-
-void
-rtpcc_gcc_loss_init (RtpccGccLoss * l, gdouble start)
-{
-  memset (l, 0, sizeof (*l));
-  l->rate = start;
-  l->min_interval = CONTROL_INTERVAL;
-  l->min_packets = LOSS_MIN_PACKETS;
-  l->epoch = G_MININT64 + 1;
-  l->first_send = l->last_send = RTPCC_TIME_NONE;
-  l->last_fraction = -1;
-}
-
-void
-rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time, gboolean received)
-{
-  /* packets sent before the last cut belong to the episode already paid */
-  if (send_time < l->epoch)
-    return;
-  if (l->first_send == RTPCC_TIME_NONE || send_time < l->first_send)
-    l->first_send = send_time;
-  if (l->last_send == RTPCC_TIME_NONE || send_time > l->last_send)
-    l->last_send = send_time;
-  l->n_total++;
-  if (!received)
-    l->n_lost++;
-}
-
-static RtpccGccLossAction
-loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p, gdouble delay_rate,
-    gdouble intervals)
-{
-  RtpccGccLossAction action;
-
-  l->last_fraction = p;
-  if (!l->limiting)
-    l->rate = delay_rate;
-  if (p > LOSS_HIGH) {
-    l->rate *= 1.0 - 0.5 * p;
-    l->limiting = TRUE;
-    l->epoch = now;
-    action = RTPCC_GCC_LOSS_DECREASE;
-  } else if (p < LOSS_LOW) {
-    l->rate *= pow (LOSS_INCREASE, intervals);
-    action = RTPCC_GCC_LOSS_INCREASE;
-  } else {
-    action = RTPCC_GCC_LOSS_HOLD;
-  }
-  /* As never exceeds A: when it catches up the loss cut is over and As
-   * follows A again (else it would lag A's own, faster, start-up) */
-  if (l->rate >= delay_rate) {
-    l->rate = delay_rate;
-    l->limiting = FALSE;
-  }
-  return action;
-}
-
-RtpccGccLossAction
-rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now, gdouble p,
-    gdouble delay_rate)
-{
-  return loss_apply (l, now, p, delay_rate, 1.0);
-}
-
-RtpccGccLossAction
-rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now, gdouble delay_rate)
-{
-  gdouble p, intervals;
-
-  if (!l->limiting)
-    l->rate = MIN (l->rate, delay_rate);
-  if (l->n_total < l->min_packets || l->first_send == RTPCC_TIME_NONE
-      || l->last_send - l->first_send < l->min_interval) {
-    if (!l->limiting || l->rate > delay_rate) {
-      l->rate = delay_rate;
-      l->limiting = FALSE;
-    }
-    return RTPCC_GCC_LOSS_NONE;
-  }
-  p = (gdouble) l->n_lost / l->n_total;
-  /* 1.05 per control interval the window spans, not per window: a window
-   * needs 20 packets, so a 150 kbit/s flow's last ~0.6 s and a 1 Mbit/s
-   * flow's 0.1-0.2 s, and after a shared loss episode the bigger flow got
-   * its rate back several times as fast (RFC 8867 5.2 seed 60, the 3.5 ->
-   * 1 Mbit/s drop: one flow held at 150 kbit/s for 11 s, Jain 0.815) */
-  intervals = (gdouble) (l->last_send - l->first_send) / l->min_interval;
-  l->n_total = l->n_lost = 0;
-  l->first_send = l->last_send = RTPCC_TIME_NONE;
-  return loss_apply (l, now, p, delay_rate, intervals);
-}
-
-/* ---- rate windows -------------------------------------------------------- */
-
-/* Media bytes sent, cumulative, for "how much did we send in [a, b]". */
-typedef struct
-{
-  RtpccTime t;
-  guint64 cum;
-} SendMark;
-
-typedef struct
-{
-  GArray *m;
-  guint head;
-  guint64 cum;
-} SendLog;
-
-static void
-send_log_init (SendLog * l)
-{
-  l->m = g_array_new (FALSE, FALSE, sizeof (SendMark));
-  l->head = 0;
-  l->cum = 0;
-}
-
-static void
-send_log_add (SendLog * l, RtpccTime t, guint size)
-{
-  SendMark m;
-
-  l->cum += size;
-  m.t = t;
-  m.cum = l->cum;
-  g_array_append_val (l->m, m);
-  while (l->head < l->m->len
-      && g_array_index (l->m, SendMark, l->head).t < t - SEND_LOG_KEEP)
-    l->head++;
-  if (l->head > 256 && l->head * 2 > l->m->len) {
-    g_array_remove_range (l->m, 0, l->head);
-    l->head = 0;
-  }
-}
-
-/* bytes sent at or before @t; FALSE if the log does not reach back to @t */
-static gboolean
-send_log_at (const SendLog * l, RtpccTime t, guint64 * cum)
-{
-  guint lo = l->head, hi = l->m->len;
-
-  if (lo >= hi || g_array_index (l->m, SendMark, lo).t > t)
-    return FALSE;
-  /* the last mark with time <= t */
-  while (hi - lo > 1) {
-    guint mid = lo + (hi - lo) / 2;
-    if (g_array_index (l->m, SendMark, mid).t <= t)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  *cum = g_array_index (l->m, SendMark, lo).cum;
-  return TRUE;
-}
-
-/* bit/s sent over (@t − @window, @t]; -1 if the log is shorter */
-static gdouble
-send_log_rate (const SendLog * l, RtpccTime t, RtpccTime window)
-{
-  guint64 a, b;
-
-  if (!send_log_at (l, t - window, &a) || !send_log_at (l, t, &b))
-    return -1;
-  return (b - a) * 8.0 / RTPCC_TIME_AS_SEC (window);
-}
-
-/* ---- the controller ------------------------------------------------------ */
-
 typedef struct
 {
   RtpccController parent;
 
-  /* configuration */
+  /* configuration the parts are (re)built from */
   RtpccGccEstimator estimator;
   RtpccTime burst_time;
   gdouble beta;
-  gboolean burst_guard;         /* (a): excuse our own key-frame bursts */
   gdouble startup_gain;
   gdouble pacing_factor;
   guint trendline_window;
-  gboolean probing;
-  RtpccTime probe_duration;
 
-  /* delay path */
+  /* delay path: grouper -> filter -> detector */
   RtpccGccGrouper grouper;
   RtpccGccTrendline trendline;
   RtpccGccKalman kalman;
@@ -1146,85 +103,24 @@ typedef struct
   RtpccTime last_not_normal;    /* sender time the signal was last not normal */
   RtpccTime freeze_until;       /* threshold adaptation suspended until */
 
-  RtpccGccAimd aimd;
+  RtpccGccBurst burst;          /* our own key-frame bursts */
+
+  /* rates */
+  RtpccGccAimd aimd;            /* A */
   RtpccTime last_rc;
   guint64 n_decreases, n_loss_decreases;
-
-  RtpccGccLoss loss;
+  RtpccGccLoss loss;            /* As */
   gboolean have_packet_feedback;
   gboolean rr_only;             /* running on RTCP RR loss alone (§7) */
-
   RtpccRateWindow recv;
-  SendLog sent;                 /* media only, sender clock */
-  GArray *burst_marks;          /* RtpccTime, send times in a self-burst */
-  gboolean pacer_idle;          /* the last media packet left it empty */
-  gboolean have_frame_ends;     /* the sender marks frame ends */
-  RtpccTime busy_start, last_busy_end;
-  gdouble frame_interval;       /* ns, EMA of the gaps between busy ends */
-  guint n_frame_gaps;
-  gboolean burst_by_size;       /* key frames by bytes (needs frame ends) */
-  gdouble capacity_jump;
-  RtpccTime free_time;          /* no queue this long: the path is free */
-  guint64 frame_bytes;          /* media bytes of the frame being sent */
-  RtpccTime frame_first_send;   /* its first packet's send time */
-  gdouble frame_mean;           /* EMA of delta frames' bytes */
-  guint n_frames;
-  gboolean last_frame_key;
-  guint64 n_key_frames;         /* frames taken for key frames (by size) */
-  gboolean in_burst;
-  gdouble burst_base;           /* accumulated delay when it began, ms */
-  guint64 n_self_bursts;        /* samples flagged as our own burst */
-  gdouble received_rate;
-
+  gdouble received_rate;        /* R, -1 unknown */
+  RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
   RtpccTime srtt;
 
-  /* large-drop bookkeeping for recovery probes */
-  gdouble drop_from;
-  /* this episode's recovery probe runs or found the path's limit
-   * (drop_limit, bit/s): no other until the estimate has grown past 1.1 x
-   * that limit without an over-use (the path grew since), or one gets
-   * >= PROBE_CHAIN_RATIO of its rate through */
-  gboolean drop_probed;
-  gdouble drop_limit;
-  RtpccTime drop_time;
-
-  /* application-limited region */
-  RtpccTime alr_since;
-
   /* probing */
-  RtpccGccProbeState probe_state;
-  gdouble probe_rate, probe_base;
-  RtpccTime probe_start, probe_end, probe_deadline;
-  gboolean probe_have_first;
-  guint64 probe_first_seq, probe_last_seq;
-  guint64 highest_sent_seq;
-  gboolean have_sent;
+  RtpccGccSendLog sent;         /* media only, sender clock */
   RtpccTime last_send_time;
-  guint64 probe_rx_bytes, probe_tx_bytes;
-  guint probe_rx, probe_lost;
-  guint probe_first_rx_bytes, probe_last_tx_bytes;
-  RtpccTime probe_first_arrival, probe_last_arrival;
-  RtpccTime probe_first_send, probe_last_send;
-  gboolean probe_overuse;
-  RtpccTime next_probe_time, probe_backoff;
-  gboolean periodic_probing;
-  gboolean capacity_probing;
-  gboolean probe_chain;         /* last probe succeeded unconstrained */
-  gdouble probe_need;           /* bit/s the probe must get through */
-  gboolean probe_capacity;      /* the running probe is a capacity probe */
-  RtpccTime next_capacity_probe, capacity_backoff;
-  /* standing-queue tracker (gcc_track_queue) */
-  gboolean queue_by_size;       /* minimum one-way delay per size class */
-  gboolean recovery_probes;     /* after a large drop (opt-in) */
-  RtpccTime owd_bucket_start;
-  RtpccTime last_queue_time;    /* a queue above the start threshold */
-  RtpccTime last_queue_stop;    /* ... above QUEUE_EMPTY_TH */
-  RtpccTime free_since;         /* the free path holds since, or NONE */
-  RtpccTime owd_cur_min[OWD_CLASSES], owd_prev_min[OWD_CLASSES];
-  RtpccTime qt_last_send;       /* the previous reported packet */
-  guint qt_last_size;
-  guint n_probes, n_probe_success, n_probe_fail;
-  gdouble last_probe_result;
+  RtpccGccProber probe;
 
   const gchar *reason;
 } Gcc;
@@ -1244,7 +140,8 @@ gcc_reset_delay_path (Gcc * g)
 static RtpccTime
 gcc_rtt (const Gcc * g)
 {
-  return g->srtt != RTPCC_TIME_NONE && g->srtt > 0 ? g->srtt : DEFAULT_RTT;
+  return g->srtt != RTPCC_TIME_NONE && g->srtt > 0 ? g->srtt :
+      RTPCC_GCC_DEFAULT_RTT;
 }
 
 static gdouble
@@ -1261,8 +158,8 @@ gcc_publish (Gcc * g)
   guint64 target, fec = 0;
   const gchar *state;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING) {
-    target = (guint64) MAX (g->probe_rate, rate);
+  if (g->probe.state == RTPCC_GCC_PROBE_SENDING) {
+    target = (guint64) MAX (g->probe.rate, rate);
     fec = target - (guint64) rate;
     state = "probe";
   } else if (g->aimd.startup) {
@@ -1296,27 +193,11 @@ gcc_init (RtpccController * cc, RtpccTime now)
   gdouble start = cc->target.target_bitrate;
 
   g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
-  g->burst_time = BURST_TIME;
-  g->burst_guard = TRUE;
-  g->burst_by_size = BURST_BY_SIZE;
-  g->capacity_jump = CAPACITY_JUMP;
-  g->frame_first_send = RTPCC_TIME_NONE;
-  g->beta = BETA;
-  g->startup_gain = STARTUP_GAIN;
+  g->burst_time = RTPCC_GCC_BURST_TIME;
+  g->beta = RTPCC_GCC_BETA;
+  g->startup_gain = RTPCC_GCC_STARTUP_GAIN;
   g->pacing_factor = PACING_FACTOR;
-  g->trendline_window = TRENDLINE_WINDOW;
-  g->probing = TRUE;
-  /* off by default: on RFC 8867 5.1 it lifts the 2.5 Mbit/s phase from
-   * 77 % to 87 % utilisation (climb 12.0 s -> 4.0 s) but raises the run's
-   * p95 queue delay from 30 to 46 ms (test-sim-rfc8867, seed 1); a probe
-   * design that costs less queue is open work */
-  g->periodic_probing = FALSE;
-  g->capacity_probing = FALSE;
-  g->free_time = FREE_TIME;
-  g->queue_by_size = TRUE;
-  g->recovery_probes = FALSE;
-  g->probe_duration = PROBE_DURATION;
-
+  g->trendline_window = RTPCC_GCC_TRENDLINE_WINDOW;
   gcc_reset_delay_path (g);
   g->last_arrival = RTPCC_TIME_NONE;
   g->last_not_normal = now;
@@ -1332,25 +213,12 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->last_rc = RTPCC_TIME_NONE;
   rtpcc_gcc_loss_init (&g->loss, g->aimd.rate);
   rtpcc_rate_window_init (&g->recv, RATE_WINDOW);
-  send_log_init (&g->sent);
-  g->burst_marks = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
-  g->pacer_idle = TRUE;
-  g->last_busy_end = RTPCC_TIME_NONE;
+  rtpcc_gcc_send_log_init (&g->sent);
+  rtpcc_gcc_burst_init (&g->burst);
   g->received_rate = -1;
   g->srtt = RTPCC_TIME_NONE;
-  g->drop_time = RTPCC_TIME_NONE;
-  g->alr_since = RTPCC_TIME_NONE;
-  g->probe_state = RTPCC_GCC_PROBE_IDLE;
-  g->next_probe_time = now;
-  g->probe_backoff = PROBE_BACKOFF_MIN;
-  g->next_capacity_probe = now;
-  g->owd_bucket_start = RTPCC_TIME_NONE;
-  for (guint i = 0; i < OWD_CLASSES; i++)
-    g->owd_cur_min[i] = g->owd_prev_min[i] = RTPCC_TIME_NONE;
-  g->last_queue_time = g->last_queue_stop = RTPCC_TIME_NONE;
-  g->free_since = g->qt_last_send = RTPCC_TIME_NONE;
-  g->capacity_backoff = PROBE_BACKOFF_MIN;
-  g->last_probe_result = -1;
+  rtpcc_gcc_prober_init (&g->probe, now);
+  rtpcc_gcc_free_path_init (&g->free_path);
   g->reason = "initial";
   gcc_publish (g);
 }
@@ -1361,50 +229,8 @@ gcc_finalize (RtpccController * cc)
   Gcc *g = (Gcc *) cc;
 
   rtpcc_rate_window_clear (&g->recv);
-  g_array_unref (g->sent.m);
-  g_array_unref (g->burst_marks);
-}
-
-static void
-burst_mark (Gcc * g, RtpccTime t)
-{
-  g_array_append_val (g->burst_marks, t);
-  while (g->burst_marks->len > 0 && g_array_index (g->burst_marks,
-          RtpccTime, 0) < t - SEND_LOG_KEEP)
-    g_array_remove_index (g->burst_marks, 0);
-}
-
-/* A frame has been sent whole (RTP marker). A key frame is one of more
- * than KEY_FRAME_FACTOR × the delta frames' mean bytes; its span is marked
- * after the fact (the delay samples it affects come back an RTT later).
- * Key frames stand alone: a second large frame in a row means the encoder's
- * rate went up, and the mean restarts there (else a rate step of more than
- * 2× would be excused for good). */
-static void
-gcc_frame_done (Gcc * g, RtpccTime end)
-{
-  gdouble b = g->frame_bytes;
-
-  if (!g->burst_by_size)
-    return;
-  if (g->n_frames >= BURST_MIN_FRAMES && b > KEY_FRAME_FACTOR * g->frame_mean) {
-    if (g->last_frame_key) {
-      g->frame_mean = b;
-      g->last_frame_key = FALSE;
-      return;
-    }
-    g->last_frame_key = TRUE;
-    g->n_key_frames++;
-    if (g->probe_state == RTPCC_GCC_PROBE_IDLE) {
-      burst_mark (g, g->frame_first_send);
-      burst_mark (g, end);
-    }
-    return;                     /* not part of the delta frames' mean */
-  }
-  g->last_frame_key = FALSE;
-  g->frame_mean = g->n_frames == 0 ? b :
-      g->frame_mean + (b - g->frame_mean) / 16.0;
-  g->n_frames++;
+  rtpcc_gcc_send_log_clear (&g->sent);
+  rtpcc_gcc_burst_clear (&g->burst);
 }
 
 static void
@@ -1413,54 +239,13 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
 {
   Gcc *g = (Gcc *) cc;
 
-  if (!g->have_sent || pkt->seq > g->highest_sent_seq)
-    g->highest_sent_seq = pkt->seq;
   g->last_send_time = pkt->send_time;
-  g->have_sent = TRUE;
   if (!pkt->is_fec) {
-    send_log_add (&g->sent, pkt->send_time, pkt->size);
-    if (g->pacer_idle)
-      g->busy_start = pkt->send_time;
-    if (pkt->frame_end)
-      g->have_frame_ends = TRUE;
-    if (g->frame_first_send == RTPCC_TIME_NONE)
-      g->frame_first_send = pkt->send_time;
-    g->frame_bytes += pkt->size;
-    if (pkt->frame_end) {
-      gcc_frame_done (g, pkt->send_time);
-      g->frame_bytes = 0;
-      g->frame_first_send = RTPCC_TIME_NONE;
-    }
-    /* The frame interval: from frame ends (RTP markers) when the sender
-     * marks them. The busy-period fallback halves it: each frame's first
-     * packet also leaves the pacer empty while the rest of the frame is
-     * still coming, so every frame yields two "busy ends" (found in the
-     * RFC 8867 5.4 simulation, where it excused most over-use of the
-     * incumbent flow). */
-    if (g->have_frame_ends ? pkt->frame_end : pkt->app_limited) {
-      if (g->last_busy_end != RTPCC_TIME_NONE
-          && pkt->send_time - g->last_busy_end >= BURST_MIN_GAP) {
-        gdouble gap = pkt->send_time - g->last_busy_end;
-        g->frame_interval = g->n_frame_gaps == 0 ? gap :
-            g->frame_interval + (gap - g->frame_interval) / 16.0;
-        g->n_frame_gaps++;
-      }
-      g->last_busy_end = pkt->send_time;
-    }
-    /* no marks while probing: the probe's own FEC keeps the pacer busy,
-     * and a probe that over-uses must be seen */
-    if (!(g->burst_by_size && g->have_frame_ends)
-        && g->n_frame_gaps >= BURST_MIN_FRAMES
-        && g->probe_state == RTPCC_GCC_PROBE_IDLE
-        && pkt->send_time - g->busy_start >
-        BURST_BUSY_FACTOR * g->frame_interval)
-      burst_mark (g, pkt->send_time);
-    g->pacer_idle = pkt->app_limited;
+    rtpcc_gcc_send_log_add (&g->sent, pkt->send_time, pkt->size);
+    rtpcc_gcc_burst_sent (&g->burst, pkt,
+        g->probe.state == RTPCC_GCC_PROBE_IDLE);
   }
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && !g->probe_have_first) {
-    g->probe_first_seq = pkt->seq;
-    g->probe_have_first = TRUE;
-  }
+  rtpcc_gcc_prober_sent (&g->probe, pkt);
 }
 
 /* One inter-group sample through the filter and the detector. */
@@ -1473,14 +258,12 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
 
   g->accumulated += d->d;
   /* Threshold adaptation is suspended from our own over-use signal until
-   * the rate controller is back in increase with the signal normal for
-   * 500 ms: the overshoot before our cut takes effect and the drain after
-   * it are self-inflicted, and with K_d = 0.00018 (time constant 5.5 s)
-   * learning from them ratchets the threshold up by ~15 ms per sawtooth
-   * tooth (measured 6 -> 35 ms), so every tooth detects later and queues
-   * more. An over-use that persists beyond THRESHOLD_FREEZE despite our cut
-   * is foreign (a loss-based flow filling the queue) and adapts the
-   * threshold as the draft intends; a drain is ours however long it is. */
+   * the rate controller is back in increase with the signal normal for a
+   * while: the overshoot before our cut and the drain after it are ours,
+   * and learning from them (K_d takes ~5 s to undo a rise) would ratchet
+   * the threshold up tooth by tooth, each over-use detected later with
+   * more queue. One that persists beyond THRESHOLD_FREEZE despite our cut
+   * is foreign (a loss-based flow filling the queue) and adapts it. */
   if (g->freeze_until != RTPCC_TIME_NONE
       && ((now >= g->freeze_until && g->modified > g->detector.threshold)
           || (g->aimd.state == RTPCC_GCC_RC_INCREASE
@@ -1489,40 +272,17 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
   g->detector.adapt = g->freeze_until == RTPCC_TIME_NONE;
   if (g->estimator == RTPCC_GCC_ESTIMATOR_KALMAN) {
     g->estimate = rtpcc_gcc_kalman_update (&g->kalman, d->d, d->send_delta);
+    g->modified = rtpcc_gcc_kalman_modified (&g->kalman);
     n = g->kalman.num_deltas;
-    g->modified = MIN (n, MAX_NUM_DELTAS) * g->estimate;
   } else {
     g->modified = rtpcc_gcc_trendline_update (&g->trendline,
         d->arrival_delta, d->send_delta, d->arrival);
     g->estimate = g->trendline.trend;
     n = g->trendline.num_deltas;
   }
-  /* (a) was this group sent in our own burst (a key frame that kept the
-   * pacer busy, or the frames it caught up with after it)? Such a group may
-   * not fire an over-use: the average rate is still the target, and the
-   * queue it builds drains once the frame is out. A sustained over-use
-   * keeps growing the delay after the marks. */
-  burst = FALSE;
-  for (guint i = g->burst_guard ? g->burst_marks->len : 0; i > 0; i--) {
-    RtpccTime m = g_array_index (g->burst_marks, RtpccTime, i - 1);
-    if (m < d->send - BURST_AFTER)
-      break;
-    if (m <= d->send + BURST_BEFORE) {
-      burst = TRUE;
-      break;
-    }
-  }
-  /* ... but a burst excuses at most 100 ms of delay growth: what the
-   * pacer's 100 ms max-delay lets one frame add at a bottleneck near the
-   * target. More than that (a capacity drop during a key frame) is an
-   * over-use whatever we were sending. */
-  if (burst && !g->in_burst)
-    g->burst_base = g->accumulated;
-  g->in_burst = burst;
-  if (burst && g->accumulated - g->burst_base > BURST_MAX_DELAY)
-    burst = FALSE;
-  if (burst)
-    g->n_self_bursts++;
+  /* (a) was this group sent in our own burst (a key frame and the frames
+   * the pacer caught up with after it)? It may not fire an over-use. */
+  burst = rtpcc_gcc_burst_check (&g->burst, d->send, g->accumulated);
   s = rtpcc_gcc_detector_update (&g->detector, g->modified, g->estimate,
       d->send_delta, g->accumulated, n, burst, d->arrival);
   if (g->detector.fired) {
@@ -1537,258 +297,54 @@ gcc_process_delta (Gcc * g, RtpccTime now, const RtpccGccDelta * d)
     g->last_not_normal = now;
 }
 
-static void
-gcc_note_rate_change (Gcc * g, RtpccTime now, gdouble before, gdouble after)
-{
-  if (after >= before)
-    return;
-  /* a drop episode: decreases less than 5 s apart belong together; its
-   * starting rate is what recovery probes aim back at */
-  if (g->drop_time == RTPCC_TIME_NONE
-      || now - g->drop_time > PROBE_DROP_WINDOW) {
-    g->drop_from = before;
-    g->drop_probed = FALSE;
-  } else {
-    g->drop_from = MAX (g->drop_from, before);
-  }
-  g->drop_time = now;
-}
-
-static void
-gcc_probe_finish (Gcc * g, RtpccTime now, gboolean success, gdouble result)
-{
-  g->probe_state = RTPCC_GCC_PROBE_IDLE;
-  g->parent.next_tick = RTPCC_TIME_NONE;
-  g->last_probe_result = result;
-  if (success) {
-    gdouble r = MIN (result, g->probe_rate);
-    if (g->probe_capacity && r > g->aimd.rate)
-      r = g->aimd.rate + g->capacity_jump * (r - g->aimd.rate);
-    g->n_probe_success++;
-    g->aimd.rate = CLAMP (MAX (g->aimd.rate, r), g->aimd.min_rate,
-        g->aimd.max_rate);
-    /* the old congestion point no longer describes the path */
-    g->aimd.have_cp = FALSE;
-    g->loss.rate = g->aimd.rate;
-    g->loss.limiting = FALSE;
-    g->probe_backoff = PROBE_BACKOFF_MIN;
-    g->capacity_backoff = PROBE_BACKOFF_MIN;
-    g->next_probe_time = now + PROBE_AFTER_SUCCESS;
-    g->probe_chain = result >= PROBE_CHAIN_RATIO * g->probe_rate;
-    g->reason = "probe";
-  } else {
-    g->probe_chain = FALSE;
-    g->n_probe_fail++;
-    if (g->probe_capacity) {
-      /* its own back-off: a capacity probe failing on a full link must not
-       * hold back the recovery probe after a drop */
-      g->next_capacity_probe = now + g->capacity_backoff;
-      g->capacity_backoff = MIN (g->capacity_backoff * 2,
-          PROBE_CAPACITY_BACKOFF_MAX);
-      g->next_probe_time = now + PROBE_AFTER_SUCCESS;
-    } else {
-      g->next_probe_time = now + g->probe_backoff;
-      g->probe_backoff = MIN (g->probe_backoff * 2, PROBE_BACKOFF_MAX);
-    }
-  }
-  /* A recovery probe that got (nearly) all of its rate through is followed
-   * by the next (1 s later, 1.5 x again, up to 0.85 x the pre-drop rate);
-   * one that found the path's limit is remembered (what got through, at
-   * least the rate it left) */
-  if (!g->probe_capacity && g->drop_probed) {
-    if (success && g->probe_chain)
-      g->drop_probed = FALSE;
-    else
-      g->drop_limit = MAX (result, g->probe_base);
-  }
-}
-
-/* A probe that came out markedly slower than it went in saturated the path:
- * the receive rate is the bottleneck's, at which its queue only grows, so
- * the estimate is a fraction below it (libwebrtc probe_bitrate_estimator's
- * 0.9 and 0.95). Taken as is, a recovery probe into a link it filled set
- * the estimate to exactly C, and the queue it left climbed past 100 ms
- * before the next over-use (RFC 8867 5.1 at 0.6 Mbit/s, test-sim-rfc8867
- * seed 38). */
-gdouble
-rtpcc_gcc_probe_estimate (gdouble send_rate, gdouble recv_rate)
-{
-  if (recv_rate < PROBE_SATURATED_RATIO * send_rate)
-    return PROBE_SATURATED_FRACTION * recv_rate;
-  return MIN (send_rate, recv_rate);
-}
-
-/* rtpcc_gcc_probe_estimate of the probe's packets, -1 if too few */
-static gdouble
-gcc_probe_result (const Gcc * g)
-{
-  gdouble tx, rx;
-
-  if (g->probe_rx < PROBE_MIN_PACKETS
-      || g->probe_last_arrival <= g->probe_first_arrival
-      || g->probe_last_send <= g->probe_first_send)
-    return -1;
-  rx = (g->probe_rx_bytes - g->probe_first_rx_bytes) * 8.0 /
-      RTPCC_TIME_AS_SEC (g->probe_last_arrival - g->probe_first_arrival);
-  tx = (g->probe_tx_bytes - g->probe_last_tx_bytes) * 8.0 /
-      RTPCC_TIME_AS_SEC (g->probe_last_send - g->probe_first_send);
-  return rtpcc_gcc_probe_estimate (tx, rx);
-}
-
+/* Judges a running probe; a success lifts A (and As with it) to what got
+ * through, and the old congestion point no longer describes the path. */
 static void
 gcc_probe_evaluate (Gcc * g, RtpccTime now, gboolean all_reported)
 {
-  gdouble result;
+  gdouble r = 0;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_IDLE)
-    return;
-  if (g->probe_overuse || (g->probe_rx + g->probe_lost >= PROBE_MIN_PACKETS
-          && g->probe_lost > LOSS_HIGH * (g->probe_rx + g->probe_lost))) {
-    gcc_probe_finish (g, now, FALSE, gcc_probe_result (g));
-    return;
+  switch (rtpcc_gcc_prober_evaluate (&g->probe, now, all_reported,
+          g->aimd.rate, &r)) {
+    case RTPCC_GCC_PROBE_RUNNING:
+      return;
+    case RTPCC_GCC_PROBE_SUCCEEDED:
+      g->aimd.rate = CLAMP (MAX (g->aimd.rate, r), g->aimd.min_rate,
+          g->aimd.max_rate);
+      g->aimd.have_cp = FALSE;
+      g->loss.rate = g->aimd.rate;
+      g->loss.limiting = FALSE;
+      g->reason = "probe";
+      break;
+    case RTPCC_GCC_PROBE_FAILED:
+      break;
   }
-  if (g->probe_state != RTPCC_GCC_PROBE_WAITING)
-    return;
-  if (!all_reported && now < g->probe_deadline)
-    return;
-  result = gcc_probe_result (g);
-  gcc_probe_finish (g, now, result >= g->probe_need, result);
-}
-
-static void
-gcc_probe_account (Gcc * g, const RtpccPacketReport * r)
-{
-  if (g->probe_state == RTPCC_GCC_PROBE_IDLE || !g->probe_have_first
-      || r->seq < g->probe_first_seq)
-    return;
-  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && r->seq > g->probe_last_seq)
-    return;
-  if (!r->received) {
-    g->probe_lost++;
-    return;
-  }
-  if (r->arrival == RTPCC_TIME_NONE)
-    return;
-  if (g->probe_rx == 0 || r->arrival < g->probe_first_arrival) {
-    g->probe_first_arrival = r->arrival;
-    g->probe_first_rx_bytes = r->size;
-  }
-  if (g->probe_rx == 0 || r->arrival > g->probe_last_arrival)
-    g->probe_last_arrival = r->arrival;
-  if (g->probe_rx == 0 || r->send_time < g->probe_first_send)
-    g->probe_first_send = r->send_time;
-  if (g->probe_rx == 0 || r->send_time >= g->probe_last_send) {
-    g->probe_last_send = r->send_time;
-    g->probe_last_tx_bytes = r->size;
-  }
-  g->probe_rx++;
-  g->probe_rx_bytes += r->size;
-  g->probe_tx_bytes += r->size;
-}
-
-static void
-gcc_probe_start (Gcc * g, RtpccTime now, gdouble rate, RtpccTime duration)
-{
-  RtpccController *cc = &g->parent;
-
-  g->probe_state = RTPCC_GCC_PROBE_SENDING;
-  g->probe_rate = MIN (rate, (gdouble) cc->config.max_bitrate);
-  g->probe_base = gcc_rate (g);
-  g->probe_need = PROBE_SUCCESS * g->probe_base;
-  g->probe_start = now;
-  g->probe_end = now + duration;
-  g->probe_have_first = FALSE;
-  g->probe_rx = g->probe_lost = 0;
-  g->probe_rx_bytes = g->probe_tx_bytes = 0;
-  g->probe_overuse = FALSE;
-  g->n_probes++;
-  g->reason = "probe";
-  cc->next_tick = g->probe_end;
+  g->parent.next_tick = RTPCC_TIME_NONE;
 }
 
 static void
 gcc_probe_maybe_start (Gcc * g, RtpccTime now)
 {
   RtpccController *cc = &g->parent;
-  gdouble rate = gcc_rate (g), p = 0;
-  gdouble send_rate;
-  RtpccTime duration = g->probe_duration;
-  gboolean capacity = FALSE;
+  RtpccGccProbeInput in;
 
-  /* application-limited region: the encoder uses < 65 % of the target */
-  send_rate = send_log_rate (&g->sent, now, SEND_WINDOW);
-  if (send_rate >= 0 && send_rate < ALR_RATIO * cc->target.target_bitrate) {
-    if (g->alr_since == RTPCC_TIME_NONE)
-      g->alr_since = now;
-  } else {
-    g->alr_since = RTPCC_TIME_NONE;
-  }
-
-  if (!g->probing || g->probe_state != RTPCC_GCC_PROBE_IDLE
-      || g->aimd.startup || now < g->next_probe_time)
-    return;
-  /* the delay signal is clean: normal for a while, nothing lost */
-  if (g->detector.signal != RTPCC_GCC_NORMAL
-      || now - g->last_not_normal < PROBE_CLEAN_TIME
-      || g->aimd.state == RTPCC_GCC_RC_DECREASE || g->loss.limiting
-      || g->loss.last_fraction >= LOSS_LOW || g->received_rate < 0)
-    return;
-
-  if (g->recovery_probes && g->drop_time != RTPCC_TIME_NONE
-      && now - g->drop_time <= PROBE_DROP_WINDOW
-      && rate < PROBE_DROP_RATIO * g->drop_from && (!g->drop_probed
-          || rate >= PROBE_SUCCESS * g->drop_limit)) {
-    p = MIN (PROBE_DROP_FRACTION * g->drop_from, PROBE_RECOVERY_GAIN * rate);
-    /* Not again at this level unless this one gets through (the chain in
-     * gcc_probe_finish): the sawtooth's cuts at the new level, each within
-     * 5 s of the last, keep the drop episode open, and a full link was
-     * probed at 1.5 x after every back-off (RFC 8867 5.1's 0.6 Mbit/s
-     * phase after the 2.5 Mbit/s one: a queue spike every ~6 s, "success"
-     * being >= 1.1 A) */
-    g->drop_probed = TRUE;
-    g->drop_limit = G_MAXDOUBLE;        /* until this one is judged */
-  } else if (g->alr_since != RTPCC_TIME_NONE && now - g->alr_since >= ALR_TIME)
-    p = PROBE_ALR_GAIN * rate;
-  else if (g->capacity_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
-      && now >= g->next_capacity_probe
-      && g->last_queue_time != RTPCC_TIME_NONE
-      && now - g->last_queue_time >= QUEUE_EMPTY_TIME && (g->probe_chain
-          || !g->aimd.have_cp
-          || rate >= PROBE_CAPACITY_NEAR * g->aimd.cp_mean)) {
-    /* Capacity may have grown (RFC 8867 5.1's 1 -> 2.5 Mbit/s step): the
-     * draft's additive increase near the last congestion point needs
-     * 10-18 s to fill it. A full link keeps a few ms of queue (frames are
-     * paced faster than the target), one with spare capacity none: once the queue has
-     * been empty for 500 ms and the estimate is back at its last
-     * congestion point, a short burst at 2 x answers within an RTT, and a
-     * probe that got through unconstrained is followed by another
-     * (libwebrtc's further probing). Links shared with other flows keep a
-     * queue, so the probe rarely fires there; when it does, a flow near
-     * its share gets ~(2A / (2A + others)) x C through, < 0.9 P: it fails
-     * and nobody's share is taken. A failed one costs ~40 ms at 2 x and
-     * backs off 5 s doubling to 20 s (test-sim-rfc8867 has the numbers). */
-    p = PROBE_CAPACITY_GAIN * rate;
-    /* long enough for a measurable number of MTU-sized packets at low
-     * rates (padding probes are small, FEC packets may not be) */
-    duration = MIN (g->probe_duration, MAX (PROBE_CAPACITY_DURATION,
-            (RtpccTime) (RTPCC_SEC (1) * 6.0 * 1200 * 8 / MAX (p, 1.0))));
-    capacity = TRUE;
-  } else if (g->periodic_probing && g->aimd.state == RTPCC_GCC_RC_INCREASE
-      && now - g->last_not_normal >= PROBE_PERIODIC_CLEAN)
-    /* opt-in: probe whenever the signal has been clean for 2 s */
-    p = PROBE_RECOVERY_GAIN * rate;
-  p = MIN (p, (gdouble) cc->config.max_bitrate);
-  if (p >= PROBE_SUCCESS * rate) {
-    gcc_probe_start (g, now, p, duration);
-    /* A capacity probe runs where the link may be full, possibly shared:
-     * in a FIFO that other flows keep busy, a short burst still gets
-     * (its share of the input) x C through, ~1.2 x A for two equal flows,
-     * which the recovery probes' 1.1 x A would call a success and take
-     * the other flow's share. Only a probe that got ~all of its rate
-     * through shows spare capacity. */
-    g->probe_capacity = capacity;
-    if (capacity)
-      g->probe_need = MAX (g->probe_need, PROBE_CHAIN_RATIO * g->probe_rate);
+  in.rate = gcc_rate (g);
+  in.target = cc->target.target_bitrate;
+  in.max_rate = cc->config.max_bitrate;
+  in.send_rate = rtpcc_gcc_send_log_rate (&g->sent, now, SEND_WINDOW);
+  in.received_rate = g->received_rate;
+  in.signal = g->detector.signal;
+  in.last_not_normal = g->last_not_normal;
+  in.rc_state = g->aimd.state;
+  in.startup = g->aimd.startup;
+  in.loss_limiting = g->loss.limiting;
+  in.loss_fraction = g->loss.last_fraction;
+  in.have_cp = g->aimd.have_cp;
+  in.cp_mean = g->aimd.cp_mean;
+  in.quiet_time = rtpcc_gcc_free_path_quiet_time (&g->free_path, now);
+  if (rtpcc_gcc_prober_maybe_start (&g->probe, now, &in)) {
+    g->reason = "probe";
+    cc->next_tick = g->probe.end;
   }
 }
 
@@ -1800,89 +356,6 @@ gcc_update_rtt (Gcc * g, const RtpccFeedback * fb)
   else if (fb->rtt_sample != RTPCC_TIME_NONE && fb->rtt_sample > 0)
     g->srtt = g->srtt == RTPCC_TIME_NONE ? fb->rtt_sample :
         (7 * g->srtt + fb->rtt_sample) / 8;
-}
-
-/* Is there a standing queue? One-way delay (arrival - send, with the
- * unknown clock offset) above the minimum of packets of its size class
- * over the last 10-20 s (two buckets, so the base follows route changes
- * and slow drift). Gates the free-path climb and capacity probes: a full
- * link keeps a queue of a few ms (frames paced faster than the target), a
- * link with spare capacity has none.
- *
- * Two kinds of packet would read as queue on an empty link, and are not
- * counted:
- * - one sent less than half its pacing interval after the previous one:
- *   the pacer's burst credit sends each frame's first two packets
- *   back to back, and the second waits for the first at the bottleneck
- *   (3.8 ms at 2.5 Mbit/s, 9.6 ms at 1 Mbit/s). A standing queue delays
- *   the paced packets as well.
- * - rounding: arrival times come in the feedback's unit (RFC 8888: 1/1024
- *   s), and the minimum picks the packets rounded furthest down, so the
- *   threshold for "a queue appeared" is QUEUE_EMPTY_TH plus two units.
- *   Once the path is free, the first packet above QUEUE_EMPTY_TH itself
- *   ends it (gcc_free_path). */
-static void
-gcc_track_queue (Gcc * g, RtpccTime now, const RtpccPacketReport * r,
-    RtpccTime resolution)
-{
-  RtpccTime owd = r->arrival - r->send_time, base;
-  guint c = g->queue_by_size ? MIN (r->size / OWD_CLASS_BYTES,
-      OWD_CLASSES - 1) : 0;
-  gboolean paced = TRUE;
-
-  if (g->qt_last_send != RTPCC_TIME_NONE && r->send_time >= g->qt_last_send
-      && g->parent.target.pacing_rate > 0) {
-    gdouble interval = g->qt_last_size * 8.0 / g->parent.target.pacing_rate;
-    paced = RTPCC_TIME_AS_SEC (r->send_time - g->qt_last_send) >=
-        0.5 * interval;
-  }
-  g->qt_last_send = r->send_time;
-  g->qt_last_size = r->size;
-
-  if (g->owd_bucket_start == RTPCC_TIME_NONE
-      || now - g->owd_bucket_start >= OWD_BUCKET) {
-    for (guint i = 0; i < OWD_CLASSES; i++) {
-      g->owd_prev_min[i] = g->owd_cur_min[i];
-      g->owd_cur_min[i] = RTPCC_TIME_NONE;
-    }
-    g->owd_bucket_start = now;
-  }
-  if (g->owd_cur_min[c] == RTPCC_TIME_NONE || owd < g->owd_cur_min[c])
-    g->owd_cur_min[c] = owd;
-  base = g->owd_cur_min[c];
-  if (g->owd_prev_min[c] != RTPCC_TIME_NONE)
-    base = MIN (base, g->owd_prev_min[c]);
-  if (paced && owd - base > QUEUE_EMPTY_TH)
-    g->last_queue_stop = now;
-  if ((paced && owd - base > QUEUE_EMPTY_TH + 2 * MAX (resolution, 0))
-      || g->last_queue_time == RTPCC_TIME_NONE)
-    g->last_queue_time = now;
-}
-
-/* The free path starts once no queue has been seen for free_time and ends
- * at the first packet above QUEUE_EMPTY_TH. The low end is what every
- * flow through the FIFO sees at once: stopping the climb there, not at
- * the over-use detector, which one flow's trendline reaches before the
- * other's, keeps the flows of a shared link equal (RFC 8867 5.2). */
-static gboolean
-gcc_free_path (Gcc * g, RtpccTime now)
-{
-  if (g->free_time <= 0) {
-    g->free_since = RTPCC_TIME_NONE;
-  } else if (g->free_since != RTPCC_TIME_NONE) {
-    if (g->last_queue_stop != RTPCC_TIME_NONE
-        && g->last_queue_stop >= g->free_since) {
-      g->free_since = RTPCC_TIME_NONE;
-      /* the queue that ended it counts as one for the next start: without
-       * this a queue between the two thresholds restarts the climb at the
-       * next update */
-      g->last_queue_time = MAX (g->last_queue_time, g->last_queue_stop);
-    }
-  } else if (g->last_queue_time != RTPCC_TIME_NONE
-      && now - g->last_queue_time >= g->free_time) {
-    g->free_since = now;
-  }
-  return g->free_since != RTPCC_TIME_NONE;
 }
 
 static void
@@ -1911,9 +384,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     const RtpccPacketReport *r = &fb->reports[i];
     RtpccGccDelta d;
 
-    gcc_probe_account (g, r);
-    if (g->probe_state == RTPCC_GCC_PROBE_WAITING
-        && r->seq >= g->probe_last_seq)
+    if (rtpcc_gcc_prober_account (&g->probe, r))
       probe_all_reported = TRUE;
     /* FEC and probe packets are expendable: their loss says little about
      * what the media suffers, and a failed probe must not cut the rate */
@@ -1929,7 +400,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       gcc_reset_delay_path (g);
     if (g->last_arrival == RTPCC_TIME_NONE || r->arrival > g->last_arrival)
       g->last_arrival = r->arrival;
-    gcc_track_queue (g, now, r, fb->arrival_resolution);
+    rtpcc_gcc_free_path_track (&g->free_path, now, r,
+        fb->arrival_resolution, cc->target.pacing_rate);
     if (rtpcc_gcc_grouper_add (&g->grouper, r->send_time, r->arrival,
             r->size, &d))
       gcc_process_delta (g, now, &d);
@@ -1939,8 +411,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   g->received_rate = R;
   signal = g->overuse_latched ? RTPCC_GCC_OVERUSE : g->detector.signal;
 
-  if (signal == RTPCC_GCC_OVERUSE && g->probe_state != RTPCC_GCC_PROBE_IDLE)
-    g->probe_overuse = TRUE;
+  if (signal == RTPCC_GCC_OVERUSE)
+    rtpcc_gcc_prober_overuse (&g->probe);
 
   /* the rate controller runs once per control interval, and at once when
    * an over-use may be acted on */
@@ -1952,7 +424,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
      * others left. Every flow through the FIFO sees it at once, so all of
      * them grow multiplicatively from where they are and keep their
      * ratio; the old congestion point says nothing any more. */
-    g->aimd.free = gcc_free_path (g, now);
+    g->aimd.free = rtpcc_gcc_free_path_update (&g->free_path, now);
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
@@ -1972,12 +444,12 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 
   if (loss_cut)
     g->reason = "loss";
-  else if (g->probe_state == RTPCC_GCC_PROBE_SENDING)
+  else if (g->probe.state == RTPCC_GCC_PROBE_SENDING)
     g->reason = "probe";
   else
     g->reason = rtpcc_gcc_signal_name (signal);
 
-  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
   gcc_probe_evaluate (g, now, probe_all_reported);
   gcc_probe_maybe_start (g, now);
   gcc_publish (g);
@@ -2013,7 +485,7 @@ gcc_on_receiver_report (RtpccController * cc, RtpccTime now,
     g->reason = "normal";
   }
   g->loss.limiting = TRUE;
-  gcc_note_rate_change (g, now, before, gcc_rate (g));
+  rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
   gcc_publish (g);
 }
 
@@ -2022,168 +494,103 @@ gcc_on_tick (RtpccController * cc, RtpccTime now)
 {
   Gcc *g = (Gcc *) cc;
 
-  if (g->probe_state == RTPCC_GCC_PROBE_SENDING && now >= g->probe_end) {
+  if (g->probe.state == RTPCC_GCC_PROBE_SENDING && now >= g->probe.end) {
     /* stop asking for probe bytes; wait for their feedback */
-    g->probe_state = RTPCC_GCC_PROBE_WAITING;
-    g->probe_last_seq = g->have_sent ? g->highest_sent_seq : 0;
-    g->probe_deadline = now + gcc_rtt (g) + RTPCC_MSEC (500);
-    if (!g->probe_have_first) {
-      /* nothing was sent during the probe */
-      gcc_probe_finish (g, now, FALSE, -1);
-    } else {
-      cc->next_tick = g->probe_deadline;
-    }
+    if (rtpcc_gcc_prober_stop (&g->probe, now, gcc_rtt (g)) ==
+        RTPCC_GCC_PROBE_RUNNING)
+      cc->next_tick = g->probe.deadline;
+    else
+      cc->next_tick = RTPCC_TIME_NONE;
     g->reason = rtpcc_gcc_signal_name (g->detector.signal);
     gcc_publish (g);
     return;
   }
-  if (g->probe_state == RTPCC_GCC_PROBE_WAITING && now >= g->probe_deadline) {
+  if (g->probe.state == RTPCC_GCC_PROBE_WAITING && now >= g->probe.deadline) {
     gcc_probe_evaluate (g, now, TRUE);
     gcc_publish (g);
   }
 }
 
-static gboolean
-parse_double (const gchar * value, gdouble * out)
-{
-  gchar *end = NULL;
-  gdouble v = g_ascii_strtod (value, &end);
+static const gchar *const estimator_names[] = { "trendline", "kalman", NULL };
+static const gchar *const queue_test_names[] = { "all", "size", NULL };
+static const gchar *const burst_detect_names[] = { "busy", "size", NULL };
 
-  if (end == value || *end != '\0' || !isfinite (v))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
-/* @yes -> TRUE, @no -> FALSE, anything else rejected (@out untouched) */
-static gboolean
-parse_choice (const gchar * value, const gchar * yes, const gchar * no,
-    gboolean * out)
-{
-  if (strcmp (value, yes) != 0 && strcmp (value, no) != 0)
-    return FALSE;
-  *out = strcmp (value, yes) == 0;
-  return TRUE;
-}
+/* docs/gcc.md describes each */
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_CHOICE ("estimator", Gcc, estimator, estimator_names),
+  RTPCC_PARAM_CHOICE ("queue-test", Gcc, free_path.by_size,
+      queue_test_names),
+  RTPCC_PARAM_CHOICE ("burst-detect", Gcc, burst.by_size, burst_detect_names),
+  RTPCC_PARAM_BOOL ("probing", Gcc, probe.enabled),
+  RTPCC_PARAM_BOOL ("burst-guard", Gcc, burst.guard),
+  RTPCC_PARAM_BOOL ("periodic-probing", Gcc, probe.periodic),
+  RTPCC_PARAM_BOOL ("capacity-probing", Gcc, probe.capacity),
+  RTPCC_PARAM_BOOL ("recovery-probes", Gcc, probe.recovery),
+  RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
+  RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
+  RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
+  RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, probe.capacity_jump, 0.0, 1.0,
+      RTPCC_PARAM_MIN_OPEN),
+  RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
+  RTPCC_PARAM_DOUBLE ("startup-gain", Gcc, startup_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("recovery-frac", Gcc, aimd.recovery_frac, 0.0, 1.0,
+      RTPCC_PARAM_MAX_OPEN),
+  RTPCC_PARAM_DOUBLE ("recovery-gain", Gcc, aimd.recovery_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("ramp-gain", Gcc, aimd.ramp_gain, 1.0, 8.0, 0),
+  RTPCC_PARAM_DOUBLE ("ramp-rise", Gcc, aimd.ramp_rise, 1.0, 4.0, 0),
+  RTPCC_PARAM_DOUBLE ("pacing-factor", Gcc, pacing_factor, 1.0, 5.0, 0),
+  RTPCC_PARAM_TIME ("rate-window", Gcc, recv.window, 100, 5000, 0),
+  RTPCC_PARAM_UINT ("trendline-window", Gcc, trendline_window, 2,
+      RTPCC_GCC_TRENDLINE_MAX_WINDOW),
+  RTPCC_PARAM_TIME ("probe-duration", Gcc, probe.duration, 10, 2000, 0),
+};
 
 static gboolean
 gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Gcc *g = (Gcc *) cc;
-  gdouble v;
+  const RtpccParamSpec *spec = rtpcc_params_set (param_specs,
+      G_N_ELEMENTS (param_specs), g, key, value);
 
-  if (!key || !value)
+  if (!spec)
     return FALSE;
-  if (strcmp (key, "estimator") == 0) {
-    if (strcmp (value, "trendline") == 0)
-      g->estimator = RTPCC_GCC_ESTIMATOR_TRENDLINE;
-    else if (strcmp (value, "kalman") == 0)
-      g->estimator = RTPCC_GCC_ESTIMATOR_KALMAN;
-    else
-      return FALSE;
-    /* the two filters' outputs are not comparable: start the delay path
-     * again rather than mixing them */
-    gcc_reset_delay_path (g);
-    return TRUE;
+  switch (spec->offset) {
+    case G_STRUCT_OFFSET (Gcc, estimator):
+      /* the two filters' outputs are not comparable: start the delay path
+       * again rather than mixing them */
+      gcc_reset_delay_path (g);
+      break;
+    case G_STRUCT_OFFSET (Gcc, burst_time):
+      if (g->burst_time == 0)
+        g->burst_time = 1;      /* 0 would mean "default" in the grouper */
+      g->grouper.burst_time = g->burst_time;
+      break;
+    case G_STRUCT_OFFSET (Gcc, beta):
+      g->aimd.beta = g->beta;
+      break;
+    case G_STRUCT_OFFSET (Gcc, startup_gain):
+      g->aimd.startup_gain = g->startup_gain;
+      break;
+    case G_STRUCT_OFFSET (Gcc, aimd.recovery_frac):
+      /* 0 turns fast recovery off */
+      if (g->aimd.recovery_frac == 0.0)
+        g->aimd.recover_to = 0;
+      break;
+    case G_STRUCT_OFFSET (Gcc, aimd.ramp_gain):
+      /* 1 turns the post-start-up ramp off */
+      if (g->aimd.ramp_gain <= 1.0)
+        g->aimd.ramp = FALSE;
+      break;
+    case G_STRUCT_OFFSET (Gcc, pacing_factor):
+      gcc_publish (g);
+      break;
+    case G_STRUCT_OFFSET (Gcc, trendline_window):
+      rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
+      break;
+    default:
+      break;
   }
-  if (strcmp (key, "queue-test") == 0)
-    return parse_choice (value, "size", "all", &g->queue_by_size);
-  if (strcmp (key, "burst-detect") == 0)
-    return parse_choice (value, "size", "busy", &g->burst_by_size);
-  if (strcmp (key, "probing") == 0 || strcmp (key, "burst-guard") == 0
-      || strcmp (key, "periodic-probing") == 0
-      || strcmp (key, "capacity-probing") == 0
-      || strcmp (key, "recovery-probes") == 0) {
-    gboolean on;
-    if (strcmp (value, "true") == 0 || strcmp (value, "1") == 0)
-      on = TRUE;
-    else if (strcmp (value, "false") == 0 || strcmp (value, "0") == 0)
-      on = FALSE;
-    else
-      return FALSE;
-    if (strcmp (key, "periodic-probing") == 0)
-      g->periodic_probing = on;
-    else if (strcmp (key, "capacity-probing") == 0)
-      g->capacity_probing = on;
-    else if (strcmp (key, "recovery-probes") == 0)
-      g->recovery_probes = on;
-    else if (key[0] == 'p')
-      g->probing = on;
-    else
-      g->burst_guard = on;
-    return TRUE;
-  }
-  if (!parse_double (value, &v))
-    return FALSE;
-  if (strcmp (key, "burst-time") == 0 && v >= 0 && v <= 100) {
-    g->burst_time = RTPCC_USEC ((gint64) (v * 1000));
-    if (g->burst_time == 0)
-      g->burst_time = 1;        /* 0 would mean "default" in the grouper */
-    g->grouper.burst_time = g->burst_time;
-    return TRUE;
-  }
-  if (strcmp (key, "free-gain") == 0 && v >= 1.0 && v <= 4.0) {
-    g->aimd.free_gain = v;
-    return TRUE;
-  }
-  if (strcmp (key, "free-time") == 0 && v >= 0 && v <= 60000) {
-    g->free_time = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  if (strcmp (key, "capacity-jump") == 0 && v > 0 && v <= 1.0) {
-    g->capacity_jump = v;
-    return TRUE;
-  }
-  if (strcmp (key, "beta") == 0 && v >= 0.5 && v < 1.0) {
-    g->beta = g->aimd.beta = v;
-    return TRUE;
-  }
-  if (strcmp (key, "startup-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->startup_gain = g->aimd.startup_gain = v;
-    return TRUE;
-  }
-  /* 0 turns fast recovery off */
-  if (strcmp (key, "recovery-frac") == 0 && v >= 0.0 && v < 1.0) {
-    g->aimd.recovery_frac = v;
-    if (v == 0.0)
-      g->aimd.recover_to = 0;
-    return TRUE;
-  }
-  if (strcmp (key, "recovery-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->aimd.recovery_gain = v;
-    return TRUE;
-  }
-  /* 1 turns the post-start-up ramp off */
-  if (strcmp (key, "ramp-gain") == 0 && v >= 1.0 && v <= 8.0) {
-    g->aimd.ramp_gain = v;
-    if (v <= 1.0)
-      g->aimd.ramp = FALSE;
-    return TRUE;
-  }
-  if (strcmp (key, "ramp-rise") == 0 && v >= 1.0 && v <= 4.0) {
-    g->aimd.ramp_rise = v;
-    return TRUE;
-  }
-  if (strcmp (key, "pacing-factor") == 0 && v >= 1.0 && v <= 5.0) {
-    g->pacing_factor = v;
-    gcc_publish (g);
-    return TRUE;
-  }
-  if (strcmp (key, "rate-window") == 0 && v >= 100 && v <= 5000) {
-    g->recv.window = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  if (strcmp (key, "trendline-window") == 0 && v >= 2
-      && v <= RTPCC_GCC_TRENDLINE_MAX_WINDOW && v == floor (v)) {
-    g->trendline_window = (guint) v;
-    rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
-    return TRUE;
-  }
-  if (strcmp (key, "probe-duration") == 0 && v >= 10 && v <= 2000) {
-    g->probe_duration = RTPCC_MSEC ((gint64) v);
-    return TRUE;
-  }
-  return FALSE;
+  return TRUE;
 }
 
 gboolean
@@ -2198,10 +605,11 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->delay_rate = g->aimd.rate;
   info->loss_rate = g->loss.rate;
   info->received_rate = g->received_rate;
-  info->send_rate = send_log_rate (&g->sent, g->last_send_time, SEND_WINDOW);
-  info->n_self_bursts = g->n_self_bursts;
-  info->n_key_frames = g->n_key_frames;
-  info->free_path = g->free_since != RTPCC_TIME_NONE;
+  info->send_rate = rtpcc_gcc_send_log_rate (&g->sent, g->last_send_time,
+      SEND_WINDOW);
+  info->n_self_bursts = g->burst.n_self_bursts;
+  info->n_key_frames = g->burst.n_key_frames;
+  info->free_path = g->free_path.free_since != RTPCC_TIME_NONE;
   info->signal = g->detector.signal;
   info->rc_state = g->aimd.state;
   info->startup = g->aimd.startup;
@@ -2214,12 +622,12 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_overuse = g->n_overuse;
   info->n_decreases = g->n_decreases;
   info->n_loss_decreases = g->n_loss_decreases;
-  info->probe_state = g->probe_state;
-  info->probe_rate = g->probe_rate;
-  info->n_probes = g->n_probes;
-  info->n_probe_success = g->n_probe_success;
-  info->n_probe_fail = g->n_probe_fail;
-  info->last_probe_result = g->last_probe_result;
+  info->probe_state = g->probe.state;
+  info->probe_rate = g->probe.rate;
+  info->n_probes = g->probe.n_probes;
+  info->n_probe_success = g->probe.n_success;
+  info->n_probe_fail = g->probe.n_fail;
+  info->last_probe_result = g->probe.last_result;
   info->srtt = g->srtt;
   return TRUE;
 }

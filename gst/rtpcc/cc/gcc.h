@@ -1,22 +1,13 @@
-/* "gcc": Google Congestion Control (draft-ietf-rmcat-gcc-02), run entirely at
- * the sender from per-packet feedback (RFC 8888 CCFB or TWCC).
+/* "gcc": Google Congestion Control (draft-ietf-rmcat-gcc-02), run at the
+ * sender from per-packet feedback (RFC 8888 CCFB or TWCC). docs/gcc.md.
  *
- * The controller is reached through the registry (name "gcc"). This header
- * exposes its parts as separately testable units, each a plain struct with
- * an init and an update function, no allocation and no clock:
- *
- *   grouper    packets -> groups -> inter-group delay variation d(i)
- *              (draft §5.1–5.2; libwebrtc inter_arrival_delta)
- *   trendline  slope of the smoothed accumulated delay (libwebrtc
- *              trendline_estimator), the default arrival-time filter
- *   kalman     the draft's scalar Kalman filter (§5.3)
- *   detector   adaptive-threshold over-use detector (§5.4)
- *   aimd       the delay-based rate controller (§5.5)
- *   loss       the loss-based controller (§6)
+ * The controller is reached through the registry (name "gcc"); this header
+ * has what an application or a test reads of it: a snapshot of its state,
+ * and the vocabulary that snapshot uses. Its parts, each with its own unit
+ * tests, are under cc/gcc/ (not installed).
  *
  * Units: delays and thresholds in milliseconds (gdouble) as in the draft,
- * rates in bit/s, times RtpccTime (ns). Arrival times are on the receiver's
- * clock with an unknown constant offset: only their differences are used.
+ * rates in bit/s, times RtpccTime (ns).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -27,95 +18,7 @@
 
 G_BEGIN_DECLS
 
-/* ---- packet grouping ---------------------------------------------------- */
-
-typedef struct
-{
-  RtpccTime first_send, last_send;
-  RtpccTime first_arrival, last_arrival;
-  guint64 bytes;
-  guint n_packets;              /* 0 = no group */
-} RtpccGccGroup;
-
-typedef struct
-{
-  RtpccTime burst_time;         /* draft burst_time, 5 ms */
-  RtpccGccGroup cur, prev;
-  guint n_reordered;            /* consecutive groups arriving out of order */
-  guint64 n_groups;             /* groups closed */
-  guint64 n_bursts;             /* packets merged by the arrival-burst rule */
-} RtpccGccGrouper;
-
-/* One inter-group sample, produced when a group is complete (the first
- * packet of the next group has been seen). */
-typedef struct
-{
-  gdouble send_delta;           /* T(i) − T(i−1), ms */
-  gdouble arrival_delta;        /* t(i) − t(i−1), ms */
-  gdouble d;                    /* d(i) = arrival_delta − send_delta, ms */
-  RtpccTime arrival;            /* t(i): arrival of the group's last packet */
-  RtpccTime send;               /* T(i): send time of its last packet */
-  guint64 bytes;
-  guint n_packets;
-} RtpccGccDelta;
-
-void rtpcc_gcc_grouper_init (RtpccGccGrouper * g, RtpccTime burst_time);
-/* Feed one received packet (ascending sequence order). Returns TRUE and
- * fills @out when this packet closed a group that has a predecessor. */
-gboolean rtpcc_gcc_grouper_add (RtpccGccGrouper * g, RtpccTime send_time,
-    RtpccTime arrival, guint size, RtpccGccDelta * out);
-
-/* ---- arrival-time filters ----------------------------------------------- */
-
-#define RTPCC_GCC_TRENDLINE_MAX_WINDOW 200
-
-typedef struct
-{
-  guint window;                 /* samples in the regression, 20 */
-  gdouble smoothing;            /* 0.9 */
-  gdouble gain;                 /* threshold gain, 4 */
-  gdouble accumulated;          /* sum of d(i), ms */
-  gdouble smoothed;             /* EMA of accumulated, ms */
-  RtpccTime first_arrival;
-  gdouble x[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* arrival, ms since first */
-  gdouble y[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* smoothed delay, ms */
-  guint head, count;
-  gdouble trend;                /* last slope (ms per ms); 0 until full */
-  guint num_deltas;             /* samples seen, capped at 1000 */
-} RtpccGccTrendline;
-
-void rtpcc_gcc_trendline_init (RtpccGccTrendline * t, guint window);
-/* Adds d(i) = @arrival_delta − @send_delta at @arrival; returns the
- * modified trend min(num_deltas, 60) × slope × gain (ms), the value the
- * detector compares with its threshold. */
-gdouble rtpcc_gcc_trendline_update (RtpccGccTrendline * t,
-    gdouble arrival_delta, gdouble send_delta, RtpccTime arrival);
-/* Least-squares slope of @n points; FALSE when all x are equal. */
-gboolean rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y,
-    guint n, gdouble * slope);
-
-#define RTPCC_GCC_KALMAN_FMAX_HISTORY 60
-
-typedef struct
-{
-  gdouble m;                    /* m_hat(i), ms */
-  gdouble e;                    /* system error covariance e(i) */
-  gdouble var_v;                /* measurement noise variance, ms² */
-  gdouble q;                    /* state noise, 1e-3 */
-  gdouble chi;                  /* 0.01 */
-  gdouble send_deltas[RTPCC_GCC_KALMAN_FMAX_HISTORY];   /* for f_max */
-  guint head, count;
-  guint num_deltas;
-} RtpccGccKalman;
-
-void rtpcc_gcc_kalman_init (RtpccGccKalman * k);
-/* One step with d(i) (ms) for a group sent @send_delta ms after its
- * predecessor; returns m_hat(i) (ms). */
-gdouble rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d,
-    gdouble send_delta);
-
-/* ---- over-use detector --------------------------------------------------- */
-
+/* the over-use detector's signal (draft §5.4) */
 typedef enum
 {
   RTPCC_GCC_NORMAL,
@@ -125,48 +28,7 @@ typedef enum
 
 const gchar *rtpcc_gcc_signal_name (RtpccGccSignal s);
 
-typedef struct
-{
-  gdouble threshold;            /* del_var_th, ms: 12.5, clamped [6, 600] */
-  gdouble k_up, k_down;         /* 0.01, 0.00018 per ms */
-  gdouble overuse_time_th;      /* ms, 10 */
-  gdouble time_over_using;      /* ms; < 0 = not above the threshold */
-  guint overuse_counter;
-  gdouble prev_estimate;
-  RtpccTime last_update;        /* threshold adaptation clock (arrivals) */
-  /* highest raw accumulated delay since the estimate crossed the
-   * threshold: an over-use needs the raw delay still at its high (gcc.c) */
-  gdouble episode_max;
-  RtpccGccSignal signal;
-  gboolean fired;               /* the last update signalled a new over-use */
-  gboolean adapt;               /* run the threshold adaptation (default) */
-  /* FALSE (the draft, default): every |m| > th raises the threshold (K_u).
-   * TRUE: only a growing over-use does — above the threshold, estimate and
-   * raw delay still rising, not our own burst (what the controller uses) */
-  gboolean strict_adapt;
-} RtpccGccDetector;
-
-void rtpcc_gcc_detector_init (RtpccGccDetector * d);
-/* One detector step.
- *  @modified: the amplified estimate compared with the threshold (ms)
- *  @estimate: the raw estimate, for "still increasing" (m(i) >= m(i-1))
- *  @send_delta: T(i) − T(i−1), ms, the time this sample accounts for
- *  @accumulated: the raw accumulated delay (sum of d), ms
- *  @num_deltas: samples the estimator has seen (< 2: always normal)
- *  @self_burst: this group left during the sender's own burst (a key frame
- *    keeping the pacer busy): it may not fire an over-use, nor (with
- *    strict_adapt) raise the threshold
- *  @now: t(i), for the threshold's time step */
-RtpccGccSignal rtpcc_gcc_detector_update (RtpccGccDetector * d,
-    gdouble modified, gdouble estimate, gdouble send_delta,
-    gdouble accumulated, guint num_deltas, gboolean self_burst,
-    RtpccTime now);
-/* The adaptive threshold step alone (draft §5.4); run by _update. */
-void rtpcc_gcc_detector_update_threshold (RtpccGccDetector * d,
-    gdouble modified, RtpccTime now);
-
-/* ---- delay-based rate controller (AIMD) ---------------------------------- */
-
+/* the delay-based rate controller's state (draft §5.5) */
 typedef enum
 {
   RTPCC_GCC_RC_HOLD,
@@ -174,119 +36,14 @@ typedef enum
   RTPCC_GCC_RC_DECREASE,
 } RtpccGccRcState;
 
-typedef struct
-{
-  gdouble rate;                 /* A_hat, bit/s */
-  gdouble min_rate, max_rate;
-  gdouble beta;                 /* 0.85 */
-  gdouble startup_gain;         /* per-second factor before the first cut */
-  gboolean startup;
-  RtpccGccRcState state;
-  RtpccTime last_update;        /* NONE before the first */
-  RtpccTime last_decrease;
-  /* congestion point: EMA of the received rate at decreases */
-  gboolean have_cp;
-  gdouble cp_mean;              /* bit/s */
-  gdouble cp_var;               /* normalised variance, kbit/s */
-  /* Fast recovery (off while recovery_frac is 0, as after _init): an
-   * over-use episode whose first cut finds the received rate not far
-   * below the congestion point (inside or above its band, or no point
-   * known: the sawtooth of a stable link) is followed, once back in
-   * increase, by a climb at recovery_gain per second up to recover_to =
-   * recovery_frac × the point; additive increase resumes from there. A
-   * cut below the band (the link shrank, others joined) is not. */
-  gdouble recovery_frac;
-  gdouble recovery_gain;
-  gdouble recover_to;           /* bit/s, 0 = no recovery pending */
-  /* Post-start-up ramp (off while ramp_gain <= 1, as after _init): the
-   * over-use that ends start-up does not make the estimate additive; it
-   * keeps growing at ramp_gain per second while each over-use comes at
-   * an estimate >= ramp_rise × the one at the previous over-use (the flow
-   * is still gaining share, e.g. a newcomer on a loaded link). Not entered
-   * by a start-up that sat at max_rate (it had the link to itself). */
-  gdouble ramp_gain;
-  gdouble ramp_rise;
-  gboolean ramp;
-  gdouble last_cut_rate;        /* the estimate before the last cut, bit/s */
-  /* the path has shown no queue for a while (set by the caller): grow at
-   * free_gain per second (off while free_gain <= 1) */
-  gboolean free;
-  gdouble free_gain;
-  /* cuts since the last increase belong to one over-use episode: only
-   * its first one decides ramp and recovery */
-  gboolean in_episode;
-  /* what the last update did, for tests and the published reason */
-  gboolean last_was_additive;
-  gboolean last_was_capped;
-  gboolean last_decreased;
-  gboolean last_was_recovery;
-  gboolean last_was_ramp;
-} RtpccGccAimd;
-
-void rtpcc_gcc_aimd_init (RtpccGccAimd * a, gdouble start, gdouble min_rate,
-    gdouble max_rate, gdouble beta);
-/* One rate-control step at @now with detector @signal, received rate @R
- * (bit/s; < 0 = not measured yet) and round-trip time @rtt. Returns A_hat. */
-gdouble rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now,
-    RtpccGccSignal signal, gdouble R, RtpccTime rtt);
-/* May a decrease happen at @now (first one, or the previous one is at least
- * @interval old, or the received rate @R collapsed below half the rate)? */
-gboolean rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
-    RtpccTime interval, gdouble R);
-/* The congestion-point band: TRUE if known, with mean ± 3σ in bit/s. */
-gboolean rtpcc_gcc_aimd_get_band (const RtpccGccAimd * a, gdouble * lo,
-    gdouble * hi);
-
-/* ---- loss-based controller ----------------------------------------------- */
-
-typedef enum
-{
-  RTPCC_GCC_LOSS_NONE,          /* window not complete */
-  RTPCC_GCC_LOSS_INCREASE,      /* < 2 % */
-  RTPCC_GCC_LOSS_HOLD,          /* 2–10 % */
-  RTPCC_GCC_LOSS_DECREASE,      /* > 10 % */
-} RtpccGccLossAction;
-
-typedef struct
-{
-  gdouble rate;                 /* As_hat, bit/s */
-  gboolean limiting;            /* a loss cut is in force (As < A) */
-  RtpccTime min_interval;       /* window length, send time */
-  guint min_packets;
-  RtpccTime epoch;              /* packets sent before this are ignored */
-  RtpccTime first_send, last_send;
-  guint n_total, n_lost;
-  gdouble last_fraction;        /* of the last complete window, or -1 */
-} RtpccGccLoss;
-
-void rtpcc_gcc_loss_init (RtpccGccLoss * l, gdouble start);
-/* Count one non-FEC packet's fate. */
-void rtpcc_gcc_loss_add (RtpccGccLoss * l, RtpccTime send_time,
-    gboolean received);
-/* Close the window if it is long enough and apply the draft §6 rule;
- * @delay_rate caps As (As never exceeds the delay-based estimate). */
-RtpccGccLossAction rtpcc_gcc_loss_evaluate (RtpccGccLoss * l, RtpccTime now,
-    gdouble delay_rate);
-/* Apply a loss fraction directly (RTCP RR fallback, draft §7). */
-RtpccGccLossAction rtpcc_gcc_loss_apply (RtpccGccLoss * l, RtpccTime now,
-    gdouble fraction, gdouble delay_rate);
-
-/* ---- probing ------------------------------------------------------------- */
-
-/* What a probe shows of the path, from the send and receive rates of its
- * packets (bit/s): min (send, receive), unless the path came out markedly
- * slower (receive < 0.9 × send: the probe saturated the bottleneck, whose
- * queue grows at the receive rate), then 0.95 × receive. */
-gdouble rtpcc_gcc_probe_estimate (gdouble send_rate, gdouble recv_rate);
-
-/* ---- the controller ------------------------------------------------------ */
-
+/* the arrival-time filter (controller-params estimator=) */
 typedef enum
 {
   RTPCC_GCC_ESTIMATOR_TRENDLINE,
   RTPCC_GCC_ESTIMATOR_KALMAN,
 } RtpccGccEstimator;
 
+/* the probe controller's state */
 typedef enum
 {
   RTPCC_GCC_PROBE_IDLE,
@@ -328,4 +85,4 @@ gboolean rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info);
 
 G_END_DECLS
 
-#endif
+#endif /* __RTPCC_CC_GCC_H__ */

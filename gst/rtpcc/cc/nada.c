@@ -95,9 +95,9 @@
  */
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/nada.h>
+#include <rtpcc/cc/params.h>
 
 #include <math.h>
-#include <stddef.h>
 #include <string.h>
 
 #define FILTER_TAPS     15      /* §5.1.1 */
@@ -648,18 +648,11 @@ nada_on_tick (RtpccController * cc, RtpccTime now)
   cc->next_tick = now + ms_to_time (n->p.delta);
 }
 
-typedef struct
-{
-  const gchar *name;
-  gsize offset;
-  gdouble min, max;
-} NadaParamSpec;
-
 #define SPEC(name, field, lo, hi) \
-  { name, offsetof (RtpccNadaParams, field), lo, hi }
+  RTPCC_PARAM_DOUBLE (name, RtpccNadaParams, field, lo, hi, 0)
 #define POS 1e-9
 
-static const NadaParamSpec param_specs[] = {
+static const RtpccParamSpec param_specs[] = {
   SPEC ("prio", prio, POS, 1000.0),
   SPEC ("xref", xref, POS, 10000.0),
   SPEC ("kappa", kappa, POS, 100.0),
@@ -686,28 +679,14 @@ static const NadaParamSpec param_specs[] = {
   SPEC ("catch-up", catch_up, 0.0, 1.0),
 };
 
+#undef SPEC
+#undef POS
+
 static gboolean
 nada_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
-  Nada *n = NADA (cc);
-  gchar *end = NULL;
-  gdouble v;
-
-  if (!key || !value || !*value)
-    return FALSE;
-  v = g_ascii_strtod (value, &end);
-  if (end == value || *end != '\0' || !isfinite (v))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (param_specs); i++) {
-    const NadaParamSpec *s = &param_specs[i];
-    if (g_strcmp0 (key, s->name) != 0)
-      continue;
-    if (v < s->min || v > s->max)
-      return FALSE;
-    *(gdouble *) ((guint8 *) & n->p + s->offset) = v;
-    return TRUE;
-  }
-  return FALSE;
+  return rtpcc_params_set (param_specs, G_N_ELEMENTS (param_specs),
+      &NADA (cc)->p, key, value) != NULL;
 }
 
 gboolean

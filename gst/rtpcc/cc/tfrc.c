@@ -41,7 +41,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 #include <rtpcc/cc/tfrc.h>
+#include <rtpcc/tcpeq.h>
 
 #include <math.h>
 #include <string.h>
@@ -60,53 +62,6 @@
 static const gdouble weights[RTPCC_TFRC_N_INTERVALS] = {
   1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2
 };
-
-/* ---- equation ---------------------------------------------------------- */
-
-static gdouble
-tfrc_f (gdouble p)
-{
-  return sqrt (2.0 * p / 3.0) +
-      12.0 * sqrt (3.0 * p / 8.0) * p * (1.0 + 32.0 * p * p);
-}
-
-gdouble
-rtpcc_tfrc_throughput (gdouble s, gdouble rtt, gdouble p)
-{
-  if (p <= 0.0)
-    return INFINITY;
-  if (rtt <= 0.0)
-    rtt = 1e-6;
-  return s / (rtt * tfrc_f (p));
-}
-
-gdouble
-rtpcc_tfrc_loss_event_rate_for (gdouble s, gdouble rtt, gdouble x)
-{
-  const gdouble p_min = 1e-20;
-  gdouble target, lo = log (p_min), hi = 0.0;
-
-  if (rtt <= 0.0)
-    rtt = 1e-6;
-  if (!(x > 0.0))
-    return 1.0;
-  /* f (p) = s / (R X) and f grows monotonically with p */
-  target = s / (rtt * x);
-  if (target >= tfrc_f (1.0))
-    return 1.0;
-  if (target <= tfrc_f (p_min))
-    return p_min;
-  /* bisection on log p: p spans 20 decades, so a relative tolerance needs
-   * log space; 100 halvings leave a bracket of ~1e-28 */
-  for (gint i = 0; i < 100; i++) {
-    gdouble mid = 0.5 * (lo + hi);
-    if (tfrc_f (exp (mid)) < target)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return exp (0.5 * (lo + hi));
-}
 
 /* ---- loss-interval history -------------------------------------------- */
 
@@ -439,7 +394,7 @@ loss_event_on (Tfrc * tf, guint64 seq, RtpccTime send_time, gdouble r,
      * the path; seed I_1 with the interval at which the full equation gives
      * the receive rate (the thesis's Eq. 3.9 drops two squares) */
     gdouble target = x_recv > 0.0 ? x_recv : tf->x;
-    gdouble p = rtpcc_tfrc_loss_event_rate_for (tf->s, r, target);
+    gdouble p = rtpcc_tcpeq_loss_event_rate (tf->s, r, target);
     rtpcc_tfrc_loss_history_push (&tf->lh, 1.0 / p, 1.0);
     tf->have_loss = TRUE;
     tf->ev_seq = seq;
@@ -574,7 +529,7 @@ tfrc_round (Tfrc * tf, RtpccTime now, RtpccTime sample, RtpccTime rt,
   tf->x_recv = x_recv;
 
   if (tf->p > 0.0) {
-    tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+    tf->x_calc = rtpcc_tcpeq_throughput (tf->s, tf->r, tf->p);
     tf->x = MAX (MIN (tf->x_calc, recv_limit), tfrc_floor (tf));
   } else if (now - tf->tld >= sec_to_time (tf->r)) {
     tf->x = MAX (MIN (2.0 * tf->x, recv_limit), tfrc_initial_rate (tf));
@@ -684,7 +639,7 @@ tfrc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
        * tracks it under the last round's receive limit */
       if (tf->have_loss) {
         tf->p = tfrc_loss_event_rate (tf);
-        tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+        tf->x_calc = rtpcc_tcpeq_throughput (tf->s, tf->r, tf->p);
         tf->x = MAX (MIN (tf->x_calc, tf->recv_limit), tfrc_floor (tf));
         update_x_inst (tf);
       }
@@ -706,7 +661,7 @@ update_limits (Tfrc * tf, RtpccTime now, gdouble timer_limit)
   tf->xrs[0].time = now;
   tf->n_xrs = 1;
   tf->recv_limit = timer_limit;
-  tf->x_calc = rtpcc_tfrc_throughput (tf->s, tf->r, tf->p);
+  tf->x_calc = rtpcc_tcpeq_throughput (tf->s, tf->r, tf->p);
   tf->x = MAX (MIN (tf->x_calc, tf->recv_limit), tfrc_floor (tf));
 }
 
@@ -829,63 +784,36 @@ tfrc_finalize (RtpccController * cc)
   g_free (TFRC (cc)->log);
 }
 
-static gboolean
-parse_bool (const gchar * v, gboolean * out)
-{
-  static const gchar *const yes[] = { "true", "1", "yes", "on" };
-  static const gchar *const no[] = { "false", "0", "no", "off" };
-
-  if (!v)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (yes); i++) {
-    if (g_ascii_strcasecmp (v, yes[i]) == 0) {
-      *out = TRUE;
-      return TRUE;
-    }
-    if (g_ascii_strcasecmp (v, no[i]) == 0) {
-      *out = FALSE;
-      return TRUE;
-    }
-  }
-  return FALSE;
-}
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_UINT ("packet-size", Tfrc, s, 1, 65535),
+  RTPCC_PARAM_BOOL ("history-discounting", Tfrc, discounting),
+  RTPCC_PARAM_BOOL ("data-limited-handling", Tfrc, data_limited_rule),
+  RTPCC_PARAM_BOOL ("oscillation-prevention", Tfrc, osc_prevention),
+  RTPCC_PARAM_BOOL ("timer-compensation", Tfrc, timer_comp),
+};
 
 static gboolean
 tfrc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
   Tfrc *tf = TFRC (cc);
-  gboolean b;
+  const RtpccParamSpec *spec = rtpcc_params_set (param_specs,
+      G_N_ELEMENTS (param_specs), tf, key, value);
 
-  if (g_strcmp0 (key, "packet-size") == 0) {
-    gchar *end = NULL;
-    guint64 v;
-
-    if (!value || !g_ascii_isdigit (value[0]))
-      return FALSE;
-    v = g_ascii_strtoull (value, &end, 10);
-    if (*end != '\0' || v == 0 || v > 65535)
-      return FALSE;
-    tf->s = (guint) v;
-    return TRUE;
-  }
-  if (!parse_bool (value, &b))
+  if (!spec)
     return FALSE;
-  if (g_strcmp0 (key, "history-discounting") == 0) {
-    tf->discounting = b;
-  } else if (g_strcmp0 (key, "data-limited-handling") == 0) {
-    tf->data_limited_rule = b;
-  } else if (g_strcmp0 (key, "oscillation-prevention") == 0) {
-    tf->osc_prevention = b;
-    update_x_inst (tf);
-    tfrc_publish (tf, NULL);
-  } else if (g_strcmp0 (key, "timer-compensation") == 0) {
-    tf->timer_comp = b;
-    if (!b) {
-      tf->gain = 1.0;
+  switch (spec->offset) {
+    case G_STRUCT_OFFSET (Tfrc, osc_prevention):
+      update_x_inst (tf);
       tfrc_publish (tf, NULL);
-    }
-  } else {
-    return FALSE;
+      break;
+    case G_STRUCT_OFFSET (Tfrc, timer_comp):
+      if (!tf->timer_comp) {
+        tf->gain = 1.0;
+        tfrc_publish (tf, NULL);
+      }
+      break;
+    default:
+      break;
   }
   return TRUE;
 }

@@ -3,9 +3,9 @@
  *
  * The controller itself is reached through the registry (name "tfrc"); this
  * header exposes the pieces that have closed-form reference values so they
- * can be tested on their own: the throughput equation and its inverse, the
- * loss-interval average with history discounting, and a read-only snapshot of
- * the controller's internal state.
+ * can be tested on their own: the loss-interval average with history
+ * discounting, and a read-only snapshot of the controller's internal state.
+ * The throughput equation and its inverse are in rtpcc/tcpeq.h.
  *
  * Units: rates in bytes/s (as in RFC 5348; the published RtpccTarget is in
  * bit/s), s in bytes, RTTs in seconds unless typed RtpccTime.
@@ -18,15 +18,6 @@
 #include <rtpcc/controller.h>
 
 G_BEGIN_DECLS
-
-/* RFC 5348 §3.1 with b = 1 and t_RTO = 4R: bytes/s for packet size @s bytes,
- * round-trip time @rtt seconds and loss event rate @p. p <= 0 gives +inf. */
-gdouble rtpcc_tfrc_throughput (gdouble s, gdouble rtt, gdouble p);
-
-/* The inverse (RFC 5348 §6.3.1): the loss event rate p for which
- * rtpcc_tfrc_throughput (@s, @rtt, p) == @x, solved numerically on the full
- * equation. Clamped to [1e-20, 1]: a rate below X(p = 1) gives 1. */
-gdouble rtpcc_tfrc_loss_event_rate_for (gdouble s, gdouble rtt, gdouble x);
 
 /* Loss-interval history (RFC 5348 §5.4, §5.5), n = 8. */
 #define RTPCC_TFRC_N_INTERVALS 8

@@ -1,9 +1,9 @@
-/* "rr": the RTCP-RR loss-driven baseline, "what people do today" — the
+/* "rr": the RTCP receiver-report baseline, "what people do today" — the
  * default video rate control of linphone / mediastreamer2, reproduced rule
  * for rule from upstream mediastreamer2 at rev 22f54d40 (2012-12-27, the
- * revision the Jero thesis measured; research extraction
- * seed-000-jero.md §1.5). It sees only RTCP reception reports (fraction lost,
- * interarrival jitter, RTT from LSR/DLSR); per-packet feedback is ignored.
+ * revision the Jero thesis measured, §1.5). It sees only RTCP reception
+ * reports (fraction lost, interarrival jitter, RTT from LSR/DLSR);
+ * per-packet feedback is ignored.
  *
  * Analyser, src/qosanalyzer.c:
  *   L66  STATS_HISTORY = 3                 ring of per-report stats
@@ -44,6 +44,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/params.h>
 
 #define STATS_HISTORY 3
 #define UNACCEPTABLE_LOSS_RATE 10.0f    /* % */
@@ -321,30 +322,19 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
   rr_publish (r);
 }
 
+static const RtpccParamSpec param_specs[] = {
+  RTPCC_PARAM_UINT ("clock-rate", Rr, clock_rate, 1, 1000000),
+  RTPCC_PARAM_UINT ("packet-rate-decrease", Rr, packet_rate_decrease, 0, 100),
+};
+
 static gboolean
 rr_set_param (RtpccController * cc, const gchar * key, const gchar * value)
 {
-  Rr *r = (Rr *) cc;
-  gchar *end = NULL;
-  guint64 v;
-
-  if (!value)
-    return FALSE;
-  v = g_ascii_strtoull (value, &end, 10);
-  if (end == value || *end != '\0')
-    return FALSE;
-  if (g_strcmp0 (key, "clock-rate") == 0 && v >= 1 && v <= 1000000) {
-    r->clock_rate = (guint) v;
-    return TRUE;
-  }
-  if (g_strcmp0 (key, "packet-rate-decrease") == 0 && v <= 100) {
-    r->packet_rate_decrease = (guint) v;
-    return TRUE;
-  }
-  return FALSE;
+  return rtpcc_params_set (param_specs, G_N_ELEMENTS (param_specs),
+      (Rr *) cc, key, value) != NULL;
 }
 
-const RtpccControllerOps rtpcc_cc_rr_ops = {
+const RtpccControllerOps rtpcc_cc_rtcp_rr_ops = {
   .name = "rr",
   .description = "RTCP RR loss-driven baseline: linphone/mediastreamer2's "
       "default video rate control",

@@ -1,4 +1,4 @@
-/* Unit tests for the "rr" controller (gst/rtpcc/cc/rr.c): synthetic RR
+/* Unit tests for the "rr" controller (gst/rtpcc/cc/rtcprr.c): synthetic RR
  * sequences against the mediastreamer2 constants (rev 22f54d40), every
  * expected bitrate computed by hand with upstream's truncations.
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -206,9 +206,9 @@ GST_START_TEST (test_ignores_per_packet_feedback_and_params)
 GST_END_TEST;
 
 static Suite *
-rtpcc_rr_suite (void)
+rtpcc_rtcprr_suite (void)
 {
-  Suite *s = suite_create ("rtpcc_rr");
+  Suite *s = suite_create ("rtpcc_rtcprr");
   TCase *tc = tcase_create ("rr");
 
   suite_add_tcase (s, tc);
@@ -219,4 +219,4 @@ rtpcc_rr_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (rtpcc_rr);
+GST_CHECK_MAIN (rtpcc_rtcprr);

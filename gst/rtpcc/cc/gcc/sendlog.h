@@ -1,0 +1,32 @@
+/* gcc send log: the media bytes sent, cumulative over time, so the sending
+ * rate over any recent window is exact (the application-limited test
+ * compares it with the target). Marks older than 3 s are dropped.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_CC_GCC_SENDLOG_H__
+#define __RTPCC_CC_GCC_SENDLOG_H__
+
+#include <rtpcc/common.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GArray *marks;                /* (time, bytes sent up to it), oldest first */
+  guint head;                   /* the oldest mark kept */
+  guint64 cum;
+} RtpccGccSendLog;
+
+void rtpcc_gcc_send_log_init (RtpccGccSendLog * l);
+void rtpcc_gcc_send_log_clear (RtpccGccSendLog * l);
+/* @size bytes sent at @t (times ascending) */
+void rtpcc_gcc_send_log_add (RtpccGccSendLog * l, RtpccTime t, guint size);
+/* bit/s sent over (@t − @window, @t]; -1 if the log does not reach back to
+ * @t − @window */
+gdouble rtpcc_gcc_send_log_rate (const RtpccGccSendLog * l, RtpccTime t,
+    RtpccTime window);
+
+G_END_DECLS
+
+#endif /* __RTPCC_CC_GCC_SENDLOG_H__ */
