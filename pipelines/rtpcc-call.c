@@ -344,7 +344,8 @@ main (int argc, char **argv)
   gchar *controller_help = g_strdup_printf ("Congestion controller: %s "
       "(default tfrc)", known);
   static const gchar *const needed[] = { "rtpccsink", "rtpccsrc", "linkemu",
-    "x264enc", "avdec_h264", "rtph264pay", "rtph264depay", NULL
+    "timeoverlay", "x264enc", "avdec_h264", "rtph264pay", "rtph264depay",
+    "h264parse", NULL
   };
   GOptionEntry entries[] = {
     {"controller", 'c', 0, G_OPTION_ARG_STRING, &c.controller,

@@ -22,6 +22,7 @@
 #include <glib-unix.h>
 #include <locale.h>
 #include <stdio.h>
+
 #include <rtpcc/controller.h>
 
 #include "relay.h"
