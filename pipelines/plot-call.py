@@ -30,7 +30,11 @@ def col(rows, name):
 
 
 def main(src, dst):
-    title, rows = load(src)
+    try:
+        title, rows = load(src)
+    except (OSError, ValueError) as e:
+        print(f"{src}: cannot read the log: {e}", file=sys.stderr)
+        return 1
     if not rows:
         print(f"{src}: no samples", file=sys.stderr)
         return 1
@@ -75,4 +79,7 @@ def main(src, dst):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print("usage: plot-call.py CALL.csv OUT.png", file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(sys.argv[1], sys.argv[2]))

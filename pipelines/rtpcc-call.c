@@ -13,10 +13,13 @@
 #include <gst/gst.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+
+#include <rtpcc/controller.h>
 
 #include "relay.h"
 
@@ -338,16 +341,23 @@ main (int argc, char **argv)
   GError *err = NULL;
   GOptionContext *ctx;
   RtpccRelayConfig rc = { 0, };
+  gchar **controllers = rtpcc_controller_list ();
+  gchar *known = g_strjoinv (", ", controllers);
+  gchar *controller_help = g_strdup_printf ("Congestion controller: %s "
+      "(default tfrc)", known);
   static const gchar *const needed[] = { "rtpccsink", "rtpccsrc", "linkemu",
-    "x264enc", "avdec_h264", "rtph264pay", "rtph264depay", NULL
+    "timeoverlay", "x264enc", "avdec_h264", "rtph264pay", "rtph264depay",
+    "h264parse", NULL
   };
   GOptionEntry entries[] = {
     {"controller", 'c', 0, G_OPTION_ARG_STRING, &c.controller,
-        "Congestion controller: tfrc, ccid2, rr, fixed (default tfrc)", "NAME"},
+        controller_help, "NAME"},
     {"duration", 'd', 0, G_OPTION_ARG_INT, &c.duration,
-        "Seconds to run (default 100, the length of RFC 8867 §5.1)", "S"},
+        "Seconds to run (default 100, the length of RFC 8867 section 5.1)",
+        "S"},
     {"schedule", 's', 0, G_OPTION_ARG_STRING, &c.schedule,
-        "Capacity schedule kbit/s@s,... (default RFC 8867 §5.1)", "SCHED"},
+        "Capacity schedule kbit/s@s,... (default RFC 8867 section 5.1)",
+        "SCHED"},
     {"delay", 0, 0, G_OPTION_ARG_INT, &c.delay_ms,
         "One-way propagation delay in ms, each direction (default 50)", "MS"},
     {"queue", 0, 0, G_OPTION_ARG_INT, &c.queue_ms,
@@ -377,6 +387,10 @@ main (int argc, char **argv)
   c.height = 360;
   c.fps = 30;
 
+  /* help and messages in the user's language and charset; numbers stay
+   * in the C format, since they go into the CSV and pipeline descriptions */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
   ctx = g_option_context_new ("- adaptive loopback video call through "
       "an emulated path");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -386,10 +400,18 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  g_free (controller_help);
   if (!c.schedule)
     c.schedule = g_strdup (RFC8867_5_1);
   if (!c.controller)
     c.controller = g_strdup ("tfrc");
+  if (!g_strv_contains ((const gchar * const *) controllers, c.controller)) {
+    g_printerr ("unknown controller \"%s\" (known: %s)\n", c.controller,
+        known);
+    return 2;
+  }
+  g_strfreev (controllers);
+  g_free (known);
   if (c.duration <= 0 || c.delay_ms < 0 || c.queue_ms < 0 || c.loss < 0
       || c.loss > 1 || c.min_kbps <= 0 || c.max_kbps < c.min_kbps
       || c.start_kbps < c.min_kbps || c.start_kbps > c.max_kbps) {

@@ -20,7 +20,10 @@
  */
 #include <gst/gst.h>
 #include <glib-unix.h>
+#include <locale.h>
 #include <stdio.h>
+
+#include <rtpcc/controller.h>
 
 #include "relay.h"
 
@@ -198,6 +201,11 @@ main (int argc, char **argv)
   gboolean no_fec = FALSE, fixed_fec = FALSE;
   gint link_kbps = 2000;
   GstElement *vsink;
+  gchar **controllers = rtpcc_controller_list ();
+  gchar *known = g_strjoinv (", ", controllers);
+  gchar *controller_help = g_strdup_printf ("Go through rtpccsink/rtpccsrc "
+      "and the relay with this controller (%s); --bitrate is then the start "
+      "bitrate", known);
   GOptionEntry entries[] = {
     {"duration", 'd', 0, G_OPTION_ARG_INT, &duration, "Seconds (10)", "S"},
     {"loss", 'l', 0, G_OPTION_ARG_DOUBLE, &loss, "Mean loss, 0..1 (0.05)",
@@ -214,8 +222,7 @@ main (int argc, char **argv)
     {"delay", 0, 0, G_OPTION_ARG_INT, &delay, "One-way delay ms (40)", "MS"},
     {"no-fec", 0, 0, G_OPTION_ARG_NONE, &no_fec, "FEC off (baseline)", NULL},
     {"controller", 'c', 0, G_OPTION_ARG_STRING, &controller,
-        "Go through rtpccsink/rtpccsrc and the relay with this controller "
-          "(e.g. fbra, gcc); --bitrate is then the start bitrate", "NAME"},
+        controller_help, "NAME"},
     {"link", 0, 0, G_OPTION_ARG_INT, &link_kbps,
         "Link capacity with --controller, kbit/s (2000)", "KBPS"},
     {"fixed-fec", 0, 0, G_OPTION_ARG_NONE, &fixed_fec,
@@ -223,10 +230,15 @@ main (int argc, char **argv)
           "rate (follow-target=false)", NULL},
     {NULL}
   };
-  GOptionContext *ctx = g_option_context_new ("- loopback call with FEC");
+  GOptionContext *ctx;
   GError *err = NULL;
   Call c = { 0, };
 
+  /* help and messages in the user's language and charset; numbers stay
+   * in the C format, since they go into pipeline descriptions */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  ctx = g_option_context_new ("- loopback call with FEC");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
@@ -234,6 +246,14 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  g_free (controller_help);
+  if (controller && !g_strv_contains ((const gchar * const *) controllers,
+          controller)) {
+    g_printerr ("unknown controller \"%s\" (known: %s)\n", controller, known);
+    return 2;
+  }
+  g_strfreev (controllers);
+  g_free (known);
   if (loss < 0 || loss >= 1 || burst < 1 || duration < 1) {
     g_printerr ("bad option values (see --help)\n");
     return 2;

@@ -13,6 +13,7 @@
  */
 #include <gst/gst.h>
 #include <glib-unix.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,10 @@ main (int argc, char **argv)
     {NULL}
   };
 
+  /* help and messages in the user's language and charset; numbers stay
+   * in the C format, since they go into pipeline descriptions */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
   ctx = g_option_context_new ("- emulated path between an RTP sender and "
       "receiver");
   g_option_context_add_main_entries (ctx, entries, NULL);
