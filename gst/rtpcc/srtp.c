@@ -352,6 +352,10 @@ result_of (srtp_err_status_t status)
     case srtp_err_status_ok:
       return RTPCC_SRTP_OK;
     case srtp_err_status_auth_fail:
+      /* an SRTCP E flag that contradicts the suite: cleared on a compound
+       * that should be encrypted, or set on one that should not — only
+       * a forgery or corruption gets there */
+    case srtp_err_status_cant_check:
       return RTPCC_SRTP_AUTH_FAIL;
     case srtp_err_status_replay_fail:
     case srtp_err_status_replay_old:

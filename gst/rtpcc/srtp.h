@@ -26,8 +26,9 @@
  *
  * The _32 suites shorten only the SRTP tag: SRTCP keeps 80 bits (RFC 3711
  * §7.5 advises against short RTCP tags; RFC 5764 §4.1.2 and srtpenc's
- * default rtcp-auth do the same). SRTCP also adds 4 bytes (E flag and
- * SRTCP index) before its tag.
+ * default rtcp-auth do the same). SRTCP also adds 4 bytes, the E flag and
+ * the SRTCP index: before the tag with HMAC-SHA1 (RFC 3711 §3.4), after it
+ * with AES-GCM (RFC 7714 §9.2).
  *
  * Each endpoint's SSRCs must differ from the peer's: one master key
  * protecting two streams with the same SSRC reuses keystream (RFC 3711
@@ -110,7 +111,9 @@ void rtpcc_srtp_config_init (RtpccSrtpConfig * config);
 typedef enum
 {
   RTPCC_SRTP_OK = 0,
-  RTPCC_SRTP_AUTH_FAIL,         /* tag mismatch: forged, corrupted, wrong key */
+  RTPCC_SRTP_AUTH_FAIL,         /* tag mismatch (forged, corrupted, wrong
+                                 * key), or an SRTCP E flag that
+                                 * contradicts the suite */
   RTPCC_SRTP_REPLAY,            /* index seen already, or behind the window */
   RTPCC_SRTP_MALFORMED,         /* not RTP/RTCP, or too short for the tag */
   RTPCC_SRTP_NO_SPACE,          /* protect: capacity < length + overhead */
