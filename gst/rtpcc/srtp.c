@@ -170,7 +170,9 @@ rtpcc_srtp_config_init (RtpccSrtpConfig * config)
 /* libsrtp wants srtp_init() once per process. A second call (GStreamer's
  * srtp plugin makes its own, unconditionally, when it loads) re-runs the
  * self-tests and then fails with bad_param because its debug module is
- * already registered: the library is initialised all the same. */
+ * already registered: the library is initialised all the same. g_once
+ * orders our callers; the plugin's call is outside our reach, so the two
+ * can still race if that plugin loads while our first context is made. */
 static srtp_err_status_t
 ensure_init (void)
 {
