@@ -37,6 +37,7 @@
 #include <rtpcc/playout.h>
 #include <rtpcc/rtx.h>
 #include <rtpcc/repair.h>
+#include <rtpcc/srtp.h>
 #include <rtpcc/fec/fec.h>
 
 #endif /* __RTPCC_H__ */
