@@ -1201,6 +1201,13 @@ sim_rtpcc_result_format (const SimRtpccResult * res, const gchar * prefix,
       res->receiver.feedback_out, res->receiver.feedback_bytes_out,
       res->sender.feedback_rejected, res->sender.rtcp_out, res->sender.stalls, res->receiver.stalls,
       res->events);
+  if (res->sender_stats.probe_packets > 0)
+    g_string_append_printf (out, "%sprobes %" G_GUINT64_FORMAT " pkts / %"
+        G_GUINT64_FORMAT " B (%" G_GUINT64_FORMAT " on a media SSRC, %"
+        G_GUINT64_FORMAT " reported received)\n", p,
+        res->sender_stats.probe_packets, res->sender_stats.probe_bytes,
+        res->sender_stats.probe_media_packets,
+        res->sender_stats.probe_reported_received);
 }
 
 /* ======================================================================== */
@@ -1236,6 +1243,8 @@ sim_rtpcc_scenario_config_init (SimRtpccScenarioConfig * config)
   config->interval = RTPCC_MSEC (200);
   config->settle = RTPCC_SEC (5);
   config->circuit_breaker = TRUE;
+  config->controller_params = NULL;
+  config->probe_ssrc_mode = RTPCC_PROBE_SSRC_SEPARATE;
   config->metrics_log = NULL;
 }
 
@@ -1290,6 +1299,7 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.sender.cc.max_bitrate = config->max_bitrate;
   fc.sender.sender.cc.start_bitrate = config->start_bitrate;
   fc.sender.sender.circuit_breaker = config->circuit_breaker;
+  fc.sender.sender.probe_ssrc_mode = config->probe_ssrc_mode;
   fc.receiver.clock_offset = config->clock_offset;
   fc.frames.fps = config->fps;
   fc.frames.mtu = config->mtu;
@@ -1301,7 +1311,9 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.initial_rtp_ts = (guint32) (config->seed * 2654435761u);
 
   flow = sim_rtpcc_net_add_flow (net, &fc, error);
-  if (!flow) {
+  if (!flow || !rtpcc_controller_set_params (rtpcc_sender_get_controller
+          (sim_rtpcc_sender_get_sender (flow->sender)),
+          config->controller_params, error)) {
     sim_rtpcc_net_free (net);
     return NULL;
   }

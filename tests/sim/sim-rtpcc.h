@@ -346,6 +346,8 @@ typedef struct
   RtpccTime interval;           /* 200 ms */
   RtpccTime settle;             /* 5 s */
   gboolean circuit_breaker;     /* RFC 8083 in the sender, TRUE */
+  const gchar *controller_params;       /* "key=value;...", or NULL */
+  RtpccProbeSsrcMode probe_ssrc_mode;   /* the library's default */
   FILE *metrics_log;            /* raw SimMetrics CSV, or NULL */
 } SimRtpccScenarioConfig;
 
