@@ -29,6 +29,7 @@
 #include <rtpcc/sendbuf.h>
 #include <rtpcc/encoder.h>
 #include <rtpcc/packet.h>
+#include <rtpcc/lossevents.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 
