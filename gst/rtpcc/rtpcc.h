@@ -30,6 +30,9 @@
 #include <rtpcc/encoder.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
+#include <rtpcc/senthistory.h>
+#include <rtpcc/feedbackadapter.h>
+#include <rtpcc/prober.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 

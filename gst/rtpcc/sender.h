@@ -4,6 +4,10 @@
  *   allows → wire;  RTCP from the wire → receive_rtcp → per-packet reports
  *   and RR digests → controller + circuit breaker → target
  *
+ * It orchestrates RtpccPacer, RtpccSentHistory, RtpccFeedbackAdapter,
+ * RtpccProber (where padding probes go: see prober.h), the controller and
+ * the circuit breaker.
+ *
  * The element (rtpccsink) and the simulator call the same functions; the
  * caller owns the clock and the socket and asks next_timeout() when to call
  * tick()/dequeue() next.
@@ -17,30 +21,9 @@
 #include <rtpcc/packet.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/pacer.h>
+#include <rtpcc/prober.h>
 
 G_BEGIN_DECLS
-
-/* Where padding probes go.
- *
- * SEPARATE: on an SSRC of their own (probe_ssrc), own sequence space. A
- *   stock rtpbin exposes a pad for that SSRC, and left unlinked its
- *   not-linked return stops the receiver's source.
- * MEDIA: on a media SSRC, like libwebrtc's padding without RTX. The sender
- *   renumbers that SSRC on the wire: wire seq = original seq + offset,
- *   where the offset grows by one per padding packet (so upstream gaps
- *   stay gaps and without padding wire == original). A padding packet takes
- *   the next wire seq, the SSRC, PT and RTP timestamp of the last media
- *   packet sent, marker 0, and goes only after a packet with the marker
- *   bit (never inside a frame). Never on an SSRC that FEC protects (an
- *   is_fec packet on it, or rtpcc_sender_note_fec_protected). Everything
- *   the sender says or hears about seqs is in wire seqs; dequeue returns
- *   the wire seq in info->seq and the caller must write it into the
- *   packet. */
-typedef enum
-{
-  RTPCC_PROBE_SSRC_SEPARATE = 0,
-  RTPCC_PROBE_SSRC_MEDIA = 1,
-} RtpccProbeSsrcMode;
 
 typedef struct
 {
@@ -56,8 +39,8 @@ typedef struct
   /* Probing: when the controller asks for fec_bitrate (GCC's probe),
    * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
    * that rate — unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from
-   * fecenc) were queued within RTPCC_SENDER_FEC_HOLDOFF: then they are the
-   * probe. Where the padding goes is probe_ssrc_mode (see the enum). */
+   * fecenc) were queued within RTPCC_PROBER_FEC_HOLDOFF: then they are the
+   * probe. Where the padding goes is probe_ssrc_mode (prober.h). */
   gboolean probing;             /* default TRUE */
   RtpccProbeSsrcMode probe_ssrc_mode;   /* default SEPARATE */
   guint32 probe_ssrc;           /* SEPARATE: 0 = drawn from the seed */
@@ -67,8 +50,6 @@ typedef struct
 } RtpccSenderConfig;
 
 void rtpcc_sender_config_init (RtpccSenderConfig * config);
-
-#define RTPCC_SENDER_FEC_HOLDOFF RTPCC_SEC (1)
 
 typedef struct
 {
@@ -117,11 +98,6 @@ void rtpcc_sender_enqueue (RtpccSender * sender, RtpccTime now,
 gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
     RtpccRtpInfo * info);
 
-/* Bytes of padding in a probe packet; with the 12-byte header a probe is
- * RTPCC_PROBE_PACKET_SIZE on the wire. */
-#define RTPCC_PROBE_PADDING 255
-#define RTPCC_PROBE_PACKET_SIZE (12 + RTPCC_PROBE_PADDING)
-
 /* A probe packet to put on the wire now: fills @info (ssrc, seq, rtp_ts,
  * pt, size, is_fec, marker FALSE, and has_twcc/twcc_seq in TWCC mode) and
  * records it as sent. The caller builds a padding-only RTP packet from it
@@ -138,28 +114,10 @@ gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
  * queued is ignored (FEC comes after the media it protects). */
 void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
 
-/* FEC packets of our format (gst/rtpcc/fec/fec.h, fecenc) name the
- * protected packets by their original seqs (SN base + mask). Where padding
- * renumbered the protected SSRC (those before FEC appeared on it: after,
- * no padding goes there), rewrite_fec rewrites SN base and mask in place
- * to the wire seqs the protected packets went out with, or will: once
- * note_fec_protected named their SSRC its offset is fixed, so the header
- * can be rewritten as the FEC packet is queued (rtpccsink does so: a DROP
- * then never counts as sent). Renumbering is monotonic, so
- * the protected packets' order, and with it the Reed-Solomon symbol order,
- * is kept. A set that no longer fits the 48-bit mask must be dropped:
- * parity over the wrong packets would "recover" garbage. Other packets
- * (e.g. ULPFEC, whose SSRC is never padded) are KEPT as they are. */
-typedef enum
-{
-  RTPCC_SENDER_FEC_KEPT = 0,
-  RTPCC_SENDER_FEC_REWRITTEN = 1,
-  RTPCC_SENDER_FEC_DROP = 2,    /* counted in fec_rewrite_drops */
-} RtpccSenderFecResult;
-
+/* rtpcc_prober_rewrite_fec() on the sender's prober (see prober.h) */
 /* FALSE while no SSRC was renumbered: rewrite_fec would keep everything */
 gboolean rtpcc_sender_fec_needs_rewrite (const RtpccSender * sender);
-RtpccSenderFecResult rtpcc_sender_rewrite_fec (RtpccSender * sender,
+RtpccProberFecResult rtpcc_sender_rewrite_fec (RtpccSender * sender,
     guint8 * rtp, gsize len);
 
 /* The wire seq of the media packet queued on @ssrc with original seq

@@ -423,7 +423,7 @@ static GstBuffer *
 remap_fec (GstRtpccSink * self, GstBuffer * b)
 {
   GstMapInfo map;
-  RtpccSenderFecResult r = RTPCC_SENDER_FEC_KEPT;
+  RtpccProberFecResult r = RTPCC_PROBER_FEC_KEPT;
 
   if (!rtpcc_sender_fec_needs_rewrite (self->sender))
     return b;
@@ -432,7 +432,7 @@ remap_fec (GstRtpccSink * self, GstBuffer * b)
     r = rtpcc_sender_rewrite_fec (self->sender, map.data, map.size);
     gst_buffer_unmap (b, &map);
   }
-  if (r == RTPCC_SENDER_FEC_DROP) {
+  if (r == RTPCC_PROBER_FEC_DROP) {
     gst_buffer_unref (b);
     return NULL;
   }

@@ -651,7 +651,7 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
     while ((p = rtpcc_sender_dequeue (s, now, &pi))) {
       if (p->fec) {
         if (rewrite && rtpcc_sender_rewrite_fec (s, p->data, p->len) ==
-            RTPCC_SENDER_FEC_DROP) {
+            RTPCC_PROBER_FEC_DROP) {
           g_free (p);
           continue;
         }

@@ -101,13 +101,13 @@ check_rewrite (const uint8_t * data, size_t size)
 {
   RtpccSender *s = renumbered_sender ();
   guint8 *copy = g_malloc (size ? size : 1);
-  RtpccSenderFecResult r;
+  RtpccProberFecResult r;
   RtpccFecPacket a, b;
 
   if (size)
     memcpy (copy, data, size);
   r = rtpcc_sender_rewrite_fec (s, copy, size);
-  if (r != RTPCC_SENDER_FEC_REWRITTEN) {
+  if (r != RTPCC_PROBER_FEC_REWRITTEN) {
     FUZZ_CHECK (size == 0 || memcmp (copy, data, size) == 0);
   } else {
     FUZZ_CHECK (rtpcc_fec_packet_parse (data, size, &a, NULL));
