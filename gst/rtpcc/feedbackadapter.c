@@ -53,6 +53,20 @@ struct _RtpccFeedbackAdapter
   RtpccFeedbackAdapterStats stats;
 };
 
+const gchar *
+rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
+{
+  switch (mode) {
+    case RTPCC_FEEDBACK_CCFB:
+      return "ccfb";
+    case RTPCC_FEEDBACK_RR:
+      return "rr";
+    case RTPCC_FEEDBACK_TWCC:
+      return "twcc";
+  }
+  return "unknown";
+}
+
 RtpccFeedbackAdapter *
 rtpcc_feedback_adapter_new (RtpccSentHistory * history,
     RtpccFeedbackMode mode, RtpccTime ntp_offset,

@@ -288,13 +288,13 @@ rtpcc_prober_fec_needs_rewrite (const RtpccProber * p)
 }
 
 RtpccProberFecResult
-rtpcc_prober_rewrite_fec (RtpccProber * p, guint8 * rtp, gsize len)
+rtpcc_prober_rewrite_fec (RtpccProber * p, const guint8 * rtp, gsize len,
+    guint8 * fec_header)
 {
   RtpccFecPacket fp;
   guint16 seqs[RTPCC_FEC_MAX_SPAN], wire, base = 0;
   guint64 mask = 0;
   guint n, prev = 0, i;
-  gsize off;
 
   if (!p->any_renumbered || !rtpcc_fec_packet_parse (rtp, len, &fp, NULL))
     return RTPCC_PROBER_FEC_KEPT;
@@ -319,14 +319,7 @@ rtpcc_prober_rewrite_fec (RtpccProber * p, guint8 * rtp, gsize len)
     return RTPCC_PROBER_FEC_KEPT;
   }
   rtpcc_fec_packet_clear (&fp);
-  /* the FEC header follows the RTP header (parsed above, so in bounds) */
-  off = 12 + 4 * (rtp[0] & 0x0f);
-  if (rtp[0] & 0x10)
-    off += 4 + 4 * (gsize) ((rtp[off + 2] << 8) | rtp[off + 3]);
-  rtp[off + 8] = (guint8) (base >> 8);
-  rtp[off + 9] = (guint8) base;
-  for (i = 0; i < 6; i++)
-    rtp[off + 10 + i] = (guint8) (mask >> (8 * (5 - i)));
+  rtpcc_fec_header_set_protected (fec_header, base, mask);
   p->stats.fec_rewritten++;
   return RTPCC_PROBER_FEC_REWRITTEN;
 }

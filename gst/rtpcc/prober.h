@@ -114,7 +114,8 @@ gboolean rtpcc_prober_map_seq (RtpccProber * prober, guint32 ssrc,
 /* FEC packets of our format name the protected packets by their original
  * seqs (SN base + mask). Where padding renumbered the protected SSRC
  * (before FEC appeared on it: after, no padding goes there), rewrite_fec
- * rewrites SN base and mask in @rtp (the whole FEC packet) in place to the
+ * reads @rtp (the whole FEC packet) and writes into @fec_header (a copy of
+ * its FEC header, RTPCC_FEC_HEADER_LEN bytes) the SN base and mask of the
  * wire seqs the protected packets went out with, or will: once
  * note_fec_protected named their SSRC its offset is fixed, so the header
  * can be rewritten as the FEC packet is queued. Renumbering is monotonic,
@@ -132,7 +133,7 @@ typedef enum
 /* FALSE while no SSRC was renumbered: rewrite_fec would keep everything */
 gboolean rtpcc_prober_fec_needs_rewrite (const RtpccProber * prober);
 RtpccProberFecResult rtpcc_prober_rewrite_fec (RtpccProber * prober,
-    guint8 * rtp, gsize len);
+    const guint8 * rtp, gsize len, guint8 * fec_header);
 
 const RtpccProberStats *rtpcc_prober_get_stats (const RtpccProber * prober);
 

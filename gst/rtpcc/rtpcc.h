@@ -33,6 +33,7 @@
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/prober.h>
+#include <rtpcc/egress.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 

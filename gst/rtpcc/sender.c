@@ -1,7 +1,8 @@
 /* RtpccSender: the orchestration of a congestion-controlled RTP sender.
  *
  * The pieces, each in its own file:
- *   RtpccPacer           when queued packets may leave (pacer.c)
+ *   RtpccEgress          the send queue (RtpccPacer: when packets may
+ *                        leave) and the bytes they leave with (egress.c)
  *   RtpccSentHistory     what went out, what became of it (senthistory.c)
  *   RtpccFeedbackAdapter feedback of any format → per-packet reports
  *                        (feedbackadapter.c)
@@ -22,27 +23,22 @@
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/xr.h>
+#include <rtpcc/fec/fec.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
-
-typedef struct
-{
-  RtpccRtpInfo info;
-  gpointer handle;
-} QueuedItem;
 
 struct _RtpccSender
 {
   RtpccSenderConfig config;
   gchar *cname;
   gchar *controller_name;
-  GDestroyNotify free_func;
   RtpccRng rng;
 
   RtpccController *cc;
   RtpccCircuitBreaker *breaker;
-  RtpccPacer *pacer;
+  RtpccEgress *egress;
+  RtpccPacer *pacer;            /* the egress's */
   RtpccSentHistory *history;
   RtpccFeedbackAdapter *feedback;
   RtpccProber *prober;
@@ -64,20 +60,6 @@ struct _RtpccSender
   RtpccSenderStats stats;
 };
 
-const gchar *
-rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
-{
-  switch (mode) {
-    case RTPCC_FEEDBACK_CCFB:
-      return "ccfb";
-    case RTPCC_FEEDBACK_RR:
-      return "rr";
-    case RTPCC_FEEDBACK_TWCC:
-      return "twcc";
-  }
-  return "unknown";
-}
-
 void
 rtpcc_sender_config_init (RtpccSenderConfig * config)
 {
@@ -91,6 +73,8 @@ rtpcc_sender_config_init (RtpccSenderConfig * config)
   config->circuit_breaker = TRUE;
   config->probing = TRUE;
   config->cname = "rtpcc@localhost";
+  config->twcc_ext_id = 1;
+  config->fec_pt = -1;
 }
 
 static gboolean
@@ -174,6 +158,7 @@ sync_stats (RtpccSender * s)
   s->stats.probe_media_packets = ps->probe_media_packets;
   s->stats.fec_rewritten = ps->fec_rewritten;
   s->stats.fec_rewrite_drops = ps->fec_rewrite_drops;
+  s->stats.twcc_stamp_errors = rtpcc_egress_get_stamp_errors (s->egress);
 }
 
 /* ---- feedback ----------------------------------------------------------- */
@@ -249,12 +234,9 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
     s->config.rtcp_interval = RTPCC_SEC (1);
   rtpcc_rng_init_stream (&s->rng, config->seed, 0x5e4d);
   s->cc = cc;
-  {
-    /* the byte limit is enforced here, where handles can be freed */
-    RtpccPacerConfig pcfg = config->pacer;
-    pcfg.max_bytes = 0;
-    s->pacer = rtpcc_pacer_new (&pcfg);
-  }
+  s->egress = rtpcc_egress_new (&config->pacer,
+      config->feedback == RTPCC_FEEDBACK_TWCC ? config->twcc_ext_id : 0);
+  s->pacer = rtpcc_egress_get_pacer (s->egress);
   s->rtcp_ssrc = config->rtcp_ssrc;
   s->history = rtpcc_sent_history_new (config->probe_ssrc_mode ==
       RTPCC_PROBE_SSRC_MEDIA);
@@ -281,25 +263,12 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   return s;
 }
 
-static void
-free_handle (RtpccSender * s, gpointer handle)
-{
-  if (s->free_func && handle)
-    s->free_func (handle);
-}
-
 void
 rtpcc_sender_free (RtpccSender * s)
 {
-  QueuedItem *it;
-
   if (!s)
     return;
-  while ((it = rtpcc_pacer_pop_any (s->pacer, NULL))) {
-    free_handle (s, it->handle);
-    g_free (it);
-  }
-  rtpcc_pacer_free (s->pacer);
+  rtpcc_egress_free (s->egress);
   rtpcc_controller_free (s->cc);
   if (s->breaker)
     rtpcc_circuit_breaker_free (s->breaker);
@@ -314,7 +283,7 @@ rtpcc_sender_free (RtpccSender * s)
 void
 rtpcc_sender_set_free_func (RtpccSender * s, GDestroyNotify func)
 {
-  s->free_func = func;
+  rtpcc_egress_set_free_func (s->egress, func);
 }
 
 /* the history's stream of @info's SSRC (made on first sight: feedback
@@ -332,16 +301,12 @@ touch_stream (RtpccSender * s, const RtpccRtpInfo * info)
   return st;
 }
 
-void
-rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
-    gpointer handle)
+static void
+enqueue (RtpccSender * s, RtpccTime now, RtpccEgressPacket * pkt)
 {
-  QueuedItem *it = g_new (QueuedItem, 1);
+  const RtpccRtpInfo *info = &pkt->info;
   RtpccSentStream *st;
-  guint dropped;
 
-  it->info = *info;
-  it->handle = handle;
   if (info->is_fec)
     s->stats.fec_packets_enqueued++;
   s->stats.packets_enqueued++;
@@ -353,20 +318,71 @@ rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
     st->last_rtp_ts = info->rtp_ts;
     st->last_rtp_time = now;
   }
+  s->stats.pacer_drops += rtpcc_egress_push (s->egress, now, pkt);
+}
 
-  /* Over the limit the oldest go: they are the most likely to be useless by
-   * the time they would arrive. */
-  dropped = 0;
-  while (s->config.pacer.max_bytes && rtpcc_pacer_get_bytes (s->pacer) +
-      info->size > s->config.pacer.max_bytes
-      && rtpcc_pacer_get_packets (s->pacer) > 0) {
-    QueuedItem *old = rtpcc_pacer_pop_any (s->pacer, NULL);
-    free_handle (s, old->handle);
-    g_free (old);
-    dropped++;
+void
+rtpcc_sender_enqueue (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
+    gpointer handle)
+{
+  guint8 hdr[RTPCC_RTP_HEADER_MIN];
+  gsize n = rtpcc_rtp_write_header (info, hdr, sizeof hdr);
+  RtpccRtpInfo i = *info;
+
+  i.size = MAX (i.size, (guint) n);
+  enqueue (s, now, rtpcc_egress_packet_new (&i, hdr, n, n, handle));
+}
+
+void
+rtpcc_sender_set_fec_pt (RtpccSender * s, gint pt)
+{
+  s->config.fec_pt = pt;
+}
+
+RtpccSenderEnqueueResult
+rtpcc_sender_enqueue_rtp (RtpccSender * s, RtpccTime now, const guint8 * data,
+    gsize len, gsize size, gpointer handle)
+{
+  RtpccRtpInfo info;
+  RtpccEgressPacket *pkt;
+  gsize hdr, prefix;
+  guint8 fec[RTPCC_FEC_HEADER_LEN];
+  guint32 protected_ssrc;
+  RtpccProberFecResult r = RTPCC_PROBER_FEC_KEPT;
+
+  if (!rtpcc_rtp_parse (data, len, size, 0, &info, &hdr)) {
+    s->stats.invalid_rtp++;
+    rtpcc_egress_release (s->egress, handle);
+    return RTPCC_SENDER_INVALID;
   }
-  s->stats.pacer_drops += dropped;
-  rtpcc_pacer_push (s->pacer, now, it, info->size);
+  info.is_fec = s->config.fec_pt >= 0 && info.pt == s->config.fec_pt;
+  info.clock_rate = s->config.clock_rate;
+  prefix = hdr;
+  /* fecenc's header names the SSRC it protects by original seqs: no
+   * padding may go there from now on, and where some went before, the
+   * header must name the wire seqs. Rewritten (or dropped) before the
+   * packet is queued: an FEC packet dropped after it counted as sent
+   * would be a gap in its SSRC's and the transport-wide seqs, i.e. a loss
+   * reported to the controller. */
+  if (info.is_fec && rtpcc_fec_payload_protected_ssrc (data + hdr, len - hdr,
+          &protected_ssrc)) {
+    rtpcc_prober_note_fec_protected (s->prober, protected_ssrc);
+    memcpy (fec, data + hdr, sizeof fec);
+    if (len == size)
+      r = rtpcc_prober_rewrite_fec (s->prober, data, len, fec);
+    if (r == RTPCC_PROBER_FEC_REWRITTEN)
+      prefix += sizeof fec;
+  }
+  pkt = rtpcc_egress_packet_new (&info, data, hdr, prefix, handle);
+  if (prefix > hdr)
+    memcpy (pkt->prefix + hdr, fec, sizeof fec);
+  sync_stats (s);
+  if (r == RTPCC_PROBER_FEC_DROP) {
+    rtpcc_egress_discard (s->egress, pkt);
+    return RTPCC_SENDER_FEC_DROPPED;
+  }
+  enqueue (s, now, pkt);
+  return RTPCC_SENDER_QUEUED;
 }
 
 /* A packet goes on the wire at @now: @info as on the wire, @orig_seq its
@@ -419,19 +435,21 @@ assign_twcc (RtpccSender * s, RtpccRtpInfo * info)
 
 gboolean
 rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
-    RtpccRtpInfo * info)
+    RtpccWirePacket * out)
 {
   RtpccRtpInfo pi;
+  RtpccWirePacket w;
 
   if (!rtpcc_prober_next_probe (s->prober, now, s->target.fec_bitrate,
           breaker_tripped (s), &pi))
     return FALSE;
   assign_twcc (s, &pi);
+  rtpcc_egress_write_probe (s->egress, &pi, RTPCC_PROBE_PADDING, &w);
   /* a padding packet has no original seq (and takes no origmap slot) */
-  record_sent (s, now, &pi, pi.seq, TRUE);
+  record_sent (s, now, &w.info, pi.seq, TRUE);
   sync_stats (s);
-  if (info)
-    *info = pi;
+  if (out)
+    *out = w;
   return TRUE;
 }
 
@@ -448,60 +466,42 @@ rtpcc_sender_map_seq (RtpccSender * s, guint32 ssrc, guint16 orig_seq,
   return rtpcc_prober_map_seq (s->prober, ssrc, orig_seq, wire_seq);
 }
 
-gboolean
-rtpcc_sender_fec_needs_rewrite (const RtpccSender * s)
-{
-  return rtpcc_prober_fec_needs_rewrite (s->prober);
-}
-
-RtpccProberFecResult
-rtpcc_sender_rewrite_fec (RtpccSender * s, guint8 * rtp, gsize len)
-{
-  RtpccProberFecResult r = rtpcc_prober_rewrite_fec (s->prober, rtp, len);
-
-  sync_stats (s);
-  return r;
-}
-
 gpointer
-rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccRtpInfo * info)
+rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccWirePacket * out)
 {
-  QueuedItem *it;
-  gpointer handle;
-  guint size;
-  guint16 orig_seq;
+  RtpccEgressPacket *pkt;
+  RtpccRtpInfo info;
+  RtpccWirePacket w;
 
   if (rtpcc_pacer_get_packets (s->pacer) == 0)
     return NULL;
 
   if (s->breaker && rtpcc_circuit_breaker_should_stop (s->breaker)) {
     /* RFC 8083 §4: cease transmission; drop what is queued (counted) */
-    while ((it = rtpcc_pacer_pop_any (s->pacer, NULL))) {
-      s->stats.breaker_drops++;
-      free_handle (s, it->handle);
-      g_free (it);
-    }
+    s->stats.breaker_drops += rtpcc_egress_drop_all (s->egress);
     return NULL;
   }
 
   if (!rtpcc_controller_can_send (s->cc, now,
           rtpcc_pacer_get_packets (s->pacer) ? 1200 : 0))
     return NULL;
-  it = rtpcc_pacer_pop (s->pacer, now, &size, NULL);
-  if (!it)
+  pkt = rtpcc_egress_pop (s->egress, now);
+  if (!pkt)
     return NULL;
-  assign_twcc (s, &it->info);
+  info = pkt->info;
+  assign_twcc (s, &info);
   /* to the wire's sequence space (identity until padding went on it) */
-  touch_stream (s, &it->info);
-  orig_seq = it->info.seq;
-  it->info.seq = rtpcc_prober_wire_seq (s->prober, &it->info);
-  record_sent (s, now, &it->info, orig_seq, FALSE);
+  touch_stream (s, &info);
+  rtpcc_egress_write (s->egress, pkt, rtpcc_prober_wire_seq (s->prober,
+          &info), info.has_twcc, info.twcc_seq, &w);
+  g_free (pkt);
+  record_sent (s, now, &w.info, info.seq, FALSE);
+  if (info.has_twcc && !w.info.has_twcc)
+    sync_stats (s);
   refresh_target (s, now);
-  if (info)
-    *info = it->info;
-  handle = it->handle;
-  g_free (it);
-  return handle;
+  if (out)
+    *out = w;
+  return w.handle;
 }
 
 gboolean
@@ -524,24 +524,13 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
     gsize max)
 {
   RtpccRtcpSR sr;
-  RtpccSentStream *st;
   gsize n, m;
   gdouble jitter;
 
-  if (now < s->next_rtcp || s->rtcp_ssrc == 0)
+  if (now < s->next_rtcp || s->rtcp_ssrc == 0
+      || !rtpcc_sent_history_sr (s->history, s->rtcp_ssrc, now,
+          s->config.ntp_offset, &sr))
     return 0;
-  st = rtpcc_sent_history_get_stream (s->history, s->rtcp_ssrc);
-  if (!st)
-    return 0;
-
-  memset (&sr, 0, sizeof (sr));
-  sr.ssrc = s->rtcp_ssrc;
-  sr.ntp = rtpcc_ntp_from_time (now, s->config.ntp_offset);
-  /* the RTP time of "now", extrapolated from the last packet sent */
-  sr.rtp_ts = st->last_rtp_ts + (guint32) (RTPCC_TIME_AS_SEC (now -
-          st->last_rtp_time) * (st->clock_rate ? st->clock_rate : 90000));
-  sr.packet_count = st->packet_count;
-  sr.octet_count = st->octet_count;
   n = rtpcc_rtcp_write_sr (buf, max, &sr);
   if (n == 0)
     return 0;

@@ -124,6 +124,24 @@ rtpcc_sent_history_find_original (RtpccSentHistory * h, guint32 ssrc,
   return e && e->ssrc == ssrc && e->orig_seq == orig_seq ? e : NULL;
 }
 
+gboolean
+rtpcc_sent_history_sr (RtpccSentHistory * h, guint32 ssrc, RtpccTime now,
+    RtpccTime ntp_offset, RtpccRtcpSR * sr)
+{
+  RtpccSentStream *st = rtpcc_sent_history_get_stream (h, ssrc);
+
+  if (!st)
+    return FALSE;
+  memset (sr, 0, sizeof (*sr));
+  sr->ssrc = ssrc;
+  sr->ntp = rtpcc_ntp_from_time (now, ntp_offset);
+  sr->rtp_ts = st->last_rtp_ts + (guint32) (RTPCC_TIME_AS_SEC (now -
+          st->last_rtp_time) * (st->clock_rate ? st->clock_rate : 90000));
+  sr->packet_count = st->packet_count;
+  sr->octet_count = st->octet_count;
+  return TRUE;
+}
+
 RtpccSentEntry *
 rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
     const RtpccRtpInfo * info, guint16 orig_seq, gboolean padding)

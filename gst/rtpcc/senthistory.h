@@ -20,6 +20,7 @@
 
 #include <rtpcc/common.h>
 #include <rtpcc/packet.h>
+#include <rtpcc/feedback/rtcp.h>
 
 G_BEGIN_DECLS
 
@@ -76,6 +77,12 @@ RtpccSentStream *rtpcc_sent_history_add_stream (RtpccSentHistory * history,
 /* NULL if @ssrc was never added */
 RtpccSentStream *rtpcc_sent_history_get_stream (RtpccSentHistory * history,
     guint32 ssrc);
+
+/* The sender report of @ssrc at @now (RFC 3550 §6.4.1; no report blocks):
+ * NTP time from @ntp_offset, the RTP time of now extrapolated from the
+ * last packet sent, the counts. FALSE if @ssrc is not a stream of ours. */
+gboolean rtpcc_sent_history_sr (RtpccSentHistory * history, guint32 ssrc,
+    RtpccTime now, RtpccTime ntp_offset, RtpccRtcpSR * sr);
 
 /* Records a packet going on the wire at @now: @info as on the wire,
  * @orig_seq its seq as queued, @padding a padding-only probe (it carries no

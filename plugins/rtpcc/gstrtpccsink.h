@@ -65,11 +65,10 @@ struct _GstRtpccSink
   GRecMutex task_lock;
   gboolean flushing;
   guint64 published_generation;
-  guint64 invalid_rtp;
+  guint64 invalid_rtp;          /* buffers that could not be mapped */
   guint64 wrong_source;
   guint64 send_errors;
   guint64 encoder_updates;
-  guint64 twcc_stamp_errors;
   RtpccEncoderHysteresis hysteresis;
   GWeakRef encoder;             /* the encoder found upstream, if any */
   gboolean encoder_searched;

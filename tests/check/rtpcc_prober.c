@@ -219,7 +219,7 @@ GST_START_TEST (test_rewrite_fec)
   /* nothing renumbered yet: kept as is */
   len = fec_packet (pkt, 10, 4);
   fail_if (rtpcc_prober_fec_needs_rewrite (f->p));
-  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len),
+  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len, pkt + 12),
       RTPCC_PROBER_FEC_KEPT);
 
   send_media (f, 0, 10, FALSE, 0);
@@ -230,7 +230,7 @@ GST_START_TEST (test_rewrite_fec)
   /* 10, 11, 12, 13 (13 not sent yet: at the current offset, 14) */
   rtpcc_prober_note_fec_protected (f->p, MEDIA);
   len = fec_packet (pkt, 10, 4);
-  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len),
+  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len, pkt + 12),
       RTPCC_PROBER_FEC_REWRITTEN);
   fail_unless (rtpcc_fec_packet_parse (pkt, len, &fp, NULL));
   fail_unless_equals_int (fp.base, 10);
@@ -239,11 +239,11 @@ GST_START_TEST (test_rewrite_fec)
   rtpcc_fec_packet_clear (&fp);
   /* packets all before the probe keep their seqs */
   len = fec_packet (pkt, 10, 2);
-  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len),
+  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len, pkt + 12),
       RTPCC_PROBER_FEC_KEPT);
   /* 48 packets from 10 now span 49 wire seqs */
   len = fec_packet (pkt, 10, 48);
-  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len),
+  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len, pkt + 12),
       RTPCC_PROBER_FEC_DROP);
   fail_unless_equals_uint64 (rtpcc_prober_get_stats (f->p)->fec_rewritten,
       1);
@@ -251,7 +251,7 @@ GST_START_TEST (test_rewrite_fec)
       (f->p)->fec_rewrite_drops, 1);
   /* not our FEC format: kept */
   pkt[12] = 0x80;
-  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len),
+  fail_unless_equals_int (rtpcc_prober_rewrite_fec (f->p, pkt, len, pkt + 12),
       RTPCC_PROBER_FEC_KEPT);
   fix_free (f);
 }

@@ -1386,7 +1386,8 @@ GST_START_TEST (test_twcc_rtt_without_rr)
   fail_unless (s != NULL);
 
   for (; t < RTPCC_SEC (3); t += RTPCC_MSEC (5)) {
-    RtpccRtpInfo in = { 0 }, out;
+    RtpccRtpInfo in = { 0 };
+    RtpccWirePacket out;
 
     /* feedback that reached us by now */
     while (!g_queue_is_empty (&due)
@@ -1405,8 +1406,8 @@ GST_START_TEST (test_twcc_rtt_without_rr)
     in.size = 1000;
     rtpcc_sender_enqueue (s, t, &in, GUINT_TO_POINTER (1));
     while (rtpcc_sender_dequeue (s, t, &out)) {
-      fail_unless (out.has_twcc);
-      rtpcc_twcc_recorder_add (rec, out.twcc_seq, t + owd + rx_offset);
+      fail_unless (out.info.has_twcc);
+      rtpcc_twcc_recorder_add (rec, out.info.twcc_seq, t + owd + rx_offset);
     }
     if (t + owd >= next_fb) {
       guint np;
