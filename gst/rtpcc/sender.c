@@ -590,6 +590,18 @@ rtpcc_sender_get_target (const RtpccSender * s)
 }
 
 guint64
+rtpcc_target_media_pacing_rate (const RtpccTarget * t)
+{
+  guint64 rate = t->pacing_rate ? t->pacing_rate : t->target_bitrate;
+
+  if (t->target_bitrate > 0 && t->media_bitrate > 0
+      && t->media_bitrate < t->target_bitrate)
+    rate = (guint64) ((gdouble) rate * (gdouble) t->media_bitrate /
+        (gdouble) t->target_bitrate);
+  return rate;
+}
+
+guint64
 rtpcc_sender_get_generation (const RtpccSender * s)
 {
   return s->generation;

@@ -294,6 +294,7 @@ target_structure (GstRtpccSink * self, const RtpccTarget * t,
       "media-bitrate", G_TYPE_UINT64, t->media_bitrate,
       "fec-bitrate", G_TYPE_UINT64, t->fec_bitrate,
       "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
+      "media-pacing-rate", G_TYPE_UINT64, rtpcc_target_media_pacing_rate (t),
       "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
           st->srtt),
       "loss", G_TYPE_DOUBLE, st->loss,

@@ -552,7 +552,7 @@ on_notify_count (GObject * o, GParamSpec * p, gpointer data)
 static void
 check_target_structure (const GstStructure * s, guint64 target)
 {
-  guint64 u;
+  guint64 u, v;
   gdouble d;
   const gchar *str;
 
@@ -566,6 +566,9 @@ check_target_structure (const GstStructure * s, guint64 target)
   fail_unless_equals_uint64 (u, 0);
   fail_unless (gst_structure_get_uint64 (s, "pacing-rate", &u));
   fail_unless (u >= target);
+  /* all of it is media's (no FEC) */
+  fail_unless (gst_structure_get_uint64 (s, "media-pacing-rate", &v));
+  fail_unless_equals_uint64 (v, u);
   fail_unless (gst_structure_get_uint64 (s, "rtt", &u));
   fail_unless_equals_uint64 (u, 0);     /* no feedback yet */
   fail_unless (gst_structure_get_double (s, "loss", &d));

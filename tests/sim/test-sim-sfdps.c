@@ -172,15 +172,7 @@ sb_service (SbNode * n)
 
   /* the sending-buffer context from the transmission side (seed 002
    * §2.2): drain at the controller's pacing rate, RTT/2 as one-way delay */
-  {
-    /* the media share of the pacing rate, as the element does */
-    guint64 rate = t->pacing_rate ? t->pacing_rate : t->target_bitrate;
-    if (t->target_bitrate > 0 && t->media_bitrate > 0
-        && t->media_bitrate < t->target_bitrate)
-      rate = (guint64) ((gdouble) rate * t->media_bitrate /
-          t->target_bitrate);
-    rtpcc_sendbuf_set_rate (n->sb, rate);
-  }
+  rtpcc_sendbuf_set_rate (n->sb, rtpcc_target_media_pacing_rate (t));
   rtpcc_sendbuf_set_rtt (n->sb, st->srtt);
   n->max_loss = MAX (n->max_loss, st->loss);
   while ((p = rtpcc_sendbuf_dequeue (n->sb, now, &out))) {
