@@ -82,6 +82,9 @@ rtpcc_egress_packet_new (const RtpccRtpInfo * info, const guint8 * prefix,
 
   pkt->info = *info;
   pkt->handle = handle;
+  pkt->size = info->size;
+  pkt->payload = info->size > header_len ? (guint) (info->size - header_len)
+      : 0;
   pkt->header_len = header_len;
   pkt->prefix_len = prefix_len;
   memcpy (pkt->prefix, prefix, prefix_len);
@@ -180,7 +183,15 @@ rtpcc_egress_write (RtpccEgress * e, const RtpccEgressPacket * pkt,
   out->head = h;
   out->head_len = e->head->len;
   out->tail_offset = pkt->prefix_len;
-  out->size = out->head_len + (pkt->info.size - pkt->prefix_len);
+  out->size = out->head_len + (pkt->size - pkt->prefix_len);
+}
+
+guint
+rtpcc_egress_stamp_growth (RtpccEgress * e, const RtpccEgressPacket * pkt)
+{
+  if (!e->twcc_ext_id || !stamp (e, pkt->prefix, pkt->header_len, 0))
+    return 0;
+  return (guint) (e->head->len - pkt->header_len);
 }
 
 void

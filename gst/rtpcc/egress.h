@@ -41,8 +41,11 @@ typedef struct
 /* A queued packet. */
 typedef struct
 {
-  RtpccRtpInfo info;            /* as queued */
+  RtpccRtpInfo info;            /* as queued; size: on the wire, the
+                                 * extension the egress adds included */
   gpointer handle;
+  gsize size;                   /* the caller's packet */
+  guint payload;                /* its payload octets (RFC 3550 SR count) */
   gsize header_len;             /* its RTP header, the start of prefix */
   gsize prefix_len;             /* what may be rewritten: header (+ FEC
                                  * header) */
@@ -61,8 +64,9 @@ void rtpcc_egress_free (RtpccEgress * egress);
 void rtpcc_egress_set_free_func (RtpccEgress * egress, GDestroyNotify func);
 RtpccPacer *rtpcc_egress_get_pacer (RtpccEgress * egress);
 
-/* A packet to queue: @info as queued, @prefix its first @prefix_len bytes
- * of which @header_len are the RTP header. */
+/* A packet to queue: @info as queued (its size the caller's packet's),
+ * @prefix its first @prefix_len bytes of which @header_len are the RTP
+ * header. */
 RtpccEgressPacket *rtpcc_egress_packet_new (const RtpccRtpInfo * info,
     const guint8 * prefix, gsize header_len, gsize prefix_len,
     gpointer handle);
@@ -81,6 +85,10 @@ RtpccEgressPacket *rtpcc_egress_pop (RtpccEgress * egress, RtpccTime now);
 /* Drops everything queued: returns how many. */
 guint rtpcc_egress_drop_all (RtpccEgress * egress);
 
+/* The bytes stamping the transport-wide seq will add to @packet's header
+ * (0 if it cannot carry it, or the egress does not stamp). */
+guint rtpcc_egress_stamp_growth (RtpccEgress * egress,
+    const RtpccEgressPacket * packet);
 /* Writes @packet's head for the wire into @out: seq @wire_seq, and the
  * transport-wide seq of @out->info (has_twcc) stamped. A packet that
  * cannot carry it (a two-byte-form or broken extension block with no room

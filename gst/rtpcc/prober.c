@@ -53,6 +53,8 @@ rtpcc_prober_new (const RtpccProberConfig * config, RtpccSentHistory * history,
   RtpccProber *p = g_new0 (RtpccProber, 1);
 
   p->config = *config;
+  if (p->config.packet_size == 0)
+    p->config.packet_size = RTPCC_PROBE_PACKET_SIZE;
   p->history = history;
   p->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   while (p->config.ssrc == 0)
@@ -228,7 +230,7 @@ rtpcc_prober_next_probe (RtpccProber * p, RtpccTime now, guint64 fec_bitrate,
   if (now < p->probe_next)
     return FALSE;
 
-  pi.size = RTPCC_PROBE_PACKET_SIZE;
+  pi.size = p->config.packet_size;
   pi.is_fec = TRUE;
   pi.padding_only = TRUE;
   pi.marker = FALSE;

@@ -50,6 +50,9 @@ typedef struct
   RtpccProbeSsrcMode mode;
   guint32 ssrc;                 /* SEPARATE: 0 = drawn from the rng */
   guint8 pt;                    /* SEPARATE: 0 = the first media PT */
+  guint packet_size;            /* a probe on the wire, 0 =
+                                 * RTPCC_PROBE_PACKET_SIZE (more with a
+                                 * header extension) */
 } RtpccProberConfig;
 
 /* Real FEC queued this recently is the probe: no padding meanwhile. */
@@ -98,7 +101,7 @@ gboolean rtpcc_prober_wanted (const RtpccProber * prober, RtpccTime now,
 RtpccTime rtpcc_prober_next_time (const RtpccProber * prober, RtpccTime now,
     guint64 fec_bitrate, gboolean blocked);
 /* The probe packet to send now, if one is due: fills @info (ssrc, seq,
- * rtp_ts, pt, clock_rate, size RTPCC_PROBE_PACKET_SIZE, is_fec and
+ * rtp_ts, pt, clock_rate, size packet_size, is_fec and
  * padding_only TRUE, marker FALSE) and schedules the next. The caller puts
  * it on the wire and records it. FALSE if none is due (in MEDIA mode also
  * while the last media packet did not end a frame). */

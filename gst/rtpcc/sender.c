@@ -249,6 +249,10 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   pc.mode = config->probe_ssrc_mode;
   pc.ssrc = config->probe_ssrc;
   pc.pt = config->probe_pt;
+  /* a probe carries the transport-wide seq too (a one-byte extension
+   * block: 4 + 4 bytes) */
+  pc.packet_size = RTPCC_PROBE_PACKET_SIZE +
+      (config->feedback == RTPCC_FEEDBACK_TWCC ? 8 : 0);
   s->prober = rtpcc_prober_new (&pc, s->history, &s->rng);
 
   if (config->circuit_breaker) {
@@ -301,12 +305,16 @@ touch_stream (RtpccSender * s, const RtpccRtpInfo * info)
   return st;
 }
 
+/* Queues @pkt. What the packet is on the wire counts everywhere: the
+ * pacer, the controller, the history and the breaker see its size with
+ * the transport-wide seq it will carry. */
 static void
 enqueue (RtpccSender * s, RtpccTime now, RtpccEgressPacket * pkt)
 {
   const RtpccRtpInfo *info = &pkt->info;
   RtpccSentStream *st;
 
+  pkt->info.size += rtpcc_egress_stamp_growth (s->egress, pkt);
   if (info->is_fec)
     s->stats.fec_packets_enqueued++;
   s->stats.packets_enqueued++;
@@ -389,13 +397,14 @@ rtpcc_sender_enqueue_rtp (RtpccSender * s, RtpccTime now, const guint8 * data,
  * seq as queued; @padding: a padding-only probe. */
 static void
 record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
-    guint16 orig_seq, gboolean padding)
+    guint16 orig_seq, guint payload, gboolean padding)
 {
   RtpccSentEntry *e;
   RtpccSentPacket sp;
 
   touch_stream (s, info);
-  e = rtpcc_sent_history_record (s->history, now, info, orig_seq, padding);
+  e = rtpcc_sent_history_record (s->history, now, info, orig_seq, payload,
+      padding);
   if (s->first_sent == RTPCC_TIME_NONE)
     s->first_sent = now;
   s->stats.packets_sent++;
@@ -446,7 +455,7 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
   assign_twcc (s, &pi);
   rtpcc_egress_write_probe (s->egress, &pi, RTPCC_PROBE_PADDING, &w);
   /* a padding packet has no original seq (and takes no origmap slot) */
-  record_sent (s, now, &w.info, pi.seq, TRUE);
+  record_sent (s, now, &w.info, pi.seq, 0, TRUE);
   sync_stats (s);
   if (out)
     *out = w;
@@ -472,6 +481,7 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccWirePacket * out)
   RtpccEgressPacket *pkt;
   RtpccRtpInfo info;
   RtpccWirePacket w;
+  guint payload;
 
   if (rtpcc_pacer_get_packets (s->pacer) == 0)
     return NULL;
@@ -494,8 +504,9 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccWirePacket * out)
   touch_stream (s, &info);
   rtpcc_egress_write (s->egress, pkt, rtpcc_prober_wire_seq (s->prober,
           &info), info.has_twcc, info.twcc_seq, &w);
+  payload = pkt->payload;
   g_free (pkt);
-  record_sent (s, now, &w.info, info.seq, FALSE);
+  record_sent (s, now, &w.info, info.seq, payload, FALSE);
   if (info.has_twcc && !w.info.has_twcc)
     sync_stats (s);
   refresh_target (s, now);

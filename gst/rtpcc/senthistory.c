@@ -144,7 +144,8 @@ rtpcc_sent_history_sr (RtpccSentHistory * h, guint32 ssrc, RtpccTime now,
 
 RtpccSentEntry *
 rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
-    const RtpccRtpInfo * info, guint16 orig_seq, gboolean padding)
+    const RtpccRtpInfo * info, guint16 orig_seq, guint payload,
+    gboolean padding)
 {
   Stream *st = (Stream *) rtpcc_sent_history_add_stream (h, info->ssrc);
   guint64 seq = h->next_seq++;
@@ -172,10 +173,10 @@ rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
   /* RFC 3550 §6.4.1: the octet count excludes header and padding; a
    * padding packet repeats the last media timestamp, so it must not move
    * the SR's RTP clock anchor either */
+  st->pub.octet_count += payload;
   if (!padding) {
     st->pub.last_rtp_ts = info->rtp_ts;
     st->pub.last_rtp_time = now;
-    st->pub.octet_count += info->size >= 12 ? info->size - 12 : 0;
   }
   return e;
 }

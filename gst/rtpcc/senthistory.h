@@ -85,13 +85,13 @@ gboolean rtpcc_sent_history_sr (RtpccSentHistory * history, guint32 ssrc,
     RtpccTime now, RtpccTime ntp_offset, RtpccRtcpSR * sr);
 
 /* Records a packet going on the wire at @now: @info as on the wire,
- * @orig_seq its seq as queued, @padding a padding-only probe (it carries no
- * payload octets and does not move the SR's clock anchor). Returns its
- * entry, valid until RTPCC_SENT_HISTORY_SIZE more packets are recorded. An
- * entry overwritten before feedback resolved it is given up. */
+ * @orig_seq its seq as queued, @payload its payload octets for the SR,
+ * @padding a padding-only probe (it does not move the SR's clock anchor).
+ * Returns its entry, valid until RTPCC_SENT_HISTORY_SIZE more packets are
+ * recorded. An entry overwritten before feedback resolved it is given up. */
 RtpccSentEntry *rtpcc_sent_history_record (RtpccSentHistory * history,
     RtpccTime now, const RtpccRtpInfo * info, guint16 orig_seq,
-    gboolean padding);
+    guint payload, gboolean padding);
 /* the sender-wide seq the next packet recorded gets (1 before any) */
 guint64 rtpcc_sent_history_next_seq (const RtpccSentHistory * history);
 

@@ -344,9 +344,10 @@ GST_START_TEST (test_sender_probing)
         fail_unless (pi.ssrc != info.ssrc);
         fail_unless_equals_int (pi.pt, 96);
         fail_unless (w.info.is_fec && pi.padding_only);
-        fail_unless_equals_int (w.info.size, RTPCC_PROBE_PACKET_SIZE);
-        /* whole: header (+ extension), 255 bytes of padding */
+        /* whole: header (+ extension), 255 bytes of padding, and the
+         * sender counts what goes on the wire */
         fail_unless_equals_int (w.size, w.head_len);
+        fail_unless_equals_int (w.info.size, w.size);
         fail_unless_equals_int (w.size, RTPCC_PROBE_PACKET_SIZE + (mode == 1 ?
                 8 : 0));
         fail_unless_equals_int (w.head[0] & 0x20, 0x20);
@@ -372,7 +373,8 @@ GST_START_TEST (test_sender_probing)
     if (mode == 2) {
       fail_unless_equals_int (probes, 0);
     } else {
-      /* 500 kbit/s of 267-byte packets for 1 s: 234 */
+      /* 500 kbit/s of 267-byte packets for 1 s: 234 (275 bytes with the
+       * TWCC extension: 227) */
       fail_unless (probes >= 225 && probes <= 240, "%u probes", probes);
       fail_unless_equals_uint64 (rtpcc_sender_get_stats (s, 0)->probe_packets,
           probes);
@@ -478,7 +480,9 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       last_twcc = pi.twcc_seq;
       have_twcc = TRUE;
       sr_packets++;
-      sr_octets += w.info.size - 12;
+      /* what follows the header written */
+      sr_octets += w.size - w.head_len;
+      fail_unless_equals_int (w.info.size, w.size);
       rtpcc_receiver_on_rtp (r, now, &pi);
     }
     while (rtpcc_sender_dequeue_probe (s, now, &w)) {
@@ -489,7 +493,9 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       fail_unless_equals_int (pi.pt, 96);
       fail_unless (!pi.marker);
       fail_unless (w.info.is_fec && pi.padding_only);
-      fail_unless_equals_int (w.info.size, RTPCC_PROBE_PACKET_SIZE);
+      /* on the wire with its TWCC extension, and counted so */
+      fail_unless_equals_int (w.info.size, RTPCC_PROBE_PACKET_SIZE + 8);
+      fail_unless_equals_int (w.size, w.info.size);
       fail_unless_equals_int (pi.rtp_ts, last_ts);
       if (!last_was_end)
         pads_since_marker_violation++;
@@ -501,7 +507,8 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       sr_packets++;
       rtpcc_receiver_on_rtp (r, now, &pi);
       /* a playout buffer discards by wire seq: this padding packet and
-       * the media packet before it (sizes 267 and 1000) */
+       * the media packet before it (sizes 275 and 1008 with the TWCC
+       * extension) */
       if (now >= RTPCC_MSEC (600) && !discarded) {
         fail_unless (rtpcc_receiver_mark_discarded (r, now, 0x1234,
                 (guint16) (pi.seq - 1), 2));
@@ -529,7 +536,7 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   g_message ("media-ssrc probing: %u media, %u padding, offset %u", media,
       probes, offset);
   fail_unless_equals_int (pads_since_marker_violation, 0);
-  /* 500 kbit/s of 267-byte packets would be ~280 in 1.2 s; waiting for
+  /* 500 kbit/s of 275-byte packets would be ~270 in 1.2 s; waiting for
    * frame ends costs some */
   fail_unless (probes >= 120, "%u probes", probes);
   fail_unless_equals_int (media, 119);
@@ -552,11 +559,11 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   fail_unless_equals_uint64 (st->reported_discarded, 2);
   fail_unless_equals_int (probe_ctl_discards->len, 2);
   fail_unless_equals_int (g_array_index (probe_ctl_discards,
-          RtpccPacketReport, 0).size, 1000);
+          RtpccPacketReport, 0).size, 1000 + 8);
   fail_unless (!g_array_index (probe_ctl_discards, RtpccPacketReport,
           0).is_fec);
   fail_unless_equals_int (g_array_index (probe_ctl_discards,
-          RtpccPacketReport, 1).size, RTPCC_PROBE_PACKET_SIZE);
+          RtpccPacketReport, 1).size, RTPCC_PROBE_PACKET_SIZE + 8);
   fail_unless (g_array_index (probe_ctl_discards, RtpccPacketReport,
           1).is_fec);
   g_array_unref (probe_ctl_discards);

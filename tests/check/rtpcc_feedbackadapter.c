@@ -132,7 +132,7 @@ send_packets (Fix * f, guint n)
     i.pt = 96;
     i.size = 1000;
     rtpcc_sent_history_add_stream (f->h, SSRC_A);
-    rtpcc_sent_history_record (f->h, MS (10) * k, &i, i.seq, FALSE);
+    rtpcc_sent_history_record (f->h, MS (10) * k, &i, i.seq, 988, FALSE);
   }
 }
 

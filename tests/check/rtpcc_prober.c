@@ -61,7 +61,7 @@ send_media (Fix * f, RtpccTime now, guint16 seq, gboolean marker, guint32 ts)
 
   rtpcc_prober_on_enqueue (f->p, now, &i);
   i.seq = rtpcc_prober_wire_seq (f->p, &i);
-  rtpcc_sent_history_record (f->h, now, &i, seq, FALSE);
+  rtpcc_sent_history_record (f->h, now, &i, seq, i.size - 12, FALSE);
   return i.seq;
 }
 
@@ -70,7 +70,7 @@ probe (Fix * f, RtpccTime now, guint64 rate, RtpccRtpInfo * pi)
 {
   if (!rtpcc_prober_next_probe (f->p, now, rate, FALSE, pi))
     return FALSE;
-  rtpcc_sent_history_record (f->h, now, pi, pi->seq, TRUE);
+  rtpcc_sent_history_record (f->h, now, pi, pi->seq, 0, TRUE);
   return TRUE;
 }
 

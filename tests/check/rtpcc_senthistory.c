@@ -37,15 +37,15 @@ GST_START_TEST (test_record_and_find)
   /* A: original 500 on the wire as 500, 501 renumbered to 502 (a padding
    * packet took 501); B: 7 */
   i = info (SSRC_A, 500, 9000, 1012);
-  e = rtpcc_sent_history_record (h, MS (10), &i, 500, FALSE);
+  e = rtpcc_sent_history_record (h, MS (10), &i, 500, 1000, FALSE);
   fail_unless_equals_uint64 (e->seq, 1);
   i = info (SSRC_A, 501, 9000, 267);
   i.is_fec = TRUE;
-  rtpcc_sent_history_record (h, MS (11), &i, 501, TRUE);
+  rtpcc_sent_history_record (h, MS (11), &i, 501, 0, TRUE);
   i = info (SSRC_A, 502, 12000, 512);
-  rtpcc_sent_history_record (h, MS (12), &i, 501, FALSE);
+  rtpcc_sent_history_record (h, MS (12), &i, 501, 500, FALSE);
   i = info (SSRC_B, 7, 1, 100);
-  rtpcc_sent_history_record (h, MS (13), &i, 7, FALSE);
+  rtpcc_sent_history_record (h, MS (13), &i, 7, 88, FALSE);
   fail_unless_equals_uint64 (rtpcc_sent_history_next_seq (h), 5);
 
   e = rtpcc_sent_history_get (h, 3);
@@ -65,8 +65,8 @@ GST_START_TEST (test_record_and_find)
           500)->seq, 1);
   fail_unless (rtpcc_sent_history_find_original (h, SSRC_A, 503) == NULL);
 
-  /* the SR's counts: payload octets exclude the 12-byte header and
-   * padding packets; padding does not move the RTP clock anchor */
+  /* the SR's counts: the payload octets given (padding probes have
+   * none); padding does not move the RTP clock anchor */
   st = rtpcc_sent_history_get_stream (h, SSRC_A);
   fail_unless_equals_int (st->packet_count, 3);
   fail_unless_equals_int (st->octet_count, 1000 + 500);
@@ -79,7 +79,7 @@ GST_START_TEST (test_record_and_find)
   /* without by_original there is no lookup by original seq */
   h = rtpcc_sent_history_new (FALSE);
   i = info (SSRC_A, 500, 0, 100);
-  rtpcc_sent_history_record (h, 0, &i, 500, FALSE);
+  rtpcc_sent_history_record (h, 0, &i, 500, 88, FALSE);
   fail_unless (rtpcc_sent_history_find_original (h, SSRC_A, 500) == NULL);
   fail_unless (rtpcc_sent_history_find (h, SSRC_A, 500) != NULL);
   rtpcc_sent_history_free (h);
@@ -112,7 +112,7 @@ GST_START_TEST (test_ndupack)
 
   for (guint k = 0; k < 10; k++) {
     RtpccRtpInfo i = info (SSRC_A, (guint16) (65533 + k), 0, 100);
-    rtpcc_sent_history_record (h, MS (k), &i, i.seq, FALSE);
+    rtpcc_sent_history_record (h, MS (k), &i, i.seq, 88, FALSE);
   }
   /* 1 and 3 received, 2 missing, 4 unreported */
   rtpcc_sent_history_mark_received (h, rtpcc_sent_history_get (h, 1), MS (50));
@@ -173,7 +173,7 @@ GST_START_TEST (test_ring)
 
   for (guint k = 0; k < n; k++) {
     RtpccRtpInfo i = info (SSRC_A, (guint16) k, 0, 100);
-    rtpcc_sent_history_record (h, MS (k), &i, i.seq, FALSE);
+    rtpcc_sent_history_record (h, MS (k), &i, i.seq, 88, FALSE);
   }
   fail_unless (rtpcc_sent_history_get (h, 100) == NULL);
   fail_unless (rtpcc_sent_history_get (h, 101) != NULL);
