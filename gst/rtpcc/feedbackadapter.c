@@ -125,8 +125,9 @@ update_rtt (RtpccFeedbackAdapter * a, RtpccTime sample)
     a->stats.srtt = (7 * a->stats.srtt + sample) / 8;   /* RFC 6298 */
 }
 
-static void
-add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
+/* what the controller learns of @e */
+static RtpccPacketReport
+report_of (const RtpccSentEntry * e)
 {
   RtpccPacketReport r;
 
@@ -137,6 +138,14 @@ add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
   r.arrival = r.received ? e->arrival : RTPCC_TIME_NONE;
   r.ecn = 0;
   r.is_fec = e->is_fec;
+  return r;
+}
+
+static void
+add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
+{
+  RtpccPacketReport r = report_of (e);
+
   g_array_append_val (a->reports, r);
   if (r.received) {
     a->stats.reported_received++;
@@ -427,13 +436,10 @@ on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
           (guint16) (blk->begin_seq + (i << blk->thinning)));
       if (!e)
         continue;
-      r.seq = e->seq;
-      r.send_time = e->send_time;
-      r.size = e->size;
+      /* it arrived, whatever feedback has said about it yet */
+      r = report_of (e);
       r.received = TRUE;
       r.arrival = e->arrival;
-      r.ecn = 0;
-      r.is_fec = e->is_fec;
       g_array_append_val (a->discards, r);
       a->stats.reported_discarded++;
     }
