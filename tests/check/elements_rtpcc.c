@@ -1558,8 +1558,8 @@ run_to_eos (GstElement * pipeline, guint * warnings)
 }
 
 /* The RTP of @frames encoded frames goes through an RtpccSender in
- * probe-ssrc-mode=media that asks for probes (padding built like
- * rtpccsink's make_probe, media renumbered like its send path), then into
+ * probe-ssrc-mode=media that asks for probes (the wire bytes the sender
+ * writes, as rtpccsink sends them: its header, then the rest), then into
  * a stock rtpjitterbuffer ! depayloader ! decoder: every frame must still
  * decode, without warnings. */
 static void
