@@ -34,6 +34,7 @@
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>
+#include <rtpcc/target.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 

@@ -8,6 +8,8 @@
  *                        (feedbackadapter.c)
  *   RtpccProber          padding probes, media-SSRC renumbering (prober.c)
  *   RtpccController      the rate (cc/), RtpccCircuitBreaker (RFC 8083)
+ *   rtpcc_target_*       the published target from the controller's
+ *                        (target.c)
  * This file wires them: media in → pacer → wire (recorded in the history,
  * told to the controller and breaker); RTCP in → adapter → controller and
  * breaker → the published target; SR out.
@@ -48,7 +50,7 @@ struct _RtpccSender
 
   RtpccTime first_sent;          /* feedback-mismatch detection */
 
-  /* published target: the controller's, overridden by the breaker */
+  /* published target (target.h) */
   RtpccTarget target;
   guint64 generation;
 
@@ -83,48 +85,17 @@ breaker_tripped (const RtpccSender * s)
   return s->breaker && rtpcc_circuit_breaker_is_tripped (s->breaker);
 }
 
-/* Packets a window controller holds back wait in the pacer; if the encoder
- * keeps producing at the window's rate, a backlog built during a transient
- * never drains (seconds of delay in the §5.1 simulation with ccid2). When
- * the oldest packet has waited longer than the pacer's bound, the media
- * target is lowered by what drains the backlog within BACKLOG_DRAIN,
- * quantised so the encoder is not poked for every packet. */
-#define BACKLOG_DRAIN RTPCC_SEC (1)
-
-static void
-apply_backlog (RtpccSender * s, RtpccTime now, RtpccTarget * t)
-{
-  guint64 bytes = rtpcc_pacer_get_bytes (s->pacer), cut, step, floor_bps;
-
-  if (bytes == 0 || rtpcc_pacer_get_head_age (s->pacer, now) <=
-      MAX (s->config.pacer.max_delay, RTPCC_MSEC (10)))
-    return;
-  cut = (guint64) (bytes * 8.0 / RTPCC_TIME_AS_SEC (BACKLOG_DRAIN));
-  step = MAX (t->target_bitrate / 32, 8000);
-  cut = (cut + step - 1) / step * step;
-  floor_bps = s->config.cc.min_bitrate;
-  t->media_bitrate = t->media_bitrate > floor_bps + cut ?
-      t->media_bitrate - cut : MIN (t->media_bitrate, floor_bps);
-  t->reason = "sender-backlog";
-}
-
 static void
 refresh_target (RtpccSender * s, RtpccTime now)
 {
   RtpccTarget t = s->cc->target;
 
-  apply_backlog (s, now, &t);
+  rtpcc_target_for_sender (&t, s->config.cc.min_bitrate,
+      rtpcc_pacer_get_bytes (s->pacer), rtpcc_pacer_get_head_age (s->pacer,
+          now), s->config.pacer.max_delay, breaker_tripped (s) ?
+      rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
+          (s->breaker)) : NULL);
 
-  if (breaker_tripped (s)) {
-    /* RFC 8083: cease or cut back hard; we keep RTCP flowing and hold the
-     * target at the minimum until the breaker clears. */
-    t.target_bitrate = t.media_bitrate = s->config.cc.min_bitrate;
-    t.fec_bitrate = 0;
-    t.pacing_rate = s->config.cc.min_bitrate;
-    t.state = "circuit-breaker";
-    t.reason = rtpcc_circuit_breaker_reason_name
-        (rtpcc_circuit_breaker_get_reason (s->breaker));
-  }
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
     s->generation++;
@@ -598,18 +569,6 @@ const RtpccTarget *
 rtpcc_sender_get_target (const RtpccSender * s)
 {
   return &s->target;
-}
-
-guint64
-rtpcc_target_media_pacing_rate (const RtpccTarget * t)
-{
-  guint64 rate = t->pacing_rate ? t->pacing_rate : t->target_bitrate;
-
-  if (t->target_bitrate > 0 && t->media_bitrate > 0
-      && t->media_bitrate < t->target_bitrate)
-    rate = (guint64) ((gdouble) rate * (gdouble) t->media_bitrate /
-        (gdouble) t->target_bitrate);
-  return rate;
 }
 
 guint64

@@ -6,7 +6,8 @@
  *
  * It orchestrates RtpccEgress (the send queue and its wire bytes),
  * RtpccSentHistory, RtpccFeedbackAdapter, RtpccProber (where padding
- * probes go: see prober.h), the controller and the circuit breaker.
+ * probes go: see prober.h), the controller and the circuit breaker, and
+ * publishes the target (target.h).
  *
  * Bytes in, bytes out: the caller hands over each RTP packet's bytes
  * (enqueue_rtp) and gets back the header to put on the wire in front of
@@ -29,6 +30,7 @@
 #include <rtpcc/pacer.h>
 #include <rtpcc/egress.h>
 #include <rtpcc/prober.h>
+#include <rtpcc/target.h>
 
 G_BEGIN_DECLS
 
@@ -181,13 +183,6 @@ void rtpcc_sender_tick (RtpccSender * sender, RtpccTime now);
 RtpccTime rtpcc_sender_next_timeout (RtpccSender * sender, RtpccTime now);
 
 const RtpccTarget *rtpcc_sender_get_target (const RtpccSender * sender);
-/* The media share of @target's pacing rate, bit/s: what a sending buffer
- * in front of the sender drains its media at, the rest of the pacing rate
- * being FEC and probe padding (target = media + fec, pacing = target ×
- * the controller's factor): the pacing rate (the target if it is 0) times
- * media / target. rtpccsink publishes it in "rtpcc-target" as
- * "media-pacing-rate". */
-guint64 rtpcc_target_media_pacing_rate (const RtpccTarget * target);
 /* bumped whenever the published target changes */
 guint64 rtpcc_sender_get_generation (const RtpccSender * sender);
 const RtpccSenderStats *rtpcc_sender_get_stats (RtpccSender * sender,

@@ -942,32 +942,6 @@ GST_START_TEST (test_sender_probe_media_duplicates)
 
 GST_END_TEST;
 
-/* The media share of the pacing rate a sending buffer drains at. */
-GST_START_TEST (test_target_media_pacing_rate)
-{
-  RtpccTarget t = { 0, };
-
-  t.target_bitrate = 1000000;
-  t.media_bitrate = 800000;
-  t.fec_bitrate = 200000;
-  t.pacing_rate = 1500000;
-  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1200000);
-  /* no pacing rate: the target's media share */
-  t.pacing_rate = 0;
-  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 800000);
-  /* all media (or no media figure): the whole pacing rate */
-  t.pacing_rate = 1500000;
-  t.media_bitrate = 1000000;
-  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
-  t.media_bitrate = 0;
-  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
-  t.target_bitrate = 0;
-  t.media_bitrate = 500;
-  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
-}
-
-GST_END_TEST;
-
 static Suite *
 rtpcc_core_suite (void)
 {
@@ -985,7 +959,6 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_sender_probe_media_ssrc);
   tcase_add_test (tc, test_sender_probe_media_fec);
   tcase_add_test (tc, test_sender_probe_media_duplicates);
-  tcase_add_test (tc, test_target_media_pacing_rate);
   return s;
 }
 
