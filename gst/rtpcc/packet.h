@@ -1,5 +1,6 @@
-/* What the endpoints need to know of an RTP packet. Elements fill it from
- * GstRTPBuffer; the simulator fills it directly.
+/* What the endpoints need to know of an RTP packet. The library reads it
+ * from the packet's bytes (rtpcc_rtp_parse, feedback/rtpext.h), in the
+ * elements and in the simulator alike.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_PACKET_H__
@@ -21,8 +22,8 @@ typedef struct
   guint32 clock_rate;           /* 0 = unknown (90000 is assumed for video) */
   gboolean is_fec;
   /* transport-wide sequence number (draft-holmer-rmcat-transport-wide-cc-
-   * extensions-01): the receiver fills it from the header extension; the
-   * sender's dequeue fills it for the element to stamp (TWCC mode) */
+   * extensions-01): read from the header extension; the sender assigns
+   * it and writes it into the header it sends (TWCC mode) */
   gboolean has_twcc;
   guint16 twcc_seq;
   /* no payload octets: a sender's bandwidth probe (RFC 3550 padding) */

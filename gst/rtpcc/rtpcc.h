@@ -32,6 +32,12 @@
 #include <rtpcc/sendbuf.h>
 #include <rtpcc/encoderrate.h>
 #include <rtpcc/packet.h>
+#include <rtpcc/lossevents.h>
+#include <rtpcc/senthistory.h>
+#include <rtpcc/feedbackadapter.h>
+#include <rtpcc/prober.h>
+#include <rtpcc/egress.h>
+#include <rtpcc/target.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
 #include <rtpcc/playout.h>

@@ -4,6 +4,17 @@
  *   allows → wire;  RTCP from the wire → receive_rtcp → per-packet reports
  *   and RR digests → controller + circuit breaker → target
  *
+ * It orchestrates RtpccEgress (the send queue and its wire bytes),
+ * RtpccSentHistory, RtpccFeedbackAdapter, RtpccProber (where padding
+ * probes go: see prober.h), the controller and the circuit breaker, and
+ * publishes the target (target.h).
+ *
+ * Bytes in, bytes out: the caller hands over each RTP packet's bytes
+ * (enqueue_rtp) and gets back the header to put on the wire in front of
+ * the unchanged rest of it — renumbered, stamped with the transport-wide
+ * seq, its FEC header rewritten — and probes as whole packets
+ * (RtpccWirePacket), so an element and the simulator send the same bytes.
+ *
  * The element (rtpccsink) and the simulator call the same functions; the
  * caller owns the clock and the socket and asks next_timeout() when to call
  * tick()/dequeue() next.
@@ -17,30 +28,11 @@
 #include <rtpcc/packet.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/pacer.h>
+#include <rtpcc/egress.h>
+#include <rtpcc/prober.h>
+#include <rtpcc/target.h>
 
 G_BEGIN_DECLS
-
-/* Where padding probes go.
- *
- * SEPARATE: on an SSRC of their own (probe_ssrc), own sequence space. A
- *   stock rtpbin exposes a pad for that SSRC, and left unlinked its
- *   not-linked return stops the receiver's source.
- * MEDIA: on a media SSRC, like libwebrtc's padding without RTX. The sender
- *   renumbers that SSRC on the wire: wire seq = original seq + offset,
- *   where the offset grows by one per padding packet (so upstream gaps
- *   stay gaps and without padding wire == original). A padding packet takes
- *   the next wire seq, the SSRC, PT and RTP timestamp of the last media
- *   packet sent, marker 0, and goes only after a packet with the marker
- *   bit (never inside a frame). Never on an SSRC that FEC protects (an
- *   is_fec packet on it, or rtpcc_sender_note_fec_protected). Everything
- *   the sender says or hears about seqs is in wire seqs; dequeue returns
- *   the wire seq in info->seq and the caller must write it into the
- *   packet. */
-typedef enum
-{
-  RTPCC_PROBE_SSRC_SEPARATE = 0,
-  RTPCC_PROBE_SSRC_MEDIA = 1,
-} RtpccProbeSsrcMode;
 
 typedef struct
 {
@@ -56,30 +48,37 @@ typedef struct
   /* Probing: when the controller asks for fec_bitrate (GCC's probe),
    * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
    * that rate — unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from
-   * fecenc) were queued within RTPCC_SENDER_FEC_HOLDOFF: then they are the
-   * probe. Where the padding goes is probe_ssrc_mode (see the enum). */
+   * fecenc) were queued within RTPCC_PROBER_FEC_HOLDOFF: then they are the
+   * probe. Where the padding goes is probe_ssrc_mode (prober.h). */
   gboolean probing;             /* default TRUE */
   RtpccProbeSsrcMode probe_ssrc_mode;   /* default SEPARATE */
   guint32 probe_ssrc;           /* SEPARATE: 0 = drawn from the seed */
   guint8 probe_pt;              /* SEPARATE: default the first media PT */
   const gchar *cname;           /* SDES CNAME, default "rtpcc@localhost" */
+  guint8 twcc_ext_id;           /* TWCC mode: RFC 8285 one-byte ID, 1..14
+                                 * (default 1) */
+  gint fec_pt;                  /* enqueue_rtp: PT of FEC packets (is_fec),
+                                 * -1 = none (default) */
+  guint32 clock_rate;           /* enqueue_rtp: the media clock, 0 = unknown
+                                 * (90 kHz assumed) */
   guint64 seed;
 } RtpccSenderConfig;
 
 void rtpcc_sender_config_init (RtpccSenderConfig * config);
 
-#define RTPCC_SENDER_FEC_HOLDOFF RTPCC_SEC (1)
-
 typedef struct
 {
   guint64 packets_enqueued, bytes_enqueued;
   guint64 packets_sent, bytes_sent;
+  guint64 invalid_rtp;          /* dropped by enqueue_rtp: not RTP */
   guint64 pacer_drops;          /* dropped: pacer over its byte limit */
   guint64 breaker_drops;        /* dropped: circuit breaker tripped */
   guint64 probe_packets, probe_bytes;   /* padding sent for probing */
   guint64 probe_media_packets;  /* of those, on a media SSRC (MEDIA mode) */
   guint64 probe_reported_received;      /* of those, reported received */
-  guint64 fec_rewritten, fec_rewrite_drops;     /* see rewrite_fec */
+  guint64 fec_rewritten, fec_rewrite_drops;     /* prober.h, rewrite_fec */
+  guint64 twcc_stamp_errors;    /* sent without the TWCC extension (no room
+                                 * in the packet's extension block) */
   guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
@@ -109,58 +108,58 @@ void rtpcc_sender_free (RtpccSender * sender);
 /* frees handles the sender drops or still holds at free */
 void rtpcc_sender_set_free_func (RtpccSender * sender, GDestroyNotify func);
 
-/* Media in: queue one RTP packet (@handle is the caller's, e.g. a GstBuffer). */
-void rtpcc_sender_enqueue (RtpccSender * sender, RtpccTime now,
-    const RtpccRtpInfo * info, gpointer handle);
-/* Next packet to put on the wire now, or NULL (pacing, window, breaker).
- * The caller must send it: it is recorded as sent at @now. */
-gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
-    RtpccRtpInfo * info);
-
-/* Bytes of padding in a probe packet; with the 12-byte header a probe is
- * RTPCC_PROBE_PACKET_SIZE on the wire. */
-#define RTPCC_PROBE_PADDING 255
-#define RTPCC_PROBE_PACKET_SIZE (12 + RTPCC_PROBE_PADDING)
-
-/* A probe packet to put on the wire now: fills @info (ssrc, seq, rtp_ts,
- * pt, size, is_fec, marker FALSE, and has_twcc/twcc_seq in TWCC mode) and
- * records it as sent. The caller builds a padding-only RTP packet from it
- * (header fields from @info, P bit, RTPCC_PROBE_PADDING bytes of padding).
- * FALSE if none is due (in MEDIA mode also while the last media packet did
- * not end a frame). */
-gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
-    RtpccRtpInfo * info);
-
-/* FEC packets queued from now on protect media on @ssrc by its original
- * sequence numbers: no padding is ever put on @ssrc (MEDIA mode). The
- * caller reads the protected SSRC from the FEC header; an is_fec packet
- * marks its own SSRC by itself (ULPFEC shares the media's). An SSRC never
- * queued is ignored (FEC comes after the media it protects). */
-void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
-
-/* FEC packets of our format (gst/rtpcc/fec/fec.h, fecenc) name the
- * protected packets by their original seqs (SN base + mask). Where padding
- * renumbered the protected SSRC (those before FEC appeared on it: after,
- * no padding goes there), rewrite_fec rewrites SN base and mask in place
- * to the wire seqs the protected packets went out with, or will: once
- * note_fec_protected named their SSRC its offset is fixed, so the header
- * can be rewritten as the FEC packet is queued (rtpccsink does so: a DROP
- * then never counts as sent). Renumbering is monotonic, so
- * the protected packets' order, and with it the Reed-Solomon symbol order,
- * is kept. A set that no longer fits the 48-bit mask must be dropped:
- * parity over the wrong packets would "recover" garbage. Other packets
- * (e.g. ULPFEC, whose SSRC is never padded) are KEPT as they are. */
+/* Media in: one RTP packet, @data its first @len bytes of @size (all of
+ * it; a simulator may give only the header of a packet with a virtual
+ * payload). The sender owns @handle (the caller's, e.g. a GstBuffer; see
+ * set_free_func) from now on, whatever the result; it keeps a copy of
+ * what it may rewrite and does not look at @data after the call (the
+ * caller sends the rest from its handle). A packet of PT fec_pt is FEC
+ * (is_fec): its FEC
+ * header (gst/rtpcc/fec/fec.h) names an SSRC never to pad, and is
+ * rewritten where that SSRC was renumbered (prober.h). */
 typedef enum
 {
-  RTPCC_SENDER_FEC_KEPT = 0,
-  RTPCC_SENDER_FEC_REWRITTEN = 1,
-  RTPCC_SENDER_FEC_DROP = 2,    /* counted in fec_rewrite_drops */
-} RtpccSenderFecResult;
+  RTPCC_SENDER_QUEUED = 0,
+  RTPCC_SENDER_INVALID = 1,     /* not RTP: dropped (invalid_rtp) */
+  RTPCC_SENDER_FEC_DROPPED = 2, /* FEC the renumbering made unusable:
+                                 * dropped before it took any seq
+                                 * (fec_rewrite_drops) */
+} RtpccSenderEnqueueResult;
 
-/* FALSE while no SSRC was renumbered: rewrite_fec would keep everything */
-gboolean rtpcc_sender_fec_needs_rewrite (const RtpccSender * sender);
-RtpccSenderFecResult rtpcc_sender_rewrite_fec (RtpccSender * sender,
-    guint8 * rtp, gsize len);
+RtpccSenderEnqueueResult rtpcc_sender_enqueue_rtp (RtpccSender * sender,
+    RtpccTime now, const guint8 * data, gsize len, gsize size,
+    gpointer handle);
+/* The same for a caller without packet bytes (unit tests): @info says
+ * what the packet is (is_fec and clock_rate included), and the sender
+ * writes a plain 12-byte RTP header for it; the rest is @info->size − 12
+ * bytes of payload the caller never has to produce. */
+void rtpcc_sender_enqueue (RtpccSender * sender, RtpccTime now,
+    const RtpccRtpInfo * info, gpointer handle);
+
+/* Next packet to put on the wire now, or NULL (pacing, window, breaker).
+ * Returns its handle; @out (may be NULL) gets what to send: @out->head,
+ * then the packet's own bytes from @out->tail_offset to its end. The
+ * caller must send it: it is recorded as sent at @now. */
+gpointer rtpcc_sender_dequeue (RtpccSender * sender, RtpccTime now,
+    RtpccWirePacket * out);
+
+/* A probe packet to put on the wire now: a padding-only RTP packet (P
+ * bit, RTPCC_PROBE_PADDING bytes of padding, transport-wide seq in TWCC
+ * mode), whole in @out->head (handle NULL); recorded as sent. FALSE if
+ * none is due (in MEDIA mode also while the last media packet did not end
+ * a frame). */
+gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
+    RtpccWirePacket * out);
+
+/* FEC packets queued from now on protect media on @ssrc by its original
+ * sequence numbers: no padding is ever put on @ssrc (MEDIA mode).
+ * enqueue_rtp reads the protected SSRC from the FEC header itself; an
+ * is_fec packet marks its own SSRC by itself (ULPFEC shares the media's).
+ * An SSRC never queued is ignored (FEC comes after the media it
+ * protects). */
+void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
+/* The PT enqueue_rtp takes for FEC from now on (-1: none). */
+void rtpcc_sender_set_fec_pt (RtpccSender * sender, gint pt);
 
 /* The wire seq of the media packet queued on @ssrc with original seq
  * @orig_seq (sent, or else at the current offset). FALSE if @ssrc was

@@ -1,8 +1,10 @@
 /* rtpccsink: congestion-controlled RTP sender over UDP.
  *
- * A skin over RtpccSender (gst/rtpcc/sender.h): render() parses the RTP
- * header with GstRTPBuffer and queues the buffer; one task thread owns the
- * socket, sends paced packets and SR, receives feedback on the same socket
+ * A skin over RtpccSender (gst/rtpcc/sender.h): render() hands the mapped
+ * packet bytes and the buffer to the sender; one task thread owns the
+ * socket, sends what the sender dequeues (the header bytes it wrote, then
+ * the rest of the original buffer, in one scatter-gather send: the payload
+ * is never copied) and SR, receives feedback on the same socket
  * (RTCP-mux), and publishes each new target as a bus message, an upstream
  * event and a property, and — with encoder-control=auto — as the bitrate of
  * the encoder it finds upstream.
@@ -19,9 +21,7 @@
 #include "gstrtpccencoder.h"
 #include "gstrtpccevent.h"
 
-#include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
-#include <rtpcc/fec/fec.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -164,10 +164,7 @@ target_info (GstRtpccSink * self, const RtpccTarget * t,
   info->media_bitrate = t->media_bitrate;
   info->fec_bitrate = t->fec_bitrate;
   info->pacing_rate = t->pacing_rate;
-  info->media_pacing_rate = t->target_bitrate > 0 && t->media_bitrate > 0
-      && t->media_bitrate < t->target_bitrate ?
-      (guint64) ((gdouble) t->pacing_rate * (gdouble) t->media_bitrate /
-      (gdouble) t->target_bitrate) : t->pacing_rate;
+  info->media_pacing_rate = rtpcc_target_media_pacing_rate (t);
   info->rtt = st->srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE :
       (GstClockTime) st->srtt;
   info->loss = st->loss;
@@ -228,106 +225,11 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
 
 /* ---- the task ----------------------------------------------------------- */
 
-static GstBuffer *stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq);
-
-/* A padding-only RTP packet (RFC 3550 §5.1): bytes on the wire for a
- * bandwidth probe, nothing for a depayloader. */
-static GstBuffer *
-make_probe (GstRtpccSink * self, const RtpccRtpInfo * info)
-{
-  GstBuffer *b = gst_rtp_buffer_new_allocate (0, RTPCC_PROBE_PADDING, 0);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-
-  if (!gst_rtp_buffer_map (b, GST_MAP_WRITE, &rtp)) {
-    gst_buffer_unref (b);
-    return NULL;
-  }
-  gst_rtp_buffer_set_ssrc (&rtp, info->ssrc);
-  gst_rtp_buffer_set_seq (&rtp, info->seq);
-  gst_rtp_buffer_set_timestamp (&rtp, info->rtp_ts);
-  gst_rtp_buffer_set_payload_type (&rtp, info->pt);
-  gst_rtp_buffer_unmap (&rtp);
-  if (info->has_twcc)
-    b = stamp_twcc (self, b, info->twcc_seq);
-  return b;
-}
-
-/* The transport-wide sequence number as an RFC 8285 one-byte extension. */
-static GstBuffer *
-stamp_twcc (GstRtpccSink * self, GstBuffer * b, guint16 seq)
-{
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  guint8 data[2] = { (guint8) (seq >> 8), (guint8) seq };
-  gboolean ok = FALSE;
-
-  b = gst_buffer_make_writable (b);
-  if (gst_rtp_buffer_map (b, GST_MAP_READWRITE, &rtp)) {
-    ok = gst_rtp_buffer_add_extension_onebyte_header (&rtp,
-        (guint8) self->twcc_ext_id, data, sizeof data);
-    gst_rtp_buffer_unmap (&rtp);
-  }
-  if (!ok) {
-    /* e.g. a two-byte extension block already there: sent unstamped, and
-     * the receiver will never report it */
-    self->twcc_stamp_errors++;
-    GST_LOG_OBJECT (self, "could not add the TWCC extension");
-  }
-  return b;
-}
-
-/* The media SSRC's wire seq (probe-ssrc-mode=media renumbers it once
- * padding went on it); the buffer is copied only when it changes. */
-static GstBuffer *
-set_wire_seq (GstBuffer * b, guint16 seq)
-{
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  guint16 cur;
-
-  if (!gst_rtp_buffer_map (b, GST_MAP_READ, &rtp))
-    return b;
-  cur = gst_rtp_buffer_get_seq (&rtp);
-  gst_rtp_buffer_unmap (&rtp);
-  if (cur == seq)
-    return b;
-  b = gst_buffer_make_writable (b);
-  if (gst_rtp_buffer_map (b, GST_MAP_WRITE, &rtp)) {
-    gst_rtp_buffer_set_seq (&rtp, seq);
-    gst_rtp_buffer_unmap (&rtp);
-  }
-  return b;
-}
-
-/* fecenc's FEC names the protected packets by their original seqs; the
- * sender rewrites the header where padding renumbered them (or says to
- * drop it). Lock held, called as the packet is queued: the protected SSRC
- * was just marked FEC-protected, so its offset no longer changes and the
- * protected packets still queued get exactly the wire seqs computed now.
- * Returns NULL if dropped. */
-static GstBuffer *
-remap_fec (GstRtpccSink * self, GstBuffer * b)
-{
-  GstMapInfo map;
-  RtpccSenderFecResult r = RTPCC_SENDER_FEC_KEPT;
-
-  if (!rtpcc_sender_fec_needs_rewrite (self->sender))
-    return b;
-  b = gst_buffer_make_writable (b);
-  if (gst_buffer_map (b, &map, GST_MAP_READWRITE)) {
-    r = rtpcc_sender_rewrite_fec (self->sender, map.data, map.size);
-    gst_buffer_unmap (b, &map);
-  }
-  if (r == RTPCC_SENDER_FEC_DROP) {
-    gst_buffer_unref (b);
-    return NULL;
-  }
-  return b;
-}
-
 static void
-send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
+send_vectors (GstRtpccSink * self, GOutputVector * v, guint n)
 {
   GError *err = NULL;
-  if (g_socket_send_to (self->socket, self->peer, (const gchar *) data, len,
+  if (g_socket_send_message (self->socket, self->peer, v, n, NULL, 0, 0,
           NULL, &err) < 0) {
     /* a full socket buffer or a transient ICMP error: the packet is lost
      * like any other, counted */
@@ -335,6 +237,32 @@ send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
     GST_LOG_OBJECT (self, "send failed: %s", err->message);
     g_clear_error (&err);
   }
+}
+
+static void
+send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
+{
+  GOutputVector v = { data, len };
+  send_vectors (self, &v, 1);
+}
+
+/* The header the sender wrote, then the buffer from tail_offset on. */
+static void
+send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
+{
+  GOutputVector v[2] = { {w->head, w->head_len}, {NULL, 0} };
+  GstMapInfo map;
+
+  if (!gst_buffer_map (b, &map, GST_MAP_READ)) {
+    self->send_errors++;
+    return;
+  }
+  if (map.size > w->tail_offset) {
+    v[1].buffer = map.data + w->tail_offset;
+    v[1].size = map.size - w->tail_offset;
+  }
+  send_vectors (self, v, v[1].size ? 2 : 1);
+  gst_buffer_unmap (b, &map);
 }
 
 static void
@@ -361,34 +289,19 @@ gst_rtpcc_sink_loop (gpointer user_data)
   now = rtpcc_mono_now ();
   rtpcc_sender_tick (self->sender, now);
   for (;;) {
-    RtpccRtpInfo info;
-    GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &info);
-    GstMapInfo map;
+    RtpccWirePacket w;
+    GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &w);
     if (!b)
       break;
-    b = set_wire_seq (b, info.seq);
-    if (info.has_twcc)
-      b = stamp_twcc (self, b, info.twcc_seq);
-    if (gst_buffer_map (b, &map, GST_MAP_READ)) {
-      send_bytes (self, map.data, map.size);
-      gst_buffer_unmap (b, &map);
-    }
+    send_packet (self, &w, b);
     gst_buffer_unref (b);
   }
   {
-    /* probe packets the controller asked for: padding-only RTP */
-    RtpccRtpInfo pinfo;
+    /* probe packets the controller asked for: padding-only RTP, whole */
+    RtpccWirePacket w;
     for (guint i = 0; i < 64 && rtpcc_sender_dequeue_probe (self->sender, now,
-            &pinfo); i++) {
-      GstBuffer *pb = make_probe (self, &pinfo);
-      GstMapInfo map;
-      if (pb && gst_buffer_map (pb, &map, GST_MAP_READ)) {
-        send_bytes (self, map.data, map.size);
-        gst_buffer_unmap (pb, &map);
-      }
-      if (pb)
-        gst_buffer_unref (pb);
-    }
+            &w); i++)
+      send_bytes (self, w.head, w.head_len);
   }
   {
     gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX);
@@ -538,6 +451,9 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
       !(self->feedback == RTPCC_FEEDBACK_TWCC
       && cfg.probe_ssrc_mode == RTPCC_PROBE_SSRC_SEPARATE);
   cfg.cname = self->cname;
+  cfg.twcc_ext_id = (guint8) self->twcc_ext_id;
+  cfg.fec_pt = g_atomic_int_get (&self->fec_pt);
+  cfg.clock_rate = 90000;       /* video; caps could refine it */
   self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
       rtpcc_mono_now () +
       RTPCC_NTP_UNIX_EPOCH_NS;
@@ -669,49 +585,26 @@ static GstFlowReturn
 gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  RtpccRtpInfo info = { 0, };
-  guint32 protected_ssrc = 0;
-  gboolean have_protected = FALSE;
+  GstMapInfo map;
 
-  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
-    /* not RTP: never put on the wire, counted */
+  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
     g_mutex_lock (&self->lock);
     self->invalid_rtp++;
     g_mutex_unlock (&self->lock);
-    GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
     return GST_FLOW_OK;
   }
-  info.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-  info.seq = gst_rtp_buffer_get_seq (&rtp);
-  info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
-  info.pt = gst_rtp_buffer_get_payload_type (&rtp);
-  info.is_fec = (gint) info.pt == g_atomic_int_get (&self->fec_pt);
-  info.marker = gst_rtp_buffer_get_marker (&rtp);
-  /* fecenc's header names the SSRC it protects (by original seqs): no
-   * padding may go there (probe-ssrc-mode=media) */
-  if (info.is_fec)
-    have_protected = rtpcc_fec_payload_protected_ssrc
-        (gst_rtp_buffer_get_payload (&rtp),
-        gst_rtp_buffer_get_payload_len (&rtp), &protected_ssrc);
-  gst_rtp_buffer_unmap (&rtp);
-  info.size = gst_buffer_get_size (buffer);
-  info.clock_rate = 90000;
-
   g_mutex_lock (&self->lock);
-  if (self->sender && have_protected)
-    rtpcc_sender_note_fec_protected (self->sender, protected_ssrc);
   if (self->sender) {
-    GstBuffer *b = gst_buffer_ref (buffer);
-    /* rewritten (or dropped) before it is queued: a FEC packet dropped
-     * after the sender counted it as sent would be a gap in its SSRC's and
-     * the transport-wide seqs, i.e. a loss reported to the controller */
-    if (info.is_fec)
-      b = remap_fec (self, b);
-    if (b)
-      rtpcc_sender_enqueue (self->sender, rtpcc_mono_now (), &info, b);
+    /* not RTP: never put on the wire, counted by the sender (it frees the
+     * reference in any case) */
+    rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
+    if (rtpcc_sender_enqueue_rtp (self->sender, rtpcc_mono_now (), map.data,
+            map.size, map.size, gst_buffer_ref (buffer)) ==
+        RTPCC_SENDER_INVALID)
+      GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
   }
   g_mutex_unlock (&self->lock);
+  gst_buffer_unmap (buffer, &map);
   wake_task (self);
   return GST_FLOW_OK;
 }
@@ -756,7 +649,7 @@ make_stats (GstRtpccSink * self)
       "pacer-drops", G_TYPE_UINT64, st->pacer_drops,
       "breaker-drops", G_TYPE_UINT64, st->breaker_drops,
       "send-errors", G_TYPE_UINT64, self->send_errors,
-      "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+      "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp + st->invalid_rtp,
       "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
       "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
       "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
@@ -773,7 +666,7 @@ make_stats (GstRtpccSink * self)
       "encoder-updates", G_TYPE_UINT64, self->encoder.updates,
       "encoder-refused", G_TYPE_UINT64, self->encoder.refused,
       "encoder", G_TYPE_STRING, self->encoder.encoder_name,
-      "twcc-stamp-errors", G_TYPE_UINT64, self->twcc_stamp_errors,
+      "twcc-stamp-errors", G_TYPE_UINT64, st->twcc_stamp_errors,
       "probe-packets", G_TYPE_UINT64, st->probe_packets,
       "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
       "probe-media-packets", G_TYPE_UINT64, st->probe_media_packets,

@@ -65,10 +65,9 @@ struct _GstRtpccSink
   GRecMutex task_lock;
   gboolean flushing;
   guint64 published_generation;
-  guint64 invalid_rtp;
+  guint64 invalid_rtp;          /* buffers that could not be mapped */
   guint64 wrong_source;
   guint64 send_errors;
-  guint64 twcc_stamp_errors;
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;
   gboolean last_tripped;

@@ -17,7 +17,6 @@
 #include "gstrtpccevent.h"
 #include "rtpccutil.h"
 
-#include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
 
@@ -179,8 +178,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       gssize n = g_socket_receive_from (self->socket, &from, (gchar *) data,
           MAX_DATAGRAM, NULL, &err);
       GstBuffer *buf;
-      GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-      RtpccRtpInfo info = { 0, };
+      RtpccRtpInfo info;
       gboolean stripped_one = FALSE, twcc_mode, pass;
 
       if (n < 0) {
@@ -197,37 +195,17 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_object (&from);
         continue;
       }
-      /* an empty datagram cannot be RTP (and gst_buffer_new_memdup refuses
-       * a size of 0) */
-      buf = n > 0 ? gst_buffer_new_memdup (data, n) : NULL;
-      if (!buf || !gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+      /* the library's bounds-checked parser (an empty datagram is not RTP
+       * either) */
+      if (!rtpcc_rtp_parse (data, n, n, (guint8) self->twcc_ext_id, &info,
+              NULL)) {
         g_mutex_lock (&self->lock);
         self->invalid_rtp++;
         g_mutex_unlock (&self->lock);
-        if (buf)
-          gst_buffer_unref (buf);
         g_clear_object (&from);
         continue;
       }
-      info.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-      info.seq = gst_rtp_buffer_get_seq (&rtp);
-      info.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
-      info.pt = gst_rtp_buffer_get_payload_type (&rtp);
-      info.marker = gst_rtp_buffer_get_marker (&rtp);
-      if (self->twcc_ext_id) {
-        gpointer ext;
-        guint ext_size;
-        if (gst_rtp_buffer_get_extension_onebyte_header (&rtp,
-                (guint8) self->twcc_ext_id, 0, &ext, &ext_size)
-            && ext_size >= 2) {
-          info.has_twcc = TRUE;
-          info.twcc_seq = (guint16) ((((guint8 *) ext)[0] << 8) |
-              ((guint8 *) ext)[1]);
-        }
-      }
-      info.padding_only = gst_rtp_buffer_get_payload_len (&rtp) == 0;
-      gst_rtp_buffer_unmap (&rtp);
-      info.size = n;
+      buf = gst_buffer_new_memdup (data, n);
       GST_OBJECT_LOCK (self);
       twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
       GST_OBJECT_UNLOCK (self);

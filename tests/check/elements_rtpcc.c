@@ -555,7 +555,7 @@ on_notify_count (GObject * o, GParamSpec * p, gpointer data)
 static void
 check_target_structure (const GstStructure * s, guint64 target)
 {
-  guint64 u;
+  guint64 u, v;
   gdouble d;
   const gchar *str;
 
@@ -569,6 +569,9 @@ check_target_structure (const GstStructure * s, guint64 target)
   fail_unless_equals_uint64 (u, 0);
   fail_unless (gst_structure_get_uint64 (s, "pacing-rate", &u));
   fail_unless (u >= target);
+  /* all of it is media's (no FEC) */
+  fail_unless (gst_structure_get_uint64 (s, "media-pacing-rate", &v));
+  fail_unless_equals_uint64 (v, u);
   fail_unless (gst_structure_get_uint64 (s, "rtt", &u));
   fail_unless_equals_uint64 (u, 0);     /* no feedback yet */
   fail_unless (gst_structure_get_double (s, "loss", &d));
@@ -1558,8 +1561,8 @@ run_to_eos (GstElement * pipeline, guint * warnings)
 }
 
 /* The RTP of @frames encoded frames goes through an RtpccSender in
- * probe-ssrc-mode=media that asks for probes (padding built like
- * rtpccsink's make_probe, media renumbered like its send path), then into
+ * probe-ssrc-mode=media that asks for probes (the wire bytes the sender
+ * writes, as rtpccsink sends them: its header, then the rest), then into
  * a stock rtpjitterbuffer ! depayloader ! decoder: every frame must still
  * decode, without warnings. */
 static void
@@ -1631,50 +1634,44 @@ depay_with_media_padding (const gchar * enc, const gchar * pay,
   cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
   cfg.circuit_breaker = FALSE;
   cfg.pacing = FALSE;
+  cfg.clock_rate = 90000;
   s = rtpcc_sender_new (&cfg, 0, NULL);
   fail_unless (s != NULL);
   rtpcc_sender_set_free_func (s, (GDestroyNotify) gst_buffer_unref);
   /* a frame's packets 1 ms apart, frames 33 ms apart */
   for (RtpccTime now = 0; i < rtp->len || now < RTPCC_MSEC (1200);
       now += RTPCC_MSEC (1)) {
-    GstRTPBuffer r = GST_RTP_BUFFER_INIT;
-    RtpccRtpInfo info = { 0, }, pi;
+    RtpccWirePacket w;
     GstBuffer *b;
     GstFlowReturn ret;
 
     if (i < rtp->len) {
+      GstMapInfo map;
+      gboolean marker;
       b = g_ptr_array_index (rtp, i++);
-      fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
-      info.ssrc = gst_rtp_buffer_get_ssrc (&r);
-      info.seq = gst_rtp_buffer_get_seq (&r);
-      info.rtp_ts = gst_rtp_buffer_get_timestamp (&r);
-      info.pt = gst_rtp_buffer_get_payload_type (&r);
-      info.marker = gst_rtp_buffer_get_marker (&r);
-      gst_rtp_buffer_unmap (&r);
-      info.size = gst_buffer_get_size (b);
-      info.clock_rate = 90000;
-      rtpcc_sender_enqueue (s, now, &info, gst_buffer_copy (b));
-      if (info.marker)
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      marker = (map.data[1] & 0x80) != 0;
+      fail_unless_equals_int (rtpcc_sender_enqueue_rtp (s, now, map.data,
+              map.size, map.size, gst_buffer_copy (b)), RTPCC_SENDER_QUEUED);
+      gst_buffer_unmap (b, &map);
+      if (marker)
         now += RTPCC_MSEC (32);
     }
-    while ((b = rtpcc_sender_dequeue (s, now, &pi))) {
-      b = gst_buffer_make_writable (b);
-      fail_unless (gst_rtp_buffer_map (b, GST_MAP_WRITE, &r));
-      gst_rtp_buffer_set_seq (&r, pi.seq);
-      gst_rtp_buffer_unmap (&r);
-      GST_BUFFER_PTS (b) = GST_BUFFER_DTS (b) = now;
-      g_signal_emit_by_name (src, "push-buffer", b, &ret);
+    while ((b = rtpcc_sender_dequeue (s, now, &w))) {
+      /* what rtpccsink sends: the header written, then the rest */
+      GstBuffer *wire = gst_buffer_new_memdup (w.head, w.head_len);
+      wire = gst_buffer_append (wire, gst_buffer_copy_region (b,
+              GST_BUFFER_COPY_MEMORY, w.tail_offset,
+              gst_buffer_get_size (b) - w.tail_offset));
       gst_buffer_unref (b);
+      fail_unless_equals_int (gst_buffer_get_size (wire), w.size);
+      GST_BUFFER_PTS (wire) = GST_BUFFER_DTS (wire) = now;
+      g_signal_emit_by_name (src, "push-buffer", wire, &ret);
+      gst_buffer_unref (wire);
       media++;
     }
-    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
-      b = gst_rtp_buffer_new_allocate (0, RTPCC_PROBE_PADDING, 0);
-      fail_unless (gst_rtp_buffer_map (b, GST_MAP_WRITE, &r));
-      gst_rtp_buffer_set_ssrc (&r, pi.ssrc);
-      gst_rtp_buffer_set_seq (&r, pi.seq);
-      gst_rtp_buffer_set_timestamp (&r, pi.rtp_ts);
-      gst_rtp_buffer_set_payload_type (&r, pi.pt);
-      gst_rtp_buffer_unmap (&r);
+    while (rtpcc_sender_dequeue_probe (s, now, &w)) {
+      b = gst_buffer_new_memdup (w.head, w.head_len);
       GST_BUFFER_PTS (b) = GST_BUFFER_DTS (b) = now;
       g_signal_emit_by_name (src, "push-buffer", b, &ret);
       gst_buffer_unref (b);

@@ -315,8 +315,29 @@ new_media_probe_sender (guint64 seed)
   cfg.feedback = RTPCC_FEEDBACK_TWCC;
   cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
   cfg.circuit_breaker = FALSE;
+  cfg.fec_pt = RTPCC_FEC_DEFAULT_PT;
   cfg.seed = seed;
   return rtpcc_sender_new (&cfg, 0, NULL);
+}
+
+/* What went on the wire, parsed back (TWCC extension ID 1): the header
+ * the sender wrote says what the sender says it sent. */
+static RtpccRtpInfo
+wire_info (const RtpccWirePacket * w)
+{
+  RtpccRtpInfo i;
+
+  fail_unless (rtpcc_rtp_parse (w->head, w->head_len, w->size, 1, &i, NULL));
+  fail_unless_equals_int (i.ssrc, w->info.ssrc);
+  fail_unless_equals_int (i.seq, w->info.seq);
+  fail_unless_equals_int (i.pt, w->info.pt);
+  fail_unless_equals_int (i.marker, w->info.marker);
+  fail_unless_equals_int (i.rtp_ts, w->info.rtp_ts);
+  fail_unless_equals_int (i.has_twcc, w->info.has_twcc);
+  if (i.has_twcc)
+    fail_unless_equals_int (i.twcc_seq, w->info.twcc_seq);
+  fail_unless_equals_int (i.padding_only, w->handle == NULL);
+  return i;
 }
 
 GST_START_TEST (test_sender_probing)
@@ -325,6 +346,7 @@ GST_START_TEST (test_sender_probing)
     RtpccSenderConfig cfg;
     RtpccSender *s;
     RtpccRtpInfo info = { 0, }, pi;
+    RtpccWirePacket w;
     guint probes = 0, media = 0;
     guint16 last_twcc = 0;
     gboolean have_twcc = FALSE;
@@ -349,8 +371,13 @@ GST_START_TEST (test_sender_probing)
         rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
         info.seq++;
       }
-      while (rtpcc_sender_dequeue (s, now, &pi)) {
+      while (rtpcc_sender_dequeue (s, now, &w)) {
+        pi = wire_info (&w);
         media++;
+        /* the 12-byte header written, then the 988 bytes of the rest */
+        fail_unless_equals_int (w.tail_offset, 12);
+        fail_unless_equals_int (w.head_len, mode == 1 ? 20 : 12);
+        fail_unless_equals_int (w.size, w.head_len + 988);
         if (mode == 1) {
           fail_unless (pi.has_twcc);
           fail_unless (!have_twcc || pi.twcc_seq == (guint16) (last_twcc + 1));
@@ -358,12 +385,20 @@ GST_START_TEST (test_sender_probing)
           have_twcc = TRUE;
         }
       }
-      while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+      while (rtpcc_sender_dequeue_probe (s, now, &w)) {
+        pi = wire_info (&w);
         probes++;
         fail_unless (pi.ssrc != info.ssrc);
         fail_unless_equals_int (pi.pt, 96);
-        fail_unless (pi.is_fec);
-        fail_unless_equals_int (pi.size, RTPCC_PROBE_PACKET_SIZE);
+        fail_unless (w.info.is_fec && pi.padding_only);
+        /* whole: header (+ extension), 255 bytes of padding, and the
+         * sender counts what goes on the wire */
+        fail_unless_equals_int (w.size, w.head_len);
+        fail_unless_equals_int (w.info.size, w.size);
+        fail_unless_equals_int (w.size, RTPCC_PROBE_PACKET_SIZE + (mode == 1 ?
+                8 : 0));
+        fail_unless_equals_int (w.head[0] & 0x20, 0x20);
+        fail_unless_equals_int (w.head[w.head_len - 1], RTPCC_PROBE_PADDING);
         if (mode == 1) {
           /* one transport-wide sequence across media and probes */
           fail_unless (pi.has_twcc);
@@ -385,7 +420,8 @@ GST_START_TEST (test_sender_probing)
     if (mode == 2) {
       fail_unless_equals_int (probes, 0);
     } else {
-      /* 500 kbit/s of 267-byte packets for 1 s: 234 */
+      /* 500 kbit/s of 267-byte packets for 1 s: 234 (275 bytes with the
+       * TWCC extension: 227) */
       fail_unless (probes >= 225 && probes <= 240, "%u probes", probes);
       fail_unless_equals_uint64 (rtpcc_sender_get_stats (s, 0)->probe_packets,
           probes);
@@ -424,6 +460,7 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   RtpccSender *s;
   RtpccReceiver *r;
   RtpccRtpInfo info = { 0, }, pi;
+  RtpccWirePacket w;
   guint probes = 0, media = 0, pads_since_marker_violation = 0;
   guint16 offset = 0, last_wire = 0, wire_149 = 0, wire_151 = 0;
   guint16 last_twcc = 0;
@@ -463,8 +500,11 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       if (info.marker)
         info.rtp_ts += 3000;
     }
-    while (rtpcc_sender_dequeue (s, now, &pi)) {
-      guint16 orig = (guint16) (pi.seq - offset);
+    while (rtpcc_sender_dequeue (s, now, &w)) {
+      guint16 orig;
+      /* the receiver gets what the bytes say */
+      pi = wire_info (&w);
+      orig = (guint16) (pi.seq - offset);
       media++;
       fail_unless_equals_int (pi.ssrc, 0x1234);
       /* contiguous on the wire, but for the upstream gap */
@@ -487,17 +527,22 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       last_twcc = pi.twcc_seq;
       have_twcc = TRUE;
       sr_packets++;
-      sr_octets += pi.size - 12;
+      /* what follows the header written */
+      sr_octets += w.size - w.head_len;
+      fail_unless_equals_int (w.info.size, w.size);
       rtpcc_receiver_on_rtp (r, now, &pi);
     }
-    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
+    while (rtpcc_sender_dequeue_probe (s, now, &w)) {
+      pi = wire_info (&w);
       probes++;
       /* one more packet of the media stream, after a frame's end */
       fail_unless_equals_int (pi.ssrc, 0x1234);
       fail_unless_equals_int (pi.pt, 96);
       fail_unless (!pi.marker);
-      fail_unless (pi.is_fec);
-      fail_unless_equals_int (pi.size, RTPCC_PROBE_PACKET_SIZE);
+      fail_unless (w.info.is_fec && pi.padding_only);
+      /* on the wire with its TWCC extension, and counted so */
+      fail_unless_equals_int (w.info.size, RTPCC_PROBE_PACKET_SIZE + 8);
+      fail_unless_equals_int (w.size, w.info.size);
       fail_unless_equals_int (pi.rtp_ts, last_ts);
       if (!last_was_end)
         pads_since_marker_violation++;
@@ -509,7 +554,8 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       sr_packets++;
       rtpcc_receiver_on_rtp (r, now, &pi);
       /* a playout buffer discards by wire seq: this padding packet and
-       * the media packet before it (sizes 267 and 1000) */
+       * the media packet before it (sizes 275 and 1008 with the TWCC
+       * extension) */
       if (now >= RTPCC_MSEC (600) && !discarded) {
         fail_unless (rtpcc_receiver_mark_discarded (r, now, 0x1234,
                 (guint16) (pi.seq - 1), 2));
@@ -537,7 +583,7 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   g_message ("media-ssrc probing: %u media, %u padding, offset %u", media,
       probes, offset);
   fail_unless_equals_int (pads_since_marker_violation, 0);
-  /* 500 kbit/s of 267-byte packets would be ~280 in 1.2 s; waiting for
+  /* 500 kbit/s of 275-byte packets would be ~270 in 1.2 s; waiting for
    * frame ends costs some */
   fail_unless (probes >= 120, "%u probes", probes);
   fail_unless_equals_int (media, 119);
@@ -560,11 +606,11 @@ GST_START_TEST (test_sender_probe_media_ssrc)
   fail_unless_equals_uint64 (st->reported_discarded, 2);
   fail_unless_equals_int (probe_ctl_discards->len, 2);
   fail_unless_equals_int (g_array_index (probe_ctl_discards,
-          RtpccPacketReport, 0).size, 1000);
+          RtpccPacketReport, 0).size, 1000 + 8);
   fail_unless (!g_array_index (probe_ctl_discards, RtpccPacketReport,
           0).is_fec);
   fail_unless_equals_int (g_array_index (probe_ctl_discards,
-          RtpccPacketReport, 1).size, RTPCC_PROBE_PACKET_SIZE);
+          RtpccPacketReport, 1).size, RTPCC_PROBE_PACKET_SIZE + 8);
   fail_unless (g_array_index (probe_ctl_discards, RtpccPacketReport,
           1).is_fec);
   g_array_unref (probe_ctl_discards);
@@ -580,9 +626,10 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
       info.seq++;
     }
-    while (rtpcc_sender_dequeue (s, now, &pi))
-      fail_unless_equals_int (pi.seq, (guint16) (info.seq - 1 + offset));
-    while (rtpcc_sender_dequeue_probe (s, now, &pi))
+    while (rtpcc_sender_dequeue (s, now, &w))
+      fail_unless_equals_int (wire_info (&w).seq,
+          (guint16) (info.seq - 1 + offset));
+    while (rtpcc_sender_dequeue_probe (s, now, &w))
       probes++;
     {
       RtpccTime next = rtpcc_sender_next_timeout (s, now);
@@ -614,11 +661,36 @@ test_pkt_new (const guint8 * data, gsize len, gboolean fec)
   return p;
 }
 
+/* The datagram of @w (@p: the bytes queued, NULL for a probe) as a
+ * receiver hands it on: without the TWCC-only extension block (what
+ * rtpccsrc does before FEC decoding). */
+static gsize
+wire_and_strip (const RtpccWirePacket * w, const TestPkt * p, guint8 * out,
+    gsize max)
+{
+  guint8 wire[512];
+  gsize n = w->head_len, stripped;
+
+  fail_unless (w->size <= sizeof wire);
+  memcpy (wire, w->head, w->head_len);
+  if (p) {
+    memcpy (wire + n, p->data + w->tail_offset, p->len - w->tail_offset);
+    n += p->len - w->tail_offset;
+  }
+  fail_unless_equals_int (n, w->size);
+  stripped = rtpcc_rtp_strip_extension (wire, n, 1, out, max);
+  fail_unless (stripped > 0);
+  return stripped;
+}
+
 /* fecenc's FEC (our format, own SSRC, protecting 0x1234 by original seqs)
- * with padding probes on the media SSRC: with the sender's header rewrite
- * every media packet dropped on the way is recovered exactly as it was
- * sent (wire seq included); without it, not. Returns the number of drops
- * recovered exactly; @drops gets the number of drops. */
+ * with padding probes on the media SSRC, every packet sent as the sender
+ * writes it (its head, then the rest of the bytes queued) and the TWCC
+ * extension taken off again as rtpccsrc does: with the sender's header
+ * rewrite every media packet dropped on the way is recovered exactly as it
+ * was sent (wire seq included); without it (the FEC packets queued as
+ * bytes the sender never sees, and sent as fecenc made them), not. Returns
+ * the number of drops recovered exactly; @drops gets the number of drops. */
 static guint
 run_fec_with_media_probes (gboolean rewrite, guint * drops,
     guint64 * rewritten)
@@ -645,7 +717,7 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
   *drops = 0;
 
   for (RtpccTime now = 0; now < RTPCC_MSEC (1500); now += RTPCC_MSEC (1)) {
-    RtpccRtpInfo pi;
+    RtpccWirePacket w;
     TestPkt *p;
 
     if (now % RTPCC_MSEC (10) == 0) {
@@ -655,12 +727,8 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
       RtpccRtpInfo info = { 0, };
       GBytes *fb;
 
-      info.ssrc = 0x1234;
-      info.pt = 96;
       info.seq = seq++;
       info.marker = k % 3 == 2;
-      info.rtp_ts = ts;
-      info.size = len;
       rtp[0] = 0x80;
       rtp[1] = (guint8) (96 | (info.marker ? 0x80 : 0));
       GST_WRITE_UINT16_BE (rtp + 2, info.seq);
@@ -668,7 +736,8 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
       GST_WRITE_UINT32_BE (rtp + 8, 0x1234);
       for (gsize i = 12; i < len; i++)
         rtp[i] = (guint8) (k * 31 + i);
-      rtpcc_sender_enqueue (s, now, &info, test_pkt_new (rtp, len, FALSE));
+      fail_unless_equals_int (rtpcc_sender_enqueue_rtp (s, now, rtp, len, len,
+              test_pkt_new (rtp, len, FALSE)), RTPCC_SENDER_QUEUED);
       if (info.marker)
         ts += 3000;
       /* FEC starts after probes have renumbered the media for 0.4 s, as
@@ -682,53 +751,52 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
         while ((fb = rtpcc_fec_encoder_pop (enc))) {
           gsize flen;
           const guint8 *fd = g_bytes_get_data (fb, &flen);
-          RtpccRtpInfo fi = { 0, };
-          fi.ssrc = GST_READ_UINT32_BE (fd + 8);
-          fi.seq = GST_READ_UINT16_BE (fd + 2);
-          fi.pt = fd[1] & 0x7f;
-          fi.size = flen;
-          fi.is_fec = TRUE;
-          /* what rtpccsink does with a fec-pt packet's header */
-          rtpcc_sender_note_fec_protected (s, GST_READ_UINT32_BE (fd + 16));
-          rtpcc_sender_enqueue (s, now, &fi, test_pkt_new (fd, flen, TRUE));
+          if (rewrite) {
+            if (rtpcc_sender_enqueue_rtp (s, now, fd, flen, flen,
+                    test_pkt_new (fd, flen, TRUE)) != RTPCC_SENDER_QUEUED)
+              fail_unless (rtpcc_sender_get_stats (s, now)->fec_rewrite_drops
+                  > 0);
+          } else {
+            /* the sender sees no FEC header: no rewrite */
+            RtpccRtpInfo fi = { 0, };
+            fi.ssrc = GST_READ_UINT32_BE (fd + 8);
+            fi.seq = GST_READ_UINT16_BE (fd + 2);
+            fi.pt = fd[1] & 0x7f;
+            fi.size = flen;
+            fi.is_fec = TRUE;
+            rtpcc_sender_note_fec_protected (s, GST_READ_UINT32_BE (fd + 16));
+            rtpcc_sender_enqueue (s, now, &fi, test_pkt_new (fd, flen, TRUE));
+          }
           g_bytes_unref (fb);
         }
       }
     }
-    while ((p = rtpcc_sender_dequeue (s, now, &pi))) {
+    while ((p = rtpcc_sender_dequeue (s, now, &w))) {
+      guint8 out[512];
+      gsize olen = wire_and_strip (&w, p, out, sizeof out);
+
       if (p->fec) {
-        if (rewrite && rtpcc_sender_rewrite_fec (s, p->data, p->len) ==
-            RTPCC_SENDER_FEC_DROP) {
-          g_free (p);
-          continue;
-        }
-        fail_unless (rtpcc_fec_decoder_push_fec (dec, p->data, p->len, now));
+        fail_unless (rtpcc_fec_decoder_push_fec (dec, rewrite ? out : p->data,
+                rewrite ? olen : p->len, now));
       } else {
-        /* the wire seq, as rtpccsink writes it */
-        GST_WRITE_UINT16_BE (p->data + 2, pi.seq);
         media_out++;
         /* once FEC flows, lose one media packet in nine (at most one per
          * block of four) */
         if (now > RTPCC_MSEC (420) && now < RTPCC_MSEC (1400)
             && media_out % 9 == 0) {
-          g_hash_table_insert (dropped, GUINT_TO_POINTER ((guint) pi.seq),
-              g_bytes_new (p->data, p->len));
+          g_hash_table_insert (dropped, GUINT_TO_POINTER ((guint) w.info.seq),
+              g_bytes_new (out, olen));
           (*drops)++;
         } else {
-          rtpcc_fec_decoder_push_media (dec, p->data, p->len, now);
+          rtpcc_fec_decoder_push_media (dec, out, olen, now);
         }
       }
       g_free (p);
     }
-    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
-      guint8 pad[RTPCC_PROBE_PACKET_SIZE] = { 0, };
-      pad[0] = 0xa0;            /* V=2, P */
-      pad[1] = pi.pt;
-      GST_WRITE_UINT16_BE (pad + 2, pi.seq);
-      GST_WRITE_UINT32_BE (pad + 4, pi.rtp_ts);
-      GST_WRITE_UINT32_BE (pad + 8, pi.ssrc);
-      pad[sizeof pad - 1] = RTPCC_PROBE_PADDING;
-      rtpcc_fec_decoder_push_media (dec, pad, sizeof pad, now);
+    while (rtpcc_sender_dequeue_probe (s, now, &w)) {
+      guint8 out[512];
+      gsize olen = wire_and_strip (&w, NULL, out, sizeof out);
+      rtpcc_fec_decoder_push_media (dec, out, olen, now);
     }
     {
       GBytes *out;
@@ -751,7 +819,6 @@ run_fec_with_media_probes (gboolean rewrite, guint * drops,
   *rewritten = rtpcc_sender_get_stats (s, 0)->fec_rewritten;
   /* padding went on the media before FEC named it, and none after */
   fail_unless (rtpcc_sender_get_stats (s, 0)->probe_media_packets > 20);
-  fail_unless (rtpcc_sender_fec_needs_rewrite (s));
   if (enc)
     rtpcc_fec_encoder_free (enc);
   rtpcc_fec_decoder_free (dec);
@@ -792,6 +859,7 @@ GST_START_TEST (test_sender_probe_media_duplicates)
 {
   RtpccSender *s;
   RtpccRtpInfo info = { 0, }, pi;
+  RtpccWirePacket w;
   GHashTable *wire_of = g_hash_table_new (NULL, NULL);  /* orig → wire */
   GHashTable *orig_at = g_hash_table_new (NULL, NULL);  /* wire → orig */
   GHashTable *pad_wire = g_hash_table_new (NULL, NULL);
@@ -839,16 +907,17 @@ GST_START_TEST (test_sender_probe_media_duplicates)
       }
       k++;
     }
-    while ((h = rtpcc_sender_dequeue (s, now, &pi))) {
+    while ((h = rtpcc_sender_dequeue (s, now, &w))) {
       guint orig = GPOINTER_TO_UINT (h) - 1;
-      gpointer w, o;
+      gpointer ws, o;
 
+      pi = wire_info (&w);
       fail_if (g_hash_table_contains (pad_wire, GUINT_TO_POINTER ((guint)
                   pi.seq)), "media (orig %u) took padding's wire seq %u",
           orig, pi.seq);
       if (g_hash_table_lookup_extended (wire_of, GUINT_TO_POINTER (orig),
-              NULL, &w))
-        fail_unless_equals_int (GPOINTER_TO_UINT (w), pi.seq);
+              NULL, &ws))
+        fail_unless_equals_int (GPOINTER_TO_UINT (ws), pi.seq);
       if (g_hash_table_lookup_extended (orig_at, GUINT_TO_POINTER ((guint)
                   pi.seq), NULL, &o))
         fail_unless (GPOINTER_TO_UINT (o) == orig,
@@ -859,8 +928,8 @@ GST_START_TEST (test_sender_probe_media_duplicates)
       g_hash_table_insert (orig_at, GUINT_TO_POINTER ((guint) pi.seq),
           GUINT_TO_POINTER (orig));
     }
-    while (rtpcc_sender_dequeue_probe (s, now, &pi)) {
-      gpointer key = GUINT_TO_POINTER ((guint) pi.seq);
+    while (rtpcc_sender_dequeue_probe (s, now, &w)) {
+      gpointer key = GUINT_TO_POINTER ((guint) (pi = wire_info (&w)).seq);
 
       fail_if (g_hash_table_contains (orig_at, key),
           "padding took media's wire seq %u", pi.seq);
@@ -895,12 +964,14 @@ GST_START_TEST (test_sender_probe_media_duplicates)
     info.marker = TRUE;
     rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
     for (; now < RTPCC_MSEC (2100); now += RTPCC_MSEC (1)) {
-      while (rtpcc_sender_dequeue (s, now, &pi)) {
-        wire = pi.seq;
+      while (rtpcc_sender_dequeue (s, now, &w)) {
+        wire = wire_info (&w).seq;
         sent = TRUE;
       }
-      if (sent && rtpcc_sender_dequeue_probe (s, now, &pi))
+      if (sent && rtpcc_sender_dequeue_probe (s, now, &w)) {
+        pi = wire_info (&w);
         break;
+      }
       rtpcc_sender_tick (s, now);
     }
     fail_unless (sent && now < RTPCC_MSEC (2100));

@@ -1029,7 +1029,8 @@ GST_START_TEST (test_discards_end_to_end)
   r = rtpcc_receiver_new (&rc, 0);
 
   for (t = 0; t < RTPCC_SEC (4); t += MS (20)) {
-    RtpccRtpInfo in = { 0, }, out;
+    RtpccRtpInfo in = { 0, };
+    RtpccWirePacket out;
     RtpccTime fbt;
     in.ssrc = 0xabc;
     in.seq = seq++;
@@ -1041,7 +1042,7 @@ GST_START_TEST (test_discards_end_to_end)
     rtpcc_sender_enqueue (s, t, &in, GINT_TO_POINTER (1));
     while (rtpcc_sender_dequeue (s, t, &out) || rtpcc_sender_dequeue_probe (s,
             t, &out))
-      rtpcc_receiver_on_rtp (r, t + MS (20), &out);
+      rtpcc_receiver_on_rtp (r, t + MS (20), &out.info);
     if (!marked && t >= RTPCC_SEC (2)) {
       /* packets just played out late: 3 from 65535 (wrapping) and one
        * alone, plus an unknown SSRC and a count of 0 */
@@ -1153,7 +1154,7 @@ GST_START_TEST (test_intentional_drops_not_loss)
   rc.seed = 6;
   r = rtpcc_receiver_new (&rc, 0);
   for (t = 0; t < RTPCC_SEC (6); t += MS (5)) {
-    RtpccRtpInfo out;
+    RtpccWirePacket out;
     RtpccTime fbt;
     if (t % MS (100) == 0)
       /* a 10-packet frame every 100 ms: ~800 kbit/s into a 128 kbit/s
@@ -1171,7 +1172,7 @@ GST_START_TEST (test_intentional_drops_not_loss)
       }
     while (rtpcc_sender_dequeue (s, t, &out) || rtpcc_sender_dequeue_probe (s,
             t, &out))
-      rtpcc_receiver_on_rtp (r, t + MS (20), &out);
+      rtpcc_receiver_on_rtp (r, t + MS (20), &out.info);
     fbt = rtpcc_receiver_next_feedback_time (r);
     if (fbt != RTPCC_TIME_NONE && fbt <= t + MS (20)) {
       gsize n = rtpcc_receiver_build_feedback (r, t + MS (20), buf,
@@ -1221,7 +1222,8 @@ GST_START_TEST (test_no_padding_while_fec_flows)
     rtpcc_sender_tick (s, now_t);
     fail_unless (rtpcc_sender_get_target (s)->fec_bitrate > 0);
     for (RtpccTime t = now_t; t < now_t + MS (400); t += MS (10), k++) {
-      RtpccRtpInfo in = { 0, }, out;
+      RtpccRtpInfo in = { 0, };
+      RtpccWirePacket out;
       if (with_fec && k % 4 == 0) {
         /* fecenc's parity on its own SSRC/PT, queued like media */
         in.ssrc = 0xfec;

@@ -1377,7 +1377,8 @@ GST_START_TEST (test_twcc_rtt_without_rr)
   fail_unless (s != NULL);
 
   for (; t < RTPCC_SEC (3); t += RTPCC_MSEC (5)) {
-    RtpccRtpInfo in = { 0 }, out;
+    RtpccRtpInfo in = { 0 };
+    RtpccWirePacket out;
 
     /* feedback that reached us by now */
     while (!g_queue_is_empty (&due)
@@ -1396,8 +1397,8 @@ GST_START_TEST (test_twcc_rtt_without_rr)
     in.size = 1000;
     rtpcc_sender_enqueue (s, t, &in, GUINT_TO_POINTER (1));
     while (rtpcc_sender_dequeue (s, t, &out)) {
-      fail_unless (out.has_twcc);
-      rtpcc_twcc_recorder_add (rec, out.twcc_seq, t + owd + rx_offset);
+      fail_unless (out.info.has_twcc);
+      rtpcc_twcc_recorder_add (rec, out.info.twcc_seq, t + owd + rx_offset);
     }
     if (t + owd >= next_fb) {
       guint np;
@@ -1550,6 +1551,68 @@ GST_START_TEST (test_rtp_ext_add_new_block)
   /* not RTP */
   p[0] = 0;
   fail_unless_equals_int (rtpcc_rtp_add_twcc_seq (p, n, 5, 1, out, 64), 0);
+}
+
+GST_END_TEST;
+
+/* What the endpoints take from an RTP packet's bytes, whole or (a
+ * simulated packet) header only; and the 12-byte header the sender writes
+ * for a packet it only knows by its fields. */
+GST_START_TEST (test_rtp_parse)
+{
+  guint8 p[300], out[64];
+  gsize n = make_rtp (p, 2, 3, 4), m, hdr = 0;
+  RtpccRtpInfo i, j;
+
+  fail_unless (rtpcc_rtp_parse (p, n, n, 5, &i, &hdr));
+  fail_unless (i.ssrc == 0xCAFEBABE && i.seq == 0x1234
+      && i.rtp_ts == 0xDEADBEEF && i.pt == 96 && i.marker);
+  fail_unless_equals_int (i.size, n);
+  fail_unless_equals_int (hdr, 20);
+  fail_if (i.padding_only || i.has_twcc || i.is_fec || i.clock_rate);
+  /* the header alone, the rest virtual: padding unchecked, payload */
+  fail_unless (rtpcc_rtp_parse (p, 20, 1000, 0, &j, NULL));
+  fail_unless (j.seq == i.seq && j.size == 1000 && !j.padding_only);
+  fail_if (rtpcc_rtp_parse (p, 19, 1000, 0, &j, NULL));
+  fail_if (rtpcc_rtp_parse (p, n, n - 1, 0, &j, NULL));
+  /* the transport-wide seq of a 2-byte element with the ID asked for */
+  m = rtpcc_rtp_add_twcc_seq (p, n, 5, 0xBEEF, out, sizeof (out));
+  fail_unless (rtpcc_rtp_parse (out, m, m, 5, &i, &hdr));
+  fail_unless (i.has_twcc && i.twcc_seq == 0xBEEF);
+  fail_unless_equals_int (hdr, 28);
+  fail_unless (rtpcc_rtp_parse (out, m, m, 4, &i, NULL) && !i.has_twcc);
+  fail_unless (rtpcc_rtp_parse (out, m, m, 0, &i, NULL) && !i.has_twcc);
+  m = rtpcc_rtp_add_extension (p, n, 5, (const guint8 *) "abc", 3, out,
+      sizeof (out));
+  fail_unless (rtpcc_rtp_parse (out, m, m, 5, &i, NULL) && !i.has_twcc);
+  /* in a header alone: overwritten where it is, else FALSE */
+  m = rtpcc_rtp_add_twcc_seq (p, n, 5, 0xBEEF, out, sizeof (out));
+  fail_unless (rtpcc_rtp_header_write_twcc_seq (out, 28, 5, 0x0102));
+  fail_unless (out[25] == 0x01 && out[26] == 0x02);
+  fail_if (rtpcc_rtp_header_write_twcc_seq (out, 28, 6, 0x0102));
+  fail_if (rtpcc_rtp_header_write_twcc_seq (p, 20, 5, 0x0102));
+  /* a padding-only packet (a probe) */
+  n = make_rtp (p, 0, 0, 255 - 12);
+  fail_unless (rtpcc_rtp_parse (p, n, n, 0, &i, NULL) && i.padding_only);
+  /* not RTP, untouched */
+  i.seq = 7;
+  p[0] = 0x40;
+  fail_if (rtpcc_rtp_parse (p, n, n, 0, &i, NULL));
+  fail_unless_equals_int (i.seq, 7);
+
+  /* a header from fields, and back */
+  memset (&i, 0, sizeof i);
+  i.ssrc = 0x01020304;
+  i.seq = 65535;
+  i.rtp_ts = 0x90000;
+  i.pt = 111;
+  i.marker = TRUE;
+  fail_unless_equals_int (rtpcc_rtp_write_header (&i, out, 11), 0);
+  fail_unless_equals_int (rtpcc_rtp_write_header (&i, out, 12), 12);
+  fail_unless (rtpcc_rtp_parse (out, 12, 1200, 0, &j, NULL));
+  fail_unless (j.ssrc == i.ssrc && j.seq == i.seq && j.rtp_ts == i.rtp_ts
+      && j.pt == i.pt && j.marker && j.size == 1200);
+  fail_unless_equals_int (out[0], 0x80);
 }
 
 GST_END_TEST;
@@ -1780,6 +1843,27 @@ GST_START_TEST (test_rtp_ext_random_round_trip)
     fail_unless_equals_int (l1.padding_len, l0.padding_len);
     fail_unless (memcmp (out + l1.header_len, p + l0.header_len,
             n - l0.header_len) == 0);
+    /* the header alone gets the same new header (what the sender puts in
+     * front of the untouched rest), and a parse of it or of the whole
+     * packet says the same */
+    {
+      guint8 h[200], d[2] = { (guint8) (seq >> 8), (guint8) seq };
+      gsize hl = rtpcc_rtp_header_add_extension (p, l0.header_len, id, d, 2,
+          h, sizeof h), hl2;
+      RtpccRtpInfo a, b;
+      fail_unless_equals_int (hl, l1.header_len);
+      fail_unless (memcmp (h, out, hl) == 0);
+      fail_unless (rtpcc_rtp_parse (out, m, m, id, &a, &hl2));
+      fail_unless_equals_int (hl2, hl);
+      fail_unless (rtpcc_rtp_parse (h, hl, m, id, &b, NULL));
+      fail_unless (a.has_twcc && a.twcc_seq == seq && b.has_twcc
+          && b.twcc_seq == seq && a.ssrc == b.ssrc && a.size == m
+          && b.size == m && a.padding_only == (l0.payload_len == 0)
+          && b.padding_only == (hl == m && l0.payload_len == 0));
+      /* not exactly a header: refused */
+      fail_unless_equals_int (rtpcc_rtp_header_add_extension (p, n, id, d, 2,
+              h, sizeof h), n == l0.header_len ? hl : 0);
+    }
     for (guint8 e = 1; e < 15; e++) {
       const guint8 *d;
       gsize dl;
@@ -2112,6 +2196,7 @@ rtpcc_twcc_suite (void)
   tcase_add_test (tc_ext, test_rtp_ext_add_new_block);
   tcase_add_test (tc_ext, test_rtp_ext_append);
   tcase_add_test (tc_ext, test_rtp_ext_strip);
+  tcase_add_test (tc_ext, test_rtp_parse);
   tcase_add_test (tc_ext, test_rtp_ext_random_round_trip);
 
   suite_add_tcase (s, tc_tshark);

@@ -67,12 +67,13 @@ struct _Run
 };
 
 static void
-rtp_log_line (FILE * f, RtpccTime t, const RtpccRtpInfo * info)
+rtp_log_line (FILE * f, RtpccTime t, const RtpccRtpInfo * info,
+    gsize header_len)
 {
   fprintf (f, "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " %u %08x %u %u "
       "%d %u\n", t / RTPCC_NSEC_PER_SEC, (t % RTPCC_NSEC_PER_SEC) / 1000,
       info->pt, info->ssrc, info->seq, info->rtp_ts, info->marker ? 1 : 0,
-      info->size > 12 ? info->size - 12 : 0);
+      (guint) (info->size - header_len));
 }
 
 /* Link observer: every media packet offered to a bottleneck (send log)
@@ -82,15 +83,16 @@ rtp_observe (SimLink * link, const SimPacket * p, const RtpccLinkOutcome * o,
     gpointer user_data)
 {
   Run *run = user_data;
-  const SimRtpHeader *h = p->data;
+  RtpccRtpInfo info;
+  gsize hdr;
 
   (void) link;
-  if (p->kind != SIM_PACKET_MEDIA || !h || p->flow >= EVAL_MAX_FLOWS ||
-      !run->log_send[p->flow])
+  if (p->flow >= EVAL_MAX_FLOWS || !run->log_send[p->flow]
+      || !sim_rtp_header_parse (p, &info, &hdr))
     return;
-  rtp_log_line (run->log_send[p->flow], o->arrival, &h->info);
+  rtp_log_line (run->log_send[p->flow], o->arrival, &info, hdr);
   if (o->verdict == RTPCC_LINK_DELIVERED)
-    rtp_log_line (run->log_recv[p->flow], o->deliver_at, &h->info);
+    rtp_log_line (run->log_recv[p->flow], o->deliver_at, &info, hdr);
 }
 
 static gboolean

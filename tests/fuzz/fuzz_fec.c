@@ -1,11 +1,14 @@
 /* Fuzz target: the FEC packet parsers (our format and RFC 5109 ULPFEC),
- * bit-string rebuild, and a decoder in both modes driven by a stream of
- * media / FEC packets cut from the input.
+ * bit-string rebuild, the sender's byte path for a packet (parse,
+ * renumbering, TWCC stamp, FEC header rewrite), and a decoder in both
+ * modes driven by a stream of media / FEC packets cut from the input.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fuzz.h"
 
 #include <rtpcc/fec/fec.h>
+#include <rtpcc/sender.h>
+#include <rtpcc/feedback/rtpext.h>
 #include <string.h>
 
 static void
@@ -42,9 +45,9 @@ check_parse (const uint8_t * data, size_t size)
   }
 }
 
-/* rtpcc_sender_rewrite_fec (rtpccsink rewrites fecenc's headers from
- * upstream with it): a sender whose media SSRC 0x01020304 (the seeds')
- * padding renumbered, by a growing offset, over original seqs 0..63. */
+/* The sender's byte path (what rtpccsink calls): a sender in TWCC mode
+ * whose media SSRC 0x01020304 (the seeds') padding renumbered, by a
+ * growing offset, over original seqs 0..63, with fecenc's PT. */
 static void
 fuzz_ctl_init (RtpccController * cc, RtpccTime now)
 {
@@ -58,12 +61,14 @@ static const RtpccControllerOps fuzz_ctl_ops = {
   .init = fuzz_ctl_init,
 };
 
+static RtpccTime fuzz_now;
+
 static RtpccSender *
 renumbered_sender (void)
 {
   static RtpccSender *s;
   RtpccSenderConfig cfg;
-  RtpccRtpInfo info = { 0, }, pi;
+  RtpccRtpInfo info = { 0, };
 
   if (s)
     return s;
@@ -71,54 +76,93 @@ renumbered_sender (void)
   rtpcc_sender_config_init (&cfg);
   cfg.controller = "fuzz-probe";
   cfg.cc.max_bitrate = 4000000;
+  cfg.feedback = RTPCC_FEEDBACK_TWCC;
   cfg.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
   cfg.circuit_breaker = FALSE;
+  cfg.pacing = FALSE;
+  cfg.fec_pt = RTPCC_FEC_DEFAULT_PT;
   cfg.seed = 1;
   s = rtpcc_sender_new (&cfg, 0, NULL);
   FUZZ_CHECK (s != NULL);
+  rtpcc_sender_set_free_func (s, g_free);
   info.ssrc = 0x01020304;
   info.pt = 96;
   info.size = 40;
   for (guint i = 0; i < 64; i++) {
-    RtpccTime now = RTPCC_MSEC (10) * i;
-
+    fuzz_now = RTPCC_MSEC (10) * i;
     info.seq = (guint16) i;
     info.marker = i % 2 == 1;
     info.rtp_ts = 3000 * (i / 2);
-    rtpcc_sender_enqueue (s, now, &info, NULL);
-    while (rtpcc_sender_dequeue (s, now, &pi));
-    while (rtpcc_sender_dequeue_probe (s, now, &pi));
+    rtpcc_sender_enqueue (s, fuzz_now, &info, NULL);
+    while (rtpcc_sender_dequeue (s, fuzz_now, NULL));
+    while (rtpcc_sender_dequeue_probe (s, fuzz_now, NULL));
   }
-  FUZZ_CHECK (rtpcc_sender_fec_needs_rewrite (s));
+  FUZZ_CHECK (rtpcc_sender_get_stats (s, fuzz_now)->probe_media_packets > 0);
   return s;
 }
 
-/* Whatever the bytes, the rewrite stays inside them; it changes nothing
- * unless it says REWRITTEN, and then only SN base and mask of a packet
- * that still parses with the same parity and as many protected packets. */
+/* Whatever the bytes: invalid RTP is refused and counted; anything queued
+ * goes out as the header the sender wrote plus the rest of the input from
+ * tail_offset, and that datagram is the input with the transport-wide seq
+ * added, its seq renumbered and, for our FEC, SN base and mask rewritten —
+ * nothing else: the same payload and parity, as many protected packets. */
 static void
-check_rewrite (const uint8_t * data, size_t size)
+check_sender (const uint8_t * data, size_t size)
 {
   RtpccSender *s = renumbered_sender ();
-  guint8 *copy = g_malloc (size ? size : 1);
-  RtpccSenderFecResult r;
+  const RtpccSenderStats *st = rtpcc_sender_get_stats (s, fuzz_now);
+  guint64 invalid = st->invalid_rtp, drops = st->fec_rewrite_drops;
+  guint8 *copy = g_memdup2 (data, size ? size : 1);
+  RtpccSenderEnqueueResult r;
+  RtpccWirePacket w;
+  RtpccRtpLayout in, out;
+  guint8 *wire, *back;
+  gsize n, hdr;
   RtpccFecPacket a, b;
 
-  if (size)
-    memcpy (copy, data, size);
-  r = rtpcc_sender_rewrite_fec (s, copy, size);
-  if (r != RTPCC_SENDER_FEC_REWRITTEN) {
-    FUZZ_CHECK (size == 0 || memcmp (copy, data, size) == 0);
-  } else {
-    FUZZ_CHECK (rtpcc_fec_packet_parse (data, size, &a, NULL));
-    FUZZ_CHECK (rtpcc_fec_packet_parse (copy, size, &b, NULL));
+  fuzz_now += RTPCC_MSEC (10);
+  r = rtpcc_sender_enqueue_rtp (s, fuzz_now, copy, size, size, copy);
+  FUZZ_CHECK ((r == RTPCC_SENDER_INVALID) == (st->invalid_rtp == invalid + 1));
+  FUZZ_CHECK ((r == RTPCC_SENDER_FEC_DROPPED) ==
+      (st->fec_rewrite_drops == drops + 1));
+  FUZZ_CHECK ((r == RTPCC_SENDER_INVALID) == !rtpcc_rtp_parse_layout (data,
+          size, &in));
+  if (r != RTPCC_SENDER_QUEUED)
+    return;
+  copy = rtpcc_sender_dequeue (s, fuzz_now, &w);
+  FUZZ_CHECK (copy != NULL && w.tail_offset <= size);
+  FUZZ_CHECK (w.size == w.head_len + size - w.tail_offset);
+  wire = g_malloc (w.size);
+  memcpy (wire, w.head, w.head_len);
+  memcpy (wire + w.head_len, copy + w.tail_offset, size - w.tail_offset);
+  FUZZ_CHECK (rtpcc_rtp_parse_layout (wire, w.size, &out));
+  FUZZ_CHECK (out.ssrc == in.ssrc && out.pt == in.pt
+      && out.timestamp == in.timestamp && out.marker == in.marker
+      && out.seq == w.info.seq && out.padding_len == in.padding_len);
+  if (w.info.has_twcc) {
+    guint16 tseq;
+    FUZZ_CHECK (rtpcc_rtp_read_twcc_seq (wire, w.size, 1, &tseq)
+        && tseq == w.info.twcc_seq);
+  } else
+    FUZZ_CHECK (st->twcc_stamp_errors > 0);
+  /* the payload (with the FEC header, and padding) is the input's */
+  hdr = in.header_len;
+  FUZZ_CHECK (w.size - out.header_len == size - hdr);
+  back = wire + out.header_len;
+  if (rtpcc_fec_packet_parse (data, size, &a, NULL) && in.pt ==
+      RTPCC_FEC_DEFAULT_PT) {
+    FUZZ_CHECK (rtpcc_fec_packet_parse (wire, w.size, &b, NULL));
     FUZZ_CHECK (a.k == b.k && a.ssrc == b.ssrc && a.scheme == b.scheme);
     FUZZ_CHECK (a.parity_len == b.parity_len
         && memcmp (a.parity, b.parity, a.parity_len) == 0);
-    FUZZ_CHECK (a.base != b.base || a.mask != b.mask);
+    FUZZ_CHECK (memcmp (back, data + hdr, 8) == 0);
     rtpcc_fec_packet_clear (&a);
     rtpcc_fec_packet_clear (&b);
-  }
+    n = RTPCC_FEC_HEADER_LEN;
+  } else
+    n = 0;
+  FUZZ_CHECK (memcmp (back + n, data + hdr + n, size - hdr - n) == 0);
+  g_free (wire);
   g_free (copy);
 }
 
@@ -176,7 +220,7 @@ int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   check_parse (data, size);
-  check_rewrite (data, size);
+  check_sender (data, size);
   drive_decoder (data, size, FALSE);
   drive_decoder (data, size, TRUE);
   return 0;

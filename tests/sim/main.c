@@ -55,6 +55,8 @@ typedef struct
   gchar *reverse_schedule;
   gdouble reverse_delay_ms;
   gdouble reverse_queue_ms;
+  gchar *params;
+  gchar *probe_ssrc_mode;
 } Options;
 
 static gboolean
@@ -136,6 +138,17 @@ run_closed_loop (const Options * o, RtpccCapacity * cap,
     return FALSE;
   }
   c.circuit_breaker = !o->no_breaker;
+  c.controller_params = o->params;
+  if (!o->probe_ssrc_mode || g_str_equal (o->probe_ssrc_mode, "separate"))
+    c.probe_ssrc_mode = RTPCC_PROBE_SSRC_SEPARATE;
+  else if (g_str_equal (o->probe_ssrc_mode, "media"))
+    c.probe_ssrc_mode = RTPCC_PROBE_SSRC_MEDIA;
+  else {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "--probe-ssrc-mode must be separate or media (got \"%s\")",
+        o->probe_ssrc_mode);
+    return FALSE;
+  }
   c.clock_offset = (RtpccTime) llround (o->clock_offset_s *
       RTPCC_NSEC_PER_SEC);
   if (o->reverse_schedule) {
@@ -214,6 +227,7 @@ main (int argc, char **argv)
     .controller = NULL,.min_kbps = 150,.max_kbps = 3000,.start_kbps = 150,
     .feedback = NULL,.no_breaker = FALSE,.clock_offset_s = 0,
     .reverse_schedule = NULL,.reverse_delay_ms = -1,.reverse_queue_ms = 0,
+    .params = NULL,.probe_ssrc_mode = NULL,
   };
   GOptionEntry entries[] = {
     {"source", 0, 0, G_OPTION_ARG_STRING, &o.source,
@@ -274,7 +288,8 @@ main (int argc, char **argv)
     {"start-kbps", 0, 0, G_OPTION_ARG_DOUBLE, &o.start_kbps,
         "controller start bitrate, 0 = the controller's own (150)", "N"},
     {"feedback", 0, 0, G_OPTION_ARG_STRING, &o.feedback,
-        "auto (rr for the rr controller, else ccfb), ccfb or rr", "MODE"},
+        "auto (rr for the rr controller, else ccfb), ccfb, rr or twcc",
+        "MODE"},
     {"no-breaker", 0, 0, G_OPTION_ARG_NONE, &o.no_breaker,
         "disable the RFC 8083 circuit breaker", NULL},
     {"clock-offset", 0, 0, G_OPTION_ARG_DOUBLE, &o.clock_offset_s,
@@ -285,6 +300,12 @@ main (int argc, char **argv)
         "feedback path delay (= --delay-ms)", "MS"},
     {"reverse-queue-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o.reverse_queue_ms,
         "feedback path drop-tail limit, 0 = none (0)", "MS"},
+    {"params", 0, 0, G_OPTION_ARG_STRING, &o.params,
+        "controller parameters, \"key=value;key=value\" (e.g. "
+          "periodic-probing=true for gcc)", "PARAMS"},
+    {"probe-ssrc-mode", 0, 0, G_OPTION_ARG_STRING, &o.probe_ssrc_mode,
+        "where padding probes go: separate (an SSRC of their own, default) "
+          "or media (the media SSRC, renumbered on the wire)", "MODE"},
     {NULL}
   };
   GOptionContext *ctx;
@@ -461,5 +482,7 @@ out:
   g_free (o.controller);
   g_free (o.feedback);
   g_free (o.reverse_schedule);
+  g_free (o.params);
+  g_free (o.probe_ssrc_mode);
   return ret;
 }

@@ -61,6 +61,38 @@ rtp_handle_free (gpointer handle)
   sim_packet_free (h->sim, p);
 }
 
+static SimRtpHeader *
+rtp_header_new (Sim * sim, RtpccTime enqueued, const guint8 * data, gsize len)
+{
+  SimRtpHeader *h = g_malloc (sizeof (SimRtpHeader) + len);
+
+  h->sim = sim;
+  h->enqueued = enqueued;
+  h->len = len;
+  memcpy (h->data, data, len);
+  return h;
+}
+
+/* @p's payload becomes @h */
+static void
+set_rtp_header (SimPacket * p, SimRtpHeader * h)
+{
+  if (p->data && p->data_free)
+    p->data_free (p->data);
+  p->data = h;
+  p->data_free = g_free;
+}
+
+gboolean
+sim_rtp_header_parse (const SimPacket * p, RtpccRtpInfo * info,
+    gsize * header_len)
+{
+  const SimRtpHeader *h = p->data;
+
+  return p->kind == SIM_PACKET_MEDIA && h && rtpcc_rtp_parse (h->data,
+      h->len, p->size, SIM_RTPCC_TWCC_EXT_ID, info, header_len);
+}
+
 static void
 send_rtcp_packet (Sim * sim, SimNode * to, guint flow, guint64 seq,
     const guint8 * buf, gsize n)
@@ -135,43 +167,40 @@ sender_service (SimRtpccSender * s)
   guint8 buf[RTCP_MAX];
 
   for (guint round = 0; round < SERVICE_ROUNDS; round++) {
-    RtpccRtpInfo info;
+    RtpccWirePacket wp;
     gpointer handle;
     gsize n;
     RtpccTime t;
 
     rtpcc_sender_tick (s->sender, now);
     sender_check_target (s);
-    while ((handle = rtpcc_sender_dequeue (s->sender, now, &info))) {
+    while ((handle = rtpcc_sender_dequeue (s->sender, now, &wp))) {
       SimPacket *p = handle;
       SimRtpHeader *h = p->data;
       SenderWait w = { now, now - h->enqueued };
-      h->info = info;
+      /* on the wire: the header the sender wrote, then the rest of the
+       * packet as queued (virtual here) */
+      set_rtp_header (p, rtp_header_new (sim, h->enqueued, wp.head,
+              wp.head_len));
+      p->size = (guint) wp.size;
       p->sent = now;
       g_array_append_val (s->waits, w);
       s->counters.media_out++;
       sim_node_receive (s->forward, sim, p);
     }
-    {
-      /* probe packets the controller asked for (padding-only RTP): carried
-       * like media so links, taps and the receiver see them, with no frame */
-      RtpccRtpInfo pinfo;
-      while (rtpcc_sender_dequeue_probe (s->sender, now, &pinfo)) {
-        SimPacket *p = sim_packet_new (sim);
-        SimRtpHeader *h = g_new0 (SimRtpHeader, 1);
-        h->sim = sim;
-        h->enqueued = now;
-        h->info = pinfo;
-        p->flow = s->config.flow;
-        p->kind = SIM_PACKET_MEDIA;
-        p->seq = s->counters.probe_out++;
-        p->size = pinfo.size;
-        p->created = p->sent = now;
-        p->frame = SIM_NO_FRAME;
-        p->data = h;
-        p->data_free = g_free;
-        sim_node_receive (s->forward, sim, p);
-      }
+    /* probe packets the controller asked for (padding-only RTP, whole):
+     * carried like media so links, taps and the receiver see them, with
+     * no frame */
+    while (rtpcc_sender_dequeue_probe (s->sender, now, &wp)) {
+      SimPacket *p = sim_packet_new (sim);
+      p->flow = s->config.flow;
+      p->kind = SIM_PACKET_MEDIA;
+      p->seq = s->counters.probe_out++;
+      p->size = (guint) wp.size;
+      p->created = p->sent = now;
+      p->frame = SIM_NO_FRAME;
+      set_rtp_header (p, rtp_header_new (sim, now, wp.head, wp.head_len));
+      sim_node_receive (s->forward, sim, p);
     }
     sender_check_target (s);
     n = rtpcc_sender_build_rtcp (s->sender, now, buf, sizeof buf);
@@ -218,24 +247,26 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
   RtpccTime now = sim_now (sim);
 
   if (p->kind == SIM_PACKET_MEDIA) {
-    SimRtpHeader *h = g_new0 (SimRtpHeader, 1);
+    RtpccRtpInfo info = { 0, };
+    guint8 hdr[RTPCC_RTP_HEADER_MIN];
+    SimRtpHeader *h;
 
     g_warn_if_fail (p->data == NULL);
-    h->sim = sim;
-    h->enqueued = now;
-    h->info.ssrc = s->config.ssrc;
-    h->info.seq = (guint16) (s->config.initial_seq + p->seq);
+    /* the packet as a payloader makes it: a 12-byte header, and a payload
+     * that is only a length */
+    info.ssrc = s->config.ssrc;
+    info.seq = (guint16) (s->config.initial_seq + p->seq);
     /* 90 kHz media clock from the frame's capture time */
-    h->info.rtp_ts = s->config.initial_rtp_ts +
+    info.rtp_ts = s->config.initial_rtp_ts +
         (guint32) ((guint64) (p->created * 9) / 100000);
-    h->info.pt = s->config.pt;
-    h->info.marker = p->marker;
-    h->info.size = p->size;
-    h->info.clock_rate = 90000;
-    p->data = h;
-    p->data_free = g_free;
+    info.pt = s->config.pt;
+    info.marker = p->marker;
+    rtpcc_rtp_write_header (&info, hdr, sizeof hdr);
+    h = rtp_header_new (sim, now, hdr, sizeof hdr);
+    set_rtp_header (p, h);
     s->counters.media_in++;
-    rtpcc_sender_enqueue (s->sender, now, &h->info, p);
+    rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len,
+        MAX (p->size, h->len), p);
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;
     const guint8 *d = g_bytes_get_data (p->data, &len);
@@ -258,6 +289,8 @@ sim_rtpcc_sender_config_init (SimRtpccSenderConfig * config)
 {
   memset (config, 0, sizeof (*config));
   rtpcc_sender_config_init (&config->sender);
+  config->sender.clock_rate = 90000;
+  config->sender.twcc_ext_id = SIM_RTPCC_TWCC_EXT_ID;
   config->pt = 96;
 }
 
@@ -541,9 +574,12 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
   RtpccTime now = receiver_now (r);
 
   if (p->kind == SIM_PACKET_MEDIA && p->data) {
-    const SimRtpHeader *h = p->data;
+    RtpccRtpInfo info;
     r->counters.media_in++;
-    rtpcc_receiver_on_rtp (r->receiver, now, &h->info);
+    if (sim_rtp_header_parse (p, &info, NULL)) {
+      info.clock_rate = 90000;  /* from the session, as caps tell rtpccsrc */
+      rtpcc_receiver_on_rtp (r->receiver, now, &info);
+    }
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;
     const guint8 *d = g_bytes_get_data (p->data, &len);
@@ -1201,6 +1237,13 @@ sim_rtpcc_result_format (const SimRtpccResult * res, const gchar * prefix,
       res->receiver.feedback_out, res->receiver.feedback_bytes_out,
       res->sender.feedback_rejected, res->sender.rtcp_out, res->sender.stalls, res->receiver.stalls,
       res->events);
+  if (res->sender_stats.probe_packets > 0)
+    g_string_append_printf (out, "%sprobes %" G_GUINT64_FORMAT " pkts / %"
+        G_GUINT64_FORMAT " B (%" G_GUINT64_FORMAT " on a media SSRC, %"
+        G_GUINT64_FORMAT " reported received)\n", p,
+        res->sender_stats.probe_packets, res->sender_stats.probe_bytes,
+        res->sender_stats.probe_media_packets,
+        res->sender_stats.probe_reported_received);
 }
 
 /* ======================================================================== */
@@ -1236,6 +1279,8 @@ sim_rtpcc_scenario_config_init (SimRtpccScenarioConfig * config)
   config->interval = RTPCC_MSEC (200);
   config->settle = RTPCC_SEC (5);
   config->circuit_breaker = TRUE;
+  config->controller_params = NULL;
+  config->probe_ssrc_mode = RTPCC_PROBE_SSRC_SEPARATE;
   config->metrics_log = NULL;
 }
 
@@ -1290,6 +1335,7 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.sender.cc.max_bitrate = config->max_bitrate;
   fc.sender.sender.cc.start_bitrate = config->start_bitrate;
   fc.sender.sender.circuit_breaker = config->circuit_breaker;
+  fc.sender.sender.probe_ssrc_mode = config->probe_ssrc_mode;
   fc.receiver.clock_offset = config->clock_offset;
   fc.frames.fps = config->fps;
   fc.frames.mtu = config->mtu;
@@ -1301,7 +1347,9 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.initial_rtp_ts = (guint32) (config->seed * 2654435761u);
 
   flow = sim_rtpcc_net_add_flow (net, &fc, error);
-  if (!flow) {
+  if (!flow || !rtpcc_controller_set_params (rtpcc_sender_get_controller
+          (sim_rtpcc_sender_get_sender (flow->sender)),
+          config->controller_params, error)) {
     sim_rtpcc_net_free (net);
     return NULL;
   }

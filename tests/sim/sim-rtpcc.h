@@ -8,8 +8,10 @@
  *        └── target.media_bitrate                      SimRtpccReceiver
  *   SimRtpccSender ◀─ demux ◀─ reverse SimLink ◀── feedback (CCFB / RR bytes)
  *
- * Media packets carry a SimRtpHeader in SimPacket.data (the RTP header
- * fields the sender put on the wire); RTCP packets (SR forward, feedback
+ * Media packets carry a SimRtpHeader in SimPacket.data: the RTP header
+ * bytes the sender library wrote for the wire (renumbered, stamped with the
+ * transport-wide seq) in front of a virtual payload, or a whole probe
+ * packet; the receiver library parses them. RTCP packets (SR forward, feedback
  * backward) are SIM_PACKET_FEEDBACK packets whose data is a GBytes with the
  * serialized RTCP, so the library's parsers run on every report. RTCP rides
  * with the media flow id (RTP/RTCP multiplexing on one 5-tuple), so the
@@ -33,14 +35,28 @@
 
 G_BEGIN_DECLS
 
-/* Payload of a media packet once an rtpcc sender has taken it. */
+/* The RFC 8285 ID of the transport-wide seq (TWCC mode) in simulated
+ * packets: the library sender's default. */
+#define SIM_RTPCC_TWCC_EXT_ID 1
+
+/* Payload of a media packet once an rtpcc sender has taken it: its first
+ * bytes as on the wire, written by the sender library (RtpccWirePacket's
+ * head); the rest, up to SimPacket.size, is a payload that is never
+ * materialised. A padding-only probe is there whole (len = size). */
 typedef struct
 {
-  RtpccRtpInfo info;            /* as put on the wire (seq, ts, marker, size) */
   RtpccTime enqueued;           /* when the sender took it from the source */
+  gsize len;                    /* bytes in data */
   /*< private > */
   Sim *sim;
+  guint8 data[];
 } SimRtpHeader;
+
+/* What @p's bytes say (its SimRtpHeader parsed as a receiver would, TWCC
+ * ID SIM_RTPCC_TWCC_EXT_ID; size = SimPacket.size); @header_len may be
+ * NULL. FALSE if @p carries no valid RTP header. */
+gboolean sim_rtp_header_parse (const SimPacket * p, RtpccRtpInfo * info,
+    gsize * header_len);
 
 /* ------------------------------------------------------------------------ */
 /* Sender endpoint                                                          */
@@ -346,6 +362,8 @@ typedef struct
   RtpccTime interval;           /* 200 ms */
   RtpccTime settle;             /* 5 s */
   gboolean circuit_breaker;     /* RFC 8083 in the sender, TRUE */
+  const gchar *controller_params;       /* "key=value;...", or NULL */
+  RtpccProbeSsrcMode probe_ssrc_mode;   /* the library's default */
   FILE *metrics_log;            /* raw SimMetrics CSV, or NULL */
 } SimRtpccScenarioConfig;
 

@@ -111,11 +111,12 @@ playout_receive (SimNode * node, Sim * sim, SimPacket * p)
 {
   Playout *pl = (Playout *) node;
 
-  if (p->kind == SIM_PACKET_MEDIA && p->data
-      && !((const SimRtpHeader *) p->data)->info.is_fec) {
-    const SimRtpHeader *h = p->data;
-    guint32 ssrc = h->info.ssrc;
-    guint16 seq = h->info.seq;
+  RtpccRtpInfo info;
+
+  /* media only: the sender's padding probes carry nothing to play */
+  if (sim_rtp_header_parse (p, &info, NULL) && !info.padding_only) {
+    guint32 ssrc = info.ssrc;
+    guint16 seq = info.seq;
     gboolean late = sim_now (sim) - p->created > pl->deadline;
 
     pl->media++;

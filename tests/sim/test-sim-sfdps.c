@@ -173,17 +173,9 @@ sb_service (SbNode * n)
   RtpccTime next;
 
   /* the sending-buffer context from the transmission side (as UltraGrid's
-   * sending buffer, Saurin's thesis §6.3): drain at the controller's pacing
-   * rate, RTT/2 as one-way delay */
-  {
-    /* the media share of the pacing rate, as the element does */
-    guint64 rate = t->pacing_rate ? t->pacing_rate : t->target_bitrate;
-    if (t->target_bitrate > 0 && t->media_bitrate > 0
-        && t->media_bitrate < t->target_bitrate)
-      rate = (guint64) ((gdouble) rate * t->media_bitrate /
-          t->target_bitrate);
-    rtpcc_sendbuf_set_rate (n->sb, rate);
-  }
+   * sending buffer, Saurin's thesis §6.3): drain at the media share of the
+   * controller's pacing rate, RTT/2 as one-way delay */
+  rtpcc_sendbuf_set_rate (n->sb, rtpcc_target_media_pacing_rate (t));
   rtpcc_sendbuf_set_rtt (n->sb, st->srtt);
   n->max_loss = MAX (n->max_loss, st->loss);
   while ((p = rtpcc_sendbuf_dequeue (n->sb, now, &out))) {

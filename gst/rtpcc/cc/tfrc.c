@@ -44,6 +44,7 @@
 #include <rtpcc/cc/params.h>
 #include <rtpcc/cc/tfrc.h>
 #include <rtpcc/tcpeq.h>
+#include <rtpcc/lossevents.h>
 
 #include <math.h>
 #include <string.h>
@@ -174,9 +175,8 @@ typedef struct
   /* loss events */
   RtpccTfrcLossHistory lh;
   gboolean have_loss, any_resolved;
-  guint64 ev_seq, max_seq;
-  RtpccTime ev_time;
-  guint n_events;
+  guint64 max_seq;
+  RtpccLossEvents events;
 
   /* nofeedback timer */
   RtpccTime nfb_set, last_send;
@@ -358,7 +358,8 @@ tfrc_loss_event_rate (Tfrc * tf)
   /* the open interval as it stands now: p must follow every packet (the
    * Linux CCID-3 bug froze it for the whole second interval, Jero 2013) */
   mean = rtpcc_tfrc_loss_history_mean (&tf->lh,
-      (gdouble) (tf->max_seq - tf->ev_seq + 1), tf->discounting, NULL);
+      (gdouble) (tf->max_seq - tf->events.first_seq + 1), tf->discounting,
+      NULL);
   return mean >= 1.0 ? 1.0 / mean : 1.0;
 }
 
@@ -388,7 +389,11 @@ loss_event_on (Tfrc * tf, guint64 seq, RtpccTime send_time, gdouble r,
     gdouble x_recv)
 {
   gdouble df = 1.0;
+  guint64 interval;
 
+  if (!rtpcc_loss_events_on_loss (&tf->events, seq, send_time,
+          sec_to_time (r), &interval))
+    return FALSE;
   if (!tf->have_loss) {
     /* §6.3.1: the packets before the first loss reflect slow start, not
      * the path; seed I_1 with the interval at which the full equation gives
@@ -397,20 +402,11 @@ loss_event_on (Tfrc * tf, guint64 seq, RtpccTime send_time, gdouble r,
     gdouble p = rtpcc_tcpeq_loss_event_rate (tf->s, r, target);
     rtpcc_tfrc_loss_history_push (&tf->lh, 1.0 / p, 1.0);
     tf->have_loss = TRUE;
-    tf->ev_seq = seq;
-    tf->ev_time = send_time;
-    tf->n_events = 1;
     return TRUE;
   }
-  /* losses sent within one RTT of the event's first loss belong to it */
-  if (seq <= tf->ev_seq || send_time <= tf->ev_time + sec_to_time (r))
-    return FALSE;
-  rtpcc_tfrc_loss_history_mean (&tf->lh, (gdouble) (seq - tf->ev_seq),
+  rtpcc_tfrc_loss_history_mean (&tf->lh, (gdouble) interval,
       tf->discounting, &df);
-  rtpcc_tfrc_loss_history_push (&tf->lh, (gdouble) (seq - tf->ev_seq), df);
-  tf->ev_seq = seq;
-  tf->ev_time = send_time;
-  tf->n_events++;
+  rtpcc_tfrc_loss_history_push (&tf->lh, (gdouble) interval, df);
   return TRUE;
 }
 
@@ -766,8 +762,8 @@ tfrc_init (RtpccController * cc, RtpccTime now)
   tf->recv_limit = INFINITY;
   tf->gain = 1.0;
   tf->tld = tf->win_start = tf->newest_acked = tf->round_acked =
-      tf->ev_time = tf->last_send = tf->prev_send = tf->last_fb =
-      RTPCC_TIME_NONE;
+      tf->last_send = tf->prev_send = tf->last_fb = RTPCC_TIME_NONE;
+  rtpcc_loss_events_init (&tf->events);
   tf->fb_gap = 0;
   rtpcc_tfrc_loss_history_init (&tf->lh);
   tf->log_cap = LOG_MIN_CAP;
@@ -841,7 +837,7 @@ rtpcc_tfrc_get_info (RtpccController * cc, RtpccTfrcInfo * info)
   info->rtt = tf->have_rtt ? tf->r : 0.0;
   info->r_sqmean = tf->r_sqmean;
   info->s = tf->s;
-  info->n_loss_events = tf->n_events;
+  info->n_loss_events = (guint) tf->events.n_events;
   info->n_nofeedback = tf->n_nfb;
   info->n_rounds = tf->n_rounds;
   info->data_limited = tf->last_data_limited;

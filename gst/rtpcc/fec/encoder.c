@@ -132,10 +132,7 @@ emit (RtpccFecEncoder * enc, RtpccFecScheme scheme, guint index, guint m,
   f[5] = (guint8) (ps >> 16);
   f[6] = (guint8) (ps >> 8);
   f[7] = (guint8) ps;
-  f[8] = (guint8) (base >> 8);
-  f[9] = (guint8) base;
-  for (guint i = 0; i < 6; i++)
-    f[10 + i] = (guint8) (mask >> (40 - 8 * i));
+  rtpcc_fec_header_set_protected (f, base, mask);
   memcpy (f + RTPCC_FEC_HEADER_LEN, parity, plen);
   enc->stats.fec_packets++;
   enc->stats.fec_bytes += len;

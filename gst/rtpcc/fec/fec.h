@@ -124,6 +124,10 @@ gboolean rtpcc_fec_payload_protected_ssrc (const guint8 * payload, gsize len,
 /* Seq of the i-th protected packet (i-th set bit from the MSB); FALSE if
  * there is no such bit. */
 guint rtpcc_fec_mask_seqs (guint64 mask, guint16 base, guint16 * seqs);
+/* Writes SN base and mask into an FEC header (@fec_header: its
+ * RTPCC_FEC_HEADER_LEN bytes). */
+void rtpcc_fec_header_set_protected (guint8 * fec_header, guint16 base,
+    guint64 mask);
 
 /* ---- codecs (pure functions on equal-length buffers) -------------------- */
 

@@ -128,6 +128,15 @@ rtpcc_fec_mask_seqs (guint64 mask, guint16 base, guint16 * seqs)
   return n;
 }
 
+void
+rtpcc_fec_header_set_protected (guint8 * f, guint16 base, guint64 mask)
+{
+  f[8] = (guint8) (base >> 8);
+  f[9] = (guint8) base;
+  for (guint i = 0; i < 6; i++)
+    f[10 + i] = (guint8) (mask >> (40 - 8 * i));
+}
+
 static guint
 popcount48 (guint64 mask)
 {

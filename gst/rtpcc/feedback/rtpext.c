@@ -10,8 +10,11 @@
 #define ONE_BYTE_MAX_DATA 16
 #define TWO_BYTE_MAX_DATA 255
 
-gboolean
-rtpcc_rtp_parse_layout (const guint8 * pkt, gsize len, RtpccRtpLayout * layout)
+/* The fixed header, CSRCs and extension block at the start of @pkt (@len
+ * bytes at hand, at least the header): FALSE unless version 2 and all of
+ * them fit. Padding and payload are left to the caller. */
+static gboolean
+parse_header (const guint8 * pkt, gsize len, RtpccRtpLayout * layout)
 {
   RtpccRtpLayout l = { 0 };
   gsize hdr;
@@ -38,17 +41,77 @@ rtpcc_rtp_parse_layout (const guint8 * pkt, gsize len, RtpccRtpLayout * layout)
     l.ext_offset = hdr + 4;
     hdr += 4 + l.ext_len;
   }
+  l.header_len = hdr;
+  *layout = l;
+  return TRUE;
+}
+
+gboolean
+rtpcc_rtp_parse_layout (const guint8 * pkt, gsize len, RtpccRtpLayout * layout)
+{
+  RtpccRtpLayout l;
+  gsize hdr;
+
+  if (!parse_header (pkt, len, &l))
+    return FALSE;
+  hdr = l.header_len;
   if (pkt[0] & 0x20) {
     /* RFC 3550 §5.1: the last octet counts the padding, itself included */
     if (len == hdr || pkt[len - 1] == 0 || pkt[len - 1] > len - hdr)
       return FALSE;
     l.padding_len = pkt[len - 1];
   }
-  l.header_len = hdr;
   l.payload_len = len - hdr - l.padding_len;
   if (layout)
     *layout = l;
   return TRUE;
+}
+
+gboolean
+rtpcc_rtp_parse (const guint8 * pkt, gsize len, gsize size,
+    guint8 twcc_ext_id, RtpccRtpInfo * info, gsize * header_len)
+{
+  RtpccRtpLayout l;
+  const guint8 *d;
+  gsize n;
+
+  if (len > size || size > G_MAXUINT)
+    return FALSE;
+  if (len == size ? !rtpcc_rtp_parse_layout (pkt, len, &l) :
+      !parse_header (pkt, len, &l))
+    return FALSE;
+  memset (info, 0, sizeof (*info));
+  info->ssrc = l.ssrc;
+  info->seq = l.seq;
+  info->rtp_ts = l.timestamp;
+  info->pt = l.pt;
+  info->marker = l.marker;
+  info->size = (guint) size;
+  /* the rest not at hand: its padding cannot be checked, so it counts as
+   * payload */
+  info->padding_only = len == size && l.payload_len == 0;
+  if (twcc_ext_id && l.has_extension
+      && rtpcc_rtp_ext_block_find (l.ext_profile, pkt + l.ext_offset,
+          l.ext_len, twcc_ext_id, &d, &n) && n == 2) {
+    info->has_twcc = TRUE;
+    info->twcc_seq = rtpcc_rd16 (d);
+  }
+  if (header_len)
+    *header_len = l.header_len;
+  return TRUE;
+}
+
+gsize
+rtpcc_rtp_write_header (const RtpccRtpInfo * info, guint8 * out, gsize max)
+{
+  if (out == NULL || max < RTPCC_RTP_HEADER_MIN)
+    return 0;
+  out[0] = 0x80;
+  out[1] = (guint8) ((info->marker ? 0x80 : 0) | (info->pt & 0x7f));
+  rtpcc_wr16 (out + 2, info->seq);
+  rtpcc_wr32 (out + 4, info->rtp_ts);
+  rtpcc_wr32 (out + 8, info->ssrc);
+  return RTPCC_RTP_HEADER_MIN;
 }
 
 gboolean
@@ -165,16 +228,16 @@ rtpcc_rtp_find_extension (const guint8 * pkt, gsize len, guint8 id,
 }
 
 gsize
-rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
+rtpcc_rtp_header_add_extension (const guint8 * pkt, gsize len, guint8 id,
     const guint8 * data, gsize data_len, guint8 * out, gsize max)
 {
   RtpccRtpLayout l;
   gboolean one_byte = TRUE;
-  gsize keep = 0, elem_len, block_len, fixed, tail, total, at, dlen;
+  gsize keep = 0, elem_len, block_len, fixed, total, at, dlen;
   guint16 profile = RTPCC_RTP_EXT_ONE_BYTE;
 
   if (out == NULL || (data == NULL && data_len > 0)
-      || !rtpcc_rtp_parse_layout (pkt, len, &l) || id == 0)
+      || !parse_header (pkt, len, &l) || l.header_len != len || id == 0)
     return 0;
 
   if (l.has_extension) {
@@ -202,8 +265,7 @@ rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
   if (block_len / 4 > G_MAXUINT16)
     return 0;
   fixed = RTPCC_RTP_HEADER_MIN + 4 * (gsize) l.csrc_count;
-  tail = len - l.header_len;    /* payload and padding, as they are */
-  total = fixed + 4 + block_len + tail;
+  total = fixed + 4 + block_len;
   if (total > max)
     return 0;
 
@@ -226,9 +288,26 @@ rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
     memcpy (out + at, data, data_len);
   at += data_len;
   memset (out + at, 0, fixed + 4 + block_len - at);
-  if (tail)
-    memcpy (out + fixed + 4 + block_len, pkt + l.header_len, tail);
   return total;
+}
+
+gsize
+rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
+    const guint8 * data, gsize data_len, guint8 * out, gsize max)
+{
+  RtpccRtpLayout l;
+  gsize n, tail;
+
+  if (out == NULL || !rtpcc_rtp_parse_layout (pkt, len, &l))
+    return 0;
+  n = rtpcc_rtp_header_add_extension (pkt, l.header_len, id, data, data_len,
+      out, max);
+  tail = len - l.header_len;    /* payload and padding, as they are */
+  if (n == 0 || tail > max - n)
+    return 0;
+  if (tail)
+    memcpy (out + n, pkt + l.header_len, tail);
+  return n + tail;
 }
 
 gboolean
@@ -254,6 +333,22 @@ rtpcc_rtp_write_twcc_seq (guint8 * pkt, gsize len, guint8 id, guint16 seq)
   if (!rtpcc_rtp_find_extension (pkt, len, id, &d, &n) || n != 2)
     return FALSE;
   rtpcc_wr16 (pkt + (d - pkt), seq);
+  return TRUE;
+}
+
+gboolean
+rtpcc_rtp_header_write_twcc_seq (guint8 * hdr, gsize len, guint8 id,
+    guint16 seq)
+{
+  RtpccRtpLayout l;
+  const guint8 *d;
+  gsize n;
+
+  if (!parse_header (hdr, len, &l) || !l.has_extension
+      || !rtpcc_rtp_ext_block_find (l.ext_profile, hdr + l.ext_offset,
+          l.ext_len, id, &d, &n) || n != 2)
+    return FALSE;
+  rtpcc_wr16 (hdr + (d - hdr), seq);
   return TRUE;
 }
 

@@ -23,11 +23,11 @@
  *
  * The transport-wide sequence number of draft-holmer-rmcat-transport-wide-
  * cc-extensions-01 is one such element: 2 bytes, big-endian (in one-byte
- * form: ID | L=1, seq). GStreamer elements would normally add it with
- * gst_rtp_buffer_add_extension_onebyte_header(); the byte-level writer
- * here serves the simulator and the fuzzers, and produces what that
- * function does (element appended after the last one, zero padding to a
- * 32-bit boundary).
+ * form: ID | L=1, seq). The sender (RtpccSender) stamps it with the
+ * writer here, on the header alone, so the element and the simulator put
+ * the same bytes on the wire; it produces what GStreamer's
+ * gst_rtp_buffer_add_extension_onebyte_header() does (element appended
+ * after the last one, zero padding to a 32-bit boundary).
  *
  * Every reader checks bounds and trusts no length; every writer returns 0
  * (and writes nothing useful) when the output would not be a valid packet.
@@ -38,6 +38,7 @@
 #define __RTPCC_FEEDBACK_RTPEXT_H__
 
 #include <rtpcc/common.h>
+#include <rtpcc/packet.h>
 
 G_BEGIN_DECLS
 
@@ -75,6 +76,21 @@ gboolean rtpcc_rtp_parse_layout (const guint8 * pkt, gsize len,
 gboolean rtpcc_rtp_header_size (const guint8 * pkt, gsize len,
     gsize * hdr_len);
 
+/* What the endpoints need of an RTP packet, from its bytes: @pkt holds the
+ * first @len bytes of a @size-byte packet — all of it (@len = @size), or
+ * at least its header (a simulator's packet with a virtual payload; the
+ * padding of the rest cannot be checked then, and it counts as payload).
+ * Fills @info (ssrc, seq, rtp_ts, pt, marker, size = @size, padding_only,
+ * and has_twcc/twcc_seq from a 2-byte element @twcc_ext_id if non-zero;
+ * the rest 0) and @header_len. FALSE, @info untouched, if it is not valid
+ * RTP (rtpcc_rtp_parse_layout's checks on what is at hand). */
+gboolean rtpcc_rtp_parse (const guint8 * pkt, gsize len, gsize size,
+    guint8 twcc_ext_id, RtpccRtpInfo * info, gsize * header_len);
+/* A 12-byte RTP header (no CSRC, extension or padding) from @info's ssrc,
+ * seq, rtp_ts, pt and marker; 0 if @max is too small. */
+gsize rtpcc_rtp_write_header (const RtpccRtpInfo * info, guint8 * out,
+    gsize max);
+
 /* Finds element @id in an RFC 8285 extension block: @profile as in the
  * extension header, @block/@block_len its data (e.g. from
  * gst_rtp_buffer_get_extension_data(): bits, data, wordlen × 4). One-byte
@@ -101,6 +117,13 @@ gboolean rtpcc_rtp_find_extension (const guint8 * pkt, gsize len, guint8 id,
  * (@max bytes; must not overlap @pkt) is too small. */
 gsize    rtpcc_rtp_add_extension (const guint8 * pkt, gsize len, guint8 id,
     const guint8 * data, gsize data_len, guint8 * out, gsize max);
+/* The same on a header alone: @hdr is exactly an RTP header (@len its
+ * size: fixed header, CSRCs, extension block), and @out gets the new
+ * header, for a sender that puts the unchanged payload (and padding) on
+ * the wire from the original buffer after it. 0 also if @len is not
+ * exactly the header's size. */
+gsize    rtpcc_rtp_header_add_extension (const guint8 * hdr, gsize len,
+    guint8 id, const guint8 * data, gsize data_len, guint8 * out, gsize max);
 
 /* The inverse of adding element @id to a packet that had no extension:
  * if @pkt's extension block is one-byte form (0xBEDE) and holds only
@@ -127,6 +150,9 @@ gboolean rtpcc_rtp_read_twcc_seq (const guint8 * pkt, gsize len, guint8 id,
  * (nothing written) if there is none. */
 gboolean rtpcc_rtp_write_twcc_seq (guint8 * pkt, gsize len, guint8 id,
     guint16 seq);
+/* The same in an RTP header alone (@hdr holds at least the header). */
+gboolean rtpcc_rtp_header_write_twcc_seq (guint8 * hdr, gsize len,
+    guint8 id, guint16 seq);
 /* rtpcc_rtp_add_extension() with the 2-byte big-endian @seq. */
 gsize    rtpcc_rtp_add_twcc_seq (const guint8 * pkt, gsize len, guint8 id,
     guint16 seq, guint8 * out, gsize max);

@@ -13,7 +13,7 @@ handling, the socket send). CPU time, not wall time, so other load on the
 machine matters less, but it is not zero-noise: run it a few times.
 
   bench-sender.py [--build DIR] [--seconds 20] [--kbps 2000]
-                  [--controller gcc] [--repeat 3]
+                  [--controller gcc] [--feedback ccfb|twcc] [--repeat 3]
 """
 import argparse
 import os
@@ -77,6 +77,7 @@ def main():
     p.add_argument("--warmup", type=float, default=3)
     p.add_argument("--kbps", type=int, default=2000)
     p.add_argument("--controller", default="gcc")
+    p.add_argument("--feedback", default="ccfb", choices=["ccfb", "twcc"])
     p.add_argument("--repeat", type=int, default=3)
     a = p.parse_args()
     os.environ["GST_PLUGIN_PATH"] = os.path.join(os.path.abspath(a.build),
@@ -94,7 +95,8 @@ def main():
          f"port={pin}", "sync=false"], env=env)
     receiver = subprocess.Popen(
         ["gst-launch-1.0", "-q", "rtpccsrc", f"port={q}",
-         "address=127.0.0.1", f"caps={CAPS}", "!", "fakesink", "sync=false"],
+         "address=127.0.0.1", f"feedback={a.feedback}", f"caps={CAPS}", "!",
+         "fakesink", "sync=false"],
         env=env)
     rows = []
     try:
@@ -103,7 +105,7 @@ def main():
             c, n = measure(
                 f"udpsrc port={pin} buffer-size=4194304 caps=\"{CAPS}\" ! "
                 f"rtpccsink name=sink host=127.0.0.1 port={q} "
-                f"controller={a.controller} pacing=true "
+                f"controller={a.controller} feedback={a.feedback} pacing=true "
                 f"min-bitrate=150000 max-bitrate={a.kbps * 2000} "
                 f"start-bitrate={a.kbps * 1500}", sink_packets, a.seconds,
                 a.warmup, env)
@@ -124,7 +126,7 @@ def main():
             proc.wait()
     own = sorted(r[0] - r[1] for r in rows)
     print(f"median rtpccsink cost: {own[len(own) // 2]:.1f} us CPU per packet "
-          f"({a.controller}, pacing on, CCFB feedback, {a.kbps} kbit/s "
+          f"({a.controller}, pacing on, {a.feedback} feedback, {a.kbps} kbit/s "
           f"stream, {a.repeat} runs of {a.seconds:g} s)")
     return 0
 

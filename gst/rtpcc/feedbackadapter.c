@@ -1,0 +1,626 @@
+/* RtpccFeedbackAdapter: CCFB, TWCC, XR and RR into per-packet reports.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <rtpcc/feedbackadapter.h>
+#include <rtpcc/lossevents.h>
+#include <rtpcc/feedback/ccfb.h>
+#include <rtpcc/feedback/twcc.h>
+#include <rtpcc/feedback/xr.h>
+
+#include <string.h>
+
+/* What one RTCP packet of a compound was to us. */
+typedef enum
+{
+  ABOUT_US,                     /* about packets or SSRCs we sent */
+  FOREIGN,                      /* about none of ours: counted */
+  IGNORED,                      /* valid, nothing for us (e.g. SDES) */
+  MALFORMED,                    /* counted */
+} Verdict;
+
+struct _RtpccFeedbackAdapter
+{
+  RtpccSentHistory *history;
+  RtpccFeedbackMode mode;
+  RtpccTime ntp_offset;
+  RtpccFeedbackSink sink;
+  gpointer user_data;
+
+  /* the receiver's report clock on ours (a constant, unknown offset) */
+  gboolean have_remote;
+  RtpccTime remote_offset;
+  RtpccTime last_report_remote; /* unwrapped receiver time of last report */
+  RtpccTime min_owd;            /* minimum arrival − send seen (with offset) */
+
+  GArray *reports;              /* RtpccPacketReport of the current feedback */
+  GArray *discards;             /* RtpccPacketReport from XR */
+  RtpccTwccUnwrapper *twcc;     /* TWCC mode */
+  GArray *twcc_results;         /* RtpccTwccResult scratch */
+  guint twcc_epoch;
+
+  /* what finish() hands the controller with the reports */
+  RtpccTime rtt_sample, report_time, arrival_resolution;
+
+  /* loss events among the packets reported since the last RTCP report,
+   * for the breaker's TCP equation */
+  RtpccLossEvents events;
+  guint64 cb_reported, cb_events;
+
+  /* receive rate over the receiver's report times */
+  RtpccTime rr_window_start;
+  guint64 rr_window_bytes;
+
+  RtpccFeedbackAdapterStats stats;
+};
+
+const gchar *
+rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
+{
+  switch (mode) {
+    case RTPCC_FEEDBACK_CCFB:
+      return "ccfb";
+    case RTPCC_FEEDBACK_RR:
+      return "rr";
+    case RTPCC_FEEDBACK_TWCC:
+      return "twcc";
+  }
+  return "unknown";
+}
+
+RtpccFeedbackAdapter *
+rtpcc_feedback_adapter_new (RtpccSentHistory * history,
+    RtpccFeedbackMode mode, RtpccTime ntp_offset,
+    const RtpccFeedbackSink * sink, gpointer user_data)
+{
+  RtpccFeedbackAdapter *a = g_new0 (RtpccFeedbackAdapter, 1);
+
+  a->sink = *sink;
+  a->user_data = user_data;
+
+  a->history = history;
+  a->mode = mode;
+  a->ntp_offset = ntp_offset;
+  a->min_owd = RTPCC_TIME_NONE;
+  a->reports = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+  a->discards = g_array_new (FALSE, FALSE, sizeof (RtpccPacketReport));
+  if (mode == RTPCC_FEEDBACK_TWCC) {
+    a->twcc = rtpcc_twcc_unwrapper_new ();
+    a->twcc_results = g_array_new (FALSE, FALSE, sizeof (RtpccTwccResult));
+  }
+  rtpcc_loss_events_init (&a->events);
+  a->rr_window_start = RTPCC_TIME_NONE;
+  a->stats.rtt = a->stats.srtt = RTPCC_TIME_NONE;
+  return a;
+}
+
+void
+rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * a)
+{
+  if (!a)
+    return;
+  g_array_unref (a->reports);
+  g_array_unref (a->discards);
+  if (a->twcc)
+    rtpcc_twcc_unwrapper_free (a->twcc);
+  if (a->twcc_results)
+    g_array_unref (a->twcc_results);
+  g_free (a);
+}
+
+const RtpccFeedbackAdapterStats *
+rtpcc_feedback_adapter_get_stats (const RtpccFeedbackAdapter * a)
+{
+  return &a->stats;
+}
+
+static void
+update_rtt (RtpccFeedbackAdapter * a, RtpccTime sample)
+{
+  if (sample <= 0)
+    return;
+  a->stats.rtt = sample;
+  if (a->stats.srtt == RTPCC_TIME_NONE)
+    a->stats.srtt = sample;
+  else
+    a->stats.srtt = (7 * a->stats.srtt + sample) / 8;   /* RFC 6298 */
+}
+
+/* what the controller learns of @e */
+static RtpccPacketReport
+report_of (const RtpccSentEntry * e)
+{
+  RtpccPacketReport r;
+
+  r.seq = e->seq;
+  r.send_time = e->send_time;
+  r.size = e->size;
+  r.received = e->state == RTPCC_SENT_RECEIVED;
+  r.arrival = r.received ? e->arrival : RTPCC_TIME_NONE;
+  r.ecn = 0;
+  r.is_fec = e->is_fec;
+  return r;
+}
+
+static void
+add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
+{
+  RtpccPacketReport r = report_of (e);
+
+  g_array_append_val (a->reports, r);
+  if (r.received) {
+    a->stats.reported_received++;
+    if (e->padding)
+      a->stats.probe_reported_received++;
+  } else {
+    RtpccTime rtt = a->stats.srtt != RTPCC_TIME_NONE ? a->stats.srtt :
+        RTPCC_MSEC (100);
+    a->stats.reported_lost++;
+    if (rtpcc_loss_events_on_loss (&a->events, e->seq, e->send_time, rtt,
+            NULL))
+      a->cb_events++;
+  }
+  a->cb_reported++;
+}
+
+static void
+on_loss (RtpccSentEntry * e, gpointer user_data)
+{
+  add_report (user_data, e);
+}
+
+/* a packet reported received: TRUE if that is news */
+static gboolean
+received (RtpccFeedbackAdapter * a, RtpccSentEntry * e, RtpccTime arrival)
+{
+  if (e->state != RTPCC_SENT_PENDING && e->state != RTPCC_SENT_MISSING)
+    return FALSE;
+  rtpcc_sent_history_mark_received (a->history, e, arrival);
+  add_report (a, e);
+  a->rr_window_bytes += e->size;
+  return TRUE;
+}
+
+/* ---- CCFB (RFC 8888) ----------------------------------------------------- */
+
+static Verdict
+on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccCcfb *fb = rtpcc_ccfb_parse (data, len, &err);
+  RtpccTime report_remote, sample;
+  RtpccSentEntry *newest = NULL;
+  guint known_blocks = 0;
+
+  if (!fb) {
+    g_clear_error (&err);
+    return MALFORMED;
+  }
+
+  /* Unwrap the receiver's 16.16 report clock (wraps every 18.2 h). */
+  report_remote = rtpcc_ntp_short_to_time (fb->report_timestamp);
+  if (a->have_remote) {
+    const RtpccTime wrap = RTPCC_SEC (65536);
+    RtpccTime base = a->last_report_remote - a->last_report_remote % wrap;
+    RtpccTime cand = base + report_remote;
+    if (cand < a->last_report_remote - wrap / 2)
+      cand += wrap;
+    else if (cand > a->last_report_remote + wrap / 2)
+      cand -= wrap;
+    report_remote = cand;
+  } else {
+    a->have_remote = TRUE;
+    a->remote_offset = now - report_remote;
+  }
+  a->last_report_remote = report_remote;
+
+  g_array_set_size (a->reports, 0);
+  for (guint b = 0; b < fb->n_blocks; b++) {
+    const RtpccCcfbBlock *blk = &fb->blocks[b];
+    if (!rtpcc_sent_history_get_stream (a->history, blk->media_ssrc))
+      continue;
+    known_blocks++;
+    for (guint i = 0; i < blk->num_reports; i++) {
+      const RtpccCcfbMetric *m = &blk->metrics[i];
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history,
+          blk->media_ssrc, (guint16) (blk->begin_seq + i));
+      RtpccTime ato, arrival;
+      if (!e)
+        continue;
+      if (!m->received) {
+        rtpcc_sent_history_mark_missing (a->history, e);
+        continue;
+      }
+      /* over-range / unavailable offsets: received, time unknown */
+      ato = rtpcc_ccfb_ato_to_delta (m->ato);
+      arrival = ato == RTPCC_TIME_NONE || ato == RTPCC_TIME_INFINITE ?
+          RTPCC_TIME_NONE : report_remote - ato + a->remote_offset;
+      if (received (a, e, arrival) && arrival != RTPCC_TIME_NONE
+          && (!newest || e->seq > newest->seq))
+        newest = e;
+    }
+  }
+  rtpcc_ccfb_free (fb);
+
+  if (known_blocks == 0)
+    return FOREIGN;
+  a->stats.has_feedback = TRUE;
+  sample = RTPCC_TIME_NONE;
+  if (newest) {
+    /* RTT = now − send − the receiver's hold time (report − arrival) */
+    RtpccTime hold = report_remote + a->remote_offset - newest->arrival;
+    sample = now - newest->send_time - hold;
+    update_rtt (a, sample);
+    if (sample <= 0)
+      sample = RTPCC_TIME_NONE;
+  }
+  a->rtt_sample = sample;
+  a->report_time = report_remote + a->remote_offset;
+  a->arrival_resolution = RTPCC_NSEC_PER_SEC / 1024;
+  return ABOUT_US;
+}
+
+/* ---- transport-wide CC --------------------------------------------------- */
+
+/* Transport-wide seqs are our sender-wide seqs − 1. TWCC carries no report
+ * timestamp: the RTT sample is send-to-now of the newest newly reported
+ * packet (see below), plus LSR/DLSR from RRs. */
+static Verdict
+on_twcc (RtpccFeedbackAdapter * a, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccTwcc *fb = rtpcc_twcc_parse (data, len, &err);
+  guint64 next_seq = rtpcc_sent_history_next_seq (a->history);
+  RtpccTwccMapInfo mi;
+  RtpccTime newest_arrival = RTPCC_TIME_NONE, sample;
+  RtpccSentEntry *newest_sent = NULL;
+  guint n, known = 0;
+
+  if (!fb) {
+    g_clear_error (&err);
+    return MALFORMED;
+  }
+  if (!a->twcc || next_seq <= 1) {
+    /* not in TWCC mode, or nothing sent yet: not about our media */
+    rtpcc_twcc_free (fb);
+    return FOREIGN;
+  }
+  g_array_set_size (a->twcc_results, fb->status_count);
+  n = rtpcc_twcc_unwrapper_map (a->twcc, now, fb, next_seq - 2,
+      (RtpccTwccResult *) a->twcc_results->data, &mi);
+  rtpcc_twcc_free (fb);
+
+  /* a new epoch (receiver restart): re-anchor its clock on ours */
+  if (mi.new_epoch || mi.epoch != a->twcc_epoch) {
+    a->twcc_epoch = mi.epoch;
+    a->have_remote = FALSE;
+    a->min_owd = RTPCC_TIME_NONE;
+  }
+  for (guint i = 0; i < n; i++) {
+    const RtpccTwccResult *r = &g_array_index (a->twcc_results,
+        RtpccTwccResult, i);
+    if (r->received && r->arrival != RTPCC_TIME_NONE
+        && (newest_arrival == RTPCC_TIME_NONE || r->arrival > newest_arrival))
+      newest_arrival = r->arrival;
+  }
+  if (!a->have_remote && newest_arrival != RTPCC_TIME_NONE) {
+    a->have_remote = TRUE;
+    a->remote_offset = now - newest_arrival;
+  }
+
+  g_array_set_size (a->reports, 0);
+  for (guint i = 0; i < n; i++) {
+    const RtpccTwccResult *r = &g_array_index (a->twcc_results,
+        RtpccTwccResult, i);
+    RtpccSentEntry *e = rtpcc_sent_history_get (a->history, r->ext_seq + 1);
+    if (!e)
+      continue;
+    known++;
+    if (!r->received)
+      rtpcc_sent_history_mark_missing (a->history, e);
+    else if (received (a, e, r->arrival != RTPCC_TIME_NONE && a->have_remote ?
+            r->arrival + a->remote_offset : RTPCC_TIME_NONE)
+        && (!newest_sent || e->send_time > newest_sent->send_time))
+      newest_sent = e;
+  }
+  if (known == 0)
+    return FOREIGN;
+  a->stats.has_feedback = TRUE;
+  /* TWCC has no report timestamp, so the receiver's hold time is unknown;
+   * but a receiver reports what it has received when it sends, so the
+   * newest packet first reported here arrived shortly before the report
+   * (within one inter-packet gap, unless its feedback was delayed). Its
+   * send-to-now time is an RTT sample biased up by that gap — what a
+   * stock rtpbin receiver, which sends few RRs (so few LSR/DLSR RTTs),
+   * leaves us. Only packets reported for the first time count: a repeated
+   * report would measure the feedback's age, not the path. */
+  sample = RTPCC_TIME_NONE;
+  if (newest_sent && now > newest_sent->send_time) {
+    sample = now - newest_sent->send_time;
+    update_rtt (a, sample);
+  }
+  a->rtt_sample = sample;
+  a->report_time = newest_arrival != RTPCC_TIME_NONE && a->have_remote ?
+      newest_arrival + a->remote_offset : RTPCC_TIME_NONE;
+  a->arrival_resolution = RTPCC_USEC (250);
+  return ABOUT_US;
+}
+
+/* ---- after per-packet feedback ------------------------------------------- */
+
+static gint
+compare_reports (gconstpointer x, gconstpointer y)
+{
+  const RtpccPacketReport *a = x, *b = y;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static gboolean
+finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
+{
+  gdouble lost = 0, total = 0;
+
+  rtpcc_sent_history_declare_losses (a->history, on_loss, a);
+  if (a->reports->len == 0)
+    return FALSE;
+
+  g_array_sort (a->reports, compare_reports);
+  for (guint i = 0; i < a->reports->len; i++) {
+    const RtpccPacketReport *r = &g_array_index (a->reports,
+        RtpccPacketReport, i);
+    /* FEC and probe padding are not media: their loss is not the media's */
+    if (r->is_fec)
+      continue;
+    total++;
+    if (!r->received)
+      lost++;
+    else if (r->arrival != RTPCC_TIME_NONE) {
+      RtpccTime owd = r->arrival - r->send_time;
+      if (a->min_owd == RTPCC_TIME_NONE || owd < a->min_owd)
+        a->min_owd = owd;
+      a->stats.queue_delay = owd - a->min_owd;
+    }
+  }
+  if (total > 0)
+    a->stats.loss = 0.9 * a->stats.loss + 0.1 * (lost / total);
+
+  /* receive rate over >= 200 ms of receiver time */
+  if (a->report_time != RTPCC_TIME_NONE) {
+    if (a->rr_window_start == RTPCC_TIME_NONE)
+      a->rr_window_start = a->report_time;
+    else if (a->report_time - a->rr_window_start >= RTPCC_MSEC (200)) {
+      a->stats.receive_rate = (guint64) (a->rr_window_bytes * 8.0 /
+          RTPCC_TIME_AS_SEC (a->report_time - a->rr_window_start));
+      a->rr_window_start = a->report_time;
+      a->rr_window_bytes = 0;
+    }
+  }
+
+  f->reports = (const RtpccPacketReport *) a->reports->data;
+  f->n_reports = a->reports->len;
+  f->rtt_sample = a->rtt_sample;
+  f->srtt = a->stats.srtt;
+  f->report_time = a->report_time;
+  f->arrival_resolution = a->arrival_resolution;
+  return TRUE;
+}
+
+/* ---- XR (RFC 7097 Discard RLE) ------------------------------------------- */
+
+static Verdict
+on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccXr *xr = rtpcc_xr_parse (data, len, &err);
+  gboolean about_us = FALSE;
+
+  if (!xr) {
+    g_clear_error (&err);
+    return MALFORMED;
+  }
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    /* Loss RLE is not used: per-packet feedback carries the same */
+    if (blk->bt != RTPCC_XR_BT_DISCARD_RLE || blk->early
+        || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
+      continue;
+    about_us = TRUE;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      RtpccSentEntry *e;
+      RtpccPacketReport r;
+      if (!blk->bits[i])
+        continue;
+      e = rtpcc_sent_history_find (a->history, blk->ssrc,
+          (guint16) (blk->begin_seq + (i << blk->thinning)));
+      if (!e)
+        continue;
+      /* it arrived, whatever feedback has said about it yet */
+      r = report_of (e);
+      r.received = TRUE;
+      r.arrival = e->arrival;
+      g_array_append_val (a->discards, r);
+      a->stats.reported_discarded++;
+    }
+  }
+  rtpcc_xr_free (xr);
+  return about_us ? ABOUT_US : IGNORED;
+}
+
+static void
+hand_discards (RtpccFeedbackAdapter * a, RtpccTime now)
+{
+  if (a->discards->len == 0)
+    return;
+  a->sink.discards (a->user_data, now,
+      (const RtpccPacketReport *) a->discards->data, a->discards->len);
+  g_array_set_size (a->discards, 0);
+}
+
+/* ---- RR report blocks ---------------------------------------------------- */
+
+static gboolean
+on_report_block (RtpccFeedbackAdapter * a, RtpccTime now,
+    const RtpccRtcpReportBlock * rb, RtpccReceiverReport * rr,
+    RtpccReceiverReport * brr)
+{
+  RtpccSentStream *st = rtpcc_sent_history_get_stream (a->history, rb->ssrc);
+  guint32 now_short;
+
+  if (!st)
+    return FALSE;
+  now_short = rtpcc_ntp_short (rtpcc_ntp_from_time (now, a->ntp_offset));
+  rr->ssrc = rb->ssrc;
+  rr->fraction_lost = rb->fraction_lost;
+  rr->cumulative_lost = rb->cumulative_lost;
+  rr->ext_highest_seq = rb->ext_highest_seq;
+  rr->jitter = rb->jitter;
+  rr->rtt = rtpcc_rtcp_rtt_from_lsr (now_short, rb->lsr, rb->dlsr);
+  /* what we sent on this SSRC since the previous report about it */
+  rr->packets_sent_interval = st->packet_count - st->packets_at_last_report;
+  st->packets_at_last_report = st->packet_count;
+  /* CCFB measures RTT itself; RR-only and TWCC need the LSR/DLSR one */
+  if (rr->rtt != RTPCC_TIME_NONE && a->mode != RTPCC_FEEDBACK_CCFB)
+    update_rtt (a, rr->rtt);
+  if (a->mode == RTPCC_FEEDBACK_RR) {
+    a->stats.loss = rb->fraction_lost / 256.0;
+    a->stats.has_feedback = TRUE;
+  }
+  /* RFC 8083 §4.3 compares us with the TCP equation, whose p is a loss
+   * event rate. RR's fraction lost counts every packet of a drop-tail
+   * burst and overstates it several-fold; with per-packet feedback we know
+   * the event rate exactly, so the breaker gets that. RR-only mode keeps
+   * the fraction lost (an upper bound: the conservative side). */
+  *brr = *rr;
+  if (a->mode != RTPCC_FEEDBACK_RR && a->cb_reported > 0) {
+    gdouble f = (gdouble) a->cb_events / a->cb_reported;
+    brr->fraction_lost = (guint8) MIN (255.0, f * 256.0 + 0.999);
+    if (a->cb_events == 0)
+      brr->fraction_lost = 0;
+  }
+  return TRUE;
+}
+
+/* The report blocks of one SR or RR: those about our SSRCs go to the
+ * sink, others are foreign. */
+static void
+report_blocks (RtpccFeedbackAdapter * a, RtpccTime now,
+    const RtpccRtcpReportBlock * blocks, guint n, gboolean * about_us,
+    gboolean * foreign)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < n; i++) {
+    RtpccReceiverReport rr, brr;
+    if (!on_report_block (a, now, &blocks[i], &rr, &brr)) {
+      *foreign = TRUE;
+      continue;
+    }
+    any = *about_us = TRUE;
+    a->sink.receiver_report (a->user_data, now, &rr, &brr);
+  }
+  /* the loss-event count restarts with this report, before any per-packet
+   * feedback later in the same compound adds to it */
+  if (any)
+    a->cb_reported = a->cb_events = 0;
+}
+
+/* Counts what one RTCP packet was; TRUE if about us. */
+static gboolean
+count (RtpccFeedbackAdapter * a, Verdict v)
+{
+  if (v == MALFORMED)
+    a->stats.rtcp_malformed++;
+  else if (v == FOREIGN)
+    a->stats.rtcp_unknown_ssrc++;
+  return v == ABOUT_US;
+}
+
+/* After a per-packet feedback about us: XR discards of the same compound
+ * ride with it; then the losses it proves and the controller's view. */
+static void
+per_packet (RtpccFeedbackAdapter * a, RtpccTime now)
+{
+  RtpccFeedback f;
+
+  hand_discards (a, now);
+  a->sink.feedback (a->user_data, now, finish (a, &f) ? &f : NULL);
+}
+
+gboolean
+rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * a, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean about_us = FALSE, any = FALSE, foreign = FALSE;
+  guint64 unknown_before = a->stats.rtcp_unknown_ssrc;
+  guint64 malformed_before = a->stats.rtcp_malformed;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len)) {
+    a->stats.rtcp_malformed++;
+    return FALSE;
+  }
+  a->stats.any_rtcp = TRUE;
+  a->sink.rtcp (a->user_data, now);
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    any = TRUE;
+    switch (pkt.pt) {
+      case RTPCC_RTCP_RR:{
+        RtpccRtcpRR rr;
+        if (!rtpcc_rtcp_parse_rr (&pkt, &rr))
+          a->stats.rtcp_malformed++;
+        else
+          report_blocks (a, now, rr.blocks, rr.n_blocks, &about_us,
+              &foreign);
+        break;
+      }
+      case RTPCC_RTCP_SR:{
+        RtpccRtcpSR sr;
+        if (!rtpcc_rtcp_parse_sr (&pkt, &sr))
+          a->stats.rtcp_malformed++;
+        else
+          report_blocks (a, now, sr.blocks, sr.n_blocks, &about_us,
+              &foreign);
+        break;
+      }
+      case RTPCC_RTCP_XR:
+        if (count (a, on_xr (a, now, pkt.data, pkt.len))) {
+          about_us = TRUE;
+          /* no per-packet feedback to ride with */
+          if (a->mode == RTPCC_FEEDBACK_RR)
+            hand_discards (a, now);
+        }
+        break;
+      case RTPCC_RTCP_RTPFB:{
+        Verdict v = IGNORED;
+        if (pkt.count == RTPCC_CCFB_FMT)
+          v = on_ccfb (a, now, pkt.data, pkt.len);
+        else if (pkt.count == RTPCC_TWCC_FMT)
+          v = on_twcc (a, now, pkt.data, pkt.len);
+        if (count (a, v)) {
+          about_us = TRUE;
+          per_packet (a, now);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (!any) {
+    a->stats.rtcp_malformed++;
+    return FALSE;
+  }
+  if (about_us) {
+    a->stats.rtcp_received++;
+    return TRUE;
+  }
+  /* reports about SSRCs we do not send are counted; RTCP with nothing to
+   * say about anyone (an RR without blocks, SDES, BYE) is merely unused */
+  if (foreign && a->stats.rtcp_unknown_ssrc == unknown_before
+      && a->stats.rtcp_malformed == malformed_before)
+    a->stats.rtcp_unknown_ssrc++;
+  return FALSE;
+}

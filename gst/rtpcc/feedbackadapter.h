@@ -1,0 +1,96 @@
+/* RtpccFeedbackAdapter: every feedback format a sender hears, turned into
+ * one per-packet report type for the controller.
+ *
+ * What libwebrtc's TransportFeedbackAdapter does for its controllers:
+ *
+ *   RFC 8888 CCFB     packets by SSRC + RTP seq, arrival as an offset from
+ *                     the report time (1/1024 s)              ┐
+ *   transport-wide CC packets by transport-wide seq, arrival  ├▶ RtpccPacketReport
+ *                     deltas (250 µs), no report time         ┘   + RTT sample
+ *   RTCP XR           Discard RLE (RFC 7097): received, then discarded late
+ *   RR report blocks  fraction lost, LSR/DLSR round trip ─▶ RtpccReceiverReport
+ *
+ * Each sent packet is reported exactly once: received (its arrival mapped
+ * from the receiver's clock onto ours with a constant unknown offset, so
+ * only differences between arrivals mean anything), or lost once NDUPACK
+ * later packets arrived (RtpccSentHistory). Reports go out in ascending
+ * sender-wide seq. The adapter also keeps what a sender measures from
+ * feedback: RTT (RFC 6298 smoothing), the media loss fraction, the receive
+ * rate, the one-way queueing delay, and the loss-event rate the circuit
+ * breaker's TCP equation wants between two RTCP reports.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_FEEDBACK_ADAPTER_H__
+#define __RTPCC_FEEDBACK_ADAPTER_H__
+
+#include <rtpcc/common.h>
+#include <rtpcc/packet.h>
+#include <rtpcc/controller.h>
+#include <rtpcc/senthistory.h>
+#include <rtpcc/feedback/rtcp.h>
+
+G_BEGIN_DECLS
+
+typedef struct _RtpccFeedbackAdapter RtpccFeedbackAdapter;
+
+typedef struct
+{
+  RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
+  RtpccTime srtt;
+  gdouble loss;                 /* media loss fraction, EWMA per feedback */
+  guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
+  RtpccTime queue_delay;        /* one-way delay above the observed minimum */
+  guint64 reported_received, reported_lost, reported_discarded;
+  guint64 probe_reported_received;      /* padding probes reported received */
+  guint64 rtcp_received;        /* valid RTCP packets about our media */
+  guint64 rtcp_malformed;       /* dropped: not parseable */
+  guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
+  gboolean any_rtcp;            /* a valid RTCP compound was seen */
+  gboolean has_feedback;        /* feedback of the configured mode was seen */
+} RtpccFeedbackAdapterStats;
+
+/* Where the results go, in the order the compound carries them (a
+ * sender's controller and circuit breaker). */
+typedef struct
+{
+  /* a valid compound arrived (a sign of life for the RFC 8083 breaker,
+   * before anything in it is handled) */
+  void (*rtcp) (gpointer user_data, RtpccTime now);
+  /* a report block about our media: @rr for the controller; @breaker_rr
+   * for the breaker, whose fraction lost is the loss-event rate measured
+   * from per-packet feedback since the last report (RR's fraction counts
+   * every packet of a drop-tail burst; RFC 8083 §4.3's TCP equation wants
+   * events), or the RR's own without per-packet feedback */
+  void (*receiver_report) (gpointer user_data, RtpccTime now,
+      const RtpccReceiverReport * rr, const RtpccReceiverReport * breaker_rr);
+  /* packets reported received before that the receiver then discarded as
+   * too late (XR Discard RLE): with the next per-packet feedback of the
+   * compound, or at once without per-packet feedback (RR mode) */
+  void (*discards) (gpointer user_data, RtpccTime now,
+      const RtpccPacketReport * reports, guint n_reports);
+  /* a per-packet feedback about our media was handled; @fb is NULL when it
+   * resolved no packet (nothing for a controller) */
+  void (*feedback) (gpointer user_data, RtpccTime now,
+      const RtpccFeedback * fb);
+} RtpccFeedbackSink;
+
+/* @history is the sender's (not owned); @ntp_offset maps our clock to NTP
+ * (for LSR/DLSR). */
+RtpccFeedbackAdapter *rtpcc_feedback_adapter_new (RtpccSentHistory * history,
+    RtpccFeedbackMode mode, RtpccTime ntp_offset,
+    const RtpccFeedbackSink * sink, gpointer user_data);
+void rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * adapter);
+
+/* An RTCP compound (or reduced-size packet) from the peer, arrived at
+ * @now. TRUE if something in it was about our media. Malformed packets,
+ * and reports only about SSRCs we do not send, are dropped and counted. */
+gboolean rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * adapter,
+    RtpccTime now, const guint8 * data, gsize len);
+
+const RtpccFeedbackAdapterStats
+    * rtpcc_feedback_adapter_get_stats (const RtpccFeedbackAdapter * adapter);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,239 @@
+/* RtpccSentHistory: sent packets and their fate.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <rtpcc/senthistory.h>
+
+#include <string.h>
+
+/* RTP seq → sender-wide seq lookup ring per SSRC */
+#define SEQMAP_SIZE 8192
+
+typedef struct
+{
+  RtpccSentStream pub;
+  guint64 seqmap[SEQMAP_SIZE];  /* wire seq & mask → sender seq (0 = none) */
+  guint64 *origmap;             /* the same by original seq (by_original) */
+} Stream;
+
+struct _RtpccSentHistory
+{
+  gboolean by_original;
+  RtpccSentEntry *ring;
+  guint64 next_seq;             /* starts at 1 */
+  guint64 oldest_unresolved;    /* lowest seq not yet received or lost */
+  guint64 highest_received;
+  GHashTable *streams;          /* ssrc → Stream* */
+};
+
+static void
+stream_free (gpointer data)
+{
+  Stream *st = data;
+
+  g_free (st->origmap);
+  g_free (st);
+}
+
+RtpccSentHistory *
+rtpcc_sent_history_new (gboolean by_original)
+{
+  RtpccSentHistory *h = g_new0 (RtpccSentHistory, 1);
+
+  h->by_original = by_original;
+  h->ring = g_new0 (RtpccSentEntry, RTPCC_SENT_HISTORY_SIZE);
+  h->next_seq = 1;
+  h->oldest_unresolved = 1;
+  h->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_free);
+  return h;
+}
+
+void
+rtpcc_sent_history_free (RtpccSentHistory * h)
+{
+  if (!h)
+    return;
+  g_hash_table_unref (h->streams);
+  g_free (h->ring);
+  g_free (h);
+}
+
+RtpccSentStream *
+rtpcc_sent_history_add_stream (RtpccSentHistory * h, guint32 ssrc)
+{
+  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+
+  if (!st) {
+    st = g_new0 (Stream, 1);
+    st->pub.ssrc = ssrc;
+    /* packets sent before the prober first renumbers the SSRC must be
+     * found by their original seq too */
+    if (h->by_original)
+      st->origmap = g_new0 (guint64, SEQMAP_SIZE);
+    g_hash_table_insert (h->streams, GUINT_TO_POINTER (ssrc), st);
+  }
+  return &st->pub;
+}
+
+RtpccSentStream *
+rtpcc_sent_history_get_stream (RtpccSentHistory * h, guint32 ssrc)
+{
+  return g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+}
+
+guint64
+rtpcc_sent_history_next_seq (const RtpccSentHistory * h)
+{
+  return h->next_seq;
+}
+
+RtpccSentEntry *
+rtpcc_sent_history_get (RtpccSentHistory * h, guint64 seq)
+{
+  RtpccSentEntry *e;
+
+  if (seq == 0 || seq >= h->next_seq
+      || h->next_seq - seq > RTPCC_SENT_HISTORY_SIZE)
+    return NULL;
+  e = &h->ring[seq % RTPCC_SENT_HISTORY_SIZE];
+  return e->seq == seq ? e : NULL;
+}
+
+RtpccSentEntry *
+rtpcc_sent_history_find (RtpccSentHistory * h, guint32 ssrc,
+    guint16 wire_seq)
+{
+  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  RtpccSentEntry *e;
+
+  if (!st)
+    return NULL;
+  e = rtpcc_sent_history_get (h, st->seqmap[wire_seq % SEQMAP_SIZE]);
+  return e && e->ssrc == ssrc && e->wire_seq == wire_seq ? e : NULL;
+}
+
+RtpccSentEntry *
+rtpcc_sent_history_find_original (RtpccSentHistory * h, guint32 ssrc,
+    guint16 orig_seq)
+{
+  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  RtpccSentEntry *e;
+
+  if (!st || !st->origmap)
+    return NULL;
+  e = rtpcc_sent_history_get (h, st->origmap[orig_seq % SEQMAP_SIZE]);
+  return e && e->ssrc == ssrc && e->orig_seq == orig_seq ? e : NULL;
+}
+
+gboolean
+rtpcc_sent_history_sr (RtpccSentHistory * h, guint32 ssrc, RtpccTime now,
+    RtpccTime ntp_offset, RtpccRtcpSR * sr)
+{
+  RtpccSentStream *st = rtpcc_sent_history_get_stream (h, ssrc);
+
+  if (!st)
+    return FALSE;
+  memset (sr, 0, sizeof (*sr));
+  sr->ssrc = ssrc;
+  sr->ntp = rtpcc_ntp_from_time (now, ntp_offset);
+  sr->rtp_ts = st->last_rtp_ts + (guint32) (RTPCC_TIME_AS_SEC (now -
+          st->last_rtp_time) * (st->clock_rate ? st->clock_rate : 90000));
+  sr->packet_count = st->packet_count;
+  sr->octet_count = st->octet_count;
+  return TRUE;
+}
+
+RtpccSentEntry *
+rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
+    const RtpccRtpInfo * info, guint16 orig_seq, guint payload,
+    gboolean padding)
+{
+  Stream *st = (Stream *) rtpcc_sent_history_add_stream (h, info->ssrc);
+  guint64 seq = h->next_seq++;
+  RtpccSentEntry *e = &h->ring[seq % RTPCC_SENT_HISTORY_SIZE];
+
+  /* an entry about to be overwritten unresolved is given up as lost to
+   * feedback: it no longer matters to anyone */
+  if (h->oldest_unresolved + RTPCC_SENT_HISTORY_SIZE <= seq)
+    h->oldest_unresolved = seq - RTPCC_SENT_HISTORY_SIZE + 1;
+
+  memset (e, 0, sizeof (*e));
+  e->seq = seq;
+  e->ssrc = info->ssrc;
+  e->wire_seq = info->seq;
+  e->orig_seq = orig_seq;
+  e->state = RTPCC_SENT_PENDING;
+  e->is_fec = info->is_fec;
+  e->padding = padding;
+  e->size = info->size;
+  e->send_time = now;
+  st->seqmap[info->seq % SEQMAP_SIZE] = seq;
+  if (st->origmap && !padding)
+    st->origmap[orig_seq % SEQMAP_SIZE] = seq;
+  st->pub.packet_count++;
+  /* RFC 3550 §6.4.1: the octet count excludes header and padding; a
+   * padding packet repeats the last media timestamp, so it must not move
+   * the SR's RTP clock anchor either */
+  st->pub.octet_count += payload;
+  if (!padding) {
+    st->pub.last_rtp_ts = info->rtp_ts;
+    st->pub.last_rtp_time = now;
+  }
+  return e;
+}
+
+void
+rtpcc_sent_history_mark_received (RtpccSentHistory * h, RtpccSentEntry * e,
+    RtpccTime arrival)
+{
+  e->state = RTPCC_SENT_RECEIVED;
+  e->arrival = arrival;
+  if (e->seq > h->highest_received)
+    h->highest_received = e->seq;
+}
+
+void
+rtpcc_sent_history_mark_missing (RtpccSentHistory * h, RtpccSentEntry * e)
+{
+  if (e->state == RTPCC_SENT_PENDING)
+    e->state = RTPCC_SENT_MISSING;
+}
+
+static gboolean
+unresolved (const RtpccSentEntry * e)
+{
+  return e->state == RTPCC_SENT_PENDING || e->state == RTPCC_SENT_MISSING;
+}
+
+void
+rtpcc_sent_history_declare_losses (RtpccSentHistory * h,
+    RtpccSentLossFunc func, gpointer user_data)
+{
+  guint64 threshold = 0;
+  guint found = 0;
+
+  /* the NDUPACK-th highest received packet: every unresolved one below it
+   * has NDUPACK received packets after it */
+  for (guint64 q = h->highest_received; q > 0 && q >= h->oldest_unresolved;
+      q--) {
+    RtpccSentEntry *e = rtpcc_sent_history_get (h, q);
+    if (e && e->state == RTPCC_SENT_RECEIVED && ++found == RTPCC_NDUPACK) {
+      threshold = q;
+      break;
+    }
+  }
+  while (h->oldest_unresolved < threshold) {
+    RtpccSentEntry *e = rtpcc_sent_history_get (h, h->oldest_unresolved);
+    if (e && unresolved (e)) {
+      e->state = RTPCC_SENT_LOST;
+      func (e, user_data);
+    }
+    h->oldest_unresolved++;
+  }
+  /* skip over resolved entries */
+  for (;;) {
+    RtpccSentEntry *e = rtpcc_sent_history_get (h, h->oldest_unresolved);
+    if (!e || unresolved (e))
+      break;
+    h->oldest_unresolved++;
+  }
+}

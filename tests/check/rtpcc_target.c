@@ -1,0 +1,129 @@
+/* Unit tests for the target a sender publishes (gst/rtpcc/target.[ch]).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+
+#define MS(x) RTPCC_MSEC (x)
+
+static gboolean
+same (const RtpccTarget * a, const RtpccTarget * b)
+{
+  return a->target_bitrate == b->target_bitrate
+      && a->media_bitrate == b->media_bitrate
+      && a->fec_bitrate == b->fec_bitrate && a->pacing_rate == b->pacing_rate
+      && a->cwnd == b->cwnd && a->state == b->state && a->reason == b->reason;
+}
+
+static RtpccTarget
+adjusted (const RtpccTarget * cc, guint64 min, guint64 bytes, RtpccTime age,
+    RtpccTime max_delay, const gchar * breaker)
+{
+  RtpccTarget t = *cc;
+
+  rtpcc_target_for_sender (&t, min, bytes, age, max_delay, breaker);
+  return t;
+}
+
+static RtpccTarget
+controller_target (void)
+{
+  RtpccTarget t = { 0, };
+
+  t.target_bitrate = 1000000;
+  t.media_bitrate = 900000;
+  t.fec_bitrate = 100000;
+  t.pacing_rate = 1100000;
+  t.state = "congestion-avoidance";
+  t.reason = "feedback";
+  return t;
+}
+
+/* A pacer backlog older than the pacer's bound lowers the media target by
+ * what drains it in a second, in steps of a 32nd of the target; a short or
+ * young queue changes nothing. */
+GST_START_TEST (test_backlog)
+{
+  RtpccTarget cc = controller_target (), t;
+
+  /* nothing queued, or the head younger than max (max_delay, 10 ms) */
+  t = adjusted (&cc, 150000, 0, MS (500), MS (100), NULL);
+  fail_unless (same (&t, &cc));
+  t = adjusted (&cc, 150000, 20000, MS (100), MS (100), NULL);
+  fail_unless (same (&t, &cc));
+  t = adjusted (&cc, 150000, 20000, MS (10), 0, NULL);
+  fail_unless (same (&t, &cc));
+  /* 20000 B = 160 kbit/s over the 1 s drain, rounded up to the 31250
+   * bit/s step: 187500 */
+  t = adjusted (&cc, 150000, 20000, MS (101), MS (100), NULL);
+  fail_unless_equals_uint64 (t.media_bitrate, 900000 - 187500);
+  fail_unless_equals_uint64 (t.target_bitrate, cc.target_bitrate);
+  fail_unless_equals_uint64 (t.pacing_rate, cc.pacing_rate);
+  fail_unless_equals_string (t.reason, "sender-backlog");
+  fail_unless_equals_string (t.state, cc.state);
+  /* never below the minimum (nor raised to it) */
+  t = adjusted (&cc, 800000, 20000, MS (200), MS (100), NULL);
+  fail_unless_equals_uint64 (t.media_bitrate, 800000);
+  cc.media_bitrate = 100000;
+  t = adjusted (&cc, 150000, 20000, MS (200), MS (100), NULL);
+  fail_unless_equals_uint64 (t.media_bitrate, 100000);
+}
+
+GST_END_TEST;
+
+/* A tripped breaker holds everything at the minimum, no FEC or probes,
+ * with its state and reason. */
+GST_START_TEST (test_breaker)
+{
+  RtpccTarget cc = controller_target (), t;
+
+  t = adjusted (&cc, 150000, 20000, MS (500), MS (100),
+      "congestion");
+  fail_unless (t.target_bitrate == 150000 && t.media_bitrate == 150000
+      && t.pacing_rate == 150000 && t.fec_bitrate == 0);
+  fail_unless_equals_string (t.state, "circuit-breaker");
+  fail_unless_equals_string (t.reason, "congestion");
+}
+
+GST_END_TEST;
+
+/* The media share of the pacing rate a sending buffer drains at. */
+GST_START_TEST (test_target_media_pacing_rate)
+{
+  RtpccTarget t = { 0, };
+
+  t.target_bitrate = 1000000;
+  t.media_bitrate = 800000;
+  t.fec_bitrate = 200000;
+  t.pacing_rate = 1500000;
+  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1200000);
+  /* no pacing rate: the target's media share */
+  t.pacing_rate = 0;
+  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 800000);
+  /* all media (or no media figure): the whole pacing rate */
+  t.pacing_rate = 1500000;
+  t.media_bitrate = 1000000;
+  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
+  t.media_bitrate = 0;
+  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
+  t.target_bitrate = 0;
+  t.media_bitrate = 500;
+  fail_unless_equals_uint64 (rtpcc_target_media_pacing_rate (&t), 1500000);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_target_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_target");
+  TCase *tc = tcase_create ("target");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_backlog);
+  tcase_add_test (tc, test_breaker);
+  tcase_add_test (tc, test_target_media_pacing_rate);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_target);
