@@ -33,5 +33,6 @@
 #include <rtpcc/receiver.h>
 #include <rtpcc/playout.h>
 #include <rtpcc/fec/fec.h>
+#include <rtpcc/mprtp/ext.h>
 
 #endif /* __RTPCC_H__ */
