@@ -34,5 +34,6 @@
 #include <rtpcc/playout.h>
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/mprtp/ext.h>
+#include <rtpcc/mprtp/skew.h>
 
 #endif /* __RTPCC_H__ */
