@@ -35,5 +35,6 @@
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/mprtp/ext.h>
 #include <rtpcc/mprtp/skew.h>
+#include <rtpcc/mprtp/couple.h>
 
 #endif /* __RTPCC_H__ */
