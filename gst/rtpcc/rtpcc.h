@@ -36,5 +36,6 @@
 #include <rtpcc/mprtp/ext.h>
 #include <rtpcc/mprtp/skew.h>
 #include <rtpcc/mprtp/couple.h>
+#include <rtpcc/mprtp/sched.h>
 
 #endif /* __RTPCC_H__ */

@@ -1,0 +1,175 @@
+/* RtpccMprtpSched: the multipath sender's scheduler, sans I/O — which path
+ * each media packet takes, and the one rate the encoder gets.
+ *
+ * Rules (Singh's thesis, Publication VII, and draft-ietf-avtcore-mprtp):
+ *
+ *  - Start with an equal split: until the paths' controllers publish a
+ *    rate every usable path gets the same weight.
+ *  - Per reporting interval each path is classified from its subflow
+ *    report: NON_CONGESTED (no loss, no discard), LOSSY (losses only),
+ *    MILDLY_CONGESTED (losses and discards; a discard alone, a late packet,
+ *    is queueing too and counts here), CONGESTED (mildly congested for
+ *    congested_intervals in a row, 3). The classes take a smaller share:
+ *    the path's controller rate is scaled by lossy_share (0.75),
+ *    mild_share (0.5) or congested_share (0.25).
+ *  - Hysteresis: a share taken away is taken at once; it is handed back by
+ *    at most handback_step (0.1 of the path's rate) per clean interval, so
+ *    capacity moved off a path does not flow back at the first good report.
+ *  - Active paths: those whose one-way latency (srtt/2) plus the
+ *    receiver's playout margin stays within the end-to-end latency_bound
+ *    (500 ms); grouped by similar latency (within similar_latency, 50 ms),
+ *    the groups ordered by capacity/latency and taken until the media
+ *    requirement (media_max; 0 = as much as the paths give) is met. The
+ *    rest are PASSIVE: no media, kept as fallback (their RTCP keeps them
+ *    alive and measured).
+ *  - Coupling (couple.h): the active paths' scaled rates go through the
+ *    coupling rule; the allowed rates are the split weights and their sum
+ *    (capped at media_max) is the encoder rate. The encoder follows the
+ *    paths, so nothing is dropped at the sender.
+ *  - Packets: a key-frame packet goes on the best path (the lowest class,
+ *    then the highest capacity/latency); a retransmission on the active
+ *    path with the lowest RTT (then the best class); every other packet on
+ *    the path start-time fair queueing picks by the allowed rates (each
+ *    path's tag advances by size/rate per packet; the earliest finish wins;
+ *    an idle path earns no credit), so key frames and retransmissions are
+ *    charged to the path that carried them and the split follows the rates.
+ *  - Failure: a path on which media was sent and no feedback reported
+ *    progress (newly received media) for srtt + max(failure_min,
+ *    failure_gaps × the path's mean feedback gap) after the first
+ *    unanswered packet is FAILED and carries nothing from that instant
+ *    (tick() at next_timeout() finds it to the nanosecond). It is
+ *    re-admitted after readmit_feedbacks feedbacks of any kind since the
+ *    failure, at readmit_share of its rate, then handed back as above.
+ *  - One path: a passthrough. Every packet on path 0, the encoder rate is
+ *    the path's controller rate; no class, latency or coupling applies.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_MPRTP_SCHED_H__
+#define __RTPCC_MPRTP_SCHED_H__
+
+#include <rtpcc/common.h>
+#include <rtpcc/mprtp/ext.h>
+#include <rtpcc/mprtp/couple.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RTPCC_MPRTP_CLASS_NON_CONGESTED = 0,
+  RTPCC_MPRTP_CLASS_LOSSY,
+  RTPCC_MPRTP_CLASS_MILDLY_CONGESTED,
+  RTPCC_MPRTP_CLASS_CONGESTED,
+} RtpccMprtpPathClass;
+
+typedef enum
+{
+  RTPCC_MPRTP_PATH_ACTIVE = 0,
+  RTPCC_MPRTP_PATH_PASSIVE,
+  RTPCC_MPRTP_PATH_FAILED,
+} RtpccMprtpPathState;
+
+const gchar *rtpcc_mprtp_path_class_name (RtpccMprtpPathClass klass);
+const gchar *rtpcc_mprtp_path_state_name (RtpccMprtpPathState state);
+
+typedef struct
+{
+  RtpccTime latency_bound;      /* end to end, 500 ms */
+  RtpccTime playout_margin;     /* receiver buffering over the slowest
+                                 * path's one-way delay, 100 ms */
+  RtpccTime similar_latency;    /* one latency group, 50 ms */
+  guint64 media_max;            /* requirement, bit/s; 0 = unbounded */
+  guint congested_intervals;    /* 3 */
+  gdouble lossy_share, mild_share, congested_share;    /* 0.75 0.5 0.25 */
+  gdouble handback_step;        /* per clean interval, 0.1 */
+  gdouble readmit_share;        /* after a failure, 0.1 */
+  guint readmit_feedbacks;      /* feedbacks before re-admission, 2 */
+  RtpccTime failure_min;        /* 100 ms */
+  guint failure_gaps;           /* mean feedback gaps, 4 */
+  RtpccMprtpCoupleConfig couple;
+} RtpccMprtpSchedConfig;
+
+void rtpcc_mprtp_sched_config_init (RtpccMprtpSchedConfig * config);
+
+typedef struct _RtpccMprtpSched RtpccMprtpSched;
+
+/* NULL and @error for 0 or more than RTPCC_MPRTP_MAX_PATHS paths or a
+ * config out of range. */
+RtpccMprtpSched *rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config,
+    guint n_paths, RtpccTime now, GError ** error);
+void rtpcc_mprtp_sched_free (RtpccMprtpSched * sched);
+guint rtpcc_mprtp_sched_n_paths (const RtpccMprtpSched * sched);
+
+/* The rate @path's controller allows (its media bitrate), bit/s. */
+void rtpcc_mprtp_sched_set_rate (RtpccMprtpSched * sched, guint path,
+    RtpccTime now, guint64 rate);
+
+typedef struct
+{
+  RtpccTime srtt;               /* the path's smoothed RTT, or NONE */
+  RtpccTime queue_delay;        /* one-way delay over its minimum, or NONE */
+  /* the feedback reported media received that was not reported before:
+   * the forward direction works */
+  gboolean progress;
+} RtpccMprtpFeedbackInfo;
+
+/* Any feedback arrived on @path at @now. */
+void rtpcc_mprtp_sched_on_feedback (RtpccMprtpSched * sched, guint path,
+    RtpccTime now, const RtpccMprtpFeedbackInfo * info);
+
+/* One reporting interval of @path: @expected packets (by FSSN), @lost of
+ * them, @discarded of those received. Classifies the path and applies the
+ * hysteresis. An interval with nothing expected changes nothing. */
+void rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * sched, guint path,
+    RtpccTime now, guint64 expected, guint64 lost, guint64 discarded);
+/* The same from a subflow report (ext.h): the interval is the difference
+ * to the previous report of that path (the first one only primes it).
+ * FALSE for a report that goes backwards (a stale or reordered one), which
+ * is ignored. */
+gboolean rtpcc_mprtp_sched_on_report (RtpccMprtpSched * sched, guint path,
+    RtpccTime now, const RtpccMprtpSubflowReport * report);
+
+/* Failure detection; call at next_timeout() (and whenever convenient). */
+void rtpcc_mprtp_sched_tick (RtpccMprtpSched * sched, RtpccTime now);
+/* When a path would be declared failed if nothing arrives before
+ * (RTPCC_TIME_NONE: no deadline). */
+RtpccTime rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * sched);
+
+typedef enum
+{
+  RTPCC_MPRTP_PACKET_MEDIA = 0,
+  RTPCC_MPRTP_PACKET_KEYFRAME = 1 << 0,
+  RTPCC_MPRTP_PACKET_RETRANSMISSION = 1 << 1,
+} RtpccMprtpPacketFlags;
+
+/* The path for one packet of @size bytes sent at @now; the packet is
+ * counted as sent on it. Always a path (never a drop). */
+guint rtpcc_mprtp_sched_pick (RtpccMprtpSched * sched, RtpccTime now,
+    guint size, RtpccMprtpPacketFlags flags);
+
+/* The rate the encoder should produce, bit/s (0 until a path has one). */
+guint64 rtpcc_mprtp_sched_get_encoder_rate (const RtpccMprtpSched * sched);
+
+typedef struct
+{
+  RtpccMprtpPathState state;
+  RtpccMprtpPathClass klass;
+  guint congested_run;          /* mildly congested intervals in a row */
+  gdouble share;                /* the factor in force (hysteresis applied) */
+  guint64 rate;                 /* its controller's */
+  guint64 allowed;              /* after class, state and coupling */
+  RtpccTime srtt, latency;      /* latency = srtt / 2; NONE if unknown */
+  RtpccTime last_feedback;
+  RtpccTime failed_at;          /* NONE unless FAILED */
+  guint64 packets, bytes;       /* picked */
+  guint64 keyframe_packets, rtx_packets;
+  guint failures;
+} RtpccMprtpPathInfo;
+
+gboolean rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * sched,
+    guint path, RtpccMprtpPathInfo * info);
+RtpccMprtpCouple *rtpcc_mprtp_sched_get_couple (RtpccMprtpSched * sched);
+
+G_END_DECLS
+
+#endif
