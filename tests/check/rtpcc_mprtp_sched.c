@@ -362,7 +362,7 @@ GST_END_TEST;
 /* Feedback every 50 ms with progress on both paths, a packet every 10 ms
  * alternating; path 1's feedback stops after 1000 ms. Its first
  * unanswered packet is the one at 1010 ms; with srtt 100 ms and the
- * failure wait max(100 ms, 4 × 50 ms) it is failed at exactly 1310 ms,
+ * failure wait max(100 ms, 2 × 50 ms) it is failed at exactly 1210 ms,
  * and from then on every packet goes on path 0. */
 GST_START_TEST (test_failure_and_readmission)
 {
@@ -380,22 +380,23 @@ GST_START_TEST (test_failure_and_readmission)
     rtpcc_mprtp_sched_pick (s, t, PKT, 0);
   }
   /* the packet at 1000 ms went to one of them; 1010 ms to the other */
-  for (; t < MS (1310); t += MS (10)) {
+  for (; t < MS (1210); t += MS (10)) {
     if (t % MS (50) == 0)
       feedback (s, 0, t, MS (100), TRUE);
     rtpcc_mprtp_sched_pick (s, t, PKT, 0);
     rtpcc_mprtp_sched_tick (s, t);
   }
-  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1310));
-  rtpcc_mprtp_sched_tick (s, MS (1310) - 1);
+  fail_unless_equals_int64 (info (s, 1).feedback_gap, MS (50));
+  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1210));
+  rtpcc_mprtp_sched_tick (s, MS (1210) - 1);
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
-  rtpcc_mprtp_sched_tick (s, MS (1310));
+  rtpcc_mprtp_sched_tick (s, MS (1210));
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_FAILED);
-  fail_unless_equals_int64 (info (s, 1).failed_at, MS (1310));
+  fail_unless_equals_int64 (info (s, 1).failed_at, MS (1210));
   fail_unless_equals_int (info (s, 1).failures, 1);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
       1000000);
-  picks (s, MS (1310), MS (10), 50, 0, after);
+  picks (s, MS (1210), MS (10), 50, 0, after);
   picks (s, MS (1810), MS (10), 5, RTPCC_MPRTP_PACKET_KEYFRAME, after);
   picks (s, MS (1860), MS (10), 5, RTPCC_MPRTP_PACKET_RETRANSMISSION, after);
   fail_unless_equals_int (after[1], 0);
@@ -416,6 +417,78 @@ GST_START_TEST (test_failure_and_readmission)
   picks (s, MS (4000), MS (1), 110, 0, after);
   /* 1 : 0.1, to within the packet the fair queue starts with */
   fail_unless (after[1] >= 10 && after[1] <= 11, "%u", after[1]);
+  rtpcc_mprtp_sched_free (s);
+}
+
+GST_END_TEST;
+
+static void
+feedback_rates (RtpccMprtpSched * s, guint path, RtpccTime now,
+    RtpccTime queue, guint64 sent, guint64 received, guint64 rep_rx,
+    guint64 rep_lost)
+{
+  RtpccMprtpFeedbackInfo f = { MS (100), queue, TRUE, sent, received,
+    rep_rx, rep_lost
+  };
+  rtpcc_mprtp_sched_on_feedback (s, path, now, &f);
+}
+
+/* Capacity collapse: only with a queue of 50 ms and a delivery ratio
+ * under 0.5; then nothing for srtt (100 ms), then at most what it was
+ * seen to deliver; lifted when the controller comes down to it, or handed
+ * back a step per clean interval. */
+GST_START_TEST (test_capacity_collapse)
+{
+  RtpccMprtpSched *s = new_sched (2, NULL);
+  const guint64 M = 1000000;
+  RtpccTime t = RTPCC_SEC (10);
+
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
+  /* delivering 300k of 1M but no queue (a send rate that just rose) */
+  feedback_rates (s, 1, t, MS (49), M, 300000, 10, 0);
+  /* a queue, delivering 600k of 1M: not a collapse */
+  feedback_rates (s, 1, t += MS (40), MS (80), M, 600000, 10, 0);
+  /* random loss: 1 of 10 */
+  feedback_rates (s, 1, t += MS (40), MS (80), M, 900000, 9, 1);
+  /* under 200 kbit/s sent: not judged */
+  feedback_rates (s, 1, t += MS (40), MS (80), 199999, 10, 10, 0);
+  fail_unless_equals_int (info (s, 1).collapses, 0);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 2 * M);
+
+  /* 50 ms of queue and 400k of 1M delivered: drained for srtt */
+  feedback_rates (s, 1, t += MS (40), MS (50), M, 400000, 10, 0);
+  fail_unless_equals_int (info (s, 1).collapses, 1);
+  fail_unless_equals_uint64 (info (s, 1).cap, 400000);
+  fail_unless_equals_uint64 (info (s, 1).allowed, 0);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), M);
+  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s),
+      t + MS (100));
+  /* a drop-tail queue overflowing: 6 of 10 lost: 1M × 4/10 is no lower;
+   * then the receive rate shows 150k: the cap follows it down */
+  feedback_rates (s, 1, t + MS (40), MS (300), M, 500000, 4, 6);
+  fail_unless_equals_uint64 (info (s, 1).cap, 400000);
+  feedback_rates (s, 1, t + MS (80), MS (300), M, 150000, 1, 1);
+  fail_unless_equals_uint64 (info (s, 1).cap, 150000);
+  fail_unless_equals_int (info (s, 1).collapses, 1);
+  rtpcc_mprtp_sched_tick (s, t + MS (100) - 1);
+  fail_unless_equals_uint64 (info (s, 1).allowed, 0);
+  rtpcc_mprtp_sched_tick (s, t + MS (100));
+  fail_unless_equals_uint64 (info (s, 1).allowed, 150000);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
+      M + 150000);
+  /* handed back by 0.1 × the rate per clean interval */
+  rtpcc_mprtp_sched_on_interval (s, 1, t + RTPCC_SEC (1), 10, 0, 0);
+  fail_unless_equals_uint64 (info (s, 1).cap, 250000);
+  /* the controller comes down below the cap: the cap is gone */
+  rtpcc_mprtp_sched_set_rate (s, 1, t + RTPCC_SEC (2), 200000);
+  fail_unless_equals_uint64 (info (s, 1).cap, 0);
+  fail_unless_equals_uint64 (info (s, 1).allowed, 200000);
+
+  /* the loss sign alone: 2 of 10 received, 1M allowed: cap 200k */
+  feedback_rates (s, 0, t + RTPCC_SEC (3), MS (60), 0, 0, 2, 8);
+  fail_unless_equals_int (info (s, 0).collapses, 1);
+  fail_unless_equals_uint64 (info (s, 0).cap, 200000);
   rtpcc_mprtp_sched_free (s);
 }
 
@@ -505,6 +578,7 @@ rtpcc_mprtp_sched_suite (void)
   tcase_add_test (tc, test_groups_and_requirement);
   tcase_add_test (tc, test_keyframes_and_retransmissions);
   tcase_add_test (tc, test_failure_and_readmission);
+  tcase_add_test (tc, test_capacity_collapse);
   tcase_add_test (tc, test_silence_and_no_drop);
   tcase_add_test (tc, test_config);
   return s;

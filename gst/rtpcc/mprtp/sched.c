@@ -29,6 +29,9 @@ typedef struct
   guint64 allowed;
   guint64 packets, bytes, keyframe_packets, rtx_packets;
   guint failures;
+  guint64 cap;                  /* collapse cap, 0 = none */
+  guint collapses;
+  RtpccTime drain_until;        /* after a collapse: nothing until then */
   /* the previous subflow report, to turn cumulative counts into intervals */
   gboolean have_report;
   guint32 prev_ext_high;
@@ -91,7 +94,10 @@ rtpcc_mprtp_sched_config_init (RtpccMprtpSchedConfig * config)
   config->readmit_share = 0.1;
   config->readmit_feedbacks = 2;
   config->failure_min = RTPCC_MSEC (100);
-  config->failure_gaps = 4;
+  config->failure_gaps = 2;
+  config->collapse_ratio = 0.5;
+  config->collapse_min_rate = 200000;
+  config->collapse_queue = RTPCC_MSEC (50);
   rtpcc_mprtp_couple_config_init (&config->couple);
 }
 
@@ -119,7 +125,8 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
       || !share_ok (config->congested_share)
       || !share_ok (config->handback_step)
       || !share_ok (config->readmit_share) || config->failure_min <= 0
-      || config->failure_gaps == 0) {
+      || config->failure_gaps == 0 || !(config->collapse_ratio >= 0.0)
+      || config->collapse_ratio >= 1.0) {
     g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
         "mprtp: scheduler configuration out of range");
     return NULL;
@@ -142,6 +149,7 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
     p->failed_at = RTPCC_TIME_NONE;
     p->srtt = p->last_feedback = p->last_progress = RTPCC_TIME_NONE;
     p->first_unanswered = RTPCC_TIME_NONE;
+    p->drain_until = RTPCC_TIME_NONE;
     p->gap = -1.0;
   }
   return s;
@@ -299,8 +307,14 @@ recompute (RtpccMprtpSched * s, RtpccTime now)
         p->share = MIN (p->share, s->config.readmit_share);
       if (p->active)
         p->ever_active = TRUE;
-      in[i] = p->active ? (guint64) llround ((gdouble) p->rate * p->share) :
-          0;
+      /* the controller caught up with a collapse cap: it is its own */
+      if (p->cap && p->rate <= p->cap)
+        p->cap = 0;
+      if (p->drain_until != RTPCC_TIME_NONE && now >= p->drain_until)
+        p->drain_until = RTPCC_TIME_NONE;
+      in[i] = p->active && p->drain_until == RTPCC_TIME_NONE ?
+          (guint64) llround ((gdouble) (p->cap ? MIN (p->rate, p->cap) :
+              p->rate) * p->share) : 0;
     }
   }
   total = rtpcc_mprtp_couple_compute (s->couple, now, in, allowed);
@@ -338,6 +352,41 @@ rtpcc_mprtp_sched_set_rate (RtpccMprtpSched * s, guint path, RtpccTime now,
   recompute (s, now);
 }
 
+/* Capacity collapse (sched.h): a queue and a delivery ratio. */
+#define COLLAPSE_MIN_REPORTS 8
+
+static void
+collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
+    const RtpccMprtpFeedbackInfo * info)
+{
+  gdouble ratio = s->config.collapse_ratio, est = -1.0;
+  guint64 reported = info->reported_received + info->reported_lost;
+
+  if (info->queue_delay == RTPCC_TIME_NONE
+      || info->queue_delay < s->config.collapse_queue)
+    return;
+  if (info->send_rate >= s->config.collapse_min_rate && info->receive_rate > 0
+      && (gdouble) info->receive_rate < ratio * (gdouble) info->send_rate)
+    est = (gdouble) info->receive_rate;
+  if (reported >= COLLAPSE_MIN_REPORTS && p->allowed > 0
+      && (gdouble) info->reported_received < ratio * (gdouble) reported) {
+    gdouble e = (gdouble) p->allowed * info->reported_received / reported;
+    est = est < 0 ? e : MIN (est, e);
+  }
+  if (est < 0)
+    return;
+  if (p->cap == 0) {
+    /* The estimate lags (rate windows, losses declared after later
+     * arrivals): send nothing for a round trip while the queue drains
+     * and the next feedbacks tighten the cap. */
+    p->collapses++;
+    p->drain_until = now + MAX (p->srtt != RTPCC_TIME_NONE ? p->srtt : 0,
+        s->config.failure_min);
+  }
+  est = MAX (est, 1.0);
+  p->cap = p->cap ? MIN (p->cap, (guint64) est) : (guint64) est;
+}
+
 void
 rtpcc_mprtp_sched_on_feedback (RtpccMprtpSched * s, guint path,
     RtpccTime now, const RtpccMprtpFeedbackInfo * info)
@@ -354,6 +403,7 @@ rtpcc_mprtp_sched_on_feedback (RtpccMprtpSched * s, guint path,
   p->last_feedback = now;
   if (info->srtt != RTPCC_TIME_NONE)
     p->srtt = info->srtt;
+  collapse_check (s, p, now, info);
   if (info->progress) {
     p->last_progress = now;
     p->first_unanswered = RTPCC_TIME_NONE;
@@ -394,6 +444,11 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
   } else {
     p->mild_run = 0;
     p->klass = RTPCC_MPRTP_CLASS_NON_CONGESTED;
+  }
+  if (p->klass == RTPCC_MPRTP_CLASS_NON_CONGESTED && p->cap) {
+    p->cap += (guint64) (s->config.handback_step * (gdouble) p->rate);
+    if (p->cap >= p->rate)
+      p->cap = 0;
   }
   target = class_share (s, p->klass);
   /* taken at once, handed back a step per interval */
@@ -465,6 +520,8 @@ rtpcc_mprtp_sched_tick (RtpccMprtpSched * s, RtpccTime now)
     Path *p = &s->path[i];
     RtpccTime d = deadline (s, p);
 
+    if (p->drain_until != RTPCC_TIME_NONE && now >= p->drain_until)
+      changed = TRUE;           /* recompute ends the drain */
     if (d != RTPCC_TIME_NONE && now >= d) {
       p->failed = TRUE;
       p->failed_at = now;
@@ -487,6 +544,9 @@ rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * s)
     return t;
   for (guint i = 0; i < s->n; i++) {
     RtpccTime d = deadline (s, &s->path[i]);
+    if (d != RTPCC_TIME_NONE && (t == RTPCC_TIME_NONE || d < t))
+      t = d;
+    d = s->path[i].drain_until;
     if (d != RTPCC_TIME_NONE && (t == RTPCC_TIME_NONE || d < t))
       t = d;
   }
@@ -645,11 +705,14 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
   info->srtt = p->srtt;
   info->latency = latency_of (p);
   info->last_feedback = p->last_feedback;
+  info->feedback_gap = p->gap < 0 ? RTPCC_TIME_NONE : (RtpccTime) p->gap;
   info->failed_at = p->failed_at;
   info->packets = p->packets;
   info->bytes = p->bytes;
   info->keyframe_packets = p->keyframe_packets;
   info->rtx_packets = p->rtx_packets;
   info->failures = p->failures;
+  info->cap = p->cap;
+  info->collapses = p->collapses;
   return TRUE;
 }

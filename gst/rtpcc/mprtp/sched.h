@@ -33,6 +33,20 @@
  *    path's tag advances by size/rate per packet; the earliest finish wins;
  *    an idle path earns no credit), so key frames and retransmissions are
  *    charged to the path that carried them and the split follows the rates.
+ *  - Capacity collapse: a path whose queue has grown past collapse_queue
+ *    (50 ms) and that delivers less than collapse_ratio (0.5) of what it is
+ *    given — by its rates (received over sent, each over its last few
+ *    hundred ms, judged above collapse_min_rate), or by one feedback that
+ *    reports at least 8 packets and more than half of them lost (a drop-
+ *    tail queue overflowing) — carries nothing for max(srtt, failure_min)
+ *    while its queue drains, then at most what it was seen to deliver (the
+ *    lowest estimate since), without waiting for its controller to
+ *    confirm an over-use. The queue
+ *    condition keeps a send rate that just rose (it outruns the receive
+ *    rate's older window, but builds no queue) and random loss from
+ *    reading as a collapse. The cap is lifted when the controller's own
+ *    rate comes down to it, or handed back by handback_step of the rate
+ *    per clean interval.
  *  - Failure: a path on which media was sent and no feedback reported
  *    progress (newly received media) for srtt + max(failure_min,
  *    failure_gaps × the path's mean feedback gap) after the first
@@ -85,7 +99,10 @@ typedef struct
   gdouble readmit_share;        /* after a failure, 0.1 */
   guint readmit_feedbacks;      /* feedbacks before re-admission, 2 */
   RtpccTime failure_min;        /* 100 ms */
-  guint failure_gaps;           /* mean feedback gaps, 4 */
+  guint failure_gaps;           /* mean feedback gaps, 2 */
+  gdouble collapse_ratio;       /* received / sent below this, 0.5 */
+  guint64 collapse_min_rate;    /* judged above this send rate, 200 kbit/s */
+  RtpccTime collapse_queue;     /* ... and this queuing delay, 50 ms */
   RtpccMprtpCoupleConfig couple;
 } RtpccMprtpSchedConfig;
 
@@ -111,6 +128,12 @@ typedef struct
   /* the feedback reported media received that was not reported before:
    * the forward direction works */
   gboolean progress;
+  /* what the path's sender sent and its receiver got lately, bit/s (0:
+   * unknown): a path that delivers less than collapse_ratio of what it is
+   * sent has lost its capacity */
+  guint64 send_rate, receive_rate;
+  /* packets this feedback newly reported received and lost */
+  guint64 reported_received, reported_lost;
 } RtpccMprtpFeedbackInfo;
 
 /* Any feedback arrived on @path at @now. */
@@ -160,10 +183,13 @@ typedef struct
   guint64 allowed;              /* after class, state and coupling */
   RtpccTime srtt, latency;      /* latency = srtt / 2; NONE if unknown */
   RtpccTime last_feedback;
+  RtpccTime feedback_gap;       /* mean gap between feedbacks, NONE unknown */
   RtpccTime failed_at;          /* NONE unless FAILED */
   guint64 packets, bytes;       /* picked */
   guint64 keyframe_packets, rtx_packets;
   guint failures;
+  guint64 cap;                  /* capacity-collapse cap, 0 = none */
+  guint collapses;
 } RtpccMprtpPathInfo;
 
 gboolean rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * sched,
