@@ -117,66 +117,93 @@ GST_START_TEST (test_split)
 
 GST_END_TEST;
 
+/* Path 1's class and share, and how a 1 Mbit/s requirement is spread
+ * over two paths allowing 1 Mbit/s each: by rate × share, so path 1 gets
+ * 1M × share / (1 + share). */
 static void
-expect (RtpccMprtpSched * s, guint path, RtpccMprtpPathClass k, guint run,
-    gdouble share, guint64 encoder)
+expect (RtpccMprtpSched * s, RtpccMprtpPathClass k, guint run, gdouble share)
 {
-  RtpccMprtpPathInfo i = info (s, path);
+  RtpccMprtpPathInfo i = info (s, 1);
+  guint64 p1 = (guint64) llround (1e6 * share / (1.0 + share));
 
   fail_unless_equals_int (i.klass, k);
   fail_unless_equals_int (i.congested_run, run);
   fail_unless (fabs (i.share - share) < 1e-9, "share %f want %f", i.share,
       share);
-  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), encoder);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
+      1000000);
+  fail_unless (info (s, 1).allowed + 1 >= p1 && info (s, 1).allowed <= p1 + 1,
+      "allowed %" G_GUINT64_FORMAT " want %" G_GUINT64_FORMAT,
+      info (s, 1).allowed, p1);
+  fail_unless (info (s, 0).allowed + info (s, 1).allowed >= 999999
+      && info (s, 0).allowed + info (s, 1).allowed <= 1000001);
 }
 
-/* Path 1's classes, interval by interval: taken at once, handed back by
- * 0.1 per clean interval. Rates 1 Mbit/s each, so the encoder gets
- * 1 Mbit/s + 1 Mbit/s × share. */
+/* Path 1's classes, interval by interval: a share taken at once, handed
+ * back by 0.1 per clean interval; the 1 Mbit/s requirement follows the
+ * shares. */
 GST_START_TEST (test_classes_one_by_one)
 {
-  RtpccMprtpSched *s = new_sched (2, NULL);
+  RtpccMprtpSchedConfig c;
+  RtpccMprtpSched *s;
   RtpccTime t = 0;
   const guint64 M = 1000000;
 
+  rtpcc_mprtp_sched_config_init (&c);
+  c.media_max = M;
+  s = new_sched (2, &c);
   rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
   rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 0);
-  expect (s, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 1.0, 2 * M);
+  expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 1.0);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 2, 0);
-  expect (s, 1, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.75, M + 750000);
+  expect (s, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.75);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 2, 1);
-  expect (s, 1, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5, M + 500000);
+  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5);
   /* a discard alone is queueing too */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 1);
-  expect (s, 1, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 2, 0.5, M + 500000);
+  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 2, 0.5);
   /* the third in a row */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
-  expect (s, 1, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25, M + 250000);
+  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
-  expect (s, 1, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25, M + 250000);
+  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25);
   /* nothing expected: nothing learnt */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 0, 0, 0);
-  expect (s, 1, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25, M + 250000);
+  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25);
   /* losses alone end the run; the share still climbs back only a step */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 3, 0);
-  expect (s, 1, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.35, M + 350000);
+  expect (s, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.35);
   for (guint k = 0; k < 7; k++) {
-    gdouble want = MIN (1.0, 0.45 + 0.1 * k);
     rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 0);
-    expect (s, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, want,
-        M + (guint64) llround (M * want));
+    expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, MIN (1.0, 0.45 + 0.1 * k));
   }
   /* path 0 untouched throughout */
-  expect (s, 0, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 1.0, 2 * M);
-  /* the share scales the split as well as the encoder rate */
+  fail_unless_equals_int (info (s, 0).klass, RTPCC_MPRTP_CLASS_NON_CONGESTED);
+  /* the split follows: 4 packets of 5 on path 0 at share 1 vs 0.25 */
+  rtpcc_mprtp_sched_on_interval (s, 0, t, 100, 0, 0);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 5, 5);
+  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 5, 5);
+  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 5, 5);
+  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25);
   {
     guint count[2] = { 0 };
-    picks (s, t, MS (1), 300, 0, count);
-    fail_unless_equals_int (count[0], 200);
+    picks (s, t, MS (1), 500, 0, count);
+    fail_unless_equals_int (count[0], 400);
     fail_unless_equals_int (count[1], 100);
   }
+  rtpcc_mprtp_sched_free (s);
+
+  /* No requirement (an adaptive encoder): the paths' controllers set the
+   * rates; a class does not cut a path below its controller's rate. */
+  s = new_sched (2, NULL);
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
+  for (guint k = 0; k < 5; k++)
+    rtpcc_mprtp_sched_on_interval (s, 1, RTPCC_SEC (k + 1), 100, 5, 5);
+  fail_unless_equals_int (info (s, 1).klass, RTPCC_MPRTP_CLASS_CONGESTED);
+  fail_unless_equals_uint64 (info (s, 1).allowed, M);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 2 * M);
   rtpcc_mprtp_sched_free (s);
 }
 
@@ -254,7 +281,7 @@ GST_START_TEST (test_latency_bound)
   /* back under the bound: active again, at the re-admission share */
   feedback (s, 1, t + MS (500), MS (300), TRUE);
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
-  fail_unless (fabs (info (s, 1).share - 0.1) < 1e-9);
+  fail_unless_equals_uint64 (info (s, 1).ramp, 100000);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
       1100000);
   rtpcc_mprtp_sched_on_interval (s, 1, t + RTPCC_SEC (1), 10, 0, 0);
@@ -362,7 +389,7 @@ GST_END_TEST;
 /* Feedback every 50 ms with progress on both paths, a packet every 10 ms
  * alternating; path 1's feedback stops after 1000 ms. Its first
  * unanswered packet is the one at 1010 ms; with srtt 100 ms and the
- * failure wait max(100 ms, 2 × 50 ms) it is failed at exactly 1210 ms,
+ * failure wait max(200 ms, 2 × 50 ms) it is failed at exactly 1310 ms,
  * and from then on every packet goes on path 0. */
 GST_START_TEST (test_failure_and_readmission)
 {
@@ -380,23 +407,23 @@ GST_START_TEST (test_failure_and_readmission)
     rtpcc_mprtp_sched_pick (s, t, PKT, 0);
   }
   /* the packet at 1000 ms went to one of them; 1010 ms to the other */
-  for (; t < MS (1210); t += MS (10)) {
+  for (; t < MS (1310); t += MS (10)) {
     if (t % MS (50) == 0)
       feedback (s, 0, t, MS (100), TRUE);
     rtpcc_mprtp_sched_pick (s, t, PKT, 0);
     rtpcc_mprtp_sched_tick (s, t);
   }
   fail_unless_equals_int64 (info (s, 1).feedback_gap, MS (50));
-  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1210));
-  rtpcc_mprtp_sched_tick (s, MS (1210) - 1);
+  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1310));
+  rtpcc_mprtp_sched_tick (s, MS (1310) - 1);
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
-  rtpcc_mprtp_sched_tick (s, MS (1210));
+  rtpcc_mprtp_sched_tick (s, MS (1310));
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_FAILED);
-  fail_unless_equals_int64 (info (s, 1).failed_at, MS (1210));
+  fail_unless_equals_int64 (info (s, 1).failed_at, MS (1310));
   fail_unless_equals_int (info (s, 1).failures, 1);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
       1000000);
-  picks (s, MS (1210), MS (10), 50, 0, after);
+  picks (s, MS (1310), MS (10), 50, 0, after);
   picks (s, MS (1810), MS (10), 5, RTPCC_MPRTP_PACKET_KEYFRAME, after);
   picks (s, MS (1860), MS (10), 5, RTPCC_MPRTP_PACKET_RETRANSMISSION, after);
   fail_unless_equals_int (after[1], 0);
@@ -427,68 +454,105 @@ feedback_rates (RtpccMprtpSched * s, guint path, RtpccTime now,
     RtpccTime queue, guint64 sent, guint64 received, guint64 rep_rx,
     guint64 rep_lost)
 {
-  RtpccMprtpFeedbackInfo f = { MS (100), queue, TRUE, sent, received,
+  RtpccMprtpFeedbackInfo f = { MS (100), queue, rep_rx > 0, sent, received,
     rep_rx, rep_lost
   };
   rtpcc_mprtp_sched_on_feedback (s, path, now, &f);
 }
 
-/* Capacity collapse: only with a queue of 50 ms and a delivery ratio
- * under 0.5; then nothing for srtt (100 ms), then at most what it was
- * seen to deliver; lifted when the controller comes down to it, or handed
- * back a step per clean interval. */
+/* Capacity collapse, by hand. Packets of 1250 bytes (10 kbit), so a
+ * feedback every 40 ms reporting 4 packets is 1 Mbit/s delivered. */
 GST_START_TEST (test_capacity_collapse)
 {
   RtpccMprtpSched *s = new_sched (2, NULL);
   const guint64 M = 1000000;
   RtpccTime t = RTPCC_SEC (10);
+  guint count[2] = { 0 };
 
   rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
   rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
-  /* delivering 300k of 1M but no queue (a send rate that just rose) */
-  feedback_rates (s, 1, t, MS (49), M, 300000, 10, 0);
-  /* a queue, delivering 600k of 1M: not a collapse */
-  feedback_rates (s, 1, t += MS (40), MS (80), M, 600000, 10, 0);
-  /* random loss: 1 of 10 */
-  feedback_rates (s, 1, t += MS (40), MS (80), M, 900000, 9, 1);
-  /* under 200 kbit/s sent: not judged */
-  feedback_rates (s, 1, t += MS (40), MS (80), 199999, 10, 10, 0);
-  fail_unless_equals_int (info (s, 1).collapses, 0);
-  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 2 * M);
-
-  /* 50 ms of queue and 400k of 1M delivered: drained for srtt */
-  feedback_rates (s, 1, t += MS (40), MS (50), M, 400000, 10, 0);
+  for (guint i = 0; i < 100; i++)
+    count[rtpcc_mprtp_sched_pick (s, MS (i), 1250, 0)]++;
+  fail_unless_equals_int (count[1], 50);
+  /* 1 Mbit/s delivered, with and without a queue; path 0 answers too */
+  feedback_rates (s, 0, t, MS (5), M, M, 4, 0);
+  for (guint i = 0; i < 10; i++)
+    feedback_rates (s, 1, t += MS (40), i < 5 ? MS (10) : MS (80), M, M, 4,
+        0);
+  /* one packet per feedback: over the last 200 ms (5 feedbacks) that is
+   * 4 + 1 = 5 ... 1 + 1 + 1 + 1 + 4 = 8 packets, 400 kbit/s < 0.5 × 1M at
+   * the fourth; a stale receive rate (1M) does not hide it */
+  for (guint k = 1; k <= 3; k++) {
+    feedback_rates (s, 1, t += MS (40), MS (80), M, M, 1, 0);
+    fail_unless (info (s, 1).collapses == 0, "k %u", k);
+  }
+  feedback_rates (s, 1, t += MS (40), MS (80), M, M, 1, 0);
   fail_unless_equals_int (info (s, 1).collapses, 1);
   fail_unless_equals_uint64 (info (s, 1).cap, 400000);
+  /* drained for max (srtt 100 ms, 200 ms), then the ramp: 10 % of 1M */
   fail_unless_equals_uint64 (info (s, 1).allowed, 0);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), M);
   fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s),
-      t + MS (100));
-  /* a drop-tail queue overflowing: 6 of 10 lost: 1M × 4/10 is no lower;
-   * then the receive rate shows 150k: the cap follows it down */
-  feedback_rates (s, 1, t + MS (40), MS (300), M, 500000, 4, 6);
+      t + MS (200));
+  /* once capped, later feedbacks (our own reduced sending) do not move it */
+  feedback_rates (s, 1, t + MS (40), MS (300), M, 10000, 1, 9);
   fail_unless_equals_uint64 (info (s, 1).cap, 400000);
-  feedback_rates (s, 1, t + MS (80), MS (300), M, 150000, 1, 1);
-  fail_unless_equals_uint64 (info (s, 1).cap, 150000);
-  fail_unless_equals_int (info (s, 1).collapses, 1);
-  rtpcc_mprtp_sched_tick (s, t + MS (100) - 1);
+  rtpcc_mprtp_sched_tick (s, t + MS (200) - 1);
   fail_unless_equals_uint64 (info (s, 1).allowed, 0);
-  rtpcc_mprtp_sched_tick (s, t + MS (100));
-  fail_unless_equals_uint64 (info (s, 1).allowed, 150000);
+  rtpcc_mprtp_sched_tick (s, t + MS (200));
+  fail_unless_equals_uint64 (info (s, 1).ramp, 100000);
+  fail_unless_equals_uint64 (info (s, 1).allowed, 100000);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
-      M + 150000);
-  /* handed back by 0.1 × the rate per clean interval */
+      M + 100000);
+  /* clean intervals: the ramp +100k, the cap +100k each */
   rtpcc_mprtp_sched_on_interval (s, 1, t + RTPCC_SEC (1), 10, 0, 0);
-  fail_unless_equals_uint64 (info (s, 1).cap, 250000);
-  /* the controller comes down below the cap: the cap is gone */
-  rtpcc_mprtp_sched_set_rate (s, 1, t + RTPCC_SEC (2), 200000);
+  fail_unless_equals_uint64 (info (s, 1).ramp, 200000);
+  fail_unless_equals_uint64 (info (s, 1).cap, 500000);
+  /* the controller comes down below both: they are gone */
+  rtpcc_mprtp_sched_set_rate (s, 1, t + RTPCC_SEC (2), 150000);
   fail_unless_equals_uint64 (info (s, 1).cap, 0);
-  fail_unless_equals_uint64 (info (s, 1).allowed, 200000);
+  fail_unless_equals_uint64 (info (s, 1).ramp, 0);
+  fail_unless_equals_uint64 (info (s, 1).allowed, 150000);
+  rtpcc_mprtp_sched_free (s);
 
-  /* the loss sign alone: 2 of 10 received, 1M allowed: cap 200k */
-  feedback_rates (s, 0, t + RTPCC_SEC (3), MS (60), 0, 0, 2, 8);
+  /* A delay step: no feedback for 190 ms (4.75 mean gaps), then the
+   * usual 5 packets at once with 150 ms more delay. Over 200 ms that is
+   * 250 kbit/s, but over the usual 40 ms gap 1.25 Mbit/s: not a collapse. */
+  s = new_sched (2, NULL);
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
+  for (guint i = 0; i < 100; i++)
+    rtpcc_mprtp_sched_pick (s, MS (i), 1250, 0);
+  t = RTPCC_SEC (10);
+  for (guint i = 0; i < 10; i++)
+    feedback_rates (s, 1, t += MS (40), MS (5), M, M, 4, 0);
+  feedback_rates (s, 1, t += MS (190), MS (155), M, 250000, 5, 0);
+  fail_unless_equals_int (info (s, 1).collapses, 0);
+  /* random loss without a queue, and a queue below 50 ms: not either */
+  feedback_rates (s, 0, t, MS (10), M, M, 2, 8);
+  feedback_rates (s, 0, t + MS (40), MS (49), M, M, 2, 8);
+  fail_unless_equals_int (info (s, 0).collapses, 0);
+  /* a sender under 200 kbit/s is not judged on its rates */
+  feedback_rates (s, 1, t + MS (80), MS (155), 199999, 10, 0, 0);
+  fail_unless_equals_int (info (s, 1).collapses, 0);
+  /* a drop-tail queue overflowing: 2 of 10 received: cap 1M × 2/10 */
+  feedback_rates (s, 0, t + MS (120), MS (60), M, M, 2, 8);
   fail_unless_equals_int (info (s, 0).collapses, 1);
   fail_unless_equals_uint64 (info (s, 0).cap, 200000);
+  /* still congested while it comes back: parked for 10 s */
+  for (guint k = 0; k < 3; k++)
+    rtpcc_mprtp_sched_on_interval (s, 0, t + RTPCC_SEC (k + 1), 10, 1, 1);
+  fail_unless_equals_int (info (s, 0).klass, RTPCC_MPRTP_CLASS_CONGESTED);
+  fail_unless_equals_int (info (s, 0).parks, 1);
+  fail_unless_equals_int (info (s, 0).state, RTPCC_MPRTP_PATH_PASSIVE);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), M);
+  rtpcc_mprtp_sched_tick (s, t + RTPCC_SEC (13) - 1);
+  fail_unless_equals_int (info (s, 0).state, RTPCC_MPRTP_PATH_PASSIVE);
+  fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s),
+      t + RTPCC_SEC (13));
+  rtpcc_mprtp_sched_tick (s, t + RTPCC_SEC (13));
+  fail_unless_equals_int (info (s, 0).state, RTPCC_MPRTP_PATH_ACTIVE);
+  fail_unless_equals_uint64 (info (s, 0).allowed, 100000);
   rtpcc_mprtp_sched_free (s);
 }
 

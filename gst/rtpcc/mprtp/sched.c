@@ -10,6 +10,9 @@
 #define FIRST_FEEDBACK_TIMEOUT RTPCC_SEC (1)
 /* a feedback gap longer than this is an outage, not the feedback rate */
 #define GAP_CAP RTPCC_SEC (1)
+/* feedbacks remembered for the delivery rate, and its span */
+#define DELIVERY_RING 16
+#define DELIVERY_SPAN RTPCC_MSEC (200)
 /* latency used for ordering while a path has no RTT yet */
 #define UNKNOWN_LATENCY RTPCC_MSEC (1)
 
@@ -30,8 +33,14 @@ typedef struct
   guint64 packets, bytes, keyframe_packets, rtx_packets;
   guint failures;
   guint64 cap;                  /* collapse cap, 0 = none */
-  guint collapses;
+  guint64 ramp, ramp_step;      /* re-admission ramp, 0 = none */
+  guint collapses, parks;
   RtpccTime drain_until;        /* after a collapse: nothing until then */
+  RtpccTime parked_until;       /* congested in recovery: passive until */
+  /* packets reported received by the recent feedbacks (a ring) */
+  RtpccTime fb_at[DELIVERY_RING];
+  guint64 fb_received[DELIVERY_RING];
+  guint fb_head;
   /* the previous subflow report, to turn cumulative counts into intervals */
   gboolean have_report;
   guint32 prev_ext_high;
@@ -93,11 +102,12 @@ rtpcc_mprtp_sched_config_init (RtpccMprtpSchedConfig * config)
   config->handback_step = 0.1;
   config->readmit_share = 0.1;
   config->readmit_feedbacks = 2;
-  config->failure_min = RTPCC_MSEC (100);
+  config->failure_min = RTPCC_MSEC (200);
   config->failure_gaps = 2;
   config->collapse_ratio = 0.5;
   config->collapse_min_rate = 200000;
   config->collapse_queue = RTPCC_MSEC (50);
+  config->park_time = RTPCC_SEC (10);
   rtpcc_mprtp_couple_config_init (&config->couple);
 }
 
@@ -125,7 +135,8 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
       || !share_ok (config->congested_share)
       || !share_ok (config->handback_step)
       || !share_ok (config->readmit_share) || config->failure_min <= 0
-      || config->failure_gaps == 0 || !(config->collapse_ratio >= 0.0)
+      || config->failure_gaps == 0 || config->park_time <= 0
+      || !(config->collapse_ratio >= 0.0)
       || config->collapse_ratio >= 1.0) {
     g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
         "mprtp: scheduler configuration out of range");
@@ -150,6 +161,9 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
     p->srtt = p->last_feedback = p->last_progress = RTPCC_TIME_NONE;
     p->first_unanswered = RTPCC_TIME_NONE;
     p->drain_until = RTPCC_TIME_NONE;
+    p->parked_until = RTPCC_TIME_NONE;
+    for (guint k = 0; k < DELIVERY_RING; k++)
+      p->fb_at[k] = RTPCC_TIME_NONE;
     p->gap = -1.0;
   }
   return s;
@@ -208,7 +222,7 @@ order_latency (const Path * p)
 /* The active set (sched.h: latency bound, latency groups ordered by
  * capacity/latency, taken until the requirement is met). */
 static void
-select_active (RtpccMprtpSched * s)
+select_active (RtpccMprtpSched * s, RtpccTime now)
 {
   guint idx[RTPCC_MPRTP_MAX_PATHS], n = 0;
   guint64 taken = 0;
@@ -218,7 +232,9 @@ select_active (RtpccMprtpSched * s)
     RtpccTime l = latency_of (p);
 
     p->active = FALSE;
-    if (p->failed)
+    if (p->parked_until != RTPCC_TIME_NONE && now >= p->parked_until)
+      p->parked_until = RTPCC_TIME_NONE;
+    if (p->failed || p->parked_until != RTPCC_TIME_NONE)
       continue;
     if (l == RTPCC_TIME_NONE) {
       /* nothing known against it yet: used, but not counted on */
@@ -281,6 +297,55 @@ select_active (RtpccMprtpSched * s)
   }
 }
 
+/* Starts a re-admitted path at readmit_share of its rate, growing by
+ * handback_step of that rate per clean interval: an absolute ramp, so the
+ * path's controller (which may not claim much more than it receives)
+ * grows with it instead of shrinking to what it is let through. */
+static void
+start_ramp (RtpccMprtpSched * s, Path * p)
+{
+  p->ramp = MAX ((guint64) (s->config.readmit_share * (gdouble) p->rate), 1);
+  p->ramp_step = MAX ((guint64) (s->config.handback_step * (gdouble)
+          p->rate), 1);
+}
+
+/* A requirement @total below what the paths allow is spread by the
+ * allowed rates weighted with the class shares (water-filling: no path
+ * above what it allows), so lossy and congested paths carry less. */
+static void
+spread (const RtpccMprtpSched * s, guint64 * allowed, guint64 total)
+{
+  gboolean full[RTPCC_MPRTP_MAX_PATHS] = { FALSE };
+  gdouble left = (gdouble) total;
+
+  for (guint round = 0; round < s->n; round++) {
+    gdouble w = 0.0, lambda;
+    gboolean again = FALSE;
+
+    for (guint i = 0; i < s->n; i++)
+      if (!full[i])
+        w += (gdouble) allowed[i] * s->path[i].share;
+    if (w <= 0.0)
+      break;
+    lambda = left / w;
+    for (guint i = 0; i < s->n; i++) {
+      if (!full[i] && lambda * s->path[i].share >= 1.0) {
+        /* this path would get all it allows: fill it, spread the rest */
+        full[i] = TRUE;
+        left -= (gdouble) allowed[i];
+        again = TRUE;
+      }
+    }
+    if (again)
+      continue;
+    for (guint i = 0; i < s->n; i++)
+      if (!full[i])
+        allowed[i] = (guint64) llround (lambda * (gdouble) allowed[i] *
+            s->path[i].share);
+    break;
+  }
+}
+
 static void
 recompute (RtpccMprtpSched * s, RtpccTime now)
 {
@@ -297,24 +362,29 @@ recompute (RtpccMprtpSched * s, RtpccTime now)
 
     for (guint i = 0; i < s->n; i++)
       before[i] = s->path[i].active;
-    select_active (s);
+    select_active (s, now);
     for (guint i = 0; i < s->n; i++) {
       Path *p = &s->path[i];
+      guint64 r = p->rate;
 
       /* a path that comes back (latency bound) starts small, like a
        * re-admitted one; paths active from the start start whole */
       if (p->active && !before[i] && p->ever_active)
-        p->share = MIN (p->share, s->config.readmit_share);
+        start_ramp (s, p);
       if (p->active)
         p->ever_active = TRUE;
-      /* the controller caught up with a collapse cap: it is its own */
+      /* the controller caught up with a cap or a ramp: it is its own */
       if (p->cap && p->rate <= p->cap)
         p->cap = 0;
+      if (p->ramp && p->rate <= p->ramp)
+        p->ramp = 0;
       if (p->drain_until != RTPCC_TIME_NONE && now >= p->drain_until)
         p->drain_until = RTPCC_TIME_NONE;
-      in[i] = p->active && p->drain_until == RTPCC_TIME_NONE ?
-          (guint64) llround ((gdouble) (p->cap ? MIN (p->rate, p->cap) :
-              p->rate) * p->share) : 0;
+      if (p->cap)
+        r = MIN (r, p->cap);
+      if (p->ramp)
+        r = MIN (r, p->ramp);
+      in[i] = p->active && p->drain_until == RTPCC_TIME_NONE ? r : 0;
     }
   }
   total = rtpcc_mprtp_couple_compute (s->couple, now, in, allowed);
@@ -335,10 +405,12 @@ recompute (RtpccMprtpSched * s, RtpccTime now)
       total = allowed[best];
     }
   }
+  if (s->config.media_max > 0 && total > s->config.media_max) {
+    spread (s, allowed, s->config.media_max);
+    total = s->config.media_max;
+  }
   for (guint i = 0; i < s->n; i++)
     s->path[i].allowed = allowed[i];
-  if (s->config.media_max > 0)
-    total = MIN (total, s->config.media_max);
   s->encoder_rate = total;
 }
 
@@ -352,6 +424,33 @@ rtpcc_mprtp_sched_set_rate (RtpccMprtpSched * s, guint path, RtpccTime now,
   recompute (s, now);
 }
 
+/* What the path delivered over the last DELIVERY_SPAN, bit/s, from the
+ * packets its feedbacks reported received (times their mean size), or -1
+ * while the feedbacks remembered do not cover the span. Updated at every
+ * feedback, unlike the endpoints' tumbling rate windows. */
+static gdouble
+delivered_rate (const Path * p, RtpccTime now)
+{
+  guint64 pkts = 0;
+  gboolean covered = FALSE;
+
+  if (p->packets == 0)
+    return -1.0;
+  for (guint k = 0; k < DELIVERY_RING; k++) {
+    RtpccTime at = p->fb_at[k];
+    if (at == RTPCC_TIME_NONE)
+      continue;
+    if (now - at >= DELIVERY_SPAN)
+      covered = TRUE;
+    else
+      pkts += p->fb_received[k];
+  }
+  if (!covered)
+    return -1.0;
+  return (gdouble) pkts * ((gdouble) p->bytes / p->packets) * 8.0 /
+      RTPCC_TIME_AS_SEC (DELIVERY_SPAN);
+}
+
 /* Capacity collapse (sched.h): a queue and a delivery ratio. */
 #define COLLAPSE_MIN_REPORTS 8
 
@@ -359,15 +458,44 @@ static void
 collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
     const RtpccMprtpFeedbackInfo * info)
 {
-  gdouble ratio = s->config.collapse_ratio, est = -1.0;
+  gdouble ratio = s->config.collapse_ratio, est = -1.0, sent, got;
   guint64 reported = info->reported_received + info->reported_lost;
 
-  if (info->queue_delay == RTPCC_TIME_NONE
+  /* Once capped, the ramp and the path's controller take it from there:
+   * what it delivers now measures our own reduced sending, not it. */
+  if (p->cap || info->queue_delay == RTPCC_TIME_NONE
       || info->queue_delay < s->config.collapse_queue)
     return;
-  if (info->send_rate >= s->config.collapse_min_rate && info->receive_rate > 0
-      && (gdouble) info->receive_rate < ratio * (gdouble) info->send_rate)
-    est = (gdouble) info->receive_rate;
+  sent = info->send_rate > 0 ? (gdouble) info->send_rate :
+      (gdouble) p->allowed;
+  got = delivered_rate (p, now);
+  {
+    /* A path that stalled for a moment (a delay step) reads as a
+     * collapse over the window that holds the stall; but its feedback
+     * then resumes at the usual pace, reporting the usual number of
+     * packets. So what this feedback reports, over the time since the
+     * previous one (at most two mean gaps: a stall is not a rate), must
+     * be low too. */
+    guint last = (p->fb_head + DELIVERY_RING - 1) % DELIVERY_RING;
+    guint prev = (p->fb_head + DELIVERY_RING - 2) % DELIVERY_RING;
+    if (got >= 0 && p->fb_at[prev] != RTPCC_TIME_NONE
+        && now > p->fb_at[prev]) {
+      gdouble span = (gdouble) (now - p->fb_at[prev]), recent;
+
+      if (p->gap > 0 && span > 2.0 * p->gap)
+        span = p->gap;
+      recent = (gdouble) p->fb_received[last] * ((gdouble) p->bytes /
+          p->packets) * 8.0 / (span / 1e9);
+      if (recent >= ratio * sent)
+        got = -1.0;
+    }
+  }
+  if (info->receive_rate > 0 && got >= 0
+      && (gdouble) info->receive_rate < got)
+    got = (gdouble) info->receive_rate;
+  if (sent >= (gdouble) s->config.collapse_min_rate && got >= 0
+      && got < ratio * sent)
+    est = got;
   if (reported >= COLLAPSE_MIN_REPORTS && p->allowed > 0
       && (gdouble) info->reported_received < ratio * (gdouble) reported) {
     gdouble e = (gdouble) p->allowed * info->reported_received / reported;
@@ -375,16 +503,14 @@ collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
   }
   if (est < 0)
     return;
-  if (p->cap == 0) {
-    /* The estimate lags (rate windows, losses declared after later
-     * arrivals): send nothing for a round trip while the queue drains
-     * and the next feedbacks tighten the cap. */
-    p->collapses++;
-    p->drain_until = now + MAX (p->srtt != RTPCC_TIME_NONE ? p->srtt : 0,
-        s->config.failure_min);
-  }
-  est = MAX (est, 1.0);
-  p->cap = p->cap ? MIN (p->cap, (guint64) est) : (guint64) est;
+  /* The estimate lags (rate windows, losses declared after later
+   * arrivals): send nothing for a round trip while the queue drains, then
+   * come back as a re-admitted path does, never above the estimate. */
+  p->collapses++;
+  p->drain_until = now + MAX (p->srtt != RTPCC_TIME_NONE ? p->srtt : 0,
+      s->config.failure_min);
+  start_ramp (s, p);
+  p->cap = (guint64) MAX (est, 1.0);
 }
 
 void
@@ -403,6 +529,9 @@ rtpcc_mprtp_sched_on_feedback (RtpccMprtpSched * s, guint path,
   p->last_feedback = now;
   if (info->srtt != RTPCC_TIME_NONE)
     p->srtt = info->srtt;
+  p->fb_at[p->fb_head] = now;
+  p->fb_received[p->fb_head] = info->reported_received;
+  p->fb_head = (p->fb_head + 1) % DELIVERY_RING;
   collapse_check (s, p, now, info);
   if (info->progress) {
     p->last_progress = now;
@@ -416,7 +545,7 @@ rtpcc_mprtp_sched_on_feedback (RtpccMprtpSched * s, guint path,
     if (p->feedbacks_since_failure >= s->config.readmit_feedbacks) {
       p->failed = FALSE;
       p->failed_at = RTPCC_TIME_NONE;
-      p->share = MIN (p->share, s->config.readmit_share);
+      start_ramp (s, p);
       p->first_unanswered = RTPCC_TIME_NONE;
     }
   }
@@ -449,6 +578,19 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
     p->cap += (guint64) (s->config.handback_step * (gdouble) p->rate);
     if (p->cap >= p->rate)
       p->cap = 0;
+  }
+  /* still congested while recovering from a collapse or a failure (a
+   * path that cannot carry even what its controller's floor asks):
+   * passive for a while, then re-admitted as after a failure */
+  if (p->klass == RTPCC_MPRTP_CLASS_CONGESTED && (p->cap || p->ramp)
+      && p->parked_until == RTPCC_TIME_NONE) {
+    p->parked_until = now + s->config.park_time;
+    p->parks++;
+  }
+  if (p->klass <= RTPCC_MPRTP_CLASS_LOSSY && p->ramp) {
+    p->ramp += p->ramp_step;
+    if (p->ramp >= p->rate)
+      p->ramp = 0;
   }
   target = class_share (s, p->klass);
   /* taken at once, handed back a step per interval */
@@ -520,8 +662,9 @@ rtpcc_mprtp_sched_tick (RtpccMprtpSched * s, RtpccTime now)
     Path *p = &s->path[i];
     RtpccTime d = deadline (s, p);
 
-    if (p->drain_until != RTPCC_TIME_NONE && now >= p->drain_until)
-      changed = TRUE;           /* recompute ends the drain */
+    if ((p->drain_until != RTPCC_TIME_NONE && now >= p->drain_until)
+        || (p->parked_until != RTPCC_TIME_NONE && now >= p->parked_until))
+      changed = TRUE;           /* recompute ends the drain or the park */
     if (d != RTPCC_TIME_NONE && now >= d) {
       p->failed = TRUE;
       p->failed_at = now;
@@ -547,6 +690,9 @@ rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * s)
     if (d != RTPCC_TIME_NONE && (t == RTPCC_TIME_NONE || d < t))
       t = d;
     d = s->path[i].drain_until;
+    if (d != RTPCC_TIME_NONE && (t == RTPCC_TIME_NONE || d < t))
+      t = d;
+    d = s->path[i].parked_until;
     if (d != RTPCC_TIME_NONE && (t == RTPCC_TIME_NONE || d < t))
       t = d;
   }
@@ -713,6 +859,8 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
   info->rtx_packets = p->rtx_packets;
   info->failures = p->failures;
   info->cap = p->cap;
+  info->ramp = p->ramp;
   info->collapses = p->collapses;
+  info->parks = p->parks;
   return TRUE;
 }

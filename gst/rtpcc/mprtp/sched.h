@@ -9,12 +9,21 @@
  *    report: NON_CONGESTED (no loss, no discard), LOSSY (losses only),
  *    MILDLY_CONGESTED (losses and discards; a discard alone, a late packet,
  *    is queueing too and counts here), CONGESTED (mildly congested for
- *    congested_intervals in a row, 3). The classes take a smaller share:
- *    the path's controller rate is scaled by lossy_share (0.75),
- *    mild_share (0.5) or congested_share (0.25).
+ *    congested_intervals in a row, 3). Each class has a share: 1,
+ *    lossy_share (0.75), mild_share (0.5), congested_share (0.25).
  *  - Hysteresis: a share taken away is taken at once; it is handed back by
- *    at most handback_step (0.1 of the path's rate) per clean interval, so
- *    capacity moved off a path does not flow back at the first good report.
+ *    at most handback_step (0.1) per clean interval, so load moved off a
+ *    path does not flow back at the first good report.
+ *  - What the shares act on. A media requirement (media_max) below what
+ *    the paths allow is spread by the allowed rates weighted with the
+ *    shares, so a lossy or congested path carries less than its rate and
+ *    the others more (water-filling: none above what it allows) — the
+ *    thesis' constant-rate case. With an adaptive encoder (no requirement,
+ *    or one above what the paths give) each path's own controller has
+ *    already cut a congested path's rate, and the shares do not cut it
+ *    again: a rate-based controller that may not claim much more than it
+ *    receives (gcc: 1.5 R) would, held at half its rate, shrink towards
+ *    what it is let through, interval after interval.
  *  - Active paths: those whose one-way latency (srtt/2) plus the
  *    receiver's playout margin stays within the end-to-end latency_bound
  *    (500 ms); grouped by similar latency (within similar_latency, 50 ms),
@@ -35,25 +44,33 @@
  *    charged to the path that carried them and the split follows the rates.
  *  - Capacity collapse: a path whose queue has grown past collapse_queue
  *    (50 ms) and that delivers less than collapse_ratio (0.5) of what it is
- *    given — by its rates (received over sent, each over its last few
- *    hundred ms, judged above collapse_min_rate), or by one feedback that
+ *    given — by its rates (what its feedbacks of the last 200 ms reported
+ *    received, or the receiver's rate if lower, over its sender's rate,
+ *    judged above collapse_min_rate), or by one feedback that
  *    reports at least 8 packets and more than half of them lost (a drop-
  *    tail queue overflowing) — carries nothing for max(srtt, failure_min)
- *    while its queue drains, then at most what it was seen to deliver (the
- *    lowest estimate since), without waiting for its controller to
- *    confirm an over-use. The queue
+ *    while its queue drains, then comes back as a re-admitted path does
+ *    (below), never above what it was seen to deliver, without waiting
+ *    for its controller to confirm an over-use. The queue
  *    condition keeps a send rate that just rose (it outruns the receive
  *    rate's older window, but builds no queue) and random loss from
  *    reading as a collapse. The cap is lifted when the controller's own
  *    rate comes down to it, or handed back by handback_step of the rate
  *    per clean interval.
+ *  - A path still CONGESTED while it comes back from a collapse or a
+ *    failure (it cannot carry even the ramp, or the floor of its
+ *    controller's rate) is parked: passive for park_time (10 s), then
+ *    re-admitted as below.
  *  - Failure: a path on which media was sent and no feedback reported
  *    progress (newly received media) for srtt + max(failure_min,
  *    failure_gaps × the path's mean feedback gap) after the first
  *    unanswered packet is FAILED and carries nothing from that instant
  *    (tick() at next_timeout() finds it to the nanosecond). It is
  *    re-admitted after readmit_feedbacks feedbacks of any kind since the
- *    failure, at readmit_share of its rate, then handed back as above.
+ *    failure, at readmit_share of its rate; the cap grows by handback_step
+ *    of that rate per clean interval (an absolute ramp, for the reason
+ *    above) until the controller's own rate is below it. A passive path
+ *    that becomes active again starts the same way.
  *  - One path: a passthrough. Every packet on path 0, the encoder rate is
  *    the path's controller rate; no class, latency or coupling applies.
  *
@@ -103,6 +120,8 @@ typedef struct
   gdouble collapse_ratio;       /* received / sent below this, 0.5 */
   guint64 collapse_min_rate;    /* judged above this send rate, 200 kbit/s */
   RtpccTime collapse_queue;     /* ... and this queuing delay, 50 ms */
+  RtpccTime park_time;          /* congested while recovering: passive
+                                 * this long, 10 s */
   RtpccMprtpCoupleConfig couple;
 } RtpccMprtpSchedConfig;
 
@@ -178,7 +197,7 @@ typedef struct
   RtpccMprtpPathState state;
   RtpccMprtpPathClass klass;
   guint congested_run;          /* mildly congested intervals in a row */
-  gdouble share;                /* the factor in force (hysteresis applied) */
+  gdouble share;                /* its class share (hysteresis applied) */
   guint64 rate;                 /* its controller's */
   guint64 allowed;              /* after class, state and coupling */
   RtpccTime srtt, latency;      /* latency = srtt / 2; NONE if unknown */
@@ -189,7 +208,8 @@ typedef struct
   guint64 keyframe_packets, rtx_packets;
   guint failures;
   guint64 cap;                  /* capacity-collapse cap, 0 = none */
-  guint collapses;
+  guint64 ramp;                 /* re-admission cap, 0 = none */
+  guint collapses, parks;
 } RtpccMprtpPathInfo;
 
 gboolean rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * sched,
