@@ -160,10 +160,14 @@ GST_START_TEST (test_classes_one_by_one)
   expect (s, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.75);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 2, 1);
   expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5);
-  /* a discard alone is queueing too */
+  /* discards without loss: the playout catching up, not congestion */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 1);
+  expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 0.6);
+  /* losses and discards three intervals in a row */
+  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
+  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5);
+  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 2);
   expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 2, 0.5);
-  /* the third in a row */
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
   expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25);
   rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
@@ -235,7 +239,7 @@ GST_START_TEST (test_reports)
   report (&r, 65630, 13, 4);
   fail_unless (rtpcc_mprtp_sched_on_report (s, 1, RTPCC_SEC (2), &r));
   fail_unless_equals_int (info (s, 1).klass, RTPCC_MPRTP_CLASS_LOSSY);
-  report (&r, 65730, 13, 6);
+  report (&r, 65730, 14, 6);
   fail_unless (rtpcc_mprtp_sched_on_report (s, 1, RTPCC_SEC (3), &r));
   fail_unless_equals_int (info (s, 1).klass,
       RTPCC_MPRTP_CLASS_MILDLY_CONGESTED);

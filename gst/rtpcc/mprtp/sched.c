@@ -37,6 +37,8 @@ typedef struct
   guint collapses, parks;
   RtpccTime drain_until;        /* after a collapse: nothing until then */
   RtpccTime parked_until;       /* congested in recovery: passive until */
+  RtpccTime probed_at;          /* last duplicate sent on it while unused */
+  guint64 probes;
   /* packets reported received by the recent feedbacks (a ring) */
   RtpccTime fb_at[DELIVERY_RING];
   guint64 fb_received[DELIVERY_RING];
@@ -108,6 +110,7 @@ rtpcc_mprtp_sched_config_init (RtpccMprtpSchedConfig * config)
   config->collapse_min_rate = 200000;
   config->collapse_queue = RTPCC_MSEC (50);
   config->park_time = RTPCC_SEC (10);
+  config->probe_interval = RTPCC_SEC (1);
   rtpcc_mprtp_couple_config_init (&config->couple);
 }
 
@@ -162,6 +165,7 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
     p->first_unanswered = RTPCC_TIME_NONE;
     p->drain_until = RTPCC_TIME_NONE;
     p->parked_until = RTPCC_TIME_NONE;
+    p->probed_at = RTPCC_TIME_NONE;
     for (guint k = 0; k < DELIVERY_RING; k++)
       p->fb_at[k] = RTPCC_TIME_NONE;
     p->gap = -1.0;
@@ -462,8 +466,10 @@ collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
   guint64 reported = info->reported_received + info->reported_lost;
 
   /* Once capped, the ramp and the path's controller take it from there:
-   * what it delivers now measures our own reduced sending, not it. */
-  if (p->cap || info->queue_delay == RTPCC_TIME_NONE
+   * what it delivers now measures our own reduced sending, not it; nor
+   * does a path we stopped using say anything. */
+  if (p->cap || !p->active || p->allowed == 0
+      || info->queue_delay == RTPCC_TIME_NONE
       || info->queue_delay < s->config.collapse_queue)
     return;
   sent = info->send_rate > 0 ? (gdouble) info->send_rate :
@@ -473,22 +479,27 @@ collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
     /* A path that stalled for a moment (a delay step) reads as a
      * collapse over the window that holds the stall; but its feedback
      * then resumes at the usual pace, reporting the usual number of
-     * packets. So what this feedback reports, over the time since the
-     * previous one (at most two mean gaps: a stall is not a rate), must
-     * be low too. */
-    guint last = (p->fb_head + DELIVERY_RING - 1) % DELIVERY_RING;
-    guint prev = (p->fb_head + DELIVERY_RING - 2) % DELIVERY_RING;
-    if (got >= 0 && p->fb_at[prev] != RTPCC_TIME_NONE
-        && now > p->fb_at[prev]) {
-      gdouble span = (gdouble) (now - p->fb_at[prev]), recent;
+     * packets. So what the last three feedbacks report, over the time
+     * they took (each gap counted at most as the mean gap: a stall is not
+     * a rate), must be low too. */
+    gdouble pkts = 0.0, span = 0.0;
 
-      if (p->gap > 0 && span > 2.0 * p->gap)
-        span = p->gap;
-      recent = (gdouble) p->fb_received[last] * ((gdouble) p->bytes /
-          p->packets) * 8.0 / (span / 1e9);
-      if (recent >= ratio * sent)
-        got = -1.0;
+    for (guint j = 1; j <= 3; j++) {
+      guint cur = (p->fb_head + DELIVERY_RING - j) % DELIVERY_RING;
+      guint prev = (p->fb_head + DELIVERY_RING - j - 1) % DELIVERY_RING;
+      gdouble d;
+
+      if (p->fb_at[prev] == RTPCC_TIME_NONE)
+        break;
+      d = (gdouble) (p->fb_at[cur] - p->fb_at[prev]);
+      if (p->gap > 0 && d > p->gap)
+        d = p->gap;
+      pkts += (gdouble) p->fb_received[cur];
+      span += d;
     }
+    if (got >= 0 && span > 0 && pkts * ((gdouble) p->bytes / p->packets) *
+        8.0 / (span / 1e9) >= ratio * sent)
+      got = -1.0;
   }
   if (info->receive_rate > 0 && got >= 0
       && (gdouble) info->receive_rate < got)
@@ -510,7 +521,7 @@ collapse_check (RtpccMprtpSched * s, Path * p, RtpccTime now,
   p->drain_until = now + MAX (p->srtt != RTPCC_TIME_NONE ? p->srtt : 0,
       s->config.failure_min);
   start_ramp (s, p);
-  p->cap = (guint64) MAX (est, 1.0);
+  p->cap = MAX ((guint64) est, p->ramp);
 }
 
 void
@@ -562,8 +573,7 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
   if (path >= s->n || expected == 0)
     return;
   p = &s->path[path];
-  if (discarded > 0) {
-    /* queueing: losses and discards, or late packets alone */
+  if (lost > 0 && discarded > 0) {
     p->mild_run++;
     p->klass = p->mild_run >= s->config.congested_intervals ?
         RTPCC_MPRTP_CLASS_CONGESTED : RTPCC_MPRTP_CLASS_MILDLY_CONGESTED;
@@ -571,6 +581,8 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
     p->mild_run = 0;
     p->klass = RTPCC_MPRTP_CLASS_LOSSY;
   } else {
+    /* no loss: discards alone are the receiver's playout catching up
+     * with a path's delay (a skew it has not learnt yet), not congestion */
     p->mild_run = 0;
     p->klass = RTPCC_MPRTP_CLASS_NON_CONGESTED;
   }
@@ -825,6 +837,26 @@ rtpcc_mprtp_sched_pick (RtpccMprtpSched * s, RtpccTime now, guint size,
   return (guint) (p - s->path);
 }
 
+gint
+rtpcc_mprtp_sched_probe (RtpccMprtpSched * s, RtpccTime now)
+{
+  if (s->n == 1 || s->config.probe_interval <= 0)
+    return -1;
+  for (guint i = 0; i < s->n; i++) {
+    Path *p = &s->path[i];
+
+    if (p->allowed > 0)
+      continue;
+    if (p->probed_at == RTPCC_TIME_NONE
+        || now - p->probed_at >= s->config.probe_interval) {
+      p->probed_at = now;
+      p->probes++;
+      return (gint) i;
+    }
+  }
+  return -1;
+}
+
 guint64
 rtpcc_mprtp_sched_get_encoder_rate (const RtpccMprtpSched * s)
 {
@@ -862,5 +894,6 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
   info->ramp = p->ramp;
   info->collapses = p->collapses;
   info->parks = p->parks;
+  info->probes = p->probes;
   return TRUE;
 }

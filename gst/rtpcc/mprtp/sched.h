@@ -6,10 +6,11 @@
  *  - Start with an equal split: until the paths' controllers publish a
  *    rate every usable path gets the same weight.
  *  - Per reporting interval each path is classified from its subflow
- *    report: NON_CONGESTED (no loss, no discard), LOSSY (losses only),
- *    MILDLY_CONGESTED (losses and discards; a discard alone, a late packet,
- *    is queueing too and counts here), CONGESTED (mildly congested for
- *    congested_intervals in a row, 3). Each class has a share: 1,
+ *    report: NON_CONGESTED (no loss), LOSSY (losses only),
+ *    MILDLY_CONGESTED (losses and discards), CONGESTED (mildly congested
+ *    for congested_intervals in a row, 3). Discards without loss leave a
+ *    path non-congested: they are the receiver's playout catching up with
+ *    a path's delay (a skew it has not learnt yet), not congestion. Each class has a share: 1,
  *    lossy_share (0.75), mild_share (0.5), congested_share (0.25).
  *  - Hysteresis: a share taken away is taken at once; it is handed back by
  *    at most handback_step (0.1) per clean interval, so load moved off a
@@ -122,6 +123,8 @@ typedef struct
   RtpccTime collapse_queue;     /* ... and this queuing delay, 50 ms */
   RtpccTime park_time;          /* congested while recovering: passive
                                  * this long, 10 s */
+  RtpccTime probe_interval;     /* a duplicate on each unused path this
+                                 * often, 1 s; 0 = none */
   RtpccMprtpCoupleConfig couple;
 } RtpccMprtpSchedConfig;
 
@@ -189,6 +192,15 @@ typedef enum
 guint rtpcc_mprtp_sched_pick (RtpccMprtpSched * sched, RtpccTime now,
     guint size, RtpccMprtpPacketFlags flags);
 
+/* A path that carries no media (passive, parked or failed) learns
+ * nothing of its delay and capacity, and a NAT may forget it: once per
+ * probe_interval it gets a duplicate of a media packet just sent (the
+ * receiver keeps the first copy of each media sequence number), which
+ * keeps it alive (draft-ietf-avtcore-mprtp §7.4) and brings back RTT
+ * and loss through its own feedback. Call after each pick: the index of
+ * a path due for one (it is then counted as probed at @now), or -1. */
+gint rtpcc_mprtp_sched_probe (RtpccMprtpSched * sched, RtpccTime now);
+
 /* The rate the encoder should produce, bit/s (0 until a path has one). */
 guint64 rtpcc_mprtp_sched_get_encoder_rate (const RtpccMprtpSched * sched);
 
@@ -210,6 +222,7 @@ typedef struct
   guint64 cap;                  /* capacity-collapse cap, 0 = none */
   guint64 ramp;                 /* re-admission cap, 0 = none */
   guint collapses, parks;
+  guint64 probes;
 } RtpccMprtpPathInfo;
 
 gboolean rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * sched,
