@@ -600,7 +600,10 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
     p->parks++;
   }
   if (p->klass <= RTPCC_MPRTP_CLASS_LOSSY && p->ramp) {
-    p->ramp += p->ramp_step;
+    /* by a tenth of the rate it came back with, or of the controller's
+     * rate now if that grew meanwhile */
+    p->ramp += MAX (p->ramp_step, (guint64) (s->config.handback_step *
+            (gdouble) p->rate));
     if (p->ramp >= p->rate)
       p->ramp = 0;
   }

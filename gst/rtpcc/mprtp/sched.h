@@ -69,8 +69,9 @@
  *    (tick() at next_timeout() finds it to the nanosecond). It is
  *    re-admitted after readmit_feedbacks feedbacks of any kind since the
  *    failure, at readmit_share of its rate; the cap grows by handback_step
- *    of that rate per clean interval (an absolute ramp, for the reason
- *    above) until the controller's own rate is below it. A passive path
+ *    of that rate (or of the controller's rate now, if higher) per clean
+ *    interval — an absolute ramp, for the reason above — until the
+ *    controller's own rate is below it. A passive path
  *    that becomes active again starts the same way.
  *  - One path: a passthrough. Every packet on path 0, the encoder rate is
  *    the path's controller rate; no class, latency or coupling applies.
