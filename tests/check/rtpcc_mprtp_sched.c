@@ -154,30 +154,36 @@ GST_START_TEST (test_classes_one_by_one)
   s = new_sched (2, &c);
   rtpcc_mprtp_sched_set_rate (s, 0, 0, M);
   rtpcc_mprtp_sched_set_rate (s, 1, 0, M);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 0);
-  expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 1.0);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 2, 0);
-  expect (s, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.75);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 2, 1);
-  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5);
-  /* discards without loss: the playout catching up, not congestion */
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 1);
-  expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 0.6);
-  /* losses and discards three intervals in a row */
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
-  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 2);
-  expect (s, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 2, 0.5);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
-  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25);
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 1, 1);
-  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25);
-  /* nothing expected: nothing learnt */
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 0, 0, 0);
-  expect (s, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25);
-  /* losses alone end the run; the share still climbs back only a step */
-  rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 3, 0);
-  expect (s, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.35);
+  {
+    /* interval (expected, lost, discarded) -> class, run, share */
+    static const struct
+    {
+      guint64 expected, lost, discarded;
+      RtpccMprtpPathClass klass;
+      guint run;
+      gdouble share;
+    } steps[] = {
+      {100, 0, 0, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 1.0},
+      {100, 2, 0, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.75},
+      {100, 2, 1, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5},
+      /* discards without loss: the playout catching up, not congestion */
+      {100, 0, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, 0.6},
+      /* losses and discards three intervals in a row */
+      {100, 1, 1, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 1, 0.5},
+      {100, 1, 2, RTPCC_MPRTP_CLASS_MILDLY_CONGESTED, 2, 0.5},
+      {100, 1, 1, RTPCC_MPRTP_CLASS_CONGESTED, 3, 0.25},
+      {100, 1, 1, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25},
+      /* nothing expected: nothing learnt */
+      {0, 0, 0, RTPCC_MPRTP_CLASS_CONGESTED, 4, 0.25},
+      /* losses alone end the run; the share climbs back only a step */
+      {100, 3, 0, RTPCC_MPRTP_CLASS_LOSSY, 0, 0.35},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+      rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1),
+          steps[i].expected, steps[i].lost, steps[i].discarded);
+      expect (s, steps[i].klass, steps[i].run, steps[i].share);
+    }
+  }
   for (guint k = 0; k < 7; k++) {
     rtpcc_mprtp_sched_on_interval (s, 1, t += RTPCC_SEC (1), 100, 0, 0);
     expect (s, RTPCC_MPRTP_CLASS_NON_CONGESTED, 0, MIN (1.0, 0.45 + 0.1 * k));
