@@ -301,10 +301,11 @@ select_active (RtpccMprtpSched * s, RtpccTime now)
   }
 }
 
-/* Starts a re-admitted path at readmit_share of its rate, growing by
- * handback_step of that rate per clean interval: an absolute ramp, so the
- * path's controller (which may not claim much more than it receives)
- * grows with it instead of shrinking to what it is let through. */
+/* Starts a re-admitted path at readmit_share of its rate; on_interval
+ * grows it by handback_step of that rate (or of the rate then): an
+ * absolute ramp, so the path's controller (which may not claim much more
+ * than it receives) grows with it instead of shrinking to what it is let
+ * through. */
 static void
 start_ramp (RtpccMprtpSched * s, Path * p)
 {

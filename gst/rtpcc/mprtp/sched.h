@@ -10,8 +10,9 @@
  *    MILDLY_CONGESTED (losses and discards), CONGESTED (mildly congested
  *    for congested_intervals in a row, 3). Discards without loss leave a
  *    path non-congested: they are the receiver's playout catching up with
- *    a path's delay (a skew it has not learnt yet), not congestion. Each class has a share: 1,
- *    lossy_share (0.75), mild_share (0.5), congested_share (0.25).
+ *    a path's delay (a skew it has not learnt yet), not congestion. Each
+ *    class has a share: 1, lossy_share (0.75), mild_share (0.5),
+ *    congested_share (0.25).
  *  - Hysteresis: a share taken away is taken at once; it is handed back by
  *    at most handback_step (0.1) per clean interval, so load moved off a
  *    path does not flow back at the first good report.
@@ -29,35 +30,38 @@
  *    receiver's playout margin stays within the end-to-end latency_bound
  *    (500 ms); grouped by similar latency (within similar_latency, 50 ms),
  *    the groups ordered by capacity/latency and taken until the media
- *    requirement (media_max; 0 = as much as the paths give) is met. The
- *    rest are PASSIVE: no media, kept as fallback (their RTCP keeps them
- *    alive and measured).
- *  - Coupling (couple.h): the active paths' scaled rates go through the
- *    coupling rule; the allowed rates are the split weights and their sum
- *    (capped at media_max) is the encoder rate. The encoder follows the
- *    paths, so nothing is dropped at the sender.
+ *    requirement (media_max; 0 = as much as the paths give) is met. A path
+ *    with no RTT yet is used but not counted on. The rest are PASSIVE: no
+ *    media, kept as fallback and probed (rtpcc_mprtp_sched_probe).
+ *  - Coupling (couple.h): the active paths' rates go through the coupling
+ *    rule; the allowed rates are the split weights and their sum (capped
+ *    at media_max) is the encoder rate. The encoder follows the paths, so
+ *    nothing is dropped at the sender.
  *  - Packets: a key-frame packet goes on the best path (the lowest class,
  *    then the highest capacity/latency); a retransmission on the active
  *    path with the lowest RTT (then the best class); every other packet on
  *    the path start-time fair queueing picks by the allowed rates (each
- *    path's tag advances by size/rate per packet; the earliest finish wins;
- *    an idle path earns no credit), so key frames and retransmissions are
- *    charged to the path that carried them and the split follows the rates.
- *  - Capacity collapse: a path whose queue has grown past collapse_queue
- *    (50 ms) and that delivers less than collapse_ratio (0.5) of what it is
- *    given — by its rates (what its feedbacks of the last 200 ms reported
- *    received, or the receiver's rate if lower, over its sender's rate,
- *    judged above collapse_min_rate), or by one feedback that
- *    reports at least 8 packets and more than half of them lost (a drop-
- *    tail queue overflowing) — carries nothing for max(srtt, failure_min)
- *    while its queue drains, then comes back as a re-admitted path does
- *    (below), never above what it was seen to deliver, without waiting
- *    for its controller to confirm an over-use. The queue
- *    condition keeps a send rate that just rose (it outruns the receive
- *    rate's older window, but builds no queue) and random loss from
- *    reading as a collapse. The cap is lifted when the controller's own
- *    rate comes down to it, or handed back by handback_step of the rate
- *    per clean interval.
+ *    path's tag advances by size/rate per packet; the smallest start tag
+ *    wins; an idle path earns no credit), so key frames and
+ *    retransmissions are charged to the path that carried them and the
+ *    split follows the rates.
+ *  - Capacity collapse: a path in use whose queue has grown past
+ *    collapse_queue (50 ms) and that delivers less than collapse_ratio
+ *    (0.5) of what it is given — by its rates (what its feedbacks of the
+ *    last 200 ms reported received, or the receiver's rate if lower, over
+ *    its sender's rate, judged above collapse_min_rate; and what its last
+ *    three feedbacks reported, each gap counted at most as the mean gap,
+ *    so that the stall of a delay step is not taken for a rate), or by
+ *    one feedback that reports at least 8 packets and more than half of
+ *    them lost (a drop-tail queue overflowing) — carries nothing for
+ *    max(srtt, failure_min) while its queue drains, then comes back as a
+ *    re-admitted path does (below), never above what it was seen to
+ *    deliver, without waiting for its controller to confirm an over-use.
+ *    The queue condition keeps a send rate that just rose (it outruns the
+ *    receive rate's older window but builds no queue) and random loss
+ *    from reading as a collapse. The cap is lifted when the controller's
+ *    own rate comes down to it, or handed back by handback_step of the
+ *    rate per clean interval.
  *  - A path still CONGESTED while it comes back from a collapse or a
  *    failure (it cannot carry even the ramp, or the floor of its
  *    controller's rate) is parked: passive for park_time (10 s), then
@@ -71,8 +75,8 @@
  *    failure, at readmit_share of its rate; the cap grows by handback_step
  *    of that rate (or of the controller's rate now, if higher) per clean
  *    interval — an absolute ramp, for the reason above — until the
- *    controller's own rate is below it. A passive path
- *    that becomes active again starts the same way.
+ *    controller's own rate is below it. A passive path that becomes
+ *    active again starts the same way.
  *  - One path: a passthrough. Every packet on path 0, the encoder rate is
  *    the path's controller rate; no class, latency or coupling applies.
  *
