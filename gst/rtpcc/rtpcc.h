@@ -45,5 +45,9 @@
 #include <rtpcc/repair.h>
 #include <rtpcc/srtp.h>
 #include <rtpcc/fec/fec.h>
+#include <rtpcc/mprtp/ext.h>
+#include <rtpcc/mprtp/skew.h>
+#include <rtpcc/mprtp/couple.h>
+#include <rtpcc/mprtp/sched.h>
 
 #endif /* __RTPCC_H__ */

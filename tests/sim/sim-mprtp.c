@@ -1,0 +1,882 @@
+/* Multipath RTP in the simulator; see sim-mprtp.h.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "sim-mprtp.h"
+
+#include <math.h>
+#include <string.h>
+
+#define RTP_HEADER 12
+#define RTCP_MAX 1472
+#define IP_UDP 28
+#define TAG_MAX 32
+
+/* What the wire carries of a media packet besides the per-path sender's
+ * view: the RTP header with the media seq and the subflow extension. */
+typedef struct
+{
+  guint64 media_seq;
+  guint8 hdr[TAG_MAX];
+  guint8 len;
+} Tag;
+
+/* The receiver's view of one media packet, by media seq. */
+typedef struct
+{
+  RtpccTime created;
+  guint64 frame;
+  guint frame_packets;
+  guint size;
+  guint path;
+  RtpccTime arrival;            /* first arrival, NONE if lost */
+  gboolean late;
+} MediaRec;
+
+typedef struct _SimMprtpPath SimMprtpPath;
+
+typedef struct
+{
+  SimNode node;
+  SimMprtpPath *path;
+} PathNode;
+
+struct _SimMprtpPath
+{
+  SimMprtp *m;
+  guint index, flow;
+  SimRtpccSender *sender;
+  SimRtpccReceiver *receiver;
+  SimLink *forward, *reverse;
+  SimTap *send_tap, *recv_tap;
+  PathNode rx;                  /* after the forward link (receiver side) */
+  PathNode fb;                  /* after the reverse link (sender side) */
+  GArray *tags;                 /* Tag, by FSSN */
+  guint64 last_reported_received, last_reported_lost;
+  RtpccRtpSourceStats rx_stats; /* on the FSSN, for the subflow report */
+  gboolean rx_started;
+  guint32 discards;
+  SimTimer report_timer;
+  guint64 mprtcp_seq;
+  SimMprtpPathTotals totals;
+};
+
+struct _SimMprtp
+{
+  Sim *sim;
+  SimMprtpConfig config;
+  gchar *controller;
+  SimMetrics *metrics;
+  SimSource *source;
+  PathNode tx;                  /* the source's next node */
+  SimMprtpPath path[RTPCC_MPRTP_MAX_PATHS];
+  RtpccMprtpSched *sched;
+  RtpccMprtpSkew *skew;
+  SimTimer sched_timer, poll_timer, sample_timer;
+  RtpccTime sched_timer_at;
+  guint64 applied_rate;
+  GArray *media;                /* MediaRec, by media seq */
+  GArray *samples;              /* SimMprtpSample */
+  guint64 wire_errors, ext_bytes;
+  guint64 probe_packets, probe_bytes;   /* duplicates on unused paths */
+};
+
+/* ------------------------------------------------------------------------ */
+
+void
+sim_mprtp_config_init (SimMprtpConfig * c, guint n_paths,
+    const gchar * controller, guint64 seed)
+{
+  memset (c, 0, sizeof (*c));
+  c->n_paths = n_paths;
+  for (guint k = 0; k < RTPCC_MPRTP_MAX_PATHS; k++) {
+    rtpcc_link_config_init (&c->path[k].forward);
+    c->path[k].forward.capacity = rtpcc_capacity_new_constant (1000000);
+    c->path[k].forward.delay = RTPCC_MSEC (25);
+    c->path[k].forward.seed = seed * 100 + 2 * k + 1;
+    rtpcc_link_config_init (&c->path[k].reverse);
+    c->path[k].reverse.queue_limit_time = 0;
+    c->path[k].reverse.delay = RTPCC_MSEC (25);
+    c->path[k].reverse.seed = seed * 100 + 2 * k + 2;
+  }
+  c->controller = controller;
+  c->feedback = SIM_RTPCC_FEEDBACK_AUTO;
+  c->min_bitrate = 150000;
+  c->max_bitrate = 3000000;
+  c->start_bitrate = 300000;
+  c->circuit_breaker = TRUE;
+  rtpcc_mprtp_sched_config_init (&c->sched);
+  rtpcc_mprtp_skew_config_init (&c->skew);
+  c->report_interval = RTPCC_SEC (1);
+  c->poll = RTPCC_MSEC (50);
+  c->sample = RTPCC_MSEC (100);
+  sim_frame_config_init (&c->frames);
+  c->frames.mtu = 1200;
+  c->frames.overhead = RTP_HEADER;
+  c->frames.seed = seed;
+  c->ext_id = 1;
+  c->flow_base = 1;
+  c->ssrc = 0x5eed0000u;
+  c->seed = seed;
+}
+
+void
+sim_mprtp_config_set_capacity (SimMprtpConfig * c, guint k, guint64 bps)
+{
+  g_return_if_fail (k < RTPCC_MPRTP_MAX_PATHS);
+  if (c->path[k].forward.capacity)
+    rtpcc_capacity_unref (c->path[k].forward.capacity);
+  c->path[k].forward.capacity = bps ? rtpcc_capacity_new_constant (bps) :
+      NULL;
+}
+
+void
+sim_mprtp_config_clear (SimMprtpConfig * c)
+{
+  for (guint k = 0; k < RTPCC_MPRTP_MAX_PATHS; k++) {
+    g_clear_pointer (&c->path[k].forward.capacity, rtpcc_capacity_unref);
+    g_clear_pointer (&c->path[k].reverse.capacity, rtpcc_capacity_unref);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rates and timers                                                         */
+
+static gboolean
+multipath (const SimMprtp * m)
+{
+  return m->config.n_paths > 1;
+}
+
+static void
+apply_rate (SimMprtp * m)
+{
+  guint64 r;
+
+  if (!multipath (m))
+    return;                     /* the path's sender drives the source */
+  r = m->config.cbr_bps ? m->config.cbr_bps :
+      rtpcc_mprtp_sched_get_encoder_rate (m->sched);
+  if (r != m->applied_rate) {
+    m->applied_rate = r;
+    sim_source_set_rate (m->source, r);
+  }
+}
+
+static void sched_fire (Sim * sim, gpointer user_data);
+
+static void
+sched_arm (SimMprtp * m)
+{
+  RtpccTime at = rtpcc_mprtp_sched_next_timeout (m->sched);
+
+  if (at != RTPCC_TIME_NONE && at == m->sched_timer_at
+      && sim_timer_pending (m->sim, m->sched_timer))
+    return;
+  sim_cancel (m->sim, m->sched_timer);
+  m->sched_timer = 0;
+  m->sched_timer_at = at;
+  if (at != RTPCC_TIME_NONE)
+    m->sched_timer = sim_schedule (m->sim, MAX (at, sim_now (m->sim)),
+        sched_fire, m);
+}
+
+static void
+sched_fire (Sim * sim, gpointer user_data)
+{
+  SimMprtp *m = user_data;
+
+  m->sched_timer = 0;
+  rtpcc_mprtp_sched_tick (m->sched, sim_now (sim));
+  apply_rate (m);
+  sched_arm (m);
+}
+
+static void
+read_target (SimMprtp * m, SimMprtpPath * p)
+{
+  const RtpccTarget *t =
+      rtpcc_sender_get_target (sim_rtpcc_sender_get_sender (p->sender));
+
+  rtpcc_mprtp_sched_set_rate (m->sched, p->index, sim_now (m->sim),
+      t->media_bitrate);
+}
+
+static void
+poll_fire (Sim * sim, gpointer user_data)
+{
+  SimMprtp *m = user_data;
+
+  for (guint k = 0; k < m->config.n_paths; k++)
+    read_target (m, &m->path[k]);
+  apply_rate (m);
+  sched_arm (m);
+  m->poll_timer = sim_schedule (sim, sim_now (sim) + m->config.poll,
+      poll_fire, m);
+}
+
+static void
+sample_fire (Sim * sim, gpointer user_data)
+{
+  SimMprtp *m = user_data;
+  SimMprtpSample s = { 0 };
+
+  s.time = sim_now (sim);
+  s.encoder_bps = multipath (m) ? m->applied_rate :
+      rtpcc_sender_get_target (sim_rtpcc_sender_get_sender (m->path[0].
+          sender))->media_bitrate;
+  s.playout_target = rtpcc_mprtp_skew_get_target (m->skew);
+  s.playout_delay = rtpcc_mprtp_skew_get_playout_delay (m->skew);
+  for (guint k = 0; k < m->config.n_paths; k++) {
+    RtpccMprtpPathInfo i;
+    rtpcc_mprtp_sched_get_path (m->sched, k, &i);
+    s.allowed[k] = i.allowed;
+    s.state[k] = i.state;
+    if (i.state == RTPCC_MPRTP_PATH_FAILED
+        && m->path[k].totals.first_failed_at == RTPCC_TIME_NONE)
+      m->path[k].totals.first_failed_at = i.failed_at;
+  }
+  s.shared = multipath (m) &&
+      rtpcc_mprtp_couple_shared (rtpcc_mprtp_sched_get_couple (m->sched), 0,
+      1);
+  g_array_append_val (m->samples, s);
+  m->sample_timer = sim_schedule (sim, s.time + m->config.sample,
+      sample_fire, m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sender side                                                              */
+
+/* Hands @p (a media packet, media seq in p->seq) to path @k: the wire
+ * header with the subflow extension goes to the path's table, the path's
+ * endpoints get the FSSN as seq. */
+static void
+send_on_path (SimMprtp * m, guint k, SimPacket * p)
+{
+  SimMprtpPath *path = &m->path[k];
+  Tag tag = { 0 };
+  guint8 rtp[RTP_HEADER];
+  guint32 ts = (guint32) ((guint64) (p->created * 9) / 100000);
+
+  /* the RTP header as the wire has it: the media's seq, one SSRC */
+  rtp[0] = 0x80;
+  rtp[1] = (p->marker ? 0x80 : 0) | 96;
+  rtp[2] = (guint8) (p->seq >> 8);
+  rtp[3] = (guint8) p->seq;
+  rtp[4] = ts >> 24;
+  rtp[5] = ts >> 16;
+  rtp[6] = ts >> 8;
+  rtp[7] = ts;
+  rtp[8] = m->config.ssrc >> 24;
+  rtp[9] = m->config.ssrc >> 16;
+  rtp[10] = m->config.ssrc >> 8;
+  rtp[11] = m->config.ssrc;
+  tag.media_seq = p->seq;
+  if (multipath (m)) {
+    RtpccMprtpSubflow sf = { (guint16) k, (guint16) path->tags->len };
+    gsize n = rtpcc_mprtp_add_subflow (rtp, RTP_HEADER, m->config.ext_id,
+        &sf, tag.hdr, sizeof tag.hdr);
+
+    g_assert (n > RTP_HEADER);
+    tag.len = (guint8) n;
+    p->size += (guint) (n - RTP_HEADER);
+    m->ext_bytes += n - RTP_HEADER;
+  } else {
+    memcpy (tag.hdr, rtp, RTP_HEADER);
+    tag.len = RTP_HEADER;
+  }
+  /* the path's endpoints see its own sequence space */
+  p->seq = path->tags->len;
+  p->flow = path->flow;
+  g_array_append_val (path->tags, tag);
+  path->totals.packets++;
+  path->totals.bytes += p->size;
+  sim_node_receive (sim_rtpcc_sender_node (path->sender), m->sim, p);
+}
+
+static void
+tx_receive (SimNode * node, Sim * sim, SimPacket * p)
+{
+  SimMprtp *m = ((PathNode *) node)->path->m;
+  RtpccTime now = sim_now (sim);
+  MediaRec rec = { 0 };
+  SimPacket *dup = NULL;
+  guint k;
+  gint probe;
+
+  if (p->kind != SIM_PACKET_MEDIA) {
+    sim_packet_free (sim, p);
+    return;
+  }
+  k = rtpcc_mprtp_sched_pick (m->sched, now,
+      p->size + (multipath (m) ? 12 : 0),
+      p->keyframe ? RTPCC_MPRTP_PACKET_KEYFRAME : RTPCC_MPRTP_PACKET_MEDIA);
+  probe = rtpcc_mprtp_sched_probe (m->sched, now);
+  if (probe >= 0 && (guint) probe != k) {
+    dup = sim_packet_copy (sim, p, NULL);
+    m->probe_packets++;
+  }
+
+  rec.created = p->created;
+  rec.frame = p->frame;
+  rec.frame_packets = p->frame_packets;
+  rec.size = p->size + (multipath (m) ? 12 : 0);
+  rec.path = k;
+  rec.arrival = RTPCC_TIME_NONE;
+  if (m->media->len <= p->seq)
+    g_array_set_size (m->media, p->seq + 1);
+  g_array_index (m->media, MediaRec, p->seq) = rec;
+
+  send_on_path (m, k, p);
+  if (dup) {
+    m->probe_bytes += dup->size + 12;
+    send_on_path (m, (guint) probe, dup);
+  }
+  sched_arm (m);
+}
+
+/* Feedback from path k's reverse link: MPRTCP to the scheduler, the rest
+ * to the path's sender, whose new state the scheduler then learns. */
+static void
+fb_receive (SimNode * node, Sim * sim, SimPacket * p)
+{
+  SimMprtpPath *path = ((PathNode *) node)->path;
+  SimMprtp *m = path->m;
+  RtpccTime now = sim_now (sim);
+  RtpccMprtcp mp;
+  gsize len = 0;
+  const guint8 *d = p->data && p->kind == SIM_PACKET_FEEDBACK ?
+      g_bytes_get_data (p->data, &len) : NULL;
+
+  if (d && rtpcc_mprtcp_find (d, len, &mp)) {
+    for (guint i = 0; i < mp.n_reports; i++) {
+      guint id = mp.reports[i].subflow_id;
+      if (id >= m->config.n_paths || mp.media_ssrc != m->config.ssrc
+          || !rtpcc_mprtp_sched_on_report (m->sched, id, now,
+              &mp.reports[i]))
+        path->totals.mprtcp_rejected++;
+      else
+        path->totals.mprtcp_in++;
+    }
+    sim_packet_free (sim, p);
+  } else {
+    RtpccSender *s = sim_rtpcc_sender_get_sender (path->sender);
+    const RtpccSenderStats *st;
+    RtpccMprtpFeedbackInfo info;
+
+    sim_node_receive (sim_rtpcc_sender_node (path->sender), sim, p);
+    st = rtpcc_sender_get_stats (s, now);
+    info.srtt = st->srtt;
+    info.queue_delay = st->queue_delay;
+    info.progress = st->reported_received > path->last_reported_received;
+    info.send_rate = st->send_rate;
+    info.receive_rate = st->receive_rate;
+    info.reported_received = st->reported_received -
+        path->last_reported_received;
+    info.reported_lost = st->reported_lost - path->last_reported_lost;
+    path->last_reported_received = st->reported_received;
+    path->last_reported_lost = st->reported_lost;
+    rtpcc_mprtp_sched_on_feedback (m->sched, path->index, now, &info);
+    read_target (m, path);
+  }
+  apply_rate (m);
+  sched_arm (m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Receiver side                                                            */
+
+static void
+rx_receive (SimNode * node, Sim * sim, SimPacket * p)
+{
+  SimMprtpPath *path = ((PathNode *) node)->path;
+  SimMprtp *m = path->m;
+  RtpccTime now = sim_now (sim);
+
+  if (p->kind == SIM_PACKET_MEDIA && p->data && p->seq < path->tags->len
+      && p->frame != SIM_NO_FRAME) {
+    const Tag *tag = &g_array_index (path->tags, Tag, p->seq);
+    RtpccRtpInfo wire = { 0, };
+    RtpccRtpLayout l;
+    RtpccTime due, target;
+    MediaRec *rec;
+    /* what the path's sender put on the wire: the subflow seq in the
+     * header, the media seq in the extension-tagged original */
+    gboolean ok = sim_rtp_header_parse (p, &wire, NULL)
+        && rtpcc_rtp_parse_layout (tag->hdr, tag->len, &l)
+        && l.seq == (guint16) tag->media_seq && l.ssrc == m->config.ssrc
+        && l.timestamp == wire.rtp_ts;
+
+    if (multipath (m)) {
+      RtpccMprtpSubflow sf;
+      ok = ok && rtpcc_mprtp_read_subflow (tag->hdr, tag->len,
+          m->config.ext_id, &sf) && sf.subflow_id == path->index
+          && sf.fssn == wire.seq;
+    }
+    if (!ok)
+      m->wire_errors++;
+
+    if (!path->rx_started) {
+      rtpcc_rtp_source_init (&path->rx_stats, m->config.ssrc);
+      path->rx_stats.min_sequential = 1;
+      path->rx_started = TRUE;
+    }
+    rtpcc_rtp_source_update_seq (&path->rx_stats, wire.seq);
+
+    rec = &g_array_index (m->media, MediaRec, tag->media_seq);
+    if (rec->arrival == RTPCC_TIME_NONE) {
+      /* judged against the playout point as it stands before it */
+      target = MAX (m->config.min_playout,
+          rtpcc_mprtp_skew_get_target (m->skew));
+      due = rtpcc_mprtp_skew_due (m->skew, l.timestamp, target);
+      rec->arrival = now;
+      rec->late = due != RTPCC_TIME_NONE && now > due;
+      rtpcc_mprtp_skew_push (m->skew, now, path->index, l.timestamp, NULL);
+      path->totals.received++;
+      if (rec->late) {
+        path->totals.late++;
+        path->discards++;
+      }
+    }
+  }
+  sim_node_receive (sim_rtpcc_receiver_node (path->receiver), sim, p);
+}
+
+static void
+report_fire (Sim * sim, gpointer user_data)
+{
+  SimMprtpPath *path = user_data;
+  SimMprtp *m = path->m;
+  RtpccTime now = sim_now (sim);
+  RtpccMprtpSubflowReport r = { 0 };
+
+  path->report_timer = sim_schedule (sim, now + m->config.report_interval,
+      report_fire, path);
+  r.subflow_id = (guint16) path->index;
+  r.has_discards = TRUE;
+  r.discards = path->discards;
+  if (path->rx_started && rtpcc_rtp_source_make_report_block (&path->rx_stats,
+          now, 0, RTPCC_TIME_NONE, &r.rr)) {
+    guint8 buf[RTCP_MAX];
+    gsize n = rtpcc_mprtcp_write (buf, sizeof buf, 0x7ece0000u + path->index,
+        m->config.ssrc, &r, 1);
+    SimPacket *p = sim_packet_new (sim);
+
+    p->flow = path->flow;
+    p->kind = SIM_PACKET_FEEDBACK;
+    p->seq = path->mprtcp_seq++;
+    p->size = (guint) n;
+    p->created = p->sent = now;
+    p->data = g_bytes_new (buf, n);
+    p->data_free = (GDestroyNotify) g_bytes_unref;
+    path->totals.mprtcp_out++;
+    path->totals.mprtcp_bytes += n;
+    sim_node_receive (sim_link_node (path->reverse), sim, p);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+path_free (SimMprtpPath * p)
+{
+  if (p->m == NULL)
+    return;
+  sim_cancel (p->m->sim, p->report_timer);
+  sim_rtpcc_sender_free (p->sender);
+  sim_rtpcc_receiver_free (p->receiver);
+  sim_link_free (p->forward);
+  sim_link_free (p->reverse);
+  sim_tap_free (p->send_tap);
+  sim_tap_free (p->recv_tap);
+  if (p->tags)
+    g_array_free (p->tags, TRUE);
+}
+
+void
+sim_mprtp_free (SimMprtp * m)
+{
+  if (m == NULL)
+    return;
+  sim_cancel (m->sim, m->sched_timer);
+  sim_cancel (m->sim, m->poll_timer);
+  sim_cancel (m->sim, m->sample_timer);
+  sim_source_free (m->source);
+  for (guint k = 0; k < m->config.n_paths; k++)
+    path_free (&m->path[k]);
+  rtpcc_mprtp_sched_free (m->sched);
+  rtpcc_mprtp_skew_free (m->skew);
+  sim_metrics_free (m->metrics);
+  g_array_free (m->media, TRUE);
+  g_array_free (m->samples, TRUE);
+  g_free (m->controller);
+  g_free (m);
+}
+
+static gboolean
+path_new (SimMprtp * m, guint k, GError ** error)
+{
+  SimMprtpPath *p = &m->path[k];
+  const SimMprtpConfig *c = &m->config;
+  SimRtpccFlowConfig fc;
+  SimRtpccFeedback fb = c->feedback;
+
+  p->m = m;
+  p->index = k;
+  p->flow = c->flow_base + k;
+  p->tags = g_array_new (FALSE, FALSE, sizeof (Tag));
+  p->totals.first_failed_at = RTPCC_TIME_NONE;
+  p->rx.node.receive = rx_receive;
+  p->rx.node.name = "mprtp-rx";
+  p->rx.path = p;
+  p->fb.node.receive = fb_receive;
+  p->fb.node.name = "mprtp-feedback";
+  p->fb.path = p;
+
+  /* the single-path call's flow configuration, on the media's SSRC */
+  sim_rtpcc_flow_config_init (&fc, p->flow, m->controller, fb,
+      c->seed * 1000 + 10 * k);
+  fc.sender.ssrc = c->ssrc;
+  fc.sender.sender.cc.min_bitrate = c->min_bitrate;
+  fc.sender.sender.cc.max_bitrate = c->max_bitrate;
+  fc.sender.sender.cc.start_bitrate = c->start_bitrate;
+  fc.sender.sender.circuit_breaker = c->circuit_breaker;
+  /* A path sees the marker bit of only the frames whose last packet it
+   * carried, so the receiver's adaptive interval (one per frame it sees)
+   * would stretch with the number of paths: feedback at the stream's
+   * frame interval instead. */
+  if (c->n_paths > 1 && c->frames.fps > 0)
+    fc.receiver.receiver.feedback_interval =
+        (RtpccTime) (RTPCC_SEC (1) / c->frames.fps);
+
+  p->reverse = sim_link_new (&c->path[k].reverse, &p->fb.node);
+  p->recv_tap = sim_tap_new (m->metrics, SIM_TAP_RECEIVE, &p->rx.node);
+  p->forward = sim_link_new (&c->path[k].forward,
+      sim_tap_node (p->recv_tap));
+  sim_link_set_metrics (p->forward, m->metrics);
+  p->send_tap = sim_tap_new (m->metrics, SIM_TAP_SEND,
+      sim_link_node (p->forward));
+  p->sender = sim_rtpcc_sender_new (m->sim, &fc.sender,
+      sim_tap_node (p->send_tap), error);
+  if (p->sender == NULL)
+    return FALSE;
+  p->receiver = sim_rtpcc_receiver_new (m->sim, &fc.receiver,
+      sim_link_node (p->reverse));
+  if (p->receiver == NULL) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "invalid receiver configuration");
+    return FALSE;
+  }
+  sim_metrics_add_flow (m->metrics, p->flow);
+  if (c->n_paths > 1 && c->report_interval > 0)
+    p->report_timer = sim_schedule (m->sim, sim_now (m->sim) +
+        c->report_interval + (RtpccTime) k * RTPCC_MSEC (7), report_fire, p);
+  return TRUE;
+}
+
+SimMprtp *
+sim_mprtp_new (Sim * sim, const SimMprtpConfig * config, GError ** error)
+{
+  SimMprtp *m;
+  SimFrameConfig fc;
+
+  if (config->n_paths == 0 || config->n_paths > RTPCC_MPRTP_MAX_PATHS
+      || config->controller == NULL) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "sim-mprtp: 1..%u paths and a controller", RTPCC_MPRTP_MAX_PATHS);
+    return NULL;
+  }
+  m = g_new0 (SimMprtp, 1);
+  m->sim = sim;
+  m->config = *config;
+  /* constant-rate media is the scheduler's requirement */
+  if (m->config.cbr_bps && m->config.sched.media_max == 0)
+    m->config.sched.media_max = m->config.cbr_bps;
+  m->controller = g_strdup (config->controller);
+  m->config.controller = m->controller;
+  /* the caller's capacities stay the caller's: the links take their refs */
+  m->media = g_array_new (FALSE, TRUE, sizeof (MediaRec));
+  m->samples = g_array_new (FALSE, FALSE, sizeof (SimMprtpSample));
+  m->metrics = sim_metrics_new (0, RTPCC_MSEC (200));
+  m->tx.node.receive = tx_receive;
+  m->tx.node.name = "mprtp-tx";
+  m->tx.path = &m->path[0];
+  m->sched_timer_at = RTPCC_TIME_NONE;
+  m->sched = rtpcc_mprtp_sched_new (&m->config.sched, config->n_paths,
+      sim_now (sim), error);
+  m->skew = rtpcc_mprtp_skew_new (&config->skew);
+  if (m->sched == NULL || m->skew == NULL) {
+    if (m->skew == NULL)
+      g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+          "sim-mprtp: invalid skew configuration");
+    sim_mprtp_free (m);
+    return NULL;
+  }
+  for (guint k = 0; k < config->n_paths; k++) {
+    if (!path_new (m, k, error)) {
+      sim_mprtp_free (m);
+      return NULL;
+    }
+  }
+
+  fc = config->frames;
+  fc.target_bps = 0;
+  /* the source is path 0's flow, as a single-path call's would be */
+  fc.flow = config->flow_base;
+  m->source = sim_frame_source_new (sim, &fc, &m->tx.node);
+  if (m->source == NULL) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "sim-mprtp: invalid frame source configuration");
+    sim_mprtp_free (m);
+    return NULL;
+  }
+  if (multipath (m)) {
+    for (guint k = 0; k < config->n_paths; k++)
+      read_target (m, &m->path[k]);
+    apply_rate (m);
+    m->poll_timer = sim_schedule (sim, sim_now (sim) + config->poll,
+        poll_fire, m);
+  } else {
+    /* a single-path call: its sender drives the source, as in sim-rtpcc */
+    sim_rtpcc_sender_set_source (m->path[0].sender, m->source);
+    sim_source_set_next (m->source, &m->tx.node);
+  }
+  m->sample_timer = sim_schedule (sim, sim_now (sim), sample_fire, m);
+  return m;
+}
+
+void
+sim_mprtp_set_via (SimMprtp * m, guint k, SimNode * via)
+{
+  g_return_if_fail (k < m->config.n_paths);
+  sim_link_set_next (m->path[k].forward, via);
+}
+
+SimNode *
+sim_mprtp_path_entry (SimMprtp * m, guint k)
+{
+  g_return_val_if_fail (k < m->config.n_paths, NULL);
+  return sim_tap_node (m->path[k].recv_tap);
+}
+
+guint
+sim_mprtp_path_flow (SimMprtp * m, guint k)
+{
+  return m->path[k].flow;
+}
+
+SimLink *
+sim_mprtp_forward_link (SimMprtp * m, guint k)
+{
+  return m->path[k].forward;
+}
+
+SimLink *
+sim_mprtp_reverse_link (SimMprtp * m, guint k)
+{
+  return m->path[k].reverse;
+}
+
+SimRtpccSender *
+sim_mprtp_path_sender (SimMprtp * m, guint k)
+{
+  return m->path[k].sender;
+}
+
+SimRtpccReceiver *
+sim_mprtp_path_receiver (SimMprtp * m, guint k)
+{
+  return m->path[k].receiver;
+}
+
+RtpccMprtpSched *
+sim_mprtp_get_sched (SimMprtp * m)
+{
+  return m->sched;
+}
+
+RtpccMprtpSkew *
+sim_mprtp_get_skew (SimMprtp * m)
+{
+  return m->skew;
+}
+
+SimMetrics *
+sim_mprtp_get_metrics (SimMprtp * m)
+{
+  return m->metrics;
+}
+
+const SimMprtpSample *
+sim_mprtp_get_samples (SimMprtp * m, guint * n)
+{
+  if (n)
+    *n = m->samples->len;
+  return (const SimMprtpSample *) m->samples->data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gdouble
+nearest_rank (GArray * v, gdouble q)
+{
+  guint rank;
+
+  if (v->len == 0)
+    return NAN;
+  g_array_sort (v, cmp_double);
+  rank = (guint) ceil (q * v->len);
+  return g_array_index (v, gdouble, CLAMP (rank, 1, v->len) - 1);
+}
+
+void
+sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
+    SimMprtpResult * r)
+{
+  GArray *owd = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  guint64 bytes = 0, nsamples = 0, shared = 0;
+  gdouble enc = 0.0, target = 0.0, secs = RTPCC_TIME_AS_SEC (t1 - t0);
+  RtpccTime last_playable = RTPCC_TIME_NONE, gap = 0;
+  guint64 path_bytes[RTPCC_MPRTP_MAX_PATHS] = { 0 };
+
+  memset (r, 0, sizeof (*r));
+  r->t0 = t0;
+  r->t1 = t1;
+  for (guint i = 0; i < m->media->len;) {
+    const MediaRec *first = &g_array_index (m->media, MediaRec, i);
+    guint n = MAX (first->frame_packets, 1);
+    gboolean playable = TRUE;
+
+    /* one frame: its packets are consecutive in media seq */
+    for (guint j = i; j < i + n && j < m->media->len; j++) {
+      const MediaRec *rec = &g_array_index (m->media, MediaRec, j);
+
+      if (rec->created < t0 || rec->created >= t1) {
+        playable = FALSE;
+        continue;
+      }
+      r->media_packets++;
+      bytes += rec->size;
+      path_bytes[rec->path] += rec->size;
+      if (rec->arrival == RTPCC_TIME_NONE) {
+        r->lost++;
+        playable = FALSE;
+        continue;
+      }
+      r->received++;
+      if (rec->late) {
+        r->late++;
+        playable = FALSE;
+      }
+      {
+        gdouble d = RTPCC_TIME_AS_MSEC (rec->arrival - rec->created);
+        g_array_append_val (owd, d);
+      }
+    }
+    if (first->created >= t0 && first->created < t1) {
+      r->frames++;
+      if (playable) {
+        r->frames_playable++;
+        if (last_playable != RTPCC_TIME_NONE)
+          gap = MAX (gap, first->created - last_playable);
+        last_playable = first->created;
+      }
+    }
+    i += n;
+  }
+  if (r->media_packets) {
+    r->residual_loss_pct = 100.0 * (r->lost + r->late) / r->media_packets;
+    r->network_loss_pct = 100.0 * r->lost / r->media_packets;
+    r->late_pct = 100.0 * r->late / r->media_packets;
+  }
+  r->media_kbps = bytes * 8.0 / 1000.0 / secs;
+  r->owd_p50_ms = nearest_rank (owd, 0.50);
+  r->owd_p95_ms = nearest_rank (owd, 0.95);
+  r->owd_max_ms = owd->len ? g_array_index (owd, gdouble, owd->len - 1) :
+      NAN;
+  r->max_gap_ms = RTPCC_TIME_AS_MSEC (gap);
+  g_array_free (owd, TRUE);
+
+  for (guint i = 0; i < m->samples->len; i++) {
+    const SimMprtpSample *s = &g_array_index (m->samples, SimMprtpSample, i);
+    if (s->time < t0 || s->time >= t1)
+      continue;
+    enc += s->encoder_bps;
+    target += RTPCC_TIME_AS_MSEC (s->playout_target);
+    shared += s->shared;
+    nsamples++;
+  }
+  r->encoder_kbps = nsamples ? enc / nsamples / 1000.0 : NAN;
+  r->playout_target_mean_ms = nsamples ? target / nsamples : NAN;
+  r->shared_fraction = nsamples ? (gdouble) shared / nsamples : NAN;
+
+  /* overheads over the whole run so far (they accrue at a steady rate) */
+  {
+    guint64 mprtcp = 0, mprtcp_n = 0;
+    gdouble run = RTPCC_TIME_AS_SEC (sim_now (m->sim));
+
+    for (guint k = 0; k < m->config.n_paths; k++) {
+      RtpccMprtpPathInfo info;
+
+      r->path[k] = m->path[k].totals;
+      rtpcc_mprtp_sched_get_path (m->sched, k, &info);
+      r->path[k].failures = info.failures;
+      r->path[k].collapses = info.collapses;
+      {
+        const RtpccSenderStats *st =
+            rtpcc_sender_get_stats (sim_rtpcc_sender_get_sender (m->path[k].
+                sender), sim_now (m->sim));
+        r->path[k].pacer_drops = st->pacer_drops;
+        r->path[k].breaker_drops = st->breaker_drops;
+      }
+      r->path_kbps[k] = path_bytes[k] * 8.0 / 1000.0 / secs;
+      mprtcp += m->path[k].totals.mprtcp_bytes;
+      mprtcp_n += m->path[k].totals.mprtcp_out;
+    }
+    if (run > 0) {
+      r->ext_kbps = m->ext_bytes * 8.0 / 1000.0 / run;
+      r->mprtcp_kbps = mprtcp * 8.0 / 1000.0 / run;
+      r->mprtcp_ip_kbps = (mprtcp + IP_UDP * mprtcp_n) * 8.0 / 1000.0 / run;
+    }
+  }
+  r->wire_errors = m->wire_errors;
+  r->probe_packets = m->probe_packets;
+  if (sim_now (m->sim) > 0)
+    r->probe_kbps = m->probe_bytes * 8.0 / 1000.0 /
+        RTPCC_TIME_AS_SEC (sim_now (m->sim));
+}
+
+void
+sim_mprtp_result_format (const SimMprtpResult * r, guint n_paths,
+    const gchar * prefix, GString * out)
+{
+  g_string_append_printf (out, "%smedia %.0f kbit/s (encoder %.0f), "
+      "packets %" G_GUINT64_FORMAT ", residual loss %.3f %% (network %.3f, "
+      "late %.3f)\n", prefix, r->media_kbps, r->encoder_kbps,
+      r->media_packets, r->residual_loss_pct, r->network_loss_pct,
+      r->late_pct);
+  g_string_append_printf (out, "%sone-way p50 %.1f p95 %.1f max %.1f ms, "
+      "playout target %.1f ms, frames %" G_GUINT64_FORMAT "/%"
+      G_GUINT64_FORMAT " playable, longest gap %.0f ms\n", prefix,
+      r->owd_p50_ms, r->owd_p95_ms, r->owd_max_ms, r->playout_target_mean_ms,
+      r->frames_playable, r->frames, r->max_gap_ms);
+  g_string_append_printf (out, "%soverhead: extension %.3f kbit/s, subflow "
+      "reports %.3f kbit/s (%.3f with IP/UDP), wire errors %" G_GUINT64_FORMAT
+      ", grouped %.2f\n", prefix, r->ext_kbps, r->mprtcp_kbps,
+      r->mprtcp_ip_kbps, r->wire_errors, r->shared_fraction);
+  for (guint k = 0; k < n_paths; k++)
+    g_string_append_printf (out, "%s  path %u: %.0f kbit/s, %" G_GUINT64_FORMAT
+        " packets, %" G_GUINT64_FORMAT " late, %u failures, %u collapses, "
+        "drops %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT ", reports %"
+        G_GUINT64_FORMAT " out %" G_GUINT64_FORMAT " in\n", prefix, k,
+        r->path_kbps[k], r->path[k].packets, r->path[k].late,
+        r->path[k].failures, r->path[k].collapses, r->path[k].pacer_drops,
+        r->path[k].breaker_drops, r->path[k].mprtcp_out, r->path[k].mprtcp_in);
+}
