@@ -227,13 +227,6 @@ GST_START_TEST (test_gst_rtcp_buffer_reads_ours)
 
 GST_END_TEST;
 
-#define PCAP_PORT 5005
-
-static const gchar *const tshark_opts[] = {
-  "-d", "udp.port==" G_STRINGIFY (PCAP_PORT) ",rtcp",
-  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
-};
-
 /* tshark 4.0 knows no PSS0 message: it shows the APP header and the data
  * as bytes, which must be ours. */
 GST_START_TEST (test_tshark_dissection)
@@ -243,29 +236,26 @@ GST_START_TEST (test_tshark_dissection)
   gchar *dir, *file, *out;
   guint8 pkt[256];
   gsize n;
-  RtpccRtcpRR rr = { 0 };
   RtpccNaduBlock b = { 0x99AABBCC, 120, 65535, 0, 1000 };
 
   if (tshark == NULL)
     return;
 
   pcap = test_pcap_new ();
-  test_pcap_add (pcap, 1, PCAP_PORT, nadu_example, sizeof (nadu_example));
+  test_pcap_add (pcap, 1, TSHARK_RTCP_PORT, nadu_example,
+      sizeof (nadu_example));
   /* 2: RR + SDES + NADU, as a receiver sends it */
-  rr.ssrc = 0x11223344;
-  n = rtpcc_rtcp_write_rr (pkt, sizeof (pkt), &rr);
-  n += rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, 0x11223344,
-      "rtpcc@example.org");
+  n = test_rtcp_rr_sdes (pkt, sizeof (pkt), 0x11223344);
   n += rtpcc_nadu_write (pkt + n, sizeof (pkt) - n, 0x11223344, &b, 1);
-  test_pcap_add (pcap, 2, PCAP_PORT, pkt, n);
+  test_pcap_add (pcap, 2, TSHARK_RTCP_PORT, pkt, n);
   file = test_pcap_save (pcap, "rtpcc-nadu-XXXXXX", "nadu.pcap", &dir);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-V", NULL});
   tshark_assert_no_warnings (out);
   g_free (out);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
       "-e", "frame.number", "-e", "rtcp.pt", "-e", "rtcp.length_check",
       "-e", "rtcp.app.subtype", "-e", "rtcp.app.name", "-e", "rtcp.app.data",

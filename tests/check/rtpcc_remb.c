@@ -203,13 +203,6 @@ GST_START_TEST (test_gst_rtcp_buffer_reads_ours)
 
 GST_END_TEST;
 
-#define PCAP_PORT 5005
-
-static const gchar *const tshark_opts[] = {
-  "-d", "udp.port==" G_STRINGIFY (PCAP_PORT) ",rtcp",
-  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
-};
-
 GST_START_TEST (test_tshark_dissection)
 {
   gchar *tshark = tshark_find ("test_tshark_dissection");
@@ -217,24 +210,21 @@ GST_START_TEST (test_tshark_dissection)
   gchar *dir, *file, *out;
   guint8 pkt[256];
   gsize n;
-  RtpccRtcpRR rr = { 0 };
 
   if (tshark == NULL)
     return;
 
   pcap = test_pcap_new ();
-  test_pcap_add (pcap, 1, PCAP_PORT, remb_example, sizeof (remb_example));
+  test_pcap_add (pcap, 1, TSHARK_RTCP_PORT, remb_example,
+      sizeof (remb_example));
   /* 2: RR + SDES + REMB of 10 Mbit/s for one stream */
-  rr.ssrc = 0x11223344;
-  n = rtpcc_rtcp_write_rr (pkt, sizeof (pkt), &rr);
-  n += rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, 0x11223344,
-      "rtpcc@example.org");
+  n = test_rtcp_rr_sdes (pkt, sizeof (pkt), 0x11223344);
   n += rtpcc_remb_write (pkt + n, sizeof (pkt) - n, 0x11223344, 10000000,
       example_ssrcs, 1);
-  test_pcap_add (pcap, 2, PCAP_PORT, pkt, n);
+  test_pcap_add (pcap, 2, TSHARK_RTCP_PORT, pkt, n);
   file = test_pcap_save (pcap, "rtpcc-remb-XXXXXX", "remb.pcap", &dir);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-V", NULL});
   tshark_assert_no_warnings (out);
   /* the bit rate tshark computes is in the tree only */
@@ -244,7 +234,7 @@ GST_START_TEST (test_tshark_dissection)
       out);
   g_free (out);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
       "-e", "frame.number", "-e", "rtcp.pt", "-e", "rtcp.length_check",
       "-e", "rtcp.psfb.fmt", "-e", "rtcp.psfb.remb.identifier",

@@ -571,13 +571,6 @@ GST_START_TEST (test_gst_rtcp_buffer_reads_ours)
 
 GST_END_TEST;
 
-#define PCAP_PORT 5005
-
-static const gchar *const tshark_opts[] = {
-  "-d", "udp.port==" G_STRINGIFY (PCAP_PORT) ",rtcp",
-  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
-};
-
 GST_START_TEST (test_tshark_dissection)
 {
   gchar *tshark = tshark_find ("test_tshark_dissection");
@@ -585,24 +578,22 @@ GST_START_TEST (test_tshark_dissection)
   gchar *dir, *file, *out;
   guint8 pkt[256];
   gsize n;
-  RtpccRtcpRR rr = { 0 };
 
   if (tshark == NULL)
     return;
 
   pcap = test_pcap_new ();
-  test_pcap_add (pcap, 1, PCAP_PORT, tmmbr_example, sizeof (tmmbr_example));
-  test_pcap_add (pcap, 2, PCAP_PORT, tmmbn_example, sizeof (tmmbn_example));
+  test_pcap_add (pcap, 1, TSHARK_RTCP_PORT, tmmbr_example,
+      sizeof (tmmbr_example));
+  test_pcap_add (pcap, 2, TSHARK_RTCP_PORT, tmmbn_example,
+      sizeof (tmmbn_example));
   /* 3: RR + SDES + the empty TMMBN */
-  rr.ssrc = 0x55667788;
-  n = rtpcc_rtcp_write_rr (pkt, sizeof (pkt), &rr);
-  n += rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, 0x55667788,
-      "rtpcc@example.org");
+  n = test_rtcp_rr_sdes (pkt, sizeof (pkt), 0x55667788);
   n += rtpcc_tmmbn_write (pkt + n, sizeof (pkt) - n, 0x55667788, NULL, 0);
-  test_pcap_add (pcap, 3, PCAP_PORT, pkt, n);
+  test_pcap_add (pcap, 3, TSHARK_RTCP_PORT, pkt, n);
   file = test_pcap_save (pcap, "rtpcc-tmmbr-XXXXXX", "tmmbr.pcap", &dir);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-V", NULL});
   tshark_assert_no_warnings (out);
   fail_unless (strstr (out, "Temporary Maximum Media Stream Bit Rate Request "
@@ -611,7 +602,7 @@ GST_START_TEST (test_tshark_dissection)
           "Notification (TMMBN) (4)") != NULL, "%s", out);
   g_free (out);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
       "-e", "frame.number", "-e", "rtcp.pt", "-e", "rtcp.length_check",
       "-e", "rtcp.rtpfb.fmt", "-e", "rtcp.mediassrc",

@@ -245,41 +245,30 @@ GST_END_TEST;
 
 /* What the writer refuses: every field must fit its wire width and an
  * RLE block's bits must match its range. */
+#define assert_unwritable(block, field, value)                              \
+  G_STMT_START {                                                            \
+    RtpccXrBlock _bad = (block);                                            \
+    _bad.field = (value);                                                   \
+    fail_unless_equals_int (rtpcc_xr_block_size (&_bad), 0);                \
+  } G_STMT_END
+
 GST_START_TEST (test_write_refuses)
 {
-  RtpccXrBlock b[5], bad;
+  RtpccXrBlock b[5];
   guint8 buf[256];
 
   fill_example (b);
-  bad = b[0];
-  bad.delay.interval = 4;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  fail_unless_equals_int (rtpcc_xr_report_write (buf, sizeof (buf), 1,
-          &bad, 1), 0);
-  bad = b[1];
-  bad.dejitter.interval = 7;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[2];
-  bad.discard_count.discard_type = 4;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[3];
-  bad.bytes_discarded.interval = 200;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[4];
-  bad.rle.n_bits = 19;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[4];
-  bad.rle.thinning = 16;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[4];
-  bad.rle.bits = NULL;
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[4];
-  bad.rle.bt = RTPCC_XR_BT_LOSS_RLE;    /* disagrees with bt */
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
-  bad = b[4];
-  bad.bt = 4;                   /* a type this writer does not know */
-  fail_unless_equals_int (rtpcc_xr_block_size (&bad), 0);
+  assert_unwritable (b[0], delay.interval, 4);
+  assert_unwritable (b[1], dejitter.interval, 7);
+  assert_unwritable (b[2], discard_count.discard_type, 4);
+  assert_unwritable (b[3], bytes_discarded.interval, 200);
+  assert_unwritable (b[4], rle.n_bits, 19);
+  assert_unwritable (b[4], rle.thinning, 16);
+  assert_unwritable (b[4], rle.bits, NULL);
+  /* rle.bt disagrees with bt */
+  assert_unwritable (b[4], rle.bt, RTPCC_XR_BT_LOSS_RLE);
+  /* a type this writer does not know */
+  assert_unwritable (b[4], bt, 4);
   fail_unless_equals_int (rtpcc_xr_block_size (NULL), 0);
   fail_unless_equals_int (rtpcc_xr_report_write (NULL, 100, 1, b, 1), 0);
   fail_unless_equals_int (rtpcc_xr_report_write (buf, sizeof (buf), 1,
@@ -690,13 +679,6 @@ GST_END_TEST;
 
 /* ---- tshark ------------------------------------------------------------ */
 
-#define PCAP_PORT 5005
-
-static const gchar *const tshark_opts[] = {
-  "-d", "udp.port==" G_STRINGIFY (PCAP_PORT) ",rtcp",
-  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
-};
-
 /* tshark 4.0 dissects Loss RLE (BT 1) chunk by chunk and names the
  * Post-repair block; the blocks of RFC 6843, 7002, 7005, 7097 and 7243 it
  * shows as type, type-specific byte and length. Its Loss RLE "Report
@@ -713,7 +695,6 @@ GST_START_TEST (test_tshark_dissection)
   guint8 pkt[512];
   gchar *dir, *file, *out;
   gsize n;
-  RtpccRtcpRR rr = { 0 };
 
   if (tshark == NULL)
     return;
@@ -729,24 +710,21 @@ GST_START_TEST (test_tshark_dissection)
 
   pcap = test_pcap_new ();
   /* 1: the example packet alone; 2: RR + SDES + XR of all six */
-  test_pcap_add (pcap, 1, PCAP_PORT, report_example,
+  test_pcap_add (pcap, 1, TSHARK_RTCP_PORT, report_example,
       sizeof (report_example));
-  rr.ssrc = XR_SSRC;
-  n = rtpcc_rtcp_write_rr (pkt, sizeof (pkt), &rr);
-  n += rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, XR_SSRC,
-      "rtpcc@example.org");
+  n = test_rtcp_rr_sdes (pkt, sizeof (pkt), XR_SSRC);
   n += rtpcc_xr_report_write (pkt + n, sizeof (pkt) - n, XR_SSRC, b, 6);
-  test_pcap_add (pcap, 2, PCAP_PORT, pkt, n);
+  test_pcap_add (pcap, 2, TSHARK_RTCP_PORT, pkt, n);
   file = test_pcap_save (pcap, "rtpcc-xr-XXXXXX", "xr.pcap", &dir);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-V", NULL});
   tshark_assert_no_warnings (out);
   fail_unless (strstr (out, "Post-repair Loss RLE Report Block (10)") != NULL,
       "%s", out);
   g_free (out);
 
-  out = tshark_run (tshark, file, tshark_opts, (const gchar *[]) {
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
       "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
       "-e", "frame.number", "-e", "rtcp.pt", "-e", "rtcp.length_check",
       "-e", "rtcp.xr.bt", "-e", "rtcp.xr.bs", "-e", "rtcp.xr.bl",

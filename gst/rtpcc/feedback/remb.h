@@ -6,8 +6,8 @@
  *  |                  SSRC of packet sender                        |
  *  |                  SSRC of media source (0)                     |
  *  |  Unique identifier 'R' 'E' 'M' 'B'                            |
- *  |  Num SSRC     | BR Exp    |  BR Mantissa                      |
- *  |   SSRC feedback                                               |  × Num SSRC
+ *  |  Num SSRC = n | BR Exp    |  BR Mantissa                      |
+ *  |   SSRC feedback                                               |  × n
  *
  * The receiver's estimate of the total bit rate the path carries,
  * mantissa · 2^exp bit/s (6-bit exponent, 18-bit mantissa), for the media
