@@ -1,8 +1,9 @@
 /* Next Application Data Unit (3GPP TS 26.234 §6.2.3.2): the RTCP APP
  * packet (PT 204) named "PSS0", subtype 0, in which a receiver reports
- * its playout buffer per media stream; used in conversational calls (a
- * "C-NADU", Singh's thesis) so the sender can see how much the receiver
- * still has to play out. Build and parse.
+ * its playout buffer per media stream. Made for streaming, it serves
+ * conversational calls too (Singh, Ott and Curcio, "Rate adaptation for
+ * conversational 3G video", INFOCOM Workshops 2009): the sender sees how
+ * much the receiver still has to play out. Build and parse.
  *
  *  |V=2|P| subtype |   PT=APP=204  |             length            |
  *  |                    SSRC of packet sender                      |

@@ -283,12 +283,14 @@ gboolean
 rtpcc_tmmbr_would_change (const RtpccTmmbrEntry * set, guint n,
     const RtpccTmmbrEntry * mine)
 {
-  RtpccTmmbrEntry *with = g_new (RtpccTmmbrEntry, n + 1);
-  RtpccTmmbrEntry *before = g_new (RtpccTmmbrEntry, n + 1);
-  RtpccTmmbrEntry *after = g_new (RtpccTmmbrEntry, n + 1);
+  RtpccTmmbrEntry *with, *before, *after;
   guint m = 0, nb, na;
   gboolean changed;
 
+  g_return_val_if_fail (mine != NULL && (n == 0 || set != NULL), FALSE);
+  with = g_new (RtpccTmmbrEntry, n + 1);
+  before = g_new (RtpccTmmbrEntry, n + 1);
+  after = g_new (RtpccTmmbrEntry, n + 1);
   for (guint i = 0; i < n; i++)
     if (set[i].ssrc != mine->ssrc)
       with[m++] = set[i];
@@ -325,6 +327,7 @@ rtpcc_tmmbr_state_on_tmmbr (RtpccTmmbrState * s, const RtpccTmmb * tmmbr)
   RtpccTmmbrEntry req;
   guint slot, worst = 0;
 
+  g_return_val_if_fail (s != NULL && tmmbr != NULL, FALSE);
   for (guint i = 0; i < tmmbr->n_entries && !mine; i++)
     if (tmmbr->entries[i].ssrc == s->media_ssrc)
       mine = &tmmbr->entries[i];
