@@ -25,6 +25,9 @@
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/feedback/nack.h>
 #include <rtpcc/feedback/psfb.h>
+#include <rtpcc/feedback/tmmbr.h>
+#include <rtpcc/feedback/remb.h>
+#include <rtpcc/feedback/nadu.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/tcpeq.h>
 #include <rtpcc/circuitbreaker.h>

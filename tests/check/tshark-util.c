@@ -7,7 +7,13 @@
 
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <rtpcc/rtpcc.h>
 #include <string.h>
+
+const gchar *const tshark_rtcp_opts[] = {
+  "-d", "udp.port==" G_STRINGIFY (TSHARK_RTCP_PORT) ",rtcp",
+  "-o", "rtcp.heuristic_rtcp:TRUE", NULL
+};
 
 /* Returns tshark's path, or NULL after saying that @test_name is skipped. */
 gchar *
@@ -196,4 +202,21 @@ tshark_has_field (const gchar * tshark, const gchar * field)
   g_free (needle);
   g_free (out);
   return found;
+}
+
+/* Writes what opens a receiver's regular compound: an RR from @ssrc
+ * without report blocks, then an SDES CNAME; returns its size. */
+gsize
+test_rtcp_rr_sdes (guint8 * buf, gsize max, guint32 ssrc)
+{
+  RtpccRtcpRR rr = { 0 };
+  gsize n;
+
+  rr.ssrc = ssrc;
+  n = rtpcc_rtcp_write_rr (buf, max, &rr);
+  fail_unless (n > 0);
+  n += rtpcc_rtcp_write_sdes_cname (buf + n, max - n, ssrc,
+      "rtpcc@example.org");
+  fail_unless (n > 8);
+  return n;
 }

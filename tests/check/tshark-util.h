@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 /* The UDP source port of every frame test_pcap_add() writes. */
 #define TSHARK_PCAP_SRC_PORT 5004
 
+/* A destination port for RTCP frames, and tshark's options (after the
+ * file) that dissect it as RTCP, heuristics on; NULL-terminated. */
+#define TSHARK_RTCP_PORT 5005
+extern const gchar *const tshark_rtcp_opts[];
+
 gchar *tshark_find (const gchar * test_name);
 
 GByteArray *test_pcap_new (void);
@@ -36,6 +41,8 @@ void tshark_assert_lines (const gchar * out, const gchar * const *want,
     guint n);
 
 gboolean tshark_has_field (const gchar * tshark, const gchar * field);
+
+gsize test_rtcp_rr_sdes (guint8 * buf, gsize max, guint32 ssrc);
 
 G_END_DECLS
 

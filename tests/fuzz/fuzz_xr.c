@@ -1,10 +1,13 @@
-/* Fuzz target: the RTCP XR Loss/Discard RLE parser (RFC 3611 / RFC 7097),
- * with a write/re-parse round trip, and the receiver's Discard RLE output.
+/* Fuzz target: the RTCP XR parsers — Loss/Discard RLE only (RFC 3611 /
+ * RFC 7097) and every block type (adding RFC 5725, 6843, 7002, 7005,
+ * 7243) — with write/re-parse round trips, and the receiver's Discard RLE
+ * output.
  *
- * The first byte picks the mode: even → the rest is one XR packet; odd →
- * the rest is a script of rtpcc_receiver_mark_discarded calls (5 bytes
- * each: ssrc pick, seq, count) after a few media packets, whose XR output
- * must parse and name exactly the discards marked.
+ * The first byte picks the mode: even → the rest is one XR packet for
+ * both parsers, which must agree; odd → the rest is a script of
+ * rtpcc_receiver_mark_discarded calls (5 bytes each: ssrc pick, seq,
+ * count) after a few media packets, whose XR output must parse and name
+ * exactly the discards marked.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fuzz.h"
@@ -57,6 +60,88 @@ fuzz_parse (const guint8 * data, size_t size)
     g_free (buf);
   }
   rtpcc_xr_free (xr);
+}
+
+static gboolean
+rle_equal (const RtpccXrRleBlock * a, const RtpccXrRleBlock * b)
+{
+  return a->bt == b->bt && a->thinning == b->thinning && a->early == b->early
+      && a->ssrc == b->ssrc && a->begin_seq == b->begin_seq
+      && a->end_seq == b->end_seq && a->n_bits == b->n_bits
+      && memcmp (a->bits, b->bits, a->n_bits) == 0;
+}
+
+static gboolean
+is_rle (guint8 bt)
+{
+  return bt == RTPCC_XR_BT_LOSS_RLE || bt == RTPCC_XR_BT_POST_REPAIR_RLE
+      || bt == RTPCC_XR_BT_DISCARD_RLE;
+}
+
+/* Every block type: what parses is written and parses again the same;
+ * and whatever this strict parser takes, the RLE-only one takes too,
+ * keeping the same Loss and Discard RLE blocks. */
+static void
+fuzz_report (const guint8 * data, size_t size)
+{
+  GError *err = NULL;
+  RtpccXrReport *r = rtpcc_xr_report_parse (data, size, &err), *again;
+  RtpccXr *xr;
+  gsize need = 8, n;
+  guint8 *buf;
+  guint k = 0;
+
+  if (r == NULL) {
+    FUZZ_CHECK (err != NULL && err->domain == RTPCC_ERROR);
+    g_error_free (err);
+    return;
+  }
+  FUZZ_CHECK (r->n_blocks <= RTPCC_XR_MAX_BLOCKS);
+  for (guint b = 0; b < r->n_blocks; b++) {
+    gsize bs = rtpcc_xr_block_size (&r->blocks[b]);
+
+    FUZZ_CHECK (bs >= 12 && bs % 4 == 0);
+    if (is_rle (r->blocks[b].bt)) {
+      FUZZ_CHECK (r->blocks[b].rle.bt == r->blocks[b].bt);
+      for (guint i = 0; i < r->blocks[b].rle.n_bits; i++)
+        FUZZ_CHECK (r->blocks[b].rle.bits[i] <= 1);
+    }
+    need += bs;
+  }
+  buf = g_malloc (need);
+  n = rtpcc_xr_report_write (buf, need, r->ssrc, r->blocks, r->n_blocks);
+  FUZZ_CHECK (n == need);
+  again = rtpcc_xr_report_parse (buf, n, NULL);
+  FUZZ_CHECK (again != NULL && again->ssrc == r->ssrc);
+  FUZZ_CHECK (again->n_blocks == r->n_blocks && again->n_unknown == 0);
+  for (guint b = 0; b < r->n_blocks; b++) {
+    const RtpccXrBlock *x = &r->blocks[b], *y = &again->blocks[b];
+
+    FUZZ_CHECK (x->bt == y->bt);
+    if (is_rle (x->bt))
+      FUZZ_CHECK (rle_equal (&x->rle, &y->rle));
+    else
+      FUZZ_CHECK (rtpcc_xr_block_size (x) == rtpcc_xr_block_size (y)
+          && memcmp (x, y, sizeof (*x)) == 0);
+  }
+  rtpcc_xr_report_free (again);
+  g_free (buf);
+
+  xr = rtpcc_xr_parse (data, size, NULL);
+  FUZZ_CHECK (xr != NULL);
+  if (r->n_over_cap == 0) {
+    for (guint b = 0; b < r->n_blocks; b++) {
+      const RtpccXrBlock *x = &r->blocks[b];
+
+      if (x->bt != RTPCC_XR_BT_LOSS_RLE && x->bt != RTPCC_XR_BT_DISCARD_RLE)
+        continue;
+      FUZZ_CHECK (k < xr->n_blocks && rle_equal (&x->rle, &xr->blocks[k]));
+      k++;
+    }
+    FUZZ_CHECK (k == xr->n_blocks);
+  }
+  rtpcc_xr_free (xr);
+  rtpcc_xr_report_free (r);
 }
 
 static void
@@ -118,9 +203,10 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   if (size == 0)
     return 0;
-  if (data[0] % 2 == 0)
+  if (data[0] % 2 == 0) {
     fuzz_parse (data + 1, size - 1);
-  else
+    fuzz_report (data + 1, size - 1);
+  } else
     fuzz_receiver (data + 1, size - 1);
   return 0;
 }
@@ -157,4 +243,39 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
   n = rtpcc_xr_write (buf + 1, sizeof (buf) - 1, 0x1234, b + 1, 1);
   g_ptr_array_add (seeds, g_bytes_new (buf, n + 1));
   g_ptr_array_add (seeds, g_bytes_new (script, sizeof (script)));
+
+  /* every block type in one packet */
+  {
+    RtpccXrBlock all[7];
+
+    memset (all, 0, sizeof (all));
+    all[0].bt = RTPCC_XR_BT_DISCARD_RLE;
+    all[0].rle = b[0];
+    all[1].bt = RTPCC_XR_BT_LOSS_RLE;
+    all[1].rle = b[1];
+    all[1].rle.thinning = 2;
+    all[1].rle.n_bits = 5;
+    all[2].bt = all[2].rle.bt = RTPCC_XR_BT_POST_REPAIR_RLE;
+    all[2].rle.begin_seq = 300;
+    all[2].rle.end_seq = 340;
+    all[2].rle.n_bits = 40;
+    all[2].rle.bits = bits;
+    all[3].bt = RTPCC_XR_BT_DELAY;
+    all[3].delay.interval = RTPCC_XR_I_INTERVAL;
+    all[3].delay.mean_rtt = 0x2666;
+    all[3].delay.end_system_delay = RTPCC_XR_ES_DELAY_UNAVAILABLE;
+    all[4].bt = RTPCC_XR_BT_DEJITTER;
+    all[4].dejitter.adaptive = TRUE;
+    all[4].dejitter.nominal = 80;
+    all[5].bt = RTPCC_XR_BT_DISCARD_COUNT;
+    all[5].discard_count.discard_type = RTPCC_XR_DT_BOTH;
+    all[5].discard_count.packets = 37;
+    all[6].bt = RTPCC_XR_BT_BYTES_DISCARDED;
+    all[6].bytes_discarded.early = TRUE;
+    all[6].bytes_discarded.bytes = 45000;
+    buf[0] = 0;
+    n = rtpcc_xr_report_write (buf + 1, sizeof (buf) - 1, 0x1234, all, 7);
+    FUZZ_CHECK (n > 0);
+    g_ptr_array_add (seeds, g_bytes_new (buf, n + 1));
+  }
 }

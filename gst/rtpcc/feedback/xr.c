@@ -1,63 +1,83 @@
-/* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <rtpcc/feedback/xr.h>
+/* RTCP XR (RFC 3611): the packet around the report blocks — header,
+ * padding, block framing — and the two APIs over it: RLE blocks only
+ * (rtpcc_xr_parse / _write) and every block type (rtpcc_xr_report_*).
+ * The blocks themselves are in xr-rle.c and xr-metrics.c.
+ *
+ *  |V=2|P|reserved |   PT=XR=207   |             length            |
+ *  |                              SSRC                             |
+ *  :                         report blocks                         :
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "xr-private.h"
 #include <rtpcc/feedback/rtcp.h>
 #include "bytes.h"
 
 #include <string.h>
 
-#define RUN_MAX 0x3FFF          /* 14-bit run length */
-#define VEC_BITS 15
+#define XR_HEADER_SIZE 8
 
-static gboolean
-fail (GError ** error, const gchar * what)
+gboolean
+rtpcc_xr_fail (GError ** error, const gchar * what)
 {
   g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_PARSE, "XR: %s", what);
   return FALSE;
 }
 
-/* positions a [begin, end) block covers with thinning @t */
-static guint
-range_bits (guint16 begin, guint16 end, guint t)
-{
-  guint span = (guint16) (end - begin);
-  guint step = 1u << t;
-  return (span + step - 1) / step;
-}
-
+/* Checks version, type and length; *@end is where the blocks end (before
+ * any padding). @exact: the length field must say exactly @len and a
+ * padding count be whole words (the strict parser); otherwise bytes after
+ * the packet are ignored and any count that fits is taken (the RLE-only
+ * parser, as it has always been). */
 static gboolean
-decode_chunks (const guint8 * p, gsize len, RtpccXrRleBlock * b,
+check_header (const guint8 * data, gsize len, gboolean exact, gsize * end,
     GError ** error)
 {
-  guint pos = 0;
+  gsize plen;
 
-  for (gsize off = 0; off + 2 <= len; off += 2) {
-    guint16 c = rtpcc_rd16 (p + off);
-    if (c == 0) {
-      /* null chunk: padding, only after the range is covered */
-      if (pos < b->n_bits)
-        return fail (error, "null chunk before the end of the range");
-      continue;
-    }
-    if (pos >= b->n_bits)
-      return fail (error, "chunk after the end of the range");
-    if (c & 0x8000) {
-      for (guint i = 0; i < VEC_BITS && pos < b->n_bits; i++)
-        b->bits[pos++] = (c >> (VEC_BITS - 1 - i)) & 1;
-    } else {
-      guint run = c & RUN_MAX;
-      guint8 v = (c >> 14) & 1;
-      if (run == 0)
-        return fail (error, "empty run");
-      if (run > b->n_bits - pos)
-        return fail (error, "run past the end of the range");
-      memset (b->bits + pos, v, run);
-      pos += run;
-    }
+  if (!data || len < XR_HEADER_SIZE)
+    return rtpcc_xr_fail (error, "too short");
+  if ((data[0] >> 6) != 2 || data[1] != RTPCC_RTCP_XR)
+    return rtpcc_xr_fail (error, "not an XR packet");
+  plen = ((gsize) rtpcc_rd16 (data + 2) + 1) * 4;
+  if (plen > len)
+    return rtpcc_xr_fail (error, "length past the buffer");
+  if (exact && plen != len)
+    return rtpcc_xr_fail (error, "length field disagrees with the packet");
+  if (data[0] & 0x20) {
+    guint pad = data[plen - 1];
+    if (pad == 0 || pad > plen - XR_HEADER_SIZE || (exact && pad % 4 != 0))
+      return rtpcc_xr_fail (error, "bad padding");
+    plen -= pad;
   }
-  if (pos < b->n_bits)
-    return fail (error, "chunks do not cover the range");
+  *end = plen;
   return TRUE;
 }
+
+/* The block at *@off (before @end): its type and whole length. */
+static gboolean
+next_block (const guint8 * data, gsize end, gsize off, guint8 * bt,
+    gsize * blen, GError ** error)
+{
+  if (end - off < RTPCC_XR_BLOCK_HEADER_SIZE)
+    return rtpcc_xr_fail (error, "block length past the packet");
+  *bt = data[off];
+  *blen = ((gsize) rtpcc_rd16 (data + off + 2) + 1) * 4;
+  if (*blen > end - off)
+    return rtpcc_xr_fail (error, "block length past the packet");
+  return TRUE;
+}
+
+static void
+write_header (guint8 * buf, gsize total, guint32 sender_ssrc)
+{
+  buf[0] = 0x80;
+  buf[1] = RTPCC_RTCP_XR;
+  rtpcc_wr16 (buf + 2, (guint16) (total / 4 - 1));
+  rtpcc_wr32 (buf + 4, sender_ssrc);
+}
+
+/* ---- Loss and Discard RLE only ----------------------------------------- */
 
 void
 rtpcc_xr_free (RtpccXr * xr)
@@ -74,145 +94,161 @@ RtpccXr *
 rtpcc_xr_parse (const guint8 * data, gsize len, GError ** error)
 {
   RtpccXr *xr;
-  gsize end, off;
-  guint total_bits = 0;
+  gsize end, off, blen;
+  guint bits_left = RTPCC_XR_MAX_BITS;
+  guint8 bt;
 
-  if (!data || len < 8)
-    return fail (error, "too short"), NULL;
-  if ((data[0] >> 6) != 2 || data[1] != RTPCC_RTCP_XR)
-    return fail (error, "not an XR packet"), NULL;
-  end = ((gsize) rtpcc_rd16 (data + 2) + 1) * 4;
-  if (end > len)
-    return fail (error, "length past the buffer"), NULL;
-  if (data[0] & 0x20) {
-    guint pad = data[end - 1];
-    if (pad == 0 || pad > end - 8)
-      return fail (error, "bad padding"), NULL;
-    end -= pad;
-  }
+  if (!check_header (data, len, FALSE, &end, error))
+    return NULL;
 
   xr = g_new0 (RtpccXr, 1);
   xr->ssrc = rtpcc_rd32 (data + 4);
   xr->blocks = g_new0 (RtpccXrRleBlock, RTPCC_XR_MAX_BLOCKS);
-  for (off = 8; off < end;) {
-    guint8 bt;
-    gsize blen;
-    RtpccXrRleBlock *b;
-
-    if (end - off < 4)
-      goto bad_short;
-    bt = data[off];
-    blen = ((gsize) rtpcc_rd16 (data + off + 2) + 1) * 4;
-    if (blen > end - off)
-      goto bad_short;
+  for (off = XR_HEADER_SIZE; off < end; off += blen) {
+    if (!next_block (data, end, off, &bt, &blen, error))
+      goto bad;
     if ((bt != RTPCC_XR_BT_LOSS_RLE && bt != RTPCC_XR_BT_DISCARD_RLE)
         || xr->n_blocks == RTPCC_XR_MAX_BLOCKS) {
       xr->n_skipped++;
-      off += blen;
       continue;
     }
-    if (blen < 12) {
-      fail (error, "RLE block too short");
+    if (!rtpcc_xr_rle_read (data + off, blen, bt, &bits_left,
+            &xr->blocks[xr->n_blocks], error))
       goto bad;
-    }
-    b = &xr->blocks[xr->n_blocks];
-    b->bt = bt;
-    b->thinning = data[off + 1] & 0x0F;
-    b->early = bt == RTPCC_XR_BT_DISCARD_RLE && (data[off + 1] & 0x10);
-    b->ssrc = rtpcc_rd32 (data + off + 4);
-    b->begin_seq = rtpcc_rd16 (data + off + 8);
-    b->end_seq = rtpcc_rd16 (data + off + 10);
-    b->n_bits = range_bits (b->begin_seq, b->end_seq, b->thinning);
-    if (b->n_bits > RTPCC_XR_MAX_BITS - total_bits) {
-      fail (error, "too many positions in one packet");
-      goto bad;
-    }
-    total_bits += b->n_bits;
-    b->bits = g_malloc0 (MAX (b->n_bits, 1));
     xr->n_blocks++;
-    if (!decode_chunks (data + off + 12, blen - 12, b, error))
-      goto bad;
-    off += blen;
   }
   return xr;
 
-bad_short:
-  fail (error, "block length past the packet");
 bad:
   rtpcc_xr_free (xr);
   return NULL;
-}
-
-/* chunk count for one block's bits (the writer's greedy encoding) */
-static guint
-encode (const RtpccXrRleBlock * b, guint8 * out)
-{
-  guint i = 0, n = 0;
-
-  while (i < b->n_bits) {
-    guint8 v = b->bits[i] ? 1 : 0;
-    guint run = 1;
-    while (i + run < b->n_bits && run < RUN_MAX
-        && (b->bits[i + run] ? 1 : 0) == v)
-      run++;
-    if (run >= VEC_BITS || i + run == b->n_bits) {
-      if (out)
-        rtpcc_wr16 (out + 2 * n, (guint16) ((v << 14) | run));
-      i += run;
-    } else {
-      guint16 c = 0x8000;
-      for (guint k = 0; k < VEC_BITS && i + k < b->n_bits; k++)
-        if (b->bits[i + k])
-          c |= 1u << (VEC_BITS - 1 - k);
-      if (out)
-        rtpcc_wr16 (out + 2 * n, c);
-      i += MIN (VEC_BITS, b->n_bits - i);
-    }
-    n++;
-  }
-  return n;
-}
-
-gsize
-rtpcc_xr_rle_block_size (const RtpccXrRleBlock * b)
-{
-  guint chunks = encode (b, NULL);
-  /* a whole number of words: an odd chunk count gets a null chunk */
-  return 12 + ((chunks + 1) / 2) * 4;
 }
 
 gsize
 rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     const RtpccXrRleBlock * blocks, guint n_blocks)
 {
-  gsize total = 8, off;
+  gsize total = XR_HEADER_SIZE, off;
 
   for (guint i = 0; i < n_blocks; i++) {
     const RtpccXrRleBlock *b = &blocks[i];
     if ((b->bt != RTPCC_XR_BT_LOSS_RLE && b->bt != RTPCC_XR_BT_DISCARD_RLE)
-        || b->thinning != 0 || b->n_bits != range_bits (b->begin_seq,
-            b->end_seq, 0) || (b->n_bits > 0 && !b->bits))
+        || b->thinning != 0 || b->n_bits != rtpcc_xr_rle_range_bits
+        (b->begin_seq, b->end_seq, 0) || (b->n_bits > 0 && !b->bits))
       return 0;
     total += rtpcc_xr_rle_block_size (b);
   }
-  if (total > max || total / 4 - 1 > 0xFFFF)
+  if (total > max || total / 4 - 1 > G_MAXUINT16)
     return 0;
-  memset (buf, 0, total);
-  buf[0] = 0x80;
-  buf[1] = RTPCC_RTCP_XR;
-  rtpcc_wr16 (buf + 2, (guint16) (total / 4 - 1));
-  rtpcc_wr32 (buf + 4, sender_ssrc);
-  off = 8;
+  write_header (buf, total, sender_ssrc);
+  off = XR_HEADER_SIZE;
   for (guint i = 0; i < n_blocks; i++) {
-    const RtpccXrRleBlock *b = &blocks[i];
-    gsize bs = rtpcc_xr_rle_block_size (b);
-    buf[off] = b->bt;
-    buf[off + 1] = (b->bt == RTPCC_XR_BT_DISCARD_RLE && b->early) ? 0x10 : 0;
-    rtpcc_wr16 (buf + off + 2, (guint16) (bs / 4 - 1));
-    rtpcc_wr32 (buf + off + 4, b->ssrc);
-    rtpcc_wr16 (buf + off + 8, b->begin_seq);
-    rtpcc_wr16 (buf + off + 10, b->end_seq);
-    encode (b, buf + off + 12);
+    gsize bs = rtpcc_xr_rle_block_size (&blocks[i]);
+    rtpcc_xr_rle_write (buf + off, bs, &blocks[i]);
+    off += bs;
+  }
+  return total;
+}
+
+/* ---- Every block type -------------------------------------------------- */
+
+void
+rtpcc_xr_report_free (RtpccXrReport * report)
+{
+  if (!report)
+    return;
+  for (guint i = 0; i < report->n_blocks; i++)
+    if (rtpcc_xr_is_rle_type (report->blocks[i].bt))
+      g_free (report->blocks[i].rle.bits);
+  g_free (report->blocks);
+  g_free (report);
+}
+
+RtpccXrReport *
+rtpcc_xr_report_parse (const guint8 * data, gsize len, GError ** error)
+{
+  RtpccXrReport *r;
+  gsize end, off, blen;
+  guint bits_left = RTPCC_XR_MAX_BITS;
+  guint8 bt;
+
+  if (!check_header (data, len, TRUE, &end, error))
+    return NULL;
+
+  r = g_new0 (RtpccXrReport, 1);
+  r->ssrc = rtpcc_rd32 (data + 4);
+  /* every block is at least one word */
+  r->blocks = g_new0 (RtpccXrBlock, MIN (RTPCC_XR_MAX_BLOCKS,
+          MAX ((end - XR_HEADER_SIZE) / 4, 1)));
+  for (off = XR_HEADER_SIZE; off < end; off += blen) {
+    RtpccXrBlock *b;
+
+    if (!next_block (data, end, off, &bt, &blen, error))
+      goto bad;
+    if (!rtpcc_xr_is_rle_type (bt) && rtpcc_xr_metric_size (bt) == 0) {
+      r->n_unknown++;
+      continue;
+    }
+    if (r->n_blocks == RTPCC_XR_MAX_BLOCKS) {
+      r->n_over_cap++;
+      continue;
+    }
+    b = &r->blocks[r->n_blocks];
+    if (rtpcc_xr_is_rle_type (bt)) {
+      b->bt = bt;
+      if (!rtpcc_xr_rle_read (data + off, blen, bt, &bits_left, &b->rle,
+              error))
+        goto bad;
+    } else if (!rtpcc_xr_metric_read (data + off, blen, b, error)) {
+      goto bad;
+    }
+    r->n_blocks++;
+  }
+  return r;
+
+bad:
+  rtpcc_xr_report_free (r);
+  return NULL;
+}
+
+gsize
+rtpcc_xr_block_size (const RtpccXrBlock * b)
+{
+  if (b == NULL)
+    return 0;
+  if (rtpcc_xr_is_rle_type (b->bt))
+    return b->rle.bt == b->bt ? rtpcc_xr_rle_size (&b->rle) : 0;
+  return rtpcc_xr_metric_valid (b) ? rtpcc_xr_metric_size (b->bt) : 0;
+}
+
+gsize
+rtpcc_xr_report_write (guint8 * buf, gsize max, guint32 sender_ssrc,
+    const RtpccXrBlock * blocks, guint n_blocks)
+{
+  gsize total = XR_HEADER_SIZE, off;
+
+  if (buf == NULL || (n_blocks > 0 && blocks == NULL))
+    return 0;
+  for (guint i = 0; i < n_blocks; i++) {
+    gsize bs = rtpcc_xr_block_size (&blocks[i]);
+    if (bs == 0 || bs > max)
+      return 0;
+    total += bs;
+    if (total > max)
+      return 0;
+  }
+  if (total / 4 - 1 > G_MAXUINT16)
+    return 0;
+  write_header (buf, total, sender_ssrc);
+  off = XR_HEADER_SIZE;
+  for (guint i = 0; i < n_blocks; i++) {
+    const RtpccXrBlock *b = &blocks[i];
+    gsize bs = rtpcc_xr_block_size (b);
+
+    if (rtpcc_xr_is_rle_type (b->bt))
+      rtpcc_xr_rle_write (buf + off, bs, &b->rle);
+    else
+      rtpcc_xr_metric_write (buf + off, b);
     off += bs;
   }
   return total;
