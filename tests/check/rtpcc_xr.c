@@ -2,7 +2,8 @@
  * RLE, RFC 5725 Post-repair Loss RLE, RFC 7097 Discard RLE, RFC 6843
  * Delay Metrics, RFC 7005 De-Jitter Buffer Metrics, RFC 7002 Discard
  * Count and RFC 7243 Bytes Discarded, one packet of several, against
- * hand-assembled bytes; random round trips; malformed packets; the unit
+ * hand-assembled bytes and RFC 3611's thinning example; the flags each
+ * RFC rules out; random round trips; malformed packets; the unit
  * conversions; GStreamer's RTCP reader and tshark's dissection. (The
  * RLE-only API's own tests are with FBRA's, in rtpcc_fbra.c.)
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -23,9 +24,10 @@
  *  - Delay Metrics, interval (I = 10): mean 150 ms = 9830.4/65536 s →
  *    0x2666 (truncated), min 100 ms → 0x1999, max 250 ms → 0x4000; end
  *    system delay 1.5 s = 1 + 0x80000000/2^32;
- *  - De-Jitter Buffer, cumulative (I = 11), adaptive (C = 1): nominal 80,
- *    maximum 200, high water 240, low water 40 ms;
- *  - Discard Count, interval, DT = 2 (too late): 37 packets;
+ *  - De-Jitter Buffer, sampled (I = 01, the only value RFC 7005 allows),
+ *    adaptive (C = 1): nominal 80, maximum 200, high water 240, low water
+ *    40 ms;
+ *  - Discard Count, interval, DT = 10 (too late): 37 packets;
  *  - Bytes Discarded, interval, E = 1 (too early): 45000 bytes;
  *  - Post-repair Loss RLE over 1000..1019, 1005 and 1006 lost for good:
  *    15 positions as a bit vector 1 111110011111111 = 0xFCFF, then the
@@ -40,11 +42,11 @@ static const guint8 report_example[] = {
   0x00, 0x00, 0x40, 0x00,       /* max RTT */
   0x00, 0x00, 0x00, 0x01,       /* end system delay, seconds */
   0x80, 0x00, 0x00, 0x00,       /* ... and fraction */
-  0x17, 0xE0, 0x00, 0x03,       /* BT 23, I = 11, C = 1, length 3 */
+  0x17, 0x60, 0x00, 0x03,       /* BT 23, I = 01, C = 1, length 3 */
   0xaa, 0xbb, 0xcc, 0xdd,
   0x00, 0x50, 0x00, 0xC8,       /* nominal 80, maximum 200 */
   0x00, 0xF0, 0x00, 0x28,       /* high water 240, low water 40 */
-  0x18, 0xA0, 0x00, 0x02,       /* BT 24, I = 10, DT = 2, length 2 */
+  0x18, 0xA0, 0x00, 0x02,       /* BT 24, I = 10, DT = 10, length 2 */
   0xaa, 0xbb, 0xcc, 0xdd,
   0x00, 0x00, 0x00, 0x25,       /* 37 packets */
   0x1A, 0xA0, 0x00, 0x02,       /* BT 26, I = 10, E = 1, length 2 */
@@ -71,7 +73,7 @@ fill_example (RtpccXrBlock b[5])
   b[0].delay.end_system_delay =
       rtpcc_xr_es_delay_from_time (RTPCC_MSEC (1500));
   b[1].bt = RTPCC_XR_BT_DEJITTER;
-  b[1].dejitter.interval = RTPCC_XR_I_CUMULATIVE;
+  b[1].dejitter.interval = RTPCC_XR_I_SAMPLED;
   b[1].dejitter.adaptive = TRUE;
   b[1].dejitter.ssrc = SRC;
   b[1].dejitter.nominal = rtpcc_xr_djb_from_time (RTPCC_MSEC (80));
@@ -125,6 +127,7 @@ GST_START_TEST (test_report_layout)
   fail_unless_equals_int (r->n_blocks, 5);
   fail_unless_equals_int (r->n_unknown, 0);
   fail_unless_equals_int (r->n_over_cap, 0);
+  fail_unless_equals_int (r->n_discarded, 0);
 
   fail_unless_equals_int (r->blocks[0].bt, RTPCC_XR_BT_DELAY);
   fail_unless_equals_int (r->blocks[0].delay.interval, RTPCC_XR_I_INTERVAL);
@@ -142,7 +145,7 @@ GST_START_TEST (test_report_layout)
 
   fail_unless_equals_int (r->blocks[1].bt, RTPCC_XR_BT_DEJITTER);
   fail_unless_equals_int (r->blocks[1].dejitter.interval,
-      RTPCC_XR_I_CUMULATIVE);
+      RTPCC_XR_I_SAMPLED);
   fail_unless (r->blocks[1].dejitter.adaptive);
   fail_unless_equals_int (r->blocks[1].dejitter.nominal, 80);
   fail_unless_equals_int (r->blocks[1].dejitter.maximum, 200);
@@ -243,6 +246,67 @@ GST_START_TEST (test_rle_thinning_early_empty)
 
 GST_END_TEST;
 
+/* RFC 3611 §4.1's thinning example: a trace over 13821..13865 with T = 2
+ * reports only the multiples of 4, 13824 … 13864, eleven of them,
+ * "1 1 1 1 1 0 1 1 1 1 0", encoded as "bit vector 1111 1011 1100 000" and
+ * a null chunk: 1 111110111100000 = 0xFDE0. */
+GST_START_TEST (test_rle_thinning_rfc3611_example)
+{
+  static const guint8 want[] = {
+    0x80, 0xCF, 0x00, 0x05, 0x11, 0x22, 0x33, 0x44,
+    0x01, 0x02, 0x00, 0x03, 0xaa, 0xbb, 0xcc, 0xdd,
+    0x35, 0xFD, 0x36, 0x2A,     /* begin 13821, end 13866 */
+    0xFD, 0xE0, 0x00, 0x00,
+  };
+  guint8 trace[11] = { 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0 };
+  RtpccXrBlock b;
+  guint8 buf[64];
+  gsize n;
+  g_autoptr (RtpccXrReport) r = NULL;
+
+  memset (&b, 0, sizeof (b));
+  b.bt = b.rle.bt = RTPCC_XR_BT_LOSS_RLE;
+  b.rle.thinning = 2;
+  b.rle.ssrc = SRC;
+  b.rle.begin_seq = 13821;
+  b.rle.end_seq = 13866;
+  /* 12 if the positions were counted from begin_seq on */
+  b.rle.n_bits = 12;
+  b.rle.bits = trace;
+  fail_unless_equals_int (rtpcc_xr_block_size (&b), 0);
+  b.rle.n_bits = 11;
+  n = rtpcc_xr_report_write (buf, sizeof (buf), XR_SSRC, &b, 1);
+  assert_bytes (buf, n, want);
+  r = rtpcc_xr_report_parse (want, sizeof (want), NULL);
+  fail_unless (r != NULL && r->n_blocks == 1);
+  fail_unless_equals_int (r->blocks[0].rle.n_bits, 11);
+  fail_unless (memcmp (r->blocks[0].rle.bits, trace, 11) == 0);
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&r->blocks[0].rle, 0), 13824);
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&r->blocks[0].rle, 5), 13844);
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&r->blocks[0].rle, 10), 13864);
+
+  /* across the wrap: 65534..5 with T = 2 holds 0 and 4 (65536 is a
+   * multiple of 4 as well) */
+  b.rle.begin_seq = 65534;
+  b.rle.end_seq = 6;
+  b.rle.n_bits = 2;
+  fail_unless (rtpcc_xr_block_size (&b) > 0);
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&b.rle, 0), 0);
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&b.rle, 1), 4);
+  /* no multiple of 8 in 9..15: an empty block */
+  b.rle.thinning = 3;
+  b.rle.begin_seq = 9;
+  b.rle.end_seq = 16;
+  b.rle.n_bits = 0;
+  fail_unless (rtpcc_xr_block_size (&b) > 0);
+  /* not thinned: every seq from begin_seq on */
+  b.rle.thinning = 0;
+  b.rle.n_bits = 7;
+  fail_unless_equals_int (rtpcc_xr_rle_seq (&b.rle, 6), 15);
+}
+
+GST_END_TEST;
+
 /* What the writer refuses: every field must fit its wire width and an
  * RLE block's bits must match its range. */
 #define assert_unwritable(block, field, value)                              \
@@ -262,6 +326,18 @@ GST_START_TEST (test_write_refuses)
   assert_unwritable (b[1], dejitter.interval, 7);
   assert_unwritable (b[2], discard_count.discard_type, 4);
   assert_unwritable (b[3], bytes_discarded.interval, 200);
+  /* values the RFCs reserve or rule out for the block: I = 00 anywhere
+   * (RFC 6843 defines no meaning for it), a De-Jitter block not sampled
+   * (RFC 7005), a sampled count (RFC 7002, 7243), DT = 11 (RFC 7002) */
+  assert_unwritable (b[0], delay.interval, 0);
+  assert_unwritable (b[1], dejitter.interval, RTPCC_XR_I_INTERVAL);
+  assert_unwritable (b[1], dejitter.interval, RTPCC_XR_I_CUMULATIVE);
+  assert_unwritable (b[1], dejitter.interval, 0);
+  assert_unwritable (b[2], discard_count.interval, RTPCC_XR_I_SAMPLED);
+  assert_unwritable (b[2], discard_count.interval, 0);
+  assert_unwritable (b[2], discard_count.discard_type, 3);
+  assert_unwritable (b[3], bytes_discarded.interval, RTPCC_XR_I_SAMPLED);
+  assert_unwritable (b[3], bytes_discarded.interval, 0);
   assert_unwritable (b[4], rle.n_bits, 19);
   assert_unwritable (b[4], rle.thinning, 16);
   assert_unwritable (b[4], rle.bits, NULL);
@@ -273,6 +349,22 @@ GST_START_TEST (test_write_refuses)
   fail_unless_equals_int (rtpcc_xr_report_write (NULL, 100, 1, b, 1), 0);
   fail_unless_equals_int (rtpcc_xr_report_write (buf, sizeof (buf), 1,
           NULL, 1), 0);
+  /* a range of 65534 (RFC 3611 §4.1 forbids it), bits and all */
+  {
+    RtpccXrBlock wide = b[4];
+    guint8 *ones = g_malloc (65534);
+
+    memset (ones, 1, 65534);
+    wide.rle.end_seq = (guint16) (wide.rle.begin_seq + 65534);
+    wide.rle.n_bits = 65534;
+    wide.rle.bits = ones;
+    fail_unless_equals_int (rtpcc_xr_block_size (&wide), 0);
+    /* one less is fine */
+    wide.rle.end_seq--;
+    wide.rle.n_bits--;
+    fail_unless (rtpcc_xr_block_size (&wide) > 0);
+    g_free (ones);
+  }
   /* one bad block spoils the packet */
   b[2].discard_count.discard_type = 5;
   fail_unless_equals_int (rtpcc_xr_report_write (buf, sizeof (buf), 1, b,
@@ -281,15 +373,22 @@ GST_START_TEST (test_write_refuses)
 
 GST_END_TEST;
 
-/* Unknown types are skipped and counted, known ones past the cap too. */
+/* Unknown types are skipped and counted, known ones past the cap too,
+ * and metric blocks with a flag their RFC rules out are discarded. */
 GST_START_TEST (test_parse_skips)
 {
-  /* RFC 3611 Receiver Reference Time (BT 4), a Discard Count, a made-up
-   * BT 200 of one word */
+  /* RFC 3611 Receiver Reference Time (BT 4); a Discard Count of
+   * duplicates, cumulative (I = 11, DT = 00); a Discard Count sampled
+   * (I = 01, which RFC 7002 says to discard); one of DT = 11 (reserved,
+   * discarded too); a De-Jitter block over an interval (I = 10, RFC 7005
+   * allows only sampled); a made-up BT 200 of one word */
   static const guint8 mixed[] = {
-    0x80, 0xCF, 0x00, 0x08, 0, 0, 0, 1,
+    0x80, 0xCF, 0x00, 0x12, 0, 0, 0, 1,
     0x04, 0x00, 0x00, 0x02, 0xE8, 0x75, 0x47, 0x01, 0x40, 0, 0, 0,
-    0x18, 0x70, 0x00, 0x02, 0, 0, 0, 9, 0, 0, 0, 3,
+    0x18, 0xC0, 0x00, 0x02, 0, 0, 0, 9, 0, 0, 0, 3,
+    0x18, 0x50, 0x00, 0x02, 0, 0, 0, 9, 0, 0, 0, 4,
+    0x18, 0xB0, 0x00, 0x02, 0, 0, 0, 9, 0, 0, 0, 5,
+    0x17, 0x80, 0x00, 0x03, 0, 0, 0, 9, 0, 80, 0, 200, 0, 240, 0, 40,
     0xC8, 0xFF, 0x00, 0x00,
   };
   guint n_blocks = RTPCC_XR_MAX_BLOCKS + 6;
@@ -302,17 +401,18 @@ GST_START_TEST (test_parse_skips)
   fail_unless (r != NULL);
   fail_unless_equals_int (r->n_blocks, 1);
   fail_unless_equals_int (r->n_unknown, 2);
-  /* I = 01 (sampled), DT = 3 (both) */
+  fail_unless_equals_int (r->n_discarded, 3);
   fail_unless_equals_int (r->blocks[0].discard_count.interval,
-      RTPCC_XR_I_SAMPLED);
+      RTPCC_XR_I_CUMULATIVE);
   fail_unless_equals_int (r->blocks[0].discard_count.discard_type,
-      RTPCC_XR_DT_BOTH);
+      RTPCC_XR_DT_DUPLICATE);
   fail_unless_equals_int (r->blocks[0].discard_count.ssrc, 9);
   fail_unless_equals_int (r->blocks[0].discard_count.packets, 3);
   rtpcc_xr_report_free (r);
 
   for (guint i = 0; i < n_blocks; i++) {
     many[i].bt = RTPCC_XR_BT_DISCARD_COUNT;
+    many[i].discard_count.interval = RTPCC_XR_I_INTERVAL;
     many[i].discard_count.ssrc = i;
   }
   n = rtpcc_xr_report_write (buf, 8 + 12 * n_blocks, 1, many, n_blocks);
@@ -349,8 +449,9 @@ assert_refused (const guint8 * p, gsize len, const gchar * what,
 GST_START_TEST (test_parse_malformed)
 {
   guint8 p[sizeof (report_example) + 8];
-  /* five Loss RLE blocks of 65535 positions each (four runs of 16383, one
-   * of 3, a null chunk): 327675 positions, over RTPCC_XR_MAX_BITS */
+  /* five Loss RLE blocks of 65533 positions each, the most a block may
+   * cover (four runs of 16383, one of 1, a null chunk): 327665
+   * positions, over RTPCC_XR_MAX_BITS */
   guint8 bomb[8 + 5 * 24];
 
   assert_refused (NULL, 0, "NULL", "too short");
@@ -422,14 +523,14 @@ GST_START_TEST (test_parse_malformed)
 
     b[0] = RTPCC_XR_BT_LOSS_RLE;
     b[3] = 5;
-    b[10] = 0xFF;               /* end 65535: 65535 positions */
-    b[11] = 0xFF;
+    b[10] = 0xFF;               /* end 65533: 65533 positions */
+    b[11] = 0xFD;
     for (guint c = 0; c < 4; c++) {
       b[12 + 2 * c] = 0x7F;     /* 0 1 11111111111111: 16383 ones */
       b[13 + 2 * c] = 0xFF;
     }
     b[20] = 0x40;
-    b[21] = 0x03;
+    b[21] = 0x01;
   }
   assert_refused (bomb, sizeof (bomb), "run-length bomb", "too many positions");
   /* four of them are within the cap */
@@ -437,9 +538,14 @@ GST_START_TEST (test_parse_malformed)
   {
     RtpccXrReport *r = rtpcc_xr_report_parse (bomb, 8 + 4 * 24, NULL);
     fail_unless (r != NULL && r->n_blocks == 4);
-    fail_unless_equals_int (r->blocks[3].rle.n_bits, 65535);
+    fail_unless_equals_int (r->blocks[3].rle.n_bits, 65533);
     rtpcc_xr_report_free (r);
   }
+  /* a range of 65534 is refused before its chunks are read (RFC 3611
+   * §4.1: a block "MUST NOT be used to report upon a range of 65,534 or
+   * greater") */
+  bomb[8 + 11] = 0xFE;
+  assert_refused (bomb, 8 + 4 * 24, "range of 65534", "65534 or more");
 }
 
 GST_END_TEST;
@@ -474,7 +580,7 @@ GST_START_TEST (test_report_random_round_trip)
       b[k].bt = bt;
       switch (bt) {
         case RTPCC_XR_BT_DELAY:
-          b[k].delay.interval = x & 3;
+          b[k].delay.interval = 1 + x % 3;
           b[k].delay.ssrc = (guint32) (x >> 2);
           b[k].delay.mean_rtt = (guint32) rtpcc_rng_next_u64 (&rng);
           b[k].delay.min_rtt = (guint32) rtpcc_rng_next_u64 (&rng);
@@ -482,7 +588,7 @@ GST_START_TEST (test_report_random_round_trip)
           b[k].delay.end_system_delay = rtpcc_rng_next_u64 (&rng);
           break;
         case RTPCC_XR_BT_DEJITTER:
-          b[k].dejitter.interval = x & 3;
+          b[k].dejitter.interval = RTPCC_XR_I_SAMPLED;
           b[k].dejitter.adaptive = (x >> 2) & 1;
           b[k].dejitter.ssrc = (guint32) (x >> 3);
           b[k].dejitter.nominal = (guint16) (x >> 35);
@@ -491,13 +597,13 @@ GST_START_TEST (test_report_random_round_trip)
           b[k].dejitter.low_water = (guint16) (x >> 48);
           break;
         case RTPCC_XR_BT_DISCARD_COUNT:
-          b[k].discard_count.interval = x & 3;
-          b[k].discard_count.discard_type = (x >> 2) & 3;
+          b[k].discard_count.interval = 2 + (x & 1);
+          b[k].discard_count.discard_type = (x >> 2) % 3;
           b[k].discard_count.ssrc = (guint32) (x >> 4);
           b[k].discard_count.packets = (guint32) (x >> 32);
           break;
         case RTPCC_XR_BT_BYTES_DISCARDED:
-          b[k].bytes_discarded.interval = x & 3;
+          b[k].bytes_discarded.interval = 2 + (x & 1);
           b[k].bytes_discarded.early = (x >> 2) & 1;
           b[k].bytes_discarded.ssrc = (guint32) (x >> 3);
           b[k].bytes_discarded.bytes = (guint32) (x >> 32);
@@ -505,6 +611,7 @@ GST_START_TEST (test_report_random_round_trip)
         default:{
           guint t = (x & 1) ? (guint) ((x >> 1) % 16) : 0;
           guint span = (guint) ((x >> 8) % 3000);
+          guint step = 1u << t, first;
           gdouble p_flip = rtpcc_rng_uniform (&rng, 0.01, 0.6);
           guint8 cur = 1;
 
@@ -514,7 +621,12 @@ GST_START_TEST (test_report_random_round_trip)
           b[k].rle.ssrc = (guint32) (x >> 32);
           b[k].rle.begin_seq = (guint16) (x >> 16);
           b[k].rle.end_seq = (guint16) (b[k].rle.begin_seq + span);
-          b[k].rle.n_bits = (span + (1u << t) - 1) >> t;
+          /* the multiples of 2^T in [begin, end), counted one by one */
+          first = (b[k].rle.begin_seq + step - 1) / step * step;
+          b[k].rle.n_bits = 0;
+          for (guint q = first; q < (guint) b[k].rle.begin_seq + span;
+              q += step)
+            b[k].rle.n_bits++;
           b[k].rle.bits = g_malloc (MAX (b[k].rle.n_bits, 1));
           for (guint j = 0; j < b[k].rle.n_bits; j++) {
             if (rtpcc_rng_uniform (&rng, 0, 1) < p_flip)
@@ -733,12 +845,12 @@ GST_START_TEST (test_tshark_dissection)
       NULL});
   {
     const gchar *want[] = {
-      /* type-specific bytes: I = 10 → 0x80; I = 11, C → 0xE0; I = 10 and
-       * DT = 2, or E → 0xA0; BT 10, T = 0 → 0. tshark prints the bit
+      /* type-specific bytes: I = 10 → 0x80; I = 01, C → 0x60; I = 10 and
+       * DT = 10, or E → 0xA0; BT 10, T = 0 → 0. tshark prints the bit
        * vector chunk without its leading 1 (0xDC00 → 0x5C00 = 23552)
        * and a 1 for the null chunk after it. */
-      "1;207;1;16,23,24,26,10;128,224,160,160,0;6,3,2,2,3;;;;;",
-      "2;201,202,207;1;1,16,23,24,26,10;128,224,160,160,0;3,6,3,2,2,3;"
+      "1;207;1;16,23,24,26,10;128,96,160,160,0;6,3,2,2,3;;;;;",
+      "2;201,202,207;1;1,16,23,24,26,10;128,96,160,160,0;3,6,3,2,2,3;"
           "1;0;10;23552;1",
     };
     tshark_assert_lines (out, want, G_N_ELEMENTS (want));
@@ -761,6 +873,7 @@ rtpcc_xr_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_report_layout);
   tcase_add_test (tc, test_rle_thinning_early_empty);
+  tcase_add_test (tc, test_rle_thinning_rfc3611_example);
   tcase_add_test (tc, test_write_refuses);
   tcase_add_test (tc, test_parse_skips);
   tcase_add_test (tc, test_parse_malformed);

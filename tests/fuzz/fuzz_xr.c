@@ -265,12 +265,15 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
     all[3].delay.mean_rtt = 0x2666;
     all[3].delay.end_system_delay = RTPCC_XR_ES_DELAY_UNAVAILABLE;
     all[4].bt = RTPCC_XR_BT_DEJITTER;
+    all[4].dejitter.interval = RTPCC_XR_I_SAMPLED;
     all[4].dejitter.adaptive = TRUE;
     all[4].dejitter.nominal = 80;
     all[5].bt = RTPCC_XR_BT_DISCARD_COUNT;
-    all[5].discard_count.discard_type = RTPCC_XR_DT_BOTH;
+    all[5].discard_count.interval = RTPCC_XR_I_CUMULATIVE;
+    all[5].discard_count.discard_type = RTPCC_XR_DT_DUPLICATE;
     all[5].discard_count.packets = 37;
     all[6].bt = RTPCC_XR_BT_BYTES_DISCARDED;
+    all[6].bytes_discarded.interval = RTPCC_XR_I_INTERVAL;
     all[6].bytes_discarded.early = TRUE;
     all[6].bytes_discarded.bytes = 45000;
     buf[0] = 0;

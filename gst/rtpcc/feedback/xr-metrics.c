@@ -1,4 +1,5 @@
 /* RTCP XR fixed-size metric blocks, and the conversions of their units.
+ * Which I (and DT) values each block allows is in xr.h.
  *
  * Delay Metrics (RFC 6843 §3.1), block length 6:
  *  |    BT=16      | I |   resv.   |       block length = 6        |
@@ -9,7 +10,7 @@
  *  |              End System Delay - Seconds (bit 0-31)            |
  *  |             End System Delay - Fraction (bit 0-31)            |
  *
- * De-Jitter Buffer Metrics (RFC 7005 §3.1), block length 3:
+ * De-Jitter Buffer Metrics (RFC 7005 §4.1), block length 3:
  *  |     BT=23     | I |C|  resv.  |       block length = 3        |
  *  |                        SSRC of source                         |
  *  |          DJB nominal          |          DJB maximum          |
@@ -101,19 +102,31 @@ rtpcc_xr_metric_read (const guint8 * blk, gsize blen, RtpccXrBlock * out,
   return TRUE;
 }
 
+/* I = 10 or 11: a count over a definite interval (RFC 7002 §3.2, RFC 7243
+ * §3: "MUST NOT be reported as a Sampled Metric"). */
+static gboolean
+interval_or_cumulative (guint8 i)
+{
+  return i == RTPCC_XR_I_INTERVAL || i == RTPCC_XR_I_CUMULATIVE;
+}
+
 gboolean
 rtpcc_xr_metric_valid (const RtpccXrBlock * b)
 {
   switch (b->bt) {
     case RTPCC_XR_BT_DELAY:
-      return b->delay.interval <= 3;
+      /* RFC 6843 §3.2 defines 01, 10 and 11; 00 has no meaning */
+      return b->delay.interval >= RTPCC_XR_I_SAMPLED
+          && b->delay.interval <= RTPCC_XR_I_CUMULATIVE;
     case RTPCC_XR_BT_DEJITTER:
-      return b->dejitter.interval <= 3;
+      /* RFC 7005 §4.2: "can only be sampled" */
+      return b->dejitter.interval == RTPCC_XR_I_SAMPLED;
     case RTPCC_XR_BT_DISCARD_COUNT:
-      return b->discard_count.interval <= 3
-          && b->discard_count.discard_type <= 3;
+      /* RFC 7002 §3.2: DT = 11 is reserved, "MUST be discarded" */
+      return interval_or_cumulative (b->discard_count.interval)
+          && b->discard_count.discard_type <= RTPCC_XR_DT_LATE;
     case RTPCC_XR_BT_BYTES_DISCARDED:
-      return b->bytes_discarded.interval <= 3;
+      return interval_or_cumulative (b->bytes_discarded.interval);
     default:
       return FALSE;
   }

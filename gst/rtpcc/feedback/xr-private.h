@@ -19,8 +19,12 @@ gboolean rtpcc_xr_fail (GError ** error, const gchar * what);
 
 gboolean rtpcc_xr_is_rle_type (guint8 bt);
 
-/* Positions a [@begin, @end) block covers with thinning @t. */
+/* Positions a [@begin, @end) block covers with thinning @t: the
+ * multiples of 2^@t in the range (RFC 3611 §4.1). */
 guint rtpcc_xr_rle_range_bits (guint16 begin, guint16 end, guint t);
+/* Whether an RLE block may report on [@begin, @end): a range below 65534
+ * (RFC 3611 §4.1, for all three RLE block types). */
+gboolean rtpcc_xr_rle_range_ok (guint16 begin, guint16 end);
 
 /* Reads one RLE block of type @bt (@blk = the whole block, header
  * included, @blen bytes). Allocates out->bits; *@bits_left is the
@@ -41,7 +45,9 @@ gsize rtpcc_xr_metric_size (guint8 bt);
  * fixed size, else an error) into @out. */
 gboolean rtpcc_xr_metric_read (const guint8 * blk, gsize blen,
     RtpccXrBlock * out, GError ** error);
-/* Whether every field of a metric block fits its wire width. */
+/* Whether every field of a metric block fits its wire width and has a
+ * value its RFC allows (I, DT): the writer refuses the others, the
+ * parser discards them. */
 gboolean rtpcc_xr_metric_valid (const RtpccXrBlock * b);
 /* Writes a metric block rtpcc_xr_metric_valid() accepted. */
 void rtpcc_xr_metric_write (guint8 * p, const RtpccXrBlock * b);

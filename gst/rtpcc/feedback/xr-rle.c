@@ -1,5 +1,6 @@
 /* RTCP XR run-length encoded blocks (RFC 3611 §4.1 chunks): Loss RLE,
- * Post-repair Loss RLE (RFC 5725), Discarded Packets RLE (RFC 7097).
+ * Post-repair Loss RLE (RFC 5725 §3), Discarded Packets RLE (RFC 7097 §3;
+ * only it has the E bit, the others keep the 4 bits reserved).
  *
  *  |      BT       | rsvd. |E|  T  |         block length          |
  *  |                        SSRC of source                         |
@@ -24,12 +25,41 @@ rtpcc_xr_is_rle_type (guint8 bt)
       || bt == RTPCC_XR_BT_DISCARD_RLE;
 }
 
+/* RFC 3611 §4.1: "MUST NOT be used to report upon a range of 65,534 or
+ * greater in the sequence number space, as there is no means of
+ * identifying multiple wraparounds". */
+#define RANGE_MAX 65533
+
+gboolean
+rtpcc_xr_rle_range_ok (guint16 begin, guint16 end)
+{
+  return (guint16) (end - begin) <= RANGE_MAX;
+}
+
+/* From @begin to the first multiple of 2^@t; 2^16 is one too, so this
+ * holds across the wrap. */
+static guint
+skip_to_multiple (guint16 begin, guint t)
+{
+  guint step = 1u << t;
+
+  return (step - (begin & (step - 1))) & (step - 1);
+}
+
 guint
 rtpcc_xr_rle_range_bits (guint16 begin, guint16 end, guint t)
 {
   guint span = (guint16) (end - begin);
-  guint step = 1u << t;
-  return (span + step - 1) / step;
+  guint skip = skip_to_multiple (begin, t);
+
+  return span > skip ? (span - skip + (1u << t) - 1) >> t : 0;
+}
+
+guint16
+rtpcc_xr_rle_seq (const RtpccXrRleBlock * b, guint i)
+{
+  return (guint16) (b->begin_seq + skip_to_multiple (b->begin_seq,
+          b->thinning) + (i << b->thinning));
 }
 
 static gboolean
@@ -80,6 +110,8 @@ rtpcc_xr_rle_read (const guint8 * blk, gsize blen, guint8 bt,
   b->ssrc = rtpcc_rd32 (blk + 4);
   b->begin_seq = rtpcc_rd16 (blk + 8);
   b->end_seq = rtpcc_rd16 (blk + 10);
+  if (!rtpcc_xr_rle_range_ok (b->begin_seq, b->end_seq))
+    return rtpcc_xr_fail (error, "RLE range of 65534 or more");
   b->n_bits = rtpcc_xr_rle_range_bits (b->begin_seq, b->end_seq, b->thinning);
   if (b->n_bits > *bits_left)
     return rtpcc_xr_fail (error, "too many positions in one packet");
@@ -138,11 +170,12 @@ rtpcc_xr_rle_size (const RtpccXrRleBlock * b)
   gsize size;
 
   if (!rtpcc_xr_is_rle_type (b->bt) || b->thinning > 15
+      || !rtpcc_xr_rle_range_ok (b->begin_seq, b->end_seq)
       || b->n_bits != rtpcc_xr_rle_range_bits (b->begin_seq, b->end_seq,
           b->thinning) || (b->n_bits > 0 && b->bits == NULL))
     return 0;
   size = rtpcc_xr_rle_block_size (b);
-  /* at most 65535 positions, so at most as many chunks: the length field
+  /* at most 65533 positions, so at most as many chunks: the length field
    * always holds it, checked anyway */
   if (size / 4 - 1 > G_MAXUINT16)
     return 0;

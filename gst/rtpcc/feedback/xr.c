@@ -133,8 +133,9 @@ rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
   for (guint i = 0; i < n_blocks; i++) {
     const RtpccXrRleBlock *b = &blocks[i];
     if ((b->bt != RTPCC_XR_BT_LOSS_RLE && b->bt != RTPCC_XR_BT_DISCARD_RLE)
-        || b->thinning != 0 || b->n_bits != rtpcc_xr_rle_range_bits
-        (b->begin_seq, b->end_seq, 0) || (b->n_bits > 0 && !b->bits))
+        || b->thinning != 0 || !rtpcc_xr_rle_range_ok (b->begin_seq,
+            b->end_seq) || b->n_bits != rtpcc_xr_rle_range_bits (b->begin_seq,
+            b->end_seq, 0) || (b->n_bits > 0 && !b->bits))
       return 0;
     total += rtpcc_xr_rle_block_size (b);
   }
@@ -201,6 +202,11 @@ rtpcc_xr_report_parse (const guint8 * data, gsize len, GError ** error)
         goto bad;
     } else if (!rtpcc_xr_metric_read (data + off, blen, b, error)) {
       goto bad;
+    } else if (!rtpcc_xr_metric_valid (b)) {
+      /* an I or DT its RFC does not allow: the block is discarded, the
+       * rest of the packet still counts */
+      r->n_discarded++;
+      continue;
     }
     r->n_blocks++;
   }

@@ -4,27 +4,38 @@
  *
  * Run-length encoded per-packet blocks, RFC 3611's chunk format:
  *  - Loss RLE (RFC 3611 §4.1, BT 1): bit 1 = received;
- *  - Post-repair Loss RLE (RFC 5725, BT 10): the same block, reporting what
- *    is still missing after FEC / retransmission repair (bit 1 = received
- *    or repaired, 0 = lost for good);
+ *  - Post-repair Loss RLE (RFC 5725, BT 10): the same block, reporting
+ *    what is still missing after all loss repair (FEC, retransmission):
+ *    bit 1 = received or repaired, 0 = lost for good (a partly repaired
+ *    packet counts as lost);
  *  - Discarded Packets RLE (RFC 7097, BT 25): bit 1 = received but
- *    discarded, E = 0 late / 1 early.
+ *    discarded, E = 1 too early / 0 too late.
  * A run-length chunk is 0 R len14, a bit-vector chunk 1 + 15 bits (first
- * packet in the most significant bit), the null chunk 0x0000 is padding.
- * A block covers begin_seq up to end_seq − 1 (mod 2^16), every 2^T-th seq
- * with thinning T.
+ * packet in the most significant bit), the null chunk 0x0000 ends a block
+ * of an odd chunk count. A block covers begin_seq up to end_seq − 1
+ * (mod 2^16), a range of at most 65533 (RFC 3611 §4.1: "MUST NOT be used
+ * to report upon a range of 65,534 or greater"); with thinning T it
+ * reports only the sequence numbers in that range that are multiples of
+ * 2^T (RFC 3611 §4.1, whose example reports 13824, 13828, … 13864 of
+ * 13821..13865 with T = 2).
  *
- * Fixed-size metric blocks (the "I" Interval Metric flag: 01 sampled,
- * 10 interval, 11 cumulative; 00 is reserved):
- *  - Delay Metrics (RFC 6843, BT 16): mean / min / max network round trip
- *    (16.16 s) and end-system delay (32.32 s), all ones = unavailable;
- *  - De-Jitter Buffer Metrics (RFC 7005, BT 23): nominal, maximum,
- *    high- and low-water mark delay of the jitter buffer in ms, C = 1
- *    adaptive / 0 fixed; 0xFFFE over range, 0xFFFF unavailable;
- *  - Discard Count (RFC 7002, BT 24): packets discarded, DT says why
- *    (1 too early, 2 too late, 3 both);
- *  - Bytes Discarded (RFC 7243, BT 26): RTP payload bytes discarded,
- *    E = 1 too early / 0 too late.
+ * Fixed-size metric blocks. Their "I" Interval Metric flag says what the
+ * values cover: 01 a sampled value, 10 the last interval, 11 the whole
+ * session; each RFC allows only some of them, and the writer refuses and
+ * the parser discards (RFC 7002, 7005, 7243: "MUST be discarded when
+ * received") a block with another:
+ *  - Delay Metrics (RFC 6843 §3, BT 16, I = 01, 10 or 11): mean / min /
+ *    max network round trip (16.16 s) and end-system delay (32.32 s, an
+ *    NTP-format duration), all ones = unavailable;
+ *  - De-Jitter Buffer Metrics (RFC 7005 §4, BT 23, I = 01 only: "can only
+ *    be sampled"): nominal, maximum, high- and low-water mark delay of the
+ *    jitter buffer in ms, C = 1 adaptive / 0 fixed; 0xFFFE over range,
+ *    0xFFFF unavailable;
+ *  - Discard Count (RFC 7002 §3, BT 24, I = 10 or 11): packets discarded,
+ *    DT says why (0 duplicates, 1 too early, 2 too late; 3 is reserved and
+ *    discarded); 0xFFFFFFFE over range, 0xFFFFFFFF unavailable;
+ *  - Bytes Discarded (RFC 7243 §3, BT 26, I = 10 or 11): RTP payload bytes
+ *    discarded, E = 1 too early / 0 too late.
  *
  *  |      BT       | type-specific |         block length          |
  *  |                        SSRC of source                         |
@@ -32,10 +43,10 @@
  *
  * The parsers are bounds-checked and refuse a block whose length overruns
  * the packet, a metric block whose length is not the one its RFC fixes,
- * and an RLE block whose chunks do not cover its range; decoded bits per
- * packet are capped (RTPCC_XR_MAX_BITS) so a run-length bomb cannot make
- * them allocate without limit. Unknown block types are skipped and
- * counted.
+ * and an RLE block whose chunks do not cover its range or whose range is
+ * 65534 or more; decoded bits per packet are capped (RTPCC_XR_MAX_BITS)
+ * so a run-length bomb cannot make them allocate without limit. Unknown
+ * block types are skipped and counted.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -67,8 +78,10 @@ typedef struct
   gboolean early;               /* discard RLE: E bit (too early) */
   guint32 ssrc;                 /* the media source reported on */
   guint16 begin_seq, end_seq;   /* [begin, end) mod 2^16 */
-  guint n_bits;                 /* positions: ceil (((end − begin) mod 2^16) / 2^T) */
-  guint8 *bits;                 /* n_bits values 0/1; seq of bit i = begin + i·2^T */
+  guint n_bits;                 /* positions: the multiples of 2^T in
+                                 * [begin, end) */
+  guint8 *bits;                 /* n_bits values 0/1; bit i is the i-th
+                                 * multiple of 2^T from begin on */
 } RtpccXrRleBlock;
 
 /* ---- Loss and Discard RLE only ------------------------------------------ */
@@ -89,26 +102,36 @@ typedef struct
 RtpccXr *rtpcc_xr_parse (const guint8 * data, gsize len, GError ** error);
 void rtpcc_xr_free (RtpccXr * xr);
 
+/* The sequence number bit @i of @block reports on: the @i-th multiple of
+ * 2^thinning from begin_seq on (begin_seq + i when not thinned). */
+guint16 rtpcc_xr_rle_seq (const RtpccXrRleBlock * block, guint i);
+
 /* Bytes one RLE block with these bits needs (header + chunks + padding). */
 gsize rtpcc_xr_rle_block_size (const RtpccXrRleBlock * block);
 /* Write one XR packet from @sender_ssrc holding @n_blocks RLE blocks. Each
- * block's n_bits must equal its [begin, end) range (thinning 0 only; n_bits
- * ≤ 65535). Returns bytes written (multiple of 4) or 0 if it does not fit
- * or a block is inconsistent. */
+ * block's n_bits must equal its [begin, end) range (thinning 0 only; a
+ * range of at most 65533). Returns bytes written (multiple of 4) or 0 if
+ * it does not fit or a block is inconsistent. */
 gsize rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     const RtpccXrRleBlock * blocks, guint n_blocks);
 
 /* ---- Every block type ---------------------------------------------------- */
 
-/* The Interval Metric flag ("I") of the metric blocks. */
+/* The Interval Metric flag ("I") of the metric blocks (00 is reserved);
+ * which of these a block type allows is in the comment at the top. */
 #define RTPCC_XR_I_SAMPLED 1
 #define RTPCC_XR_I_INTERVAL 2
 #define RTPCC_XR_I_CUMULATIVE 3
 
-/* Discard Count: why the packets counted were discarded (DT). */
+/* Discard Count: why the packets counted were discarded (DT, RFC 7002
+ * §3.2; 3 is reserved). To report several reasons, send one block each. */
+#define RTPCC_XR_DT_DUPLICATE 0
 #define RTPCC_XR_DT_EARLY 1
 #define RTPCC_XR_DT_LATE 2
-#define RTPCC_XR_DT_BOTH 3
+
+/* RFC 7002's packet count */
+#define RTPCC_XR_COUNT_OVER_RANGE 0xFFFFFFFEu
+#define RTPCC_XR_COUNT_UNAVAILABLE 0xFFFFFFFFu
 
 /* "unavailable" in RFC 6843's 32- and 64-bit delay fields */
 #define RTPCC_XR_DELAY_UNAVAILABLE G_MAXUINT32
@@ -119,7 +142,7 @@ gsize rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
 
 typedef struct
 {
-  guint8 interval;              /* I: RTPCC_XR_I_*, 0..3 */
+  guint8 interval;              /* I: RTPCC_XR_I_* */
   guint32 ssrc;
   /* network round trip, 16.16 s, or RTPCC_XR_DELAY_UNAVAILABLE */
   guint32 mean_rtt, min_rtt, max_rtt;
@@ -129,7 +152,7 @@ typedef struct
 
 typedef struct
 {
-  guint8 interval;              /* I, 0..3 */
+  guint8 interval;              /* I: RTPCC_XR_I_SAMPLED only */
   gboolean adaptive;            /* C: adaptive (TRUE) or fixed buffer */
   guint32 ssrc;
   /* ms, or RTPCC_XR_DJB_OVER_RANGE / _UNAVAILABLE */
@@ -138,16 +161,17 @@ typedef struct
 
 typedef struct
 {
-  guint8 interval;              /* I, 0..3 */
-  guint8 discard_type;          /* DT: RTPCC_XR_DT_*, 0..3 */
+  guint8 interval;              /* I: _INTERVAL or _CUMULATIVE */
+  guint8 discard_type;          /* DT: RTPCC_XR_DT_* */
   guint32 ssrc;
-  guint32 packets;
+  guint32 packets;              /* or RTPCC_XR_COUNT_OVER_RANGE /
+                                 * _UNAVAILABLE */
 } RtpccXrDiscardCount;
 
 typedef struct
 {
-  guint8 interval;              /* I, 0..3 */
-  gboolean early;               /* E */
+  guint8 interval;              /* I: _INTERVAL or _CUMULATIVE */
+  gboolean early;               /* E: too early (TRUE) or too late */
   guint32 ssrc;
   guint32 bytes;                /* RTP payload bytes */
 } RtpccXrBytesDiscarded;
@@ -174,11 +198,14 @@ typedef struct
   RtpccXrBlock *blocks;         /* in packet order */
   guint n_unknown;              /* blocks of other types, skipped */
   guint n_over_cap;             /* known blocks past RTPCC_XR_MAX_BLOCKS */
+  guint n_discarded;            /* metric blocks with an I or DT value
+                                 * their RFC does not allow, skipped */
 } RtpccXrReport;
 
 /* Bytes @block takes on the wire (header included), or 0 if it cannot be
- * written: an unknown type, a field out of range, or RLE bits that do not
- * match the block's [begin, end) range and thinning. */
+ * written: an unknown type, a field out of range or not allowed by the
+ * block's RFC (I, DT), or RLE bits that do not match the block's
+ * [begin, end) range and thinning. */
 gsize rtpcc_xr_block_size (const RtpccXrBlock * block);
 /* Writes one XR packet from @sender_ssrc holding @blocks in order (none is
  * allowed: an empty report). Returns bytes written (a multiple of 4, no
@@ -186,8 +213,9 @@ gsize rtpcc_xr_block_size (const RtpccXrBlock * block);
 gsize rtpcc_xr_report_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     const RtpccXrBlock * blocks, guint n_blocks);
 /* Parses exactly one XR packet (@len = its length field, padding
- * included), every block in order. NULL and @error (RTPCC_ERROR_PARSE)
- * when malformed. */
+ * included), every block in order; metric blocks the writer would refuse
+ * for their I or DT are skipped and counted in n_discarded. NULL and
+ * @error (RTPCC_ERROR_PARSE) when malformed. */
 RtpccXrReport *rtpcc_xr_report_parse (const guint8 * data, gsize len,
     GError ** error);
 void rtpcc_xr_report_free (RtpccXrReport * report);
