@@ -1,7 +1,9 @@
 /* Unit tests for RFC 5104 TMMBR / TMMBN (feedback/tmmbr.h): the wire
  * format against hand-assembled bytes, the exponent/mantissa encoding,
- * malformed packets, the bounding set against a hand-worked example and
- * against the lower envelope of random tuples, the requester's "would it
+ * malformed packets, the measured overhead's running average, the bounding
+ * set against a hand-worked example, RFC 5104's example, the RFC's
+ * algorithm run step by step and the lower envelope of random tuples,
+ * the requester's "would it
  * change anything", the media sender's state; GStreamer's RTCP reader and
  * tshark's dissection.
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -311,6 +313,183 @@ GST_START_TEST (test_bounding_set_example)
 
 GST_END_TEST;
 
+/* RFC 5104 §3.5.4.2's own example: receiver A at 35 kbit/s with 40 bytes,
+ * B at 40 kbit/s with 60 bytes. At 20 packets/s A leaves 28 600 bit/s,
+ * B 30 400; they switch over at 31.25 packets/s, before A's limit reaches
+ * zero (35 000 / 320 = 109.4), so both bound. */
+GST_START_TEST (test_bounding_set_rfc_example)
+{
+  RtpccTmmbrEntry in[2] = { {0xA, 35000, 40}, {0xB, 40000, 60} }, out[2];
+  guint n = rtpcc_tmmbr_bounding_set (in, 2, out);
+
+  fail_unless_equals_int (n, 2);
+  fail_unless_equals_int (out[0].ssrc, 0xA);
+  fail_unless_equals_int (out[1].ssrc, 0xB);
+  fail_unless_equals_uint64 (rtpcc_tmmbr_net_limit (out, n, 20), 28600);
+  fail_unless_equals_uint64 (rtpcc_tmmbr_net_limit (out, n, 31.25), 25000);
+  fail_unless_equals_uint64 (rtpcc_tmmbr_net_limit (out, n, 40), 20800);
+  /* the order they came in does not matter */
+  in[0] = out[1];
+  in[1] = out[0];
+  fail_unless_equals_int (rtpcc_tmmbr_bounding_set (in, 2, out), 2);
+  fail_unless_equals_int (out[0].ssrc, 0xA);
+}
+
+GST_END_TEST;
+
+/* A packet rate as an exact fraction num / den, den ≥ 0 (0: unbounded).
+ * A crossing can be negative: a steeper line that starts lower. */
+typedef struct
+{
+  gint64 num, den;
+} Rate;
+
+/* Sign of a − b; values below 2^40 and denominators below 2^13 keep the
+ * cross products inside 63 bits. */
+static gint
+rate_cmp (Rate a, Rate b)
+{
+  gint64 l, r;
+
+  if (a.den == 0 || b.den == 0)
+    return (a.den == 0) - (b.den == 0);
+  l = a.num * b.den;
+  r = b.num * a.den;
+  return l < r ? -1 : l > r;
+}
+
+/* Where @t's limit reaches zero, B / (8 · O) (equation 4); no positive
+ * stretch at all for B = 0. */
+static Rate
+max_pr (const RtpccTmmbrEntry * t)
+{
+  Rate r = { (gint64) t->bitrate, 8 * (gint64) t->overhead };
+
+  if (t->bitrate == 0)
+    r.den = 1;
+  return r;
+}
+
+/* RFC 5104 §3.5.4.2's "Initial Algorithm", step by step, without SMAXPR,
+ * as a reference for rtpcc_tmmbr_bounding_set. */
+static guint
+rfc5104_initial_algorithm (const RtpccTmmbrEntry * in, guint n,
+    RtpccTmmbrEntry * y)
+{
+  RtpccTmmbrEntry x[16];
+  Rate isect[16], maxpr[16];
+  guint nx = 0, ny = 0, first = 0;
+
+  /* 1. the candidate list X by increasing overhead (stable: the first
+   * listed stays first among equals) */
+  for (guint i = 0; i < n; i++) {
+    guint j = nx++;
+    while (j > 0 && x[j - 1].overhead > in[i].overhead) {
+      x[j] = x[j - 1];
+      j--;
+    }
+    x[j] = in[i];
+  }
+  /* 2. of equal overheads only the lowest bit rate */
+  {
+    guint k = 0;
+    for (guint i = 0; i < nx; i++) {
+      if (k > 0 && x[k - 1].overhead == x[i].overhead) {
+        if (x[i].bitrate < x[k - 1].bitrate)
+          x[k - 1] = x[i];
+        continue;
+      }
+      x[k++] = x[i];
+    }
+    nx = k;
+  }
+  /* 3. the lowest bit rate (of equal ones the highest overhead) starts Y
+   * with intersection 0 */
+  for (guint i = 1; i < nx; i++)
+    if (x[i].bitrate <= x[first].bitrate)
+      first = i;
+  y[ny] = x[first];
+  isect[ny] = (Rate) {
+  0, 1};
+  maxpr[ny] = max_pr (&x[first]);
+  ny++;
+  /* 4. tuples of lower overhead are discarded; 5. the rest in order */
+  for (guint c = first + 1; c < nx; c++) {
+    Rate pr;
+
+    for (;;) {
+      /* 6. the crossing with the last of Y, equation (3) */
+      const RtpccTmmbrEntry *l = &y[ny - 1];
+      pr.num = (gint64) x[c].bitrate - (gint64) l->bitrate;
+      pr.den = 8 * (gint64) (x[c].overhead - l->overhead);
+      /* 7. at or before the last one's own crossing: it goes */
+      if (ny > 1 && rate_cmp (pr, isect[ny - 1]) <= 0) {
+        ny--;
+        continue;
+      }
+      break;
+    }
+    /* 8. added only before the last one's limit reaches zero */
+    if (rate_cmp (pr, maxpr[ny - 1]) < 0) {
+      y[ny] = x[c];
+      isect[ny] = pr;
+      maxpr[ny] = max_pr (&x[c]);
+      ny++;
+    }
+    /* 9. the next candidate */
+  }
+  return ny;
+}
+
+/* Random tuples, coarse grids among them for ties, zero overheads and
+ * zero rates: the same set, member for member, as the RFC's algorithm
+ * run step by step. */
+GST_START_TEST (test_bounding_set_rfc_algorithm)
+{
+  RtpccRng rng;
+  guint n_long = 0;
+
+  rtpcc_rng_init (&rng, 5104);
+  for (guint it = 0; it < 3000; it++) {
+    guint n = 1 + it % 16;
+    RtpccTmmbrEntry in[16], got[16], want[16];
+    guint k, kw;
+
+    for (guint i = 0; i < n; i++) {
+      guint64 r = rtpcc_rng_next_u64 (&rng);
+
+      in[i].ssrc = i;
+      switch (it % 4) {
+        case 0:
+          in[i].bitrate = 100000 * (r % 6);
+          in[i].overhead = 20 * ((r >> 8) % 5);
+          break;
+        case 1:
+          in[i].bitrate = 1000 * (1 + r % 50);
+          in[i].overhead = (r >> 8) % 512;
+          break;
+        default:
+          in[i].overhead = r % 512;
+          in[i].bitrate = 100000 + in[i].overhead * (1000 + (r >> 16) %
+              4000) + (r >> 32) % 300000;
+          break;
+      }
+    }
+    k = rtpcc_tmmbr_bounding_set (in, n, got);
+    kw = rfc5104_initial_algorithm (in, n, want);
+    fail_unless_equals_int (k, kw);
+    for (guint j = 0; j < k; j++) {
+      fail_unless_equals_int (got[j].ssrc, want[j].ssrc);
+      fail_unless_equals_uint64 (got[j].bitrate, want[j].bitrate);
+      fail_unless_equals_int (got[j].overhead, want[j].overhead);
+    }
+    n_long += k >= 3;
+  }
+  fail_unless (n_long > 300, "%u sets of three or more", n_long);
+}
+
+GST_END_TEST;
+
 /* The lowest B − 8·O·PR among @t (exact: values below 2^40). */
 static gint64
 envelope (const RtpccTmmbrEntry * t, guint n, gint64 pr)
@@ -523,14 +702,37 @@ GST_START_TEST (test_sender_state)
 
 GST_END_TEST;
 
+/* RFC 5104 §4.2.1.2's running average, avg = 15/16 · avg + 1/16 · the
+ * packet's overhead, rounded into the 9-bit field. */
 GST_START_TEST (test_overhead)
 {
-  /* IPv4 20 + UDP 8 + RTP 12 over 10 packets, one with a 4-byte CSRC */
-  fail_unless_equals_int (rtpcc_tmmbr_overhead (404, 10), 40);
-  fail_unless_equals_int (rtpcc_tmmbr_overhead (405, 10), 41);  /* 40.5 */
-  fail_unless_equals_int (rtpcc_tmmbr_overhead (5, 2), 3);      /* 2.5 */
-  fail_unless_equals_int (rtpcc_tmmbr_overhead (100000, 10), 511);
-  fail_unless_equals_int (rtpcc_tmmbr_overhead (100, 0), 0);
+  RtpccTmmbrOverhead o;
+
+  rtpcc_tmmbr_overhead_init (&o);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 0);
+  /* IPv4 20 + UDP 8 + RTP 12: the first packet starts the average */
+  rtpcc_tmmbr_overhead_add (&o, 40);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 40);
+  /* one of 56 (a 16-byte header extension) moves it by 16/16 = 1, not to
+   * the mean 48 */
+  rtpcc_tmmbr_overhead_add (&o, 56);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 41);
+  /* 41 · 15/16 + 56/16 = 41.9375 */
+  rtpcc_tmmbr_overhead_add (&o, 56);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 42);
+  /* 56 from then on: 56 − 14.0625 · (15/16)^k, over 55.5 from k = 52 */
+  for (guint k = 0; k < 51; k++)
+    rtpcc_tmmbr_overhead_add (&o, 56);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 55);
+  rtpcc_tmmbr_overhead_add (&o, 56);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 56);
+  for (guint k = 0; k < 1000; k++)
+    rtpcc_tmmbr_overhead_add (&o, 56);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 56);
+  /* the field holds 511 at most */
+  rtpcc_tmmbr_overhead_init (&o);
+  rtpcc_tmmbr_overhead_add (&o, 100000);
+  fail_unless_equals_int (rtpcc_tmmbr_overhead_value (&o), 511);
 }
 
 GST_END_TEST;
@@ -641,6 +843,8 @@ rtpcc_tmmbr_suite (void)
 
   suite_add_tcase (s, tc_bound);
   tcase_add_test (tc_bound, test_bounding_set_example);
+  tcase_add_test (tc_bound, test_bounding_set_rfc_example);
+  tcase_add_test (tc_bound, test_bounding_set_rfc_algorithm);
   tcase_add_test (tc_bound, test_bounding_set_envelope);
   tcase_add_test (tc_bound, test_would_change);
   tcase_add_test (tc_bound, test_sender_state);

@@ -151,17 +151,40 @@ rtpcc_tmmb_free (RtpccTmmb * tmmb)
   g_free (tmmb);
 }
 
-guint16
-rtpcc_tmmbr_overhead (guint64 overhead_bytes, guint64 packets)
-{
-  guint64 mean;
+#define OH_ONE (G_GUINT64_CONSTANT (1) << 16)
 
-  if (packets == 0)
-    return 0;
-  mean = overhead_bytes / packets;
-  if (overhead_bytes % packets >= packets - packets / 2)
-    mean++;
-  return (guint16) MIN (mean, RTPCC_TMMBR_MAX_OVERHEAD);
+void
+rtpcc_tmmbr_overhead_init (RtpccTmmbrOverhead * o)
+{
+  g_return_if_fail (o != NULL);
+  o->avg = 0;
+  o->started = FALSE;
+}
+
+void
+rtpcc_tmmbr_overhead_add (RtpccTmmbrOverhead * o, guint overhead)
+{
+  /* more than 16 bits of overhead is no packet; it saturates the 9-bit
+   * field long before, and keeps 15 · avg far from overflowing */
+  guint64 v = (guint64) MIN (overhead, G_MAXUINT16) * OH_ONE;
+
+  g_return_if_fail (o != NULL);
+  if (!o->started) {
+    o->avg = v;
+    o->started = TRUE;
+    return;
+  }
+  o->avg = (15 * o->avg + v + 8) / 16;
+}
+
+guint16
+rtpcc_tmmbr_overhead_value (const RtpccTmmbrOverhead * o)
+{
+  guint64 bytes;
+
+  g_return_val_if_fail (o != NULL, 0);
+  bytes = (o->avg + OH_ONE / 2) / OH_ONE;
+  return (guint16) MIN (bytes, RTPCC_TMMBR_MAX_OVERHEAD);
 }
 
 /* ---- The bounding set -------------------------------------------------- */
@@ -182,7 +205,9 @@ cmp_frac (guint64 a, guint b, guint64 c, guint d)
 
 /* Whether tuple @x's limit reaches zero at or before its crossing with a
  * tuple of higher overhead, at packet rate a/(8 b): B_x − 8·O_x·PR ≤ 0
- * there, i.e. B_x / O_x ≤ a / b. */
+ * there, i.e. B_x / O_x ≤ a / b. RFC 5104 §3.5.4.2 step 8 adds the
+ * candidate only if the crossing "is lower than the maximum packet rate
+ * associated with the last tuple", so equality leaves it out. */
 static gboolean
 exhausted_before (const RtpccTmmbrEntry * x, guint64 a, guint b)
 {

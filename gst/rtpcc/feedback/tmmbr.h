@@ -9,10 +9,11 @@
  *  |                              SSRC                             |  × n
  *  | MxTBR Exp |  MxTBR Mantissa                 |Measured Overhead|
  *
- * Each FCI entry is a tuple: a maximum total media bit rate MxTBR =
- * mantissa · 2^exp bit/s (6-bit exponent, 17-bit mantissa) and the
- * per-packet overhead in bytes its sender measured (9 bits: IP, UDP and
- * the RTP header and what else the requester counts as not media). In a
+ * Each FCI entry is a tuple (RFC 5104 §4.2.1.1): a maximum total media
+ * bit rate MxTBR = mantissa · 2^exp bit/s (6-bit exponent, 17-bit
+ * mantissa) and the per-packet overhead in bytes its sender measured
+ * (9 bits: IP, UDP and the RTP header and what else the requester counts
+ * as not media, a running average, see RtpccTmmbrOverhead). In a
  * TMMBR the SSRC names the media sender asked; in a TMMBN it names the
  * "owner" of the tuple, the requester whose TMMBR it was. The media source
  * field is unused and SHALL be 0. A TMMBR carries one entry or more; a
@@ -25,7 +26,8 @@
  *
  * Parsers are strict about framing (whole 8-byte entries, at least one in
  * a TMMBR, the length field equal to the bytes) and refuse a mantissa
- * shifted past 64 bits; they ignore the media source field.
+ * shifted past 64 bits (the RFC's range reaches 131071 · 2^63, bit rates
+ * are kept in 64 bits here); they ignore the media source field.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -82,20 +84,39 @@ RtpccTmmb *rtpcc_tmmbr_parse (const guint8 * pkt, gsize len, GError ** error);
 RtpccTmmb *rtpcc_tmmbn_parse (const guint8 * pkt, gsize len, GError ** error);
 void rtpcc_tmmb_free (RtpccTmmb * tmmb);
 
-/* The overhead field for @overhead_bytes of non-media bytes counted over
- * @packets packets: the mean, rounded, at most 511; 0 without packets. */
-guint16 rtpcc_tmmbr_overhead (guint64 overhead_bytes, guint64 packets);
+/* The Measured Overhead a requester reports: RFC 5104 §4.2.1.2's
+ * "running average that is updated for each packet received for this
+ * particular media source", avg = 15/16 · avg + 1/16 · the packet's
+ * overhead, started at the first packet's (the RFC leaves the start
+ * open). */
+typedef struct
+{
+  guint64 avg;                  /* bytes · 2^16 */
+  gboolean started;
+} RtpccTmmbrOverhead;
+
+void rtpcc_tmmbr_overhead_init (RtpccTmmbrOverhead * o);
+/* One packet received from the media source with @overhead bytes that are
+ * not media (IP, UDP, RTP header and what else the requester counts). */
+void rtpcc_tmmbr_overhead_add (RtpccTmmbrOverhead * o, guint overhead);
+/* The field value: the average rounded, at most 511; 0 before any
+ * packet. */
+guint16 rtpcc_tmmbr_overhead_value (const RtpccTmmbrOverhead * o);
 
 /* ---- The bounding set (RFC 5104 §3.5.4.2) ------------------------------ */
 
 /* Each tuple allows net bit rate B − 8 · O · PR at packet rate PR. The
  * bounding set is the tuples that are the lowest of all for some PR ≥ 0
- * at which that lowest limit is still positive: starting from the lowest
- * bit rate (of equal ones, the highest overhead), each next member is the
- * tuple of higher overhead whose line crosses the last member's first (of
- * equal crossings, the highest overhead), as long as the crossing comes
- * before the last member's limit reaches zero. Of identical tuples the
- * first listed is kept. Exact integer arithmetic.
+ * at which that lowest limit is still positive, as RFC 5104 §3.5.4.2's
+ * initial algorithm selects them: the first member is the lowest bit rate
+ * (of equal ones, the highest overhead); each next one is the tuple of
+ * higher overhead whose line crosses the last member's first (of equal
+ * crossings, the highest overhead: the RFC's step 7 drops a member whose
+ * crossing is "equal to or lower than" its predecessor's), taken only if
+ * that crossing is "lower than the maximum packet rate" of the last
+ * member, where its limit reaches zero (step 8); otherwise the set is
+ * complete. No session maximum packet rate (SMAXPR) is applied. Of
+ * identical tuples the first listed is kept. Exact integer arithmetic.
  *
  * Writes the set to @out (room for @n; never more are needed) in order of
  * rising overhead, and so of rising bit rate; returns its size (0 only for
