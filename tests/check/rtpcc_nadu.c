@@ -1,6 +1,7 @@
 /* Unit tests for the NADU APP packet (feedback/nadu.h, 3GPP TS 26.234):
- * hand-assembled bytes, malformed packets, the unit conversions, random
- * round trips, GStreamer's RTCP reader and tshark.
+ * hand-assembled bytes, another implementation's packet, malformed
+ * packets, the unit conversions, random round trips, GStreamer's RTCP
+ * reader and tshark.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -137,6 +138,33 @@ GST_START_TEST (test_malformed)
   }
   p[sizeof (nadu_example) + 3] = 2;
   assert_refused (p, sizeof (nadu_example) + 4, "padding");
+}
+
+GST_END_TEST;
+
+/* Another implementation's packet: the NADU test packet of Darwin
+ * Streaming Server (RTCPAPPNADUPacket.cpp), two blocks of playout delay
+ * 11111 ms, NSN 22222, NUN 31 and FBS 44444, the reserved bits set (which
+ * a receiver ignores). Read in the same field order, it gives the same
+ * values. */
+GST_START_TEST (test_other_implementation)
+{
+  static const guint8 dss[] = {
+    0x80, 0xCC, 0x00, 0x08, 'S', 'S', 'R', 'C', 'P', 'S', 'S', '0',
+    0x42, 0x3A, 0x35, 0xC7, 0x2B, 0x67, 0x56, 0xCE, 0xFF, 0xFF, 0xAD, 0x9C,
+    0x84, 0x74, 0x6B, 0x8E, 0x2B, 0x67, 0x56, 0xCE, 0xFF, 0xFF, 0xAD, 0x9C,
+  };
+  g_autoptr (RtpccNadu) nadu = rtpcc_nadu_parse (dss, sizeof (dss), NULL);
+
+  fail_unless (nadu != NULL && nadu->n_blocks == 2);
+  fail_unless (nadu->blocks[0].ssrc == 1111111111u);
+  fail_unless (nadu->blocks[1].ssrc == 2222222222u);
+  for (guint i = 0; i < 2; i++) {
+    fail_unless_equals_int (nadu->blocks[i].playout_delay, 11111);
+    fail_unless_equals_int (nadu->blocks[i].nsn, 22222);
+    fail_unless_equals_int (nadu->blocks[i].nun, 31);
+    fail_unless_equals_int (nadu->blocks[i].fbs, 44444);
+  }
 }
 
 GST_END_TEST;
@@ -286,6 +314,7 @@ rtpcc_nadu_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_layout);
   tcase_add_test (tc, test_malformed);
+  tcase_add_test (tc, test_other_implementation);
   tcase_add_test (tc, test_units);
   tcase_add_test (tc, test_random_round_trip);
 

@@ -1,4 +1,5 @@
-/* NADU APP packet (3GPP TS 26.234): build and parse.
+/* NADU APP packet (3GPP TS 26.234, Release 6): build and parse. The field
+ * meanings are in nadu.h.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "nadu.h"

@@ -1,9 +1,10 @@
-/* Next Application Data Unit (3GPP TS 26.234 §6.2.3.2): the RTCP APP
- * packet (PT 204) named "PSS0", subtype 0, in which a receiver reports
- * its playout buffer per media stream. Made for streaming, it serves
- * conversational calls too (Singh, Ott and Curcio, "Rate adaptation for
- * conversational 3G video", INFOCOM Workshops 2009): the sender sees how
- * much the receiver still has to play out. Build and parse.
+/* Next Application Data Unit (3GPP TS 26.234, Release 6, the NADU APP
+ * packet): the RTCP APP packet (PT 204) named "PSS0", subtype 0, in which
+ * a receiver reports its playout buffer per media stream. Made for
+ * streaming, it serves conversational calls too (Singh, Ott and Curcio,
+ * "Rate adaptation for conversational 3G video", INFOCOM Workshops 2009):
+ * the sender sees how much the receiver still has to play out. Build and
+ * parse.
  *
  *  |V=2|P| subtype |   PT=APP=204  |             length            |
  *  |                    SSRC of packet sender                      |
@@ -12,11 +13,24 @@
  *  |         Playout Delay         |              NSN              |
  *  |      Reserved       |   NUN   |    Free Buffer Space (FBS)    |
  *
- * Per stream: the time until the next unit to decode is played out
- * (ms; 0xFFFF when the buffer holds none), the sequence number of the
- * next packet to decode (NSN; the next expected one when the buffer is
- * empty), the unit number within that packet (NUN, 5 bits, 0 for one unit
- * per packet) and the free buffer space in whole 64-byte blocks.
+ * Per stream, in this order (TS 26.234 V6.4.0, "Data format block for
+ * NADU reporting"):
+ *  - Playout Delay: ms from sending this report until the next unit to
+ *    decode is played out. 0xFFFF is the reserved value: the receiver
+ *    "may choose not to indicate this value", and with an empty buffer
+ *    "the playout delay is not defined and the client should also use
+ *    the reserved value 0xFFFF";
+ *  - NSN: the RTP sequence number of the next unit to decode; with no
+ *    packet of the stream in the buffer, the next one not yet received
+ *    (one more than the low 16 bits of the extended highest sequence
+ *    number of its RR report block);
+ *  - NUN (5 bits): that unit's number within its packet, counted from 0
+ *    (an audio frame, an H.264 NAL unit; 0 for one unit per packet);
+ *  - FBS: free buffer space in complete 64-byte blocks, 0xFFFF when more
+ *    is free;
+ *  - 11 reserved bits before NUN: 0, ignored on reception.
+ * One block is sent for each stream that has a report block in the same
+ * compound RTCP packet; the length field is 2 + 3 · blocks.
  *
  * The APP header has the shape of RFC 4585's feedback header (12 bytes,
  * a 5-bit field where FMT is, the name where the media source is), so
@@ -42,8 +56,10 @@ G_BEGIN_DECLS
 typedef struct
 {
   guint32 ssrc;                 /* the media stream reported on */
-  guint16 playout_delay;        /* ms, or RTPCC_NADU_DELAY_UNSET */
-  guint16 nsn;                  /* next sequence number to decode */
+  guint16 playout_delay;        /* ms, or RTPCC_NADU_DELAY_UNSET: not
+                                 * reported, or the buffer is empty */
+  guint16 nsn;                  /* next sequence number to decode (or
+                                 * expected, the buffer empty) */
   guint8 nun;                   /* next unit number, 0..31 */
   guint16 fbs;                  /* free buffer space, 64-byte blocks */
 } RtpccNaduBlock;
@@ -68,12 +84,13 @@ RtpccNadu *rtpcc_nadu_parse (const guint8 * pkt, gsize len, GError ** error);
 void rtpcc_nadu_free (RtpccNadu * nadu);
 
 /* Playout delay field for a duration: ms, truncated, at most 0xFFFE;
- * RTPCC_TIME_NONE (nothing to play) gives RTPCC_NADU_DELAY_UNSET and
- * negative durations 0. */
+ * RTPCC_TIME_NONE (not known, or nothing to play) gives
+ * RTPCC_NADU_DELAY_UNSET and negative durations 0. */
 guint16 rtpcc_nadu_delay_from_time (RtpccTime d);
 /* ... and back: RTPCC_TIME_NONE for RTPCC_NADU_DELAY_UNSET. */
 RtpccTime rtpcc_nadu_delay_to_time (guint16 v);
-/* FBS for @free_bytes: whole 64-byte blocks, at most 0xFFFF. */
+/* FBS for @free_bytes: complete 64-byte blocks, at most 0xFFFF ("if more
+ * is available, it shall be reported as the maximal amount"). */
 guint16 rtpcc_nadu_fbs_from_bytes (guint64 free_bytes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtpccNadu, rtpcc_nadu_free)
