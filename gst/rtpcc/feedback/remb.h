@@ -9,11 +9,14 @@
  *  |  Num SSRC = n | BR Exp    |  BR Mantissa                      |
  *  |   SSRC feedback                                               |  × n
  *
- * The receiver's estimate of the total bit rate the path carries,
- * mantissa · 2^exp bit/s (6-bit exponent, 18-bit mantissa), for the media
- * streams named: what receiver-side estimators (draft-ietf-rmcat-gcc's
- * 2013 receiver-side mode, libwebrtc before transport-wide feedback) send
- * and deployed peers still do. The media source field is unused and 0.
+ * The receiver's estimate of the total media bit rate the path carries
+ * for the media streams named together, "ignoring all packet overhead"
+ * (draft-03 §2.2: headers not counted), mantissa · 2^exp bit/s (a 6-bit
+ * exponent as in RFC 5104's TMMBN, an 18-bit mantissa): what receiver-side
+ * estimators (draft-ietf-rmcat-gcc's 2013 receiver-side mode, libwebrtc
+ * before transport-wide feedback) send and deployed peers still do. A
+ * media sender receiving it keeps the total it sends on the session at
+ * or below that rate. The media source field is "always 0".
  *
  * The parser takes exactly one RTCP packet and refuses what libwebrtc's
  * does: another identifier (FMT 15 carries other application messages
