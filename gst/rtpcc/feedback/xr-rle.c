@@ -58,6 +58,7 @@ rtpcc_xr_rle_range_bits (guint16 begin, guint16 end, guint t)
 guint16
 rtpcc_xr_rle_seq (const RtpccXrRleBlock * b, guint i)
 {
+  g_return_val_if_fail (b != NULL && b->thinning <= 15, 0);
   return (guint16) (b->begin_seq + skip_to_multiple (b->begin_seq,
           b->thinning) + (i << b->thinning));
 }

@@ -22,8 +22,8 @@
  * Fixed-size metric blocks. Their "I" Interval Metric flag says what the
  * values cover: 01 a sampled value, 10 the last interval, 11 the whole
  * session; each RFC allows only some of them, and the writer refuses and
- * the parser discards (RFC 7002, 7005, 7243: "MUST be discarded when
- * received") a block with another:
+ * the parser discards a block with another (as RFC 7002, 7005 and 7243
+ * require of a receiver):
  *  - Delay Metrics (RFC 6843 §3, BT 16, I = 01, 10 or 11): mean / min /
  *    max network round trip (16.16 s) and end-system delay (32.32 s, an
  *    NTP-format duration), all ones = unavailable;
