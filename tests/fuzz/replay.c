@@ -98,7 +98,10 @@ mutate (RtpccRng * rng, guint8 * buf, gsize * len)
         *len = rtpcc_rng_below (rng, n);
       break;
     case 4:{                   /* append random bytes */
-      gsize add = MIN (1 + rtpcc_rng_below (rng, 16), FUZZ_MAX_INPUT - n);
+      /* one draw: MIN () evaluates its arguments twice */
+      gsize add = 1 + rtpcc_rng_below (rng, 16);
+
+      add = MIN (add, FUZZ_MAX_INPUT - n);
       for (gsize i = 0; i < add; i++)
         buf[n + i] = (guint8) rtpcc_rng_next_u64 (rng);
       *len = n + add;
@@ -117,8 +120,9 @@ mutate (RtpccRng * rng, guint8 * buf, gsize * len)
     case 6:                    /* duplicate a chunk at the end */
       if (n) {
         gsize from = rtpcc_rng_below (rng, n);
-        gsize cnt = MIN (1 + rtpcc_rng_below (rng, n - from),
-            FUZZ_MAX_INPUT - n);
+        gsize cnt = 1 + rtpcc_rng_below (rng, n - from);
+
+        cnt = MIN (cnt, FUZZ_MAX_INPUT - n);
         memmove (buf + n, buf + from, cnt);
         *len = n + cnt;
       }
