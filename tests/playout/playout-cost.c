@@ -4,7 +4,7 @@
  *
  *   playout-cost MODE [SUBFLOWS [PACKETS]]    MODE: adaptive | singh | fixed
  *
- * One packet every 10 ms (90 kHz clock, 3 packets per frame), spread over
+ * One packet every 10 ms (90 kHz clock, frames of 3 packets), spread over
  * SUBFLOWS paths (default 1) with 30 ms + uniform 0..20 ms delay, path i
  * 10·i ms slower, seeded; every due packet is popped at each arrival.
  *
@@ -77,7 +77,7 @@ main (int argc, char **argv)
     guint i = a[k].i;
 
     rtpcc_playout_push (p, a[k].arrival, i % subflows, (guint16) i,
-        (guint32) (i / 3) * 3000, GUINT_TO_POINTER (i + 1));
+        (guint32) (i / 3) * 2700, GUINT_TO_POINTER (i + 1));
     while (rtpcc_playout_pop (p, a[k].arrival, NULL, NULL));
   }
   rtpcc_playout_get_stats (p, &st);
