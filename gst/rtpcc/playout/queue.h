@@ -1,0 +1,76 @@
+/* RtpccPlayout's reorder and release queue: the packets held, in sequence
+ * order (whichever subflow they came on), and a memory of which sequence
+ * numbers were released, so that a copy of one is a duplicate and a
+ * packet behind the release point is late.
+ *
+ * Library-internal (not installed); see playout.h.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_PLAYOUT_QUEUE_H__
+#define __RTPCC_PLAYOUT_QUEUE_H__
+
+#include <rtpcc/playout.h>
+
+G_BEGIN_DECLS
+
+/* how far back released sequence numbers are remembered */
+#define RTPCC_PLAYOUT_RELEASED_BITS 1024
+
+typedef struct
+{
+  gint64 ext_seq;
+  RtpccTime media;
+  gpointer data;
+} RtpccPlayoutItem;
+
+typedef struct
+{
+  GQueue items;                 /* RtpccPlayoutItem, ascending ext_seq */
+  gboolean released_any;
+  gint64 last_released;
+  guint8 released[RTPCC_PLAYOUT_RELEASED_BITS / 8];
+} RtpccPlayoutQueue;
+
+void rtpcc_playout_queue_init (RtpccPlayoutQueue * q);
+/* Drops what is held (@destroy, may be NULL, frees the data). */
+void rtpcc_playout_queue_drop (RtpccPlayoutQueue * q, GDestroyNotify destroy);
+/* Forgets what was released. */
+void rtpcc_playout_queue_forget (RtpccPlayoutQueue * q);
+
+/* The slot of @ext_seq has passed: it or a later one was released. */
+static inline gboolean
+rtpcc_playout_queue_passed (const RtpccPlayoutQueue * q, gint64 ext_seq)
+{
+  return q->released_any && ext_seq <= q->last_released;
+}
+
+/* @ext_seq itself was released (as far back as remembered). */
+gboolean rtpcc_playout_queue_was_released (const RtpccPlayoutQueue * q,
+    gint64 ext_seq);
+
+/* Holds @data in sequence order: QUEUED, DUPLICATE (already held) or
+ * OVERFLOW (@max_items held). */
+RtpccPlayoutVerdict rtpcc_playout_queue_insert (RtpccPlayoutQueue * q,
+    gint64 ext_seq, RtpccTime media, gpointer data, guint max_items);
+
+static inline const RtpccPlayoutItem *
+rtpcc_playout_queue_head (const RtpccPlayoutQueue * q)
+{
+  return g_queue_peek_head ((GQueue *) & q->items);
+}
+
+static inline guint
+rtpcc_playout_queue_length (const RtpccPlayoutQueue * q)
+{
+  return q->items.length;
+}
+
+/* Releases the head (the queue must not be empty): its data, its
+ * sequence number in @seq (may be NULL); *@skipped gets the sequence
+ * numbers played over before it. */
+gpointer rtpcc_playout_queue_release (RtpccPlayoutQueue * q, guint16 * seq,
+    guint64 * skipped);
+
+G_END_DECLS
+
+#endif /* __RTPCC_PLAYOUT_QUEUE_H__ */
