@@ -240,6 +240,11 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
     p->queue = keep;
     return;
   }
+  /* the singh filters run in that mode only: entering it, they start
+   * from the paths' skews now */
+  if (config->mode == RTPCC_PLAYOUT_MODE_SINGH &&
+      p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
+    rtpcc_playout_singh_reset (&p->singh);
   p->config = *config;
 }
 
@@ -259,15 +264,18 @@ drift_add (RtpccPlayout * p, RtpccTime now, RtpccTime d)
     rtpcc_playout_path_detrend (&p->path[i], p->drift.slope, old, now);
 }
 
-/* singh: the path's skew, then the playout delay from the largest one. */
+/* The path's skew (reported in every mode); in mode singh the playout
+ * delay from the largest one. */
 static void
-singh_update (RtpccPlayout * p, guint subflow, RtpccTime now, gdouble r)
+skew_update (RtpccPlayout * p, guint subflow, RtpccTime now, gdouble r)
 {
   gdouble base = rtpcc_playout_drift_base (&p->drift), max_skew = 0.0;
   RtpccPlayoutSkew *s = &p->skew[subflow];
   guint i;
 
   rtpcc_playout_skew_add (s, now, r, base);
+  if (p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
+    return;
   /* Skew window: the current skew of every live path. */
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
     if (p->skew[i].have_skew &&
@@ -475,7 +483,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   if (p->config.late_target > 0.0)
     rtpcc_playout_path_track (s, &p->config, now, (gdouble) d -
         p->drift.slope * (gdouble) now, missed, over);
-  singh_update (p, subflow, now, (gdouble) d - p->drift.slope * (gdouble) now);
+  skew_update (p, subflow, now, (gdouble) d - p->drift.slope * (gdouble) now);
   update_target (p, now);
   if (first_frame && p->config.mode != RTPCC_PLAYOUT_MODE_FIXED) {
     gdouble j = (gdouble) d - p->drift.slope * (gdouble) now -

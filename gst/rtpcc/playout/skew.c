@@ -4,7 +4,6 @@
 #include "skew.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rtpcc/playout.h>
@@ -28,39 +27,60 @@ rtpcc_playout_skew_reset (RtpccPlayoutSkew * skew)
   memset (skew, 0, sizeof (*skew));
 }
 
-static int
-cmp_double (const void *a, const void *b)
+static guint
+lower_bound (const gdouble * a, guint n, gdouble v)
 {
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  guint lo = 0, hi = n;
 
-  return (x > y) - (x < y);
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+
+    if (a[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The oldest delay leaves the window (and its sorted copy). */
+static void
+drop_oldest (RtpccPlayoutSkew * s)
+{
+  guint pos = lower_bound (s->dw_sorted, s->dw_len, s->dw[s->dw_head]);
+
+  /* the exact value is there: it was inserted from dw */
+  memmove (&s->dw_sorted[pos], &s->dw_sorted[pos + 1],
+      (s->dw_len - pos - 1) * sizeof (gdouble));
+  s->dw_head = (s->dw_head + 1) % RTPCC_PLAYOUT_DW_PACKETS;
+  s->dw_len--;
 }
 
 void
 rtpcc_playout_skew_add (RtpccPlayoutSkew * s, RtpccTime now, gdouble r,
     gdouble base)
 {
-  gdouble tmp[RTPCC_PLAYOUT_DW_PACKETS], median;
-  guint i, n;
+  gdouble median;
+  guint n, pos;
 
   /* Drift window: min(2 s, 100 packets) of this path's skew over the
    * fastest path. Skews are kept detrended, so clock drift is not skew. */
-  if (s->dw_len == RTPCC_PLAYOUT_DW_PACKETS) {
-    s->dw_head = (s->dw_head + 1) % RTPCC_PLAYOUT_DW_PACKETS;
-    s->dw_len--;
-  }
+  if (s->dw_len == RTPCC_PLAYOUT_DW_PACKETS)
+    drop_oldest (s);
   s->dw[(s->dw_head + s->dw_len) % RTPCC_PLAYOUT_DW_PACKETS] = r;
   s->dw_t[(s->dw_head + s->dw_len) % RTPCC_PLAYOUT_DW_PACKETS] = now;
+  pos = lower_bound (s->dw_sorted, s->dw_len, r);
+  memmove (&s->dw_sorted[pos + 1], &s->dw_sorted[pos],
+      (s->dw_len - pos) * sizeof (gdouble));
+  s->dw_sorted[pos] = r;
   s->dw_len++;
-  while (s->dw_len > 1 && now - s->dw_t[s->dw_head] > RTPCC_PLAYOUT_DW_SPAN) {
-    s->dw_head = (s->dw_head + 1) % RTPCC_PLAYOUT_DW_PACKETS;
-    s->dw_len--;
-  }
-  for (i = 0; i < s->dw_len; i++)
-    tmp[i] = s->dw[(s->dw_head + i) % RTPCC_PLAYOUT_DW_PACKETS] - base;
+  while (s->dw_len > 1 && now - s->dw_t[s->dw_head] > RTPCC_PLAYOUT_DW_SPAN)
+    drop_oldest (s);
+  /* the skew is the delay over the base: subtracting the same base keeps
+   * the order, so the median of the skews is the median delay's skew */
   n = s->dw_len;
-  qsort (tmp, n, sizeof (gdouble), cmp_double);
-  median = (n % 2) ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+  median = (n % 2) ? s->dw_sorted[n / 2] - base :
+      0.5 * ((s->dw_sorted[n / 2 - 1] - base) + (s->dw_sorted[n / 2] - base));
 
   if (!s->have_skew) {
     s->path_skew = median;

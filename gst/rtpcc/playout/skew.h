@@ -25,6 +25,9 @@ typedef struct
   gdouble dw[RTPCC_PLAYOUT_DW_PACKETS];
   RtpccTime dw_t[RTPCC_PLAYOUT_DW_PACKETS];
   guint dw_head, dw_len;
+  /* the same delays in ascending order, for the median in O(log n) search
+   * and a short move instead of a sort per packet */
+  gdouble dw_sorted[RTPCC_PLAYOUT_DW_PACKETS];
   gdouble path_skew;
   gboolean have_skew;
 } RtpccPlayoutSkew;
