@@ -19,6 +19,19 @@
 #include "playout/path.h"
 #include "playout/queue.h"
 #include "playout/skew.h"
+#include "seqjump.h"
+
+/* A packet held on sequence probation (seqjump.h). */
+typedef struct
+{
+  gboolean held;
+  RtpccTime now;
+  guint subflow;
+  guint16 seq;
+  guint32 rtp_ts;
+  gpointer data;
+  gboolean filler;
+} Held;
 
 struct _RtpccPlayout
 {
@@ -43,8 +56,11 @@ struct _RtpccPlayout
   RtpccTime last_update;
 
   RtpccPlayoutQueue queue;
+  RtpccSeqJump jump;
+  Held held;
 
   RtpccPlayoutStats stats;
+  GDestroyNotify free_func;
 };
 
 /* The FEC repair window in force (see RTPCC_PLAYOUT_FEC_AUTO). */
@@ -57,80 +73,6 @@ fec_window (const RtpccPlayout * p)
       (gdouble) RTPCC_PLAYOUT_FEC_AUTO_MAX);
 }
 
-
-const gchar *
-rtpcc_playout_mode_name (RtpccPlayoutMode mode)
-{
-  switch (mode) {
-    case RTPCC_PLAYOUT_MODE_ADAPTIVE:
-      return "adaptive";
-    case RTPCC_PLAYOUT_MODE_SINGH:
-      return "singh";
-    case RTPCC_PLAYOUT_MODE_FIXED:
-      return "fixed";
-  }
-  return "unknown";
-}
-
-void
-rtpcc_playout_config_init (RtpccPlayoutConfig * config)
-{
-  memset (config, 0, sizeof (*config));
-  config->mode = RTPCC_PLAYOUT_MODE_ADAPTIVE;
-  config->clock_rate = 90000;
-  config->percentile = 99.9;
-  config->window = RTPCC_SEC (2);
-  config->window_packets = 500;
-  config->min_delay = 0;
-  config->max_delay = RTPCC_MSEC (400);
-  config->fec_window = 0;
-  config->down_rate = 0.5;
-  config->return_time = RTPCC_MSEC (100);
-  config->late_bump = TRUE;
-  config->hold = RTPCC_MSEC (500);
-  config->bump_margin = 0;
-  config->level_window = RTPCC_SEC (2);
-  config->late_target = 0.5;
-  config->drift_window = RTPCC_SEC (30);
-  config->max_queue = 4096;
-}
-
-gboolean
-rtpcc_playout_config_validate (const RtpccPlayoutConfig * c, GError ** error)
-{
-  const gchar *what = NULL;
-
-  if (c->clock_rate == 0)
-    what = "clock rate must be > 0";
-  else if (!(c->percentile > 0.0 && c->percentile <= 100.0))
-    what = "percentile must be in (0, 100]";
-  else if (c->window <= 0 || c->window_packets < 1 ||
-      c->window_packets > 100000)
-    what = "window must be > 0 and window-packets in [1, 100000]";
-  else if (c->min_delay < 0 || c->max_delay < c->min_delay)
-    what = "need 0 <= min-delay <= max-delay";
-  else if ((c->fec_window < 0 && c->fec_window != RTPCC_PLAYOUT_FEC_AUTO)
-      || c->hold < 0 || c->bump_margin < 0 || c->return_time < 0)
-    what = "fec-window, hold, bump-margin and return-time must be >= 0";
-  else if (!(c->down_rate >= 0.0 && c->down_rate <= 1.0))
-    what = "down-rate must be in [0, 1]";
-  else if (c->level_window <= 0)
-    what = "level-window must be > 0";
-  else if (!(c->late_target >= 0.0 && c->late_target <= 20.0))
-    what = "late-target must be in [0, 20] %";
-  else if (c->drift_window < RTPCC_SEC (4))
-    what = "drift-window must be >= 4 s";
-  else if (c->max_queue < 1)
-    what = "max-queue must be >= 1";
-  else if ((guint) c->mode > RTPCC_PLAYOUT_MODE_FIXED)
-    what = "unknown mode";
-
-  if (what) {
-    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID, "playout: %s", what);
-    return FALSE;
-  }
-  return TRUE;
-}
 
 static void
 paths_alloc (RtpccPlayout * p)
@@ -165,12 +107,21 @@ rtpcc_playout_new (const RtpccPlayoutConfig * config)
   return p;
 }
 
+static void
+drop_held (RtpccPlayout * p, GDestroyNotify destroy)
+{
+  if (p->held.held && destroy && p->held.data)
+    destroy (p->held.data);
+  memset (&p->held, 0, sizeof (p->held));
+}
+
 void
 rtpcc_playout_free (RtpccPlayout * p, GDestroyNotify destroy)
 {
   if (p == NULL)
     return;
   rtpcc_playout_queue_drop (&p->queue, destroy);
+  drop_held (p, destroy);
   paths_free (p);
   g_free (p);
 }
@@ -192,18 +143,18 @@ rtpcc_playout_check_ssrc (RtpccPlayout * p, guint32 ssrc, gboolean filler,
   return r;
 }
 
-void
-rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
+/* Forgets the stream's timing: what was learnt of its delay, its clocks
+ * and sequence space. */
+static void
+restart_timing (RtpccPlayout * p)
 {
   guint i;
 
-  rtpcc_playout_queue_drop (&p->queue, destroy);
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
     rtpcc_playout_path_reset (&p->path[i]);
     rtpcc_playout_skew_reset (&p->skew[i]);
   }
   p->started = FALSE;
-  p->have_ssrc = FALSE;
   p->last_arrival = RTPCC_TIME_NONE;
   p->mean_gap = 0.0;
   rtpcc_playout_drift_reset (&p->drift);
@@ -212,8 +163,24 @@ rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
   p->last_update = RTPCC_TIME_NONE;
   p->hold_until = RTPCC_TIME_NONE;
   rtpcc_playout_singh_reset (&p->singh);
+  rtpcc_seq_jump_reset (&p->jump);
+}
+
+void
+rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
+{
+  rtpcc_playout_queue_drop (&p->queue, destroy);
+  drop_held (p, destroy);
+  restart_timing (p);
+  p->have_ssrc = FALSE;
   rtpcc_playout_queue_forget (&p->queue);
   memset (&p->stats, 0, sizeof (p->stats));
+}
+
+void
+rtpcc_playout_set_free_func (RtpccPlayout * p, GDestroyNotify free_func)
+{
+  p->free_func = free_func;
 }
 
 void
@@ -225,10 +192,13 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
     /* The history is resized: start learning again but keep the packets
      * and where the stream is. */
     RtpccPlayoutQueue keep = p->queue;
+    RtpccSeqJump jump = p->jump;
+    Held held = p->held;
     gboolean started = p->started;
     gint64 ext_ts = p->ext_ts, first_ts = p->first_ts, ext_seq = p->ext_seq;
 
-    g_queue_init (&p->queue.items);
+    rtpcc_playout_queue_init (&p->queue);
+    memset (&p->held, 0, sizeof (p->held));
     paths_free (p);
     p->config = *config;
     paths_alloc (p);
@@ -238,6 +208,8 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
     p->first_ts = first_ts;
     p->ext_seq = ext_seq;
     p->queue = keep;
+    p->jump = jump;
+    p->held = held;
     return;
   }
   /* the singh filters run in that mode only: entering it, they start
@@ -531,18 +503,62 @@ enqueue:
   return v;
 }
 
+/* Sequence jumps (seqjump.h): a packet far from the sequence numbers seen
+ * is held until the next one says what it was. Refuted, it is dropped;
+ * confirmed, the sender restarted (or resumed after a long outage): the
+ * old stream's packets are due at once and the timing starts over at the
+ * packet that jumped. */
+static RtpccPlayoutVerdict
+push_checked (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
+    guint32 rtp_ts, gpointer data, gboolean filler)
+{
+  RtpccSeqJumpVerdict v;
+  gboolean refuted;
+
+  if (!p->started)
+    return push_packet (p, now, subflow, seq, rtp_ts, data, filler);
+  v = rtpcc_seq_jump_check (&p->jump, seq, unwrap16 (p->ext_seq, seq) -
+      p->ext_seq, &refuted);
+  if (refuted) {
+    p->stats.refused++;
+    drop_held (p, p->free_func);
+  }
+  if (v == RTPCC_SEQ_JUMP_PROBATION) {
+    p->held.held = TRUE;
+    p->held.now = now;
+    p->held.subflow = subflow;
+    p->held.seq = seq;
+    p->held.rtp_ts = rtp_ts;
+    p->held.data = data;
+    p->held.filler = filler;
+    return RTPCC_PLAYOUT_QUEUED;
+  }
+  if (v == RTPCC_SEQ_JUMP_CONFIRMED) {
+    Held h = p->held;
+
+    memset (&p->held, 0, sizeof (p->held));
+    p->stats.restarts++;
+    rtpcc_playout_queue_end_stream (&p->queue);
+    restart_timing (p);
+    if (push_packet (p, h.now, h.subflow, h.seq, h.rtp_ts, h.data,
+            h.filler) != RTPCC_PLAYOUT_QUEUED && p->free_func && h.data)
+      p->free_func (h.data);
+  }
+  return push_packet (p, now, subflow, seq, rtp_ts, data, filler);
+}
+
 RtpccPlayoutVerdict
 rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
     guint16 seq, guint32 rtp_ts, gpointer data)
 {
-  return push_packet (p, now, subflow, seq, rtp_ts, data, FALSE);
+  return push_checked (p, now, subflow, seq, rtp_ts, data, FALSE);
 }
 
 RtpccPlayoutVerdict
 rtpcc_playout_push_filler (RtpccPlayout * p, RtpccTime now, guint subflow,
     guint16 seq, guint32 rtp_ts, gpointer data)
 {
-  return push_packet (p, now, subflow, seq, rtp_ts, data, TRUE);
+  return push_checked (p, now, subflow, seq, rtp_ts, data, TRUE);
 }
 
 RtpccTime
@@ -550,6 +566,8 @@ rtpcc_playout_next_due (RtpccPlayout * p, RtpccTime now)
 {
   const RtpccPlayoutItem *it = rtpcc_playout_queue_head (&p->queue);
 
+  if (rtpcc_playout_queue_has_ended (&p->queue))
+    return now;
   if (it == NULL)
     return RTPCC_TIME_NONE;
   return it->media + rtpcc_playout_offset (p, now);
@@ -573,6 +591,13 @@ rtpcc_playout_pop (RtpccPlayout * p, RtpccTime now, guint16 * seq,
   const RtpccPlayoutItem *it = rtpcc_playout_queue_head (&p->queue);
   RtpccTime t;
 
+  if (rtpcc_playout_queue_has_ended (&p->queue)) {
+    /* an ended stream's packets: at once */
+    if (due)
+      *due = now;
+    p->stats.released++;
+    return rtpcc_playout_queue_release_ended (&p->queue, seq);
+  }
   if (it == NULL)
     return NULL;
   t = it->media + rtpcc_playout_offset (p, now);
@@ -586,6 +611,10 @@ rtpcc_playout_pop (RtpccPlayout * p, RtpccTime now, guint16 * seq,
 gpointer
 rtpcc_playout_pop_any (RtpccPlayout * p, guint16 * seq)
 {
+  if (rtpcc_playout_queue_has_ended (&p->queue)) {
+    p->stats.released++;
+    return rtpcc_playout_queue_release_ended (&p->queue, seq);
+  }
   if (rtpcc_playout_queue_head (&p->queue) == NULL)
     return NULL;
   return release_head (p, seq);

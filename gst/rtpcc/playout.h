@@ -52,6 +52,16 @@
  * nothing decodes until the next key frame; in adaptive and singh modes
  * the target rises to cover each of them.
  *
+ * Sequence jumps get RFC 3550 A.1-style probation: a packet more than 256
+ * sequence numbers ahead of the highest seen, or more than 1024 behind it,
+ * is held (QUEUED) until the next packet says what it was. If that one
+ * follows it (within 16) the sender restarted, or resumed after a long
+ * outage: the packets held of the old stream are due at once, and the
+ * timing starts over at the packet that jumped (stats.restarts). Any other
+ * packet refutes it: it is dropped, its data freed with the free func
+ * (rtpcc_playout_set_free_func), and counted (stats.refused). One stray
+ * packet can then no longer make every valid packet after it late.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_PLAYOUT_H__
@@ -126,6 +136,10 @@ typedef struct
   guint64 skipped;              /* gaps played over (lost or late) */
   guint64 fillers;              /* filler packets received (padding) */
   guint64 fillers_late;         /* fillers past their slot, dropped */
+  guint64 refused;              /* sequence jumps no packet confirmed:
+                                 * dropped (freed with the free func) */
+  guint64 restarts;             /* sequence jumps believed: the stream
+                                 * started over */
   RtpccTime target_delay;       /* current extra buffering over base */
   RtpccTime fec_window;         /* the FEC window in force */
   RtpccTime jitter_percentile;  /* raw percentile before adaptation rules */
@@ -142,6 +156,11 @@ RtpccPlayout *rtpcc_playout_new (const RtpccPlayoutConfig * config);
 void rtpcc_playout_free (RtpccPlayout * playout, GDestroyNotify destroy);
 /* Forget the stream (new SSRC, flush); the configuration stays. */
 void rtpcc_playout_reset (RtpccPlayout * playout, GDestroyNotify destroy);
+/* Frees the data of a packet the playout drops on its own: one held on
+ * probation (see rtpcc_playout_push) that nothing confirmed. NULL (the
+ * default): nothing is freed. */
+void rtpcc_playout_set_free_func (RtpccPlayout * playout,
+    GDestroyNotify free_func);
 /* Runtime changes of percentile, delays, FEC window and mode. */
 void rtpcc_playout_set_config (RtpccPlayout * playout,
     const RtpccPlayoutConfig * config);

@@ -9,19 +9,49 @@ void
 rtpcc_playout_queue_init (RtpccPlayoutQueue * q)
 {
   g_queue_init (&q->items);
+  g_queue_init (&q->ended);
   rtpcc_playout_queue_forget (q);
+}
+
+static void
+drop_items (GQueue * items, GDestroyNotify destroy)
+{
+  RtpccPlayoutItem *it;
+
+  while ((it = g_queue_pop_head (items)) != NULL) {
+    if (destroy && it->data)
+      destroy (it->data);
+    g_free (it);
+  }
 }
 
 void
 rtpcc_playout_queue_drop (RtpccPlayoutQueue * q, GDestroyNotify destroy)
 {
+  drop_items (&q->ended, destroy);
+  drop_items (&q->items, destroy);
+}
+
+void
+rtpcc_playout_queue_end_stream (RtpccPlayoutQueue * q)
+{
   RtpccPlayoutItem *it;
 
-  while ((it = g_queue_pop_head (&q->items)) != NULL) {
-    if (destroy && it->data)
-      destroy (it->data);
-    g_free (it);
-  }
+  while ((it = g_queue_pop_head (&q->items)) != NULL)
+    g_queue_push_tail (&q->ended, it);
+  rtpcc_playout_queue_forget (q);
+}
+
+gpointer
+rtpcc_playout_queue_release_ended (RtpccPlayoutQueue * q, guint16 * seq)
+{
+  RtpccPlayoutItem *it = g_queue_pop_head (&q->ended);
+  gpointer data = it->data;
+
+  if (seq)
+    *seq = (guint16) it->ext_seq;
+  g_free (it);
+  return data;
 }
 
 void

@@ -26,13 +26,16 @@ typedef struct
 typedef struct
 {
   GQueue items;                 /* RtpccPlayoutItem, ascending ext_seq */
+  GQueue ended;                 /* RtpccPlayoutItem of a stream that ended
+                                 * (a restart): due at once, first */
   gboolean released_any;
   gint64 last_released;
   guint8 released[RTPCC_PLAYOUT_RELEASED_BITS / 8];
 } RtpccPlayoutQueue;
 
 void rtpcc_playout_queue_init (RtpccPlayoutQueue * q);
-/* Drops what is held (@destroy, may be NULL, frees the data). */
+/* Drops what is held, ended streams' packets too (@destroy, may be NULL,
+ * frees the data). */
 void rtpcc_playout_queue_drop (RtpccPlayoutQueue * q, GDestroyNotify destroy);
 /* Forgets what was released. */
 void rtpcc_playout_queue_forget (RtpccPlayoutQueue * q);
@@ -62,8 +65,23 @@ rtpcc_playout_queue_head (const RtpccPlayoutQueue * q)
 static inline guint
 rtpcc_playout_queue_length (const RtpccPlayoutQueue * q)
 {
-  return q->items.length;
+  return q->items.length + q->ended.length;
 }
+
+/* The stream ended (its sender restarted): what is held becomes due at
+ * once, ahead of the next stream's packets, and what was released is
+ * forgotten. */
+void rtpcc_playout_queue_end_stream (RtpccPlayoutQueue * q);
+
+static inline gboolean
+rtpcc_playout_queue_has_ended (const RtpccPlayoutQueue * q)
+{
+  return q->ended.length > 0;
+}
+
+/* The next packet of an ended stream (there must be one). */
+gpointer rtpcc_playout_queue_release_ended (RtpccPlayoutQueue * q,
+    guint16 * seq);
 
 /* Releases the head (the queue must not be empty): its data, its
  * sequence number in @seq (may be NULL); *@skipped gets the sequence
