@@ -70,9 +70,8 @@ fec_window (const RtpccPlayout * p)
   if (p->config.fec_window != RTPCC_PLAYOUT_FEC_AUTO)
     return p->config.fec_window;
   return (RtpccTime) MIN (RTPCC_PLAYOUT_FEC_AUTO_PACKETS * p->mean_gap,
-      (gdouble) RTPCC_PLAYOUT_FEC_AUTO_MAX);
+      (gdouble) p->config.fec_window_max);
 }
-
 
 static void
 paths_alloc (RtpccPlayout * p)

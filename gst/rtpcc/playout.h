@@ -74,7 +74,8 @@ G_BEGIN_DECLS
 /* config.fec_window: the repair time of a block of up to
  * RTPCC_PLAYOUT_FEC_AUTO_PACKETS packets (the repair packet of an XOR block
  * of N <= 14 comes after the block) at the measured mean packet interval,
- * at most RTPCC_PLAYOUT_FEC_AUTO_MAX; 0 until two packets arrived. */
+ * at most config.fec_window_max (default RTPCC_PLAYOUT_FEC_AUTO_MAX: the
+ * FEC decoder's default deadline); 0 until two packets arrived. */
 #define RTPCC_PLAYOUT_FEC_AUTO ((RtpccTime) -1)
 #define RTPCC_PLAYOUT_FEC_AUTO_PACKETS 14
 #define RTPCC_PLAYOUT_FEC_AUTO_MAX RTPCC_MSEC (100)
@@ -101,6 +102,8 @@ typedef struct
   RtpccTime max_delay;          /* default 400 ms (FBRA's delay_max) */
   RtpccTime fec_window;         /* extra time for FEC repair, default 0;
                                  * RTPCC_PLAYOUT_FEC_AUTO: from the rate */
+  RtpccTime fec_window_max;     /* RTPCC_PLAYOUT_FEC_AUTO's bound: the
+                                 * longest a FEC decoder holds a packet */
   gdouble down_rate;            /* target decrease, s per s, default 0.5 */
   RtpccTime return_time;        /* or exponentially, this time constant,
                                  * when faster (0: off), default 100 ms */
@@ -182,6 +185,21 @@ typedef enum
  * packets away; IGNORE. rtpcc_playout_reset forgets the SSRC too. */
 RtpccPlayoutSsrc rtpcc_playout_check_ssrc (RtpccPlayout * playout,
     guint32 ssrc, gboolean filler, GDestroyNotify destroy);
+
+/* What the playout needs of an RTP packet. */
+typedef struct
+{
+  guint32 ssrc;
+  guint16 seq;
+  guint32 rtp_ts;
+  gboolean filler;              /* padding only, no payload (RFC 3550 §5.1):
+                                 * a sender's probe; rtpcc_playout_push_filler */
+} RtpccPlayoutRtp;
+
+/* Reads @data as an RTP packet (bounds-checked: version, CSRCs, header
+ * extension and padding inside @len). FALSE if it is not one. */
+gboolean rtpcc_playout_read_rtp (const guint8 * data, gsize len,
+    RtpccPlayoutRtp * out);
 
 /* One arrival at @now (non-decreasing) on @subflow (< MAX_SUBFLOWS).
  * QUEUED: the object owns @data until rtpcc_playout_pop returns it.

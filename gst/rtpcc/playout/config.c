@@ -31,6 +31,7 @@ rtpcc_playout_config_init (RtpccPlayoutConfig * config)
   config->min_delay = 0;
   config->max_delay = RTPCC_MSEC (400);
   config->fec_window = 0;
+  config->fec_window_max = RTPCC_PLAYOUT_FEC_AUTO_MAX;
   config->down_rate = 0.5;
   config->return_time = RTPCC_MSEC (100);
   config->late_bump = TRUE;
@@ -57,8 +58,10 @@ rtpcc_playout_config_validate (const RtpccPlayoutConfig * c, GError ** error)
   else if (c->min_delay < 0 || c->max_delay < c->min_delay)
     what = "need 0 <= min-delay <= max-delay";
   else if ((c->fec_window < 0 && c->fec_window != RTPCC_PLAYOUT_FEC_AUTO)
-      || c->hold < 0 || c->bump_margin < 0 || c->return_time < 0)
-    what = "fec-window, hold, bump-margin and return-time must be >= 0";
+      || c->fec_window_max < 0 || c->hold < 0 || c->bump_margin < 0
+      || c->return_time < 0)
+    what = "fec-window, fec-window-max, hold, bump-margin and return-time "
+        "must be >= 0";
   else if (!(c->down_rate >= 0.0 && c->down_rate <= 1.0))
     what = "down-rate must be in [0, 1]";
   else if (c->level_window <= 0)
