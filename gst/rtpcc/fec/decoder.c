@@ -218,10 +218,12 @@ release_other (RtpccFecDecoder * dec)
   held_clear (&dec->other);
 }
 
-/* The packet on sequence probation was refuted. */
+/* The packet on sequence probation was refuted (or can no longer be
+ * confirmed). */
 static void
 refuse_jump (RtpccFecDecoder * dec)
 {
+  rtpcc_seq_jump_reset (&dec->jump);
   if (!dec->jump_held.held)
     return;
   dec->stats.refused++;
@@ -282,8 +284,11 @@ stream_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
   if (dec->started)
     v = rtpcc_seq_jump_check (&dec->jump, seq,
         rtpcc_fec_dec_unwrap (dec, seq) - dec->highest, &refuted);
-  if (refuted)
-    refuse_jump (dec);
+  if (refuted) {
+    /* the verdict's probation state is the new packet's, if any */
+    dec->stats.refused++;
+    held_clear (&dec->jump_held);
+  }
   if (v == RTPCC_SEQ_JUMP_PROBATION) {
     held_set (&dec->jump_held, rtp, len, dec->ssrc, seq, tag);
     return RTPCC_FEC_MEDIA_QUEUED;
@@ -308,7 +313,6 @@ switch_stream (RtpccFecDecoder * dec, guint32 ssrc, RtpccTime now)
 {
   restart (dec);
   refuse_jump (dec);
-  rtpcc_seq_jump_reset (&dec->jump);
   dec->ssrc = ssrc;
   /* what the FEC named was the old stream: its late packets must not
    * switch back */
