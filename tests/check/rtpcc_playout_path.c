@@ -158,6 +158,68 @@ GST_START_TEST (test_controller)
 
 GST_END_TEST;
 
+/* The floor over a span comes from a monotonic queue of the samples; it is
+ * exactly what scanning the history back from the newest sample gave (the
+ * computation before), over random delays, gaps, evictions by time and by
+ * count, spans, and new drift slopes. */
+static gdouble
+scan_floor (const RtpccPlayoutPath * s, const RtpccPlayoutConfig * c,
+    RtpccTime now, RtpccTime since)
+{
+  gdouble level = G_MAXDOUBLE;
+
+  for (guint k = s->len; k > 0; k--) {
+    const RtpccPlayoutSample *x = &s->ring[(s->head + k - 1) % s->cap];
+
+    if (k < s->len && (now - x->t > c->level_window || (since !=
+                RTPCC_TIME_NONE && x->t < since)))
+      break;
+    level = MIN (level, x->r);
+  }
+  return level;
+}
+
+GST_START_TEST (test_floor_same_as_scan)
+{
+  for (guint run = 0; run < 12; run++) {
+    RtpccPlayoutConfig c;
+    RtpccPlayoutPath path;
+    RtpccRng rng;
+    RtpccTime now = 0;
+    gdouble slope = 0.0;
+
+    config (&c);
+    rtpcc_rng_init (&rng, 50 + run);
+    c.level_window = MS (20 + rtpcc_rng_below (&rng, 2000));
+    c.window = MS (100 + rtpcc_rng_below (&rng, 4000));
+    rtpcc_playout_path_init (&path, 20 + rtpcc_rng_below (&rng, 480));
+    for (guint i = 0; i < 10000; i++) {
+      RtpccTime d = MS (20) + (RtpccTime) rtpcc_rng_below (&rng, MS (50));
+      RtpccTime since;
+
+      now += (RtpccTime) rtpcc_rng_below (&rng, MS (run % 2 ? 30 : 3));
+      if (rtpcc_rng_bernoulli (&rng, 0.1))
+        d = MS (20);            /* ties */
+      rtpcc_playout_path_add (&path, &c, now, d, slope);
+      if (rtpcc_rng_bernoulli (&rng, 0.002)) {
+        gdouble old = slope;
+
+        slope = rtpcc_rng_uniform (&rng, -1e-3, 1e-3);
+        rtpcc_playout_path_detrend (&path, slope, old, now);
+      }
+      fail_unless (rtpcc_playout_path_level (&path, &c, now) ==
+          scan_floor (&path, &c, now, RTPCC_TIME_NONE), "run %u sample %u",
+          run, i);
+      since = now - (RtpccTime) rtpcc_rng_below (&rng, RTPCC_SEC (3));
+      fail_unless (rtpcc_playout_path_floor (&path, &c, now, since) ==
+          scan_floor (&path, &c, now, since), "run %u sample %u", run, i);
+    }
+    rtpcc_playout_path_clear (&path);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_path_suite (void)
 {
@@ -165,10 +227,12 @@ rtpcc_playout_path_suite (void)
   TCase *tc = tcase_create ("path");
 
   suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_level_and_window);
   tcase_add_test (tc, test_percentile);
   tcase_add_test (tc, test_detrend);
   tcase_add_test (tc, test_controller);
+  tcase_add_test (tc, test_floor_same_as_scan);
   return s;
 }
 

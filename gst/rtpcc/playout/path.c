@@ -17,6 +17,8 @@ rtpcc_playout_path_init (RtpccPlayoutPath * path, guint cap)
   path->cap = cap;
   path->ring = g_new0 (RtpccPlayoutSample, cap);
   path->sorted = g_new0 (gdouble, cap);
+  path->low_serial = g_new0 (guint64, cap);
+  path->low_r = g_new0 (gdouble, cap);
   rtpcc_playout_path_reset (path);
 }
 
@@ -25,6 +27,8 @@ rtpcc_playout_path_clear (RtpccPlayoutPath * path)
 {
   g_clear_pointer (&path->ring, g_free);
   g_clear_pointer (&path->sorted, g_free);
+  g_clear_pointer (&path->low_serial, g_free);
+  g_clear_pointer (&path->low_r, g_free);
 }
 
 void
@@ -32,13 +36,66 @@ rtpcc_playout_path_reset (RtpccPlayoutPath * path)
 {
   RtpccPlayoutSample *ring = path->ring;
   gdouble *sorted = path->sorted;
+  guint64 *low_serial = path->low_serial;
+  gdouble *low_r = path->low_r;
   guint cap = path->cap;
 
   memset (path, 0, sizeof (*path));
   path->ring = ring;
   path->sorted = sorted;
+  path->low_serial = low_serial;
+  path->low_r = low_r;
   path->cap = cap;
   path->last_jump = path->last_late = RTPCC_TIME_NONE;
+}
+
+/* The newest sample (@serial, @r) joins the monotonic queue: the samples
+ * not lower than it are the lowest from themselves on no more. */
+static void
+low_push (RtpccPlayoutPath * s, guint64 serial, gdouble r)
+{
+  while (s->low_len > 0 &&
+      s->low_r[(s->low_head + s->low_len - 1) % s->cap] >= r)
+    s->low_len--;
+  s->low_serial[(s->low_head + s->low_len) % s->cap] = serial;
+  s->low_r[(s->low_head + s->low_len) % s->cap] = r;
+  s->low_len++;
+}
+
+/* The lowest detrended delay of the samples from serial @from to the
+ * newest (at least the newest): the first queued one at or after it. */
+static gdouble
+low_since (const RtpccPlayoutPath * s, guint64 from)
+{
+  guint lo = 0, hi = s->low_len - 1;
+
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+
+    if (s->low_serial[(s->low_head + mid) % s->cap] < from)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return s->low_r[(s->low_head + lo) % s->cap];
+}
+
+/* The serial of the oldest sample that arrived at or after @t (the newest
+ * if none did): arrivals are in time order. */
+static guint64
+first_since (const RtpccPlayoutPath * s, RtpccTime t)
+{
+  guint lo = 0, hi = s->len - 1;
+
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+
+    if (s->ring[(s->head + mid) % s->cap].t < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return s->added - s->len + lo;
 }
 
 void
@@ -54,6 +111,10 @@ rtpcc_playout_path_detrend (RtpccPlayoutPath * s, gdouble slope, gdouble old,
 
     x->r = (gdouble) x->d - slope * (gdouble) x->t;
   }
+  /* the order of the detrended delays changed: queue them again */
+  s->low_len = 0;
+  for (k = 0; k < s->len; k++)
+    low_push (s, s->added - s->len + k, s->ring[(s->head + k) % s->cap].r);
   /* the stored floors are detrended delays too: move them with it */
   s->level -= (slope - old) * (gdouble) now;
   s->level_pre -= (slope - old) * (gdouble) now;
@@ -88,6 +149,10 @@ evict_oldest (RtpccPlayoutPath * s)
     memmove (&s->sorted[pos], &s->sorted[pos + 1],
         (s->len - pos - 1) * sizeof (gdouble));
   }
+  if (s->low_len > 0 && s->low_serial[s->low_head] == s->added - s->len) {
+    s->low_head = (s->low_head + 1) % s->cap;
+    s->low_len--;
+  }
   s->head = (s->head + 1) % s->cap;
   s->len--;
 }
@@ -101,17 +166,8 @@ gdouble
 rtpcc_playout_path_level (const RtpccPlayoutPath * s,
     const RtpccPlayoutConfig * config, RtpccTime now)
 {
-  gdouble level = G_MAXDOUBLE;
-  guint k;
-
-  for (k = s->len; k > 0; k--) {
-    const RtpccPlayoutSample *x = &s->ring[(s->head + k - 1) % s->cap];
-
-    if (k < s->len && now - x->t > config->level_window)
-      break;
-    level = MIN (level, x->r);
-  }
-  return level;
+  /* the samples of the last level_window (the newest at least) */
+  return low_since (s, first_since (s, now - config->level_window));
 }
 
 void
@@ -130,6 +186,7 @@ rtpcc_playout_path_add (RtpccPlayoutPath * s, const RtpccPlayoutConfig * config,
   x->d = d;
   x->r = (gdouble) d - slope * (gdouble) now;
   s->len++;
+  low_push (s, s->added++, x->r);
   x->dev = x->r - rtpcc_playout_path_level (s, config, now);
   pos = sorted_lower_bound (s->sorted, s->len - 1, x->dev);
   memmove (&s->sorted[pos + 1], &s->sorted[pos],
@@ -192,23 +249,15 @@ rtpcc_playout_path_percentile (const RtpccPlayoutPath * s,
 #define CTRL_ACC_GAPS 4.0       /* on-time run (in 1/p) before a faster fall */
 #define CTRL_SINK (1.0 / 125.0) /* episode floor's sink per packet */
 
-/* The lowest detrended delay since @since within level_window. */
-static gdouble
-path_floor (const RtpccPlayoutPath * s, const RtpccPlayoutConfig * config,
-    RtpccTime now, RtpccTime since)
+gdouble
+rtpcc_playout_path_floor (const RtpccPlayoutPath * s,
+    const RtpccPlayoutConfig * config, RtpccTime now, RtpccTime since)
 {
-  gdouble level = G_MAXDOUBLE;
-  guint k;
+  RtpccTime from = now - config->level_window;
 
-  for (k = s->len; k > 0; k--) {
-    const RtpccPlayoutSample *x = &s->ring[(s->head + k - 1) % s->cap];
-
-    if (k < s->len && (now - x->t > config->level_window || (since !=
-                RTPCC_TIME_NONE && x->t < since)))
-      break;
-    level = MIN (level, x->r);
-  }
-  return level;
+  if (since != RTPCC_TIME_NONE)
+    from = MAX (from, since);
+  return low_since (s, first_since (s, from));
 }
 
 void
@@ -272,7 +321,7 @@ rtpcc_playout_path_track (RtpccPlayoutPath * s,
      * delay since the last jump) with rtpjitterbuffer's skew filter
      * constant, and is that floor once level_window has passed without a
      * jump (a long or lasting regime) */
-    gdouble f = path_floor (s, config, now, s->last_jump);
+    gdouble f = rtpcc_playout_path_floor (s, config, now, s->last_jump);
 
     if (f < s->level)
       s->level -= (s->level - f) * CTRL_SINK;
@@ -280,7 +329,7 @@ rtpcc_playout_path_track (RtpccPlayoutPath * s,
       s->level = MIN (s->level, f);
   }
   if (!s->episode) {
-    s->level = path_floor (s, config, now, s->level_since);
+    s->level = rtpcc_playout_path_floor (s, config, now, s->level_since);
     /* just after an episode the few samples since overstate the floor */
     if (s->level_since != RTPCC_TIME_NONE &&
         now - s->level_since < config->level_window)

@@ -31,7 +31,16 @@ typedef struct
   RtpccPlayoutSample *ring;     /* cap entries */
   guint cap;
   guint head, len;              /* oldest at head */
+  guint64 added;                /* samples ever added: the newest's serial
+                                 * is added − 1 */
   gdouble *sorted;              /* the dev of the ring, ascending */
+  /* The floor over any recent span in O(log n): the samples that are the
+   * lowest from themselves to the newest (a monotonic queue), as serials
+   * and detrended delays, ascending in both; its head is the lowest of all,
+   * the first one at or after a sample the lowest since that sample. */
+  guint64 *low_serial;
+  gdouble *low_r;
+  guint low_head, low_len;
   RtpccTime last_arrival;
   /* late-rate controller (late_target > 0) */
   guint64 n;                    /* samples seen */
@@ -64,6 +73,10 @@ void rtpcc_playout_path_detrend (RtpccPlayoutPath * path, gdouble slope,
  * level_window. Needs a sample. */
 gdouble rtpcc_playout_path_level (const RtpccPlayoutPath * path,
     const RtpccPlayoutConfig * config, RtpccTime now);
+/* The lowest detrended delay since @since (RTPCC_TIME_NONE: any time)
+ * within level_window; the newest sample's at least. Needs a sample. */
+gdouble rtpcc_playout_path_floor (const RtpccPlayoutPath * path,
+    const RtpccPlayoutConfig * config, RtpccTime now, RtpccTime since);
 /* The configured percentile of the deviations over the level (the largest
  * while fewer than 10 samples). Needs a sample. */
 gdouble rtpcc_playout_path_percentile (const RtpccPlayoutPath * path,
