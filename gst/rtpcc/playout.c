@@ -219,7 +219,7 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
   p->config = *config;
 }
 
-/* --- the steps of one packet ------------------------------------------------ */
+/* --- the steps of one packet ---------------------------------------------- */
 
 /* The drift estimate, then the detrended delays that depend on it. */
 static void

@@ -193,7 +193,7 @@ typedef struct
   guint16 seq;
   guint32 rtp_ts;
   gboolean filler;              /* padding only, no payload (RFC 3550 §5.1):
-                                 * a sender's probe; rtpcc_playout_push_filler */
+                                 * a sender's probe (push it as a filler) */
 } RtpccPlayoutRtp;
 
 /* Reads @data as an RTP packet (bounds-checked: version, CSRCs, header

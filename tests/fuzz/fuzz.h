@@ -28,4 +28,36 @@ void rtpcc_fuzz_seeds (GPtrArray * seeds);
     }                                                                     \
   } while (0)
 
+/* Seeds of the targets that read a stream of packets: one record (flags
+ * byte, 2-byte big-endian length, the bytes). */
+static inline void
+rtpcc_fuzz_add_record (GByteArray * a, guint8 flags, const guint8 * d,
+    gsize len)
+{
+  guint8 h[3] = { flags, (guint8) (len >> 8), (guint8) len };
+
+  g_byte_array_append (a, h, 3);
+  g_byte_array_append (a, d, (guint) len);
+}
+
+/* The 12-byte fixed RTP header of a seed packet (V=2, @b0's low bits:
+ * P, X, CC). */
+static inline void
+rtpcc_fuzz_rtp_header (guint8 * p, guint8 b0, guint8 pt, guint16 seq,
+    guint32 ts, guint32 ssrc)
+{
+  p[0] = (guint8) (0x80 | (b0 & 0x3f));
+  p[1] = pt;
+  p[2] = (guint8) (seq >> 8);
+  p[3] = (guint8) seq;
+  p[4] = (guint8) (ts >> 24);
+  p[5] = (guint8) (ts >> 16);
+  p[6] = (guint8) (ts >> 8);
+  p[7] = (guint8) ts;
+  p[8] = (guint8) (ssrc >> 24);
+  p[9] = (guint8) (ssrc >> 16);
+  p[10] = (guint8) (ssrc >> 8);
+  p[11] = (guint8) ssrc;
+}
+
 #endif

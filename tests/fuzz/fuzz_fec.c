@@ -184,15 +184,6 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   return 0;
 }
 
-static void
-add_record (GByteArray * a, guint8 flags, const guint8 * d, gsize len)
-{
-  guint8 h[3] = { flags, (guint8) (len >> 8), (guint8) len };
-
-  g_byte_array_append (a, h, 3);
-  g_byte_array_append (a, d, (guint) len);
-}
-
 void
 rtpcc_fuzz_seeds (GPtrArray * seeds)
 {
@@ -231,7 +222,7 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
       rtpcc_fec_encoder_push (enc, pkt, sizeof (pkt) - i, RTPCC_MSEC (i));
       /* lose packet 1 */
       if (i != 1)
-        add_record (stream, (guint8) (2 | 4), pkt, sizeof (pkt) - i);
+        rtpcc_fuzz_add_record (stream, (guint8) (2 | 4), pkt, sizeof (pkt) - i);
       while ((fec = rtpcc_fec_encoder_pop (enc)) != NULL) {
         gsize len;
         const guint8 *d = g_bytes_get_data (fec, &len);
@@ -239,7 +230,7 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
         if (first)
           g_ptr_array_add (seeds, g_bytes_new (d, len));
         first = FALSE;
-        add_record (stream, 3, d, len);
+        rtpcc_fuzz_add_record (stream, 3, d, len);
         g_bytes_unref (fec);
       }
     }

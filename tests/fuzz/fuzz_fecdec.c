@@ -95,30 +95,10 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 }
 
 static void
-add_record (GByteArray * a, guint8 flags, const guint8 * d, gsize len)
-{
-  guint8 h[3] = { flags, (guint8) (len >> 8), (guint8) len };
-
-  g_byte_array_append (a, h, 3);
-  g_byte_array_append (a, d, (guint) len);
-}
-
-static void
 rtp (guint8 * p, guint32 ssrc, guint16 seq, guint32 ts, gsize len)
 {
   memset (p + 12, (int) (seq * 13), len - 12);
-  p[0] = 0x80;
-  p[1] = 96;
-  p[2] = (guint8) (seq >> 8);
-  p[3] = (guint8) seq;
-  p[4] = (guint8) (ts >> 24);
-  p[5] = (guint8) (ts >> 16);
-  p[6] = (guint8) (ts >> 8);
-  p[7] = (guint8) ts;
-  p[8] = (guint8) (ssrc >> 24);
-  p[9] = (guint8) (ssrc >> 16);
-  p[10] = (guint8) (ssrc >> 8);
-  p[11] = (guint8) ssrc;
+  rtpcc_fuzz_rtp_header (p, 0, 96, seq, ts, ssrc);
 }
 
 /* A protected stream with a loss, then (per @twist) a stray SSRC first, a
@@ -146,7 +126,7 @@ stream (RtpccFecScheme scheme, guint twist)
     guint8 p[30];
 
     rtp (p, 0x99, 7, 0, sizeof (p));
-    add_record (a, 0x41, p, sizeof (p));
+    rtpcc_fuzz_add_record (a, 0x41, p, sizeof (p));
   }
   for (guint i = 0; i < 12; i++) {
     guint8 p[40];
@@ -158,16 +138,16 @@ stream (RtpccFecScheme scheme, guint twist)
     rtp (p, ssrc, seq, 3000 * i, sizeof (p) - i);
     rtpcc_fec_encoder_push (enc, p, sizeof (p) - i, RTPCC_MSEC (i));
     if (i != 1)
-      add_record (a, 0x41, p, sizeof (p) - i);
+      rtpcc_fuzz_add_record (a, 0x41, p, sizeof (p) - i);
     if (twist == 3 && i == 4) {
       p[2] ^= 0x40;
-      add_record (a, 0x41, p, sizeof (p) - i);
+      rtpcc_fuzz_add_record (a, 0x41, p, sizeof (p) - i);
     }
     while ((f = rtpcc_fec_encoder_pop (enc)) != NULL) {
       gsize len;
       const guint8 *d = g_bytes_get_data (f, &len);
 
-      add_record (a, 0x41, d, len);
+      rtpcc_fuzz_add_record (a, 0x41, d, len);
       g_bytes_unref (f);
     }
   }

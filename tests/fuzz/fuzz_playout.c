@@ -102,35 +102,16 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 }
 
 static void
-add_record (GByteArray * a, guint8 flags, const guint8 * d, gsize len)
-{
-  guint8 h[3] = { flags, (guint8) (len >> 8), (guint8) len };
-
-  g_byte_array_append (a, h, 3);
-  g_byte_array_append (a, d, (guint) len);
-}
-
-static void
 add_rtp (GByteArray * a, guint8 flags, guint32 ssrc, guint16 seq,
     guint32 ts, gboolean filler)
 {
-  guint8 p[32] = { 0x80, 96, };
+  guint8 p[32] = { 0, };
   gsize len = filler ? 16 : sizeof (p);
 
-  p[0] = filler ? 0xa0 : 0x80;
-  p[2] = (guint8) (seq >> 8);
-  p[3] = (guint8) seq;
-  p[4] = (guint8) (ts >> 24);
-  p[5] = (guint8) (ts >> 16);
-  p[6] = (guint8) (ts >> 8);
-  p[7] = (guint8) ts;
-  p[8] = (guint8) (ssrc >> 24);
-  p[9] = (guint8) (ssrc >> 16);
-  p[10] = (guint8) (ssrc >> 8);
-  p[11] = (guint8) ssrc;
+  rtpcc_fuzz_rtp_header (p, filler ? 0x20 : 0, 96, seq, ts, ssrc);
   if (filler)
     p[15] = 4;
-  add_record (a, flags, p, len);
+  rtpcc_fuzz_add_record (a, flags, p, len);
 }
 
 /* A jittered stream on two subflows, with (per @twist) fillers, a bogus

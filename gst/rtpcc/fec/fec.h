@@ -129,6 +129,8 @@ guint rtpcc_fec_mask_seqs (guint64 mask, guint16 base, guint16 * seqs);
 
 /* parity[0..len) = XOR of data[i][0..len) */
 void rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len);
+/* acc[0..len) ^= src[0..len) */
+void rtpcc_fec_xor_into (guint8 * acc, const guint8 * src, gsize len);
 /* m parity rows from k data rows (Cauchy RS over GF(2^8), ISA-L). k + m
  * <= 255. */
 void rtpcc_fec_rs_encode (guint k, guint m, gsize len, guint8 * const *data,

@@ -285,24 +285,27 @@ rtpcc_fec_packet_clear (RtpccFecPacket * pkt)
 /* ---- codecs ------------------------------------------------------------ */
 
 void
-rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len)
+rtpcc_fec_xor_into (guint8 * acc, const guint8 * src, gsize len)
 {
   gsize i = 0;
 
-  memset (parity, 0, len);
-  for (guint j = 0; j < n; j++) {
-    const guint8 *d = data[j];
+  /* word-wise; memcpy keeps it strict-aliasing safe */
+  for (; i + 8 <= len; i += 8) {
+    guint64 a, b;
 
-    /* word-wise where alignment allows; memcpy keeps it strict-aliasing safe */
-    for (i = 0; i + 8 <= len; i += 8) {
-      guint64 a, b;
-
-      memcpy (&a, parity + i, 8);
-      memcpy (&b, d + i, 8);
-      a ^= b;
-      memcpy (parity + i, &a, 8);
-    }
-    for (; i < len; i++)
-      parity[i] ^= d[i];
+    memcpy (&a, acc + i, 8);
+    memcpy (&b, src + i, 8);
+    a ^= b;
+    memcpy (acc + i, &a, 8);
   }
+  for (; i < len; i++)
+    acc[i] ^= src[i];
+}
+
+void
+rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len)
+{
+  memset (parity, 0, len);
+  for (guint j = 0; j < n; j++)
+    rtpcc_fec_xor_into (parity, data[j], len);
 }

@@ -110,24 +110,6 @@ block_covers (const FecBlock * b, gint64 ext)
       && (b->mask >> (RTPCC_FEC_MAX_SPAN - 1 - off)) & 1;
 }
 
-static void
-xor_into (guint8 * acc, const guint8 * src, gsize len)
-{
-  gsize i = 0;
-
-  /* word-wise; memcpy keeps it strict-aliasing safe */
-  for (; i + 8 <= len; i += 8) {
-    guint64 a, b;
-
-    memcpy (&a, acc + i, 8);
-    memcpy (&b, src + i, 8);
-    a ^= b;
-    memcpy (acc + i, &a, 8);
-  }
-  for (; i < len; i++)
-    acc[i] ^= src[i];
-}
-
 /* Bit string of the stored packet for @ext into @buf, zero-padded to
  * @plen; FALSE if it is longer than @plen (the FEC packet cannot have
  * covered it). */
@@ -186,7 +168,7 @@ block_try (RtpccFecDecoder * dec, FecBlock * b, RtpccTime now)
         continue;
       ok = load_bitstring (dec, b->ext[j], dec->scratch[0], plen);
       if (ok)
-        xor_into (acc, dec->scratch[0], plen);
+        rtpcc_fec_xor_into (acc, dec->scratch[0], plen);
     }
     if (ok)
       recovered (dec, miss_ext, rtpcc_fec_rebuild (acc, plen,

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "path.h"
+#include "sorted.h"
 
 #include <math.h>
 #include <string.h>
@@ -122,33 +123,13 @@ rtpcc_playout_path_detrend (RtpccPlayoutPath * s, gdouble slope, gdouble old,
   s->level_cap -= (slope - old) * (gdouble) now;
 }
 
-static guint
-sorted_lower_bound (const gdouble * a, guint n, gdouble v)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi) {
-    guint mid = (lo + hi) / 2;
-
-    if (a[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 static void
 evict_oldest (RtpccPlayoutPath * s)
 {
   RtpccPlayoutSample *x = &s->ring[s->head];
-  guint pos = sorted_lower_bound (s->sorted, s->len, x->dev);
 
-  /* the exact value is there: it was inserted (or rebuilt) from x->r */
-  if (pos < s->len) {
-    memmove (&s->sorted[pos], &s->sorted[pos + 1],
-        (s->len - pos - 1) * sizeof (gdouble));
-  }
+  /* the exact value is there: it was inserted from x->dev */
+  rtpcc_sorted_remove (s->sorted, s->len, x->dev);
   if (s->low_len > 0 && s->low_serial[s->low_head] == s->added - s->len) {
     s->low_head = (s->low_head + 1) % s->cap;
     s->low_len--;
@@ -175,7 +156,6 @@ rtpcc_playout_path_add (RtpccPlayoutPath * s, const RtpccPlayoutConfig * config,
     RtpccTime now, RtpccTime d, gdouble slope)
 {
   RtpccPlayoutSample *x;
-  guint pos;
 
   while (s->len > 0 && (s->len >= s->cap ||
           now - s->ring[s->head].t > config->window))
@@ -188,10 +168,7 @@ rtpcc_playout_path_add (RtpccPlayoutPath * s, const RtpccPlayoutConfig * config,
   s->len++;
   low_push (s, s->added++, x->r);
   x->dev = x->r - rtpcc_playout_path_level (s, config, now);
-  pos = sorted_lower_bound (s->sorted, s->len - 1, x->dev);
-  memmove (&s->sorted[pos + 1], &s->sorted[pos],
-      (s->len - 1 - pos) * sizeof (gdouble));
-  s->sorted[pos] = x->dev;
+  rtpcc_sorted_insert (s->sorted, s->len - 1, x->dev);
   s->active = TRUE;
   s->last_arrival = now;
 }

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "skew.h"
+#include "sorted.h"
 
 #include <math.h>
 #include <string.h>
@@ -27,31 +28,12 @@ rtpcc_playout_skew_reset (RtpccPlayoutSkew * skew)
   memset (skew, 0, sizeof (*skew));
 }
 
-static guint
-lower_bound (const gdouble * a, guint n, gdouble v)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi) {
-    guint mid = (lo + hi) / 2;
-
-    if (a[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* The oldest delay leaves the window (and its sorted copy). */
 static void
 drop_oldest (RtpccPlayoutSkew * s)
 {
-  guint pos = lower_bound (s->dw_sorted, s->dw_len, s->dw[s->dw_head]);
-
   /* the exact value is there: it was inserted from dw */
-  memmove (&s->dw_sorted[pos], &s->dw_sorted[pos + 1],
-      (s->dw_len - pos - 1) * sizeof (gdouble));
+  rtpcc_sorted_remove (s->dw_sorted, s->dw_len, s->dw[s->dw_head]);
   s->dw_head = (s->dw_head + 1) % RTPCC_PLAYOUT_DW_PACKETS;
   s->dw_len--;
 }
@@ -61,7 +43,7 @@ rtpcc_playout_skew_add (RtpccPlayoutSkew * s, RtpccTime now, gdouble r,
     gdouble base)
 {
   gdouble median;
-  guint n, pos;
+  guint n;
 
   /* Drift window: min(2 s, 100 packets) of this path's skew over the
    * fastest path. Skews are kept detrended, so clock drift is not skew. */
@@ -69,10 +51,7 @@ rtpcc_playout_skew_add (RtpccPlayoutSkew * s, RtpccTime now, gdouble r,
     drop_oldest (s);
   s->dw[(s->dw_head + s->dw_len) % RTPCC_PLAYOUT_DW_PACKETS] = r;
   s->dw_t[(s->dw_head + s->dw_len) % RTPCC_PLAYOUT_DW_PACKETS] = now;
-  pos = lower_bound (s->dw_sorted, s->dw_len, r);
-  memmove (&s->dw_sorted[pos + 1], &s->dw_sorted[pos],
-      (s->dw_len - pos) * sizeof (gdouble));
-  s->dw_sorted[pos] = r;
+  rtpcc_sorted_insert (s->dw_sorted, s->dw_len, r);
   s->dw_len++;
   while (s->dw_len > 1 && now - s->dw_t[s->dw_head] > RTPCC_PLAYOUT_DW_SPAN)
     drop_oldest (s);
