@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "rtp-header.h"
 
 #define FEC_PT 122
 #define CAPS "application/x-rtp,media=video,clock-rate=90000," \
@@ -42,18 +43,7 @@ make_media (guint n)
 
     for (guint k = 12; k < 1200; k++)
       p[k] = (guint8) rtpcc_rng_next_u64 (&rng);
-    p[0] = 0x80;
-    p[1] = (guint8) (96 | (i % 4 == 3 ? 0x80 : 0));
-    p[2] = (guint8) (i >> 8);
-    p[3] = (guint8) i;
-    p[4] = (guint8) (ts >> 24);
-    p[5] = (guint8) (ts >> 16);
-    p[6] = (guint8) (ts >> 8);
-    p[7] = (guint8) ts;
-    p[8] = 0x12;
-    p[9] = 0x34;
-    p[10] = 0x56;
-    p[11] = 0x78;
+    bench_rtp_header (p, i % 4 == 3, (guint16) i, ts, 0x12345678);
     b = gst_buffer_new_wrapped (p, 1200);
     GST_BUFFER_PTS (b) = (GstClockTime) i * GST_MSECOND;
     g_ptr_array_add (a, b);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rtp-header.h"
 
 int
 main (int argc, char **argv)
@@ -61,18 +62,7 @@ main (int argc, char **argv)
     guint8 p[1200];
     guint32 ts = (i / 3) * 3000;
 
-    p[0] = 0x80;
-    p[1] = (guint8) (96 | (i % 3 == 2 ? 0x80 : 0));
-    p[2] = (guint8) (i >> 8);
-    p[3] = (guint8) i;
-    p[4] = (guint8) (ts >> 24);
-    p[5] = (guint8) (ts >> 16);
-    p[6] = (guint8) (ts >> 8);
-    p[7] = (guint8) ts;
-    p[8] = 0x12;
-    p[9] = 0x34;
-    p[10] = 0x56;
-    p[11] = 0x78;
+    bench_rtp_header (p, i % 3 == 2, (guint16) i, ts, 0x12345678);
     for (gsize k = 12; k < len; k++)
       p[k] = (guint8) (i * 7 + k);
     rtpcc_fec_encoder_push (enc, p, len, now);

@@ -28,8 +28,25 @@ void rtpcc_fuzz_seeds (GPtrArray * seeds);
     }                                                                     \
   } while (0)
 
-/* Seeds of the targets that read a stream of packets: one record (flags
- * byte, 2-byte big-endian length, the bytes). */
+/* The targets that read a stream of packets cut the input into records:
+ * a flags byte, a 2-byte big-endian length (cut to what is left), the
+ * bytes. The next record from *@at (advanced): FALSE when none is left. */
+static inline gboolean
+rtpcc_fuzz_next_record (const uint8_t * data, size_t size, size_t * at,
+    guint8 * flags, const guint8 ** bytes, size_t * len)
+{
+  size_t i = *at;
+
+  if (i + 3 > size)
+    return FALSE;
+  *flags = data[i];
+  *len = MIN ((size_t) ((data[i + 1] << 8) | data[i + 2]), size - i - 3);
+  *bytes = data + i + 3;
+  *at = i + 3 + *len;
+  return TRUE;
+}
+
+/* A seed's record, for rtpcc_fuzz_next_record. */
 static inline void
 rtpcc_fuzz_add_record (GByteArray * a, guint8 flags, const guint8 * d,
     gsize len)

@@ -132,26 +132,22 @@ drive_decoder (const uint8_t * data, size_t size, gboolean ulpfec)
   RtpccFecDecoderStats st;
   RtpccTime now = 0;
   GBytes *out;
-  size_t i = 0;
+  size_t i = 0, len;
+  const guint8 *pkt;
+  guint8 flags;
   guint64 popped = 0, passed = 0;
 
   rtpcc_fec_decoder_config_init (&cfg);
   cfg.ulpfec = ulpfec;
   cfg.deadline = RTPCC_MSEC (20);
   dec = rtpcc_fec_decoder_new (&cfg);
-  while (i + 3 <= size) {
-    guint8 flags = data[i];
-    size_t len = (size_t) ((data[i + 1] << 8) | data[i + 2]);
-
-    i += 3;
-    len = MIN (len, size - i);
+  while (rtpcc_fuzz_next_record (data, size, &i, &flags, &pkt, &len)) {
     now += RTPCC_MSEC (flags >> 2);
     if (flags & 1)
-      rtpcc_fec_decoder_push_fec (dec, data + i, len, now);
-    else if (rtpcc_fec_decoder_push_media (dec, data + i, len, now) ==
+      rtpcc_fec_decoder_push_fec (dec, pkt, len, now);
+    else if (rtpcc_fec_decoder_push_media (dec, pkt, len, now) ==
         RTPCC_FEC_MEDIA_PASS)
       passed++;
-    i += len;
     if (flags & 2) {
       while ((out = rtpcc_fec_decoder_pop (dec, now, NULL)) != NULL) {
         gsize l;

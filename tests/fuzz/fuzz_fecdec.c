@@ -27,7 +27,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   RtpccTime now = 0;
   guint64 popped = 0, passed = 0, records = 0;
   GHashTable *queued = g_hash_table_new (g_direct_hash, g_direct_equal);
-  size_t i = 1;
+  size_t i = 1, len;
+  const guint8 *pkt;
+  guint8 flags;
   GBytes *out;
 
   if (size < 1) {
@@ -39,17 +41,10 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   cfg.fec_pt = (guint8) (96 + ((data[0] >> 1) & 31));
   cfg.deadline = RTPCC_MSEC (10 * (data[0] >> 6));
   dec = rtpcc_fec_decoder_new (&cfg);
-  while (i + 3 <= size) {
-    guint8 flags = data[i];
-    size_t len = (size_t) ((data[i + 1] << 8) | data[i + 2]);
-    const guint8 *pkt;
+  while (rtpcc_fuzz_next_record (data, size, &i, &flags, &pkt, &len)) {
     RtpccFecInput r;
     guint64 tag = ++records;
 
-    i += 3;
-    len = MIN (len, size - i);
-    pkt = data + i;
-    i += len;
     now += RTPCC_MSEC (flags & 63);
     r = rtpcc_fec_decoder_push (dec, pkt, len, now, tag);
     if (r == RTPCC_FEC_INPUT_FEC || r == RTPCC_FEC_INPUT_FEC_CORRUPT)

@@ -34,7 +34,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   RtpccPlayoutStats st;
   RtpccTime now = 0;
   gsize token = 0;
-  size_t i = 1;
+  size_t i = 1, len;
+  const guint8 *pkt;
+  guint8 flags;
   gpointer d;
 
   if (size < 1)
@@ -49,18 +51,11 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   p = rtpcc_playout_new (&cfg);
   FUZZ_CHECK (p != NULL);
   rtpcc_playout_set_free_func (p, give_back);
-  while (i + 3 <= size) {
-    guint8 flags = data[i];
-    size_t len = (size_t) ((data[i + 1] << 8) | data[i + 2]);
-    const guint8 *pkt;
+  while (rtpcc_fuzz_next_record (data, size, &i, &flags, &pkt, &len)) {
     RtpccPlayoutRtp rtp;
     RtpccPlayoutVerdict v;
     gpointer tok;
 
-    i += 3;
-    len = MIN (len, size - i);
-    pkt = data + i;
-    i += len;
     now += RTPCC_MSEC (flags & 31);
     if (rtpcc_playout_read_rtp (pkt, len, &rtp)) {
       FUZZ_CHECK (len >= 12 && (pkt[0] >> 6) == 2);
