@@ -1,4 +1,10 @@
 /* RtpccPlayout: adaptive playout delay and reorder buffer (see playout.h).
+ *
+ * This file ties the parts together: per packet it asks the reorder queue
+ * (playout/queue.c) whether the packet's slot is still open, feeds the
+ * drift estimate (playout/drift.c), the path's delay estimator
+ * (playout/path.c) and the multipath skew (playout/skew.c), and sets the
+ * target delay from what they say.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -6,74 +12,30 @@
 #endif
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "playout.h"
+#include "playout/drift.h"
+#include "playout/path.h"
+#include "playout/queue.h"
+#include "playout/skew.h"
+#include "seqjump.h"
 
-#define BUCKET_LEN RTPCC_SEC (1)
-#define MAX_BUCKETS 128
-#define MAX_DRIFT 1e-3          /* ±1000 ppm: beyond any real crystal */
-#define MIN_SAMPLES 10          /* fewer: use the maximum, not a percentile */
-#define DW_PACKETS 100          /* singh: drift window, packets */
-#define DW_SPAN RTPCC_SEC (2)
-#define RELEASED_BITS 1024
-#define CTRL_WARMUP 100         /* samples before the late-rate controller */
-#define CTRL_STEP_MIN 50000.0   /* 50 µs: the controller's smallest step */
-#define CTRL_STEP_FRAC (1.0 / 32.0)     /* step = this fraction of margin */
-
+/* A packet held on sequence probation (seqjump.h). */
 typedef struct
 {
-  RtpccTime t;                  /* arrival */
-  RtpccTime d;                  /* relative delay */
-  gdouble r;                    /* detrended: d − slope·t */
-  gdouble dev;                  /* r over the path's level when it came */
-} Sample;
-
-typedef struct
-{
-  gboolean active;
-  Sample *ring;                 /* window_packets entries */
-  guint head, len;              /* oldest at head */
-  gdouble *sorted;              /* the r of the ring, ascending */
-  /* singh mode (Singh's thesis, MPRTP skew compensation) */
-  gdouble dw[DW_PACKETS];
-  RtpccTime dw_t[DW_PACKETS];
-  guint dw_head, dw_len;
-  gdouble path_skew;
-  gboolean have_skew;
-  RtpccTime last_arrival;
-  /* late-rate controller (late_target > 0) */
-  guint64 n;                    /* samples seen */
-  gdouble level;                /* the path's floor (detrended ns) */
-  gdouble level_pre;            /* the floor before the current episode */
-  gdouble level_cap;            /* the floor's bound after an episode */
-  gdouble jump_r;               /* the delay of the last jump */
-  gdouble margin;               /* playout point over the floor (ns) */
-  guint64 since_late;           /* packets on time since the last late */
-  gboolean episode;             /* a delay episode: the floor was jumped */
-  RtpccTime level_since;        /* the floor only looks at samples after */
-  RtpccTime last_jump, last_late;
-} Subflow;
-
-typedef struct
-{
-  RtpccTime t;                  /* when the minimum was seen */
-  RtpccTime min_d;
-  gint64 slot;                  /* t / BUCKET_LEN at the first sample */
-} Bucket;
-
-typedef struct
-{
-  gint64 ext_seq;
-  RtpccTime media;
+  gboolean held;
+  RtpccTime now;
+  guint subflow;
+  guint16 seq;
+  guint32 rtp_ts;
   gpointer data;
-} Item;
+  gboolean filler;
+} Held;
 
 struct _RtpccPlayout
 {
   RtpccPlayoutConfig config;
-  guint cap;                    /* ring capacity per subflow */
   RtpccTime last_arrival;       /* for the mean interval (FEC_AUTO) */
   gdouble mean_gap;             /* EWMA 1/20 of arrival gaps, ns; 0: none */
   gboolean have_ssrc;
@@ -83,29 +45,22 @@ struct _RtpccPlayout
   gint64 ext_ts, first_ts;      /* highest unwrapped RTP timestamp, first */
   gint64 ext_seq;               /* highest unwrapped sequence number seen */
 
-  Subflow sub[RTPCC_PLAYOUT_MAX_SUBFLOWS];
-
-  Bucket buckets[MAX_BUCKETS];
-  guint b_head, b_len;
-  Bucket cur_bucket;
-  gboolean have_bucket;
-  gdouble slope;
+  RtpccPlayoutPath path[RTPCC_PLAYOUT_MAX_SUBFLOWS];
+  RtpccPlayoutSkew skew[RTPCC_PLAYOUT_MAX_SUBFLOWS];
+  RtpccPlayoutDrift drift;
+  RtpccPlayoutSingh singh;
 
   gdouble target;               /* current extra delay (ns) before clamping */
   gdouble raw;                  /* rule input: percentile or singh */
   RtpccTime hold_until;         /* no fall before this (after a late bump) */
   RtpccTime last_update;
 
-  /* singh mode */
-  gdouble singh_delay, singh_dev;
-  gboolean have_singh;
-
-  GQueue queue;                 /* Item, ascending ext_seq */
-  gboolean released_any;
-  gint64 last_released;
-  guint8 released[RELEASED_BITS / 8];
+  RtpccPlayoutQueue queue;
+  RtpccSeqJump jump;
+  Held held;
 
   RtpccPlayoutStats stats;
+  GDestroyNotify free_func;
 };
 
 /* The FEC repair window in force (see RTPCC_PLAYOUT_FEC_AUTO). */
@@ -115,107 +70,25 @@ fec_window (const RtpccPlayout * p)
   if (p->config.fec_window != RTPCC_PLAYOUT_FEC_AUTO)
     return p->config.fec_window;
   return (RtpccTime) MIN (RTPCC_PLAYOUT_FEC_AUTO_PACKETS * p->mean_gap,
-      (gdouble) RTPCC_PLAYOUT_FEC_AUTO_MAX);
-}
-
-
-const gchar *
-rtpcc_playout_mode_name (RtpccPlayoutMode mode)
-{
-  switch (mode) {
-    case RTPCC_PLAYOUT_MODE_ADAPTIVE:
-      return "adaptive";
-    case RTPCC_PLAYOUT_MODE_SINGH:
-      return "singh";
-    case RTPCC_PLAYOUT_MODE_FIXED:
-      return "fixed";
-  }
-  return "unknown";
-}
-
-void
-rtpcc_playout_config_init (RtpccPlayoutConfig * config)
-{
-  memset (config, 0, sizeof (*config));
-  config->mode = RTPCC_PLAYOUT_MODE_ADAPTIVE;
-  config->clock_rate = 90000;
-  config->percentile = 99.9;
-  config->window = RTPCC_SEC (2);
-  config->window_packets = 500;
-  config->min_delay = 0;
-  config->max_delay = RTPCC_MSEC (400);
-  config->fec_window = 0;
-  config->down_rate = 0.5;
-  config->return_time = RTPCC_MSEC (100);
-  config->late_bump = TRUE;
-  config->hold = RTPCC_MSEC (500);
-  config->bump_margin = 0;
-  config->level_window = RTPCC_SEC (2);
-  config->late_target = 0.5;
-  config->drift_window = RTPCC_SEC (30);
-  config->max_queue = 4096;
-}
-
-gboolean
-rtpcc_playout_config_validate (const RtpccPlayoutConfig * c, GError ** error)
-{
-  const gchar *what = NULL;
-
-  if (c->clock_rate == 0)
-    what = "clock rate must be > 0";
-  else if (!(c->percentile > 0.0 && c->percentile <= 100.0))
-    what = "percentile must be in (0, 100]";
-  else if (c->window <= 0 || c->window_packets < 1 ||
-      c->window_packets > 100000)
-    what = "window must be > 0 and window-packets in [1, 100000]";
-  else if (c->min_delay < 0 || c->max_delay < c->min_delay)
-    what = "need 0 <= min-delay <= max-delay";
-  else if ((c->fec_window < 0 && c->fec_window != RTPCC_PLAYOUT_FEC_AUTO)
-      || c->hold < 0 || c->bump_margin < 0 || c->return_time < 0)
-    what = "fec-window, hold, bump-margin and return-time must be >= 0";
-  else if (!(c->down_rate >= 0.0 && c->down_rate <= 1.0))
-    what = "down-rate must be in [0, 1]";
-  else if (c->level_window <= 0)
-    what = "level-window must be > 0";
-  else if (!(c->late_target >= 0.0 && c->late_target <= 20.0))
-    what = "late-target must be in [0, 20] %";
-  else if (c->drift_window < RTPCC_SEC (4))
-    what = "drift-window must be >= 4 s";
-  else if (c->max_queue < 1)
-    what = "max-queue must be >= 1";
-  else if ((guint) c->mode > RTPCC_PLAYOUT_MODE_FIXED)
-    what = "unknown mode";
-
-  if (what) {
-    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID, "playout: %s", what);
-    return FALSE;
-  }
-  return TRUE;
+      (gdouble) p->config.fec_window_max);
 }
 
 static void
-subflows_alloc (RtpccPlayout * p)
+paths_alloc (RtpccPlayout * p)
 {
   guint i;
 
-  p->cap = p->config.window_packets;
-  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    p->sub[i].ring = g_new0 (Sample, p->cap);
-    p->sub[i].sorted = g_new0 (gdouble, p->cap);
-  }
+  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
+    rtpcc_playout_path_init (&p->path[i], p->config.window_packets);
 }
 
 static void
-subflows_free (RtpccPlayout * p)
+paths_free (RtpccPlayout * p)
 {
   guint i;
 
-  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    g_free (p->sub[i].ring);
-    g_free (p->sub[i].sorted);
-    p->sub[i].ring = NULL;
-    p->sub[i].sorted = NULL;
-  }
+  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
+    rtpcc_playout_path_clear (&p->path[i]);
 }
 
 RtpccPlayout *
@@ -227,22 +100,18 @@ rtpcc_playout_new (const RtpccPlayoutConfig * config)
     return NULL;
   p = g_new0 (RtpccPlayout, 1);
   p->config = *config;
-  g_queue_init (&p->queue);
-  subflows_alloc (p);
+  rtpcc_playout_queue_init (&p->queue);
+  paths_alloc (p);
   rtpcc_playout_reset (p, NULL);
   return p;
 }
 
 static void
-drop_queue (RtpccPlayout * p, GDestroyNotify destroy)
+drop_held (RtpccPlayout * p, GDestroyNotify destroy)
 {
-  Item *it;
-
-  while ((it = g_queue_pop_head (&p->queue)) != NULL) {
-    if (destroy && it->data)
-      destroy (it->data);
-    g_free (it);
-  }
+  if (p->held.held && destroy && p->held.data)
+    destroy (p->held.data);
+  memset (&p->held, 0, sizeof (p->held));
 }
 
 void
@@ -250,8 +119,9 @@ rtpcc_playout_free (RtpccPlayout * p, GDestroyNotify destroy)
 {
   if (p == NULL)
     return;
-  drop_queue (p, destroy);
-  subflows_free (p);
+  rtpcc_playout_queue_drop (&p->queue, destroy);
+  drop_held (p, destroy);
+  paths_free (p);
   g_free (p);
 }
 
@@ -272,502 +142,118 @@ rtpcc_playout_check_ssrc (RtpccPlayout * p, guint32 ssrc, gboolean filler,
   return r;
 }
 
-void
-rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
+/* Forgets the stream's timing: what was learnt of its delay, its clocks
+ * and sequence space. */
+static void
+restart_timing (RtpccPlayout * p)
 {
   guint i;
 
-  drop_queue (p, destroy);
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    Sample *ring = p->sub[i].ring;
-    gdouble *sorted = p->sub[i].sorted;
-
-    memset (&p->sub[i], 0, sizeof (Subflow));
-    p->sub[i].ring = ring;
-    p->sub[i].sorted = sorted;
-    p->sub[i].last_jump = p->sub[i].last_late = RTPCC_TIME_NONE;
+    rtpcc_playout_path_reset (&p->path[i]);
+    rtpcc_playout_skew_reset (&p->skew[i]);
   }
   p->started = FALSE;
-  p->have_ssrc = FALSE;
   p->last_arrival = RTPCC_TIME_NONE;
   p->mean_gap = 0.0;
-  p->b_head = p->b_len = 0;
-  p->have_bucket = FALSE;
-  p->slope = 0.0;
+  rtpcc_playout_drift_reset (&p->drift);
   p->target = (gdouble) p->config.min_delay;
   p->raw = 0.0;
   p->last_update = RTPCC_TIME_NONE;
   p->hold_until = RTPCC_TIME_NONE;
-  p->have_singh = FALSE;
-  p->singh_delay = p->singh_dev = 0.0;
-  p->released_any = FALSE;
-  p->last_released = 0;
-  memset (p->released, 0, sizeof (p->released));
+  rtpcc_playout_singh_reset (&p->singh);
+  rtpcc_seq_jump_reset (&p->jump);
+}
+
+void
+rtpcc_playout_reset (RtpccPlayout * p, GDestroyNotify destroy)
+{
+  rtpcc_playout_queue_drop (&p->queue, destroy);
+  drop_held (p, destroy);
+  restart_timing (p);
+  p->have_ssrc = FALSE;
+  rtpcc_playout_queue_forget (&p->queue);
   memset (&p->stats, 0, sizeof (p->stats));
+}
+
+void
+rtpcc_playout_set_free_func (RtpccPlayout * p, GDestroyNotify free_func)
+{
+  p->free_func = free_func;
 }
 
 void
 rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
 {
-  GQueue keep;
-
   if (!rtpcc_playout_config_validate (config, NULL))
     return;
   if (config->window_packets != p->config.window_packets) {
-    /* The history is resized: start learning again but keep the packets. */
-    keep = p->queue;
-    g_queue_init (&p->queue);
-    subflows_free (p);
-    p->config = *config;
-    subflows_alloc (p);
-    {
-      gboolean released_any = p->released_any;
-      gint64 last_released = p->last_released;
-      gboolean started = p->started;
-      gint64 ext_ts = p->ext_ts, first_ts = p->first_ts, ext_seq = p->ext_seq;
-      guint8 released[RELEASED_BITS / 8];
+    /* The history is resized: start learning again but keep the packets
+     * and where the stream is. */
+    RtpccPlayoutQueue keep = p->queue;
+    RtpccSeqJump jump = p->jump;
+    Held held = p->held;
+    gboolean started = p->started;
+    gint64 ext_ts = p->ext_ts, first_ts = p->first_ts, ext_seq = p->ext_seq;
 
-      memcpy (released, p->released, sizeof (released));
-      rtpcc_playout_reset (p, NULL);
-      p->released_any = released_any;
-      p->last_released = last_released;
-      p->started = started;
-      p->ext_ts = ext_ts;
-      p->first_ts = first_ts;
-      p->ext_seq = ext_seq;
-      memcpy (p->released, released, sizeof (released));
-    }
+    rtpcc_playout_queue_init (&p->queue);
+    memset (&p->held, 0, sizeof (p->held));
+    paths_free (p);
+    p->config = *config;
+    paths_alloc (p);
+    rtpcc_playout_reset (p, NULL);
+    p->started = started;
+    p->ext_ts = ext_ts;
+    p->first_ts = first_ts;
+    p->ext_seq = ext_seq;
     p->queue = keep;
+    p->jump = jump;
+    p->held = held;
     return;
   }
+  /* the singh filters run in that mode only: entering it, they start
+   * from the paths' skews now */
+  if (config->mode == RTPCC_PLAYOUT_MODE_SINGH &&
+      p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
+    rtpcc_playout_singh_reset (&p->singh);
   p->config = *config;
 }
 
-/* --- the drift fit --------------------------------------------------------- */
+/* --- the steps of one packet ---------------------------------------------- */
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return (x > y) - (x < y);
-}
-
-static const Bucket *
-bucket_at (const RtpccPlayout * p, guint i)
-{
-  return &p->buckets[(p->b_head + i) % MAX_BUCKETS];
-}
-
-/* Theil–Sen: the median of pairwise slopes is robust to the buckets whose
- * minimum sits in a delay spike. */
-static void
-fit_slope (RtpccPlayout * p)
-{
-  gdouble *slopes;
-  guint i, j, n = 0;
-  RtpccTime span;
-
-  if (p->b_len < 4)
-    return;
-  span = bucket_at (p, p->b_len - 1)->t - bucket_at (p, 0)->t;
-  if (span < RTPCC_SEC (4))
-    return;
-
-  slopes = g_new (gdouble, p->b_len * (p->b_len - 1) / 2);
-  for (i = 0; i < p->b_len; i++) {
-    for (j = i + 1; j < p->b_len; j++) {
-      const Bucket *a = bucket_at (p, i), *b = bucket_at (p, j);
-
-      if (b->t - a->t < RTPCC_MSEC (500))
-        continue;
-      slopes[n++] = (gdouble) (b->min_d - a->min_d) / (gdouble) (b->t - a->t);
-    }
-  }
-  if (n > 0) {
-    qsort (slopes, n, sizeof (gdouble), cmp_double);
-    p->slope = CLAMP (slopes[n / 2], -MAX_DRIFT, MAX_DRIFT);
-  }
-  g_free (slopes);
-}
-
-static void
-rebuild_sorted (RtpccPlayout * p)
-{
-  guint i, k;
-
-  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    Subflow *s = &p->sub[i];
-
-    /* deviations over the level are differences of nearby samples: the
-     * slope hardly changes them, so only the detrended delays move */
-    for (k = 0; k < s->len; k++) {
-      Sample *x = &s->ring[(s->head + k) % p->cap];
-
-      x->r = (gdouble) x->d - p->slope * (gdouble) x->t;
-    }
-  }
-}
-
+/* The drift estimate, then the detrended delays that depend on it. */
 static void
 drift_add (RtpccPlayout * p, RtpccTime now, RtpccTime d)
 {
-  if (p->have_bucket && now / BUCKET_LEN == p->cur_bucket.slot) {
-    if (d < p->cur_bucket.min_d) {
-      p->cur_bucket.min_d = d;
-      p->cur_bucket.t = now;
-    }
-    return;
-  }
-  if (p->have_bucket) {
-    gdouble old = p->slope;
-
-    if (p->b_len == MAX_BUCKETS) {
-      p->b_head = (p->b_head + 1) % MAX_BUCKETS;
-      p->b_len--;
-    }
-    p->buckets[(p->b_head + p->b_len) % MAX_BUCKETS] = p->cur_bucket;
-    p->b_len++;
-    while (p->b_len > 0 &&
-        now - bucket_at (p, 0)->t > p->config.drift_window) {
-      p->b_head = (p->b_head + 1) % MAX_BUCKETS;
-      p->b_len--;
-    }
-    fit_slope (p);
-    if (p->slope != old) {
-      guint i;
-
-      rebuild_sorted (p);
-      /* the stored floors are detrended delays too: move them with it */
-      for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-        p->sub[i].level -= (p->slope - old) * (gdouble) now;
-        p->sub[i].level_pre -= (p->slope - old) * (gdouble) now;
-        p->sub[i].jump_r -= (p->slope - old) * (gdouble) now;
-        p->sub[i].level_cap -= (p->slope - old) * (gdouble) now;
-      }
-    }
-  }
-  p->cur_bucket.t = now;
-  p->cur_bucket.min_d = d;
-  p->cur_bucket.slot = now / BUCKET_LEN;
-  p->have_bucket = TRUE;
-}
-
-/* The lowest detrended delay over the drift window: the fastest transit. */
-static gdouble
-base_r (const RtpccPlayout * p)
-{
-  gdouble b = (gdouble) p->cur_bucket.min_d - p->slope *
-      (gdouble) p->cur_bucket.t;
+  gdouble old;
   guint i;
 
-  for (i = 0; i < p->b_len; i++) {
-    const Bucket *k = bucket_at (p, i);
-
-    b = MIN (b, (gdouble) k->min_d - p->slope * (gdouble) k->t);
-  }
-  return b;
-}
-
-/* --- the delay history ----------------------------------------------------- */
-
-static guint
-sorted_lower_bound (const gdouble * a, guint n, gdouble v)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi) {
-    guint mid = (lo + hi) / 2;
-
-    if (a[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-static void
-subflow_evict_oldest (RtpccPlayout * p, Subflow * s)
-{
-  Sample *x = &s->ring[s->head];
-  guint pos = sorted_lower_bound (s->sorted, s->len, x->dev);
-
-  /* the exact value is there: it was inserted (or rebuilt) from x->r */
-  if (pos < s->len) {
-    memmove (&s->sorted[pos], &s->sorted[pos + 1],
-        (s->len - pos - 1) * sizeof (gdouble));
-  }
-  s->head = (s->head + 1) % p->cap;
-  s->len--;
-}
-
-/* The path's current level: its lowest detrended delay over the last
- * level_window. It follows a delay step down at once and up after
- * level_window, so the spread above it (the percentile) stays the jitter
- * and not the steps (the level/spread split rtpjitterbuffer's skew
- * estimate also makes, with a fixed spread). */
-static gdouble
-subflow_level (const RtpccPlayout * p, const Subflow * s, RtpccTime now)
-{
-  gdouble level = G_MAXDOUBLE;
-  guint k;
-
-  for (k = s->len; k > 0; k--) {
-    const Sample *x = &s->ring[(s->head + k - 1) % p->cap];
-
-    if (k < s->len && now - x->t > p->config.level_window)
-      break;
-    level = MIN (level, x->r);
-  }
-  return level;
-}
-
-static void
-subflow_add (RtpccPlayout * p, Subflow * s, RtpccTime now, RtpccTime d)
-{
-  Sample *x;
-  guint pos;
-
-  while (s->len > 0 && (s->len >= p->cap ||
-          now - s->ring[s->head].t > p->config.window))
-    subflow_evict_oldest (p, s);
-
-  x = &s->ring[(s->head + s->len) % p->cap];
-  x->t = now;
-  x->d = d;
-  x->r = (gdouble) d - p->slope * (gdouble) now;
-  s->len++;
-  x->dev = x->r - subflow_level (p, s, now);
-  pos = sorted_lower_bound (s->sorted, s->len - 1, x->dev);
-  memmove (&s->sorted[pos + 1], &s->sorted[pos],
-      (s->len - 1 - pos) * sizeof (gdouble));
-  s->sorted[pos] = x->dev;
-  s->active = TRUE;
-  s->last_arrival = now;
-}
-
-static gdouble
-subflow_percentile (const RtpccPlayout * p, const Subflow * s)
-{
-  gdouble rank;
-  guint idx;
-
-  if (s->len < MIN_SAMPLES)
-    return s->sorted[s->len - 1];
-  rank = ceil (p->config.percentile / 100.0 * (gdouble) s->len);
-  idx = (guint) CLAMP (rank, 1.0, (gdouble) s->len) - 1;
-  return s->sorted[idx];
-}
-
-/* --- the late-rate controller ----------------------------------------------
- *
- * The playout point of a path is floor + margin.
- *
- * The floor is the lowest detrended delay over level_window (2 s by
- * default; only samples since the last episode end count): it follows a
- * fall at once and a rise after level_window.
- *
- * The margin is not a percentile of the past but is steered by the late
- * rate itself (stochastic quantile tracking): every late packet raises it
- * by a step, every packet on time lowers it by step·p/(1−p), so it settles
- * where a fraction p = late_target of the packets is late, whatever shape
- * the delay has (iid jitter, ramps, spikes, estimator noise), and it spends
- * the late budget where it is cheapest. The step is a fixed fraction of the
- * margin (log-domain tracking, so it scales with the jitter). A long run of
- * packets on time (4/p) makes it fall faster: a margin learnt in a noisier
- * regime that has passed is given back in seconds, not minutes.
- *
- * Episodes (spikes, queue ramps): a late packet that is clearly out (more
- * than CTRL_JUMP_FRAC of the margin over its playout point) or follows
- * another late one within `hold` starts or continues an episode: the floor
- * jumps to that packet's delay (rtpjitterbuffer's timeline reset, but with
- * the margin kept), and further jumps of the same episode extrapolate the
- * rise seen since the previous one (a queue filling up keeps rising). In
- * the episode the floor sinks towards the lowest delay since the last jump
- * (rtpjitterbuffer's 1/125 skew filter; that floor outright after
- * level_window without a jump). The episode ends when a packet comes back
- * below the middle between the old floor and the held one: the floor then
- * follows the samples down from at most the old floor or that packet's
- * delay less a margin. */
-
-#define CTRL_TREND 1.0          /* extrapolate a rising episode by this */
-/* A late packet more than this fraction of the margin beyond its playout
- * point starts an episode at once: iid jitter's late packets graze the
- * playout point (a steep tail), a queue building up or a spike does not. */
-#define CTRL_JUMP_FRAC 0.05
-#define CTRL_ACC_GAPS 4.0       /* on-time run (in 1/p) before a faster fall */
-#define CTRL_SINK (1.0 / 125.0) /* episode floor's sink per packet */
-
-/* The lowest detrended delay since @since within level_window. */
-static gdouble
-subflow_floor (const RtpccPlayout * p, const Subflow * s, RtpccTime now,
-    RtpccTime since)
-{
-  gdouble level = G_MAXDOUBLE;
-  guint k;
-
-  for (k = s->len; k > 0; k--) {
-    const Sample *x = &s->ring[(s->head + k - 1) % p->cap];
-
-    if (k < s->len && (now - x->t > p->config.level_window || (since !=
-                RTPCC_TIME_NONE && x->t < since)))
-      break;
-    level = MIN (level, x->r);
-  }
-  return level;
-}
-
-/* One sample @r (detrended) on path @s; @late: it missed its playout time,
- * by @excess ns (0 when it came after a later packet was released). */
-static void
-subflow_track (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r,
-    gboolean late, gdouble excess)
-{
-  gdouble pl = p->config.late_target / 100.0, step;
-  gboolean jump;
-
-  s->n++;
-  if (s->n <= CTRL_WARMUP) {
-    /* learn: floor and spread as in the percentile mode; that seeds the
-     * controller */
-    s->level = subflow_level (p, s, now);
-    s->margin = subflow_percentile (p, s);
-    s->level_since = RTPCC_TIME_NONE;
-    if (late)
-      s->last_late = now;
+  if (!rtpcc_playout_drift_add (&p->drift, now, d, p->config.drift_window,
+          &old))
     return;
-  }
-
-  step = MAX (CTRL_STEP_MIN, CTRL_STEP_FRAC * s->margin);
-  if (late) {                   /* bounded: beyond max-delay all is late */
-    s->margin = MIN (s->margin + step, (gdouble) p->config.max_delay);
-    s->since_late = 0;
-  } else {
-    gdouble gaps, acc = 1.0;
-
-    /* A run of on-time packets much longer than 1/p says the margin is
-     * oversized (learnt in a regime that has passed): fall faster, doubling
-     * per further 1/p packets. At the target such runs are rare (e^-4). */
-    s->since_late++;
-    gaps = (gdouble) s->since_late * pl;
-    if (gaps > CTRL_ACC_GAPS)
-      acc = exp2 (MIN (gaps - CTRL_ACC_GAPS + 1.0, 6.0));
-    s->margin = MAX (0.0, s->margin - acc * step * pl / (1.0 - pl));
-  }
-
-  jump = late && p->config.late_bump && (excess > CTRL_JUMP_FRAC * s->margin ||
-      (s->last_late != RTPCC_TIME_NONE && now - s->last_late <=
-          p->config.hold));
-  if (jump) {
-    if (!s->episode) {
-      s->level_pre = s->level;
-      s->level = MAX (s->level, r);
-    } else {
-      s->level = MAX (s->level, r + CTRL_TREND * MAX (0.0, r - s->jump_r));
-    }
-    s->jump_r = r;
-    s->episode = TRUE;
-    s->last_jump = s->level_since = now;
-  } else if (s->episode &&
-      r < s->level_pre + 0.5 * (s->level - s->level_pre)) {
-    /* back near the old floor: the episode is over */
-    s->episode = FALSE;
-    s->level_since = now;
-    s->level_cap = MAX (s->level_pre, r - s->margin);
-  } else if (s->episode) {
-    /* the held floor sinks towards the episode's own floor (the lowest
-     * delay since the last jump) with rtpjitterbuffer's skew filter
-     * constant, and is that floor once level_window has passed without a
-     * jump (a long or lasting regime) */
-    gdouble f = subflow_floor (p, s, now, s->last_jump);
-
-    if (f < s->level)
-      s->level -= (s->level - f) * CTRL_SINK;
-    if (now - s->last_jump > p->config.level_window)
-      s->level = MIN (s->level, f);
-  }
-  if (!s->episode) {
-    s->level = subflow_floor (p, s, now, s->level_since);
-    /* just after an episode the few samples since overstate the floor */
-    if (s->level_since != RTPCC_TIME_NONE &&
-        now - s->level_since < p->config.level_window)
-      s->level = MIN (s->level, s->level_cap);
-  }
-  if (late)
-    s->last_late = now;
+  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
+    rtpcc_playout_path_detrend (&p->path[i], p->drift.slope, old, now);
 }
 
-/* --- singh: MPRTP skew compensation ---------------------------------------- *
- *
- * Varun Singh, "Protocols and Algorithms for Adaptive Multimedia Systems",
- * doctoral thesis, Aalto University 2015, ch. 6 (MPRTP, Publication VII):
- * per path a drift window of min(2 s, 100 packets) of packet skews, the
- * path skew an EWMA of its median, the playout delay a 1/125 filter of the
- * largest path skew. */
-
-RtpccTime
-rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median)
-{
-  return (RtpccTime) llround (0.01 * (gdouble) median + 0.99 * (gdouble) prev);
-}
-
-RtpccTime
-rtpcc_playout_singh_delay (RtpccTime prev, RtpccTime max_skew)
-{
-  return (RtpccTime) llround (((gdouble) max_skew + 124.0 * (gdouble) prev) /
-      125.0);
-}
-
+/* The path's skew (reported in every mode); in mode singh the playout
+ * delay from the largest one. */
 static void
-singh_update (RtpccPlayout * p, Subflow * s, RtpccTime now, gdouble r)
+skew_update (RtpccPlayout * p, guint subflow, RtpccTime now, gdouble r)
 {
-  gdouble base = base_r (p), tmp[DW_PACKETS], median, max_skew = 0.0;
-  guint i, n;
+  gdouble base = rtpcc_playout_drift_base (&p->drift), max_skew = 0.0;
+  RtpccPlayoutSkew *s = &p->skew[subflow];
+  guint i;
 
-  /* Drift window: min(2 s, 100 packets) of this path's skew over the
-   * fastest path. Skews are kept detrended, so clock drift is not skew. */
-  if (s->dw_len == DW_PACKETS) {
-    s->dw_head = (s->dw_head + 1) % DW_PACKETS;
-    s->dw_len--;
-  }
-  s->dw[(s->dw_head + s->dw_len) % DW_PACKETS] = r;
-  s->dw_t[(s->dw_head + s->dw_len) % DW_PACKETS] = now;
-  s->dw_len++;
-  while (s->dw_len > 1 && now - s->dw_t[s->dw_head] > DW_SPAN) {
-    s->dw_head = (s->dw_head + 1) % DW_PACKETS;
-    s->dw_len--;
-  }
-  for (i = 0; i < s->dw_len; i++)
-    tmp[i] = s->dw[(s->dw_head + i) % DW_PACKETS] - base;
-  n = s->dw_len;
-  qsort (tmp, n, sizeof (gdouble), cmp_double);
-  median = (n % 2) ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
-
-  if (!s->have_skew) {
-    s->path_skew = median;
-    s->have_skew = TRUE;
-  } else {
-    s->path_skew = 0.01 * median + 0.99 * s->path_skew;
-  }
-
+  rtpcc_playout_skew_add (s, now, r, base);
+  if (p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
+    return;
   /* Skew window: the current skew of every live path. */
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    Subflow *o = &p->sub[i];
-
-    if (o->have_skew && now - o->last_arrival <= p->config.window)
-      max_skew = MAX (max_skew, o->path_skew);
+    if (p->skew[i].have_skew &&
+        now - p->path[i].last_arrival <= p->config.window)
+      max_skew = MAX (max_skew, p->skew[i].path_skew);
   }
-  if (!p->have_singh) {
-    p->singh_delay = max_skew;
-    p->singh_dev = fabs (r - base - s->path_skew);
-    p->have_singh = TRUE;
-  } else {
-    p->singh_delay = (max_skew + 124.0 * p->singh_delay) / 125.0;
-    /* the classic playout calculation's variation term, same filter */
-    p->singh_dev = (fabs (r - base - s->path_skew) + 124.0 * p->singh_dev)
-        / 125.0;
-  }
+  rtpcc_playout_singh_add (&p->singh, max_skew, r, base, s->path_skew);
 }
 
 /* --- target delay ---------------------------------------------------------- */
@@ -797,7 +283,7 @@ clamp_target (const RtpccPlayout * p, gdouble t)
 static void
 update_target (RtpccPlayout * p, RtpccTime now)
 {
-  gdouble base = base_r (p), raw = 0.0;
+  gdouble base = rtpcc_playout_drift_base (&p->drift), raw = 0.0;
   guint i;
 
   switch (p->config.mode) {
@@ -806,20 +292,20 @@ update_target (RtpccPlayout * p, RtpccTime now)
       p->last_update = now;
       return;
     case RTPCC_PLAYOUT_MODE_SINGH:
-      raw = p->singh_delay + 4.0 * p->singh_dev;
+      raw = p->singh.delay + 4.0 * p->singh.dev;
       break;
     case RTPCC_PLAYOUT_MODE_ADAPTIVE:
       /* the slowest live path sets the pace (skew compensation) */
       for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-        Subflow *s = &p->sub[i];
+        const RtpccPlayoutPath *s = &p->path[i];
 
         if (s->len == 0 || now - s->last_arrival > p->config.window)
           continue;
-        if (p->config.late_target > 0.0 && s->n > CTRL_WARMUP)
+        if (rtpcc_playout_path_controlled (s, &p->config))
           raw = MAX (raw, s->level + s->margin - base);
         else
-          raw = MAX (raw, subflow_level (p, s, now) +
-              subflow_percentile (p, s) - base);
+          raw = MAX (raw, rtpcc_playout_path_level (s, &p->config, now) +
+              rtpcc_playout_path_percentile (s, &p->config) - base);
       }
       break;
   }
@@ -855,28 +341,8 @@ rtpcc_playout_offset (RtpccPlayout * p, RtpccTime now)
     target = clamp_target (p, MAX (p->raw + (gdouble) fec_window (p),
             p->target - fall));
   }
-  return (RtpccTime) llround (base_r (p) + p->slope * (gdouble) now + target);
-}
-
-/* --- the queue ------------------------------------------------------------- */
-
-static gboolean
-released_get (const RtpccPlayout * p, gint64 ext_seq)
-{
-  guint bit = (guint) (ext_seq & (RELEASED_BITS - 1));
-
-  return (p->released[bit / 8] >> (bit % 8)) & 1;
-}
-
-static void
-released_set (RtpccPlayout * p, gint64 ext_seq, gboolean v)
-{
-  guint bit = (guint) (ext_seq & (RELEASED_BITS - 1));
-
-  if (v)
-    p->released[bit / 8] |= (guint8) (1u << (bit % 8));
-  else
-    p->released[bit / 8] &= (guint8) ~(1u << (bit % 8));
+  return (RtpccTime) llround (rtpcc_playout_drift_base (&p->drift) +
+      p->drift.slope * (gdouble) now + target);
 }
 
 static gint64
@@ -901,16 +367,15 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
 {
   gint64 ext_seq, ext_ts;
   RtpccTime media, d, due;
-  Subflow *s;
-  Item *it;
-  GList *l;
+  RtpccPlayoutPath *s;
+  RtpccPlayoutVerdict v;
   gboolean late = FALSE, reordered, slot_passed = FALSE;
   gdouble before, over = 0.0;
   gboolean missed, first_frame;
 
   if (subflow >= RTPCC_PLAYOUT_MAX_SUBFLOWS)
     subflow = RTPCC_PLAYOUT_MAX_SUBFLOWS - 1;
-  s = &p->sub[subflow];
+  s = &p->path[subflow];
 
   if (!p->started) {
     p->started = TRUE;
@@ -936,9 +401,8 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   }
   p->last_arrival = now;
 
-  if (p->released_any && ext_seq <= p->last_released) {
-    if (p->last_released - ext_seq < RELEASED_BITS &&
-        released_get (p, ext_seq)) {
+  if (rtpcc_playout_queue_passed (&p->queue, ext_seq)) {
+    if (rtpcc_playout_queue_was_released (&p->queue, ext_seq)) {
       p->stats.duplicates++;
       return RTPCC_PLAYOUT_DUPLICATE;
     }
@@ -986,14 +450,15 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
 
   /* Late packets teach the estimator too: they are the spikes. */
   drift_add (p, now, d);
-  subflow_add (p, s, now, d);
+  rtpcc_playout_path_add (s, &p->config, now, d, p->drift.slope);
   if (p->config.late_target > 0.0)
-    subflow_track (p, s, now, (gdouble) d - p->slope * (gdouble) now, missed,
-        over);
-  singh_update (p, s, now, (gdouble) d - p->slope * (gdouble) now);
+    rtpcc_playout_path_track (s, &p->config, now, (gdouble) d -
+        p->drift.slope * (gdouble) now, missed, over);
+  skew_update (p, subflow, now, (gdouble) d - p->drift.slope * (gdouble) now);
   update_target (p, now);
   if (first_frame && p->config.mode != RTPCC_PLAYOUT_MODE_FIXED) {
-    gdouble j = (gdouble) d - p->slope * (gdouble) now - base_r (p);
+    gdouble j = (gdouble) d - p->drift.slope * (gdouble) now -
+        rtpcc_playout_drift_base (&p->drift);
 
     /* the frames queued behind it at the sender arrive as late as it did */
     p->target = clamp_target (p, MAX (p->target, j +
@@ -1002,12 +467,14 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
 
   if (late) {
     if (p->config.late_bump && p->config.mode == RTPCC_PLAYOUT_MODE_ADAPTIVE
-        && !(p->config.late_target > 0.0 && s->n > CTRL_WARMUP)) {
-      gdouble j = (gdouble) d - p->slope * (gdouble) now - base_r (p);
+        && !rtpcc_playout_path_controlled (s, &p->config)) {
+      gdouble j = (gdouble) d - p->drift.slope * (gdouble) now -
+          rtpcc_playout_drift_base (&p->drift);
 
       /* A late packet means the distribution moved up by at least its
        * excess: shift the spread seen so far with it, and hold. */
-      gdouble spread = subflow_percentile (p, s) - s->sorted[0];
+      gdouble spread = rtpcc_playout_path_percentile (s, &p->config) -
+          rtpcc_playout_path_lowest_dev (s);
       /* a jump that large says the jitter there is unknown: keep a quarter
        * of the jump as extra room until the level catches up */
       gdouble excess = MAX (0.0, j - before);
@@ -1024,54 +491,82 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   }
 
 enqueue:
-  /* Duplicate of a held packet? Scan from the tail: reordering is shallow. */
-  for (l = p->queue.tail; l != NULL; l = l->prev) {
-    Item *o = l->data;
-
-    if (o->ext_seq == ext_seq) {
-      p->stats.duplicates++;
-      return RTPCC_PLAYOUT_DUPLICATE;
-    }
-    if (o->ext_seq < ext_seq)
-      break;
-  }
-  if (p->queue.length >= p->config.max_queue) {
+  v = rtpcc_playout_queue_insert (&p->queue, ext_seq, media, data,
+      p->config.max_queue);
+  if (v == RTPCC_PLAYOUT_DUPLICATE)
+    p->stats.duplicates++;
+  else if (v == RTPCC_PLAYOUT_OVERFLOW)
     p->stats.overflows++;
-    return RTPCC_PLAYOUT_OVERFLOW;
-  }
-
-  if (reordered)
+  else if (reordered)
     p->stats.reordered++;
-  it = g_new (Item, 1);
-  it->ext_seq = ext_seq;
-  it->media = media;
-  it->data = data;
-  if (l != NULL)
-    g_queue_insert_after (&p->queue, l, it);
-  else
-    g_queue_push_head (&p->queue, it);
-  return RTPCC_PLAYOUT_QUEUED;
+  return v;
+}
+
+/* Sequence jumps (seqjump.h): a packet far from the sequence numbers seen
+ * is held until the next one says what it was. Refuted, it is dropped;
+ * confirmed, the sender restarted (or resumed after a long outage): the
+ * old stream's packets are due at once and the timing starts over at the
+ * packet that jumped. */
+static RtpccPlayoutVerdict
+push_checked (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
+    guint32 rtp_ts, gpointer data, gboolean filler)
+{
+  RtpccSeqJumpVerdict v;
+  gboolean refuted;
+
+  if (!p->started)
+    return push_packet (p, now, subflow, seq, rtp_ts, data, filler);
+  v = rtpcc_seq_jump_check (&p->jump, seq, unwrap16 (p->ext_seq, seq) -
+      p->ext_seq, &refuted);
+  if (refuted) {
+    p->stats.refused++;
+    drop_held (p, p->free_func);
+  }
+  if (v == RTPCC_SEQ_JUMP_PROBATION) {
+    p->held.held = TRUE;
+    p->held.now = now;
+    p->held.subflow = subflow;
+    p->held.seq = seq;
+    p->held.rtp_ts = rtp_ts;
+    p->held.data = data;
+    p->held.filler = filler;
+    return RTPCC_PLAYOUT_QUEUED;
+  }
+  if (v == RTPCC_SEQ_JUMP_CONFIRMED) {
+    Held h = p->held;
+
+    memset (&p->held, 0, sizeof (p->held));
+    p->stats.restarts++;
+    rtpcc_playout_queue_end_stream (&p->queue);
+    restart_timing (p);
+    if (push_packet (p, h.now, h.subflow, h.seq, h.rtp_ts, h.data,
+            h.filler) != RTPCC_PLAYOUT_QUEUED && p->free_func && h.data)
+      p->free_func (h.data);
+  }
+  return push_packet (p, now, subflow, seq, rtp_ts, data, filler);
 }
 
 RtpccPlayoutVerdict
 rtpcc_playout_push (RtpccPlayout * p, RtpccTime now, guint subflow,
     guint16 seq, guint32 rtp_ts, gpointer data)
 {
-  return push_packet (p, now, subflow, seq, rtp_ts, data, FALSE);
+  return push_checked (p, now, subflow, seq, rtp_ts, data, FALSE);
 }
 
 RtpccPlayoutVerdict
 rtpcc_playout_push_filler (RtpccPlayout * p, RtpccTime now, guint subflow,
     guint16 seq, guint32 rtp_ts, gpointer data)
 {
-  return push_packet (p, now, subflow, seq, rtp_ts, data, TRUE);
+  return push_checked (p, now, subflow, seq, rtp_ts, data, TRUE);
 }
 
 RtpccTime
 rtpcc_playout_next_due (RtpccPlayout * p, RtpccTime now)
 {
-  Item *it = g_queue_peek_head (&p->queue);
+  const RtpccPlayoutItem *it = rtpcc_playout_queue_head (&p->queue);
 
+  if (rtpcc_playout_queue_has_ended (&p->queue))
+    return now;
   if (it == NULL)
     return RTPCC_TIME_NONE;
   return it->media + rtpcc_playout_offset (p, now);
@@ -1080,24 +575,11 @@ rtpcc_playout_next_due (RtpccPlayout * p, RtpccTime now)
 static gpointer
 release_head (RtpccPlayout * p, guint16 * seq)
 {
-  Item *it = g_queue_pop_head (&p->queue);
-  gpointer data;
-  gint64 k;
+  guint64 skipped;
+  gpointer data = rtpcc_playout_queue_release (&p->queue, seq, &skipped);
 
-  if (p->released_any && it->ext_seq > p->last_released + 1) {
-    p->stats.skipped += (guint64) (it->ext_seq - p->last_released - 1);
-    for (k = MAX (p->last_released + 1, it->ext_seq - RELEASED_BITS);
-        k < it->ext_seq; k++)
-      released_set (p, k, FALSE);
-  }
-  released_set (p, it->ext_seq, TRUE);
-  p->last_released = it->ext_seq;
-  p->released_any = TRUE;
+  p->stats.skipped += skipped;
   p->stats.released++;
-  if (seq)
-    *seq = (guint16) it->ext_seq;
-  data = it->data;
-  g_free (it);
   return data;
 }
 
@@ -1105,9 +587,16 @@ gpointer
 rtpcc_playout_pop (RtpccPlayout * p, RtpccTime now, guint16 * seq,
     RtpccTime * due)
 {
-  Item *it = g_queue_peek_head (&p->queue);
+  const RtpccPlayoutItem *it = rtpcc_playout_queue_head (&p->queue);
   RtpccTime t;
 
+  if (rtpcc_playout_queue_has_ended (&p->queue)) {
+    /* an ended stream's packets: at once */
+    if (due)
+      *due = now;
+    p->stats.released++;
+    return rtpcc_playout_queue_release_ended (&p->queue, seq);
+  }
   if (it == NULL)
     return NULL;
   t = it->media + rtpcc_playout_offset (p, now);
@@ -1121,7 +610,11 @@ rtpcc_playout_pop (RtpccPlayout * p, RtpccTime now, guint16 * seq,
 gpointer
 rtpcc_playout_pop_any (RtpccPlayout * p, guint16 * seq)
 {
-  if (g_queue_is_empty (&p->queue))
+  if (rtpcc_playout_queue_has_ended (&p->queue)) {
+    p->stats.released++;
+    return rtpcc_playout_queue_release_ended (&p->queue, seq);
+  }
+  if (rtpcc_playout_queue_head (&p->queue) == NULL)
     return NULL;
   return release_head (p, seq);
 }
@@ -1136,17 +629,17 @@ rtpcc_playout_get_stats (RtpccPlayout * p, RtpccPlayoutStats * stats)
   stats->target_delay = (RtpccTime) llround (clamp_target (p, p->target));
   stats->fec_window = fec_window (p);
   stats->jitter_percentile = (RtpccTime) llround (p->raw);
-  stats->drift_ppm = p->slope * 1e6;
-  stats->queued = p->queue.length;
+  stats->drift_ppm = p->drift.slope * 1e6;
+  stats->queued = rtpcc_playout_queue_length (&p->queue);
   stats->subflows = 0;
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    if (p->sub[i].have_skew) {
+    if (p->skew[i].have_skew) {
       stats->subflows++;
-      fastest = MIN (fastest, p->sub[i].path_skew);
+      fastest = MIN (fastest, p->skew[i].path_skew);
     }
   }
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    stats->path_skew[i] = p->sub[i].have_skew ?
-        (RtpccTime) llround (p->sub[i].path_skew - fastest) : 0;
+    stats->path_skew[i] = p->skew[i].have_skew ?
+        (RtpccTime) llround (p->skew[i].path_skew - fastest) : 0;
   }
 }

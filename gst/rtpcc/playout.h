@@ -52,6 +52,16 @@
  * nothing decodes until the next key frame; in adaptive and singh modes
  * the target rises to cover each of them.
  *
+ * Sequence jumps get RFC 3550 A.1-style probation: a packet more than 256
+ * sequence numbers ahead of the highest seen, or more than 1024 behind it,
+ * is held (QUEUED) until the next packet says what it was. If that one
+ * follows it (within 16) the sender restarted, or resumed after a long
+ * outage: the packets held of the old stream are due at once, and the
+ * timing starts over at the packet that jumped (stats.restarts). Any other
+ * packet refutes it: it is dropped, its data freed with the free func
+ * (rtpcc_playout_set_free_func), and counted (stats.refused). One stray
+ * packet can then no longer make every valid packet after it late.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_PLAYOUT_H__
@@ -64,7 +74,8 @@ G_BEGIN_DECLS
 /* config.fec_window: the repair time of a block of up to
  * RTPCC_PLAYOUT_FEC_AUTO_PACKETS packets (the repair packet of an XOR block
  * of N <= 14 comes after the block) at the measured mean packet interval,
- * at most RTPCC_PLAYOUT_FEC_AUTO_MAX; 0 until two packets arrived. */
+ * at most config.fec_window_max (default RTPCC_PLAYOUT_FEC_AUTO_MAX: the
+ * FEC decoder's default deadline); 0 until two packets arrived. */
 #define RTPCC_PLAYOUT_FEC_AUTO ((RtpccTime) -1)
 #define RTPCC_PLAYOUT_FEC_AUTO_PACKETS 14
 #define RTPCC_PLAYOUT_FEC_AUTO_MAX RTPCC_MSEC (100)
@@ -91,6 +102,8 @@ typedef struct
   RtpccTime max_delay;          /* default 400 ms (FBRA's delay_max) */
   RtpccTime fec_window;         /* extra time for FEC repair, default 0;
                                  * RTPCC_PLAYOUT_FEC_AUTO: from the rate */
+  RtpccTime fec_window_max;     /* RTPCC_PLAYOUT_FEC_AUTO's bound: the
+                                 * longest a FEC decoder holds a packet */
   gdouble down_rate;            /* target decrease, s per s, default 0.5 */
   RtpccTime return_time;        /* or exponentially, this time constant,
                                  * when faster (0: off), default 100 ms */
@@ -126,6 +139,10 @@ typedef struct
   guint64 skipped;              /* gaps played over (lost or late) */
   guint64 fillers;              /* filler packets received (padding) */
   guint64 fillers_late;         /* fillers past their slot, dropped */
+  guint64 refused;              /* sequence jumps no packet confirmed:
+                                 * dropped (freed with the free func) */
+  guint64 restarts;             /* sequence jumps believed: the stream
+                                 * started over */
   RtpccTime target_delay;       /* current extra buffering over base */
   RtpccTime fec_window;         /* the FEC window in force */
   RtpccTime jitter_percentile;  /* raw percentile before adaptation rules */
@@ -142,6 +159,11 @@ RtpccPlayout *rtpcc_playout_new (const RtpccPlayoutConfig * config);
 void rtpcc_playout_free (RtpccPlayout * playout, GDestroyNotify destroy);
 /* Forget the stream (new SSRC, flush); the configuration stays. */
 void rtpcc_playout_reset (RtpccPlayout * playout, GDestroyNotify destroy);
+/* Frees the data of a packet the playout drops on its own: one held on
+ * probation (see rtpcc_playout_push) that nothing confirmed. NULL (the
+ * default): nothing is freed. */
+void rtpcc_playout_set_free_func (RtpccPlayout * playout,
+    GDestroyNotify free_func);
 /* Runtime changes of percentile, delays, FEC window and mode. */
 void rtpcc_playout_set_config (RtpccPlayout * playout,
     const RtpccPlayoutConfig * config);
@@ -163,6 +185,21 @@ typedef enum
  * packets away; IGNORE. rtpcc_playout_reset forgets the SSRC too. */
 RtpccPlayoutSsrc rtpcc_playout_check_ssrc (RtpccPlayout * playout,
     guint32 ssrc, gboolean filler, GDestroyNotify destroy);
+
+/* What the playout needs of an RTP packet. */
+typedef struct
+{
+  guint32 ssrc;
+  guint16 seq;
+  guint32 rtp_ts;
+  gboolean filler;              /* padding only, no payload (RFC 3550 §5.1):
+                                 * a sender's probe (push it as a filler) */
+} RtpccPlayoutRtp;
+
+/* Reads @data as an RTP packet (bounds-checked: version, CSRCs, header
+ * extension and padding inside @len). FALSE if it is not one. */
+gboolean rtpcc_playout_read_rtp (const guint8 * data, gsize len,
+    RtpccPlayoutRtp * out);
 
 /* One arrival at @now (non-decreasing) on @subflow (< MAX_SUBFLOWS).
  * QUEUED: the object owns @data until rtpcc_playout_pop returns it.

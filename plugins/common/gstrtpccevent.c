@@ -127,3 +127,25 @@ gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
   *count = n;
   return TRUE;
 }
+
+GstEvent *
+gst_rtpcc_fec_window_event_new (GstClockTime deadline)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new (GST_RTPCC_FEC_WINDOW_NAME,
+          "deadline", G_TYPE_UINT64, (guint64) deadline, NULL));
+}
+
+gboolean
+gst_rtpcc_fec_window_event_parse (GstEvent * event, GstClockTime * deadline)
+{
+  guint64 d;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      || !gst_event_has_name (event, GST_RTPCC_FEC_WINDOW_NAME)
+      || !gst_structure_get_uint64 (gst_event_get_structure (event),
+          "deadline", &d) || !GST_CLOCK_TIME_IS_VALID (d))
+    return FALSE;
+  *deadline = d;
+  return TRUE;
+}

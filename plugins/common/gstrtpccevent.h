@@ -1,4 +1,4 @@
-/* The two events the gst-rtpcc elements exchange, with typed constructors,
+/* The events the gst-rtpcc elements exchange, with typed constructors,
  * parsers and tests (as gst-plugins-base's video-event.c does for
  * force-key-unit), so no element reads field names of its own.
  *
@@ -6,7 +6,9 @@
  * as an element message with the same structure): what the controller
  * allows now. "rtpcc-discard" travels upstream from playoutbuffer to
  * rtpccsrc: packets that arrived too late to play, which the receiver
- * reports to the sender (RFC 7097).
+ * reports to the sender (RFC 7097). "rtpcc-fec-window" is a sticky
+ * downstream event from fecdec: how long it may hold a packet back for a
+ * repair, which playoutbuffer adds to its delay.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,6 +22,7 @@ G_BEGIN_DECLS
 
 #define GST_RTPCC_TARGET_NAME "rtpcc-target"
 #define GST_RTPCC_DISCARD_NAME "rtpcc-discard"
+#define GST_RTPCC_FEC_WINDOW_NAME "rtpcc-fec-window"
 
 typedef struct
 {
@@ -65,6 +68,14 @@ gboolean gst_rtpcc_discard_event_is (GstEvent * event);
 /* FALSE if malformed (a field missing, seqnum > 65535, count 0). */
 gboolean gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
     guint16 * seqnum, guint * count);
+
+/* Sticky downstream: the packets that follow may have been held back up to
+ * @deadline (fecdec's deadline) waiting for a repair. */
+GstEvent *gst_rtpcc_fec_window_event_new (GstClockTime deadline);
+/* FALSE if @event is not an rtpcc-fec-window event with a valid
+ * "deadline" (guint64 ns). */
+gboolean gst_rtpcc_fec_window_event_parse (GstEvent * event,
+    GstClockTime * deadline);
 
 G_END_DECLS
 

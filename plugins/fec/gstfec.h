@@ -48,35 +48,17 @@ G_DECLARE_FINAL_TYPE (GstFecEnc, gst_fec_enc, GST, FEC_ENC, GstElement)
 #define GST_TYPE_FEC_DEC (gst_fec_dec_get_type ())
 G_DECLARE_FINAL_TYPE (GstFecDec, gst_fec_dec, GST, FEC_DEC, GstElement)
 
-/* The element state gst_fec_wait_next() needs (all guarded by @lock). */
-typedef struct
+/* Pushes @list (consumed) unless it is empty: one push for all, which
+ * downstream without a chain_list function gets one by one, in order. */
+static inline GstFlowReturn
+gst_fec_push_list (GstPad * srcpad, GstBufferList * list)
 {
-  GMutex *lock;
-  GCond *cond;
-  gboolean *flushing;
-  GstClockID *clock_id;
-} GstFecWait;
-
-/* Called with the lock held, every time the task wakes up. */
-typedef RtpccTime (*GstFecNextTime) (gpointer data);
-
-/* For a src-pad task: under @w->lock, waits on @w->cond until @next (data)
- * names a time (ns on the running-time scale) and the element has a clock,
- * then waits on the clock until that time without the lock. FALSE (task
- * paused, lock released) when flushing. */
-gboolean gst_fec_wait_next (GstElement * element, GstPad * srcpad,
-    const GstFecWait * w, GstFecNextTime next, gpointer data);
-/* src-pad activate-mode: sets flushing (unscheduling a wait) and starts or
- * stops the task running @func (@data). */
-gboolean gst_fec_task_activate (GstPad * srcpad, const GstFecWait * w,
-    gboolean active, GstTaskFunction func, gpointer data);
-/* Pushes every buffer of @list until one push fails; frees the rest and
- * the list. */
-GstFlowReturn gst_fec_push_list (GstPad * srcpad, GList * list);
-/* The library's "now": the element clock's running time, else @buf's
- * running time in @segment, never before *@last_now (updated). */
-RtpccTime gst_fec_now (GstElement * element, const GstSegment * segment,
-    GstBuffer * buf, RtpccTime * last_now);
+  if (gst_buffer_list_length (list) == 0) {
+    gst_buffer_list_unref (list);
+    return GST_FLOW_OK;
+  }
+  return gst_pad_push_list (srcpad, list);
+}
 
 GST_ELEMENT_REGISTER_DECLARE (fecenc);
 GST_ELEMENT_REGISTER_DECLARE (fecdec);

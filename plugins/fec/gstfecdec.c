@@ -20,7 +20,9 @@
  * avoids.
  *
  * Holes are released when a buffer arrives, at EOS, or by a timer task on
- * the source pad when the deadline passes and nothing arrives.
+ * the source pad when the deadline passes and nothing arrives. The
+ * deadline goes downstream in a sticky "rtpcc-fec-window" event, from
+ * which playoutbuffer sizes the repair time it adds to its delay.
  *
  * ## Example launch line
  * |[
@@ -35,6 +37,9 @@
 #endif
 
 #include "gstfec.h"
+#include "gstrtpccevent.h"
+#include "gstrtpccnow.h"
+#include "gstrtpcctimedtask.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_fec_dec_debug);
 #define GST_CAT_DEFAULT gst_fec_dec_debug
@@ -65,14 +70,11 @@ struct _GstFecDec
   RtpccFecDecoder *dec;
   GstSegment segment;
   RtpccTime last_now;
-  GstClockTime *pts;            /* [65536] by media seq: PTS to restore */
   GstClockTime last_pts;
-  guint64 non_rtp;
+  gboolean announce;            /* the deadline goes downstream (again) */
 
-  /* timer task: releases holes whose deadline passed while nothing arrives */
-  GCond cond;
-  gboolean flushing;
-  GstClockID clock_id;
+  /* releases holes whose deadline passed while nothing arrives */
+  GstRtpccTimedTask task;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -113,126 +115,113 @@ reset_decoder (GstFecDec * self)
   rtpcc_fec_decoder_config_init (&cfg);
   cfg.deadline = RTPCC_MSEC (self->deadline);
   cfg.ulpfec = self->mode == GST_FEC_DEC_MODE_ULPFEC;
+  cfg.fec_pt = (guint8) self->pt;
   self->dec = rtpcc_fec_decoder_new (&cfg);
   self->last_pts = GST_CLOCK_TIME_NONE;
-  for (guint i = 0; i < 65536; i++)
-    self->pts[i] = GST_CLOCK_TIME_NONE;
 }
 
 static RtpccTime
 get_now (GstFecDec * self, GstBuffer * buf)
 {
-  return gst_fec_now (GST_ELEMENT (self), &self->segment, buf,
+  return gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
       &self->last_now);
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). */
 static void
-collect (GstFecDec * self, RtpccTime now, GList ** out)
+collect (GstFecDec * self, RtpccTime now, GstBufferList * out)
 {
   GBytes *b;
   gboolean rec;
+  guint64 pts;
 
-  while ((b = rtpcc_fec_decoder_pop (self->dec, now, &rec)) != NULL) {
-    gsize len;
-    const guint8 *d = g_bytes_get_data (b, &len);
-    guint16 seq = (guint16) ((d[2] << 8) | d[3]);
+  while ((b = rtpcc_fec_decoder_pop_tagged (self->dec, now, &rec, &pts))) {
     GstBuffer *buf = gst_buffer_new_wrapped_bytes (b);
 
     /* a rebuilt packet gets the arrival PTS of the packet that completed
-     * it; an original keeps its own */
-    GST_BUFFER_PTS (buf) = rec ? self->last_pts : self->pts[seq];
+     * it; an original keeps its own (its tag) */
+    GST_BUFFER_PTS (buf) = rec ? self->last_pts : (GstClockTime) pts;
     if (rec)
-      GST_DEBUG_OBJECT (self, "recovered seq %u", seq);
+      GST_DEBUG_OBJECT (self, "recovered a packet");
     g_bytes_unref (b);
-    *out = g_list_append (*out, buf);
+    gst_buffer_list_add (out, buf);
   }
-}
-
-static GstFlowReturn
-push_list (GstFecDec * self, GList * list)
-{
-  return gst_fec_push_list (self->srcpad, list);
 }
 
 static GstFlowReturn
 gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
+  GstBufferList *out = gst_buffer_list_new ();
+  GstEvent *window = NULL;
   GstMapInfo map;
-  GList *out = NULL;
-  GstBuffer *pass = NULL;
+  RtpccFecInput r;
   RtpccTime now;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    gst_buffer_list_unref (out);
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
   g_mutex_lock (&self->lock);
+  if (self->announce) {
+    /* how long packets may be held back for a repair: playoutbuffer adds
+     * it to its delay (sticky, so it reaches it before this buffer) */
+    window = gst_rtpcc_fec_window_event_new (self->deadline * GST_MSECOND);
+    self->announce = FALSE;
+  }
   now = get_now (self, buf);
   if (GST_BUFFER_PTS_IS_VALID (buf))
     self->last_pts = GST_BUFFER_PTS (buf);
-  if (map.size >= 12 && (map.data[1] & 0x7f) == self->pt) {
-    if (!rtpcc_fec_decoder_push_fec (self->dec, map.data, map.size, now))
-      GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
-  } else if (map.size < 12) {
-    self->non_rtp++;
-  } else {
-    switch (rtpcc_fec_decoder_push_media (self->dec, map.data, map.size, now)) {
-      case RTPCC_FEC_MEDIA_QUEUED:
-        self->pts[(map.data[2] << 8) | map.data[3]] = GST_BUFFER_PTS (buf);
-        break;
-      case RTPCC_FEC_MEDIA_PASS:
-        pass = gst_buffer_ref (buf);
-        break;
-      case RTPCC_FEC_MEDIA_DROPPED:
-        break;
-    }
+  /* the library tells FEC from media and reads the headers */
+  r = rtpcc_fec_decoder_push (self->dec, map.data, map.size, now,
+      GST_BUFFER_PTS (buf));
+  if (r == RTPCC_FEC_INPUT_PASS) {
+    gst_buffer_list_add (out, gst_buffer_ref (buf));
+  } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
+    GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, &out);
-  /* a new hole may need the timer */
-  g_cond_signal (&self->cond);
+  collect (self, now, out);
+  /* a new hole may need the timer earlier */
+  gst_rtpcc_timed_task_kick (&self->task,
+      rtpcc_fec_decoder_next_timeout (self->dec));
   g_mutex_unlock (&self->lock);
   gst_buffer_unmap (buf, &map);
   gst_buffer_unref (buf);
 
-  if (pass)
-    out = g_list_prepend (out, pass);
-  return push_list (self, out);
+  if (window)
+    gst_pad_push_event (self->srcpad, window);
+  return gst_fec_push_list (self->srcpad, out);
 }
 
-/* called with the lock held: reads the current dec (a property change
- * may replace it while the task waits) */
-static RtpccTime
-dec_next_time (gpointer data)
-{
-  GstFecDec *self = data;
-
-  return rtpcc_fec_decoder_next_timeout (self->dec);
-}
-
-/* Waits on the element clock for the oldest hole's deadline, then releases
- * under the sink pad's stream lock so pushes never interleave with chain. */
+/* Sleeps on the element clock until the oldest hole's deadline, then
+ * releases under the sink pad's stream lock so pushes never interleave
+ * with chain. */
 static void
 gst_fec_dec_loop (gpointer data)
 {
   GstFecDec *self = data;
-  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
-    &self->clock_id
-  };
-  GList *out = NULL;
+  GstBufferList *out;
   GstFlowReturn ret;
 
-  if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
-          dec_next_time, self))
+  g_mutex_lock (&self->lock);
+  /* reads the current dec each time: a property change may replace it */
+  while (!self->task.flushing && !gst_rtpcc_timed_task_wait (&self->task,
+          rtpcc_fec_decoder_next_timeout (self->dec)));
+  if (self->task.flushing) {
+    g_mutex_unlock (&self->lock);
+    gst_pad_pause_task (self->srcpad);
     return;
+  }
+  g_mutex_unlock (&self->lock);
 
   GST_PAD_STREAM_LOCK (self->sinkpad);
+  out = gst_buffer_list_new ();
   g_mutex_lock (&self->lock);
-  if (!self->flushing)
-    collect (self, get_now (self, NULL), &out);
+  if (!self->task.flushing)
+    collect (self, get_now (self, NULL), out);
   g_mutex_unlock (&self->lock);
-  ret = push_list (self, out);
+  ret = gst_fec_push_list (self->srcpad, out);
   GST_PAD_STREAM_UNLOCK (self->sinkpad);
   if (ret == GST_FLOW_FLUSHING)
     gst_pad_pause_task (self->srcpad);
@@ -243,13 +232,16 @@ gst_fec_dec_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
-  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
-    &self->clock_id
-  };
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  return gst_fec_task_activate (pad, &w, active, gst_fec_dec_loop, self);
+  /* a deactivated pad forgot its sticky events: announce the deadline
+   * again with the next buffer */
+  g_mutex_lock (&self->lock);
+  self->announce = TRUE;
+  g_mutex_unlock (&self->lock);
+  return gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_fec_dec_loop, self);
 }
 
 static gboolean
@@ -264,27 +256,24 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_EOS:{
-      GList *out = NULL;
+      GstBufferList *out = gst_buffer_list_new ();
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, &out);
+      collect (self, RTPCC_TIME_INFINITE, out);
       g_mutex_unlock (&self->lock);
-      push_list (self, out);
+      gst_fec_push_list (self->srcpad, out);
       break;
     }
     case GST_EVENT_FLUSH_START:
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_FLUSH_STOP:
       g_mutex_lock (&self->lock);
       reset_decoder (self);
-      self->flushing = FALSE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
       g_mutex_unlock (&self->lock);
       gst_pad_start_task (self->srcpad, gst_fec_dec_loop, self, NULL);
       break;
@@ -311,7 +300,10 @@ make_stats (GstFecDec * self)
       "late-media", G_TYPE_UINT64, st.late_media,
       "duplicates", G_TYPE_UINT64, st.duplicates,
       "pushed", G_TYPE_UINT64, st.pushed,
-      "passed", G_TYPE_UINT64, st.passed + self->non_rtp, NULL);
+      "passed", G_TYPE_UINT64, st.passed + st.not_rtp,
+      "refused", G_TYPE_UINT64, st.refused,
+      "restarts", G_TYPE_UINT64, st.restarts,
+      "ssrc-changes", G_TYPE_UINT64, st.ssrc_changes, NULL);
 }
 
 static void
@@ -324,6 +316,7 @@ gst_fec_dec_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_PT:
       self->pt = g_value_get_uint (value);
+      rtpcc_fec_decoder_set_fec_pt (self->dec, (guint8) self->pt);
       break;
     case PROP_MODE:
       /* a different wire format: start over */
@@ -333,6 +326,7 @@ gst_fec_dec_set_property (GObject * object, guint prop_id,
     case PROP_DEADLINE:
       self->deadline = g_value_get_uint (value);
       rtpcc_fec_decoder_set_deadline (self->dec, RTPCC_MSEC (self->deadline));
+      self->announce = TRUE;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -374,8 +368,7 @@ gst_fec_dec_finalize (GObject * object)
   GstFecDec *self = GST_FEC_DEC (object);
 
   rtpcc_fec_decoder_free (self->dec);
-  g_free (self->pts);
-  g_cond_clear (&self->cond);
+  gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -434,7 +427,10 @@ gst_fec_dec_class_init (GstFecDecClass * klass)
    * media-packets, fec-packets, fec-corrupt (malformed FEC dropped),
    * bad-recoveries, recovered (rebuilt in time and pushed), late-recovered
    * (rebuilt past the deadline: discarded), unrecoverable (holes given up),
-   * late-media, duplicates, pushed, passed (other SSRCs and non-RTP).
+   * late-media, duplicates, pushed, passed (other SSRCs and non-RTP),
+   * refused (sequence jumps no packet confirmed: dropped), restarts
+   * (sequence jumps confirmed: the window started over), ssrc-changes (the
+   * stream moved to another SSRC: a sender restart).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Decoder statistics",
@@ -453,11 +449,10 @@ static void
 gst_fec_dec_init (GstFecDec * self)
 {
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
   self->pt = DEFAULT_PT;
   self->mode = DEFAULT_MODE;
   self->deadline = DEFAULT_DEADLINE;
-  self->pts = g_new (GstClockTime, 65536);
+  self->announce = TRUE;
   reset_decoder (self);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
 
@@ -472,4 +467,7 @@ gst_fec_dec_init (GstFecDec * self)
       gst_fec_dec_src_activate_mode);
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+  /* without a clock "now" is the buffers' running time: nothing to time */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT (self), self->srcpad,
+      &self->lock, FALSE);
 }

@@ -33,6 +33,8 @@
 
 #include "gstfec.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccnow.h"
+#include "gstrtpcctimedtask.h"
 
 #include <rtpcc/ratewindow.h>
 
@@ -85,10 +87,8 @@ struct _GstFecEnc
   RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
   guint64 target_events;
 
-  /* timer task: closes a block at its time bound when no packet comes */
-  GCond cond;
-  gboolean flushing;
-  GstClockID clock_id;
+  /* closes a block at its time bound when no packet comes */
+  GstRtpccTimedTask task;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -123,13 +123,14 @@ gst_fec_enc_scheme_get_type (void)
 static RtpccTime
 get_now (GstFecEnc * self, GstBuffer * buf)
 {
-  return gst_fec_now (GST_ELEMENT (self), &self->segment, buf,
+  return gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
       &self->last_now);
 }
 
 /* Queued FEC packets as buffers (lock held). */
 static void
-collect (GstFecEnc * self, GList ** out, GstBuffer * ref, RtpccTime now)
+collect (GstFecEnc * self, GstBufferList * out, GstBuffer * ref,
+    RtpccTime now)
 {
   GBytes *b;
 
@@ -142,29 +143,23 @@ collect (GstFecEnc * self, GList ** out, GstBuffer * ref, RtpccTime now)
       GST_BUFFER_PTS (buf) = GST_BUFFER_PTS (ref);
       GST_BUFFER_DTS (buf) = GST_BUFFER_DTS (ref);
     }
-    *out = g_list_append (*out, buf);
+    gst_buffer_list_add (out, buf);
   }
-}
-
-static GstFlowReturn
-push_list (GstFecEnc * self, GList * list)
-{
-  return gst_fec_push_list (self->srcpad, list);
 }
 
 static GstFlowReturn
 gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecEnc *self = GST_FEC_ENC (parent);
-  GList *before = NULL, *after = NULL;
+  GstBufferList *out;
   GstMapInfo map;
-  GstFlowReturn ret;
   RtpccTime now, prev, dl;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
+  out = gst_buffer_list_new ();
   g_mutex_lock (&self->lock);
   prev = self->last_now;
   now = get_now (self, buf);
@@ -173,71 +168,57 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
         (7 * self->gap_ewma + (now - prev)) / 8;
   /* an expired block's parity goes before the new packet */
   rtpcc_fec_encoder_poll (self->enc, now);
-  collect (self, &before, buf, now);
+  collect (self, out, buf, now);
   rtpcc_fec_encoder_push (self->enc, map.data, map.size, now);
   /* if the next packet is expected after the bound, close the block now
    * rather than leave it to the timer */
   dl = rtpcc_fec_encoder_next_deadline (self->enc);
   if (dl != RTPCC_TIME_INFINITE && now + self->gap_ewma >= dl)
     rtpcc_fec_encoder_poll (self->enc, dl);
-  collect (self, &after, buf, now);
   rtpcc_rate_window_push (&self->media_window, now, map.size);
-  /* a new block needs the timer */
-  g_cond_signal (&self->cond);
-  g_mutex_unlock (&self->lock);
   gst_buffer_unmap (buf, &map);
+  gst_buffer_list_add (out, buf);
+  collect (self, out, buf, now);
+  /* a new block may need the timer earlier */
+  gst_rtpcc_timed_task_kick (&self->task,
+      rtpcc_fec_encoder_next_deadline (self->enc));
+  g_mutex_unlock (&self->lock);
 
-  ret = push_list (self, before);
-  if (ret != GST_FLOW_OK) {
-    gst_buffer_unref (buf);
-    push_list (self, after);
-    return ret;
-  }
-  ret = gst_pad_push (self->srcpad, buf);
-  if (ret != GST_FLOW_OK) {
-    push_list (self, after);
-    return ret;
-  }
-  return push_list (self, after);
+  return gst_fec_push_list (self->srcpad, out);
 }
 
-/* called with the lock held: reads the current enc (a property change
- * may replace it while the task waits) */
-static RtpccTime
-enc_next_time (gpointer data)
-{
-  GstFecEnc *self = data;
-
-  return rtpcc_fec_encoder_next_deadline (self->enc);
-}
-
-/* Waits on the element clock for the open block's time bound, then closes
- * it under the sink pad's stream lock so pushes never interleave with
- * chain. */
+/* Sleeps on the element clock until the open block's time bound, then
+ * closes it under the sink pad's stream lock so pushes never interleave
+ * with chain. */
 static void
 gst_fec_enc_loop (gpointer data)
 {
   GstFecEnc *self = data;
-  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
-    &self->clock_id
-  };
-  GList *out = NULL;
+  GstBufferList *out;
   GstFlowReturn ret;
 
-  if (!gst_fec_wait_next (GST_ELEMENT (self), self->srcpad, &w,
-          enc_next_time, self))
+  g_mutex_lock (&self->lock);
+  /* reads the current enc each time: a property change may replace it */
+  while (!self->task.flushing && !gst_rtpcc_timed_task_wait (&self->task,
+          rtpcc_fec_encoder_next_deadline (self->enc)));
+  if (self->task.flushing) {
+    g_mutex_unlock (&self->lock);
+    gst_pad_pause_task (self->srcpad);
     return;
+  }
+  g_mutex_unlock (&self->lock);
 
   GST_PAD_STREAM_LOCK (self->sinkpad);
+  out = gst_buffer_list_new ();
   g_mutex_lock (&self->lock);
-  if (!self->flushing) {
+  if (!self->task.flushing) {
     RtpccTime now = get_now (self, NULL);
 
     rtpcc_fec_encoder_poll (self->enc, now);
-    collect (self, &out, NULL, now);
+    collect (self, out, NULL, now);
   }
   g_mutex_unlock (&self->lock);
-  ret = push_list (self, out);
+  ret = gst_fec_push_list (self->srcpad, out);
   GST_PAD_STREAM_UNLOCK (self->sinkpad);
   if (ret == GST_FLOW_FLUSHING)
     gst_pad_pause_task (self->srcpad);
@@ -248,13 +229,11 @@ gst_fec_enc_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
 {
   GstFecEnc *self = GST_FEC_ENC (parent);
-  GstFecWait w = { &self->lock, &self->cond, &self->flushing,
-    &self->clock_id
-  };
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  return gst_fec_task_activate (pad, &w, active, gst_fec_enc_loop, self);
+  return gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_fec_enc_loop, self);
 }
 
 static gboolean
@@ -270,26 +249,23 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       break;
     case GST_EVENT_FLUSH_START:
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_FLUSH_STOP:
       g_mutex_lock (&self->lock);
-      self->flushing = FALSE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
       g_mutex_unlock (&self->lock);
       gst_pad_start_task (self->srcpad, gst_fec_enc_loop, self, NULL);
       break;
     case GST_EVENT_EOS:{
-      GList *out = NULL;
+      GstBufferList *out = gst_buffer_list_new ();
 
       g_mutex_lock (&self->lock);
       rtpcc_fec_encoder_flush (self->enc);
-      collect (self, &out, NULL, self->last_now);
+      collect (self, out, NULL, self->last_now);
       g_mutex_unlock (&self->lock);
-      push_list (self, out);
+      gst_fec_push_list (self->srcpad, out);
       break;
     }
     default:
@@ -524,7 +500,7 @@ gst_fec_enc_finalize (GObject * object)
   rtpcc_fec_encoder_free (self->enc);
   rtpcc_rate_window_clear (&self->fec_window);
   rtpcc_rate_window_clear (&self->media_window);
-  g_cond_clear (&self->cond);
+  gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -676,7 +652,6 @@ static void
 gst_fec_enc_init (GstFecEnc * self)
 {
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
   rtpcc_fec_encoder_config_init (&self->cfg);
   self->cfg.scheme = (RtpccFecScheme) DEFAULT_SCHEME;
   self->cfg.n = DEFAULT_N;
@@ -707,4 +682,7 @@ gst_fec_enc_init (GstFecEnc * self)
       gst_fec_enc_src_activate_mode);
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+  /* without a clock "now" is the buffers' running time: nothing to time */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT (self), self->srcpad,
+      &self->lock, FALSE);
 }

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "gstlinkemu.h"
+#include "gstrtpcctimedtask.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_link_emu_debug);
 #define GST_CAT_DEFAULT gst_link_emu_debug
@@ -99,9 +100,9 @@ struct _GstLinkEmu
 
   /* Protects everything below. Lock order: lock, then any GstObject lock. */
   GMutex lock;
-  /* Signalled when the queue head may have changed, on PLAYING and on
-   * flushing. */
-  GCond cond;
+  /* The src pad's task: sleeps until the head's delivery time; woken when
+   * the head may be due sooner, on PLAYING and on flushing. */
+  GstRtpccTimedTask task;
 
   /* properties */
   guint rate;
@@ -127,9 +128,7 @@ struct _GstLinkEmu
   /* streaming state */
   RtpccLink *link;
   GQueue queue;                 /* of GstLinkEmuItem */
-  GstClockID clock_id;          /* the task's pending wait, if any */
   gboolean playing;
-  gboolean flushing;
   gboolean eos;
   GstFlowReturn srcresult;
   RtpccTime last_now;
@@ -436,7 +435,9 @@ gst_link_emu_init (GstLinkEmu * self)
   gst_element_add_pad (GST_ELEMENT_CAST (self), self->srcpad);
 
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  /* without a clock, delivery is timed on the system clock */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT_CAST (self),
+      self->srcpad, &self->lock, TRUE);
   g_queue_init (&self->queue);
 
   self->rate = DEFAULT_RATE;
@@ -453,7 +454,6 @@ gst_link_emu_init (GstLinkEmu * self)
   self->ge_h = DEFAULT_GE_H;
   self->seed = DEFAULT_SEED;
 
-  self->flushing = TRUE;
   self->srcresult = GST_FLOW_FLUSHING;
 }
 
@@ -495,7 +495,7 @@ gst_link_emu_finalize (GObject * object)
   g_free (self->schedule);
   g_free (self->trace);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  gst_rtpcc_timed_task_clear (&self->task);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -863,7 +863,7 @@ gst_link_emu_enqueue_buffer_locked (GstLinkEmu * self, GstLinkEmuItem * item)
   if (!self->allow_reorder) {
     g_queue_push_tail (&self->queue, item);
     if (self->queue.length == 1)
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_kick (&self->task, item->deliver_at);
     return;
   }
 
@@ -881,9 +881,7 @@ gst_link_emu_enqueue_buffer_locked (GstLinkEmu * self, GstLinkEmuItem * item)
   } else {
     g_queue_push_head (&self->queue, item);
     /* a new, earlier head: interrupt the wait for the old one */
-    if (self->clock_id)
-      gst_clock_id_unschedule (self->clock_id);
-    g_cond_signal (&self->cond);
+    gst_rtpcc_timed_task_kick (&self->task, item->deliver_at);
   }
 }
 
@@ -900,7 +898,7 @@ gst_link_emu_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   size = gst_buffer_get_size (buffer);
 
   g_mutex_lock (&self->lock);
-  if (self->flushing || self->srcresult != GST_FLOW_OK)
+  if (self->task.flushing || self->srcresult != GST_FLOW_OK)
     goto out_flow;
   if (self->eos)
     goto out_eos;
@@ -950,7 +948,7 @@ gst_link_emu_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 
 out_flow:
   {
-    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+    ret = self->task.flushing ? GST_FLOW_FLUSHING : self->srcresult;
     GST_LOG_OBJECT (self, "refusing buffer: %s", gst_flow_get_name (ret));
     g_mutex_unlock (&self->lock);
     gst_buffer_unref (buffer);
@@ -986,11 +984,8 @@ gst_link_emu_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       gst_pad_push_event (self->srcpad, event);
 
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
       self->srcresult = GST_FLOW_FLUSHING;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
       g_mutex_unlock (&self->lock);
 
       /* once paused, the streaming thread no longer touches the queue */
@@ -1008,7 +1003,7 @@ gst_link_emu_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       gst_link_emu_restart_link_locked (self);
       self->eos = FALSE;
       if (gst_pad_is_active (self->srcpad)) {
-        self->flushing = FALSE;
+        gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
         self->srcresult = GST_FLOW_OK;
         gst_pad_start_task (self->srcpad, gst_link_emu_loop, self, NULL);
       }
@@ -1025,7 +1020,7 @@ gst_link_emu_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   }
 
   g_mutex_lock (&self->lock);
-  if (self->flushing) {
+  if (self->task.flushing) {
     ret = GST_FLOW_FLUSHING;
     goto refuse;
   }
@@ -1075,8 +1070,9 @@ gst_link_emu_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   item = g_new0 (GstLinkEmuItem, 1);
   item->event = event;
   g_queue_push_tail (&self->queue, item);
+  /* an event goes out as soon as it is the head */
   if (self->queue.length == 1)
-    g_cond_signal (&self->cond);
+    gst_rtpcc_timed_task_wake (&self->task);
   g_mutex_unlock (&self->lock);
 
   return GST_FLOW_OK;
@@ -1089,42 +1085,6 @@ refuse:
   return ret;
 }
 
-/* Waits until @deliver_at (running time). Returns TRUE if it has been
- * reached; FALSE after a wait that may have been cut short, so the caller
- * looks at the queue again. Called and returns with the lock held. */
-static gboolean
-gst_link_emu_wait_locked (GstLinkEmu * self, RtpccTime deliver_at)
-{
-  GstClock *clock;
-  GstClockTime target;
-  GstClockID id;
-  GstClockReturn cret;
-
-  clock = gst_link_emu_get_clock (self);
-  target = gst_element_get_base_time (GST_ELEMENT_CAST (self)) +
-      (GstClockTime) MAX (deliver_at, 0);
-
-  if (gst_clock_get_time (clock) >= target) {
-    gst_object_unref (clock);
-    return TRUE;
-  }
-
-  id = gst_clock_new_single_shot_id (clock, target);
-  self->clock_id = id;
-  g_mutex_unlock (&self->lock);
-
-  cret = gst_clock_id_wait (id, NULL);
-  GST_LOG_OBJECT (self, "waited for %" GST_TIME_FORMAT ": %d",
-      GST_TIME_ARGS (target), cret);
-
-  g_mutex_lock (&self->lock);
-  self->clock_id = NULL;
-  gst_clock_id_unref (id);
-  gst_object_unref (clock);
-
-  return FALSE;
-}
-
 static void
 gst_link_emu_loop (gpointer user_data)
 {
@@ -1134,7 +1094,7 @@ gst_link_emu_loop (gpointer user_data)
 
   g_mutex_lock (&self->lock);
   for (;;) {
-    if (self->flushing)
+    if (self->task.flushing)
       goto out_flushing;
 
     item = g_queue_peek_head (&self->queue);
@@ -1145,11 +1105,11 @@ gst_link_emu_loop (gpointer user_data)
      * their delivery time. */
     if (item == NULL || !self->playing ||
         item->deliver_at == RTPCC_TIME_INFINITE) {
-      g_cond_wait (&self->cond, &self->lock);
+      gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
       continue;
     }
 
-    if (gst_link_emu_wait_locked (self, item->deliver_at))
+    if (gst_rtpcc_timed_task_wait (&self->task, item->deliver_at))
       break;
   }
 
@@ -1180,7 +1140,7 @@ gst_link_emu_loop (gpointer user_data)
     return;
 
   g_mutex_lock (&self->lock);
-  if (!self->flushing)
+  if (!self->task.flushing)
     self->srcresult = ret;
   GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (ret));
   /* as queue does: after upstream's EOS nobody else reports a fatal error */
@@ -1210,25 +1170,16 @@ gst_link_emu_src_activate_mode (GstPad * pad, GstObject * parent,
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
 
-  if (active) {
-    g_mutex_lock (&self->lock);
-    self->flushing = FALSE;
-    self->srcresult = GST_FLOW_OK;
-    self->eos = FALSE;
-    g_mutex_unlock (&self->lock);
-    return gst_pad_start_task (pad, gst_link_emu_loop, self, NULL);
-  }
-
   g_mutex_lock (&self->lock);
-  self->flushing = TRUE;
-  self->srcresult = GST_FLOW_FLUSHING;
-  if (self->clock_id)
-    gst_clock_id_unschedule (self->clock_id);
-  g_cond_signal (&self->cond);
+  self->srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
+  if (active)
+    self->eos = FALSE;
   g_mutex_unlock (&self->lock);
-
-  /* joins the streaming thread; it cannot be stuck in a clock wait now */
-  res = gst_pad_stop_task (pad);
+  /* stopping joins the streaming thread, out of any clock wait */
+  res = gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_link_emu_loop, self);
+  if (active)
+    return res;
 
   g_mutex_lock (&self->lock);
   gst_link_emu_drop_queue_locked (self);
@@ -1288,7 +1239,7 @@ gst_link_emu_change_state (GstElement * element, GstStateChange transition)
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
       g_mutex_lock (&self->lock);
       self->playing = TRUE;
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       break;
     case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
@@ -1296,9 +1247,7 @@ gst_link_emu_change_state (GstElement * element, GstStateChange transition)
       g_mutex_lock (&self->lock);
       self->last_now = gst_link_emu_now_locked (self);
       self->playing = FALSE;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       break;
     default:

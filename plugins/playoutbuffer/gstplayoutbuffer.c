@@ -42,10 +42,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstplayoutbuffer.h"
 #include "gstrtpccevent.h"
+#include "gstrtpcctimedtask.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_playout_buffer_debug);
 #define GST_CAT_DEFAULT gst_playout_buffer_debug
@@ -97,8 +97,8 @@ struct _GstPlayoutBuffer
   GstPad *srcpad;
 
   GMutex lock;
-  GCond cond;
-  GstClockID clock_id;
+  /* the src pad's task: sleeps until the head packet is due */
+  GstRtpccTimedTask task;
 
   /* properties */
   RtpccPlayoutConfig config;
@@ -109,11 +109,11 @@ struct _GstPlayoutBuffer
   guint clock_rate;             /* from the caps, 0 = none */
   guint clock_rate_start;       /* clock-rate as the playout started */
 
-  gboolean fec_checked, fec_upstream;
+  /* fecdec's deadline from its rtpcc-fec-window event; NONE: none came */
+  GstClockTime fec_deadline;
 
   gboolean playing;
   RtpccTime last_now;
-  gboolean flushing;
   gboolean eos;
   GstFlowReturn srcresult;
   gboolean sent_stream_start, sent_caps, sent_segment;
@@ -239,9 +239,9 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    * GstPlayoutBuffer:fec-window:
    *
    * Extra delay for FEC repair, in milliseconds (0 to 10000). -1 =
-   * automatic: 14 mean packet intervals (at most 100 ms) when an element
-   * made by the "fecdec" factory is upstream, else 0. Can be changed in
-   * any state.
+   * automatic: when fecdec is upstream (it announces its deadline in a
+   * sticky "rtpcc-fec-window" event), 14 mean packet intervals, at most
+   * that deadline; else 0. Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_FEC_WINDOW,
       g_param_spec_int ("fec-window", "FEC window",
@@ -370,7 +370,9 @@ gst_playout_buffer_class_init (GstPlayoutBufferClass * klass)
    * timed), fillers-late (dropped past their slot, not reported),
    * fillers-other-ssrc (padding-only packets not of the current SSRC:
    * dropped, they never switch streams), invalid, ssrc-changes,
-   * discard-events (guint64 counts); target-delay, jitter-percentile,
+   * discard-events, refused (sequence jumps nothing confirmed: dropped),
+   * restarts (sequence jumps confirmed: the stream started over) (guint64
+   * counts); target-delay, jitter-percentile,
    * fec-window (guint64 nanoseconds, as GstClockTime); drift-ppm (gdouble);
    * queued, subflows (guint).
    */
@@ -409,7 +411,9 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
   gst_element_add_pad (GST_ELEMENT_CAST (self), self->srcpad);
 
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  /* without a clock the system clock times the playout (as "now" does) */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT_CAST (self),
+      self->srcpad, &self->lock, TRUE);
 
   rtpcc_playout_config_init (&self->config);
   self->config.percentile = DEFAULT_PERCENTILE;
@@ -425,7 +429,7 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
   self->fec_window_prop = DEFAULT_FEC_WINDOW;
   self->clock_rate_prop = self->clock_rate_start = DEFAULT_CLOCK_RATE;
   self->srcresult = GST_FLOW_FLUSHING;
-  self->flushing = TRUE;
+  self->fec_deadline = GST_CLOCK_TIME_NONE;
 }
 
 static void
@@ -434,8 +438,8 @@ gst_playout_buffer_finalize (GObject * object)
   GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (object);
 
   rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
+  gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -446,18 +450,33 @@ gst_playout_buffer_fec_window_locked (GstPlayoutBuffer * self)
   if (self->fec_window_prop >= 0)
     return RTPCC_MSEC (self->fec_window_prop);
   /* the library measures the packet rate and sizes the window from it */
-  return self->fec_upstream ? RTPCC_PLAYOUT_FEC_AUTO : 0;
+  return GST_CLOCK_TIME_IS_VALID (self->fec_deadline) ?
+      RTPCC_PLAYOUT_FEC_AUTO : 0;
 }
 
-static void
-gst_playout_buffer_apply_config_locked (GstPlayoutBuffer * self)
+/* The configuration in force: the properties, the caps' clock rate and
+ * what fecdec announced. */
+static RtpccPlayoutConfig
+gst_playout_buffer_config_locked (GstPlayoutBuffer * self)
 {
   RtpccPlayoutConfig c = self->config;
 
   c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_start;
   c.fec_window = gst_playout_buffer_fec_window_locked (self);
+  /* fecdec holds a packet at most its deadline: repair never takes longer */
+  if (GST_CLOCK_TIME_IS_VALID (self->fec_deadline))
+    c.fec_window_max = (RtpccTime) MIN (self->fec_deadline,
+        (GstClockTime) G_MAXINT64);
   if (c.max_delay < c.min_delay)
     c.max_delay = c.min_delay;
+  return c;
+}
+
+static void
+gst_playout_buffer_apply_config_locked (GstPlayoutBuffer * self)
+{
+  RtpccPlayoutConfig c = gst_playout_buffer_config_locked (self);
+
   if (self->playout)
     rtpcc_playout_set_config (self->playout, &c);
 }
@@ -521,9 +540,7 @@ gst_playout_buffer_set_property (GObject * object, guint prop_id,
   if (self->config.max_delay < self->config.min_delay)
     GST_WARNING_OBJECT (self, "max-delay < min-delay: min-delay wins");
   gst_playout_buffer_apply_config_locked (self);
-  if (self->clock_id)
-    gst_clock_id_unschedule (self->clock_id);
-  g_cond_signal (&self->cond);
+  gst_rtpcc_timed_task_wake (&self->task);
   g_mutex_unlock (&self->lock);
 }
 
@@ -549,6 +566,8 @@ gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
       "ssrc-changes", G_TYPE_UINT64, self->ssrc_changes,
       "fillers-other-ssrc", G_TYPE_UINT64, self->fillers_other_ssrc,
       "discard-events", G_TYPE_UINT64, self->discard_events,
+      "refused", G_TYPE_UINT64, st.refused,
+      "restarts", G_TYPE_UINT64, st.restarts,
       "target-delay", G_TYPE_UINT64, (guint64) MAX (st.target_delay, 0),
       "jitter-percentile", G_TYPE_UINT64,
       (guint64) MAX (st.jitter_percentile, 0),
@@ -732,46 +751,6 @@ gst_playout_buffer_now_locked (GstPlayoutBuffer * self)
 
 /* --- data flow --------------------------------------------------------------- */
 
-/* Is a fecdec among the elements feeding @pad (a few hops up)? */
-static gboolean
-fecdec_upstream (GstPad * pad)
-{
-  GstPad *cur = gst_object_ref (pad);
-  gboolean found = FALSE;
-  guint hops;
-
-  for (hops = 0; hops < 8 && cur && !found; hops++) {
-    GstPad *peer = gst_pad_get_peer (cur);
-    GstElement *el = NULL;
-    GstPad *next = NULL;
-
-    gst_object_unref (cur);
-    cur = NULL;
-    if (peer == NULL)
-      break;
-    el = gst_pad_get_parent_element (peer);
-    gst_object_unref (peer);
-    if (el == NULL)
-      break;
-    {
-      GstElementFactory *f = gst_element_get_factory (el);
-      const gchar *fname = f ? gst_plugin_feature_get_name (f) : NULL;
-
-      if (fname && g_str_equal (fname, "fecdec"))
-        found = TRUE;
-    }
-    GST_OBJECT_LOCK (el);
-    if (el->sinkpads)
-      next = gst_object_ref (el->sinkpads->data);
-    GST_OBJECT_UNLOCK (el);
-    gst_object_unref (el);
-    cur = next;
-  }
-  if (cur)
-    gst_object_unref (cur);
-  return found;
-}
-
 static void
 gst_playout_buffer_emit_discard (GstPlayoutBuffer * self, GstPad * pad,
     guint32 ssrc, guint16 seq)
@@ -785,15 +764,20 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 {
   GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
   SinkPadData *pdata = gst_pad_get_element_private (pad);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   RtpccPlayoutVerdict verdict;
-  guint32 ssrc, ts;
-  guint16 seq;
+  RtpccPlayoutRtp rtp;
+  GstMapInfo map;
   RtpccTime now;
   GstFlowReturn ret;
-  gboolean check_fec = FALSE, filler;
+  gboolean valid;
 
-  if (!gst_rtp_buffer_map (buffer, GST_MAP_READ, &rtp)) {
+  /* the library reads the header (bounds-checked, fuzzed) */
+  valid = gst_buffer_map (buffer, &map, GST_MAP_READ);
+  if (valid) {
+    valid = rtpcc_playout_read_rtp (map.data, map.size, &rtp);
+    gst_buffer_unmap (buffer, &map);
+  }
+  if (!valid) {
     g_mutex_lock (&self->lock);
     self->invalid++;
     g_mutex_unlock (&self->lock);
@@ -801,38 +785,23 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
     gst_buffer_unref (buffer);
     return GST_FLOW_OK;
   }
-  ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-  seq = gst_rtp_buffer_get_seq (&rtp);
-  ts = gst_rtp_buffer_get_timestamp (&rtp);
-  /* padding only: a sender's probe on the media SSRC (rtpccsink
-   * probe-ssrc-mode=media), kept in sequence but not timed */
-  filler = gst_rtp_buffer_get_padding (&rtp)
-      && gst_rtp_buffer_get_payload_len (&rtp) == 0;
-  gst_rtp_buffer_unmap (&rtp);
 
   g_mutex_lock (&self->lock);
-  if (self->flushing || self->srcresult != GST_FLOW_OK) {
-    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+  if (self->task.flushing || self->srcresult != GST_FLOW_OK) {
+    ret = self->task.flushing ? GST_FLOW_FLUSHING : self->srcresult;
     g_mutex_unlock (&self->lock);
     gst_buffer_unref (buffer);
     return ret;
   }
-  if (!self->fec_checked) {
-    self->fec_checked = TRUE;
-    check_fec = TRUE;
-  }
   if (self->clock_rate == 0 && pdata->clock_rate != 0)
     self->clock_rate = pdata->clock_rate;
   if (self->playout == NULL) {
-    RtpccPlayoutConfig c = self->config;
+    RtpccPlayoutConfig c;
 
     /* clock-rate is read once per stream: a change under a running playout
      * would shift every media time */
     self->clock_rate_start = self->clock_rate_prop;
-    c.clock_rate = self->clock_rate ? self->clock_rate : self->clock_rate_start;
-    c.fec_window = gst_playout_buffer_fec_window_locked (self);
-    if (c.max_delay < c.min_delay)
-      c.max_delay = c.min_delay;
+    c = gst_playout_buffer_config_locked (self);
     self->playout = rtpcc_playout_new (&c);
     if (self->playout == NULL) {
       g_mutex_unlock (&self->lock);
@@ -841,8 +810,11 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
           ("invalid playout configuration"));
       return GST_FLOW_ERROR;
     }
+    /* a packet held on probation that nothing confirms is ours to drop */
+    rtpcc_playout_set_free_func (self->playout,
+        (GDestroyNotify) gst_buffer_unref);
   }
-  switch (rtpcc_playout_check_ssrc (self->playout, ssrc, filler,
+  switch (rtpcc_playout_check_ssrc (self->playout, rtp.ssrc, rtp.filler,
           (GDestroyNotify) gst_buffer_unref)) {
     case RTPCC_PLAYOUT_SSRC_IGNORE:
       self->fillers_other_ssrc++;
@@ -850,7 +822,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
       gst_buffer_unref (buffer);
       return GST_FLOW_OK;
     case RTPCC_PLAYOUT_SSRC_NEW:
-      GST_INFO_OBJECT (self, "SSRC changed to %08x: restart", ssrc);
+      GST_INFO_OBJECT (self, "SSRC changed to %08x: restart", rtp.ssrc);
       self->ssrc_changes++;
       break;
     case RTPCC_PLAYOUT_SSRC_SAME:
@@ -859,36 +831,31 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 
   now = gst_playout_buffer_now_locked (self);
 
-  verdict = filler ?
-      rtpcc_playout_push_filler (self->playout, now, pdata->subflow, seq, ts,
-      buffer) :
-      rtpcc_playout_push (self->playout, now, pdata->subflow, seq, ts, buffer);
+  verdict = rtp.filler ?
+      rtpcc_playout_push_filler (self->playout, now, pdata->subflow, rtp.seq,
+      rtp.rtp_ts, buffer) :
+      rtpcc_playout_push (self->playout, now, pdata->subflow, rtp.seq,
+      rtp.rtp_ts, buffer);
   if (verdict == RTPCC_PLAYOUT_QUEUED) {
-    /* the head or the target may have changed: re-evaluate the wait */
-    if (self->clock_id)
-      gst_clock_id_unschedule (self->clock_id);
-    g_cond_signal (&self->cond);
+    RtpccTime due = rtpcc_playout_next_due (self->playout, now);
+
+    /* the head or the target may have changed: wake the task if it sleeps
+     * past the head's time now */
+    gst_rtpcc_timed_task_kick (&self->task, due == RTPCC_TIME_NONE ?
+        RTPCC_TIME_INFINITE : due);
   } else if (verdict == RTPCC_PLAYOUT_LATE) {
     self->discard_events++;
   }
   g_mutex_unlock (&self->lock);
 
-  if (check_fec && self->fec_window_prop < 0 && fecdec_upstream (pad)) {
-    GST_INFO_OBJECT (self, "fecdec upstream: adding the FEC repair window");
-    g_mutex_lock (&self->lock);
-    self->fec_upstream = TRUE;
-    gst_playout_buffer_apply_config_locked (self);
-    g_mutex_unlock (&self->lock);
-  }
-
   if (verdict != RTPCC_PLAYOUT_QUEUED) {
-    GST_LOG_OBJECT (self, "seq %u: %s", seq,
+    GST_LOG_OBJECT (self, "seq %u: %s", rtp.seq,
         verdict == RTPCC_PLAYOUT_LATE ? "late" :
         verdict == RTPCC_PLAYOUT_FILLER_LATE ? "late filler" :
         verdict == RTPCC_PLAYOUT_DUPLICATE ? "duplicate" : "overflow");
     gst_buffer_unref (buffer);
     if (verdict == RTPCC_PLAYOUT_LATE)
-      gst_playout_buffer_emit_discard (self, pad, ssrc, seq);
+      gst_playout_buffer_emit_discard (self, pad, rtp.ssrc, rtp.seq);
   }
   return GST_FLOW_OK;
 }
@@ -929,11 +896,8 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_FLUSH_START:
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
       self->srcresult = GST_FLOW_FLUSHING;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
       g_mutex_unlock (&self->lock);
       gst_pad_push_event (self->srcpad, event);
       gst_pad_pause_task (self->srcpad);
@@ -945,7 +909,7 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
       self->eos = FALSE;
       pdata->eos = FALSE;
       if (gst_pad_is_active (self->srcpad)) {
-        self->flushing = FALSE;
+        gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
         self->srcresult = GST_FLOW_OK;
         gst_pad_start_task (self->srcpad, gst_playout_buffer_loop, self, NULL);
       }
@@ -1013,42 +977,30 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
       pdata->eos = TRUE;
       if (all_sinks_eos_locked (self)) {
         self->eos = TRUE;
-        g_cond_signal (&self->cond);
-        if (self->clock_id)
-          gst_clock_id_unschedule (self->clock_id);
+        gst_rtpcc_timed_task_wake (&self->task);
       }
       g_mutex_unlock (&self->lock);
       gst_event_unref (event);
       return TRUE;
+    case GST_EVENT_CUSTOM_DOWNSTREAM_STICKY:{
+      GstClockTime deadline;
+
+      if (!gst_rtpcc_fec_window_event_parse (event, &deadline))
+        break;
+      /* fecdec upstream: its repair time goes into the delay */
+      GST_INFO_OBJECT (self, "fecdec upstream, deadline %" GST_TIME_FORMAT,
+          GST_TIME_ARGS (deadline));
+      g_mutex_lock (&self->lock);
+      self->fec_deadline = deadline;
+      gst_playout_buffer_apply_config_locked (self);
+      g_mutex_unlock (&self->lock);
+      gst_event_unref (event);
+      return TRUE;
+    }
     default:
       break;
   }
   return gst_pad_event_default (pad, parent, event);
-}
-
-/* Waits until running time @due. Returns with the lock held; the caller
- * looks at the queue again afterwards. */
-static void
-gst_playout_buffer_wait_locked (GstPlayoutBuffer * self, RtpccTime due)
-{
-  GstClock *clock = gst_playout_buffer_get_clock (self);
-  GstClockTime target;
-  GstClockID id;
-
-  target = gst_element_get_base_time (GST_ELEMENT_CAST (self)) +
-      (GstClockTime) MAX (due, 0);
-  if (gst_clock_get_time (clock) >= target) {
-    gst_object_unref (clock);
-    return;
-  }
-  id = gst_clock_new_single_shot_id (clock, target);
-  self->clock_id = id;
-  g_mutex_unlock (&self->lock);
-  gst_clock_id_wait (id, NULL);
-  g_mutex_lock (&self->lock);
-  self->clock_id = NULL;
-  gst_clock_id_unref (id);
-  gst_object_unref (clock);
 }
 
 static void
@@ -1062,7 +1014,7 @@ gst_playout_buffer_loop (gpointer user_data)
 
   g_mutex_lock (&self->lock);
   for (;;) {
-    if (self->flushing)
+    if (self->task.flushing)
       goto out_flushing;
     if (self->playout && self->playing) {
       now = gst_playout_buffer_now_locked (self);
@@ -1074,7 +1026,7 @@ gst_playout_buffer_loop (gpointer user_data)
       }
       due = rtpcc_playout_next_due (self->playout, now);
       if (due != RTPCC_TIME_NONE) {
-        gst_playout_buffer_wait_locked (self, due);
+        gst_rtpcc_timed_task_wait (&self->task, due);
         continue;
       }
     }
@@ -1088,7 +1040,7 @@ gst_playout_buffer_loop (gpointer user_data)
       if (buffer)
         break;
     }
-    g_cond_wait (&self->cond, &self->lock);
+    gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
   }
   self->pushed++;
   g_mutex_unlock (&self->lock);
@@ -1103,7 +1055,7 @@ gst_playout_buffer_loop (gpointer user_data)
     return;
 
   g_mutex_lock (&self->lock);
-  if (!self->flushing)
+  if (!self->task.flushing)
     self->srcresult = ret;
   g_mutex_unlock (&self->lock);
   GST_DEBUG_OBJECT (self, "pausing task: %s", gst_flow_get_name (ret));
@@ -1133,22 +1085,15 @@ gst_playout_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  if (active) {
-    g_mutex_lock (&self->lock);
-    self->flushing = FALSE;
-    self->srcresult = GST_FLOW_OK;
-    self->eos = FALSE;
-    g_mutex_unlock (&self->lock);
-    return gst_pad_start_task (pad, gst_playout_buffer_loop, self, NULL);
-  }
   g_mutex_lock (&self->lock);
-  self->flushing = TRUE;
-  self->srcresult = GST_FLOW_FLUSHING;
-  if (self->clock_id)
-    gst_clock_id_unschedule (self->clock_id);
-  g_cond_signal (&self->cond);
+  self->srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
+  if (active)
+    self->eos = FALSE;
   g_mutex_unlock (&self->lock);
-  res = gst_pad_stop_task (pad);
+  res = gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_playout_buffer_loop, self);
+  if (active)
+    return res;
   g_mutex_lock (&self->lock);
   gst_playout_buffer_flush_locked (self);
   g_mutex_unlock (&self->lock);
@@ -1205,7 +1150,7 @@ gst_playout_buffer_change_state (GstElement * element,
     case GST_STATE_CHANGE_PAUSED_TO_PLAYING:
       g_mutex_lock (&self->lock);
       self->playing = TRUE;
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       break;
     case GST_STATE_CHANGE_READY_TO_PAUSED:
@@ -1224,16 +1169,15 @@ gst_playout_buffer_change_state (GstElement * element,
     case GST_STATE_CHANGE_PLAYING_TO_PAUSED:
       g_mutex_lock (&self->lock);
       self->playing = FALSE;
-      if (self->clock_id)
-        gst_clock_id_unschedule (self->clock_id);
-      g_cond_signal (&self->cond);
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
       g_mutex_lock (&self->lock);
       rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
       self->playout = NULL;
-      self->fec_checked = self->fec_upstream = FALSE;
+      /* fecdec announces itself again when its pads are active again */
+      self->fec_deadline = GST_CLOCK_TIME_NONE;
       g_mutex_unlock (&self->lock);
       break;
     default:

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "gstrtpccevent.h"
 #include <gst/rtp/gstrtpbuffer.h>
 
 #define MS(ms) ((GstClockTime) (ms) * GST_MSECOND)
@@ -507,6 +508,48 @@ GST_START_TEST (test_fec_window_auto)
 
 GST_END_TEST;
 
+/* The repair window comes from what fecdec announces (its deadline, in a
+ * sticky rtpcc-fec-window event), not from its name: fecdec deadline=30
+ * caps the window at 30 ms, and any element upstream that sends the event
+ * gets the window. */
+static guint64
+fec_window_with_event (const gchar * launch, GstClockTime deadline)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *e = gst_harness_find_element (h, "playoutbuffer");
+  guint64 w;
+
+  gst_harness_set_src_caps_str (h, CAPS);
+  gst_harness_play (h);
+  if (GST_CLOCK_TIME_IS_VALID (deadline))
+    fail_unless (gst_harness_push_event (h,
+            gst_rtpcc_fec_window_event_new (deadline)));
+  for (guint i = 0; i < 20; i++)
+    push_at (h, MS (10) * i, (guint16) (100 + i), 900 * i);
+  w = stat_u64 (e, "fec-window");
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+  return w;
+}
+
+GST_START_TEST (test_fec_window_event)
+{
+  guint64 w = fec_window_with_event ("fecdec deadline=30 ! playoutbuffer",
+      GST_CLOCK_TIME_NONE);
+
+  fail_unless (w > MS (20) && w <= MS (30), "%" G_GUINT64_FORMAT, w);
+  w = fec_window_with_event ("identity ! playoutbuffer", MS (60));
+  fail_unless (w >= MS (55) && w <= MS (60), "%" G_GUINT64_FORMAT, w);
+  w = fec_window_with_event ("identity ! playoutbuffer", GST_CLOCK_TIME_NONE);
+  fail_unless_equals_uint64 (w, 0);
+  /* an explicit fec-window wins */
+  w = fec_window_with_event ("identity ! playoutbuffer fec-window=7",
+      MS (60));
+  fail_unless_equals_uint64 (w, MS (7));
+}
+
+GST_END_TEST;
+
 /* An RTP packet on @ssrc; @filler: padding only (a sender's probe on the
  * media SSRC), else a 20-byte payload. */
 static GstBuffer *
@@ -616,6 +659,7 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_two_subflows);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_fec_window_auto);
+  tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_controller_properties);
   tcase_add_test (tc, test_filler_after_ssrc_change);
   tcase_add_test (tc, test_filler_first);

@@ -1,5 +1,6 @@
-/* The elements' shared pieces: typed rtpcc-target / rtpcc-discard events
- * and encoder control (read-back of what the encoder took).
+/* The elements' shared pieces: typed rtpcc-target / rtpcc-discard /
+ * rtpcc-fec-window events and encoder control (read-back of what the
+ * encoder took).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -225,6 +226,45 @@ count_warnings (GstBus * bus)
   return n;
 }
 
+GST_START_TEST (test_fec_window_event)
+{
+  GstClockTime d = 0;
+  GstEvent *ev = gst_rtpcc_fec_window_event_new (50 * GST_MSECOND);
+
+  /* sticky, downstream, serialized: it reaches playoutbuffer in order */
+  fail_unless (GST_EVENT_IS_STICKY (ev));
+  fail_unless (GST_EVENT_IS_DOWNSTREAM (ev));
+  fail_unless (GST_EVENT_IS_SERIALIZED (ev));
+  fail_unless (gst_rtpcc_fec_window_event_parse (ev, &d));
+  fail_unless_equals_uint64 (d, 50 * GST_MSECOND);
+  fail_if (gst_rtpcc_discard_event_is (ev));
+  gst_event_unref (ev);
+  ev = gst_rtpcc_fec_window_event_new (0);
+  fail_unless (gst_rtpcc_fec_window_event_parse (ev, &d));
+  fail_unless_equals_uint64 (d, 0);
+  gst_event_unref (ev);
+
+  /* another event of the name, or no valid deadline: not one */
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+      gst_structure_new ("rtpcc-fec-window", "deadline", G_TYPE_UINT64,
+          (guint64) 1, NULL));
+  fail_if (gst_rtpcc_fec_window_event_parse (ev, &d));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new ("rtpcc-fec-window", "deadline", G_TYPE_UINT,
+          1u, NULL));
+  fail_if (gst_rtpcc_fec_window_event_parse (ev, &d));
+  gst_event_unref (ev);
+  ev = gst_rtpcc_fec_window_event_new (GST_CLOCK_TIME_NONE);
+  fail_if (gst_rtpcc_fec_window_event_parse (ev, &d));
+  gst_event_unref (ev);
+  ev = gst_rtpcc_discard_event_new (1, 2, 3);
+  fail_if (gst_rtpcc_fec_window_event_parse (ev, &d));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_encoder_readback)
 {
   GstElement *pipe = gst_pipeline_new (NULL);
@@ -289,6 +329,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_target_roundtrip);
   tcase_add_test (tc, test_target_short_and_bad);
   tcase_add_test (tc, test_discard_event);
+  tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
   return s;
 }

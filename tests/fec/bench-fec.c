@@ -16,6 +16,7 @@
 #include <rtpcc/fec/fec.h>
 #include <stdio.h>
 #include <string.h>
+#include "rtp-header.h"
 
 #define MEDIA_SSRC 0x12345678
 #define FEC_PT 122
@@ -47,18 +48,7 @@ make_stream (Stream * s, guint n, guint64 seed)
 
       for (gsize b = 12; b < len; b++)
         p[b] = (guint8) rtpcc_rng_below (&rng, 256);
-      p[0] = 0x80;
-      p[1] = (guint8) (96 | (j == np - 1 ? 0x80 : 0));
-      p[2] = (guint8) (i >> 8);
-      p[3] = (guint8) i;
-      p[4] = (guint8) (ts >> 24);
-      p[5] = (guint8) (ts >> 16);
-      p[6] = (guint8) (ts >> 8);
-      p[7] = (guint8) ts;
-      p[8] = 0x12;
-      p[9] = 0x34;
-      p[10] = 0x56;
-      p[11] = 0x78;
+      bench_rtp_header (p, j == np - 1, (guint16) i, ts, MEDIA_SSRC);
       s->bytes += len;
       g_ptr_array_add (s->pkts, g_bytes_new_take (p, len));
     }

@@ -9,15 +9,42 @@
  *                                 or a crash reproducer)
  *
  * Every input is copied into a heap buffer of exactly its size, so that
- * AddressSanitizer sees any read past the end.
+ * AddressSanitizer sees any read past the end. With RTPCC_FUZZ_CRASH=FILE
+ * an input that aborts (a failed invariant, or a GLib critical under
+ * G_DEBUG=fatal-criticals) is written to FILE, to keep as a regression
+ * case (regress/<target>/).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fuzz.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FUZZ_MAX_INPUT 4096
+
+/* the input running, for the abort handler */
+static const guint8 *current;
+static gsize current_len;
+static const gchar *crash_file;
+
+static void
+save_current (int sig)
+{
+  /* async-signal-safe calls only */
+  int fd = open (crash_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  if (fd >= 0) {
+    if (write (fd, current, current_len) < 0) {
+      /* nothing more can be done in a signal handler */
+    }
+    close (fd);
+  }
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
 
 static void
 run_one (const guint8 * data, gsize len)
@@ -25,7 +52,10 @@ run_one (const guint8 * data, gsize len)
   guint8 *copy = g_malloc (MAX (len, 1));
 
   memcpy (copy, data, len);
+  current = copy;
+  current_len = len;
   LLVMFuzzerTestOneInput (copy, len);
+  current = NULL;
   g_free (copy);
 }
 
@@ -98,7 +128,10 @@ mutate (RtpccRng * rng, guint8 * buf, gsize * len)
         *len = rtpcc_rng_below (rng, n);
       break;
     case 4:{                   /* append random bytes */
-      gsize add = MIN (1 + rtpcc_rng_below (rng, 16), FUZZ_MAX_INPUT - n);
+      /* one draw: MIN () evaluates its arguments twice */
+      gsize add = 1 + rtpcc_rng_below (rng, 16);
+
+      add = MIN (add, FUZZ_MAX_INPUT - n);
       for (gsize i = 0; i < add; i++)
         buf[n + i] = (guint8) rtpcc_rng_next_u64 (rng);
       *len = n + add;
@@ -117,8 +150,9 @@ mutate (RtpccRng * rng, guint8 * buf, gsize * len)
     case 6:                    /* duplicate a chunk at the end */
       if (n) {
         gsize from = rtpcc_rng_below (rng, n);
-        gsize cnt = MIN (1 + rtpcc_rng_below (rng, n - from),
-            FUZZ_MAX_INPUT - n);
+        gsize cnt = 1 + rtpcc_rng_below (rng, n - from);
+
+        cnt = MIN (cnt, FUZZ_MAX_INPUT - n);
         memmove (buf + n, buf + from, cnt);
         *len = n + cnt;
       }
@@ -152,6 +186,12 @@ main (int argc, char **argv)
   guint8 *buf;
   guint count = 0;
 
+  crash_file = g_getenv ("RTPCC_FUZZ_CRASH");
+  if (crash_file) {
+    signal (SIGABRT, save_current);
+    /* G_DEBUG=fatal-criticals breaks into a debugger: SIGTRAP */
+    signal (SIGTRAP, save_current);
+  }
   if (argc > 1) {
     for (int i = 1; i < argc; i++)
       if (!run_path (argv[i], &count))

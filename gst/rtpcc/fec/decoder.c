@@ -1,61 +1,25 @@
-/* FEC decoder: stores media in a sequence window, rebuilds missing packets
- * from XOR (iteratively, so 2-D codes peel) and RS parity, and releases
- * packets in sequence order, waiting at most @deadline for a hole.
+/* FEC decoder: which media stream it orders, its sequence window, and the
+ * release in sequence order, waiting at most @deadline for a hole. Repair
+ * is recover.c's.
+ *
+ * The stream is the SSRC the FEC protects (the FEC header names it), else
+ * the first media SSRC seen. A packet of another SSRC is held back and
+ * forwarded when the stream's next packet shows it was a stray; a second
+ * one that follows it in sequence (or a FEC packet naming it) makes it the
+ * stream: a sender restart. Sequence jumps on the stream get the same
+ * probation (seqjump.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "fec.h"
+#include "decoder-private.h"
 
 #include <string.h>
-
-#define WIN 1024                /* sequence window, power of two */
-#define MAX_FEC 1024            /* stored FEC packets */
-
-typedef enum
-{
-  SLOT_EMPTY = 0,
-  SLOT_MEDIA,
-  SLOT_RECOVERED,
-  SLOT_GONE,                    /* given up */
-  SLOT_NOT_MEDIA,               /* ULPFEC packet in the media seq space */
-} SlotState;
-
-typedef struct
-{
-  gint64 ext;
-  SlotState state;
-  GBytes *pkt;
-  RtpccTime arrival;
-} Slot;
-
-struct _RtpccFecDecoder
-{
-  RtpccFecDecoderConfig cfg;
-  RtpccFecDecoderStats stats;
-  gboolean have_ssrc;
-  guint32 ssrc;
-  gboolean started;
-  gint64 next;                  /* next extended seq to release */
-  gint64 highest;
-  RtpccTime highest_time;       /* when @highest last rose */
-  Slot slots[WIN];
-  GPtrArray *fec;               /* RtpccFecPacket* */
-  GQueue ready;                 /* released on resync, before the window */
-  guint16 fec_slots;            /* ULPFEC: FEC seqs released so far */
-  guint8 *scratch[RTPCC_FEC_MAX_SPAN + 1];
-};
 
 void
 rtpcc_fec_decoder_config_init (RtpccFecDecoderConfig * config)
 {
   memset (config, 0, sizeof (*config));
   config->deadline = RTPCC_MSEC (100);
-}
-
-static void
-fec_packet_free (gpointer p)
-{
-  rtpcc_fec_packet_clear (p);
-  g_free (p);
+  config->fec_pt = RTPCC_FEC_DEFAULT_PT;
 }
 
 RtpccFecDecoder *
@@ -64,11 +28,24 @@ rtpcc_fec_decoder_new (const RtpccFecDecoderConfig * config)
   RtpccFecDecoder *dec = g_new0 (RtpccFecDecoder, 1);
 
   dec->cfg = *config;
-  dec->fec = g_ptr_array_new_with_free_func (fec_packet_free);
   g_queue_init (&dec->ready);
-  for (guint i = 0; i <= RTPCC_FEC_MAX_SPAN; i++)
-    dec->scratch[i] = g_malloc (RTPCC_FEC_MAX_RTP);
+  rtpcc_seq_jump_reset (&dec->jump);
+  rtpcc_fec_blocks_init (dec);
   return dec;
+}
+
+static void
+ready_free (Ready * r)
+{
+  g_bytes_unref (r->pkt);
+  g_free (r);
+}
+
+static void
+held_clear (Held * h)
+{
+  g_clear_pointer (&h->pkt, g_bytes_unref);
+  h->held = FALSE;
 }
 
 void
@@ -76,12 +53,12 @@ rtpcc_fec_decoder_free (RtpccFecDecoder * dec)
 {
   if (dec == NULL)
     return;
-  for (guint i = 0; i < WIN; i++)
+  for (guint i = 0; i < RTPCC_FEC_WIN; i++)
     g_clear_pointer (&dec->slots[i].pkt, g_bytes_unref);
-  g_ptr_array_unref (dec->fec);
-  g_queue_clear_full (&dec->ready, (GDestroyNotify) g_bytes_unref);
-  for (guint i = 0; i <= RTPCC_FEC_MAX_SPAN; i++)
-    g_free (dec->scratch[i]);
+  g_queue_clear_full (&dec->ready, (GDestroyNotify) ready_free);
+  held_clear (&dec->jump_held);
+  held_clear (&dec->other);
+  rtpcc_fec_blocks_free (dec);
   g_free (dec);
 }
 
@@ -91,38 +68,50 @@ rtpcc_fec_decoder_set_deadline (RtpccFecDecoder * dec, RtpccTime deadline)
   dec->cfg.deadline = MAX (deadline, 0);
 }
 
-static gint64
-unwrap (RtpccFecDecoder * dec, guint16 seq)
+void
+rtpcc_fec_decoder_set_fec_pt (RtpccFecDecoder * dec, guint8 pt)
+{
+  dec->cfg.fec_pt = pt & 0x7f;
+}
+
+gint64
+rtpcc_fec_dec_unwrap (RtpccFecDecoder * dec, guint16 seq)
 {
   return dec->highest + (gint16) (guint16) (seq - (guint16) dec->highest);
 }
 
-static Slot *
-slot_get (RtpccFecDecoder * dec, gint64 ext)
+Slot *
+rtpcc_fec_dec_slot_get (RtpccFecDecoder * dec, gint64 ext)
 {
-  Slot *s = &dec->slots[ext & (WIN - 1)];
+  Slot *s = &dec->slots[ext & (RTPCC_FEC_WIN - 1)];
 
   return (s->ext == ext && s->state != SLOT_EMPTY) ? s : NULL;
-}
-
-static Slot *
-slot_take (RtpccFecDecoder * dec, gint64 ext, SlotState state, GBytes * pkt,
-    RtpccTime now)
-{
-  Slot *s = &dec->slots[ext & (WIN - 1)];
-
-  g_clear_pointer (&s->pkt, g_bytes_unref);
-  s->ext = ext;
-  s->state = state;
-  s->pkt = pkt;
-  s->arrival = now;
-  return s;
 }
 
 static gboolean
 slot_has_data (const Slot * s)
 {
   return s && (s->state == SLOT_MEDIA || s->state == SLOT_RECOVERED);
+}
+
+gboolean
+rtpcc_fec_dec_has_data (RtpccFecDecoder * dec, gint64 ext)
+{
+  return slot_has_data (rtpcc_fec_dec_slot_get (dec, ext));
+}
+
+static void
+slot_take (RtpccFecDecoder * dec, gint64 ext, SlotState state, GBytes * pkt,
+    guint64 tag, RtpccTime now)
+{
+  Slot *s = &dec->slots[ext & (RTPCC_FEC_WIN - 1)];
+
+  g_clear_pointer (&s->pkt, g_bytes_unref);
+  s->ext = ext;
+  s->state = state;
+  s->pkt = pkt;
+  s->tag = tag;
+  s->arrival = now;
 }
 
 static void
@@ -143,193 +132,209 @@ start (RtpccFecDecoder * dec, guint16 seq)
   dec->started = TRUE;
 }
 
-/* A jump beyond the window (sender restart, long outage): release what is
- * held in order and start over at @ext without counting the gap as loss. */
 static void
-resync (RtpccFecDecoder * dec, gint64 ext)
+ready_push (RtpccFecDecoder * dec, GBytes * pkt, guint64 tag,
+    gboolean recovered)
 {
-  for (gint64 e = dec->next; e <= dec->highest; e++) {
-    Slot *s = slot_get (dec, e);
+  Ready *r = g_new (Ready, 1);
 
-    if (slot_has_data (s)) {
-      if (s->state == SLOT_RECOVERED)
-        dec->stats.recovered++;
-      dec->stats.pushed++;
-      g_queue_push_tail (&dec->ready, g_bytes_ref (s->pkt));
+  r->pkt = pkt;
+  r->tag = tag;
+  r->recovered = recovered;
+  g_queue_push_tail (&dec->ready, r);
+}
+
+/* The stream ends here (a sender restart, a believed jump, a jump beyond
+ * the window): what the window holds is released in order, its holes are
+ * given up, the FEC is forgotten; the next media packet starts afresh. */
+static void
+restart (RtpccFecDecoder * dec)
+{
+  if (dec->started) {
+    for (gint64 e = dec->next; e <= dec->highest; e++) {
+      Slot *s = rtpcc_fec_dec_slot_get (dec, e);
+
+      if (slot_has_data (s)) {
+        if (s->state == SLOT_RECOVERED)
+          dec->stats.recovered++;
+        dec->stats.pushed++;
+        ready_push (dec, g_bytes_ref (s->pkt), s->tag,
+            s->state == SLOT_RECOVERED);
+      } else if (s == NULL || s->state != SLOT_NOT_MEDIA) {
+        dec->stats.unrecoverable++;
+      }
     }
   }
-  for (guint i = 0; i < WIN; i++) {
+  rtpcc_fec_blocks_clear (dec);
+  for (guint i = 0; i < RTPCC_FEC_WIN; i++) {
     g_clear_pointer (&dec->slots[i].pkt, g_bytes_unref);
     dec->slots[i].state = SLOT_EMPTY;
   }
-  g_ptr_array_set_size (dec->fec, 0);
-  dec->next = dec->highest = ext;
+  dec->started = FALSE;
 }
 
-/* A rebuilt packet for @ext: kept if still wanted, else counted late. */
-static void
-place_recovered (RtpccFecDecoder * dec, gint64 ext, GBytes * pkt,
-    RtpccTime now)
+gboolean
+rtpcc_fec_dec_place_recovered (RtpccFecDecoder * dec, gint64 ext,
+    GBytes * pkt, RtpccTime now)
 {
   if (pkt == NULL) {
     dec->stats.bad_recoveries++;
-    return;
+    return FALSE;
   }
   if (ext < dec->next) {
     dec->stats.late_recovered++;
     g_bytes_unref (pkt);
-    return;
-  }
-  if (ext >= dec->next + WIN) {
-    g_bytes_unref (pkt);
-    return;
-  }
-  slot_take (dec, ext, SLOT_RECOVERED, pkt, now);
-  raise_highest (dec, ext, now);
-}
-
-/* Bit string of the stored packet for @ext into @buf, zero-padded to
- * @plen; FALSE if it is longer than @plen (the FEC packet cannot have
- * covered it). */
-static gboolean
-load_bitstring (RtpccFecDecoder * dec, gint64 ext, guint8 * buf, gsize plen)
-{
-  Slot *s = slot_get (dec, ext);
-  gsize len;
-  const guint8 *d = g_bytes_get_data (s->pkt, &len);
-
-  if (len - 4 > plen)
     return FALSE;
-  rtpcc_fec_bitstring (d, len, buf);
-  memset (buf + len - 4, 0, plen - (len - 4));
+  }
+  if (ext >= dec->next + RTPCC_FEC_WIN) {
+    g_bytes_unref (pkt);
+    return FALSE;
+  }
+  slot_take (dec, ext, SLOT_RECOVERED, pkt, 0, now);
+  raise_highest (dec, ext, now);
   return TRUE;
 }
 
-static gboolean
-same_block (const RtpccFecPacket * a, const RtpccFecPacket * b)
-{
-  return a->scheme == b->scheme && a->ssrc == b->ssrc && a->base == b->base
-      && a->mask == b->mask && a->m == b->m && a->parity_len == b->parity_len;
-}
-
-/* One pass over the stored FEC packets; TRUE if anything was rebuilt or
- * removed, so another pass may do more. */
-static gboolean
-recover_pass (RtpccFecDecoder * dec, RtpccTime now)
-{
-  gboolean progress = FALSE;
-
-  for (guint i = 0; i < dec->fec->len;) {
-    RtpccFecPacket *f = g_ptr_array_index (dec->fec, i);
-    gint64 base = unwrap (dec, f->base), ext[RTPCC_FEC_MAX_SPAN];
-    guint16 seqs[RTPCC_FEC_MAX_SPAN];
-    guint k = rtpcc_fec_mask_seqs (f->mask, f->base, seqs), missing = 0;
-    gint64 miss_ext = 0;
-    gboolean drop = FALSE;
-
-    for (guint j = 0; j < k; j++) {
-      ext[j] = base + (guint16) (seqs[j] - f->base);
-      if (!slot_has_data (slot_get (dec, ext[j]))) {
-        missing++;
-        miss_ext = ext[j];
-      }
-    }
-    /* too old to help (or too far ahead to be real) */
-    if (base + RTPCC_FEC_MAX_SPAN < dec->next - WIN / 2
-        || base > dec->highest + WIN / 2)
-      drop = TRUE;
-    else if (missing == 0)
-      drop = TRUE;
-    else if (f->scheme == RTPCC_FEC_SCHEME_XOR && missing == 1) {
-      guint8 *acc = dec->scratch[RTPCC_FEC_MAX_SPAN];
-      gboolean ok = TRUE;
-
-      memcpy (acc, f->parity, f->parity_len);
-      for (guint j = 0; j < k && ok; j++) {
-        if (ext[j] == miss_ext)
-          continue;
-        ok = load_bitstring (dec, ext[j], dec->scratch[0], f->parity_len);
-        if (ok)
-          for (gsize b = 0; b < f->parity_len; b++)
-            acc[b] ^= dec->scratch[0][b];
-      }
-      if (ok)
-        place_recovered (dec, miss_ext, rtpcc_fec_rebuild (acc,
-                f->parity_len, (guint16) miss_ext, f->ssrc), now);
-      else
-        dec->stats.bad_recoveries++;
-      drop = TRUE;
-    } else if (f->scheme == RTPCC_FEC_SCHEME_RS) {
-      guint8 *par[RTPCC_FEC_MAX_PARITY] = { NULL, };
-      gboolean present[RTPCC_FEC_MAX_SPAN];
-      guint npar = 0;
-
-      for (guint g = 0; g < dec->fec->len; g++) {
-        RtpccFecPacket *o = g_ptr_array_index (dec->fec, g);
-
-        if (same_block (f, o) && par[o->index] == NULL) {
-          par[o->index] = o->parity;
-          npar++;
-        }
-      }
-      if (k - missing + npar >= k) {
-        gboolean ok = TRUE;
-
-        for (guint j = 0; j < k && ok; j++) {
-          present[j] = slot_has_data (slot_get (dec, ext[j]));
-          if (present[j])
-            ok = load_bitstring (dec, ext[j], dec->scratch[j], f->parity_len);
-        }
-        if (ok && rtpcc_fec_rs_decode (k, f->m, f->parity_len, dec->scratch,
-                present, par)) {
-          for (guint j = 0; j < k; j++)
-            if (!present[j])
-              place_recovered (dec, ext[j], rtpcc_fec_rebuild (dec->scratch[j],
-                      f->parity_len, (guint16) ext[j], f->ssrc), now);
-        } else {
-          dec->stats.bad_recoveries++;
-        }
-        /* the whole block is done: remove its other parity rows too */
-        for (guint g = 0; g < dec->fec->len;) {
-          RtpccFecPacket *o = g_ptr_array_index (dec->fec, g);
-
-          if (o != f && same_block (f, o)) {
-            g_ptr_array_remove_index (dec->fec, g);
-            if (g < i)
-              i--;
-          } else {
-            g++;
-          }
-        }
-        drop = TRUE;
-      }
-    }
-    if (drop) {
-      g_ptr_array_remove_index (dec->fec, i);
-      progress = TRUE;
-    } else {
-      i++;
-    }
-  }
-  return progress;
-}
-
 static void
-try_recover (RtpccFecDecoder * dec, RtpccTime now)
+held_set (Held * h, const guint8 * rtp, gsize len, guint32 ssrc, guint16 seq,
+    guint64 tag)
 {
-  if (!dec->started)
-    return;
-  while (dec->fec->len > 0 && recover_pass (dec, now));
+  held_clear (h);
+  h->held = TRUE;
+  h->pkt = g_bytes_new (rtp, len);
+  h->tag = tag;
+  h->ssrc = ssrc;
+  h->seq = seq;
 }
 
-RtpccFecMediaResult
-rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec, const guint8 * rtp,
-    gsize len, RtpccTime now)
+/* The packet of another SSRC held back was a stray: forward it. */
+static void
+release_other (RtpccFecDecoder * dec)
+{
+  if (!dec->other.held)
+    return;
+  dec->stats.passed++;
+  ready_push (dec, g_steal_pointer (&dec->other.pkt), dec->other.tag, FALSE);
+  held_clear (&dec->other);
+}
+
+/* The packet on sequence probation was refuted (or can no longer be
+ * confirmed). */
+static void
+refuse_jump (RtpccFecDecoder * dec)
+{
+  rtpcc_seq_jump_reset (&dec->jump);
+  if (!dec->jump_held.held)
+    return;
+  dec->stats.refused++;
+  held_clear (&dec->jump_held);
+}
+
+/* A media packet of the stream, in the window. */
+static RtpccFecMediaResult
+store_media (RtpccFecDecoder * dec, GBytes * pkt, guint16 seq, guint64 tag,
+    RtpccTime now)
+{
+  gboolean first = !dec->started;
+  gint64 ext;
+  Slot *s;
+
+  if (first)
+    start (dec, seq);
+  ext = rtpcc_fec_dec_unwrap (dec, seq);
+  if (ext < dec->next) {
+    s = &dec->slots[ext & (RTPCC_FEC_WIN - 1)];
+    if (ext > dec->next - RTPCC_FEC_WIN && s->ext == ext
+        && s->state != SLOT_GONE)
+      dec->stats.duplicates++;
+    else
+      dec->stats.late_media++;
+    g_bytes_unref (pkt);
+    return RTPCC_FEC_MEDIA_DROPPED;
+  }
+  if (ext >= dec->next + RTPCC_FEC_WIN) {
+    /* the release point lags a whole window behind: start over here */
+    restart (dec);
+    start (dec, seq);
+    ext = dec->highest;
+  }
+  if (rtpcc_fec_dec_has_data (dec, ext)) {
+    dec->stats.duplicates++;
+    g_bytes_unref (pkt);
+    return RTPCC_FEC_MEDIA_DROPPED;
+  }
+  slot_take (dec, ext, SLOT_MEDIA, pkt, tag, now);
+  raise_highest (dec, ext, now);
+  rtpcc_fec_blocks_prune (dec);
+  if (first)
+    rtpcc_fec_blocks_started (dec, now);
+  rtpcc_fec_blocks_gained (dec, ext, now);
+  return RTPCC_FEC_MEDIA_QUEUED;
+}
+
+/* A media packet of the stream: sequence probation, then the window. */
+static RtpccFecMediaResult
+stream_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
+    guint16 seq, guint64 tag, RtpccTime now)
+{
+  gboolean refuted = FALSE;
+  RtpccSeqJumpVerdict v = RTPCC_SEQ_JUMP_NONE;
+
+  dec->stats.media_packets++;
+  if (dec->started)
+    v = rtpcc_seq_jump_check (&dec->jump, seq,
+        rtpcc_fec_dec_unwrap (dec, seq) - dec->highest, &refuted);
+  if (refuted) {
+    /* the verdict's probation state is the new packet's, if any */
+    dec->stats.refused++;
+    held_clear (&dec->jump_held);
+  }
+  if (v == RTPCC_SEQ_JUMP_PROBATION) {
+    held_set (&dec->jump_held, rtp, len, dec->ssrc, seq, tag);
+    return RTPCC_FEC_MEDIA_QUEUED;
+  }
+  if (v == RTPCC_SEQ_JUMP_CONFIRMED) {
+    Held h = dec->jump_held;
+
+    /* the sender did jump (a restart, or after a long outage): the window
+     * starts over at the packet that jumped */
+    memset (&dec->jump_held, 0, sizeof (Held));
+    dec->stats.restarts++;
+    restart (dec);
+    store_media (dec, h.pkt, h.seq, h.tag, now);
+  }
+  return store_media (dec, g_bytes_new (rtp, len), seq, tag, now);
+}
+
+/* The stream is now @ssrc: a packet of it held back (if any) becomes its
+ * first. */
+static void
+switch_stream (RtpccFecDecoder * dec, guint32 ssrc, RtpccTime now)
+{
+  restart (dec);
+  refuse_jump (dec);
+  dec->ssrc = ssrc;
+  /* what the FEC named was the old stream: its late packets must not
+   * switch back */
+  dec->have_fec_ssrc = dec->have_fec_ssrc && dec->fec_ssrc == ssrc;
+  dec->stats.ssrc_changes++;
+  if (dec->other.held && dec->other.ssrc == ssrc) {
+    Held h = dec->other;
+
+    memset (&dec->other, 0, sizeof (Held));
+    dec->stats.media_packets++;
+    store_media (dec, h.pkt, h.seq, h.tag, now);
+  } else {
+    release_other (dec);
+  }
+}
+
+static RtpccFecMediaResult
+push_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
+    RtpccTime now, guint64 tag)
 {
   guint32 ssrc;
   guint16 seq;
-  gint64 ext;
-  Slot *s;
 
   if (!rtpcc_fec_rtp_valid (rtp, len) || len > RTPCC_FEC_MAX_RTP) {
     dec->stats.passed++;
@@ -343,31 +348,29 @@ rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec, const guint8 * rtp,
     dec->ssrc = ssrc;
   }
   if (ssrc != dec->ssrc) {
-    dec->stats.passed++;
-    return RTPCC_FEC_MEDIA_PASS;
+    guint16 d = (guint16) (seq - dec->other.seq);
+
+    if ((dec->have_fec_ssrc && ssrc == dec->fec_ssrc) || (dec->other.held
+            && dec->other.ssrc == ssrc && d >= 1
+            && d <= RTPCC_SEQ_JUMP_CONFIRM)) {
+      /* the FEC protects it, or a second packet follows in sequence */
+      switch_stream (dec, ssrc, now);
+    } else {
+      release_other (dec);
+      held_set (&dec->other, rtp, len, ssrc, seq, tag);
+      return RTPCC_FEC_MEDIA_QUEUED;
+    }
+  } else {
+    release_other (dec);
   }
-  dec->stats.media_packets++;
-  if (!dec->started)
-    start (dec, seq);
-  ext = unwrap (dec, seq);
-  if (ext < dec->next) {
-    s = &dec->slots[ext & (WIN - 1)];
-    if (ext > dec->next - WIN && s->ext == ext && s->state != SLOT_GONE)
-      dec->stats.duplicates++;
-    else
-      dec->stats.late_media++;
-    return RTPCC_FEC_MEDIA_DROPPED;
-  }
-  if (ext >= dec->next + WIN)
-    resync (dec, ext);
-  if (slot_has_data (slot_get (dec, ext))) {
-    dec->stats.duplicates++;
-    return RTPCC_FEC_MEDIA_DROPPED;
-  }
-  slot_take (dec, ext, SLOT_MEDIA, g_bytes_new (rtp, len), now);
-  raise_highest (dec, ext, now);
-  try_recover (dec, now);
-  return RTPCC_FEC_MEDIA_QUEUED;
+  return stream_media (dec, rtp, len, seq, tag, now);
+}
+
+RtpccFecMediaResult
+rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec, const guint8 * rtp,
+    gsize len, RtpccTime now)
+{
+  return push_media (dec, rtp, len, now, 0);
 }
 
 gboolean
@@ -384,43 +387,79 @@ rtpcc_fec_decoder_push_fec (RtpccFecDecoder * dec, const guint8 * data,
     return FALSE;
   }
   dec->stats.fec_packets++;
+  dec->have_fec_ssrc = TRUE;
+  dec->fec_ssrc = pkt.ssrc;
   if (!dec->have_ssrc) {
     dec->have_ssrc = TRUE;
     dec->ssrc = pkt.ssrc;
   }
   if (pkt.ssrc != dec->ssrc) {
-    rtpcc_fec_packet_clear (&pkt);
-    return TRUE;
+    /* it names the packet held back: that is the stream now; otherwise
+     * the next media packet of the SSRC it names will be */
+    if (!dec->other.held || dec->other.ssrc != pkt.ssrc) {
+      rtpcc_fec_packet_clear (&pkt);
+      return TRUE;
+    }
+    switch_stream (dec, pkt.ssrc, now);
   }
   if (dec->cfg.ulpfec) {
-    gint64 ext;
+    gint64 ext, delta;
 
     /* it took a media sequence number: not a hole to wait for */
     if (!dec->started)
       start (dec, pkt.fec_seq);
-    ext = unwrap (dec, pkt.fec_seq);
-    if (ext >= dec->next + WIN)
-      resync (dec, ext);
-    if (ext >= dec->next && !slot_has_data (slot_get (dec, ext))) {
-      slot_take (dec, ext, SLOT_NOT_MEDIA, NULL, now);
-      raise_highest (dec, ext, now);
+    ext = rtpcc_fec_dec_unwrap (dec, pkt.fec_seq);
+    delta = ext - dec->highest;
+    if (delta <= RTPCC_SEQ_JUMP_AHEAD && delta >= -RTPCC_SEQ_JUMP_BEHIND) {
+      if (ext >= dec->next + RTPCC_FEC_WIN) {
+        restart (dec);
+        start (dec, pkt.fec_seq);
+        ext = dec->highest;
+      }
+      if (ext >= dec->next && !rtpcc_fec_dec_has_data (dec, ext)) {
+        slot_take (dec, ext, SLOT_NOT_MEDIA, NULL, 0, now);
+        raise_highest (dec, ext, now);
+      }
     }
   }
   if (dec->started) {
     /* the block's last protected seq exists even if it and everything
-     * after it was lost: a tail hole to wait for */
+     * after it was lost: a tail hole to wait for (a block is sent after
+     * its packets, so that tail is at most a block long) */
     guint16 seqs[RTPCC_FEC_MAX_SPAN];
     guint k = rtpcc_fec_mask_seqs (pkt.mask, pkt.base, seqs);
-    gint64 last = unwrap (dec, seqs[k - 1]);
+    gint64 last = rtpcc_fec_dec_unwrap (dec, seqs[k - 1]);
 
-    if (last > dec->highest && last < dec->next + WIN / 2)
+    if (last > dec->highest && last <= dec->highest + RTPCC_FEC_MAX_SPAN
+        && last < dec->next + RTPCC_FEC_WIN / 2)
       raise_highest (dec, last, now);
+    rtpcc_fec_blocks_prune (dec);
   }
-  if (dec->fec->len >= MAX_FEC)
-    g_ptr_array_remove_index (dec->fec, 0);
-  g_ptr_array_add (dec->fec, g_memdup2 (&pkt, sizeof (pkt)));
-  try_recover (dec, now);
+  rtpcc_fec_blocks_add (dec, &pkt, now);
+  rtpcc_fec_packet_clear (&pkt);
   return TRUE;
+}
+
+RtpccFecInput
+rtpcc_fec_decoder_push (RtpccFecDecoder * dec, const guint8 * data,
+    gsize len, RtpccTime now, guint64 tag)
+{
+  if (data == NULL || len < 12) {
+    dec->stats.not_rtp++;
+    return RTPCC_FEC_INPUT_NOT_RTP;
+  }
+  if ((data[1] & 0x7f) == dec->cfg.fec_pt)
+    return rtpcc_fec_decoder_push_fec (dec, data, len, now) ?
+        RTPCC_FEC_INPUT_FEC : RTPCC_FEC_INPUT_FEC_CORRUPT;
+  switch (push_media (dec, data, len, now, tag)) {
+    case RTPCC_FEC_MEDIA_QUEUED:
+      return RTPCC_FEC_INPUT_QUEUED;
+    case RTPCC_FEC_MEDIA_PASS:
+      return RTPCC_FEC_INPUT_PASS;
+    case RTPCC_FEC_MEDIA_DROPPED:
+      break;
+  }
+  return RTPCC_FEC_INPUT_DROPPED;
 }
 
 /* ULPFEC output: close the seq gaps the FEC packets left (as rtpulpfecdec
@@ -443,7 +482,7 @@ static RtpccTime
 hole_known_since (RtpccFecDecoder * dec)
 {
   for (gint64 e = dec->next + 1; e <= dec->highest; e++) {
-    Slot *s = slot_get (dec, e);
+    Slot *s = rtpcc_fec_dec_slot_get (dec, e);
 
     if (s && s->state != SLOT_GONE)
       return s->arrival;
@@ -453,17 +492,33 @@ hole_known_since (RtpccFecDecoder * dec)
 }
 
 GBytes *
-rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
-    gboolean * recovered)
+rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
+    gboolean * recovered, guint64 * tag)
 {
   if (recovered)
     *recovered = FALSE;
-  if (!g_queue_is_empty (&dec->ready))
-    return g_queue_pop_head (&dec->ready);
+  if (tag)
+    *tag = 0;
+  if (now == RTPCC_TIME_INFINITE) {
+    /* nothing more will come: no confirmation either */
+    refuse_jump (dec);
+    release_other (dec);
+  }
+  if (!g_queue_is_empty (&dec->ready)) {
+    Ready *r = g_queue_pop_head (&dec->ready);
+    GBytes *pkt = r->pkt;
+
+    if (recovered)
+      *recovered = r->recovered;
+    if (tag)
+      *tag = r->tag;
+    g_free (r);
+    return pkt;
+  }
   if (!dec->started)
     return NULL;
   while (dec->next <= dec->highest) {
-    Slot *s = slot_get (dec, dec->next);
+    Slot *s = rtpcc_fec_dec_slot_get (dec, dec->next);
     RtpccTime t;
 
     if (slot_has_data (s)) {
@@ -474,6 +529,8 @@ rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
         if (recovered)
           *recovered = TRUE;
       }
+      if (tag)
+        *tag = s->tag;
       if (dec->cfg.ulpfec && dec->fec_slots != 0)
         return renumber (s->pkt, dec->fec_slots);
       return g_bytes_ref (s->pkt);
@@ -488,11 +545,19 @@ rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
       return NULL;
     if (now != RTPCC_TIME_INFINITE && now - t < dec->cfg.deadline)
       return NULL;
-    slot_take (dec, dec->next, SLOT_GONE, NULL, now);
+    slot_take (dec, dec->next, SLOT_GONE, NULL, 0, now);
     dec->stats.unrecoverable++;
     dec->next++;
+    rtpcc_fec_blocks_given_up (dec, dec->next - 1);
   }
   return NULL;
+}
+
+GBytes *
+rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
+    gboolean * recovered)
+{
+  return rtpcc_fec_decoder_pop_tagged (dec, now, recovered, NULL);
 }
 
 RtpccTime
@@ -501,7 +566,7 @@ rtpcc_fec_decoder_next_timeout (RtpccFecDecoder * dec)
   RtpccTime t;
 
   if (!dec->started || dec->next > dec->highest
-      || slot_get (dec, dec->next) != NULL)
+      || rtpcc_fec_dec_slot_get (dec, dec->next) != NULL)
     return RTPCC_TIME_INFINITE;
   t = hole_known_since (dec);
   return t == RTPCC_TIME_NONE ? RTPCC_TIME_INFINITE : t + dec->cfg.deadline;
@@ -512,4 +577,5 @@ rtpcc_fec_decoder_get_stats (RtpccFecDecoder * dec,
     RtpccFecDecoderStats * stats)
 {
   *stats = dec->stats;
+  stats->fec_stored = dec->n_rows + dec->early->len;
 }

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fec.h"
+#include "rs.h"
 
 #include <string.h>
 
@@ -23,6 +24,7 @@ struct _RtpccFecEncoder
   guint16 seq[RTPCC_FEC_MAX_SPAN];
   guint32 last_ts;
   RtpccTime first_time;
+  RtpccFecRsCache rs;
 };
 
 void
@@ -99,6 +101,7 @@ rtpcc_fec_encoder_free (RtpccFecEncoder * enc)
   g_queue_clear_full (&enc->out, (GDestroyNotify) g_bytes_unref);
   for (guint i = 0; i < RTPCC_FEC_MAX_SPAN; i++)
     g_free (enc->bs[i]);
+  rtpcc_fec_rs_cache_clear (&enc->rs);
   g_free (enc);
 }
 
@@ -233,7 +236,8 @@ close_block (RtpccFecEncoder * enc, gboolean by_time)
             (guint16) (enc->seq[i] - base));
       for (guint j = 0; j < enc->cfg.m; j++)
         par[j] = g_malloc (plen);
-      rtpcc_fec_rs_encode (enc->count, enc->cfg.m, plen, enc->bs, par);
+      rtpcc_fec_rs_code_encode (rtpcc_fec_rs_cache_get (&enc->rs, enc->count,
+              enc->cfg.m), plen, enc->bs, par);
       for (guint j = 0; j < enc->cfg.m; j++) {
         emit (enc, RTPCC_FEC_SCHEME_RS, j, enc->cfg.m, mask, base, par[j],
             plen);

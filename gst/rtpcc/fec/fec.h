@@ -133,6 +133,8 @@ void rtpcc_fec_header_set_protected (guint8 * fec_header, guint16 base,
 
 /* parity[0..len) = XOR of data[i][0..len) */
 void rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len);
+/* acc[0..len) ^= src[0..len) */
+void rtpcc_fec_xor_into (guint8 * acc, const guint8 * src, gsize len);
 /* m parity rows from k data rows (Cauchy RS over GF(2^8), ISA-L). k + m
  * <= 255. */
 void rtpcc_fec_rs_encode (guint k, guint m, gsize len, guint8 * const *data,
@@ -209,13 +211,15 @@ typedef struct
   /* FEC packets are RFC 5109 in the media seq space; released media is
    * renumbered to close the gaps FEC packets leave (real losses stay gaps) */
   gboolean ulpfec;
+  /* rtpcc_fec_decoder_push: the payload type that marks FEC packets */
+  guint8 fec_pt;
 } RtpccFecDecoderConfig;
 
 void rtpcc_fec_decoder_config_init (RtpccFecDecoderConfig * config);
 
 typedef struct
 {
-  guint64 media_packets;        /* media received */
+  guint64 media_packets;        /* media of the stream received */
   guint64 fec_packets;          /* valid FEC received */
   guint64 fec_corrupt;          /* malformed FEC packets dropped */
   guint64 bad_recoveries;       /* recovered bytes not a valid RTP packet */
@@ -226,6 +230,13 @@ typedef struct
   guint64 duplicates;
   guint64 pushed;               /* released packets, recovered included */
   guint64 passed;               /* not ours to order (other SSRC, bad RTP) */
+  guint64 not_rtp;              /* push(): shorter than an RTP header */
+  guint64 refused;              /* sequence jumps no packet confirmed:
+                                 * dropped */
+  guint64 restarts;             /* sequence jumps believed: the window
+                                 * started over */
+  guint64 ssrc_changes;         /* the stream moved to another SSRC */
+  guint fec_stored;             /* FEC packets held for repair now */
 } RtpccFecDecoderStats;
 
 typedef enum
@@ -235,20 +246,53 @@ typedef enum
   RTPCC_FEC_MEDIA_DROPPED,      /* duplicate or too late: drop it */
 } RtpccFecMediaResult;
 
+/* What rtpcc_fec_decoder_push made of a packet. */
+typedef enum
+{
+  RTPCC_FEC_INPUT_QUEUED,       /* media, comes out of pop() */
+  RTPCC_FEC_INPUT_PASS,         /* forward it unchanged */
+  RTPCC_FEC_INPUT_DROPPED,      /* media, duplicate or too late */
+  RTPCC_FEC_INPUT_FEC,          /* a FEC packet, taken */
+  RTPCC_FEC_INPUT_FEC_CORRUPT,  /* a malformed FEC packet, counted */
+  RTPCC_FEC_INPUT_NOT_RTP,      /* shorter than an RTP header, counted */
+} RtpccFecInput;
+
 typedef struct _RtpccFecDecoder RtpccFecDecoder;
 
+/* The media stream is the SSRC the FEC protects (its header names it), or
+ * else the first one seen. A packet of another SSRC is held back (QUEUED)
+ * until the next packet shows what it was: a stray, then it comes out of
+ * pop() unchanged (counted passed), or the stream's new SSRC (a sender
+ * restart: a second packet following it in sequence, or FEC naming it),
+ * then the old stream's packets come out and the new one is followed. A
+ * sequence jump on the stream (more than 256 ahead of the highest sequence
+ * number or 1024 behind it, in the manner of RFC 3550 A.1) is held back
+ * the same way: refused (dropped, counted) unless the next packet follows
+ * it within 16, then the window starts over at it. */
 RtpccFecDecoder *rtpcc_fec_decoder_new (const RtpccFecDecoderConfig * config);
 void rtpcc_fec_decoder_free (RtpccFecDecoder * dec);
 void rtpcc_fec_decoder_set_deadline (RtpccFecDecoder * dec, RtpccTime deadline);
+void rtpcc_fec_decoder_set_fec_pt (RtpccFecDecoder * dec, guint8 pt);
+/* Whatever arrives on a session: a packet of payload type config.fec_pt
+ * is FEC, any other media. @tag is the caller's (e.g. a timestamp) and
+ * comes back with the packet from rtpcc_fec_decoder_pop_tagged. */
+RtpccFecInput rtpcc_fec_decoder_push (RtpccFecDecoder * dec,
+    const guint8 * data, gsize len, RtpccTime now, guint64 tag);
 RtpccFecMediaResult rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec,
     const guint8 * rtp, gsize len, RtpccTime now);
 /* FALSE if the packet is malformed (dropped and counted). */
 gboolean rtpcc_fec_decoder_push_fec (RtpccFecDecoder * dec,
     const guint8 * data, gsize len, RtpccTime now);
 /* Next packet to forward, in sequence order, or NULL. @recovered (may be
- * NULL) tells whether it was rebuilt from FEC. */
+ * NULL) tells whether it was rebuilt from FEC. With @now
+ * RTPCC_TIME_INFINITE (nothing more will arrive) every hole is final and a
+ * packet held back for a confirmation that cannot come is settled. */
 GBytes *rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
     gboolean * recovered);
+/* The same, and the @tag (may be NULL) the packet was pushed with (0 for a
+ * rebuilt one). */
+GBytes *rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
+    gboolean * recovered, guint64 * tag);
 /* When pop() may next release something by timeout; INFINITE if never. */
 RtpccTime rtpcc_fec_decoder_next_timeout (RtpccFecDecoder * dec);
 void rtpcc_fec_decoder_get_stats (RtpccFecDecoder * dec,

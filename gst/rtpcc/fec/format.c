@@ -1,10 +1,9 @@
-/* FEC packet format, RFC 5109 bit strings, and the XOR / RS codecs.
+/* FEC packet format, RFC 5109 bit strings, and the XOR codec (RS: rs.c).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fec.h"
 
 #include <string.h>
-#include <isa-l/erasure_code.h>
 
 const gchar *
 rtpcc_fec_scheme_name (RtpccFecScheme scheme)
@@ -295,96 +294,27 @@ rtpcc_fec_packet_clear (RtpccFecPacket * pkt)
 /* ---- codecs ------------------------------------------------------------ */
 
 void
-rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len)
+rtpcc_fec_xor_into (guint8 * acc, const guint8 * src, gsize len)
 {
   gsize i = 0;
 
-  memset (parity, 0, len);
-  for (guint j = 0; j < n; j++) {
-    const guint8 *d = data[j];
+  /* word-wise; memcpy keeps it strict-aliasing safe */
+  for (; i + 8 <= len; i += 8) {
+    guint64 a, b;
 
-    /* word-wise where alignment allows; memcpy keeps it strict-aliasing safe */
-    for (i = 0; i + 8 <= len; i += 8) {
-      guint64 a, b;
-
-      memcpy (&a, parity + i, 8);
-      memcpy (&b, d + i, 8);
-      a ^= b;
-      memcpy (parity + i, &a, 8);
-    }
-    for (; i < len; i++)
-      parity[i] ^= d[i];
+    memcpy (&a, acc + i, 8);
+    memcpy (&b, src + i, 8);
+    a ^= b;
+    memcpy (acc + i, &a, 8);
   }
-}
-
-/* (k + m) x k systematic generator; rows k.. are the parity rows. Cauchy
- * so that every k x k submatrix is invertible (MDS). */
-static void
-rs_matrix (guint k, guint m, guint8 * a)
-{
-  gf_gen_cauchy1_matrix (a, (int) (k + m), (int) k);
+  for (; i < len; i++)
+    acc[i] ^= src[i];
 }
 
 void
-rtpcc_fec_rs_encode (guint k, guint m, gsize len, guint8 * const *data,
-    guint8 ** parity)
+rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len)
 {
-  guint8 a[(RTPCC_FEC_MAX_SPAN + RTPCC_FEC_MAX_PARITY) * RTPCC_FEC_MAX_SPAN];
-  guint8 *tbl;
-
-  g_return_if_fail (k >= 1 && k <= RTPCC_FEC_MAX_SPAN && m >= 1
-      && m <= RTPCC_FEC_MAX_PARITY);
-  rs_matrix (k, m, a);
-  tbl = g_malloc (32 * k * m);
-  ec_init_tables ((int) k, (int) m, a + k * k, tbl);
-  ec_encode_data ((int) len, (int) k, (int) m, tbl, (guint8 **) data, parity);
-  g_free (tbl);
-}
-
-gboolean
-rtpcc_fec_rs_decode (guint k, guint m, gsize len, guint8 ** data,
-    const gboolean * present, guint8 * const *parity)
-{
-  guint8 a[(RTPCC_FEC_MAX_SPAN + RTPCC_FEC_MAX_PARITY) * RTPCC_FEC_MAX_SPAN];
-  guint8 b[RTPCC_FEC_MAX_SPAN * RTPCC_FEC_MAX_SPAN];
-  guint8 inv[RTPCC_FEC_MAX_SPAN * RTPCC_FEC_MAX_SPAN];
-  guint8 c[RTPCC_FEC_MAX_SPAN * RTPCC_FEC_MAX_SPAN];
-  guint8 *src[RTPCC_FEC_MAX_SPAN], *dst[RTPCC_FEC_MAX_SPAN];
-  guint rows = 0, nmiss = 0;
-  guint8 *tbl;
-
-  g_return_val_if_fail (k >= 1 && k <= RTPCC_FEC_MAX_SPAN && m >= 1
-      && m <= RTPCC_FEC_MAX_PARITY, FALSE);
-  rs_matrix (k, m, a);
-  /* choose k surviving rows: data first (identity rows), then parity */
-  for (guint i = 0; i < k && rows < k; i++) {
-    if (!present[i])
-      continue;
-    memcpy (b + rows * k, a + i * k, k);
-    src[rows++] = data[i];
-  }
-  for (guint j = 0; j < m && rows < k; j++) {
-    if (parity[j] == NULL)
-      continue;
-    memcpy (b + rows * k, a + (k + j) * k, k);
-    src[rows++] = parity[j];
-  }
-  if (rows < k)
-    return FALSE;
-  if (gf_invert_matrix (b, inv, (int) k) < 0)
-    return FALSE;               /* cannot happen for a Cauchy matrix */
-  for (guint i = 0; i < k; i++) {
-    if (present[i])
-      continue;
-    /* row i of the inverse maps the chosen symbols back to data row i */
-    memcpy (c + nmiss * k, inv + i * k, k);
-    dst[nmiss++] = data[i];
-  }
-  if (nmiss == 0)
-    return TRUE;
-  tbl = g_malloc (32 * k * nmiss);
-  ec_init_tables ((int) k, (int) nmiss, c, tbl);
-  ec_encode_data ((int) len, (int) k, (int) nmiss, tbl, src, dst);
-  g_free (tbl);
-  return TRUE;
+  memset (parity, 0, len);
+  for (guint j = 0; j < n; j++)
+    rtpcc_fec_xor_into (parity, data[j], len);
 }

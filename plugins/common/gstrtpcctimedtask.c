@@ -1,0 +1,110 @@
+/* A src-pad task sleeping until a time or a wake-up (gstrtpcctimedtask.h).
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstrtpcctimedtask.h"
+
+void
+gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
+    GstPad * srcpad, GMutex * lock, gboolean system_clock)
+{
+  task->element = element;
+  task->srcpad = srcpad;
+  task->lock = lock;
+  g_cond_init (&task->cond);
+  task->clock_id = NULL;
+  task->sleeps_until = RTPCC_TIME_NONE;
+  task->flushing = TRUE;
+  task->system_clock = system_clock;
+}
+
+void
+gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
+{
+  g_cond_clear (&task->cond);
+}
+
+gboolean
+gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
+{
+  GstClock *clock = NULL;
+  GstClockTime target;
+  GstClockID id;
+
+  if (task->flushing)
+    return FALSE;
+  if (until != RTPCC_TIME_INFINITE) {
+    clock = gst_element_get_clock (task->element);
+    if (clock == NULL && task->system_clock)
+      clock = gst_system_clock_obtain ();
+  }
+  if (clock == NULL) {
+    /* nothing timed, or nothing to time it with: until woken */
+    task->sleeps_until = RTPCC_TIME_INFINITE;
+    g_cond_wait (&task->cond, task->lock);
+    task->sleeps_until = RTPCC_TIME_NONE;
+    return FALSE;
+  }
+  target = gst_element_get_base_time (task->element) +
+      (GstClockTime) MAX (until, 0);
+  if (gst_clock_get_time (clock) >= target) {
+    gst_object_unref (clock);
+    return TRUE;
+  }
+  id = gst_clock_new_single_shot_id (clock, target);
+  /* published before the lock goes: a kick can unschedule it (also before
+   * the wait starts, which then returns at once) */
+  task->clock_id = id;
+  task->sleeps_until = until;
+  g_mutex_unlock (task->lock);
+  gst_clock_id_wait (id, NULL);
+  g_mutex_lock (task->lock);
+  task->clock_id = NULL;
+  task->sleeps_until = RTPCC_TIME_NONE;
+  gst_clock_id_unref (id);
+  gst_object_unref (clock);
+  return FALSE;
+}
+
+void
+gst_rtpcc_timed_task_wake (GstRtpccTimedTask * task)
+{
+  if (task->clock_id)
+    gst_clock_id_unschedule (task->clock_id);
+  g_cond_signal (&task->cond);
+}
+
+void
+gst_rtpcc_timed_task_kick (GstRtpccTimedTask * task, RtpccTime when)
+{
+  /* awake, it looks again before it sleeps; asleep until then or sooner,
+   * it will be on time */
+  if (task->sleeps_until == RTPCC_TIME_NONE || when >= task->sleeps_until)
+    return;
+  gst_rtpcc_timed_task_wake (task);
+}
+
+void
+gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
+    gboolean flushing)
+{
+  task->flushing = flushing;
+  if (flushing)
+    gst_rtpcc_timed_task_wake (task);
+}
+
+gboolean
+gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
+    GstTaskFunction func, gpointer data)
+{
+  g_mutex_lock (task->lock);
+  gst_rtpcc_timed_task_set_flushing (task, !active);
+  g_mutex_unlock (task->lock);
+  if (active)
+    return gst_pad_start_task (task->srcpad, func, data, NULL);
+  /* joins the streaming thread: it cannot be stuck in a wait now */
+  return gst_pad_stop_task (task->srcpad);
+}
