@@ -17,6 +17,11 @@
  *                maps the session's numbering onto ours
  *                (transportfeedback.h)
  *
+ *   src event    GstRTPRetransmissionRequest (a NACK, on its way to
+ *                rtprtxsend upstream) → passed on only if RtpccRtxHistory
+ *                (rtx.h) grants it: not again within an RTT, and within
+ *                the target bitrate over the last second
+ *
  * and publishes each new target like rtpccsink: a bus message, an upstream
  * rtpcc-target event, the target-bitrate property and — with
  * encoder-control=auto — the bitrate of the encoder upstream.
@@ -32,6 +37,7 @@
 #include "rtpccutil.h"
 #include "gstrtpccevent.h"
 
+#include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/twcc.h>
 #include <string.h>
 
@@ -44,7 +50,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_bwe_debug);
 #define DEFAULT_START_BITRATE 300000
 #define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
 #define DEFAULT_PACING TRUE
-#define DEFAULT_MAX_PACING_DELAY 100
+#define DEFAULT_MAX_PACING_DELAY 1000
 #define DEFAULT_TWCC_EXT_ID 0
 #define DEFAULT_PROBING FALSE
 #define DEFAULT_CIRCUIT_BREAKER FALSE
@@ -53,6 +59,8 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_bwe_debug);
 /* the event rtpsession sends upstream on its send_rtp_sink for each TWCC
  * feedback packet it parses (gstrtpsession.c, rtpstats.c) */
 #define TWCC_PACKETS_EVENT "RTPTWCCPackets"
+/* what rtpsession sends upstream for each packet a NACK names */
+#define RTX_REQUEST_EVENT "GstRTPRetransmissionRequest"
 /* the extension's name in SDP and in caps (extmap-N) */
 #define TWCC_URI RTPCC_TWCC_EXTMAP_URI
 #define MAX_EXT_ID 14
@@ -428,8 +436,17 @@ service (GstRtpccBwe * self, RtpccTime now, Round * r)
 
   rtpcc_sender_tick (s, now);
   while ((b = rtpcc_sender_dequeue (s, now, &w))) {
+    GstMapInfo map;
     self->last_pts = GST_BUFFER_PTS (b);
     self->last_dts = GST_BUFFER_DTS (b);
+    /* what a NACK may ask for, as it leaves (a packet may wait up to
+     * max-pacing-delay here; retransmissions are not kept) */
+    if (self->rtx && !GST_BUFFER_FLAG_IS_SET (b,
+            GST_RTP_BUFFER_FLAG_RETRANSMISSION)
+        && gst_buffer_map (b, &map, GST_MAP_READ)) {
+      rtpcc_rtx_history_put (self->rtx, now, map.data, map.size);
+      gst_buffer_unmap (b, &map);
+    }
     g_queue_push_tail (&r->buffers, wire_buffer (&w, b));
     gst_buffer_unref (b);
   }
@@ -692,6 +709,35 @@ gst_rtpcc_bwe_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   }
 }
 
+/* TRUE if the retransmission the NACK event @s asks for may go: a
+ * retransmitter that answers every NACK turns loss on a full path into
+ * more traffic (rtx.h) */
+static gboolean
+grant_retransmission (GstRtpccBwe * self, const GstStructure * s)
+{
+  guint ssrc, seqnum;
+  const guint8 *pkt;
+  gsize len;
+  gboolean ok = TRUE;
+
+  if (!gst_structure_get_uint (s, "ssrc", &ssrc)
+      || !gst_structure_get_uint (s, "seqnum", &seqnum) || seqnum > 65535)
+    return TRUE;                /* not ours to judge */
+  g_mutex_lock (&self->lock);
+  if (self->rtx && self->sender) {
+    const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender,
+        rtpcc_mono_now ());
+    RtpccRtxVerdict v = rtpcc_rtx_history_request (self->rtx,
+        rtpcc_mono_now (), ssrc, (guint16) seqnum, st->srtt,
+        rtpcc_sender_get_target (self->sender)->target_bitrate, &pkt, &len);
+    GST_LOG_OBJECT (self, "retransmission of %08x/%u: %s", ssrc, seqnum,
+        rtpcc_rtx_verdict_name (v));
+    ok = v == RTPCC_RTX_SEND;
+  }
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
 static gboolean
 gst_rtpcc_bwe_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
@@ -700,6 +746,12 @@ gst_rtpcc_bwe_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
   if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
       && gst_event_has_name (event, TWCC_PACKETS_EVENT)) {
     handle_twcc_packets (self, gst_event_get_structure (event));
+    gst_event_unref (event);
+    return TRUE;
+  }
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, RTX_REQUEST_EVENT)
+      && !grant_retransmission (self, gst_event_get_structure (event))) {
     gst_event_unref (event);
     return TRUE;
   }
@@ -751,6 +803,11 @@ gst_rtpcc_bwe_change_state (GstElement * element, GstStateChange transition)
     }
     g_mutex_lock (&self->lock);
     self->sender = s;
+    {
+      RtpccRtxHistoryConfig rc;
+      rtpcc_rtx_history_config_init (&rc);
+      self->rtx = rtpcc_rtx_history_new (&rc);
+    }
     self->sender_ext_id = id;
     self->published_generation = G_MAXUINT64;
     self->last_tripped = self->feedback_warned = FALSE;
@@ -768,6 +825,8 @@ gst_rtpcc_bwe_change_state (GstElement * element, GstStateChange transition)
     g_mutex_lock (&self->lock);
     rtpcc_sender_free (self->sender);
     self->sender = NULL;
+    rtpcc_rtx_history_free (self->rtx);
+    self->rtx = NULL;
     g_mutex_unlock (&self->lock);
   }
   return ret;
@@ -831,6 +890,15 @@ make_stats (GstRtpccBwe * self)
       "encoder-refused", G_TYPE_UINT64, self->encoder.refused,
       "encoder", G_TYPE_STRING, self->encoder.encoder_name,
       "feedback-problem", G_TYPE_BOOLEAN, self->feedback_warned, NULL);
+  if (self->rtx) {
+    RtpccRtxHistoryStats rs;
+    rtpcc_rtx_history_get_stats (self->rtx, &rs);
+    gst_structure_set (s, "rtx-requests", G_TYPE_UINT64, rs.requests,
+        "rtx-granted", G_TYPE_UINT64, rs.retransmitted,
+        "rtx-too-soon", G_TYPE_UINT64, rs.too_soon,
+        "rtx-rate-limited", G_TYPE_UINT64, rs.rate_limited,
+        "rtx-unknown", G_TYPE_UINT64, rs.unknown + rs.too_old, NULL);
+  }
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -961,6 +1029,7 @@ gst_rtpcc_bwe_finalize (GObject * object)
   GstRtpccBwe *self = GST_RTPCC_BWE (object);
 
   rtpcc_sender_free (self->sender);
+  rtpcc_rtx_history_free (self->rtx);
   g_free (self->controller);
   g_free (self->controller_params);
   g_mutex_clear (&self->lock);
@@ -1065,7 +1134,10 @@ gst_rtpcc_bwe_class_init (GstRtpccBweClass * klass)
    * GstRtpccBwe:max-pacing-delay:
    *
    * No packet waits longer than this in the pacer (ms): the pacing rate
-   * rises to make it.
+   * rises to make it. 1 s by default (rtpccsink: 100 ms): a keyframe that
+   * a receiver's PLI asked for is then spread at the pacing rate rather
+   * than pushed into a slow bottleneck's queue in 100 ms, where most of it
+   * would be dropped and asked for again (libwebrtc's pacer allows 2 s).
    */
   g_object_class_install_property (gobject_class, PROP_MAX_PACING_DELAY,
       g_param_spec_uint ("max-pacing-delay", "Max pacing delay",

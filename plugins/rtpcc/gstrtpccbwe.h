@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 #include <rtpcc/sender.h>
+#include <rtpcc/rtx.h>
 #include "gstrtpccencoder.h"
 #include "gstrtpccsink.h"
 
@@ -33,6 +34,7 @@ struct _GstRtpccBwe
   GMutex lock;
   GCond cond;                   /* the task waits on it for work or time */
   RtpccSender *sender;
+  RtpccRtxHistory *rtx;         /* what retransmission requests may ask */
   guint8 sender_ext_id;         /* the sender's TWCC extension ID */
   gboolean kicked;              /* work arrived since the task last looked */
   gboolean flushing;
