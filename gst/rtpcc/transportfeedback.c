@@ -90,8 +90,31 @@ score (RtpccTransportFeedback * tf, const RtpccTransportPacket * pkts,
   return agree;
 }
 
+/* Mean |their send time − ours| over the report's timed packets at
+ * @offset, G_MAXINT64 if none is timed. */
+static RtpccTime
+time_distance (RtpccTransportFeedback * tf, const RtpccTransportPacket * pkts,
+    guint n, guint16 offset)
+{
+  gdouble sum = 0;
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++) {
+    const RtpccSentEntry *e;
+    if (pkts[i].sent == RTPCC_TIME_NONE || !checkable (&pkts[i]))
+      continue;
+    e = entry_at (tf, pkts[i].seq, offset);
+    if (!same_packet (e, &pkts[i]))
+      continue;
+    sum += ABS ((gdouble) (pkts[i].sent - e->send_time));
+    k++;
+  }
+  return k ? (RtpccTime) (sum / k) : G_MAXINT64;
+}
+
 /* Every packet in the history that looks like the report's first
- * checkable one gives a candidate; the best (most recent on a tie). */
+ * checkable one gives a candidate; the best, on a tie the one closest in
+ * send time, else the most recent. */
 static gboolean
 search (RtpccTransportFeedback * tf, const RtpccTransportPacket * pkts,
     guint n, guint checked, guint16 * offset)
@@ -101,22 +124,28 @@ search (RtpccTransportFeedback * tf, const RtpccTransportPacket * pkts,
       next - RTPCC_SENT_HISTORY_SIZE : 1;
   const RtpccTransportPacket *first = NULL;
   guint best = 0;
+  RtpccTime best_distance = G_MAXINT64;
 
   for (guint i = 0; i < n && !first; i++)
     if (checkable (&pkts[i]))
       first = &pkts[i];
-  /* newest first: a later candidate replaces it only by scoring higher */
+  /* newest first: a later candidate replaces it only by doing better */
   for (guint64 seq = next - 1; first && seq >= oldest; seq--) {
     const RtpccSentEntry *e = rtpcc_sent_history_get (tf->history, seq);
     guint16 cand;
     guint s;
+    RtpccTime d;
 
     if (!same_packet (e, first))
       continue;
     cand = (guint16) ((guint16) (seq - 1) - first->seq);
     s = score (tf, pkts, n, checked, cand);
-    if (s > best) {
+    if (s == 0 || s < best)
+      continue;
+    d = time_distance (tf, pkts, n, cand);
+    if (s > best || d < best_distance) {
       best = s;
+      best_distance = d;
       *offset = cand;
     }
   }

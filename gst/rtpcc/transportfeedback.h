@@ -27,9 +27,12 @@
  * sender's history has at the mapped seq (at least 90 % of the packets
  * that carry both). Otherwise it is searched: every packet in the history
  * that looks like the report's first checkable one gives a candidate
- * offset, the one with the most agreeing packets wins, the most recent on
- * a tie (feedback is about what was sent last) and needs three agreeing
- * packets. Before that, 0 (a fresh session's) is tried, which needs every
+ * offset, the one with the most agreeing packets wins and needs three of
+ * them. Video makes ties common (a frame's fragments all have the MTU's
+ * size): among equals, the candidate whose packets we sent closest to
+ * when the session says it sent them wins (a session right after us sends
+ * within microseconds; its clock is ours), or without send times the most
+ * recent one. Before that, 0 (a fresh session's) is tried, which needs every
  * checkable packet of the report to agree, and at least three of them if
  * there are as many. A report that no
  * offset explains is dropped and counted: a wrong mapping would feed the
@@ -65,6 +68,9 @@ typedef struct
                                  * unknown (no record: "local-ts" NONE) */
   gint payload;                 /* payload octets it recorded (header and
                                  * padding excluded), -1 if unknown */
+  /* when it sent the packet on its clock ("local-ts"; rtpsession's system
+   * clock is the monotonic clock the elements use), NONE if unknown */
+  RtpccTime sent;
 } RtpccTransportPacket;
 
 typedef struct

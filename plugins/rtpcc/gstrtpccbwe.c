@@ -314,6 +314,8 @@ parse_twcc_packet (const GstStructure * s, RtpccTransportPacket * p)
   p->arrival = !lost && GST_CLOCK_TIME_IS_VALID (remote)
       && remote <= G_MAXINT64 ? (RtpccTime) remote : RTPCC_TIME_NONE;
   p->pt = p->payload = -1;
+  p->sent = GST_CLOCK_TIME_IS_VALID (local) && local <= G_MAXINT64 ?
+      (RtpccTime) local : RTPCC_TIME_NONE;
   if (GST_CLOCK_TIME_IS_VALID (local) && get_u64 (s, "payload-type", &pt)
       && pt <= 127 && get_u64 (s, "size", &size) && size <= G_MAXINT) {
     p->pt = (gint) pt;

@@ -286,8 +286,9 @@ on_notify (GObject * o, GParamSpec * p, gint * n)
  * rtpcc-target event, target-bitrate with notify. */
 GST_START_TEST (test_target_publication)
 {
-  GstHarness *h = harness_new ("controller=fixed start-bitrate=700000", CAPS);
   GstBus *bus = gst_bus_new ();
+  GstElement *e = gst_element_factory_make ("rtpccbwe", NULL);
+  GstHarness *h;
   GstMessage *msg;
   gint notifies = 0;
   guint target = 0;
@@ -295,9 +296,15 @@ GST_START_TEST (test_target_publication)
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   gboolean ev = FALSE;
 
-  gst_element_set_bus (h->element, bus);
-  g_signal_connect (h->element, "notify::target-bitrate",
-      G_CALLBACK (on_notify), &notifies);
+  /* all set before the harness starts it: the first target goes out at
+   * once */
+  g_object_set (e, "controller", "fixed", "start-bitrate", 700000, NULL);
+  gst_element_set_bus (e, bus);
+  g_signal_connect (e, "notify::target-bitrate", G_CALLBACK (on_notify),
+      &notifies);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, CAPS);
   push_and_check (h, 0, 1);
   msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
   fail_unless (msg != NULL, "no rtpcc-target message");

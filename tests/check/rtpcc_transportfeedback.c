@@ -117,6 +117,7 @@ report (RtpccTransportPacket * p, guint from, guint n, guint16 offset,
     p[i].arrival = p[i].lost ? RTPCC_TIME_NONE : RTPCC_SEC (2) + MS (5) * k;
     p[i].pt = 96;
     p[i].payload = (gint) payload_of (k);
+    p[i].sent = MS (5) * k;
   }
 }
 
@@ -302,7 +303,9 @@ GST_START_TEST (test_runs)
 GST_END_TEST;
 
 /* Several offsets explaining a report equally (a stream that repeats
- * itself): the most recent wins, as feedback is about what went last. */
+ * itself, as a frame's equal-sized fragments do): the one whose packets
+ * we sent when the session says it sent them wins; without send times,
+ * the most recent. */
 GST_START_TEST (test_tie_most_recent)
 {
   Fix *f = fix_new ();
@@ -326,9 +329,29 @@ GST_START_TEST (test_tie_most_recent)
     p[i].arrival = MS (10) * i;
     p[i].pt = 96;
     p[i].payload = (gint) (100 * i);
+    p[i].sent = RTPCC_TIME_NONE;
   }
   fail_unless (rtpcc_transport_feedback_translate (f->tf, p, 4, on_run, f));
   fail_unless_equals_int (run (f, 0)->base_seq, 36);
+  fix_free (f);
+
+  /* the same, with the session's send times: those of our 8..11, sent
+   * at 40..55 ms (plus 0.2 ms on its way into the session) */
+  f = fix_new ();
+  for (guint k = 0; k < 40; k++) {
+    RtpccRtpInfo i = { 0, };
+    i.ssrc = SSRC_A;
+    i.seq = (guint16) k;
+    i.pt = 96;
+    i.size = 12 + 100 * (k % 4);
+    rtpcc_sent_history_add_stream (f->h, SSRC_A);
+    rtpcc_sent_history_record (f->h, MS (5) * k, &i, i.seq, 100 * (k % 4),
+        FALSE);
+  }
+  for (guint i = 0; i < 4; i++)
+    p[i].sent = MS (5) * (8 + i) + RTPCC_USEC (200);
+  fail_unless (rtpcc_transport_feedback_translate (f->tf, p, 4, on_run, f));
+  fail_unless_equals_int (run (f, 0)->base_seq, 8);
   fix_free (f);
 }
 
