@@ -14,8 +14,10 @@ the same capacity schedule; everything else stays inside them. The page
 is served by the sender (in its namespace), so nothing but the two
 namespaces is involved; they are removed afterwards.
 
-Checks (tolerant: a loaded 2-core machine): Chromium decodes our video
-continuously (frames in every 2 s window once connected); our target
+Checks (tolerant: a loaded 2-core machine): Chromium keeps decoding our
+video (every stall over within 5 s, 8 s right after a capacity change;
+stalls a third of the run at most; a third of the frames at least); our
+target
 after the capacity drop is under 0.8 × the target before and within
 [0.25, 1.3] × the new capacity; the session's TWCC reports all match our
 packets; our receiver decodes Chromium's video (the other direction,
@@ -30,6 +32,7 @@ send rate, round-trip time), per phase.
 plugins; without root or chromium it is skipped (exit 77).
 """
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -44,6 +47,7 @@ SENDER_IP = "10.77.1.1"
 HIGH, LOW = 1500, 500           # kbit/s
 QUEUE_MS = 200
 SETTLE = 4.0                    # s after a change not counted in a phase
+TRANSIENT = 6.0                 # s after a change a long stall may start
 # both senders' picture: small enough for two encoders, two decoders and a
 # browser on a loaded 2-core machine
 WIDTH, HEIGHT, FPS = 480, 270, 20
@@ -61,6 +65,16 @@ def schedule(long_run):
 def sh(*cmd, check=True):
     return subprocess.run(cmd, check=check, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
+
+
+def sanitizer_env(build_root, src_root):
+    """The environment our sender needs to load a sanitizer build's
+    plugin into the system python (rt-ci.py's rule, shared)."""
+    spec = importlib.util.spec_from_file_location(
+        "rt_ci", os.path.join(src_root, "tests/eval/rt/rt-ci.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.sanitizer_env(build_root)
 
 
 def chromium_binary():
@@ -182,9 +196,12 @@ def main():
             print(f"SKIP: cannot make network namespaces: {e.stderr}")
             return SKIP
         net.rate(phases[0][1])
-        env = dict(os.environ)
+        env = sanitizer_env(a.build_root, a.source_root)
         env["GST_PLUGIN_PATH_1_0"] = os.path.join(a.build_root, "plugins")
-        gst = net.exec_in("s", [
+        # the preload only for our sender, not for ip(8)
+        preload = [f"LD_PRELOAD={env.pop('LD_PRELOAD')}"] \
+            if "LD_PRELOAD" in env else []
+        gst = net.exec_in("s", ["env"] + preload + [
             "/usr/bin/python3",
             os.path.join(a.source_root, "pipelines/rtpcc-webrtc.py"),
             "--address", SENDER_IP, "--port", "0", "--ready-file", ready,
@@ -202,11 +219,16 @@ def main():
         # Chromium's camera shows the picture we send (the same moving
         # pattern, looped), so both encoders face the same content
         y4m = os.path.join(tmp, "camera.y4m")
-        sh("gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={5 * FPS}",
-           "pattern=smpte", "horizontal-speed=4", "!",
-           f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
-           f"framerate={FPS}/1",
-           "!", "y4menc", "!", "filesink", f"location={y4m}")
+        plain = {k: v for k, v in os.environ.items()
+                 if not k.startswith("GST_PLUGIN_PATH")}
+        plain["GST_REGISTRY_1_0"] = os.path.join(tmp, "registry.bin")
+        subprocess.run([
+            "gst-launch-1.0", "-q", "videotestsrc", f"num-buffers={5 * FPS}",
+            "pattern=smpte", "horizontal-speed=4", "!",
+            f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT},"
+            f"framerate={FPS}/1", "!", "y4menc", "!", "filesink",
+            f"location={y4m}"], check=True, env=plain,
+            stdout=subprocess.DEVNULL)
         chrome = net.exec_in("r", [
             chromium_binary(), "--headless=new", "--no-sandbox",
             "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -343,22 +365,40 @@ def report(a, phases, end, t0, ours, page, drops_fwd, drops_rev):
         fails.append(f"no data: {len(ours)} sender records, {len(page)} page "
                      "records")
         return finish(fails)
-    # (1) Chromium decodes our video continuously: in each phase once it
-    # has settled, frames in every 2 s window (the transient right after a
-    # capacity cut, where a keyframe may have to be waited for, is shown
-    # above, not asserted)
-    if not any(d for t, d in decoded):
+    # (1) Chromium keeps decoding our video: every stall (no frame
+    # decoded) ends within 5 s — a loss NACK could not repair costs about
+    # 3 s, libwebrtc's wait before it asks for a keyframe itself, and a
+    # loaded machine loses packets now and then — or within 8 s if it
+    # starts within TRANSIENT of a capacity change (the 3x cut); stalls
+    # take at most a third of the run; at least a third of the frames sent
+    # at the nominal rate are decoded
+    stalls, last_t, last_d = [], None, None
+    for t, d in decoded:
+        if d is None:
+            continue
+        if last_d is not None and d != last_d and t - last_t >= 1.0:
+            stalls.append((last_t, t - last_t))
+        if d != last_d:
+            last_t, last_d = t, d
+    if last_t is not None and end - last_t >= 1.0:
+        stalls.append((last_t, end - last_t))
+    changes = [b0 for b0, b1, k in bounds[1:]]
+    for t, length in stalls:
+        near = any(c <= t < c + TRANSIENT for c in changes)
+        if length >= (8.0 if near else 5.0):
+            fails.append(f"Chromium decoded nothing for {length:.1f} s from "
+                         f"t={t:.1f} s")
+    first = next((t for t, d in decoded if d), None)
+    if first is not None and sum(n for t, n in stalls) > (end - first) / 3:
+        fails.append(f"Chromium stalled {sum(n for t, n in stalls):.1f} s of "
+                     f"{end - first:.0f} s")
+    if first is None:
         fails.append("Chromium decoded none of our frames")
-    for (b0, b1, kbps) in bounds:
-        t = b0 + SETTLE
-        while t + 2 <= b1:
-            win = [d for s, d in decoded if t <= s <= t + 2 and d is not None]
-            n = win[-1] - win[0] if len(win) >= 2 else 0
-            if n < 5:
-                fails.append(f"Chromium decoded {n} frames in [{t:.0f}, "
-                             f"{t + 2:.0f}] s ({kbps} kbit/s)")
-                break
-            t += 2
+    elif last_d < (end - first) * FPS / 3:
+        fails.append(f"Chromium decoded {last_d} frames in {end - first:.0f} s"
+                     f" ({FPS} fps sent at most)")
+    print("stalls (no frame decoded for 1 s or more): " +
+          (", ".join(f"{t:.1f} s +{n:.1f}" for t, n in stalls) or "none"))
     # (2) our target followed the capacity
     hi = rows[0]["ours_target"]
     lo = rows[1]["ours_target"]
