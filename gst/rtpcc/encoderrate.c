@@ -11,10 +11,12 @@ static const RtpccEncoderInfo encoders[] = {
   {"x264enc", "bitrate", 1000, 1, 2048000, "pass", "cbr,pass1,pass2,pass3",
       "pass=cbr"},
   {"x265enc", "bitrate", 1000, 1, 102400, NULL, NULL, NULL},
-  {"vp8enc", "target-bitrate", 1, 1, G_MAXINT, "end-usage", "cbr,vbr",
-      "end-usage=cbr"},
-  {"vp9enc", "target-bitrate", 1, 1, G_MAXINT, "end-usage", "cbr,vbr",
-      "end-usage=cbr"},
+  /* libvpx's rc_target_bitrate is in kbit/s: the property keeps bit/s
+   * rounded down to a multiple of 1000 */
+  {"vp8enc", "target-bitrate", 1, 1000, G_MAXINT, "end-usage", "cbr,vbr",
+      "end-usage=cbr", 1000},
+  {"vp9enc", "target-bitrate", 1, 1000, G_MAXINT, "end-usage", "cbr,vbr",
+      "end-usage=cbr", 1000},
   {"openh264enc", "bitrate", 1, 1, G_MAXUINT, "rate-control", "bitrate",
       "rate-control=bitrate"},
   {"svtav1enc", "target-bitrate", 1000, 1, 100000, NULL, NULL, NULL},
@@ -63,6 +65,9 @@ guint64
 rtpcc_encoder_value_for_bitrate (const RtpccEncoderInfo * info, guint64 bps)
 {
   guint64 v = (bps + info->unit / 2) / info->unit;
+
+  if (info->step > 1)
+    v = (v + info->step / 2) / info->step * info->step;
   return CLAMP (v, info->min_value, info->max_value);
 }
 

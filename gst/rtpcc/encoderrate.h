@@ -28,6 +28,9 @@ typedef struct
   const gchar *rate_modes;
   /* the setting to recommend when the mode is another one */
   const gchar *recommended;
+  /* the encoder keeps the value in multiples of this many property units
+   * (vp8enc takes bit/s and stores kbit/s); 0 = any value */
+  guint64 step;
 } RtpccEncoderInfo;
 
 /* NULL if the factory is not a known encoder. Matches avenc_* by prefix. */
@@ -35,7 +38,8 @@ const RtpccEncoderInfo *rtpcc_encoder_lookup (const gchar * factory);
 /* The known entries, NULL-terminated (for docs and tests). */
 const RtpccEncoderInfo *const *rtpcc_encoder_list (void);
 
-/* Property value for @bps, rounded to the unit and clamped to the range. */
+/* Property value for @bps, rounded to the unit (and the step) and clamped
+ * to the range. */
 guint64 rtpcc_encoder_value_for_bitrate (const RtpccEncoderInfo * info,
     guint64 bps);
 

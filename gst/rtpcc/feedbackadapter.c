@@ -266,30 +266,21 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
  * timestamp: the RTT sample is send-to-now of the newest newly reported
  * packet (see below), plus LSR/DLSR from RRs. */
 static Verdict
-on_twcc (RtpccFeedbackAdapter * a, RtpccTime now,
-    const guint8 * data, gsize len)
+on_twcc_parsed (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccTwcc * fb)
 {
-  GError *err = NULL;
-  RtpccTwcc *fb = rtpcc_twcc_parse (data, len, &err);
   guint64 next_seq = rtpcc_sent_history_next_seq (a->history);
   RtpccTwccMapInfo mi;
   RtpccTime newest_arrival = RTPCC_TIME_NONE, sample;
   RtpccSentEntry *newest_sent = NULL;
   guint n, known = 0;
 
-  if (!fb) {
-    g_clear_error (&err);
-    return MALFORMED;
-  }
   if (!a->twcc || next_seq <= 1) {
     /* not in TWCC mode, or nothing sent yet: not about our media */
-    rtpcc_twcc_free (fb);
     return FOREIGN;
   }
   g_array_set_size (a->twcc_results, fb->status_count);
   n = rtpcc_twcc_unwrapper_map (a->twcc, now, fb, next_seq - 2,
       (RtpccTwccResult *) a->twcc_results->data, &mi);
-  rtpcc_twcc_free (fb);
 
   /* a new epoch (receiver restart): re-anchor its clock on ours */
   if (mi.new_epoch || mi.epoch != a->twcc_epoch) {
@@ -345,6 +336,23 @@ on_twcc (RtpccFeedbackAdapter * a, RtpccTime now,
       newest_arrival + a->remote_offset : RTPCC_TIME_NONE;
   a->arrival_resolution = RTPCC_USEC (250);
   return ABOUT_US;
+}
+
+static Verdict
+on_twcc (RtpccFeedbackAdapter * a, RtpccTime now,
+    const guint8 * data, gsize len)
+{
+  GError *err = NULL;
+  RtpccTwcc *fb = rtpcc_twcc_parse (data, len, &err);
+  Verdict v;
+
+  if (!fb) {
+    g_clear_error (&err);
+    return MALFORMED;
+  }
+  v = on_twcc_parsed (a, now, fb);
+  rtpcc_twcc_free (fb);
+  return v;
 }
 
 /* ---- after per-packet feedback ------------------------------------------- */
@@ -546,6 +554,20 @@ per_packet (RtpccFeedbackAdapter * a, RtpccTime now)
 
   hand_discards (a, now);
   a->sink.feedback (a->user_data, now, finish (a, &f) ? &f : NULL);
+}
+
+gboolean
+rtpcc_feedback_adapter_receive_twcc (RtpccFeedbackAdapter * a, RtpccTime now,
+    const RtpccTwcc * fb)
+{
+  /* what a compound holding only this TWCC packet would do */
+  a->stats.any_rtcp = TRUE;
+  a->sink.rtcp (a->user_data, now);
+  if (!count (a, on_twcc_parsed (a, now, fb)))
+    return FALSE;
+  per_packet (a, now);
+  a->stats.rtcp_received++;
+  return TRUE;
 }
 
 gboolean

@@ -29,6 +29,7 @@
 #include <rtpcc/controller.h>
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/twcc.h>
 
 G_BEGIN_DECLS
 
@@ -87,6 +88,13 @@ void rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * adapter);
  * and reports only about SSRCs we do not send, are dropped and counted. */
 gboolean rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * adapter,
     RtpccTime now, const guint8 * data, gsize len);
+
+/* Transport-wide CC feedback that is already parsed (@fb in the sender's
+ * transport-wide numbering; see transportfeedback.h), arrived at @now:
+ * handled as an RTCP packet holding only it. TRUE if it was about our
+ * media. */
+gboolean rtpcc_feedback_adapter_receive_twcc (RtpccFeedbackAdapter * adapter,
+    RtpccTime now, const RtpccTwcc * fb);
 
 const RtpccFeedbackAdapterStats
     * rtpcc_feedback_adapter_get_stats (const RtpccFeedbackAdapter * adapter);

@@ -38,6 +38,7 @@
 #include <rtpcc/lossevents.h>
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
+#include <rtpcc/transportfeedback.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>
 #include <rtpcc/target.h>

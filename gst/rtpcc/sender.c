@@ -20,6 +20,7 @@
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/senthistory.h>
+#include <rtpcc/transportfeedback.h>
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
@@ -44,6 +45,7 @@ struct _RtpccSender
   RtpccSentHistory *history;
   RtpccFeedbackAdapter *feedback;
   RtpccProber *prober;
+  RtpccTransportFeedback *transport;    /* made on first use */
 
   guint32 rtcp_ssrc;
   RtpccTime next_rtcp;          /* SR schedule */
@@ -74,6 +76,7 @@ rtpcc_sender_config_init (RtpccSenderConfig * config)
   config->pacing = TRUE;
   config->circuit_breaker = TRUE;
   config->probing = TRUE;
+  config->sender_reports = TRUE;
   config->cname = "rtpcc@localhost";
   config->twcc_ext_id = 1;
   config->fec_pt = -1;
@@ -249,6 +252,7 @@ rtpcc_sender_free (RtpccSender * s)
     rtpcc_circuit_breaker_free (s->breaker);
   rtpcc_prober_free (s->prober);
   rtpcc_feedback_adapter_free (s->feedback);
+  rtpcc_transport_feedback_free (s->transport);
   rtpcc_sent_history_free (s->history);
   g_free (s->cname);
   g_free (s->controller_name);
@@ -499,6 +503,50 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   return ours;
 }
 
+/* ---- transport-wide feedback numbered by someone else ------------------ */
+
+typedef struct
+{
+  RtpccSender *sender;
+  RtpccTime now;
+} TransportCall;
+
+static void
+transport_twcc (const RtpccTwcc * fb, gpointer user_data)
+{
+  TransportCall *c = user_data;
+
+  rtpcc_feedback_adapter_receive_twcc (c->sender->feedback, c->now, fb);
+}
+
+gboolean
+rtpcc_sender_transport_feedback (RtpccSender * s, RtpccTime now,
+    const RtpccTransportPacket * pkts, guint n)
+{
+  TransportCall c = { s, now };
+  gboolean ok;
+
+  if (s->config.feedback != RTPCC_FEEDBACK_TWCC)
+    return FALSE;
+  if (!s->transport)
+    s->transport = rtpcc_transport_feedback_new (s->history);
+  ok = rtpcc_transport_feedback_translate (s->transport, pkts, n,
+      transport_twcc, &c);
+  sync_stats (s);
+  if (ok)
+    refresh_target (s, now);
+  return ok;
+}
+
+const RtpccTransportFeedbackStats *
+rtpcc_sender_get_transport_feedback_stats (const RtpccSender * s)
+{
+  static const RtpccTransportFeedbackStats none;
+
+  return s->transport ? rtpcc_transport_feedback_get_stats (s->transport) :
+      &none;
+}
+
 /* ---- SR, timers, state -------------------------------------------------- */
 
 gsize
@@ -509,7 +557,7 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
   gsize n, m;
   gdouble jitter;
 
-  if (now < s->next_rtcp || s->rtcp_ssrc == 0
+  if (!s->config.sender_reports || now < s->next_rtcp || s->rtcp_ssrc == 0
       || !rtpcc_sent_history_sr (s->history, s->rtcp_ssrc, now,
           s->config.ntp_offset, &sr))
     return 0;
@@ -550,7 +598,8 @@ RtpccTime
 rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
 {
   /* no SR before we have a stream to report on (enqueue wakes the caller) */
-  RtpccTime t = rtpcc_sent_history_get_stream (s->history, s->rtcp_ssrc) ?
+  RtpccTime t = s->config.sender_reports
+      && rtpcc_sent_history_get_stream (s->history, s->rtcp_ssrc) ?
       s->next_rtcp : RTPCC_TIME_NONE;
   RtpccTime p = rtpcc_pacer_next_send_time (s->pacer, now);
 

@@ -31,6 +31,7 @@
 #include <rtpcc/egress.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/target.h>
+#include <rtpcc/transportfeedback.h>
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,9 @@ typedef struct
   gboolean pacing;              /* FALSE: send as soon as the controller allows */
   gboolean circuit_breaker;     /* RFC 8083, default TRUE */
   guint32 rtcp_ssrc;            /* 0 = the first media SSRC */
+  /* FALSE: build_rtcp never makes an SR (an rtpsession downstream sends
+   * them, rtpccbwe); default TRUE */
+  gboolean sender_reports;
   /* Probing: when the controller asks for fec_bitrate (GCC's probe),
    * padding-only packets (RFC 3550 §5.1 P bit, no payload) are sent at
    * that rate — unless real FEC packets (RtpccRtpInfo.is_fec, e.g. from
@@ -172,6 +176,17 @@ gboolean rtpcc_sender_map_seq (RtpccSender * sender, guint32 ssrc,
  * the packet was dropped (malformed, or about no SSRC of ours): counted. */
 gboolean rtpcc_sender_receive_rtcp (RtpccSender * sender, RtpccTime now,
     const guint8 * data, gsize len);
+/* Transport-wide feedback that a stock rtpsession downstream numbered and
+ * parsed (GStreamer's RTPTWCCPackets event; transportfeedback.h): @n
+ * packets as it reported them, at @now. TWCC mode only, with every packet
+ * stamped (twcc_ext_id = the session's). FALSE if it could not be mapped
+ * onto what we sent (counted) or the sender is not in TWCC mode. */
+gboolean rtpcc_sender_transport_feedback (RtpccSender * sender, RtpccTime now,
+    const RtpccTransportPacket * pkts, guint n);
+/* its counters (all 0 before the first call) */
+const RtpccTransportFeedbackStats
+    * rtpcc_sender_get_transport_feedback_stats (const RtpccSender * sender);
+
 /* RTCP out: a compound SR + SDES when one is due, else 0. */
 gsize rtpcc_sender_build_rtcp (RtpccSender * sender, RtpccTime now,
     guint8 * buf, gsize max);

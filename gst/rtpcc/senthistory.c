@@ -161,6 +161,8 @@ rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
   e->ssrc = info->ssrc;
   e->wire_seq = info->seq;
   e->orig_seq = orig_seq;
+  e->pt = info->pt;
+  e->payload = payload;
   e->state = RTPCC_SENT_PENDING;
   e->is_fec = info->is_fec;
   e->padding = padding;

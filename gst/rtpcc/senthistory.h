@@ -45,6 +45,8 @@ typedef struct
   guint32 ssrc;
   guint16 wire_seq;             /* RTP seq on the wire */
   guint16 orig_seq;             /* as queued */
+  guint8 pt;
+  guint payload;                /* payload octets (0 for a padding probe) */
   RtpccSentState state;
   gboolean is_fec;
   gboolean padding;             /* a padding-only probe */

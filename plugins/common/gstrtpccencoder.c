@@ -86,6 +86,15 @@ gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
     visited++;
     if (!peer)
       continue;
+    /* inside a bin (an aux sender in rtpbin, webrtcbin): the peer is the
+     * inner side of the bin's ghost sink pad; go on from the ghost pad */
+    if (GST_IS_PROXY_PAD (peer) && !GST_IS_GHOST_PAD (peer)) {
+      GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (peer));
+      gst_object_unref (peer);
+      if (ghost)
+        g_queue_push_tail (&pads, ghost);
+      continue;
+    }
     e = element_of_src_pad (peer);
     gst_object_unref (peer);
     if (!e)

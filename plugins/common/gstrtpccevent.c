@@ -5,6 +5,30 @@
 
 #include "gstrtpccevent.h"
 
+#include <string.h>
+
+void
+gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
+    GstRtpccTargetInfo * info)
+{
+  const RtpccTarget *t = rtpcc_sender_get_target (sender);
+  const RtpccSenderStats *st = rtpcc_sender_get_stats (sender, now);
+
+  memset (info, 0, sizeof (*info));
+  info->target_bitrate = t->target_bitrate;
+  info->media_bitrate = t->media_bitrate;
+  info->fec_bitrate = t->fec_bitrate;
+  info->pacing_rate = t->pacing_rate;
+  info->media_pacing_rate = rtpcc_target_media_pacing_rate (t);
+  info->rtt = st->srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE :
+      (GstClockTime) st->srtt;
+  info->loss = st->loss;
+  info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
+  info->controller = rtpcc_sender_get_controller_name (sender);
+  info->state = t->state;
+  info->reason = t->reason;
+}
+
 GstStructure *
 gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
 {

@@ -17,6 +17,7 @@
 
 #include <gst/gst.h>
 #include <rtpcc/controller.h>
+#include <rtpcc/sender.h>
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,11 @@ typedef struct
   const gchar *state;
   const gchar *reason;
 } GstRtpccTargetInfo;
+
+/* What @sender publishes at @now: its target, smoothed RTT, loss and
+ * queueing delay, controller name (strings are the library's). */
+void gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
+    GstRtpccTargetInfo * t);
 
 /* The structure of both the event and the bus message. */
 GstStructure *gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t);

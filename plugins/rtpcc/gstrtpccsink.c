@@ -108,7 +108,7 @@ gst_rtpcc_feedback_mode_get_type (void)
   return type;
 }
 
-static GType
+GType
 gst_rtpcc_encoder_control_get_type (void)
 {
   static GType type = 0;
@@ -155,32 +155,12 @@ wake_task (GstRtpccSink * self)
 
 /* ---- target publication ------------------------------------------------- */
 
-static void
-target_info (GstRtpccSink * self, const RtpccTarget * t,
-    const RtpccSenderStats * st, GstRtpccTargetInfo * info)
-{
-  memset (info, 0, sizeof (*info));
-  info->target_bitrate = t->target_bitrate;
-  info->media_bitrate = t->media_bitrate;
-  info->fec_bitrate = t->fec_bitrate;
-  info->pacing_rate = t->pacing_rate;
-  info->media_pacing_rate = rtpcc_target_media_pacing_rate (t);
-  info->rtt = st->srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE :
-      (GstClockTime) st->srtt;
-  info->loss = st->loss;
-  info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
-  info->controller = rtpcc_sender_get_controller_name (self->sender);
-  info->state = t->state;
-  info->reason = t->reason;
-}
-
 static GstStructure *
-target_structure (GstRtpccSink * self, const RtpccTarget * t,
-    const RtpccSenderStats * st)
+target_structure (GstRtpccSink * self, RtpccTime now)
 {
   GstRtpccTargetInfo info;
 
-  target_info (self, t, st, &info);
+  gst_rtpcc_target_info_from_sender (self->sender, now, &info);
   return gst_rtpcc_target_structure_new (&info);
 }
 
@@ -312,7 +292,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
     self->published_generation = rtpcc_sender_get_generation (self->sender);
-    publish = target_structure (self, t, st);
+    publish = target_structure (self, now);
     media_bps = t->media_bitrate;
     tripped = st->breaker_tripped;
     breaker_reason = st->breaker_reason;
@@ -321,8 +301,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   } else {
     if (self->upstream_pending
         && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
-      resend = target_structure (self, rtpcc_sender_get_target (self->sender),
-          rtpcc_sender_get_stats (self->sender, now));
+      resend = target_structure (self, now);
     if (self->encoder.retry_at != RTPCC_TIME_NONE
         && now >= self->encoder.retry_at) {
       self->encoder.retry_at = RTPCC_TIME_NONE;

@@ -12,6 +12,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (rtpccsink, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpccsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (rtpccbwe, plugin);
   return ret;
 }
 

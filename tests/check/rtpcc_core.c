@@ -208,8 +208,10 @@ GST_START_TEST (test_encoder_table)
       1235);
   fail_unless_equals_uint64 (rtpcc_encoder_value_for_bitrate (x264, 100), 1);
   fail_unless_equals_string (vp8->property, "target-bitrate");
+  /* vp8enc keeps kbit/s: a value it reads back unchanged */
   fail_unless_equals_uint64 (rtpcc_encoder_value_for_bitrate (vp8, 1234567),
-      1234567);
+      1235000);
+  fail_unless_equals_uint64 (rtpcc_encoder_value_for_bitrate (vp8, 400), 1000);
   fail_unless_equals_string (av->property, "bitrate");
 
   rtpcc_encoder_hysteresis_init (&h);

@@ -190,3 +190,66 @@ rt_stop (GstElement * tx, GstElement * relay, GstElement * rx)
   fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
 }
+
+/* rtpbin's recv_rtp_src_0_<ssrc>_<pt> appears with the first packet of an
+ * SSRC (or a new PT on it). The first goes to the depayloader. There must
+ * be no other: one is counted and left unlinked, as an application that
+ * expects one stream would leave it (its not-linked return then stops the
+ * udpsrc, and the video checks fail). */
+static void
+on_pad_added (GstElement * rtpbin, GstPad * pad, gpointer data)
+{
+  RtPadAdded *pa = data;
+  GstPad *sinkpad;
+  gchar *name = gst_pad_get_name (pad);
+
+  if (g_str_has_prefix (name, "recv_rtp_src_0_")) {
+    sinkpad = gst_element_get_static_pad (pa->depay, "sink");
+    if (gst_pad_is_linked (sinkpad))
+      g_atomic_int_inc (&pa->extra_pads);
+    else if (GST_PAD_LINK_FAILED (gst_pad_link (pad, sinkpad)))
+      GST_ERROR ("could not link %s", name);
+    gst_object_unref (sinkpad);
+  }
+  g_free (name);
+}
+
+/* The stock receiver: rtpbin (AVPF, TWCC extension @twcc_ext_id in the
+ * caps), RTP in and RTCP out on @sock_r, RTCP to 127.0.0.1:@port_b,
+ * rtph264depay ! avdec_h264 ! fakesink "vsink"; rtpbin's pads are linked
+ * through @pa. Report blocks (LSR/DLSR, rtpccsink's only RTT in TWCC mode)
+ * at least every 0.25–0.75 s: with the default 5 s a 1.22 rtpsession,
+ * which restarts the regular interval from every early TWCC packet, all
+ * but never sends them. */
+GstElement *
+rt_stock_receiver_new (guint twcc_ext_id, guint port_b, GSocket * sock_r,
+    RtPadAdded * pa, GstElement ** rtpbin, GstElement ** depay)
+{
+  GstElement *rx, *session = NULL;
+  gchar *desc = g_strdup_printf ("rtpbin name=rtpbin rtp-profile=avpf "
+      "latency=100 udpsrc name=rtpsrc close-socket=false buffer-size=4194304 "
+      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+      "encoding-name=(string)H264,payload=(int)96,extmap-%u=(string)"
+      RT_TWCC_URI "\" ! rtpbin.recv_rtp_sink_0 "
+      "rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink close-socket=false "
+      "host=127.0.0.1 port=%u sync=false async=false "
+      "rtph264depay name=depay ! avdec_h264 ! "
+      "fakesink name=vsink sync=false signal-handoffs=true", twcc_ext_id,
+      port_b);
+
+  rx = rt_parse (desc, TRUE);
+  g_free (desc);
+  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
+  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
+  *rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
+  *depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
+  g_signal_emit_by_name (*rtpbin, "get-session", 0, &session);
+  fail_unless (session != NULL);
+  g_object_set (session, "rtcp-min-interval", (guint64) 500 * GST_MSECOND,
+      NULL);
+  gst_object_unref (session);
+  pa->bin = rx;
+  pa->depay = *depay;
+  g_signal_connect (*rtpbin, "pad-added", G_CALLBACK (on_pad_added), pa);
+  return rx;
+}

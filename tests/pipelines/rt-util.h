@@ -26,6 +26,21 @@ void rt_decoded_on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
     gpointer data);
 void rt_decoded_get (RtDecoded * d, guint64 * frames, guint64 * frames_late);
 
+#define RT_TWCC_URI \
+  "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+
+/* The stock receiver's recv_rtp_src pads: the first is linked to @depay,
+ * any other counted. */
+typedef struct
+{
+  GstElement *bin, *depay;
+  gint extra_pads;
+} RtPadAdded;
+
+GstElement *rt_stock_receiver_new (guint twcc_ext_id, guint port_b,
+    GSocket * sock_r, RtPadAdded * pa, GstElement ** rtpbin,
+    GstElement ** depay);
+
 GSocket *rt_udp_socket_new (guint16 * port);
 GstElement *rt_parse (const gchar * desc, gboolean strict);
 void rt_set_by_name (GstElement * bin, const gchar * name, const gchar * prop,

@@ -71,8 +71,6 @@
 
 #include "rt-util.h"
 
-#define TWCC_URI \
-  "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 #define TWCC_EXT_ID      1
 
 #define START_KBPS       500
@@ -98,74 +96,6 @@ typedef struct
   gboolean fb_problem;
   gchar state[32];
 } Sample;
-
-/* rtpbin's recv_rtp_src_0_<ssrc>_<pt> appears with the first packet of an
- * SSRC (or a new PT on it). The first goes to the depayloader. There must
- * be no other: one is counted and left unlinked, as an application that
- * expects one stream would leave it (its not-linked return then stops the
- * udpsrc, and the video checks fail). */
-typedef struct
-{
-  GstElement *bin, *depay;
-  gint extra_pads;
-} PadAdded;
-
-static void
-on_pad_added (GstElement * rtpbin, GstPad * pad, gpointer data)
-{
-  PadAdded *pa = data;
-  GstPad *sinkpad;
-  gchar *name = gst_pad_get_name (pad);
-
-  if (g_str_has_prefix (name, "recv_rtp_src_0_")) {
-    sinkpad = gst_element_get_static_pad (pa->depay, "sink");
-    if (gst_pad_is_linked (sinkpad))
-      g_atomic_int_inc (&pa->extra_pads);
-    else if (GST_PAD_LINK_FAILED (gst_pad_link (pad, sinkpad)))
-      GST_ERROR ("could not link %s", name);
-    gst_object_unref (sinkpad);
-  }
-  g_free (name);
-}
-
-/* The stock receiver: rtpbin (AVPF, TWCC extension in the caps), RTP in and
- * RTCP out on @sock_r, RTCP to 127.0.0.1:@port_b, rtph264depay ! avdec_h264
- * ! fakesink "vsink"; rtpbin's pads are linked through @pa. Report blocks
- * (LSR/DLSR, our only RTT in TWCC mode) at least every 0.25–0.75 s: with
- * the default 5 s they are all but absent, see the header comment. */
-static GstElement *
-stock_receiver_new (guint port_b, GSocket * sock_r, PadAdded * pa,
-    GstElement ** rtpbin, GstElement ** depay)
-{
-  GstElement *rx, *session = NULL;
-  gchar *desc = g_strdup_printf ("rtpbin name=rtpbin rtp-profile=avpf "
-      "latency=100 udpsrc name=rtpsrc close-socket=false buffer-size=4194304 "
-      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96,extmap-%u=(string)"
-      TWCC_URI "\" ! rtpbin.recv_rtp_sink_0 "
-      "rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink close-socket=false "
-      "host=127.0.0.1 port=%u sync=false async=false "
-      "rtph264depay name=depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true", TWCC_EXT_ID,
-      port_b);
-
-  rx = rt_parse (desc, TRUE);
-  g_free (desc);
-  rt_set_by_name (rx, "rtpsrc", "socket", sock_r);
-  rt_set_by_name (rx, "rtcpsink", "socket", sock_r);
-  *rtpbin = gst_bin_get_by_name (GST_BIN (rx), "rtpbin");
-  *depay = gst_bin_get_by_name (GST_BIN (rx), "depay");
-  g_signal_emit_by_name (*rtpbin, "get-session", 0, &session);
-  fail_unless (session != NULL);
-  g_object_set (session, "rtcp-min-interval", (guint64) 500 * GST_MSECOND,
-      NULL);
-  gst_object_unref (session);
-  pa->bin = rx;
-  pa->depay = *depay;
-  g_signal_connect (*rtpbin, "pad-added", G_CALLBACK (on_pad_added), pa);
-  return rx;
-}
-
 
 /* What the stock receiver sends back, counted on the relay's reverse path
  * (raw RTCP walk: PT 201 RR with its blocks' LSR, PT 205 FMT 15 TWCC). */
@@ -288,7 +218,7 @@ GST_START_TEST (test_twcc_stock_receiver)
 {
   GstElement *rx, *tx, *relay, *rtpccsink, *enc, *vsink, *fwd, *rtpbin;
   GstElement *depay;
-  PadAdded pa = { 0, };
+  RtPadAdded pa = { 0, };
   Reverse rev = { 0, };
   GstElement *rsrc;
   GstPad *rpad;
@@ -335,7 +265,8 @@ GST_START_TEST (test_twcc_stock_receiver)
   fail_unless (tx_port > 0);
 
   /* the stock receiver: rtpbin, RTP in and RTCP out on socket R */
-  rx = stock_receiver_new (port_b, sock_r, &pa, &rtpbin, &depay);
+  rx = rt_stock_receiver_new (TWCC_EXT_ID, port_b, sock_r, &pa, &rtpbin,
+      &depay);
   vsink = gst_bin_get_by_name (GST_BIN (rx), "vsink");
   g_signal_connect (vsink, "handoff", G_CALLBACK (rt_decoded_on_handoff),
       &dec);
@@ -624,7 +555,7 @@ GST_START_TEST (test_twcc_stock_receiver_probe_schedule)
 {
   const gdouble run_s = 5.0;
   GstElement *rx, *tx, *relay, *rtpccsink, *rtpbin, *depay, *vsink;
-  PadAdded pa = { 0, };
+  RtPadAdded pa = { 0, };
   Reverse rev = { 0, };
   Delivered del = { 0, };
   GSocket *sock_a, *sock_b, *sock_r;
@@ -657,7 +588,8 @@ GST_START_TEST (test_twcc_stock_receiver_probe_schedule)
   rtpccsink = gst_bin_get_by_name (GST_BIN (tx), "sink");
   g_object_get (rtpccsink, "bound-port", &tx_port, NULL);
 
-  rx = stock_receiver_new (port_b, sock_r, &pa, &rtpbin, &depay);
+  rx = rt_stock_receiver_new (TWCC_EXT_ID, port_b, sock_r, &pa, &rtpbin,
+      &depay);
   dpad = gst_element_get_static_pad (depay, "sink");
   gst_pad_add_probe (dpad, GST_PAD_PROBE_TYPE_BUFFER, count_delivered, &del,
       NULL);

@@ -284,6 +284,23 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
   sender_service (s);
 }
 
+gboolean
+sim_rtpcc_sender_transport_feedback (SimRtpccSender * s,
+    const RtpccTransportPacket * pkts, guint n)
+{
+  gboolean ok = rtpcc_sender_transport_feedback (s->sender, sim_now (s->sim),
+      pkts, n);
+
+  s->counters.feedback_in++;
+  if (!ok)
+    s->counters.feedback_rejected++;
+  if (s->first_feedback == RTPCC_TIME_NONE
+      && rtpcc_sender_has_feedback (s->sender))
+    s->first_feedback = sim_now (s->sim);
+  sender_service (s);
+  return ok;
+}
+
 void
 sim_rtpcc_sender_config_init (SimRtpccSenderConfig * config)
 {

@@ -114,6 +114,11 @@ void sim_rtpcc_sender_set_forward (SimRtpccSender * sender, SimNode * forward);
  * target change) and becomes the source's next node. */
 void sim_rtpcc_sender_set_source (SimRtpccSender * sender, SimSource * src);
 RtpccSender *sim_rtpcc_sender_get_sender (SimRtpccSender * sender);
+/* Feedback parsed and numbered by someone else (sim-session.h): into
+ * rtpcc_sender_transport_feedback now, counted like RTCP, then the sender
+ * is serviced. */
+gboolean sim_rtpcc_sender_transport_feedback (SimRtpccSender * sender,
+    const RtpccTransportPacket * pkts, guint n);
 const SimRtpccSenderCounters *sim_rtpcc_sender_get_counters (SimRtpccSender *
     sender);
 const SimRtpccTargetChange *sim_rtpcc_sender_get_target_log (SimRtpccSender *
