@@ -40,6 +40,10 @@ bench_report (const gchar * name, gdouble ours, const gchar * unit,
       g_snprintf (goal_str, sizeof goal_str, "goal >= %s %s: %s", g, unit,
           ours >= goal_value ? "met" : "missed");
       break;
+    case BENCH_GOAL_VALUE_LE:
+      g_snprintf (goal_str, sizeof goal_str, "goal <= %s %s: %s", g, unit,
+          ours <= goal_value ? "met" : "missed");
+      break;
     default:
       g_snprintf (goal_str, sizeof goal_str, "no goal");
       break;

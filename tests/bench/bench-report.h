@@ -3,7 +3,8 @@
  *   bench <name>: ours <v> <unit>, baseline <v> <unit>, ratio <r> (<goal>)[ [noisy: <why>]]
  *
  * <goal> is "goal <= <g>: met" (or missed) for a goal on the ratio,
- * "goal >= <g> <unit>: met" for a goal on ours itself, or "no goal".
+ * "goal >= <g> <unit>: met" (or "<=") for a goal on ours itself, or
+ * "no goal".
  * make-performance and check-lines.py parse exactly this.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -20,6 +21,7 @@ typedef enum
   BENCH_GOAL_NONE,
   BENCH_GOAL_RATIO_LE,          /* ours / baseline <= goal */
   BENCH_GOAL_VALUE_GE,          /* ours >= goal (in ours' unit) */
+  BENCH_GOAL_VALUE_LE,          /* ours <= goal (in ours' unit) */
 } BenchGoal;
 
 /* Prints one line on stdout and flushes. @baseline_unit NULL = @unit; a
