@@ -53,7 +53,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #define PKT_INTERVAL_NS (G_GINT64_CONSTANT (1000000000) / BENCH_PKT_RATE)
@@ -125,23 +124,6 @@ find_scenario (const gchar * name)
     if (g_str_equal (scenarios[i].name, name))
       return &scenarios[i];
   return NULL;
-}
-
-static void
-sleep_until (gint64 t_ns)
-{
-  struct timespec ts = { t_ns / 1000000000, t_ns % 1000000000 };
-
-  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR);
-}
-
-static gint64
-mono_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* FALSE (after saying why) if the bus holds an error. */
@@ -299,9 +281,9 @@ child_tx (const Scenario * s, gint port, guint warmup, guint window)
   gst_caps_unref (caps);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
 
-  t0 = mono_ns ();
+  t0 = bench_mono_ns ();
   for (i = 0; i < warmup + window; i++) {
-    sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
+    bench_sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
     if (i == warmup)
       bench_window_begin ();
     bench_stream_packet (i, 0, pkt);
@@ -313,7 +295,7 @@ child_tx (const Scenario * s, gint port, guint warmup, guint window)
     }
   }
   /* the last packet's processing, up to the next packet time */
-  sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
+  bench_sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
   if (i > warmup)
     bench_window_end ();
   printf ("result packets=%u total=%u cpu_ns=%" G_GUINT64_FORMAT "\n",
@@ -482,9 +464,9 @@ run_rx (const Scenario * s, const Opts * o, BenchChild * child)
   to.sin_port = htons ((guint16) g_ascii_strtoull (line + 5, NULL, 10));
   g_free (line);
 
-  t0 = mono_ns ();
+  t0 = bench_mono_ns ();
   for (guint i = 0; i < max && !result; i++) {
-    gint64 wait_ms = (t0 + (gint64) i * PKT_INTERVAL_NS - mono_ns ()) /
+    gint64 wait_ms = (t0 + (gint64) i * PKT_INTERVAL_NS - bench_mono_ns ()) /
         1000000;
 
     while ((line = bench_child_read_line (child, (gint) MAX (wait_ms, 0)))) {
@@ -495,7 +477,7 @@ run_rx (const Scenario * s, const Opts * o, BenchChild * child)
       g_printerr ("%s\n", line);
       g_free (line);
     }
-    sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
+    bench_sleep_until (t0 + (gint64) i * PKT_INTERVAL_NS);
     bench_stream_packet (i, 0, pkt);
     sendto (sock, pkt, sizeof pkt, 0, (struct sockaddr *) &to, sizeof to);
     for (;;) {

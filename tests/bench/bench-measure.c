@@ -25,6 +25,7 @@
 /* ---- child side ---------------------------------------------------------- */
 
 static guint64 cpu_begin, cpu_end;
+static gint window_state;       /* atomic: 0 before, 1 in, 2 after */
 
 gboolean
 bench_under_valgrind (void)
@@ -46,9 +47,28 @@ bench_process_cpu_ns (void)
       (guint64) ts.tv_nsec;
 }
 
+gint64
+bench_mono_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void
+bench_sleep_until (gint64 t_ns)
+{
+  struct timespec ts = { t_ns / 1000000000, t_ns % 1000000000 };
+
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR);
+}
+
 void
 bench_window_begin (void)
 {
+  if (!g_atomic_int_compare_and_exchange (&window_state, 0, 1))
+    return;
 #ifdef HAVE_CALLGRIND
   if (RUNNING_ON_VALGRIND) {
     CALLGRIND_START_INSTRUMENTATION;
@@ -61,6 +81,8 @@ bench_window_begin (void)
 void
 bench_window_end (void)
 {
+  if (!g_atomic_int_compare_and_exchange (&window_state, 1, 2))
+    return;
   cpu_end = bench_process_cpu_ns ();
 #ifdef HAVE_CALLGRIND
   if (RUNNING_ON_VALGRIND) {

@@ -25,13 +25,17 @@ G_BEGIN_DECLS
 /* ---- in the child ------------------------------------------------------- */
 
 gboolean bench_under_valgrind (void);
-/* Safe from any thread; each called once per process. */
+/* Safe from any thread; one window per process (later calls do nothing,
+ * so an end that races another is harmless). */
 void bench_window_begin (void);
 void bench_window_end (void);
 /* CPU time of the process in the window, ns (0 before it ended). */
 guint64 bench_window_cpu_ns (void);
 /* Process CPU time so far, ns (user + system, all threads). */
 guint64 bench_process_cpu_ns (void);
+/* CLOCK_MONOTONIC, ns; and a sleep until such a time. */
+gint64 bench_mono_ns (void);
+void bench_sleep_until (gint64 t_ns);
 
 /* ---- in the parent ------------------------------------------------------ */
 
