@@ -21,8 +21,8 @@
  *   - Memory per call: resident set growth over the process with no call
  *     (plugins loaded) divided by N, at the fixed N.
  *   - Long call: one full call at 10x the packet rate (1000 packets/s) for
- *     60 s, i.e. the packets of a 10-minute 1 Mbit/s call, sequence
- *     numbers wrapping once, with RSS sampled every 5 s; the growth from
+ *     60 s, i.e. the packets of a 10-minute 1 Mbit/s call (60000 of the
+ *     65536 sequence numbers), with RSS sampled every 5 s; the growth from
  *     the first sixth of the run to its end is reported (packet-count
  *     histories fill as in 10 minutes; time-based ones, all under 60 s,
  *     fill too). Stock beside it. Flat: less than 128 KiB of growth.
