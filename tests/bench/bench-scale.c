@@ -25,7 +25,7 @@
  *     65536 sequence numbers), with RSS sampled every 5 s; the growth from
  *     the first sixth of the run to its end is reported (packet-count
  *     histories fill as in 10 minutes; time-based ones, all under 60 s,
- *     fill too). Stock beside it. Flat: less than 128 KiB of growth.
+ *     fill too). Stock beside it. Flat: less than 256 KiB of growth.
  * All of it is wall-clock on a shared machine: noisy. Other processes on
  * the pinned core take CPU time from the calls and can fail a ramp step
  * early; each run says how much of the core they took (/proc/stat), and a
@@ -485,9 +485,9 @@ ramp (CallKind kind, const guint * steps, guint n_steps, const Timing * tm,
 }
 
 /* RSS growth (KiB) from the first sixth of a long run to its end, and
- * what counts as flat: allocator noise, a stock call moves by about 100
- * KiB in such a run. */
-#define FLAT_KIB 128
+ * what counts as flat: allocator noise (a stock call's RSS moved by up to
+ * about 200 KiB in such runs). */
+#define FLAT_KIB 256
 
 static gdouble
 growth (const Run * r)
@@ -614,15 +614,24 @@ main (int argc, char **argv)
   }
   for (guint k = 0; k < 2; k++) {
     gchar *name = g_strdup_printf ("scale-cpu-%s", kinds[k].name);
-    gdouble per_call = fixed[k].cpu_frac / calls;
+    gdouble ours = fixed[k].cpu_frac / calls;
+    gdouble stock = fixed[CALL_STOCK].cpu_frac / calls;
 
     bench_note ("%s: share of the pinned core per %s call vs per stock call, "
-        "%d calls each (at this cost %.0f %% of a core carries %.0f calls)",
-        name, kinds[k].name, calls, 100 * HEADROOM,
-        per_call > 0 ? HEADROOM / per_call : 0);
-    bench_report (name, 100 * fixed[k].cpu_frac / calls, "%core/call",
-        100 * fixed[CALL_STOCK].cpu_frac / calls, NULL, BENCH_GOAL_NONE, 0,
-        noisy);
+        "%d calls each", name, kinds[k].name, calls);
+    bench_report (name, 100 * ours, "%core/call", 100 * stock, NULL,
+        BENCH_GOAL_NONE, 0, noisy);
+    g_free (name);
+    /* what the ramp measures, projected from the CPU time alone: a busy
+     * machine starves a ramp's process long before its own core is full,
+     * the CPU time per call it hardly moves */
+    name = g_strdup_printf ("scale-projected-%s", kinds[k].name);
+    bench_note ("%s: calls %.0f %% of a core carries at that share per call, "
+        "%s vs stock (a projection; the ramp measures it)", name,
+        100 * HEADROOM, kinds[k].name);
+    bench_report (name, ours > 0 ? HEADROOM / ours : 0, "calls",
+        stock > 0 ? HEADROOM / stock : 0, NULL, BENCH_GOAL_VALUE_GE,
+        k == CALL_MINIMAL ? 500 : 150, noisy);
     g_free (name);
     name = g_strdup_printf ("mem-per-call-%s", kinds[k].name);
     bench_note ("%s: RSS growth per %s call vs per stock call, over the "
@@ -668,8 +677,9 @@ main (int argc, char **argv)
     note_run ("long stock", &stock);
     bench_note ("mem-long-call: RSS growth of one full call after the first "
         "sixth of a compressed 10-minute call (the packets of 10 minutes at "
-        "ten times the rate) vs a stock call; flat = under %d KiB (malloc "
-        "moves a stock call's RSS by about 100 KiB)", FLAT_KIB);
+        "ten times the rate) vs a stock call; flat = under %d KiB (the "
+        "allocator moves a stock call's RSS by up to about 200 KiB)",
+        FLAT_KIB);
     bench_report ("mem-long-call", growth (&ours), "KiB", growth (&stock),
         NULL, BENCH_GOAL_VALUE_LE, FLAT_KIB, "RSS, wall-clock run");
     g_free (so);
