@@ -38,6 +38,7 @@
 #endif
 
 #include "bench-measure.h"
+#include "bench-port.h"
 #include "bench-report.h"
 #include "bench-stream.h"
 
@@ -59,7 +60,7 @@
 #define RX_CAPS "caps=\"" BENCH_CAPS "\""
 /* start above the stream's rate: the controller's default start (300
  * kbit/s) would hold the stream in the pacer for seconds */
-#define RTPCCSINK "rtpccsink host=127.0.0.1 port=@PORT@ controller=gcc " \
+#define RTPCCSINK "rtpccsink name=net host=127.0.0.1 port=@PORT@ controller=gcc " \
     "start-bitrate=2000000 encoder-control=none sync=false async=false"
 
 typedef enum
@@ -80,11 +81,11 @@ typedef struct
 } Scenario;
 
 static const Scenario scenarios[] = {
-  {"rx-ours", KIND_RX, "rtpccsrc name=src port=0 " RX_CAPS
+  {"rx-ours", KIND_RX, "rtpccsrc name=net port=0 " RX_CAPS
         " ! fecdec ! playoutbuffer ! fakesink name=sink", NULL, 0},
-  {"rx-stock", KIND_RX, "udpsrc name=src port=0 " RX_CAPS
+  {"rx-stock", KIND_RX, "udpsrc name=net port=0 " RX_CAPS
         " ! rtpjitterbuffer ! fakesink name=sink", NULL, 0},
-  {"tx-udpsink", KIND_TX, "appsrc name=src ! udpsink host=127.0.0.1 "
+  {"tx-udpsink", KIND_TX, "appsrc name=src ! udpsink name=net host=127.0.0.1 "
         "port=@PORT@ sync=false async=false", "ccfb", 0},
   {"tx-ccfb", KIND_TX, "appsrc name=src ! " RTPCCSINK " feedback=ccfb",
       "ccfb", 0},
@@ -197,27 +198,24 @@ static gint
 child_rx (const Scenario * s, guint warmup, guint window)
 {
   GError *err = NULL;
-  GstElement *pipeline = gst_parse_launch (s->launch, &err);
-  GstElement *src, *sink;
+  guint port = 0;
+  GstElement *pipeline = bench_pipeline_bound (s->launch, "net", &port, &err);
+  GstElement *sink;
   GstPad *pad;
   RxCount c = { warmup, window, 0, 0, g_get_monotonic_time (), 0 };
-  gint port = 0;
   gint rc = 0;
 
   if (!pipeline) {
     g_printerr ("bench-cpu: %s\n", err->message);
     return 1;
   }
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  /* PAUSED: bound, and a live source sends nothing yet */
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   pad = gst_element_get_static_pad (sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_BUFFER_LIST, rx_probe, &c, NULL);
   gst_object_unref (pad);
-  gst_element_set_state (pipeline, GST_STATE_PAUSED);
-  g_object_get (src, g_object_class_find_property (G_OBJECT_GET_CLASS (src),
-          "bound-port") ? "bound-port" : "port", &port, NULL);
-  printf ("port %d\n", port);
+  printf ("port %u\n", port);
   fflush (stdout);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
 
@@ -246,7 +244,6 @@ child_rx (const Scenario * s, guint warmup, guint window)
     fflush (stdout);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
   return rc;
@@ -259,7 +256,7 @@ child_tx (const Scenario * s, gint port, guint warmup, guint window)
   gchar *port_str = g_strdup_printf ("%d", port);
   gchar *desc = g_strjoinv (port_str, parts);
   GError *err = NULL;
-  GstElement *pipeline = gst_parse_launch (desc, &err);
+  GstElement *pipeline = bench_pipeline_bound (desc, "net", NULL, &err);
   GstElement *src;
   GstCaps *caps;
   guint8 pkt[BENCH_PKT_SIZE];
@@ -513,7 +510,7 @@ static gdouble
 run_tx (const Scenario * s, const Opts * o, BenchChild * child,
     GstElement * peer)
 {
-  GstElement *src = gst_bin_get_by_name (GST_BIN (peer), "src");
+  GstElement *src = gst_bin_get_by_name (GST_BIN (peer), "net");
   GstStructure *st = NULL;
   guint64 got = 0;
   gchar *result = bench_child_expect (child, "result",
@@ -556,12 +553,11 @@ measure_once (const Scenario * s, const Opts * o)
       s->kind == KIND_FECDEC ? o->fec_window : o->window);
   g_snprintf (port, sizeof port, "0");
   if (s->kind == KIND_TX) {
-    gchar *desc = g_strdup_printf ("rtpccsrc name=src port=0 feedback=%s "
+    gchar *desc = g_strdup_printf ("rtpccsrc name=net port=0 feedback=%s "
         RX_CAPS " ! fakesink", s->peer_feedback);
-    GstElement *src;
-    gint p = 0;
+    guint p = 0;
 
-    peer = gst_parse_launch (desc, &err);
+    peer = bench_pipeline_bound (desc, "net", &p, &err);
     g_free (desc);
     if (!peer) {
       g_printerr ("bench-cpu: peer: %s\n", err->message);
@@ -569,10 +565,7 @@ measure_once (const Scenario * s, const Opts * o)
       return -1;
     }
     gst_element_set_state (peer, GST_STATE_PLAYING);
-    src = gst_bin_get_by_name (GST_BIN (peer), "src");
-    g_object_get (src, "bound-port", &p, NULL);
-    gst_object_unref (src);
-    g_snprintf (port, sizeof port, "%d", p);
+    g_snprintf (port, sizeof port, "%u", p);
   }
   child = bench_child_spawn (o->valgrind, args, &err);
   if (!child) {

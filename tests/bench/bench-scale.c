@@ -41,6 +41,7 @@
 #endif
 
 #include "bench-measure.h"
+#include "bench-port.h"
 #include "bench-report.h"
 #include "bench-stream.h"
 
@@ -55,7 +56,7 @@
 #include <unistd.h>
 
 #define RX_CAPS "caps=\"" BENCH_CAPS "\""
-#define RTPCCSINK "rtpccsink host=127.0.0.1 port=@PORT@ controller=gcc " \
+#define RTPCCSINK "rtpccsink name=net host=127.0.0.1 port=@PORT@ controller=gcc " \
     "start-bitrate=@START@ max-bitrate=@MAX@ encoder-control=none " \
     "sync=false async=false"
 #define HEADROOM 0.9
@@ -75,12 +76,12 @@ static const struct
   const gchar *tx, *rx;
 } kinds[] = {
   {"minimal", "appsrc name=src ! " RTPCCSINK,
-      "rtpccsrc name=src port=0 " RX_CAPS " ! fakesink name=sink"},
+      "rtpccsrc name=net port=0 " RX_CAPS " ! fakesink name=sink"},
   {"full", "appsrc name=src ! sendbuffer ! fecenc follow-target=false ! "
-        RTPCCSINK, "rtpccsrc name=src port=0 " RX_CAPS
+        RTPCCSINK, "rtpccsrc name=net port=0 " RX_CAPS
         " ! fecdec ! playoutbuffer ! fakesink name=sink"},
-  {"stock", "appsrc name=src ! udpsink host=127.0.0.1 port=@PORT@ "
-        "sync=false async=false", "udpsrc name=src port=0 " RX_CAPS
+  {"stock", "appsrc name=src ! udpsink name=net host=127.0.0.1 "
+        "port=@PORT@ sync=false async=false", "udpsrc name=net port=0 " RX_CAPS
         " ! rtpjitterbuffer ! fakesink name=sink"},
 };
 
@@ -121,12 +122,14 @@ replace (const gchar * s, const gchar * key, const gchar * value)
   return out;
 }
 
+/* @desc in PAUSED, its socket ("net") on a port of its own. */
 static GstElement *
-launch (const gchar * desc)
+launch (const gchar * desc, guint * port)
 {
   GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
+  GstElement *p = bench_pipeline_bound (desc, "net", port, &err);
   GstBus *bus;
+  GstMessage *m;
 
   if (!p) {
     g_printerr ("bench-scale: %s\n", err->message);
@@ -135,6 +138,11 @@ launch (const gchar * desc)
   }
   bus = gst_element_get_bus (p);
   gst_bus_set_sync_handler (bus, bus_drop, NULL, NULL);
+  /* what was posted before the handler: looked at, then dropped too */
+  while ((m = gst_bus_pop (bus))) {
+    bus_drop (bus, m, NULL);
+    gst_message_unref (m);
+  }
   gst_object_unref (bus);
   return p;
 }
@@ -142,30 +150,24 @@ launch (const gchar * desc)
 static gboolean
 call_start (Call * c, CallKind kind, guint rate)
 {
-  GstElement *rsrc;
   GstCaps *caps;
-  gint port = 0;
+  guint port = 0;
   gchar num[32], *d1, *d2, *d3;
   guint64 bps = (guint64) rate * BENCH_PKT_SIZE * 8;
 
   memset (c, 0, sizeof *c);
-  if (!(c->rx = launch (kinds[kind].rx)))
+  if (!(c->rx = launch (kinds[kind].rx, &port)))
     return FALSE;
-  gst_element_set_state (c->rx, GST_STATE_PAUSED);
-  rsrc = gst_bin_get_by_name (GST_BIN (c->rx), "src");
-  g_object_get (rsrc, kind == CALL_STOCK ? "port" : "bound-port", &port,
-      NULL);
-  gst_object_unref (rsrc);
   c->sink = gst_bin_get_by_name (GST_BIN (c->rx), "sink");
 
-  g_snprintf (num, sizeof num, "%d", port);
+  g_snprintf (num, sizeof num, "%u", port);
   d1 = replace (kinds[kind].tx, "@PORT@", num);
   /* the controller starts above the stream (FEC included) */
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, 2 * bps);
   d2 = replace (d1, "@START@", num);
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, 4 * bps);
   d3 = replace (d2, "@MAX@", num);
-  c->tx = launch (d3);
+  c->tx = launch (d3, NULL);
   g_free (d1);
   g_free (d2);
   g_free (d3);
