@@ -220,7 +220,7 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
   }
   if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
-        rtpcc_mono_now (), media_bps);
+        rtpcc_timebase_now (&self->timebase), media_bps);
 }
 
 /* ---- the task ----------------------------------------------------------- */
@@ -271,7 +271,6 @@ gst_rtpcc_sink_loop (gpointer user_data)
   GstRtpccSink *self = user_data;
   RtpccTime now, next;
   struct pollfd fds[2];
-  struct timespec ts, *tsp = NULL;
   guint8 buf[2048];
   GstStructure *publish = NULL, *resend = NULL;
   guint64 media_bps = 0, retry_bps = 0;
@@ -286,7 +285,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     gst_task_pause (self->task);
     return;
   }
-  now = rtpcc_mono_now ();
+  now = rtpcc_timebase_now (&self->timebase);
   rtpcc_sender_tick (self->sender, now);
   for (;;) {
     RtpccWirePacket w;
@@ -362,7 +361,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     push_target_upstream (self, resend);
   if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
-        rtpcc_mono_now (), retry_bps);
+        rtpcc_timebase_now (&self->timebase), retry_bps);
   if (self->encoder.retry_at != RTPCC_TIME_NONE)
     next = next == RTPCC_TIME_NONE ? self->encoder.retry_at :
         MIN (next, self->encoder.retry_at);
@@ -371,12 +370,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
   fds[0].events = POLLIN;
   fds[1].fd = self->pollfd.fd;
   fds[1].events = POLLIN;
-  if (next != RTPCC_TIME_NONE) {
-    rtpcc_timespec_until (next, &ts);
-    tsp = &ts;
-  }
-  /* ppoll: nanosecond timeouts, so pacing is not quantised to 1 ms */
-  if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+  if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT (self), fds, 2, 1,
+          next) < 0 && errno != EINTR) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
         ("poll failed: %s", g_strerror (errno)));
     gst_task_pause (self->task);
@@ -405,8 +400,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
          * steer our rate */
         self->wrong_source++;
       } else {
-        rtpcc_sender_receive_rtcp (self->sender, rtpcc_mono_now (), buf,
-            n);
+        rtpcc_sender_receive_rtcp (self->sender,
+            rtpcc_timebase_now (&self->timebase), buf, n);
       }
       g_mutex_unlock (&self->lock);
       g_clear_object (&from);
@@ -426,6 +421,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   GSocketAddress *bind_addr, *local;
   GResolver *resolver;
   GList *addrs;
+  RtpccTime now;
 
   rtpcc_sender_config_init (&cfg);
   GST_OBJECT_LOCK (self);
@@ -454,12 +450,12 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.twcc_ext_id = (guint8) self->twcc_ext_id;
   cfg.fec_pt = g_atomic_int_get (&self->fec_pt);
   cfg.clock_rate = 90000;       /* video; caps could refine it */
-  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
-      rtpcc_mono_now () +
+  now = rtpcc_timebase_now (&self->timebase);
+  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.ntp_offset = self->ntp_offset;
   cfg.seed = (guint64) g_get_real_time ();
-  self->sender = rtpcc_sender_new (&cfg, rtpcc_mono_now (), &err);
+  self->sender = rtpcc_sender_new (&cfg, now, &err);
   GST_OBJECT_UNLOCK (self);
   if (!self->sender) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
@@ -530,7 +526,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   /* a video frame leaves as a burst: give the kernel room for it */
   g_socket_set_option (self->socket, SOL_SOCKET, SO_SNDBUF, 1 << 21, NULL);
 
-  self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_wakeup_drain (self->pollfd.fd);
   self->flushing = FALSE;
   self->published_generation = G_MAXUINT64;
   self->last_tripped = FALSE;
@@ -566,10 +562,6 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
     gst_object_unref (self->task);
     self->task = NULL;
   }
-  if (self->pollfd.fd >= 0) {
-    close (self->pollfd.fd);
-    self->pollfd.fd = -1;
-  }
   g_mutex_lock (&self->lock);
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
@@ -598,9 +590,9 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
-    if (rtpcc_sender_enqueue_rtp (self->sender, rtpcc_mono_now (), map.data,
-            map.size, map.size, gst_buffer_ref (buffer)) ==
-        RTPCC_SENDER_INVALID)
+    if (rtpcc_sender_enqueue_rtp (self->sender,
+            rtpcc_timebase_now (&self->timebase), map.data, map.size,
+            map.size, gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
   }
   g_mutex_unlock (&self->lock);
@@ -617,6 +609,19 @@ gst_rtpcc_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   return TRUE;
 }
 
+/* The pipeline's clock from PLAYING on (a GstTestClock in tests): the
+ * sender's timeline continues on it (rtpcctimebase.h), and the task waits
+ * on it from its next wake-up. */
+static gboolean
+gst_rtpcc_sink_set_clock (GstElement * element, GstClock * clock)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (element);
+
+  if (rtpcc_timebase_set_clock (&self->timebase, clock))
+    wake_task (self);
+  return GST_ELEMENT_CLASS (parent_class)->set_clock (element, clock);
+}
+
 /* ---- GObject ------------------------------------------------------------ */
 
 static GstStructure *
@@ -625,6 +630,7 @@ make_stats (GstRtpccSink * self)
   GstStructure *s;
   const RtpccSenderStats *st;
   const RtpccTarget *t;
+  RtpccTime now;
 
   g_mutex_lock (&self->lock);
   if (!self->sender) {
@@ -634,7 +640,8 @@ make_stats (GstRtpccSink * self)
     g_mutex_unlock (&self->lock);
     return s;
   }
-  st = rtpcc_sender_get_stats (self->sender, rtpcc_mono_now ());
+  now = rtpcc_timebase_now (&self->timebase);
+  st = rtpcc_sender_get_stats (self->sender, now);
   t = rtpcc_sender_get_target (self->sender);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
       "controller", G_TYPE_STRING,
@@ -674,8 +681,7 @@ make_stats (GstRtpccSink * self)
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "feedback-problem", G_TYPE_STRING,
-      rtpcc_sender_get_feedback_problem (self->sender, rtpcc_mono_now ()),
-      NULL);
+      rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -865,6 +871,11 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
+  rtpcc_timebase_clear (&self->timebase);
+  /* only now: a clock id of the task may still write to it until it is
+   * freed, and it holds a reference to us */
+  if (self->pollfd.fd >= 0)
+    close (self->pollfd.fd);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1157,6 +1168,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_stop);
   basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_render);
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_caps);
+  element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_clock);
 
   gst_type_mark_as_plugin_api (gst_rtpcc_feedback_mode_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_rtpcc_encoder_control_get_type (), 0);
@@ -1186,7 +1198,8 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->fec_pt = DEFAULT_FEC_PT;
   self->probing = TRUE;
   self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
-  self->pollfd.fd = -1;
+  self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);
   gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));

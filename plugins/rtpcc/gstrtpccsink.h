@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <rtpcc/sender.h>
 #include "gstrtpccencoder.h"
+#include "rtpcctimebase.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,7 @@ struct _GstRtpccSink
   GstRtpccProbeSsrcMode probe_ssrc_mode;
 
   /* runtime */
+  RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards sender and counters below */
   RtpccSender *sender;
   RtpccTime ntp_offset;

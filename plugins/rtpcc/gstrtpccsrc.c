@@ -132,7 +132,6 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   for (;;) {
     RtpccTime now, next;
     struct pollfd fds[2];
-    struct timespec ts, *tsp = NULL;
 
     g_mutex_lock (&self->lock);
     if (self->flushing) {
@@ -140,7 +139,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       ret = GST_FLOW_FLUSHING;
       break;
     }
-    now = rtpcc_mono_now ();
+    now = rtpcc_timebase_now (&self->timebase);
     next = rtpcc_receiver_next_feedback_time (self->receiver);
     if (next != RTPCC_TIME_NONE && now >= next) {
       gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
@@ -155,11 +154,9 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     fds[0].events = POLLIN;
     fds[1].fd = self->wakeup_fd;
     fds[1].events = POLLIN;
-    if (next != RTPCC_TIME_NONE) {
-      rtpcc_timespec_until (next, &ts);
-      tsp = &ts;
-    }
-    if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+    fds[0].revents = fds[1].revents = 0;
+    if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT (self), fds, 2, 1,
+            next) < 0 && errno != EINTR) {
       GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
           ("poll failed: %s", g_strerror (errno)));
       ret = GST_FLOW_ERROR;
@@ -187,7 +184,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         g_clear_error (&err);
         continue;
       }
-      now = rtpcc_mono_now ();
+      now = rtpcc_timebase_now (&self->timebase);
       if (rtpcc_rtcp_is_rtcp (data, n)) {
         g_mutex_lock (&self->lock);
         rtpcc_receiver_on_rtcp (self->receiver, now, data, n);
@@ -267,6 +264,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   GError *err = NULL;
   GInetAddress *addr;
   GSocketAddress *bind_addr, *local;
+  RtpccTime now;
 
   GST_OBJECT_LOCK (self);
   addr = g_inet_address_new_from_string (self->address);
@@ -311,13 +309,13 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.feedback_interval = RTPCC_MSEC (self->feedback_interval_ms);
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.cname = self->cname;
-  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
-      rtpcc_mono_now () +
+  now = rtpcc_timebase_now (&self->timebase);
+  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.seed = (guint64) g_get_real_time ();
   GST_OBJECT_UNLOCK (self);
-  self->receiver = rtpcc_receiver_new (&cfg, rtpcc_mono_now ());
-  self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  self->receiver = rtpcc_receiver_new (&cfg, now);
+  rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
   return TRUE;
 }
@@ -335,9 +333,6 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
     g_socket_close (self->socket, NULL);
   g_clear_object (&self->socket);
   g_clear_object (&self->peer);
-  if (self->wakeup_fd >= 0)
-    close (self->wakeup_fd);
-  self->wakeup_fd = -1;
   return TRUE;
 }
 
@@ -388,10 +383,24 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
         GST_PTR_FORMAT, gst_event_get_structure (event));
   g_mutex_lock (&self->lock);
   if (self->receiver)
-    rtpcc_receiver_mark_discarded (self->receiver, rtpcc_mono_now (),
-        ssrc, seqnum, ok ? MIN (count, RTPCC_RECEIVER_MAX_DISCARDS) : 0);
+    rtpcc_receiver_mark_discarded (self->receiver,
+        rtpcc_timebase_now (&self->timebase), ssrc, seqnum,
+        ok ? MIN (count, RTPCC_RECEIVER_MAX_DISCARDS) : 0);
   g_mutex_unlock (&self->lock);
   return TRUE;
+}
+
+/* The pipeline's clock from PLAYING on (a GstTestClock in tests): the
+ * receiver's timeline continues on it (rtpcctimebase.h). */
+static gboolean
+gst_rtpcc_src_set_clock (GstElement * element, GstClock * clock)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (element);
+
+  if (rtpcc_timebase_set_clock (&self->timebase, clock)
+      && !rtpcc_wakeup_signal (self->wakeup_fd))
+    GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
+  return GST_ELEMENT_CLASS (parent_class)->set_clock (element, clock);
 }
 
 static GstCaps *
@@ -421,7 +430,7 @@ make_stats (GstRtpccSrc * self)
   g_mutex_lock (&self->lock);
   if (self->receiver) {
     const RtpccReceiverStats *st = rtpcc_receiver_get_stats (self->receiver,
-        rtpcc_mono_now ());
+        rtpcc_timebase_now (&self->timebase));
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "packets-received", G_TYPE_UINT64, st->packets_received,
         "bytes-received", G_TYPE_UINT64, st->bytes_received,
@@ -573,6 +582,11 @@ gst_rtpcc_src_finalize (GObject * object)
   g_free (self->cname);
   gst_caps_replace (&self->caps, NULL);
   g_mutex_clear (&self->lock);
+  rtpcc_timebase_clear (&self->timebase);
+  /* only now: a clock id of the task may still write to it until it is
+   * freed, and it holds a reference to us */
+  if (self->wakeup_fd >= 0)
+    close (self->wakeup_fd);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -713,6 +727,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_src_get_caps);
   basesrc_class->event = GST_DEBUG_FUNCPTR (gst_rtpcc_src_event);
   pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_rtpcc_src_create);
+  element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_set_clock);
 
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
       "congestion-controlled RTP source");
@@ -730,7 +745,8 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->cname = g_strdup (DEFAULT_CNAME);
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
-  self->wakeup_fd = -1;
+  self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);

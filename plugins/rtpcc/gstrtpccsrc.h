@@ -6,6 +6,7 @@
 #include <gst/base/gstpushsrc.h>
 #include <gio/gio.h>
 #include <rtpcc/receiver.h>
+#include "rtpcctimebase.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,7 @@ struct _GstRtpccSrc
   guint twcc_ext_id;
 
   /* runtime */
+  RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards receiver and counters */
   RtpccReceiver *receiver;
   GSocket *socket;
