@@ -381,21 +381,20 @@ gst_rtpcc_sink_loop (gpointer user_data)
     rtpcc_wakeup_drain (self->pollfd.fd);
   if (fds[0].revents & (POLLIN | POLLERR)) {
     for (;;) {
-      GSocketAddress *from = NULL;
-      GError *err = NULL;
-      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) buf,
-          sizeof (buf), NULL, &err);
+      struct sockaddr_storage from;
+      socklen_t from_len = sizeof from;
+      RtpccAddress addr;
+      gssize n = rtpcc_recv_datagram (fds[0].fd, buf, sizeof (buf), &from,
+          &from_len);
       if (n < 0) {
-        g_clear_error (&err);
-        break;
+        /* EAGAIN, or an ICMP error after a send: not fatal */
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+          break;
+        continue;
       }
       g_mutex_lock (&self->lock);
-      if (!from || !g_inet_address_equal (g_inet_socket_address_get_address
-              (G_INET_SOCKET_ADDRESS (from)),
-              g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS
-                  (self->peer)))
-          || g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (from)) !=
-          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (self->peer))) {
+      if (!rtpcc_address_from_sockaddr (&from, from_len, &addr)
+          || !rtpcc_address_equal (&addr, &self->peer_key)) {
         /* feedback only from the peer we send to: anything else could
          * steer our rate */
         self->wrong_source++;
@@ -404,7 +403,6 @@ gst_rtpcc_sink_loop (gpointer user_data)
             rtpcc_timebase_now (&self->timebase), buf, n);
       }
       g_mutex_unlock (&self->lock);
-      g_clear_object (&from);
     }
   }
 }
@@ -491,6 +489,14 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     g_resolver_free_addresses (addrs);
   }
   self->peer = g_inet_socket_address_new (addr, self->port);
+  {
+    struct sockaddr_storage ss;
+    memset (&ss, 0, sizeof ss);
+    if (!g_socket_address_to_native (self->peer, &ss, sizeof ss, NULL)
+        || !rtpcc_address_from_sockaddr (&ss,
+            g_socket_address_get_native_size (self->peer), &self->peer_key))
+      rtpcc_address_set (&self->peer_key, NULL, 0);
+  }
   self->socket = g_socket_new (g_inet_address_get_family (addr),
       G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
   g_object_unref (addr);

@@ -6,6 +6,7 @@
 #include <gst/base/gstbasesink.h>
 #include <gio/gio.h>
 #include <rtpcc/sender.h>
+#include <rtpcc/peer.h>
 #include "gstrtpccencoder.h"
 #include "rtpcctimebase.h"
 
@@ -61,6 +62,8 @@ struct _GstRtpccSink
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;
+  RtpccAddress peer_key;        /* the peer as rtpcc_address_from_sockaddr
+                                 * makes it: feedback only from there */
   GstPoll *poll;
   GstPollFD pollfd;
   GstTask *task;

@@ -87,17 +87,6 @@ send_feedback (GstRtpccSrc * self, const guint8 * data, gsize len)
   }
 }
 
-static gboolean
-same_address (GSocketAddress * a, GSocketAddress * b)
-{
-  GInetSocketAddress *x = G_INET_SOCKET_ADDRESS (a);
-  GInetSocketAddress *y = G_INET_SOCKET_ADDRESS (b);
-  return g_inet_socket_address_get_port (x) ==
-      g_inet_socket_address_get_port (y)
-      && g_inet_address_equal (g_inet_socket_address_get_address (x),
-      g_inet_socket_address_get_address (y));
-}
-
 /* The packet without its header extension block, if that block holds
  * nothing but the transport-wide seq @id, which the sender added on the
  * wire and we have consumed; else NULL. Downstream then sees the packet as
@@ -119,6 +108,88 @@ strip_twcc (const guint8 * data, gsize n, guint id)
   }
   gst_buffer_set_size (b, out);
   return b;
+}
+
+/* Feedback goes to the receiver's peer (peer.h): the element follows it
+ * when it moves, with the address of the datagram that moved it. With
+ * self->lock. */
+static void
+follow_peer (GstRtpccSrc * self, const struct sockaddr_storage *from,
+    socklen_t from_len)
+{
+  const RtpccAddress *peer = rtpcc_receiver_get_peer (self->receiver);
+
+  if (!peer || (self->peer && rtpcc_address_equal (peer, &self->peer_key)))
+    return;
+  g_clear_object (&self->peer);
+  self->peer = g_socket_address_new_from_native ((gpointer) from, from_len);
+  self->peer_key = *peer;
+  GST_INFO_OBJECT (self, "feedback goes to %" GST_PTR_FORMAT, self->peer);
+}
+
+/* One datagram from @from: RTCP for the receiver, RTP logged and returned
+ * to push (NULL: nothing to push). */
+static GstBuffer *
+handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
+    const struct sockaddr_storage *from, socklen_t from_len)
+{
+  RtpccTime now = rtpcc_timebase_now (&self->timebase);
+  RtpccReceiverVerdict verdict;
+  RtpccAddress addr;
+  RtpccRtpInfo info;
+  GstBuffer *buf;
+  gboolean twcc_mode;
+
+  if (!rtpcc_address_from_sockaddr (from, from_len, &addr))
+    return NULL;
+  if (rtpcc_rtcp_is_rtcp (data, n)) {
+    g_mutex_lock (&self->lock);
+    rtpcc_receiver_on_rtcp_from (self->receiver, now, data, n, &addr);
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  /* the library's bounds-checked parser (an empty datagram is not RTP
+   * either) */
+  if (!rtpcc_rtp_parse (data, n, n, (guint8) self->twcc_ext_id, &info,
+          NULL)) {
+    g_mutex_lock (&self->lock);
+    self->invalid_rtp++;
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+
+  g_mutex_lock (&self->lock);
+  GST_OBJECT_LOCK (self);
+  info.clock_rate = caps_clock_rate (self->caps);
+  twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
+  GST_OBJECT_UNLOCK (self);
+  verdict = rtpcc_receiver_on_rtp_from (self->receiver, now, &info, &addr);
+  follow_peer (self, from, from_len);
+  if (verdict == RTPCC_RECEIVER_REFUSED) {
+    /* not from the sender: never logged, never pushed (counted) */
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  if (verdict == RTPCC_RECEIVER_CONSUMED) {
+    /* a bandwidth probe on an SSRC of its own: logged for feedback,
+     * nothing to decode, and an extra SSRC would confuse downstream */
+    self->padding_packets++;
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) is
+   * pushed, so downstream sees no gap (the depayloader drops it as
+   * empty) */
+  if (info.padding_only)
+    self->padding_pushed++;
+  buf = NULL;
+  /* only then did our sender put it there: otherwise an element with
+   * that ID is one of the sender's own extensions (mid, audio level) */
+  if (info.has_twcc && twcc_mode
+      && (buf = strip_twcc (data, n, self->twcc_ext_id)))
+    self->twcc_stripped++;
+  g_mutex_unlock (&self->lock);
+  return buf ? buf : gst_buffer_new_memdup (data, n);
 }
 
 static GstFlowReturn
@@ -170,86 +241,18 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       continue;
 
     {
-      GSocketAddress *from = NULL;
-      GError *err = NULL;
-      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) data,
-          MAX_DATAGRAM, NULL, &err);
-      GstBuffer *buf;
-      RtpccRtpInfo info;
-      gboolean stripped_one = FALSE, twcc_mode, pass;
+      struct sockaddr_storage from;
+      socklen_t from_len = sizeof from;
+      gssize n = rtpcc_recv_datagram (fds[0].fd, data, MAX_DATAGRAM, &from,
+          &from_len);
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
-        GST_LOG_OBJECT (self, "receive: %s", err->message);
-        g_clear_error (&err);
+        GST_LOG_OBJECT (self, "receive: %s", g_strerror (errno));
         continue;
       }
-      now = rtpcc_timebase_now (&self->timebase);
-      if (rtpcc_rtcp_is_rtcp (data, n)) {
-        g_mutex_lock (&self->lock);
-        rtpcc_receiver_on_rtcp (self->receiver, now, data, n);
-        g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        continue;
-      }
-      /* the library's bounds-checked parser (an empty datagram is not RTP
-       * either) */
-      if (!rtpcc_rtp_parse (data, n, n, (guint8) self->twcc_ext_id, &info,
-              NULL)) {
-        g_mutex_lock (&self->lock);
-        self->invalid_rtp++;
-        g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        continue;
-      }
-      buf = gst_buffer_new_memdup (data, n);
-      GST_OBJECT_LOCK (self);
-      twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
-      GST_OBJECT_UNLOCK (self);
-      /* only then did our sender put it there: otherwise an element with
-       * that ID is one of the sender's own extensions (mid, audio level) */
-      if (info.has_twcc && twcc_mode) {
-        GstBuffer *stripped = strip_twcc (data, n, self->twcc_ext_id);
-        if (stripped) {
-          gst_buffer_unref (buf);
-          buf = stripped;
-          stripped_one = TRUE;
-        }
-      }
-
-      g_mutex_lock (&self->lock);
-      GST_OBJECT_LOCK (self);
-      info.clock_rate = caps_clock_rate (self->caps);
-      GST_OBJECT_UNLOCK (self);
-      pass = rtpcc_receiver_on_rtp (self->receiver, now, &info);
-      /* feedback goes back to where the media comes from */
-      if (from && (!self->peer || !same_address (self->peer, from))) {
-        if (self->peer)
-          self->peer_changes++;
-        g_clear_object (&self->peer);
-        self->peer = g_object_ref (from);
-      }
-      /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) is
-       * pushed, so downstream sees no gap (the depayloader drops it as
-       * empty); one on an SSRC of its own is dropped (RtpccReceiver) */
-      if (info.padding_only && pass)
-        self->padding_pushed++;
-      if (!pass) {
-        /* a bandwidth probe on an SSRC of its own: logged for feedback,
-         * nothing to decode, and an extra SSRC would confuse downstream */
-        self->padding_packets++;
-        g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        gst_buffer_unref (buf);
-        continue;
-      }
-      /* (counted when pushed, as the stats say) */
-      if (stripped_one)
-        self->twcc_stripped++;
-      g_mutex_unlock (&self->lock);
-      g_clear_object (&from);
-      *outbuf = buf;
-      break;
+      if ((*outbuf = handle_datagram (self, data, n, &from, from_len)))
+        break;
     }
   }
   g_free (data);
@@ -333,6 +336,7 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
     g_socket_close (self->socket, NULL);
   g_clear_object (&self->socket);
   g_clear_object (&self->peer);
+  rtpcc_address_set (&self->peer_key, NULL, 0);
   return TRUE;
 }
 
@@ -445,7 +449,10 @@ make_stats (GstRtpccSrc * self)
         (guint64) st->feedback_interval,
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
         "send-errors", G_TYPE_UINT64, self->send_errors,
-        "peer-changes", G_TYPE_UINT64, self->peer_changes,
+        "peer-changes", G_TYPE_UINT64, st->peer_changes,
+        "peer-refused", G_TYPE_UINT64, st->peer_refused,
+        "rtcp-wrong-source", G_TYPE_UINT64, st->rtcp_wrong_source,
+
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
@@ -706,7 +713,11 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * payload), sources (SSRCs tracked, at most 16), sources-evicted (dropped
    * to make room for a new one: silent for 30 s, else the one with the
    * fewest packets), packets-untracked (packets of SSRCs that found 16
-   * established live streams: counted, no feedback).
+   * established live streams: counted, no feedback); peer-changes (the
+   * address feedback goes to moved: only with the established media
+   * source, or after the peer fell silent, see gst/rtpcc/peer.h),
+   * peer-refused (RTP from any other address: dropped unlogged),
+   * rtcp-wrong-source (RTCP from any other address: dropped).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",

@@ -33,13 +33,13 @@ struct _GstRtpccSrc
   GMutex lock;                  /* guards receiver and counters */
   RtpccReceiver *receiver;
   GSocket *socket;
-  GSocketAddress *peer;         /* where RTP comes from: feedback goes there */
+  GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
+  RtpccAddress peer_key;        /* ... as the library knows it */
   gint wakeup_fd;
   gboolean flushing;
   gint bound_port;
   guint64 invalid_rtp;
   guint64 send_errors;
-  guint64 peer_changes;
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */
   guint64 twcc_stripped;        /* packets whose TWCC-only extension went */

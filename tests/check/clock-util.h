@@ -15,6 +15,14 @@
  * (clock_snapshot()), so that the element has processed the action before
  * the test looks at its counters.
  *
+ * A datagram one element sends another is in the receiver's socket queue
+ * before the sender goes idle, while the receiver may not have woken yet
+ * (its id still pending): "idle" also needs the sockets of the elements to
+ * be empty. The test names their ports (clock_watch_port()), and settling
+ * waits until the kernel's receive queues on them (/proc/net/udp{,6}) are
+ * empty: an element reads its socket only after it unregistered its id,
+ * so an empty queue and a pending id mean it is idle.
+ *
  * The waits are condition waits, bounded in real time only as a guard
  * against a hung element (the test then fails).
  *
@@ -28,7 +36,11 @@
 
 G_BEGIN_DECLS
 
-/* Blocks until @waiters clock ids are pending on @clock. */
+/* The elements using @clock receive on local UDP @port. */
+void clock_watch_port (GstTestClock * clock, guint16 port);
+
+/* Blocks until @waiters clock ids are pending on @clock and the watched
+ * sockets are empty. */
 void clock_settle (GstTestClock * clock, guint waiters);
 
 /* The ids pending now (references), for clock_settle_after(). */

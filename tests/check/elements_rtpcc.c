@@ -686,6 +686,7 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
   g_object_get (f->sink, "bound-port", &bound, NULL);
   fail_unless (bound > 0 && bound < 65536);
   f->sink_port = (guint16) bound;
+  clock_watch_port (f->clock, f->sink_port);
   clock_settle (f->clock, 1);
 }
 
@@ -907,9 +908,11 @@ typedef struct
 } SrcFixture;
 
 /* rtpccsrc in a harness on its test clock, receiving from f->peer; in
- * @feedback mode ("ccfb", "twcc", "rr"; NULL: the default) */
+ * @feedback mode ("ccfb", "twcc", "rr"; NULL: the default), with a
+ * kernel receive buffer of @buffer_size bytes (0: the default) */
 static void
-src_fixture_init_mode (SrcFixture * f, const gchar * feedback)
+src_fixture_init_full (SrcFixture * f, const gchar * feedback,
+    guint buffer_size)
 {
   GstCaps *caps = gst_caps_from_string (RTP_CAPS);
   gint bound = 0;
@@ -922,13 +925,22 @@ src_fixture_init_mode (SrcFixture * f, const gchar * feedback)
   gst_caps_unref (caps);
   if (feedback)
     gst_util_set_object_arg (G_OBJECT (f->src), "feedback", feedback);
+  if (buffer_size)
+    g_object_set (f->src, "buffer-size", buffer_size, NULL);
   f->h = gst_harness_new_with_element (f->src, NULL, "src");
   f->clock = gst_harness_get_testclock (f->h);
   gst_harness_play (f->h);
   g_object_get (f->src, "bound-port", &bound, NULL);
   fail_unless (bound > 0 && bound < 65536);
   f->src_port = (guint16) bound;
+  clock_watch_port (f->clock, f->src_port);
   clock_settle (f->clock, 1);
+}
+
+static void
+src_fixture_init_mode (SrcFixture * f, const gchar * feedback)
+{
+  src_fixture_init_full (f, feedback, 0);
 }
 
 static void
@@ -1130,6 +1142,9 @@ pair_start (Pair * p)
   g_object_set (p->sink, "host", "127.0.0.1", "port", port, NULL);
   p->hs = gst_harness_new_with_element (p->sink, "sink", NULL);
   gst_harness_set_src_caps_str (p->hs, RTP_CAPS);
+  g_object_get (p->sink, "bound-port", &port, NULL);
+  clock_watch_port (p->clock, p->src_port);
+  clock_watch_port (p->clock, (guint16) port);
   clock_settle (p->clock, 2);
 }
 
@@ -1278,6 +1293,182 @@ GST_START_TEST (test_feedback_mode_mismatch)
 
   pair_clear (&p);
   gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+/* ---- 4b. who the receiver answers to ------------------------------------ */
+
+/* A padding-only RTP packet (P bit, 4 bytes of padding, no payload). */
+static gsize
+make_padding_bytes (guint8 * out, gsize max, guint32 ssrc, guint16 seq)
+{
+  gsize n = make_rtp_bytes (out, max, ssrc, seq, 0, FALSE, 0);
+
+  fail_unless (n + 4 <= max);
+  out[0] |= 0x20;
+  out[n] = out[n + 1] = out[n + 2] = 0;
+  out[n + 3] = 4;
+  return n + 4;
+}
+
+/* Datagrams waiting on @s (dropped). */
+static guint
+drain (GSocket * s)
+{
+  guint8 buf[2048];
+  guint n = 0;
+
+  while (recv_datagram (s, buf, sizeof buf, NULL) >= 0)
+    n++;
+  return n;
+}
+
+/* A third party on another port sends RTP to rtpccsrc while a call runs:
+ * padding-only packets, and packets with payload on SSRCs of its own, 250
+ * a second. The receiver's feedback must keep going to the sender only
+ * (it names SSRCs and sequence numbers), and the sender must see none of
+ * its packets lost. Before the peer was confirmed per source, each such
+ * packet re-pointed the feedback: the attacker got most of it and the
+ * sender took the packets it no longer heard about for lost. */
+GST_START_TEST (test_src_peer_not_redirected)
+{
+  Pair p;
+  GSocket *attacker;
+  guint16 attacker_port;
+  guint8 pkt[1500];
+  guint sent = 0, got = 0, to_attacker = 0;
+  guint64 start_target = 1000000;
+  guint target = 0;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "gcc", "start-bitrate",
+      (guint) start_target, NULL);
+  pair_start (&p);
+  attacker = udp_socket_new (&attacker_port);
+
+  /* 2 s: a frame of three packets every 32 ms; from the fourth frame on,
+   * an attack packet every 4 ms */
+  for (guint t = 0; t < 500 + 24; t++) {
+    gsize n;
+    if (t % 8 == 0) {
+      for (guint k = 0; k < 3; k++, sent++)
+        pair_push (&p, make_rtp (TEST_SSRC, (guint16) sent, 3000 * (t / 8),
+                k == 2, 1000));
+    }
+    if (t < 24) {
+      pair_advance (&p, 4 * GST_MSECOND);
+      got += pair_pull (&p, 0, NULL);
+      continue;
+    }
+    if (t % 2 == 0)
+      n = make_padding_bytes (pkt, sizeof pkt, 0xA77AC4E0, (guint16) t);
+    else
+      n = make_rtp_bytes (pkt, sizeof pkt, 0xA7000000u + t, (guint16) t,
+          90 * t, TRUE, 100);
+    send_and_settle (attacker, p.src_port, pkt, n, p.clock, 2);
+    pair_advance (&p, 4 * GST_MSECOND);
+    got += pair_pull (&p, 0, NULL);
+    to_attacker += drain (attacker);
+  }
+  /* (the feedback crosses between two elements: the clock runs until it
+   * is in, or long after it should be) */
+  run_until_stat (p.clock, 2, p.sink, "reported-received", sent, GST_SECOND);
+  got += pair_pull (&p, 0, NULL);
+  to_attacker += drain (attacker);
+  g_object_get (p.sink, "target-bitrate", &target, NULL);
+  GST_INFO ("%u media packets sent, %u pushed; %u datagrams to the "
+      "attacker; src refused %" G_GUINT64_FORMAT ", sink reported %"
+      G_GUINT64_FORMAT " received, %" G_GUINT64_FORMAT " lost, target %u",
+      sent, got, to_attacker, stat_u64 (p.src, "peer-refused"),
+      stat_u64 (p.sink, "reported-received"), stat_u64 (p.sink,
+          "reported-lost"), target);
+
+  fail_unless_equals_int (to_attacker, 0);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "peer-refused"), 500);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "peer-changes"), 0);
+  /* nothing of the attacker's reached downstream or the arrival log */
+  fail_unless_equals_int (got, sent);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "packets-received"), sent);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "sources"), 1);
+  /* the sender heard about every packet, and lost none */
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-received"), sent);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-lost"), 0);
+  fail_unless (target >= start_target, "target %u", target);
+
+  g_object_unref (attacker);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* The peer moves with the established media source (a NAT rebinding):
+ * its SSRC, continuing its sequence, from a new address, four times in a
+ * row; the first three are refused, the fourth taken, and the feedback
+ * follows. Not while the old address still sends that SSRC, and never
+ * for an SSRC the peer has not sent media on. */
+GST_START_TEST (test_src_peer_moves_with_media_source)
+{
+  SrcFixture f;
+  GSocket *moved, *third;
+  guint16 moved_port, third_port;
+  guint8 pkt[1500];
+  gsize n;
+  guint16 seq = 0;
+
+  src_fixture_init (&f);
+  moved = udp_socket_new (&moved_port);
+  third = udp_socket_new (&third_port);
+
+  for (; seq < 10; seq++)
+    send_rtp (&f, seq, TRUE);
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (pull_seq (&f), i);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (f.peer) > 0, "no feedback to the sender");
+
+  /* an unknown SSRC from a third address, in sequence: never */
+  for (guint i = 0; i < 10; i++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, 0x0BADCAFE, (guint16) (500 + i),
+        0, TRUE, 800);
+    src_fixture_send (&f, third, pkt, n);
+  }
+  /* the media SSRC from the new address, interleaved with the old one:
+   * both alive, no move */
+  for (guint i = 0; i < 7; i++, seq++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, seq, 3000 * seq, TRUE,
+        800);
+    src_fixture_send (&f, i % 2 ? moved : f.peer, pkt, n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-changes"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 13);
+  /* (what the old address sent of them was pushed) */
+  for (guint i = 0; i < 4; i++)
+    fail_unless_equals_int (pull_seq (&f), 10 + 2 * i);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f.h), 0);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (f.peer) > 0);
+  fail_unless_equals_int (drain (moved) + drain (third), 0);
+
+  /* the old address falls silent: four in a row from the new one */
+  for (guint i = 0; i < 4; i++, seq++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, seq, 3000 * seq, TRUE,
+        800);
+    src_fixture_send (&f, moved, pkt, n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-changes"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 16);
+  fail_unless_equals_int (pull_seq (&f), seq - 1);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (moved) > 0, "no feedback at the new address");
+  fail_unless_equals_int (drain (f.peer), 0);
+  /* and the old address is refused now */
+  send_rtp (&f, seq, TRUE);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 17);
+
+  g_object_unref (moved);
+  g_object_unref (third);
+  src_fixture_clear (&f);
 }
 
 GST_END_TEST;
@@ -1454,6 +1645,11 @@ rig_play (SendRig * r)
   gst_element_set_bus (r->bin, r->bus);
   r->h = gst_harness_new_with_element (r->bin, "sink", NULL);
   r->clock = gst_harness_get_testclock (r->h);
+  {
+    gint port = 0;
+    g_object_get (r->sink, "bound-port", &port, NULL);
+    clock_watch_port (r->clock, (guint16) port);
+  }
   gst_harness_add_src_parse (r->h, "videotestsrc is-live=true pattern=ball "
       "! capsfilter caps=\"video/x-raw,format=I420,width=320,height=240,"
       "framerate=30/1\"", TRUE);
@@ -2219,6 +2415,7 @@ media_probes_fec_recovery (gboolean twcc)
   if (twcc) {
     /* the receiver moves to the sender's clock (re-basing its time) */
     gst_element_set_clock (src, GST_CLOCK (rig.clock));
+    clock_watch_port (rig.clock, peer_port);
     rig.waiters = 2;
     clock_settle (rig.clock, 2);
   }
@@ -2378,6 +2575,11 @@ GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
   hs = gst_harness_new_with_element (sink, "sink", NULL);
   clock = gst_harness_get_testclock (hs);
   gst_harness_set_src_caps_str (hs, RTP_CAPS);
+  {
+    gint port = 0;
+    g_object_get (sink, "bound-port", &port, NULL);
+    clock_watch_port (clock, (guint16) port);
+  }
   clock_settle (clock, 1);
 
   /* 16 frames of three packets, seqs 0..47, the last one only once
@@ -2730,6 +2932,8 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_bad_input);
   tcase_add_test (tc_src, test_sink_to_src_loopback);
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
+  tcase_add_test (tc_src, test_src_peer_not_redirected);
+  tcase_add_test (tc_src, test_src_peer_moves_with_media_source);
 
   suite_add_tcase (s, tc_enc);
   tcase_set_timeout (tc_enc, 120);

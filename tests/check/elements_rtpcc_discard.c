@@ -135,6 +135,7 @@ GST_START_TEST (test_discard_event_reaches_feedback)
   gst_harness_play (h);
   g_object_get (src, "bound-port", &bound, NULL);
   fail_unless (bound > 0);
+  clock_watch_port (clock, (guint16) bound);
   clock_settle (clock, 1);
 
   for (guint i = 0; i < 10; i++)
