@@ -302,7 +302,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
 {
   RtpccRtcpIter it;
   RtpccRtcpPacket pkt;
-  gboolean used = FALSE;
+  gboolean used = FALSE, unknown = FALSE;
 
   if (!rtpcc_rtcp_iter_init (&it, data, len)) {
     r->stats.rtcp_malformed++;
@@ -321,11 +321,14 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         s->lsr = rtpcc_ntp_short (sr.ntp);
         s->last_sr_arrival = now;
         used = TRUE;
-      }
+      } else
+        unknown = TRUE;
     }
   }
   if (used)
     r->stats.rtcp_received++;
+  else if (unknown)
+    r->stats.rtcp_unknown_ssrc++;
   return used;
 }
 

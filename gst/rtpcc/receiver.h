@@ -42,6 +42,9 @@ typedef struct
   guint64 stale;                /* older than the arrival log, or a sequence
                                  * restart not yet confirmed */
   guint64 rtcp_received, rtcp_malformed, rtcp_sent, feedback_sent;
+  /* well-formed RTCP about no source we receive (an SR of an SSRC never
+   * seen): dropped */
+  guint64 rtcp_unknown_ssrc;
   /* on_*_from: the peer (peer.h) moved; RTP packets and RTCP compounds
    * refused because they did not come from it */
   guint64 peer_changes, peer_refused, rtcp_wrong_source;

@@ -383,9 +383,10 @@ gst_rtpcc_sink_loop (gpointer user_data)
     for (;;) {
       struct sockaddr_storage from;
       socklen_t from_len = sizeof from;
+      guint32 drops = 0;
       RtpccAddress addr;
       gssize n = rtpcc_recv_datagram (fds[0].fd, buf, sizeof (buf), &from,
-          &from_len);
+          &from_len, &drops);
       if (n < 0) {
         /* EAGAIN, or an ICMP error after a send: not fatal */
         if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -393,6 +394,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
         continue;
       }
       g_mutex_lock (&self->lock);
+      if (drops)
+        self->kernel_drops = drops;
       if (!rtpcc_address_from_sockaddr (&from, from_len, &addr)
           || !rtpcc_address_equal (&addr, &self->peer_key)) {
         /* feedback only from the peer we send to: anything else could
@@ -507,6 +510,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     goto fail;
   }
   g_socket_set_blocking (self->socket, FALSE);
+  rtpcc_socket_report_drops (g_socket_get_fd (self->socket));
+  self->kernel_drops = 0;
   {
     GInetAddress *ba = g_inet_address_new_from_string (self->bind_address);
     if (!ba || g_inet_address_get_family (ba) !=
@@ -668,6 +673,7 @@ make_stats (GstRtpccSink * self)
       "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
       "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
       "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
+      "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
       "reported-received", G_TYPE_UINT64, st->reported_received,
       "reported-lost", G_TYPE_UINT64, st->reported_lost,
       "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
@@ -1153,7 +1159,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    *
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
-   * wrong source, RTT, loss, receive rate, queue delay, target, state.
+   * wrong source, kernel-drops (datagrams the kernel dropped for want of
+   * buffer space, SO_RXQ_OVFL), RTT, loss, receive rate, queue delay,
+   * target, state.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",

@@ -72,6 +72,7 @@ struct _GstRtpccSink
   guint64 published_generation;
   guint64 invalid_rtp;          /* buffers that could not be mapped */
   guint64 wrong_source;
+  guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 send_errors;
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;

@@ -243,13 +243,19 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     {
       struct sockaddr_storage from;
       socklen_t from_len = sizeof from;
+      guint32 drops = 0;
       gssize n = rtpcc_recv_datagram (fds[0].fd, data, MAX_DATAGRAM, &from,
-          &from_len);
+          &from_len, &drops);
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
         GST_LOG_OBJECT (self, "receive: %s", g_strerror (errno));
         continue;
+      }
+      if (drops) {
+        g_mutex_lock (&self->lock);
+        self->kernel_drops = drops;
+        g_mutex_unlock (&self->lock);
       }
       if ((*outbuf = handle_datagram (self, data, n, &from, from_len)))
         break;
@@ -298,6 +304,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   }
   g_object_unref (bind_addr);
   g_socket_set_blocking (self->socket, FALSE);
+  rtpcc_socket_report_drops (g_socket_get_fd (self->socket));
+  self->kernel_drops = 0;
   if (self->buffer_size)
     g_socket_set_option (self->socket, SOL_SOCKET, SO_RCVBUF,
         (gint) self->buffer_size, NULL);
@@ -452,7 +460,8 @@ make_stats (GstRtpccSrc * self)
         "peer-changes", G_TYPE_UINT64, st->peer_changes,
         "peer-refused", G_TYPE_UINT64, st->peer_refused,
         "rtcp-wrong-source", G_TYPE_UINT64, st->rtcp_wrong_source,
-
+        "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
+        "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
@@ -717,7 +726,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * address feedback goes to moved: only with the established media
    * source, or after the peer fell silent, see gst/rtpcc/peer.h),
    * peer-refused (RTP from any other address: dropped unlogged),
-   * rtcp-wrong-source (RTCP from any other address: dropped).
+   * rtcp-wrong-source (RTCP from any other address: dropped),
+   * rtcp-unknown-ssrc (an SR about an SSRC never received), kernel-drops
+   * (datagrams the kernel dropped for want of buffer space, SO_RXQ_OVFL).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",

@@ -40,6 +40,7 @@ struct _GstRtpccSrc
   gint bound_port;
   guint64 invalid_rtp;
   guint64 send_errors;
+  guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */
   guint64 twcc_stripped;        /* packets whose TWCC-only extension went */

@@ -49,15 +49,32 @@ rtpcc_set_string_prop (gchar ** field, const GValue * value, const gchar * def)
   *field = g_strdup (v && *v ? v : def);
 }
 
+/* Asks the kernel to tell, with each datagram, how many it dropped on the
+ * socket for want of room (SO_RXQ_OVFL): drops are invisible otherwise. */
+static inline void
+rtpcc_socket_report_drops (int fd)
+{
+  int one = 1;
+  (void) setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
+}
+
 /* One datagram from the non-blocking socket @fd: its bytes into @buf (at
- * most @max), where it came from into @from / @from_len. -1 and errno
+ * most @max), where it came from into @from / @from_len, and the kernel's
+ * count of datagrams dropped on the socket so far into *@drops when the
+ * datagram carries it (SO_RXQ_OVFL: from the first drop on). -1 and errno
  * when there is none (or an ICMP error was queued). */
 static inline gssize
 rtpcc_recv_datagram (int fd, guint8 * buf, gsize max,
-    struct sockaddr_storage *from, socklen_t * from_len)
+    struct sockaddr_storage *from, socklen_t * from_len, guint32 * drops)
 {
   struct iovec iov = { buf, max };
+  union
+  {
+    struct cmsghdr align;
+    guint8 space[CMSG_SPACE (sizeof (guint32))];
+  } ctl;
   struct msghdr msg;
+  struct cmsghdr *c;
   gssize n;
 
   memset (&msg, 0, sizeof msg);
@@ -65,10 +82,16 @@ rtpcc_recv_datagram (int fd, guint8 * buf, gsize max,
   msg.msg_namelen = sizeof (*from);
   msg.msg_iov = &iov;
   msg.msg_iovlen = 1;
+  msg.msg_control = &ctl;
+  msg.msg_controllen = sizeof ctl;
   n = recvmsg (fd, &msg, MSG_DONTWAIT);
   if (n < 0)
     return -1;
   *from_len = msg.msg_namelen;
+  for (c = CMSG_FIRSTHDR (&msg); c; c = CMSG_NXTHDR (&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL
+        && c->cmsg_len >= CMSG_LEN (sizeof (guint32)))
+      memcpy (drops, CMSG_DATA (c), sizeof (guint32));
   return n;
 }
 

@@ -1473,6 +1473,166 @@ GST_START_TEST (test_src_peer_moves_with_media_source)
 
 GST_END_TEST;
 
+/* The sender's SR sets the LSR the receiver's RRs echo, from which the
+ * sender computes its RTT: only the peer's is taken. One from another
+ * address is refused and counted, and the RRs keep the sender's LSR. A
+ * well-formed SR about an SSRC we never received is counted too. */
+GST_START_TEST (test_src_sr_only_from_peer)
+{
+  SrcFixture f;
+  GSocket *third;
+  guint16 third_port;
+  guint8 pkt[512], buf[2048];
+  RtpccRtcpSR sr;
+  gsize n;
+  guint32 lsr = 0;
+  gboolean have_rr = FALSE;
+  GstClockTime end;
+
+  src_fixture_init (&f);
+  third = udp_socket_new (&third_port);
+  for (guint16 i = 0; i < 5; i++)
+    send_rtp (&f, i, TRUE);
+  for (guint i = 0; i < 5; i++)
+    pull_seq (&f);
+
+  memset (&sr, 0, sizeof (sr));
+  sr.ssrc = TEST_SSRC;
+  sr.ntp = G_GUINT64_CONSTANT (0xE875470112340000);
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, f.peer, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+  /* a forged SR (another NTP time) from a third address */
+  sr.ntp = G_GUINT64_CONSTANT (0xE8754701ABCD0000);
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, third, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-wrong-source"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+  /* from the peer, about an SSRC it never sent */
+  sr.ssrc = 0x0BADCAFE;
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, f.peer, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-unknown-ssrc"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+
+  /* the next RR echoes the sender's SR */
+  end = clock_now (f.clock) + 2 * GST_SECOND;
+  while (!have_rr && clock_now (f.clock) < end) {
+    gssize len = recv_datagram (f.peer, buf, sizeof buf, NULL);
+    RtpccRtcpIter it;
+    RtpccRtcpPacket rp;
+    if (len < 0) {
+      clock_advance (f.clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, len));
+    while (rtpcc_rtcp_iter_next (&it, &rp)) {
+      RtpccRtcpRR rr;
+      if (rp.pt != RTPCC_RTCP_RR || !rtpcc_rtcp_parse_rr (&rp, &rr)
+          || rr.n_blocks == 0)
+        continue;
+      fail_unless_equals_int (rr.blocks[0].ssrc, TEST_SSRC);
+      lsr = rr.blocks[0].lsr;
+      have_rr = TRUE;
+    }
+  }
+  fail_unless (have_rr, "no RR");
+  fail_unless_equals_int (lsr, 0x47011234);
+  fail_unless_equals_int (drain (third), 0);
+
+  g_object_unref (third);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* Datagrams the kernel drops for want of room in the socket's receive
+ * buffer show in stats (SO_RXQ_OVFL): here the src is held in its push
+ * downstream while a burst arrives. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean held;
+} Hold;
+
+static GstPadProbeReturn
+hold_push (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Hold *h = data;
+
+  g_mutex_lock (&h->lock);
+  h->held = TRUE;
+  g_cond_signal (&h->cond);
+  g_mutex_unlock (&h->lock);
+  return GST_PAD_PROBE_OK;      /* (stays blocked until removed) */
+}
+
+GST_START_TEST (test_src_kernel_drops)
+{
+  SrcFixture f;
+  guint8 pkt[1500];
+  gsize n;
+  guint pulled = 0;
+  Hold hold;
+  GstPad *pad;
+  gulong probe;
+
+  g_mutex_init (&hold.lock);
+  g_cond_init (&hold.cond);
+  hold.held = FALSE;
+  src_fixture_init_full (&f, NULL, 4096);
+  pad = gst_element_get_static_pad (f.src, "src");
+  probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_BUFFER, hold_push, &hold, NULL);
+  n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, 0, 0, TRUE, 1000);
+  send_to_port (f.peer, f.src_port, pkt, n);
+  g_mutex_lock (&hold.lock);
+  while (!hold.held)
+    g_cond_wait (&hold.cond, &hold.lock);
+  g_mutex_unlock (&hold.lock);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "kernel-drops"), 0);
+
+  /* the src is held pushing seq 0: the burst overflows its socket */
+  for (guint16 i = 1; i < 200; i++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, i, 3000 * i, TRUE, 1000);
+    send_to_port (f.peer, f.src_port, pkt, n);
+  }
+  gst_pad_remove_probe (pad, probe);
+  gst_object_unref (pad);
+  /* (the src held no clock id while held: one pending means it read all
+   * its socket had) */
+  clock_settle (f.clock, 1);
+  /* a last one, read after all that made it */
+  n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, 200, 0, TRUE, 1000);
+  send_to_port (f.peer, f.src_port, pkt, n);
+  for (;;) {
+    GstBuffer *b = gst_harness_pull (f.h);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    guint16 seq;
+
+    fail_unless (b != NULL);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+    seq = gst_rtp_buffer_get_seq (&rtp);
+    gst_rtp_buffer_unmap (&rtp);
+    gst_buffer_unref (b);
+    pulled++;
+    if (seq == 200)
+      break;
+  }
+  GST_INFO ("%u of 201 pushed, kernel-drops %" G_GUINT64_FORMAT, pulled,
+      stat_u64 (f.src, "kernel-drops"));
+  fail_unless (pulled < 150, "%u of 201 pushed: nothing dropped?", pulled);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "kernel-drops"), 201 - pulled);
+  /* (RFC 3550 counts them lost, as the network's) */
+  fail_unless_equals_uint64 (stat_u64 (f.src, "packets-lost"), 201 - pulled);
+  src_fixture_clear (&f);
+  g_mutex_clear (&hold.lock);
+  g_cond_clear (&hold.cond);
+}
+
+GST_END_TEST;
+
 /* ---- 5. encoder control ------------------------------------------------- */
 
 /* "test-step": a controller that walks a step sequence, one step per
@@ -2934,6 +3094,8 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
   tcase_add_test (tc_src, test_src_peer_not_redirected);
   tcase_add_test (tc_src, test_src_peer_moves_with_media_source);
+  tcase_add_test (tc_src, test_src_sr_only_from_peer);
+  tcase_add_test (tc_src, test_src_kernel_drops);
 
   suite_add_tcase (s, tc_enc);
   tcase_set_timeout (tc_enc, 120);

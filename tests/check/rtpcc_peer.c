@@ -188,7 +188,8 @@ GST_START_TEST (test_peer_silence)
 GST_END_TEST;
 
 /* RtpccReceiver: refused packets are never logged (no source, no
- * feedback about them); an SR from elsewhere sets no LSR. */
+ * feedback about them); an SR from elsewhere sets no LSR; an SR about an
+ * SSRC never received is counted. */
 GST_START_TEST (test_receiver_from)
 {
   RtpccReceiverConfig cfg;
@@ -230,6 +231,9 @@ GST_START_TEST (test_receiver_from)
   n = rtpcc_rtcp_write_sr (buf, sizeof buf, &sr);
   fail_if (rtpcc_receiver_on_rtcp_from (r, now, buf, n, &x));
   fail_unless (rtpcc_receiver_on_rtcp_from (r, now, buf, n, &a));
+  sr.ssrc = 0xBAD;
+  n = rtpcc_rtcp_write_sr (buf, sizeof buf, &sr);
+  fail_if (rtpcc_receiver_on_rtcp_from (r, now, buf, n, &a));
   st = rtpcc_receiver_get_stats (r, now);
   fail_unless_equals_uint64 (st->packets_received, 11);
   fail_unless_equals_int (st->sources, 1);
@@ -237,6 +241,7 @@ GST_START_TEST (test_receiver_from)
   fail_unless_equals_uint64 (st->peer_changes, 0);
   fail_unless_equals_uint64 (st->rtcp_wrong_source, 1);
   fail_unless_equals_uint64 (st->rtcp_received, 1);
+  fail_unless_equals_uint64 (st->rtcp_unknown_ssrc, 1);
   rtpcc_receiver_free (r);
 }
 
