@@ -41,6 +41,7 @@ struct _RtpccReceiver
   guint32 ssrc;
 
   GHashTable *sources;          /* ssrc → Source* */
+  RtpccPeer *peer;              /* where the media comes from (on_*_from) */
   RtpccArrivalLog *log;
   RtpccTwccRecorder *twcc;      /* TWCC mode */
   guint32 twcc_media_ssrc;      /* the media SSRC TWCC feedback names */
@@ -95,6 +96,7 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   while (r->ssrc == 0)
     r->ssrc = (guint32) rtpcc_rng_next_u64 (&r->rng);
   r->sources = g_hash_table_new_full (NULL, NULL, NULL, source_free);
+  r->peer = rtpcc_peer_new ();
   r->log = rtpcc_arrival_log_new (8192);
   if (config->feedback == RTPCC_FEEDBACK_TWCC)
     r->twcc = rtpcc_twcc_recorder_new (0);
@@ -112,6 +114,7 @@ rtpcc_receiver_free (RtpccReceiver * r)
   if (!r)
     return;
   g_hash_table_unref (r->sources);
+  rtpcc_peer_free (r->peer);
   rtpcc_arrival_log_free (r->log);
   if (r->twcc)
     rtpcc_twcc_recorder_free (r->twcc);
@@ -299,7 +302,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
 {
   RtpccRtcpIter it;
   RtpccRtcpPacket pkt;
-  gboolean used = FALSE;
+  gboolean used = FALSE, unknown = FALSE;
 
   if (!rtpcc_rtcp_iter_init (&it, data, len)) {
     r->stats.rtcp_malformed++;
@@ -318,12 +321,43 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         s->lsr = rtpcc_ntp_short (sr.ntp);
         s->last_sr_arrival = now;
         used = TRUE;
-      }
+      } else
+        unknown = TRUE;
     }
   }
   if (used)
     r->stats.rtcp_received++;
+  else if (unknown)
+    r->stats.rtcp_unknown_ssrc++;
   return used;
+}
+
+RtpccReceiverVerdict
+rtpcc_receiver_on_rtp_from (RtpccReceiver * r, RtpccTime now,
+    const RtpccRtpInfo * info, const RtpccAddress * from)
+{
+  if (rtpcc_peer_on_rtp (r->peer, now, from, info->ssrc, info->seq,
+          !info->padding_only) == RTPCC_PEER_REFUSE)
+    return RTPCC_RECEIVER_REFUSED;
+  return rtpcc_receiver_on_rtp (r, now, info) ? RTPCC_RECEIVER_PASS :
+      RTPCC_RECEIVER_CONSUMED;
+}
+
+gboolean
+rtpcc_receiver_on_rtcp_from (RtpccReceiver * r, RtpccTime now,
+    const guint8 * data, gsize len, const RtpccAddress * from)
+{
+  /* the LSR an SR sets goes into our RRs: only the sender's may (a
+   * forged one would skew the sender's RTT) */
+  if (rtpcc_peer_on_rtcp (r->peer, now, from) == RTPCC_PEER_REFUSE)
+    return FALSE;
+  return rtpcc_receiver_on_rtcp (r, now, data, len);
+}
+
+const RtpccAddress *
+rtpcc_receiver_get_peer (const RtpccReceiver * r)
+{
+  return rtpcc_peer_get (r->peer);
 }
 
 RtpccTime
@@ -586,6 +620,12 @@ rtpcc_receiver_get_stats (RtpccReceiver * r, RtpccTime now)
   }
   r->stats.packets_lost = lost;
   r->stats.media_sources = media;
+  {
+    const RtpccPeerStats *ps = rtpcc_peer_get_stats (r->peer);
+    r->stats.peer_changes = ps->changes;
+    r->stats.peer_refused = ps->refused;
+    r->stats.rtcp_wrong_source = ps->rtcp_refused;
+  }
   r->stats.sources = g_hash_table_size (r->sources);
   r->stats.feedback_interval = feedback_interval (r);
   return &r->stats;

@@ -10,6 +10,7 @@
 
 #include <rtpcc/common.h>
 #include <rtpcc/packet.h>
+#include <rtpcc/peer.h>
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,12 @@ typedef struct
   guint64 stale;                /* older than the arrival log, or a sequence
                                  * restart not yet confirmed */
   guint64 rtcp_received, rtcp_malformed, rtcp_sent, feedback_sent;
+  /* well-formed RTCP about no source we receive (an SR of an SSRC never
+   * seen): dropped */
+  guint64 rtcp_unknown_ssrc;
+  /* on_*_from: the peer (peer.h) moved; RTP packets and RTCP compounds
+   * refused because they did not come from it */
+  guint64 peer_changes, peer_refused, rtcp_wrong_source;
   guint sources;                /* SSRCs tracked (at most RTPCC_RECEIVER_MAX_SOURCES) */
   guint media_sources;          /* ... of which carried payload */
   /* sources dropped to make room for a new one (see
@@ -79,12 +86,35 @@ void rtpcc_receiver_free (RtpccReceiver * receiver);
  * (@info->padding_only) on an SSRC that never carried payload — a
  * bandwidth probe on an SSRC of its own, nothing to decode, and an SSRC
  * downstream never saw. A probe on a media SSRC holds a sequence number of
- * that stream and is passed on, so downstream sees no gap. */
+ * that stream and is passed on, so downstream sees no gap. The packet is
+ * taken as coming from the sender: a caller with a socket uses
+ * rtpcc_receiver_on_rtp_from(). */
 gboolean rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
     const RtpccRtpInfo * info);
 /* RTCP from the sender (SR for LSR/DLSR). FALSE if dropped (counted). */
 gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,
     const guint8 * data, gsize len);
+
+typedef enum
+{
+  RTPCC_RECEIVER_PASS = 0,      /* logged; pass it on */
+  RTPCC_RECEIVER_CONSUMED,      /* logged for feedback only (a probe on an
+                                 * SSRC of its own, see on_rtp) */
+  RTPCC_RECEIVER_REFUSED,       /* not from the peer: dropped unlogged,
+                                 * counted in peer_refused */
+} RtpccReceiverVerdict;
+
+/* The same for a packet that arrived from @from (the caller's address
+ * bytes): the peer (peer.h) decides first whether it is taken at all;
+ * feedback goes to rtpcc_receiver_get_peer(). */
+RtpccReceiverVerdict rtpcc_receiver_on_rtp_from (RtpccReceiver * receiver,
+    RtpccTime now, const RtpccRtpInfo * info, const RtpccAddress * from);
+/* RTCP from @from: refused (rtcp_wrong_source) unless from the peer, or
+ * before there is one. */
+gboolean rtpcc_receiver_on_rtcp_from (RtpccReceiver * receiver,
+    RtpccTime now, const guint8 * data, gsize len, const RtpccAddress * from);
+/* Where feedback goes (on_*_from): NULL until a peer is established. */
+const RtpccAddress *rtpcc_receiver_get_peer (const RtpccReceiver * receiver);
 
 /* @count packets from @seq on (RTP seq, wrapping) of @ssrc arrived but
  * were discarded as too late to play. They go to the sender in the next

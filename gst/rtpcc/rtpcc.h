@@ -44,6 +44,7 @@
 #include <rtpcc/target.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
+#include <rtpcc/peer.h>
 #include <rtpcc/playout.h>
 #include <rtpcc/rtx.h>
 #include <rtpcc/repair.h>

@@ -200,7 +200,7 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
   }
   if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
-        rtpcc_mono_now (), media_bps);
+        rtpcc_timebase_now (&self->timebase), media_bps);
 }
 
 /* ---- the task ----------------------------------------------------------- */
@@ -251,7 +251,6 @@ gst_rtpcc_sink_loop (gpointer user_data)
   GstRtpccSink *self = user_data;
   RtpccTime now, next;
   struct pollfd fds[2];
-  struct timespec ts, *tsp = NULL;
   guint8 buf[2048];
   GstStructure *publish = NULL, *resend = NULL;
   guint64 media_bps = 0, retry_bps = 0;
@@ -266,7 +265,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     gst_task_pause (self->task);
     return;
   }
-  now = rtpcc_mono_now ();
+  now = rtpcc_timebase_now (&self->timebase);
   rtpcc_sender_tick (self->sender, now);
   for (;;) {
     RtpccWirePacket w;
@@ -341,7 +340,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     push_target_upstream (self, resend);
   if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
-        rtpcc_mono_now (), retry_bps);
+        rtpcc_timebase_now (&self->timebase), retry_bps);
   if (self->encoder.retry_at != RTPCC_TIME_NONE)
     next = next == RTPCC_TIME_NONE ? self->encoder.retry_at :
         MIN (next, self->encoder.retry_at);
@@ -350,12 +349,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
   fds[0].events = POLLIN;
   fds[1].fd = self->pollfd.fd;
   fds[1].events = POLLIN;
-  if (next != RTPCC_TIME_NONE) {
-    rtpcc_timespec_until (next, &ts);
-    tsp = &ts;
-  }
-  /* ppoll: nanosecond timeouts, so pacing is not quantised to 1 ms */
-  if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+  if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT (self), fds, 2, 1,
+          next) < 0 && errno != EINTR) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
         ("poll failed: %s", g_strerror (errno)));
     gst_task_pause (self->task);
@@ -365,30 +360,31 @@ gst_rtpcc_sink_loop (gpointer user_data)
     rtpcc_wakeup_drain (self->pollfd.fd);
   if (fds[0].revents & (POLLIN | POLLERR)) {
     for (;;) {
-      GSocketAddress *from = NULL;
-      GError *err = NULL;
-      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) buf,
-          sizeof (buf), NULL, &err);
+      struct sockaddr_storage from;
+      socklen_t from_len = sizeof from;
+      guint32 drops = 0;
+      RtpccAddress addr;
+      gssize n = rtpcc_recv_datagram (fds[0].fd, buf, sizeof (buf), &from,
+          &from_len, &drops);
       if (n < 0) {
-        g_clear_error (&err);
-        break;
+        /* EAGAIN, or an ICMP error after a send: not fatal */
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+          break;
+        continue;
       }
       g_mutex_lock (&self->lock);
-      if (!from || !g_inet_address_equal (g_inet_socket_address_get_address
-              (G_INET_SOCKET_ADDRESS (from)),
-              g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS
-                  (self->peer)))
-          || g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (from)) !=
-          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (self->peer))) {
+      if (drops)
+        self->kernel_drops = drops;
+      if (!rtpcc_address_from_sockaddr (&from, from_len, &addr)
+          || !rtpcc_address_equal (&addr, &self->peer_key)) {
         /* feedback only from the peer we send to: anything else could
          * steer our rate */
         self->wrong_source++;
       } else {
-        rtpcc_sender_receive_rtcp (self->sender, rtpcc_mono_now (), buf,
-            n);
+        rtpcc_sender_receive_rtcp (self->sender,
+            rtpcc_timebase_now (&self->timebase), buf, n);
       }
       g_mutex_unlock (&self->lock);
-      g_clear_object (&from);
     }
   }
 }
@@ -405,6 +401,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   GSocketAddress *bind_addr, *local;
   GResolver *resolver;
   GList *addrs;
+  RtpccTime now;
 
   rtpcc_sender_config_init (&cfg);
   GST_OBJECT_LOCK (self);
@@ -433,12 +430,12 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.twcc_ext_id = (guint8) self->twcc_ext_id;
   cfg.fec_pt = g_atomic_int_get (&self->fec_pt);
   cfg.clock_rate = 90000;       /* video; caps could refine it */
-  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
-      rtpcc_mono_now () +
+  now = rtpcc_timebase_now (&self->timebase);
+  self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.ntp_offset = self->ntp_offset;
   cfg.seed = (guint64) g_get_real_time ();
-  self->sender = rtpcc_sender_new (&cfg, rtpcc_mono_now (), &err);
+  self->sender = rtpcc_sender_new (&cfg, now, &err);
   GST_OBJECT_UNLOCK (self);
   if (!self->sender) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
@@ -474,6 +471,14 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     g_resolver_free_addresses (addrs);
   }
   self->peer = g_inet_socket_address_new (addr, self->port);
+  {
+    struct sockaddr_storage ss;
+    memset (&ss, 0, sizeof ss);
+    if (!g_socket_address_to_native (self->peer, &ss, sizeof ss, NULL)
+        || !rtpcc_address_from_sockaddr (&ss,
+            g_socket_address_get_native_size (self->peer), &self->peer_key))
+      rtpcc_address_set (&self->peer_key, NULL, 0);
+  }
   self->socket = g_socket_new (g_inet_address_get_family (addr),
       G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
   g_object_unref (addr);
@@ -484,6 +489,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     goto fail;
   }
   g_socket_set_blocking (self->socket, FALSE);
+  rtpcc_socket_report_drops (g_socket_get_fd (self->socket));
+  self->kernel_drops = 0;
   {
     GInetAddress *ba = g_inet_address_new_from_string (self->bind_address);
     if (!ba || g_inet_address_get_family (ba) !=
@@ -509,7 +516,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   /* a video frame leaves as a burst: give the kernel room for it */
   g_socket_set_option (self->socket, SOL_SOCKET, SO_SNDBUF, 1 << 21, NULL);
 
-  self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_wakeup_drain (self->pollfd.fd);
   self->flushing = FALSE;
   self->published_generation = G_MAXUINT64;
   self->last_tripped = FALSE;
@@ -545,10 +552,6 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
     gst_object_unref (self->task);
     self->task = NULL;
   }
-  if (self->pollfd.fd >= 0) {
-    close (self->pollfd.fd);
-    self->pollfd.fd = -1;
-  }
   g_mutex_lock (&self->lock);
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
@@ -577,9 +580,9 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
-    if (rtpcc_sender_enqueue_rtp (self->sender, rtpcc_mono_now (), map.data,
-            map.size, map.size, gst_buffer_ref (buffer)) ==
-        RTPCC_SENDER_INVALID)
+    if (rtpcc_sender_enqueue_rtp (self->sender,
+            rtpcc_timebase_now (&self->timebase), map.data, map.size,
+            map.size, gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
   }
   g_mutex_unlock (&self->lock);
@@ -596,6 +599,19 @@ gst_rtpcc_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   return TRUE;
 }
 
+/* The pipeline's clock from PLAYING on (a GstTestClock in tests): the
+ * sender's timeline continues on it (rtpcctimebase.h), and the task waits
+ * on it from its next wake-up. */
+static gboolean
+gst_rtpcc_sink_set_clock (GstElement * element, GstClock * clock)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (element);
+
+  if (rtpcc_timebase_set_clock (&self->timebase, clock))
+    wake_task (self);
+  return GST_ELEMENT_CLASS (parent_class)->set_clock (element, clock);
+}
+
 /* ---- GObject ------------------------------------------------------------ */
 
 static GstStructure *
@@ -604,6 +620,7 @@ make_stats (GstRtpccSink * self)
   GstStructure *s;
   const RtpccSenderStats *st;
   const RtpccTarget *t;
+  RtpccTime now;
 
   g_mutex_lock (&self->lock);
   if (!self->sender) {
@@ -613,7 +630,8 @@ make_stats (GstRtpccSink * self)
     g_mutex_unlock (&self->lock);
     return s;
   }
-  st = rtpcc_sender_get_stats (self->sender, rtpcc_mono_now ());
+  now = rtpcc_timebase_now (&self->timebase);
+  st = rtpcc_sender_get_stats (self->sender, now);
   t = rtpcc_sender_get_target (self->sender);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
       "controller", G_TYPE_STRING,
@@ -634,6 +652,7 @@ make_stats (GstRtpccSink * self)
       "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
       "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
       "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
+      "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
       "reported-received", G_TYPE_UINT64, st->reported_received,
       "reported-lost", G_TYPE_UINT64, st->reported_lost,
       "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
@@ -653,8 +672,7 @@ make_stats (GstRtpccSink * self)
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "feedback-problem", G_TYPE_STRING,
-      rtpcc_sender_get_feedback_problem (self->sender, rtpcc_mono_now ()),
-      NULL);
+      rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -844,6 +862,11 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
+  rtpcc_timebase_clear (&self->timebase);
+  /* only now: a clock id of the task may still write to it until it is
+   * freed, and it holds a reference to us */
+  if (self->pollfd.fd >= 0)
+    close (self->pollfd.fd);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1115,7 +1138,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    *
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
-   * wrong source, RTT, loss, receive rate, queue delay, target, state.
+   * wrong source, kernel-drops (datagrams the kernel dropped for want of
+   * buffer space, SO_RXQ_OVFL), RTT, loss, receive rate, queue delay,
+   * target, state.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",
@@ -1136,6 +1161,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_stop);
   basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_render);
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_caps);
+  element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_clock);
 
   gst_type_mark_as_plugin_api (gst_rtpcc_feedback_mode_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_rtpcc_encoder_control_get_type (), 0);
@@ -1165,7 +1191,8 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->fec_pt = DEFAULT_FEC_PT;
   self->probing = TRUE;
   self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
-  self->pollfd.fd = -1;
+  self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
   g_rec_mutex_init (&self->task_lock);
   gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));

@@ -6,7 +6,9 @@
 #include <gst/base/gstbasesink.h>
 #include <gio/gio.h>
 #include <rtpcc/sender.h>
+#include <rtpcc/peer.h>
 #include "gstrtpccencoder.h"
+#include "rtpcctimebase.h"
 
 G_BEGIN_DECLS
 
@@ -54,11 +56,14 @@ struct _GstRtpccSink
   GstRtpccProbeSsrcMode probe_ssrc_mode;
 
   /* runtime */
+  RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards sender and counters below */
   RtpccSender *sender;
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;
+  RtpccAddress peer_key;        /* the peer as rtpcc_address_from_sockaddr
+                                 * makes it: feedback only from there */
   GstPoll *poll;
   GstPollFD pollfd;
   GstTask *task;
@@ -67,6 +72,7 @@ struct _GstRtpccSink
   guint64 published_generation;
   guint64 invalid_rtp;          /* buffers that could not be mapped */
   guint64 wrong_source;
+  guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 send_errors;
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;

@@ -87,17 +87,6 @@ send_feedback (GstRtpccSrc * self, const guint8 * data, gsize len)
   }
 }
 
-static gboolean
-same_address (GSocketAddress * a, GSocketAddress * b)
-{
-  GInetSocketAddress *x = G_INET_SOCKET_ADDRESS (a);
-  GInetSocketAddress *y = G_INET_SOCKET_ADDRESS (b);
-  return g_inet_socket_address_get_port (x) ==
-      g_inet_socket_address_get_port (y)
-      && g_inet_address_equal (g_inet_socket_address_get_address (x),
-      g_inet_socket_address_get_address (y));
-}
-
 /* The packet without its header extension block, if that block holds
  * nothing but the transport-wide seq @id, which the sender added on the
  * wire and we have consumed; else NULL. Downstream then sees the packet as
@@ -121,6 +110,88 @@ strip_twcc (const guint8 * data, gsize n, guint id)
   return b;
 }
 
+/* Feedback goes to the receiver's peer (peer.h): the element follows it
+ * when it moves, with the address of the datagram that moved it. With
+ * self->lock. */
+static void
+follow_peer (GstRtpccSrc * self, const struct sockaddr_storage *from,
+    socklen_t from_len)
+{
+  const RtpccAddress *peer = rtpcc_receiver_get_peer (self->receiver);
+
+  if (!peer || (self->peer && rtpcc_address_equal (peer, &self->peer_key)))
+    return;
+  g_clear_object (&self->peer);
+  self->peer = g_socket_address_new_from_native ((gpointer) from, from_len);
+  self->peer_key = *peer;
+  GST_INFO_OBJECT (self, "feedback goes to %" GST_PTR_FORMAT, self->peer);
+}
+
+/* One datagram from @from: RTCP for the receiver, RTP logged and returned
+ * to push (NULL: nothing to push). */
+static GstBuffer *
+handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
+    const struct sockaddr_storage *from, socklen_t from_len)
+{
+  RtpccTime now = rtpcc_timebase_now (&self->timebase);
+  RtpccReceiverVerdict verdict;
+  RtpccAddress addr;
+  RtpccRtpInfo info;
+  GstBuffer *buf;
+  gboolean twcc_mode;
+
+  if (!rtpcc_address_from_sockaddr (from, from_len, &addr))
+    return NULL;
+  if (rtpcc_rtcp_is_rtcp (data, n)) {
+    g_mutex_lock (&self->lock);
+    rtpcc_receiver_on_rtcp_from (self->receiver, now, data, n, &addr);
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  /* the library's bounds-checked parser (an empty datagram is not RTP
+   * either) */
+  if (!rtpcc_rtp_parse (data, n, n, (guint8) self->twcc_ext_id, &info,
+          NULL)) {
+    g_mutex_lock (&self->lock);
+    self->invalid_rtp++;
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+
+  g_mutex_lock (&self->lock);
+  GST_OBJECT_LOCK (self);
+  info.clock_rate = caps_clock_rate (self->caps);
+  twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
+  GST_OBJECT_UNLOCK (self);
+  verdict = rtpcc_receiver_on_rtp_from (self->receiver, now, &info, &addr);
+  follow_peer (self, from, from_len);
+  if (verdict == RTPCC_RECEIVER_REFUSED) {
+    /* not from the sender: never logged, never pushed (counted) */
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  if (verdict == RTPCC_RECEIVER_CONSUMED) {
+    /* a bandwidth probe on an SSRC of its own: logged for feedback,
+     * nothing to decode, and an extra SSRC would confuse downstream */
+    self->padding_packets++;
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
+  /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) is
+   * pushed, so downstream sees no gap (the depayloader drops it as
+   * empty) */
+  if (info.padding_only)
+    self->padding_pushed++;
+  buf = NULL;
+  /* only then did our sender put it there: otherwise an element with
+   * that ID is one of the sender's own extensions (mid, audio level) */
+  if (info.has_twcc && twcc_mode
+      && (buf = strip_twcc (data, n, self->twcc_ext_id)))
+    self->twcc_stripped++;
+  g_mutex_unlock (&self->lock);
+  return buf ? buf : gst_buffer_new_memdup (data, n);
+}
+
 static GstFlowReturn
 gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
@@ -132,7 +203,6 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   for (;;) {
     RtpccTime now, next;
     struct pollfd fds[2];
-    struct timespec ts, *tsp = NULL;
 
     g_mutex_lock (&self->lock);
     if (self->flushing) {
@@ -140,7 +210,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       ret = GST_FLOW_FLUSHING;
       break;
     }
-    now = rtpcc_mono_now ();
+    now = rtpcc_timebase_now (&self->timebase);
     next = rtpcc_receiver_next_feedback_time (self->receiver);
     if (next != RTPCC_TIME_NONE && now >= next) {
       gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
@@ -155,11 +225,9 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     fds[0].events = POLLIN;
     fds[1].fd = self->wakeup_fd;
     fds[1].events = POLLIN;
-    if (next != RTPCC_TIME_NONE) {
-      rtpcc_timespec_until (next, &ts);
-      tsp = &ts;
-    }
-    if (ppoll (fds, 2, tsp, NULL) < 0 && errno != EINTR) {
+    fds[0].revents = fds[1].revents = 0;
+    if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT (self), fds, 2, 1,
+            next) < 0 && errno != EINTR) {
       GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
           ("poll failed: %s", g_strerror (errno)));
       ret = GST_FLOW_ERROR;
@@ -173,86 +241,24 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       continue;
 
     {
-      GSocketAddress *from = NULL;
-      GError *err = NULL;
-      gssize n = g_socket_receive_from (self->socket, &from, (gchar *) data,
-          MAX_DATAGRAM, NULL, &err);
-      GstBuffer *buf;
-      RtpccRtpInfo info;
-      gboolean stripped_one = FALSE, twcc_mode, pass;
+      struct sockaddr_storage from;
+      socklen_t from_len = sizeof from;
+      guint32 drops = 0;
+      gssize n = rtpcc_recv_datagram (fds[0].fd, data, MAX_DATAGRAM, &from,
+          &from_len, &drops);
 
       if (n < 0) {
         /* ICMP port unreachable after a feedback send, EAGAIN: not fatal */
-        GST_LOG_OBJECT (self, "receive: %s", err->message);
-        g_clear_error (&err);
+        GST_LOG_OBJECT (self, "receive: %s", g_strerror (errno));
         continue;
       }
-      now = rtpcc_mono_now ();
-      if (rtpcc_rtcp_is_rtcp (data, n)) {
+      if (drops) {
         g_mutex_lock (&self->lock);
-        rtpcc_receiver_on_rtcp (self->receiver, now, data, n);
+        self->kernel_drops = drops;
         g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        continue;
       }
-      /* the library's bounds-checked parser (an empty datagram is not RTP
-       * either) */
-      if (!rtpcc_rtp_parse (data, n, n, (guint8) self->twcc_ext_id, &info,
-              NULL)) {
-        g_mutex_lock (&self->lock);
-        self->invalid_rtp++;
-        g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        continue;
-      }
-      buf = gst_buffer_new_memdup (data, n);
-      GST_OBJECT_LOCK (self);
-      twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
-      GST_OBJECT_UNLOCK (self);
-      /* only then did our sender put it there: otherwise an element with
-       * that ID is one of the sender's own extensions (mid, audio level) */
-      if (info.has_twcc && twcc_mode) {
-        GstBuffer *stripped = strip_twcc (data, n, self->twcc_ext_id);
-        if (stripped) {
-          gst_buffer_unref (buf);
-          buf = stripped;
-          stripped_one = TRUE;
-        }
-      }
-
-      g_mutex_lock (&self->lock);
-      GST_OBJECT_LOCK (self);
-      info.clock_rate = caps_clock_rate (self->caps);
-      GST_OBJECT_UNLOCK (self);
-      pass = rtpcc_receiver_on_rtp (self->receiver, now, &info);
-      /* feedback goes back to where the media comes from */
-      if (from && (!self->peer || !same_address (self->peer, from))) {
-        if (self->peer)
-          self->peer_changes++;
-        g_clear_object (&self->peer);
-        self->peer = g_object_ref (from);
-      }
-      /* a probe on the media SSRC (rtpccsink probe-ssrc-mode=media) is
-       * pushed, so downstream sees no gap (the depayloader drops it as
-       * empty); one on an SSRC of its own is dropped (RtpccReceiver) */
-      if (info.padding_only && pass)
-        self->padding_pushed++;
-      if (!pass) {
-        /* a bandwidth probe on an SSRC of its own: logged for feedback,
-         * nothing to decode, and an extra SSRC would confuse downstream */
-        self->padding_packets++;
-        g_mutex_unlock (&self->lock);
-        g_clear_object (&from);
-        gst_buffer_unref (buf);
-        continue;
-      }
-      /* (counted when pushed, as the stats say) */
-      if (stripped_one)
-        self->twcc_stripped++;
-      g_mutex_unlock (&self->lock);
-      g_clear_object (&from);
-      *outbuf = buf;
-      break;
+      if ((*outbuf = handle_datagram (self, data, n, &from, from_len)))
+        break;
     }
   }
   g_free (data);
@@ -267,6 +273,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   GError *err = NULL;
   GInetAddress *addr;
   GSocketAddress *bind_addr, *local;
+  RtpccTime now;
 
   GST_OBJECT_LOCK (self);
   addr = g_inet_address_new_from_string (self->address);
@@ -297,6 +304,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   }
   g_object_unref (bind_addr);
   g_socket_set_blocking (self->socket, FALSE);
+  rtpcc_socket_report_drops (g_socket_get_fd (self->socket));
+  self->kernel_drops = 0;
   if (self->buffer_size)
     g_socket_set_option (self->socket, SOL_SOCKET, SO_RCVBUF,
         (gint) self->buffer_size, NULL);
@@ -311,13 +320,13 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.feedback_interval = RTPCC_MSEC (self->feedback_interval_ms);
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.cname = self->cname;
-  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
-      rtpcc_mono_now () +
+  now = rtpcc_timebase_now (&self->timebase);
+  cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.seed = (guint64) g_get_real_time ();
   GST_OBJECT_UNLOCK (self);
-  self->receiver = rtpcc_receiver_new (&cfg, rtpcc_mono_now ());
-  self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  self->receiver = rtpcc_receiver_new (&cfg, now);
+  rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
   return TRUE;
 }
@@ -335,9 +344,7 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
     g_socket_close (self->socket, NULL);
   g_clear_object (&self->socket);
   g_clear_object (&self->peer);
-  if (self->wakeup_fd >= 0)
-    close (self->wakeup_fd);
-  self->wakeup_fd = -1;
+  rtpcc_address_set (&self->peer_key, NULL, 0);
   return TRUE;
 }
 
@@ -388,10 +395,24 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
         GST_PTR_FORMAT, gst_event_get_structure (event));
   g_mutex_lock (&self->lock);
   if (self->receiver)
-    rtpcc_receiver_mark_discarded (self->receiver, rtpcc_mono_now (),
-        ssrc, seqnum, ok ? MIN (count, RTPCC_RECEIVER_MAX_DISCARDS) : 0);
+    rtpcc_receiver_mark_discarded (self->receiver,
+        rtpcc_timebase_now (&self->timebase), ssrc, seqnum,
+        ok ? MIN (count, RTPCC_RECEIVER_MAX_DISCARDS) : 0);
   g_mutex_unlock (&self->lock);
   return TRUE;
+}
+
+/* The pipeline's clock from PLAYING on (a GstTestClock in tests): the
+ * receiver's timeline continues on it (rtpcctimebase.h). */
+static gboolean
+gst_rtpcc_src_set_clock (GstElement * element, GstClock * clock)
+{
+  GstRtpccSrc *self = GST_RTPCC_SRC (element);
+
+  if (rtpcc_timebase_set_clock (&self->timebase, clock)
+      && !rtpcc_wakeup_signal (self->wakeup_fd))
+    GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
+  return GST_ELEMENT_CLASS (parent_class)->set_clock (element, clock);
 }
 
 static GstCaps *
@@ -421,7 +442,7 @@ make_stats (GstRtpccSrc * self)
   g_mutex_lock (&self->lock);
   if (self->receiver) {
     const RtpccReceiverStats *st = rtpcc_receiver_get_stats (self->receiver,
-        rtpcc_mono_now ());
+        rtpcc_timebase_now (&self->timebase));
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "packets-received", G_TYPE_UINT64, st->packets_received,
         "bytes-received", G_TYPE_UINT64, st->bytes_received,
@@ -436,7 +457,11 @@ make_stats (GstRtpccSrc * self)
         (guint64) st->feedback_interval,
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
         "send-errors", G_TYPE_UINT64, self->send_errors,
-        "peer-changes", G_TYPE_UINT64, self->peer_changes,
+        "peer-changes", G_TYPE_UINT64, st->peer_changes,
+        "peer-refused", G_TYPE_UINT64, st->peer_refused,
+        "rtcp-wrong-source", G_TYPE_UINT64, st->rtcp_wrong_source,
+        "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
+        "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
@@ -573,6 +598,11 @@ gst_rtpcc_src_finalize (GObject * object)
   g_free (self->cname);
   gst_caps_replace (&self->caps, NULL);
   g_mutex_clear (&self->lock);
+  rtpcc_timebase_clear (&self->timebase);
+  /* only now: a clock id of the task may still write to it until it is
+   * freed, and it holds a reference to us */
+  if (self->wakeup_fd >= 0)
+    close (self->wakeup_fd);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -692,7 +722,13 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * payload), sources (SSRCs tracked, at most 16), sources-evicted (dropped
    * to make room for a new one: silent for 30 s, else the one with the
    * fewest packets), packets-untracked (packets of SSRCs that found 16
-   * established live streams: counted, no feedback).
+   * established live streams: counted, no feedback); peer-changes (the
+   * address feedback goes to moved: only with the established media
+   * source, or after the peer fell silent, see gst/rtpcc/peer.h),
+   * peer-refused (RTP from any other address: dropped unlogged),
+   * rtcp-wrong-source (RTCP from any other address: dropped),
+   * rtcp-unknown-ssrc (an SR about an SSRC never received), kernel-drops
+   * (datagrams the kernel dropped for want of buffer space, SO_RXQ_OVFL).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
@@ -713,6 +749,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   basesrc_class->get_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_src_get_caps);
   basesrc_class->event = GST_DEBUG_FUNCPTR (gst_rtpcc_src_event);
   pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_rtpcc_src_create);
+  element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_set_clock);
 
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
       "congestion-controlled RTP source");
@@ -730,7 +767,8 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->cname = g_strdup (DEFAULT_CNAME);
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
-  self->wakeup_fd = -1;
+  self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);

@@ -6,6 +6,7 @@
 #include <gst/base/gstpushsrc.h>
 #include <gio/gio.h>
 #include <rtpcc/receiver.h>
+#include "rtpcctimebase.h"
 
 G_BEGIN_DECLS
 
@@ -28,16 +29,18 @@ struct _GstRtpccSrc
   guint twcc_ext_id;
 
   /* runtime */
+  RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards receiver and counters */
   RtpccReceiver *receiver;
   GSocket *socket;
-  GSocketAddress *peer;         /* where RTP comes from: feedback goes there */
+  GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
+  RtpccAddress peer_key;        /* ... as the library knows it */
   gint wakeup_fd;
   gboolean flushing;
   gint bound_port;
   guint64 invalid_rtp;
   guint64 send_errors;
-  guint64 peer_changes;
+  guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */
   guint64 twcc_stripped;        /* packets whose TWCC-only extension went */

@@ -3,8 +3,11 @@
  *
  * The peer side is played by plain GSockets, and the feedback they send or
  * receive is built and parsed with the library itself (gst/rtpcc/feedback/).
- * Waits are bounded polls on the elements' counters, never fixed sleeps that
- * assume a fast machine.
+ * Time is a GstTestClock the elements wait on (clock-util.h): it advances
+ * only when a test runs it, each element idle at every step, so a test
+ * sees the same instants on any machine and never sleeps. After a datagram
+ * or a buffer reaches an element, the test waits until the element has
+ * processed it (clock_settle_after()) and then reads its counters.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,18 +23,13 @@
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/fec/fec.h>
 #include "tshark-util.h"
+#include "clock-util.h"
 
 #define TEST_SSRC 0x11223344u
 #define RTP_CAPS "application/x-rtp,media=(string)video,clock-rate=(int)90000," \
   "encoding-name=(string)H264,payload=(int)96"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static RtpccTime
-mono_now (void)
-{
-  return g_get_monotonic_time () * RTPCC_NSEC_PER_USEC;
-}
 
 /* A UDP socket bound to 127.0.0.1 on an ephemeral port. */
 static GSocket *
@@ -68,20 +66,39 @@ send_to_port (GSocket * s, guint16 port, const guint8 * data, gsize len)
   g_object_unref (to);
 }
 
-/* One datagram within @timeout_ms, or -1. @from_port gets the source port. */
+/* @data from @s to an element's @port, which then processes it: the test
+ * continues once the element is idle again (clock-util.h). */
+static void
+send_and_settle (GSocket * s, guint16 port, const guint8 * data, gsize len,
+    GstTestClock * clock, guint waiters)
+{
+  GList *before = clock_snapshot (clock);
+
+  send_to_port (s, port, data, len);
+  clock_settle_after (clock, waiters, before);
+}
+
+/* A buffer into a sink harness, which then processes it. */
+static GstFlowReturn
+push_and_settle (GstHarness * h, GstBuffer * buf, GstTestClock * clock,
+    guint waiters)
+{
+  GList *before = clock_snapshot (clock);
+  GstFlowReturn ret = gst_harness_push (h, buf);
+
+  clock_settle_after (clock, waiters, before);
+  return ret;
+}
+
+/* A datagram waiting on @s, or -1 (never blocks: what an element sent is
+ * there once it is idle). @from_port gets the source port. */
 static gssize
-recv_datagram (GSocket * s, guint8 * buf, gsize max, guint timeout_ms,
-    guint16 * from_port)
+recv_datagram (GSocket * s, guint8 * buf, gsize max, guint16 * from_port)
 {
   GError *err = NULL;
   GSocketAddress *from = NULL;
   gssize n;
 
-  if (!g_socket_condition_timed_wait (s, G_IO_IN,
-          (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND, NULL, &err)) {
-    g_clear_error (&err);
-    return -1;
-  }
   n = g_socket_receive_from (s, &from, (gchar *) buf, max, NULL, &err);
   if (n < 0) {
     g_clear_error (&err);
@@ -141,34 +158,17 @@ stat_u64 (GstElement * e, const gchar * field)
   return v;
 }
 
-/* Polls a stats counter until it reaches @at_least (bounded). */
-static guint64
-wait_stat (GstElement * e, const gchar * field, guint64 at_least,
-    guint timeout_ms)
-{
-  gint64 deadline = g_get_monotonic_time () +
-      (gint64) timeout_ms * G_TIME_SPAN_MILLISECOND;
-  guint64 v;
-
-  for (;;) {
-    v = stat_u64 (e, field);
-    if (v >= at_least || g_get_monotonic_time () > deadline)
-      return v;
-    g_usleep (5000);
-  }
-}
-
 /* A CCFB (RFC 8888) from the library's writer saying seqs
- * [begin, begin + n) of @ssrc arrived, the last one just now. */
+ * [begin, begin + n) of @ssrc arrived, the last one at @now (the peer's
+ * report clock: the test clock's time). */
 static gsize
-make_ccfb (guint8 * buf, gsize max, guint32 ssrc, guint16 begin, guint n)
+make_ccfb (guint8 * buf, gsize max, guint32 ssrc, guint16 begin, guint n,
+    GstClockTime now)
 {
   RtpccCcfbMetric *m = g_new0 (RtpccCcfbMetric, n);
   RtpccCcfbBlockIn b;
-  RtpccTime ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC -
-      mono_now () + RTPCC_NTP_UNIX_EPOCH_NS;
-  guint32 rts = rtpcc_ntp_short (rtpcc_ntp_from_time (mono_now (),
-          ntp_offset));
+  guint32 rts = rtpcc_ntp_short (rtpcc_ntp_from_time ((RtpccTime) now,
+          RTPCC_NTP_UNIX_EPOCH_NS));
   gsize len;
 
   for (guint i = 0; i < n; i++) {
@@ -593,10 +593,10 @@ GST_START_TEST (test_sink_target_publication)
   GstBus *bus = gst_bus_new ();
   GstHarness *h;
   GstMessage *msg;
-  GstEvent *ev = NULL;
+  GstEvent *ev = NULL, *e;
+  GstTestClock *clock;
   gint notifies = 0;
   guint target = 0;
-  gint64 deadline;
 
   g_object_set (sink, "controller", "fixed", "start-bitrate", 700000,
       "host", "127.0.0.1", "port", peer_port, NULL);
@@ -617,20 +617,17 @@ GST_START_TEST (test_sink_target_publication)
   check_target_structure (gst_message_get_structure (msg), 700000);
   gst_message_unref (msg);
 
+  /* (the harness gives it its test clock: from now on the sink's time) */
   h = gst_harness_new_with_element (sink, "sink", NULL);
+  clock = gst_harness_get_testclock (h);
   gst_harness_set_src_caps_str (h, RTP_CAPS);
-  fail_unless_equals_int (gst_harness_push (h, make_rtp (TEST_SSRC, 1, 0,
-              TRUE, 100)), GST_FLOW_OK);
+  clock_settle (clock, 1);
+  fail_unless_equals_int (push_and_settle (h, make_rtp (TEST_SSRC, 1, 0,
+              TRUE, 100), clock, 1), GST_FLOW_OK);
 
   /* 2. the same structure upstream, as a custom upstream event, once the
    * pad is active */
-  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  while (!ev && g_get_monotonic_time () < deadline) {
-    GstEvent *e = gst_harness_try_pull_upstream_event (h);
-    if (!e) {
-      g_usleep (5000);
-      continue;
-    }
+  while (!ev && (e = gst_harness_try_pull_upstream_event (h))) {
     if (GST_EVENT_TYPE (e) == GST_EVENT_CUSTOM_UPSTREAM &&
         gst_event_has_name (e, "rtpcc-target"))
       ev = e;
@@ -647,11 +644,12 @@ GST_START_TEST (test_sink_target_publication)
   fail_unless (g_atomic_int_get (&notifies) >= 1);
 
   /* a fixed controller publishes once: no further messages */
-  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_MSECOND,
-      GST_MESSAGE_ELEMENT);
+  clock_advance (clock, 1, 2 * GST_SECOND);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
   fail_unless (msg == NULL);
 
   gst_harness_teardown (h);
+  gst_object_unref (clock);
   gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
   g_object_unref (peer);
@@ -667,6 +665,7 @@ typedef struct
   guint16 peer_port;
   GstElement *sink;
   GstHarness *h;
+  GstTestClock *clock;
   guint16 sink_port;
 } SinkFixture;
 
@@ -682,43 +681,63 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
       "host", "127.0.0.1", "port", f->peer_port, "bind-address", "127.0.0.1",
       NULL);
   f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
+  f->clock = gst_harness_get_testclock (f->h);
   gst_harness_set_src_caps_str (f->h, RTP_CAPS);
   g_object_get (f->sink, "bound-port", &bound, NULL);
   fail_unless (bound > 0 && bound < 65536);
   f->sink_port = (guint16) bound;
+  clock_watch_port (f->clock, f->sink_port);
+  clock_settle (f->clock, 1);
+}
+
+/* The peer sends @data to the sink, which processes it. */
+static void
+sink_fixture_send (SinkFixture * f, GSocket * from, const guint8 * data,
+    gsize len)
+{
+  send_and_settle (from, f->sink_port, data, len, f->clock, 1);
+}
+
+static GstClockTime
+clock_now (GstTestClock * clock)
+{
+  return gst_clock_get_time (GST_CLOCK (clock));
 }
 
 static void
 sink_fixture_clear (SinkFixture * f)
 {
   gst_harness_teardown (f->h);
+  gst_object_unref (f->clock);
   gst_object_unref (f->sink);
   g_object_unref (f->peer);
 }
 
-/* Pushes @n packets from @seq and reads them off the peer socket (SRs
- * that come along are skipped), checking they are ours and intact. */
+/* Pushes @n packets from @seq and reads them off the peer socket as the
+ * sink paces them out (SRs that come along are skipped), checking they
+ * are ours and intact; then 20 ms pass, the peer's feedback delay. */
 static void
 push_and_receive (SinkFixture * f, guint16 seq, guint n)
 {
   guint8 buf[2048];
   guint got = 0;
-  gint64 deadline;
+  GstClockTime end = clock_now (f->clock) + 5 * GST_SECOND;
 
   for (guint i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (f->h, make_rtp (TEST_SSRC,
-                (guint16) (seq + i), 3000 * (seq + i), i == n - 1, 500)),
-        GST_FLOW_OK);
+    fail_unless_equals_int (push_and_settle (f->h, make_rtp (TEST_SSRC,
+                (guint16) (seq + i), 3000 * (seq + i), i == n - 1, 500),
+            f->clock, 1), GST_FLOW_OK);
 
-  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  while (got < n && g_get_monotonic_time () < deadline) {
+  while (got < n && clock_now (f->clock) < end) {
     guint16 from = 0;
-    gssize len = recv_datagram (f->peer, buf, sizeof (buf), 500, &from);
+    gssize len = recv_datagram (f->peer, buf, sizeof (buf), &from);
     GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
     GstBuffer *b;
 
-    if (len < 0)
+    if (len < 0) {
+      clock_advance (f->clock, 1, GST_MSECOND);
       continue;
+    }
     fail_unless_equals_int (from, f->sink_port);
     if (rtpcc_rtcp_is_rtcp (buf, len))
       continue;
@@ -733,6 +752,7 @@ push_and_receive (SinkFixture * f, guint16 seq, guint n)
     got++;
   }
   fail_unless_equals_int (got, n);
+  clock_advance (f->clock, 1, 20 * GST_MSECOND);
 }
 
 GST_START_TEST (test_sink_feedback)
@@ -748,9 +768,9 @@ GST_START_TEST (test_sink_feedback)
 
   /* valid CCFB from the peer about what it received */
   push_and_receive (&f, 1000, 10);
-  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1000, 10);
-  send_to_port (f.peer, f.sink_port, fb, n);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 1, 3000), 1);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1000, 10, clock_now (f.clock));
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-lost"), 0);
   fail_unless (stat_u64 (f.sink, "rtt") > 0);
@@ -758,51 +778,49 @@ GST_START_TEST (test_sink_feedback)
   fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"), 0);
 
   /* garbage from the peer */
-  send_to_port (f.peer, f.sink_port, (const guint8 *) "not rtcp at all", 15);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-malformed", 1, 3000), 1);
+  sink_fixture_send (&f, f.peer, (const guint8 *) "not rtcp at all", 15);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"), 1);
 
   /* a valid CCFB about new packets, but from another port: ignored */
   push_and_receive (&f, 1010, 5);
-  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5, clock_now (f.clock));
   other = udp_socket_new (&other_port);
-  send_to_port (other, f.sink_port, fb, n);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-wrong-source", 1,
-          3000), 1);
+  sink_fixture_send (&f, other, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-wrong-source"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
   g_object_unref (other);
 
   /* the same report from the peer is taken */
-  send_to_port (f.peer, f.sink_port, fb, n);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 2, 3000), 2);
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 2);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 15);
 
   /* from the peer, about an SSRC we do not send */
-  n = make_ccfb (fb, sizeof (fb), 0x99999999, 1000, 10);
-  send_to_port (f.peer, f.sink_port, fb, n);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-unknown-ssrc", 1,
-          3000), 1);
+  n = make_ccfb (fb, sizeof (fb), 0x99999999, 1000, 10, clock_now (f.clock));
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-unknown-ssrc"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 2);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 15);
 
   /* truncated, empty and oversized datagrams: counted, no crash */
   malformed = stat_u64 (f.sink, "rtcp-malformed");
-  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5);
-  send_to_port (f.peer, f.sink_port, fb, 10);
-  send_to_port (f.peer, f.sink_port, fb, 0);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1010, 5, clock_now (f.clock));
+  sink_fixture_send (&f, f.peer, fb, 10);
+  sink_fixture_send (&f, f.peer, fb, 0);
   memset (junk, 0, sizeof (junk));
   memcpy (junk, fb, n);
   junk[2] = 0x03;               /* length field: 1000 words */
   junk[3] = 0xe7;
-  send_to_port (f.peer, f.sink_port, junk, sizeof (junk));
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-malformed",
-          malformed + 3, 3000), malformed + 3);
+  sink_fixture_send (&f, f.peer, junk, sizeof (junk));
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"),
+      malformed + 3);
 
   /* and feedback still works afterwards */
   push_and_receive (&f, 1015, 3);
-  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1015, 3);
-  send_to_port (f.peer, f.sink_port, fb, n);
-  fail_unless_equals_uint64 (wait_stat (f.sink, "rtcp-received", 3, 3000), 3);
+  n = make_ccfb (fb, sizeof (fb), TEST_SSRC, 1015, 3, clock_now (f.clock));
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 3);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 18);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 18);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "invalid-rtp"), 0);
@@ -822,16 +840,19 @@ GST_START_TEST (test_sink_invalid_rtp)
 
   sink_fixture_init (&f, "fixed");
   /* too short, wrong version, and an empty buffer */
-  fail_unless_equals_int (gst_harness_push (f.h,
-          gst_buffer_new_memdup (not_rtp, 4)), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (f.h,
-          gst_buffer_new_memdup (not_rtp, sizeof (not_rtp))), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (f.h, gst_buffer_new ()),
+  fail_unless_equals_int (push_and_settle (f.h,
+          gst_buffer_new_memdup (not_rtp, 4), f.clock, 1), GST_FLOW_OK);
+  fail_unless_equals_int (push_and_settle (f.h,
+          gst_buffer_new_memdup (not_rtp, sizeof (not_rtp)), f.clock, 1),
       GST_FLOW_OK);
+  fail_unless_equals_int (push_and_settle (f.h, gst_buffer_new (), f.clock,
+          1), GST_FLOW_OK);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "invalid-rtp"), 3);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-enqueued"), 0);
-  /* nothing at all on the wire: no RTP, and no SR for a stream never seen */
-  fail_unless (recv_datagram (f.peer, buf, sizeof (buf), 300, NULL) < 0);
+  /* nothing at all on the wire: no RTP, and no SR for a stream never seen
+   * (an SR would be due within 1.5 s) */
+  clock_advance (f.clock, 1, 3 * GST_SECOND);
+  fail_unless (recv_datagram (f.peer, buf, sizeof (buf), NULL) < 0);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 0);
   sink_fixture_clear (&f);
 }
@@ -882,11 +903,16 @@ typedef struct
   guint16 peer_port;
   GstElement *src;
   GstHarness *h;
+  GstTestClock *clock;
   guint16 src_port;
 } SrcFixture;
 
+/* rtpccsrc in a harness on its test clock, receiving from f->peer; in
+ * @feedback mode ("ccfb", "twcc", "rr"; NULL: the default), with a
+ * kernel receive buffer of @buffer_size bytes (0: the default) */
 static void
-src_fixture_init (SrcFixture * f)
+src_fixture_init_full (SrcFixture * f, const gchar * feedback,
+    guint buffer_size)
 {
   GstCaps *caps = gst_caps_from_string (RTP_CAPS);
   gint bound = 0;
@@ -897,17 +923,45 @@ src_fixture_init (SrcFixture * f)
   g_object_set (f->src, "address", "127.0.0.1", "port", 0, "caps", caps,
       NULL);
   gst_caps_unref (caps);
+  if (feedback)
+    gst_util_set_object_arg (G_OBJECT (f->src), "feedback", feedback);
+  if (buffer_size)
+    g_object_set (f->src, "buffer-size", buffer_size, NULL);
   f->h = gst_harness_new_with_element (f->src, NULL, "src");
+  f->clock = gst_harness_get_testclock (f->h);
   gst_harness_play (f->h);
   g_object_get (f->src, "bound-port", &bound, NULL);
   fail_unless (bound > 0 && bound < 65536);
   f->src_port = (guint16) bound;
+  clock_watch_port (f->clock, f->src_port);
+  clock_settle (f->clock, 1);
+}
+
+static void
+src_fixture_init_mode (SrcFixture * f, const gchar * feedback)
+{
+  src_fixture_init_full (f, feedback, 0);
+}
+
+static void
+src_fixture_init (SrcFixture * f)
+{
+  src_fixture_init_mode (f, NULL);
+}
+
+/* @data from @from to the src, which then processes it */
+static void
+src_fixture_send (SrcFixture * f, GSocket * from, const guint8 * data,
+    gsize len)
+{
+  send_and_settle (from, f->src_port, data, len, f->clock, 1);
 }
 
 static void
 src_fixture_clear (SrcFixture * f)
 {
   gst_harness_teardown (f->h);
+  gst_object_unref (f->clock);
   gst_object_unref (f->src);
   g_object_unref (f->peer);
 }
@@ -918,7 +972,7 @@ send_rtp (SrcFixture * f, guint16 seq, gboolean marker)
   guint8 pkt[1500];
   gsize n = make_rtp_bytes (pkt, sizeof (pkt), TEST_SSRC, seq,
       3000 * seq, marker, 800);
-  send_to_port (f->peer, f->src_port, pkt, n);
+  src_fixture_send (f, f->peer, pkt, n);
 }
 
 static guint16
@@ -946,7 +1000,7 @@ GST_START_TEST (test_src_receive_and_feedback)
   gboolean seen[20] = { FALSE, };
   guint n_ccfb = 0, n_seen = 0;
   guint8 buf[2048];
-  gint64 deadline;
+  GstClockTime end;
 
   src_fixture_init (&f);
 
@@ -965,11 +1019,13 @@ GST_START_TEST (test_src_receive_and_feedback)
   gst_caps_unref (want);
 
   /* feedback comes back to the address the RTP came from, and covers it */
-  deadline = g_get_monotonic_time () + 1500 * G_TIME_SPAN_MILLISECOND;
-  while (n_seen < 20 && g_get_monotonic_time () < deadline) {
-    gssize n = recv_datagram (f.peer, buf, sizeof (buf), 200, NULL);
-    if (n < 0)
+  end = clock_now (f.clock) + 1500 * GST_MSECOND;
+  while (n_seen < 20 && clock_now (f.clock) < end) {
+    gssize n = recv_datagram (f.peer, buf, sizeof (buf), NULL);
+    if (n < 0) {
+      clock_advance (f.clock, 1, 10 * GST_MSECOND);
       continue;
+    }
     fail_unless (rtpcc_rtcp_is_rtcp (buf, n));
     fail_unless (collect_ccfb (buf, n, TEST_SSRC, 65530, seen, 20, &n_ccfb),
         "feedback is not a valid RTCP compound");
@@ -1005,10 +1061,10 @@ GST_START_TEST (test_src_bad_input)
   fail_unless_equals_int (pull_seq (&f), 100);
 
   /* not RTP: short, wrong version, a lone byte, an empty datagram */
-  send_to_port (f.peer, f.src_port, junk, sizeof (junk));
-  send_to_port (f.peer, f.src_port, junk, 4);
-  send_to_port (f.peer, f.src_port, junk + 1, 1);
-  send_to_port (f.peer, f.src_port, junk, 0);
+  src_fixture_send (&f, f.peer, junk, sizeof (junk));
+  src_fixture_send (&f, f.peer, junk, 4);
+  src_fixture_send (&f, f.peer, junk + 1, 1);
+  src_fixture_send (&f, f.peer, junk, 0);
 
   /* the sender's RTCP (SR + SDES) on the same port */
   memset (&sr, 0, sizeof (sr));
@@ -1022,9 +1078,9 @@ GST_START_TEST (test_src_bad_input)
   m = rtpcc_rtcp_write_sdes_cname (pkt + n, sizeof (pkt) - n, TEST_SSRC,
       "peer@test");
   fail_unless (m > 0);
-  send_to_port (f.peer, f.src_port, pkt, n + m);
+  src_fixture_send (&f, f.peer, pkt, n + m);
   /* a truncated RTCP packet */
-  send_to_port (f.peer, f.src_port, pkt, 6);
+  src_fixture_send (&f, f.peer, pkt, 6);
 
   /* none of that comes out: the next buffer is the next RTP packet */
   send_rtp (&f, 101, TRUE);
@@ -1042,38 +1098,138 @@ GST_END_TEST;
 
 /* ---- 1+4. sink and src talking to each other ---------------------------- */
 
+/* rtpccsink sending to rtpccsrc, each in a harness, both on one test
+ * clock. */
+typedef struct
+{
+  GstTestClock *clock;
+  GstElement *sink, *src;
+  GstHarness *hs, *hr;
+  guint16 src_port;
+} Pair;
+
+/* Makes the two elements, for the caller to configure before
+ * pair_start(). */
+static void
+pair_init (Pair * p)
+{
+  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+
+  memset (p, 0, sizeof (*p));
+  p->src = gst_element_factory_make ("rtpccsrc", NULL);
+  p->sink = gst_element_factory_make ("rtpccsink", NULL);
+  fail_unless (p->src && p->sink);
+  g_object_set (p->src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      NULL);
+  gst_caps_unref (caps);
+}
+
+/* Starts the src, points the sink at it, starts the sink. */
+static void
+pair_start (Pair * p)
+{
+  gint port = 0;
+
+  p->clock = GST_TEST_CLOCK (gst_test_clock_new ());
+  /* (each harness takes the clock its element already has) */
+  gst_element_set_clock (p->src, GST_CLOCK (p->clock));
+  gst_element_set_clock (p->sink, GST_CLOCK (p->clock));
+  p->hr = gst_harness_new_with_element (p->src, NULL, "src");
+  gst_harness_play (p->hr);
+  g_object_get (p->src, "bound-port", &port, NULL);
+  fail_unless (port > 0 && port < 65536);
+  p->src_port = (guint16) port;
+  g_object_set (p->sink, "host", "127.0.0.1", "port", port, NULL);
+  p->hs = gst_harness_new_with_element (p->sink, "sink", NULL);
+  gst_harness_set_src_caps_str (p->hs, RTP_CAPS);
+  g_object_get (p->sink, "bound-port", &port, NULL);
+  clock_watch_port (p->clock, p->src_port);
+  clock_watch_port (p->clock, (guint16) port);
+  clock_settle (p->clock, 2);
+}
+
+static void
+pair_push (Pair * p, GstBuffer * buf)
+{
+  fail_unless_equals_int (push_and_settle (p->hs, buf, p->clock, 2),
+      GST_FLOW_OK);
+}
+
+static void
+pair_advance (Pair * p, GstClockTime dt)
+{
+  clock_advance (p->clock, 2, dt);
+}
+
+/* What the src pushed so far (the test clock runs while it is less than
+ * @n, up to 5 s): appended to @out if not NULL, else dropped. */
+static guint
+pair_pull (Pair * p, guint n, GPtrArray * out)
+{
+  GstClockTime end = clock_now (p->clock) + 5 * GST_SECOND;
+  guint got = 0;
+
+  for (;;) {
+    GstBuffer *b = gst_harness_try_pull (p->hr);
+    if (b) {
+      if (out)
+        g_ptr_array_add (out, b);
+      else
+        gst_buffer_unref (b);
+      got++;
+      continue;
+    }
+    if (got >= n || clock_now (p->clock) >= end)
+      break;
+    pair_advance (p, GST_MSECOND);
+  }
+  return got;
+}
+
+/* Runs the clock (up to @max) until @e's counter @field reaches
+ * @at_least; returns the counter. */
+static guint64
+run_until_stat (GstTestClock * clock, guint waiters, GstElement * e,
+    const gchar * field, guint64 at_least, GstClockTime max)
+{
+  GstClockTime end = clock_now (clock) + max;
+  guint64 v;
+
+  while ((v = stat_u64 (e, field)) < at_least && clock_now (clock) < end)
+    clock_advance (clock, waiters, 10 * GST_MSECOND);
+  return v;
+}
+
+static void
+pair_clear (Pair * p)
+{
+  gst_harness_teardown (p->hs);
+  gst_harness_teardown (p->hr);
+  gst_object_unref (p->sink);
+  gst_object_unref (p->src);
+  gst_object_unref (p->clock);
+}
+
 GST_START_TEST (test_sink_to_src_loopback)
 {
-  GstHarness *hs, *hr;
-  GstElement *sink, *src;
-  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
-  gint src_port = 0;
+  Pair p;
+  GstElement *sink;
 
-  src = gst_element_factory_make ("rtpccsrc", NULL);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps, NULL);
-  hr = gst_harness_new_with_element (src, NULL, "src");
-  gst_harness_play (hr);
-  g_object_get (src, "bound-port", &src_port, NULL);
-
-  sink = gst_element_factory_make ("rtpccsink", NULL);
+  pair_init (&p);
+  sink = p.sink;
   g_object_set (sink, "controller", "fixed", "start-bitrate", 2000000,
-      "host", "127.0.0.1", "port", src_port, NULL);
-  hs = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+      NULL);
+  pair_start (&p);
 
-  for (guint i = 0; i < 30; i++) {
-    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
-                (guint16) i, 3000 * (i / 3), i % 3 == 2, 1000)), GST_FLOW_OK);
-  }
-  for (guint i = 0; i < 30; i++) {
-    GstBuffer *b = gst_harness_pull (hr);
-    fail_unless (b != NULL);
-    gst_buffer_unref (b);
-  }
+  for (guint i = 0; i < 30; i++)
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 1000));
+  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
   /* the sink hears the src's feedback (the src answers to the sink's
    * bound port, which is where the sink accepts it from) */
-  fail_unless (wait_stat (sink, "rtcp-received", 1, 3000) >= 1);
-  fail_unless (wait_stat (sink, "reported-received", 30, 3000) == 30);
+  fail_unless (run_until_stat (p.clock, 2, sink, "reported-received", 30,
+          3 * GST_SECOND) == 30);
+  fail_unless (stat_u64 (sink, "rtcp-received") >= 1);
   fail_unless (stat_u64 (sink, "rtt") > 0);
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-wrong-source"), 0);
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-malformed"), 0);
@@ -1085,11 +1241,7 @@ GST_START_TEST (test_sink_to_src_loopback)
     gst_structure_free (stats);
   }
 
-  gst_harness_teardown (hs);
-  gst_harness_teardown (hr);
-  gst_object_unref (sink);
-  gst_object_unref (src);
-  gst_caps_unref (caps);
+  pair_clear (&p);
 }
 
 GST_END_TEST;
@@ -1098,35 +1250,26 @@ GST_END_TEST;
  * sink says so on the bus and in its stats, naming the likely cause. */
 GST_START_TEST (test_feedback_mode_mismatch)
 {
-  GstHarness *hs, *hr;
-  GstElement *sink, *src;
-  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  Pair p;
+  GstElement *sink;
   GstBus *bus = gst_bus_new ();
   GstMessage *msg;
-  gint src_port = 0;
   const GstStructure *st;
   GstStructure *stats = NULL;
   const gchar *problem;
 
-  src = gst_element_factory_make ("rtpccsrc", NULL);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
-      "feedback", 1 /* rr */ , "rtcp-interval", 300, NULL);
-  hr = gst_harness_new_with_element (src, NULL, "src");
-  gst_harness_play (hr);
-  g_object_get (src, "bound-port", &src_port, NULL);
-
-  sink = gst_element_factory_make ("rtpccsink", NULL);
+  pair_init (&p);
+  sink = p.sink;
+  g_object_set (p.src, "feedback", 1 /* rr */ , "rtcp-interval", 300, NULL);
   gst_element_set_bus (sink, bus);
-  g_object_set (sink, "controller", "fixed", "host", "127.0.0.1", "port",
-      src_port, NULL);
-  hs = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+  g_object_set (sink, "controller", "fixed", NULL);
+  pair_start (&p);
 
   /* 4 s of media: past the 3 s grace */
   for (guint i = 0; i < 200; i++) {
-    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
-                (guint16) i, 3000 * (i / 3), i % 3 == 2, 500)), GST_FLOW_OK);
-    g_usleep (20000);
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 500));
+    pair_advance (&p, 20 * GST_MSECOND);
   }
   msg = gst_bus_timed_pop_filtered (bus, 2 * GST_SECOND, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL, "no warning about the missing feedback");
@@ -1148,12 +1291,344 @@ GST_START_TEST (test_feedback_mode_mismatch)
   fail_unless (problem && strstr (problem, "rtpccsrc feedback=ccfb"));
   gst_structure_free (stats);
 
-  gst_harness_teardown (hs);
-  gst_harness_teardown (hr);
-  gst_object_unref (sink);
-  gst_object_unref (src);
+  pair_clear (&p);
   gst_object_unref (bus);
-  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* ---- 4b. who the receiver answers to ------------------------------------ */
+
+/* A padding-only RTP packet (P bit, 4 bytes of padding, no payload). */
+static gsize
+make_padding_bytes (guint8 * out, gsize max, guint32 ssrc, guint16 seq)
+{
+  gsize n = make_rtp_bytes (out, max, ssrc, seq, 0, FALSE, 0);
+
+  fail_unless (n + 4 <= max);
+  out[0] |= 0x20;
+  out[n] = out[n + 1] = out[n + 2] = 0;
+  out[n + 3] = 4;
+  return n + 4;
+}
+
+/* Datagrams waiting on @s (dropped). */
+static guint
+drain (GSocket * s)
+{
+  guint8 buf[2048];
+  guint n = 0;
+
+  while (recv_datagram (s, buf, sizeof buf, NULL) >= 0)
+    n++;
+  return n;
+}
+
+/* A third party on another port sends RTP to rtpccsrc while a call runs:
+ * padding-only packets, and packets with payload on SSRCs of its own, 250
+ * a second. The receiver's feedback must keep going to the sender only
+ * (it names SSRCs and sequence numbers), and the sender must see none of
+ * its packets lost. Before the peer was confirmed per source, each such
+ * packet re-pointed the feedback: the attacker got most of it and the
+ * sender took the packets it no longer heard about for lost. */
+GST_START_TEST (test_src_peer_not_redirected)
+{
+  Pair p;
+  GSocket *attacker;
+  guint16 attacker_port;
+  guint8 pkt[1500];
+  guint sent = 0, got = 0, to_attacker = 0;
+  guint64 start_target = 1000000;
+  guint target = 0;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "gcc", "start-bitrate",
+      (guint) start_target, NULL);
+  pair_start (&p);
+  attacker = udp_socket_new (&attacker_port);
+
+  /* 2 s: a frame of three packets every 32 ms; from the fourth frame on,
+   * an attack packet every 4 ms */
+  for (guint t = 0; t < 500 + 24; t++) {
+    gsize n;
+    if (t % 8 == 0) {
+      for (guint k = 0; k < 3; k++, sent++)
+        pair_push (&p, make_rtp (TEST_SSRC, (guint16) sent, 3000 * (t / 8),
+                k == 2, 1000));
+    }
+    if (t < 24) {
+      pair_advance (&p, 4 * GST_MSECOND);
+      got += pair_pull (&p, 0, NULL);
+      continue;
+    }
+    if (t % 2 == 0)
+      n = make_padding_bytes (pkt, sizeof pkt, 0xA77AC4E0, (guint16) t);
+    else
+      n = make_rtp_bytes (pkt, sizeof pkt, 0xA7000000u + t, (guint16) t,
+          90 * t, TRUE, 100);
+    send_and_settle (attacker, p.src_port, pkt, n, p.clock, 2);
+    pair_advance (&p, 4 * GST_MSECOND);
+    got += pair_pull (&p, 0, NULL);
+    to_attacker += drain (attacker);
+  }
+  /* (the feedback crosses between two elements: the clock runs until it
+   * is in, or long after it should be) */
+  run_until_stat (p.clock, 2, p.sink, "reported-received", sent, GST_SECOND);
+  got += pair_pull (&p, 0, NULL);
+  to_attacker += drain (attacker);
+  g_object_get (p.sink, "target-bitrate", &target, NULL);
+  GST_INFO ("%u media packets sent, %u pushed; %u datagrams to the "
+      "attacker; src refused %" G_GUINT64_FORMAT ", sink reported %"
+      G_GUINT64_FORMAT " received, %" G_GUINT64_FORMAT " lost, target %u",
+      sent, got, to_attacker, stat_u64 (p.src, "peer-refused"),
+      stat_u64 (p.sink, "reported-received"), stat_u64 (p.sink,
+          "reported-lost"), target);
+
+  fail_unless_equals_int (to_attacker, 0);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "peer-refused"), 500);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "peer-changes"), 0);
+  /* nothing of the attacker's reached downstream or the arrival log */
+  fail_unless_equals_int (got, sent);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "packets-received"), sent);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "sources"), 1);
+  /* the sender heard about every packet, and lost none */
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-received"), sent);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-lost"), 0);
+  fail_unless (target >= start_target, "target %u", target);
+
+  g_object_unref (attacker);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* The peer moves with the established media source (a NAT rebinding):
+ * its SSRC, continuing its sequence, from a new address, four times in a
+ * row; the first three are refused, the fourth taken, and the feedback
+ * follows. Not while the old address still sends that SSRC, and never
+ * for an SSRC the peer has not sent media on. */
+GST_START_TEST (test_src_peer_moves_with_media_source)
+{
+  SrcFixture f;
+  GSocket *moved, *third;
+  guint16 moved_port, third_port;
+  guint8 pkt[1500];
+  gsize n;
+  guint16 seq = 0;
+
+  src_fixture_init (&f);
+  moved = udp_socket_new (&moved_port);
+  third = udp_socket_new (&third_port);
+
+  for (; seq < 10; seq++)
+    send_rtp (&f, seq, TRUE);
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (pull_seq (&f), i);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (f.peer) > 0, "no feedback to the sender");
+
+  /* an unknown SSRC from a third address, in sequence: never */
+  for (guint i = 0; i < 10; i++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, 0x0BADCAFE, (guint16) (500 + i),
+        0, TRUE, 800);
+    src_fixture_send (&f, third, pkt, n);
+  }
+  /* the media SSRC from the new address, interleaved with the old one:
+   * both alive, no move */
+  for (guint i = 0; i < 7; i++, seq++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, seq, 3000 * seq, TRUE,
+        800);
+    src_fixture_send (&f, i % 2 ? moved : f.peer, pkt, n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-changes"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 13);
+  /* (what the old address sent of them was pushed) */
+  for (guint i = 0; i < 4; i++)
+    fail_unless_equals_int (pull_seq (&f), 10 + 2 * i);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (f.h), 0);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (f.peer) > 0);
+  fail_unless_equals_int (drain (moved) + drain (third), 0);
+
+  /* the old address falls silent: four in a row from the new one */
+  for (guint i = 0; i < 4; i++, seq++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, seq, 3000 * seq, TRUE,
+        800);
+    src_fixture_send (&f, moved, pkt, n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-changes"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 16);
+  fail_unless_equals_int (pull_seq (&f), seq - 1);
+  clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless (drain (moved) > 0, "no feedback at the new address");
+  fail_unless_equals_int (drain (f.peer), 0);
+  /* and the old address is refused now */
+  send_rtp (&f, seq, TRUE);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "peer-refused"), 17);
+
+  g_object_unref (moved);
+  g_object_unref (third);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* The sender's SR sets the LSR the receiver's RRs echo, from which the
+ * sender computes its RTT: only the peer's is taken. One from another
+ * address is refused and counted, and the RRs keep the sender's LSR. A
+ * well-formed SR about an SSRC we never received is counted too. */
+GST_START_TEST (test_src_sr_only_from_peer)
+{
+  SrcFixture f;
+  GSocket *third;
+  guint16 third_port;
+  guint8 pkt[512], buf[2048];
+  RtpccRtcpSR sr;
+  gsize n;
+  guint32 lsr = 0;
+  gboolean have_rr = FALSE;
+  GstClockTime end;
+
+  src_fixture_init (&f);
+  third = udp_socket_new (&third_port);
+  for (guint16 i = 0; i < 5; i++)
+    send_rtp (&f, i, TRUE);
+  for (guint i = 0; i < 5; i++)
+    pull_seq (&f);
+
+  memset (&sr, 0, sizeof (sr));
+  sr.ssrc = TEST_SSRC;
+  sr.ntp = G_GUINT64_CONSTANT (0xE875470112340000);
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, f.peer, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+  /* a forged SR (another NTP time) from a third address */
+  sr.ntp = G_GUINT64_CONSTANT (0xE8754701ABCD0000);
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, third, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-wrong-source"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+  /* from the peer, about an SSRC it never sent */
+  sr.ssrc = 0x0BADCAFE;
+  n = rtpcc_rtcp_write_sr (pkt, sizeof (pkt), &sr);
+  src_fixture_send (&f, f.peer, pkt, n);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-unknown-ssrc"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtcp-received"), 1);
+
+  /* the next RR echoes the sender's SR */
+  end = clock_now (f.clock) + 2 * GST_SECOND;
+  while (!have_rr && clock_now (f.clock) < end) {
+    gssize len = recv_datagram (f.peer, buf, sizeof buf, NULL);
+    RtpccRtcpIter it;
+    RtpccRtcpPacket rp;
+    if (len < 0) {
+      clock_advance (f.clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, len));
+    while (rtpcc_rtcp_iter_next (&it, &rp)) {
+      RtpccRtcpRR rr;
+      if (rp.pt != RTPCC_RTCP_RR || !rtpcc_rtcp_parse_rr (&rp, &rr)
+          || rr.n_blocks == 0)
+        continue;
+      fail_unless_equals_int (rr.blocks[0].ssrc, TEST_SSRC);
+      lsr = rr.blocks[0].lsr;
+      have_rr = TRUE;
+    }
+  }
+  fail_unless (have_rr, "no RR");
+  fail_unless_equals_int (lsr, 0x47011234);
+  fail_unless_equals_int (drain (third), 0);
+
+  g_object_unref (third);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* Datagrams the kernel drops for want of room in the socket's receive
+ * buffer show in stats (SO_RXQ_OVFL): here the src is held in its push
+ * downstream while a burst arrives. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean held;
+} Hold;
+
+static GstPadProbeReturn
+hold_push (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Hold *h = data;
+
+  g_mutex_lock (&h->lock);
+  h->held = TRUE;
+  g_cond_signal (&h->cond);
+  g_mutex_unlock (&h->lock);
+  return GST_PAD_PROBE_OK;      /* (stays blocked until removed) */
+}
+
+GST_START_TEST (test_src_kernel_drops)
+{
+  SrcFixture f;
+  guint8 pkt[1500];
+  gsize n;
+  guint pulled = 0;
+  Hold hold;
+  GstPad *pad;
+  gulong probe;
+
+  g_mutex_init (&hold.lock);
+  g_cond_init (&hold.cond);
+  hold.held = FALSE;
+  src_fixture_init_full (&f, NULL, 4096);
+  pad = gst_element_get_static_pad (f.src, "src");
+  probe = gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM |
+      GST_PAD_PROBE_TYPE_BUFFER, hold_push, &hold, NULL);
+  n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, 0, 0, TRUE, 1000);
+  send_to_port (f.peer, f.src_port, pkt, n);
+  g_mutex_lock (&hold.lock);
+  while (!hold.held)
+    g_cond_wait (&hold.cond, &hold.lock);
+  g_mutex_unlock (&hold.lock);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "kernel-drops"), 0);
+
+  /* the src is held pushing seq 0: the burst overflows its socket */
+  for (guint16 i = 1; i < 200; i++) {
+    n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, i, 3000 * i, TRUE, 1000);
+    send_to_port (f.peer, f.src_port, pkt, n);
+  }
+  gst_pad_remove_probe (pad, probe);
+  gst_object_unref (pad);
+  /* (the src held no clock id while held: one pending means it read all
+   * its socket had) */
+  clock_settle (f.clock, 1);
+  /* a last one, read after all that made it */
+  n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, 200, 0, TRUE, 1000);
+  send_to_port (f.peer, f.src_port, pkt, n);
+  for (;;) {
+    GstBuffer *b = gst_harness_pull (f.h);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    guint16 seq;
+
+    fail_unless (b != NULL);
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+    seq = gst_rtp_buffer_get_seq (&rtp);
+    gst_rtp_buffer_unmap (&rtp);
+    gst_buffer_unref (b);
+    pulled++;
+    if (seq == 200)
+      break;
+  }
+  GST_INFO ("%u of 201 pushed, kernel-drops %" G_GUINT64_FORMAT, pulled,
+      stat_u64 (f.src, "kernel-drops"));
+  fail_unless (pulled < 150, "%u of 201 pushed: nothing dropped?", pulled);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "kernel-drops"), 201 - pulled);
+  /* (RFC 3550 counts them lost, as the network's) */
+  fail_unless_equals_uint64 (stat_u64 (f.src, "packets-lost"), 201 - pulled);
+  src_fixture_clear (&f);
+  g_mutex_clear (&hold.lock);
+  g_cond_clear (&hold.cond);
 }
 
 GST_END_TEST;
@@ -1274,31 +1749,159 @@ encoder_value (GstElement * enc, const gchar * property)
   return x;
 }
 
+/* A sender under test: @chain (encoder ! payloader [! fecenc ...]) into
+ * rtpccsink name=sink, in one harness on its test clock, fed raw video by
+ * a harnessed live videotestsrc (320x240, 30 fps; each push releases one
+ * frame from its own test clock), one frame per rig_frame(). */
+typedef struct
+{
+  GstElement *bin;
+  GstHarness *h;
+  GstTestClock *clock;
+  GstElement *sink;
+  GstBus *bus;
+  guint waiters;                /* elements on the clock: the sink, and
+                                 * any the test adds */
+  GstClockTime start;
+  guint frames;
+  gint sink_buffers;            /* buffers that reached the sink's pad */
+} SendRig;
+
+static GstPadProbeReturn
+count_sink_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  g_atomic_int_inc ((gint *) data);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Builds the rig (not started: the caller may connect to its elements
+ * first, see rig_get()). */
+static void
+rig_init (SendRig * r, const gchar * chain, guint16 peer_port,
+    const gchar * sink_props)
+{
+  gchar *desc = g_strdup_printf ("%s ! rtpccsink name=sink host=127.0.0.1 "
+      "port=%u %s", chain, peer_port, sink_props);
+  GError *err = NULL;
+  GstPad *pad;
+
+  memset (r, 0, sizeof (*r));
+  r->bin = gst_parse_bin_from_description (desc, TRUE, &err);
+  fail_unless (r->bin != NULL, "%s: %s", desc, err ? err->message : "?");
+  g_free (desc);
+  r->sink = gst_bin_get_by_name (GST_BIN (r->bin), "sink");
+  pad = gst_element_get_static_pad (r->sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, count_sink_buffers, &r->sink_buffers,
+      NULL);
+  gst_object_unref (pad);
+}
+
+/* Starts it: the harness (and its clock), the video source. */
+static void
+rig_play (SendRig * r)
+{
+  r->bus = gst_bus_new ();
+  gst_element_set_bus (r->bin, r->bus);
+  r->h = gst_harness_new_with_element (r->bin, "sink", NULL);
+  r->clock = gst_harness_get_testclock (r->h);
+  {
+    gint port = 0;
+    g_object_get (r->sink, "bound-port", &port, NULL);
+    clock_watch_port (r->clock, (guint16) port);
+  }
+  gst_harness_add_src_parse (r->h, "videotestsrc is-live=true pattern=ball "
+      "! capsfilter caps=\"video/x-raw,format=I420,width=320,height=240,"
+      "framerate=30/1\"", TRUE);
+  r->waiters = 1;
+  clock_settle (r->clock, 1);
+  r->start = clock_now (r->clock);
+}
+
+static void
+rig_start (SendRig * r, const gchar * chain, guint16 peer_port,
+    const gchar * sink_props)
+{
+  rig_init (r, chain, peer_port, sink_props);
+  rig_play (r);
+}
+
+/* The element named @name in the rig (a reference). */
+static GstElement *
+rig_get (SendRig * r, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (r->bin), name);
+
+  fail_unless (e != NULL, "no %s", name);
+  return e;
+}
+
+/* One frame in (encoded, packetised and queued in the sink before the
+ * push returns), then the clock runs to the frame's end. */
+static void
+rig_frame (SendRig * r)
+{
+  GList *before = clock_snapshot (r->clock);
+  gint n = g_atomic_int_get (&r->sink_buffers);
+
+  fail_unless_equals_int (gst_harness_push_from_src (r->h), GST_FLOW_OK);
+  /* (an encoder may hold a frame back: then the sink did not wake) */
+  if (g_atomic_int_get (&r->sink_buffers) != n)
+    clock_settle_after (r->clock, r->waiters, before);
+  else
+    g_list_free_full (before, (GDestroyNotify) gst_clock_id_unref);
+  r->frames++;
+  clock_run_until (r->clock, r->waiters, r->start +
+      gst_util_uint64_scale (r->frames, GST_SECOND, 30));
+}
+
+/* The end of the stream: EOS reaches the bus, no error. */
+static void
+rig_eos (SendRig * r)
+{
+  GstMessage *msg;
+
+  fail_unless (gst_harness_push_event (r->h, gst_event_new_eos ()));
+  msg = gst_bus_pop_filtered (r->bus, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no EOS");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+    gst_message_parse_error (msg, &err, &debug);
+    fail ("error: %s (%s)", err->message, debug);
+  }
+  gst_message_unref (msg);
+}
+
+static void
+rig_clear (SendRig * r)
+{
+  gst_harness_teardown (r->h);
+  gst_object_unref (r->sink);
+  gst_object_unref (r->bin);
+  gst_object_unref (r->clock);
+  gst_bus_set_flushing (r->bus, TRUE);
+  gst_object_unref (r->bus);
+}
+
 /* Runs @encoder_desc between videotestsrc and rtpccsink for @frames at
  * 30 fps, recording the encoder's @property changes and keyframes. */
-static GstElement *
-run_encoder_pipeline (const gchar * encoder_desc, const gchar * pay,
+static void
+run_encoder_rig (SendRig * r, const gchar * encoder_desc, const gchar * pay,
     const gchar * property, const gchar * sink_props, guint frames,
     EncoderLog * log, guint16 peer_port)
 {
-  GError *err = NULL;
-  GstElement *pipeline, *enc;
+  GstElement *enc;
   GstPad *pad;
-  GstBus *bus;
-  GstMessage *msg;
-  gchar *desc;
-  gchar *notify;
+  gchar *chain, *props, *notify;
 
-  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%u "
-      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "%s name=enc ! %s ! rtpccsink name=sink host=127.0.0.1 port=%u "
-      "circuit-breaker=false %s", frames, encoder_desc, pay, peer_port,
-      sink_props);
-  pipeline = gst_parse_launch (desc, &err);
-  fail_unless (pipeline != NULL, "%s: %s", desc, err ? err->message : "?");
-  g_free (desc);
+  chain = g_strdup_printf ("%s name=enc ! %s", encoder_desc, pay);
+  props = g_strdup_printf ("circuit-breaker=false %s", sink_props);
+  rig_init (r, chain, peer_port, props);
+  g_free (chain);
+  g_free (props);
 
-  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  enc = rig_get (r, "enc");
   log->property = property;
   notify = g_strdup_printf ("notify::%s", property);
   g_signal_connect (enc, notify, G_CALLBACK (on_encoder_notify), log);
@@ -1309,20 +1912,10 @@ run_encoder_pipeline (const gchar * encoder_desc, const gchar * pay,
   gst_object_unref (pad);
   gst_object_unref (enc);
 
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no EOS");
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gchar *debug = NULL;
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("error: %s (%s)", err->message, debug);
-  }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  return pipeline;
+  rig_play (r);
+  for (guint i = 0; i < frames; i++)
+    rig_frame (r);
+  rig_eos (r);
 }
 
 /* The sequence of distinct step values, in the encoder's units. */
@@ -1340,22 +1933,21 @@ expected_steps (guint64 unit)
 }
 
 static void
-check_encoder_followed (GstElement * pipeline, EncoderLog * log,
-    guint64 unit)
+check_encoder_followed (SendRig * r, EncoderLog * log, guint64 unit)
 {
-  GstElement *enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstElement *enc = rig_get (r, "enc");
+  GstElement *sink = rig_get (r, "sink");
   GArray *want = expected_steps (unit);
   guint64 last = g_array_index (want, guint64, want->len - 1);
-  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  GstClockTime end = clock_now (r->clock) + 3 * GST_SECOND;
   GString *got = g_string_new (NULL);
   guint j = 0;
 
   /* the last step is an increase soon after another one: the hysteresis
    * holds it back for up to a second, but it must land */
   while (encoder_value (enc, log->property) != last
-      && g_get_monotonic_time () < deadline)
-    g_usleep (20000);
+      && clock_now (r->clock) < end)
+    clock_advance (r->clock, 1, 20 * GST_MSECOND);
 
   g_mutex_lock (&log->lock);
   for (guint i = 0; i < log->values->len; i++)
@@ -1397,7 +1989,7 @@ encoder_control_test (const gchar * encoder_factory,
 {
   GstElementFactory *f = gst_element_factory_find (encoder_factory);
   EncoderLog log;
-  GstElement *pipeline;
+  SendRig r;
   guint16 peer_port;
   GSocket *peer;
 
@@ -1413,14 +2005,12 @@ encoder_control_test (const gchar * encoder_factory,
   log.values = g_array_new (FALSE, FALSE, sizeof (guint64));
   log.keyframes = log.frames = 0;
 
-  pipeline = run_encoder_pipeline (encoder_desc, pay, property,
+  run_encoder_rig (&r, encoder_desc, pay, property,
       "controller=test-step min-bitrate=150000 max-bitrate=3000000", 120,
       &log, peer_port);
-  check_encoder_followed (pipeline, &log, unit);
+  check_encoder_followed (&r, &log, unit);
 
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (pipeline);
+  rig_clear (&r);
   g_array_unref (log.values);
   g_mutex_clear (&log.lock);
   g_object_unref (peer);
@@ -1447,7 +2037,8 @@ GST_START_TEST (test_encoder_control_none)
 {
   GstElementFactory *f = gst_element_factory_find ("x264enc");
   EncoderLog log;
-  GstElement *pipeline, *enc, *sink;
+  SendRig r;
+  GstElement *enc, *sink;
   guint16 peer_port;
   GSocket *peer;
   guint target = 0;
@@ -1464,12 +2055,12 @@ GST_START_TEST (test_encoder_control_none)
   log.keyframes = log.frames = 0;
 
   /* 1.5 s: several steps happen, none reaches the encoder */
-  pipeline = run_encoder_pipeline ("x264enc key-int-max=1000 "
+  run_encoder_rig (&r, "x264enc key-int-max=1000 "
       "tune=zerolatency speed-preset=ultrafast bitrate=2048", "rtph264pay",
       "bitrate", "controller=test-step encoder-control=none", 45, &log,
       peer_port);
-  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  enc = rig_get (&r, "enc");
+  sink = rig_get (&r, "sink");
   fail_unless_equals_uint64 (encoder_value (enc, "bitrate"), 2048);
   fail_unless_equals_int (log.values->len, 0);
   fail_unless_equals_uint64 (stat_u64 (sink, "encoder-updates"), 0);
@@ -1477,11 +2068,9 @@ GST_START_TEST (test_encoder_control_none)
   g_object_get (sink, "target-bitrate", &target, NULL);
   fail_unless (target < 1200000, "target %u", target);
 
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (enc);
   gst_object_unref (sink);
-  gst_object_unref (pipeline);
+  rig_clear (&r);
   g_array_unref (log.values);
   g_mutex_clear (&log.lock);
   g_object_unref (peer);
@@ -1720,17 +2309,18 @@ GST_END_TEST;
 GST_START_TEST (test_sink_probe_media_wire)
 {
   GstElementFactory *f = gst_element_factory_find ("x264enc");
-  GstElement *pipeline, *sink;
+  GstElement *sink;
+  SendRig rig;
   GSocket *peer;
   guint16 peer_port;
-  gchar *desc, *tshark;
+  gchar *tshark;
   guint8 buf[2048];
   GByteArray *pcap = test_pcap_new ();
   guint rtp = 0, padding = 0, ssrcs = 0, in_pcap = 0;
   guint32 ssrc = 0, last_ts = 0;
   guint16 last_seq = 0, last_twcc = 0;
   gboolean last_end = FALSE;
-  gint64 deadline;
+  GstClockTime end;
   gint mode;
 
   if (!f) {
@@ -1741,34 +2331,33 @@ GST_START_TEST (test_sink_probe_media_wire)
   gst_object_unref (f);
   rtpcc_controller_register (&pad_ctl_ops);
   peer = udp_socket_new (&peer_port);
-  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=45 "
-      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 "
-      "bitrate=1500 ! rtph264pay pt=96 mtu=600 ! rtpccsink name=sink "
-      "controller=test-pad feedback=twcc encoder-control=none "
-      "host=127.0.0.1 port=%u", peer_port);
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (pipeline != NULL);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  rig_start (&rig, "x264enc tune=zerolatency speed-preset=ultrafast "
+      "key-int-max=15 bitrate=1500 ! rtph264pay pt=96 mtu=600", peer_port,
+      "controller=test-pad feedback=twcc encoder-control=none");
+  sink = rig.sink;
   g_object_get (sink, "probe-ssrc-mode", &mode, NULL);
   fail_unless_equals_int (mode, 0);     /* auto */
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
 
   /* 1.5 s of video; the probes go on after it (the controller keeps
    * asking), so the capture stops after 3 s */
-  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline) {
-    gssize n = recv_datagram (peer, buf, sizeof buf, 700, NULL);
+  end = rig.start + 3 * GST_SECOND;
+  for (;;) {
+    gssize n = recv_datagram (peer, buf, sizeof buf, NULL);
     GstBuffer *b;
     GstRTPBuffer r = GST_RTP_BUFFER_INIT;
     gpointer ext;
     guint ext_size;
     guint16 seq, twcc;
 
-    if (n < 0)
-      break;
+    if (n < 0) {
+      if (clock_now (rig.clock) >= end)
+        break;
+      if (rig.frames < 45)
+        rig_frame (&rig);
+      else
+        clock_advance (rig.clock, 1, 20 * GST_MSECOND);
+      continue;
+    }
     if (rtpcc_rtcp_is_rtcp (buf, n))
       continue;
     b = gst_buffer_new_memdup (buf, n);
@@ -1817,9 +2406,7 @@ GST_START_TEST (test_sink_probe_media_wire)
       stat_u64 (sink, "probe-packets"));
   fail_unless_equals_uint64 (stat_u64 (sink, "probe-packets"), padding);
   fail_unless_equals_uint64 (stat_u64 (sink, "twcc-stamp-errors"), 0);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
+  rig_clear (&rig);
   g_object_unref (peer);
 
   tshark = tshark_find ("test_sink_probe_media_wire");
@@ -1850,41 +2437,40 @@ GST_END_TEST;
  * the TWCC feedback. */
 GST_START_TEST (test_sink_to_src_media_probes)
 {
-  GstHarness *hs, *hr;
+  Pair p;
   GstElement *sink, *src;
-  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
-  gint src_port = 0;
+  GstClockTime end;
   guint media = 0, padding = 0;
   guint16 last = 0;
   guint64 pushed;
 
   rtpcc_controller_register (&pad_ctl_ops);
-  src = gst_element_factory_make ("rtpccsrc", NULL);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps, NULL);
+  pair_init (&p);
+  sink = p.sink;
+  src = p.src;
   gst_util_set_object_arg (G_OBJECT (src), "feedback", "twcc");
-  hr = gst_harness_new_with_element (src, NULL, "src");
-  gst_harness_play (hr);
-  g_object_get (src, "bound-port", &src_port, NULL);
-
-  sink = gst_element_factory_make ("rtpccsink", NULL);
-  g_object_set (sink, "controller", "test-pad", "host", "127.0.0.1", "port",
-      src_port, NULL);
+  g_object_set (sink, "controller", "test-pad", NULL);
   gst_util_set_object_arg (G_OBJECT (sink), "feedback", "twcc");
-  hs = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+  pair_start (&p);
 
   /* 30 frames of three packets, 33 ms apart */
   for (guint i = 0; i < 90; i++) {
-    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
-                (guint16) i, 3000 * (i / 3), i % 3 == 2, 1000)), GST_FLOW_OK);
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 1000));
     if (i % 3 == 2)
-      g_usleep (33 * G_TIME_SPAN_MILLISECOND);
+      pair_advance (&p, 33 * GST_MSECOND);
   }
+  end = clock_now (p.clock) + 5 * GST_SECOND;
   while (media < 90) {
-    GstBuffer *b = gst_harness_pull (hr);
+    GstBuffer *b = gst_harness_try_pull (p.hr);
     GstRTPBuffer r = GST_RTP_BUFFER_INIT;
     guint16 seq;
-    fail_unless (b != NULL);
+    if (!b) {
+      fail_unless (clock_now (p.clock) < end, "%u of 90 media packets",
+          media);
+      pair_advance (&p, GST_MSECOND);
+      continue;
+    }
     fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &r));
     seq = gst_rtp_buffer_get_seq (&r);
     fail_unless_equals_int (gst_rtp_buffer_get_ssrc (&r), TEST_SSRC);
@@ -1905,16 +2491,13 @@ GST_START_TEST (test_sink_to_src_media_probes)
   fail_unless (pushed >= padding);
   fail_unless_equals_uint64 (stat_u64 (src, "padding-packets"), 0);
   fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 0);
-  fail_unless (wait_stat (sink, "probe-reported-received", 5, 3000) >= 5);
+  fail_unless (run_until_stat (p.clock, 2, sink, "probe-reported-received", 5,
+          3 * GST_SECOND) >= 5);
   fail_unless_equals_uint64 (stat_u64 (sink, "probe-media-packets"),
       stat_u64 (sink, "probe-packets"));
   fail_unless_equals_uint64 (stat_u64 (sink, "reported-lost"), 0);
 
-  gst_harness_teardown (hs);
-  gst_harness_teardown (hr);
-  gst_object_unref (sink);
-  gst_object_unref (src);
-  gst_caps_unref (caps);
+  pair_clear (&p);
 }
 
 GST_END_TEST;
@@ -1932,11 +2515,12 @@ media_probes_fec_recovery (gboolean twcc)
 {
   GstElementFactory *f = gst_element_factory_find ("x264enc");
   GstElementFactory *g = gst_element_factory_find ("fecenc");
-  GstElement *pipeline, *sink, *src = NULL;
+  GstElement *sink, *src = NULL;
+  SendRig rig;
   GstHarness *hr = NULL;
   GSocket *peer = NULL;
   guint16 peer_port;
-  gchar *desc;
+  gchar *props;
   guint8 buf[2048];
   GPtrArray *wire = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_bytes_unref);
@@ -1946,7 +2530,7 @@ media_probes_fec_recovery (gboolean twcc)
   RtpccFecDecoder *dec;
   RtpccFecDecoderStats ds;
   guint media = 0, total_media = 0, drops = 0, exact = 0, fec = 0;
-  gint64 deadline;
+  GstClockTime end;
   GstElement *fec_el;
   gboolean fec_on = FALSE;
   gint first_fec = -1;
@@ -1978,23 +2562,25 @@ media_probes_fec_recovery (gboolean twcc)
     peer_port = (guint16) port;
   } else
     peer = udp_socket_new (&peer_port);
-  desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=60 "
-      "pattern=ball ! video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=30 "
-      "bitrate=300 ! rtph264pay pt=96 mtu=400 ! fecenc name=fec n=5 "
-      "enabled=false follow-target=false ! rtpccsink name=sink "
-      "controller=test-pad feedback=%s probe-ssrc-mode=media "
-      "encoder-control=none host=127.0.0.1 port=%u", twcc ? "twcc" : "ccfb",
-      peer_port);
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (pipeline != NULL);
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  fec_el = gst_bin_get_by_name (GST_BIN (pipeline), "fec");
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline) {
+  /* (fecenc closes its blocks by count only: no timer on the clock) */
+  props = g_strdup_printf ("controller=test-pad feedback=%s "
+      "probe-ssrc-mode=media encoder-control=none", twcc ? "twcc" : "ccfb");
+  rig_start (&rig, "x264enc tune=zerolatency speed-preset=ultrafast "
+      "key-int-max=30 bitrate=300 ! rtph264pay pt=96 mtu=400 ! fecenc "
+      "name=fec n=5 enabled=false follow-target=false max-block-time=0",
+      peer_port, props);
+  g_free (props);
+  sink = rig.sink;
+  fec_el = rig_get (&rig, "fec");
+  if (twcc) {
+    /* the receiver moves to the sender's clock (re-basing its time) */
+    gst_element_set_clock (src, GST_CLOCK (rig.clock));
+    clock_watch_port (rig.clock, peer_port);
+    rig.waiters = 2;
+    clock_settle (rig.clock, 2);
+  }
+  end = rig.start + 3 * GST_SECOND;
+  while (clock_now (rig.clock) < end) {
     if (!fec_on && stat_u64 (sink, "probe-media-packets") >= 10) {
       g_object_set (fec_el, "enabled", TRUE, NULL);
       fec_on = TRUE;
@@ -2004,7 +2590,10 @@ media_probes_fec_recovery (gboolean twcc)
       GstBuffer *b = gst_harness_try_pull (hr);
       GstMapInfo map;
       if (!b) {
-        g_usleep (2000);
+        if (rig.frames < 60)
+          rig_frame (&rig);
+        else
+          clock_advance (rig.clock, rig.waiters, 20 * GST_MSECOND);
         continue;
       }
       fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
@@ -2014,9 +2603,14 @@ media_probes_fec_recovery (gboolean twcc)
       gst_buffer_unmap (b, &map);
       gst_buffer_unref (b);
     } else {
-      gssize n = recv_datagram (peer, buf, sizeof buf, 700, NULL);
-      if (n < 0)
-        break;
+      gssize n = recv_datagram (peer, buf, sizeof buf, NULL);
+      if (n < 0) {
+        if (rig.frames < 60)
+          rig_frame (&rig);
+        else
+          clock_advance (rig.clock, rig.waiters, 20 * GST_MSECOND);
+        continue;
+      }
       if (rtpcc_rtcp_is_rtcp (buf, n) || n < 12)
         continue;
       g_ptr_array_add (wire, g_bytes_new (buf, n));
@@ -2032,10 +2626,8 @@ media_probes_fec_recovery (gboolean twcc)
   fail_unless_equals_uint64 (stat_u64 (sink, "fec-rewrite-drops"), 0);
   if (twcc)
     fail_unless (stat_u64 (src, "twcc-stripped") >= wire->len / 2);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (fec_el);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
+  rig_clear (&rig);
   if (hr) {
     gst_harness_teardown (hr);
     gst_object_unref (src);
@@ -2124,14 +2716,14 @@ GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
 {
   GstHarness *hs;
   GstElement *sink;
-  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
+  GstTestClock *clock;
   GSocket *peer;
   guint16 peer_port, last_twcc = 0;
   guint8 buf[2048];
   guint rtp = 0, fec_seen = 0;
   guint8 fec[12 + RTPCC_FEC_HEADER_LEN + 16] = { 0, };
   GstBuffer *fb;
-  gint64 deadline;
+  GstClockTime end;
 
   rtpcc_controller_register (&pad_ctl_ops);
   peer = udp_socket_new (&peer_port);
@@ -2141,17 +2733,26 @@ GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
   gst_util_set_object_arg (G_OBJECT (sink), "feedback", "twcc");
   gst_util_set_object_arg (G_OBJECT (sink), "probe-ssrc-mode", "media");
   hs = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_set_src_caps (hs, gst_caps_ref (caps));
+  clock = gst_harness_get_testclock (hs);
+  gst_harness_set_src_caps_str (hs, RTP_CAPS);
+  {
+    gint port = 0;
+    g_object_get (sink, "bound-port", &port, NULL);
+    clock_watch_port (clock, (guint16) port);
+  }
+  clock_settle (clock, 1);
 
   /* 16 frames of three packets, seqs 0..47, the last one only once
    * padding went out (so some lies between seqs 0 and 47) */
   for (guint i = 0; i < 48; i++) {
     if (i == 45)
-      fail_unless (wait_stat (sink, "probe-media-packets", 1, 2000) >= 1);
-    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
-                (guint16) i, 3000 * (i / 3), i % 3 == 2, 500)), GST_FLOW_OK);
+      fail_unless (run_until_stat (clock, 1, sink, "probe-media-packets", 1,
+              2 * GST_SECOND) >= 1);
+    fail_unless_equals_int (push_and_settle (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), i % 3 == 2, 500), clock, 1),
+        GST_FLOW_OK);
     if (i % 3 == 2)
-      g_usleep (33 * G_TIME_SPAN_MILLISECOND);
+      clock_advance (clock, 1, 33 * GST_MSECOND);
   }
   /* XOR FEC on its own SSRC over original seqs 0 and 47: with any padding
    * in between the wire seqs span more than the 48-bit mask */
@@ -2165,24 +2766,28 @@ GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
   fec[22] = 0x80;               /* mask bit 47: seq 0 */
   fec[27] = 0x01;               /* mask bit 0: seq 47 */
   fb = gst_buffer_new_memdup (fec, sizeof fec);
-  fail_unless_equals_int (gst_harness_push (hs, fb), GST_FLOW_OK);
+  fail_unless_equals_int (push_and_settle (hs, fb, clock, 1), GST_FLOW_OK);
   for (guint i = 48; i < 54; i++)
-    fail_unless_equals_int (gst_harness_push (hs, make_rtp (TEST_SSRC,
-                (guint16) i, 3000 * (i / 3), TRUE, 500)), GST_FLOW_OK);
-  fail_unless_equals_uint64 (wait_stat (sink, "fec-rewrite-drops", 1, 2000),
-      1);
+    fail_unless_equals_int (push_and_settle (hs, make_rtp (TEST_SSRC,
+                (guint16) i, 3000 * (i / 3), TRUE, 500), clock, 1),
+        GST_FLOW_OK);
+  fail_unless_equals_uint64 (stat_u64 (sink, "fec-rewrite-drops"), 1);
 
-  deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline) {
-    gssize n = recv_datagram (peer, buf, sizeof buf, 300, NULL);
+  end = clock_now (clock) + 2 * GST_SECOND;
+  for (;;) {
+    gssize n = recv_datagram (peer, buf, sizeof buf, NULL);
     GstBuffer *b;
     GstRTPBuffer r = GST_RTP_BUFFER_INIT;
     gpointer ext;
     guint ext_size;
     guint16 twcc;
 
-    if (n < 0)
-      break;
+    if (n < 0) {
+      if (clock_now (clock) >= end)
+        break;
+      clock_advance (clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
     if (rtpcc_rtcp_is_rtcp (buf, n))
       continue;
     b = gst_buffer_new_memdup (buf, n);
@@ -2204,8 +2809,8 @@ GST_START_TEST (test_sink_fec_rewrite_drop_no_gap)
   fail_unless (rtp >= 54 + 1, "%u RTP packets", rtp);
   fail_unless_equals_int (fec_seen, 0);
   gst_harness_teardown (hs);
+  gst_object_unref (clock);
   gst_object_unref (sink);
-  gst_caps_unref (caps);
   g_object_unref (peer);
 }
 
@@ -2256,22 +2861,18 @@ GST_START_TEST (test_src_media_ssrcs_bounded)
 
 GST_END_TEST;
 
-/* What rtpccsrc pushes for @pkt (a copy), or NULL if nothing came out
- * within 300 ms. */
+/* What rtpccsrc pushes for @pkt (a copy), or NULL if it pushed nothing
+ * for it. */
 static GBytes *
 src_roundtrip (SrcFixture * f, const guint8 * pkt, gsize len)
 {
   GstBuffer *b;
   GstMapInfo map;
   GBytes *out;
-  gint64 deadline = g_get_monotonic_time () + 300 * G_TIME_SPAN_MILLISECOND;
 
-  send_to_port (f->peer, f->src_port, pkt, len);
-  while (!(b = gst_harness_try_pull (f->h))) {
-    if (g_get_monotonic_time () > deadline)
-      return NULL;
-    g_usleep (1000);
-  }
+  src_fixture_send (f, f->peer, pkt, len);
+  if (!(b = gst_harness_try_pull (f->h)))
+    return NULL;
   fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
   out = g_bytes_new (map.data, map.size);
   gst_buffer_unmap (b, &map);
@@ -2350,21 +2951,7 @@ GST_START_TEST (test_src_twcc_strip_cases)
   GBytes *out;
 
   for (guint mode = 0; mode < 2; mode++) {
-    GstCaps *caps = gst_caps_from_string (RTP_CAPS);
-    gint bound = 0;
-
-    /* src_fixture_init with the feedback mode set before it plays */
-    f.peer = udp_socket_new (&f.peer_port);
-    f.src = gst_element_factory_make ("rtpccsrc", NULL);
-    g_object_set (f.src, "address", "127.0.0.1", "port", 0, "caps", caps,
-        NULL);
-    gst_caps_unref (caps);
-    gst_util_set_object_arg (G_OBJECT (f.src), "feedback",
-        mode == 0 ? "twcc" : "ccfb");
-    f.h = gst_harness_new_with_element (f.src, NULL, "src");
-    gst_harness_play (f.h);
-    g_object_get (f.src, "bound-port", &bound, NULL);
-    f.src_port = (guint16) bound;
+    src_fixture_init_mode (&f, mode == 0 ? "twcc" : "ccfb");
 
     for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
       gboolean strip = cases[c].strip && mode == 0;
@@ -2406,23 +2993,12 @@ GST_START_TEST (test_src_twcc_strip_mutations)
     {0xBE, 0xDE, 0, 2, 0x11, 0x12, 0x34, 0x32, 1, 2, 3, 0},
   };
   SrcFixture f;
-  GstCaps *caps = gst_caps_from_string (RTP_CAPS);
   GRand *rand = g_rand_new_with_seed (20261122);
   guint8 pkt[256], sentinel[64];
   gsize sn;
-  gint bound = 0;
   guint same = 0, stripped = 0, none = 0;
 
-  f.peer = udp_socket_new (&f.peer_port);
-  f.src = gst_element_factory_make ("rtpccsrc", NULL);
-  g_object_set (f.src, "address", "127.0.0.1", "port", 0, "caps", caps,
-      NULL);
-  gst_caps_unref (caps);
-  gst_util_set_object_arg (G_OBJECT (f.src), "feedback", "twcc");
-  f.h = gst_harness_new_with_element (f.src, NULL, "src");
-  gst_harness_play (f.h);
-  g_object_get (f.src, "bound-port", &bound, NULL);
-  f.src_port = (guint16) bound;
+  src_fixture_init_mode (&f, "twcc");
   sn = make_rtp_bytes (sentinel, sizeof sentinel, 0x5E5E5E5Eu, 1, 0, TRUE,
       8);
 
@@ -2516,6 +3092,10 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_bad_input);
   tcase_add_test (tc_src, test_sink_to_src_loopback);
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
+  tcase_add_test (tc_src, test_src_peer_not_redirected);
+  tcase_add_test (tc_src, test_src_peer_moves_with_media_source);
+  tcase_add_test (tc_src, test_src_sr_only_from_peer);
+  tcase_add_test (tc_src, test_src_kernel_drops);
 
   suite_add_tcase (s, tc_enc);
   tcase_set_timeout (tc_enc, 120);

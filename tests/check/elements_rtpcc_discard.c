@@ -2,8 +2,9 @@
  * playout buffer's late discards reach the receiver, go back to the sender
  * as an RTCP XR Discard RLE block (RFC 7097) in the next regular report,
  * and show in the element's statistics; malformed events are counted and
- * dropped. Real loopback sockets (127.0.0.1, ephemeral ports). Also:
- * rtpccsink accepts controller=fbra.
+ * dropped. Real loopback sockets (127.0.0.1, ephemeral ports), time from
+ * the harness's GstTestClock (clock-util.h). Also: rtpccsink accepts
+ * controller=fbra.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -14,6 +15,8 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/xr.h>
 #include <string.h>
+
+#include "clock-util.h"
 
 #define SSRC 0x1234abcdu
 #define CAPS "application/x-rtp,media=video,clock-rate=90000," \
@@ -119,7 +122,8 @@ GST_START_TEST (test_discard_event_reaches_feedback)
   gint bound = 0;
   gboolean seen[20] = { FALSE, };
   guint8 buf[2048];
-  gint64 deadline;
+  GstTestClock *clock;
+  GstClockTime end;
 
   fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
   peer = udp_socket_new (&peer_port);
@@ -127,9 +131,12 @@ GST_START_TEST (test_discard_event_reaches_feedback)
       "rtcp-interval", 200, NULL);
   gst_caps_unref (caps);
   h = gst_harness_new_with_element (src, NULL, "src");
+  clock = gst_harness_get_testclock (h);
   gst_harness_play (h);
   g_object_get (src, "bound-port", &bound, NULL);
   fail_unless (bound > 0);
+  clock_watch_port (clock, (guint16) bound);
+  clock_settle (clock, 1);
 
   for (guint i = 0; i < 10; i++)
     send_rtp (peer, (guint16) bound, (guint16) (100 + i));
@@ -156,15 +163,15 @@ GST_START_TEST (test_discard_event_reaches_feedback)
   fail_unless_equals_uint64 (stat_u64 (src, "discards-rejected"), 2);
 
   /* the next regular report carries them (RR every ~200 ms) */
-  deadline = g_get_monotonic_time () + 3 * G_TIME_SPAN_SECOND;
-  while (!(seen[5] && seen[6]) && g_get_monotonic_time () < deadline) {
-    gssize n;
-    if (!g_socket_condition_timed_wait (peer, G_IO_IN, 200 *
-            G_TIME_SPAN_MILLISECOND, NULL, NULL))
-      continue;
-    n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL, NULL);
+  end = gst_clock_get_time (GST_CLOCK (clock)) + 3 * GST_SECOND;
+  while (!(seen[5] && seen[6])
+      && gst_clock_get_time (GST_CLOCK (clock)) < end) {
+    gssize n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL,
+        NULL);
     if (n > 0)
       collect_discards (buf, (gsize) n, seen, G_N_ELEMENTS (seen));
+    else
+      clock_advance (clock, 1, 10 * GST_MSECOND);
   }
   fail_unless (seen[5] && seen[6], "no Discard RLE for 105/106 in 3 s");
   for (guint i = 0; i < G_N_ELEMENTS (seen); i++)
@@ -172,6 +179,7 @@ GST_START_TEST (test_discard_event_reaches_feedback)
   fail_unless_equals_uint64 (stat_u64 (src, "discards-reported"), 2);
 
   gst_harness_teardown (h);
+  gst_object_unref (clock);
   gst_object_unref (src);
   g_object_unref (peer);
 }

@@ -1702,6 +1702,34 @@ GST_START_TEST (test_rtp_ext_append)
       fail_unless (out[12 + i] == want_block[i], "byte %" G_GSIZE_FORMAT, i);
   }
 
+  /* a block with more padding than the new element needs keeps its size
+   * (the packet never shrinks), and a byte after the last element whose
+   * ID nibble is 0 but which is not 0 is kept as it is: only zero bytes
+   * are free (the libFuzzer finding: 67 bytes in, 63 out) */
+  {
+    static const guint8 want_block[] = {
+      0xBE, 0xDE, 0x00, 0x03,
+      0x10, 0x07, 0x05, 0x31, 0x00, 0x09, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00,
+    };
+    n = make_rtp (p, 0, 0, 0);
+    p[0] |= 0x10;
+    memcpy (p + n, "\xBE\xDE\x00\x03\x10\x07\x05\x00\x00\x00\x00\x00"
+        "\x00\x00\x00\x00", 16);
+    n += 16;
+    memcpy (p + n, "ab", 2);
+    n += 2;
+    m = rtpcc_rtp_add_twcc_seq (p, n, 3, 0x0009, out, sizeof (out));
+    fail_unless_equals_int (m, n);
+    for (gsize i = 0; i < sizeof (want_block); i++)
+      fail_unless (out[12 + i] == want_block[i], "byte %" G_GSIZE_FORMAT, i);
+    fail_unless (memcmp (out + 12 + sizeof (want_block), "ab", 2) == 0);
+    fail_unless (rtpcc_rtp_find_extension (out, m, 1, &d, &dl));
+    fail_unless (dl == 1 && d[0] == 0x07);
+    fail_unless (rtpcc_rtp_read_twcc_seq (out, m, 3, &seq));
+    fail_unless_equals_int (seq, 0x0009);
+  }
+
   /* a two-byte block (profile 0x100, appbits 5): a two-byte element */
   {
     static const guint8 want_block[] = {

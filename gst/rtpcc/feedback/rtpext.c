@@ -248,6 +248,12 @@ rtpcc_rtp_header_add_extension (const guint8 * pkt, gsize len, guint8 id,
       return 0;                 /* appending after garbage or ID 15 is lost */
     if (at != G_MAXSIZE)
       return 0;
+    /* Only zero bytes after the last element are free: a byte with ID 0
+     * but other bits set reads as padding, yet dropping it would change
+     * the packet. What the block held is kept, and it never shrinks. */
+    for (gsize i = keep; i < l.ext_len; i++)
+      if (pkt[l.ext_offset + i] != 0)
+        keep = i + 1;
     profile = l.ext_profile;
   }
   if (one_byte) {
@@ -261,7 +267,7 @@ rtpcc_rtp_header_add_extension (const guint8 * pkt, gsize len, guint8 id,
     elem_len = 2 + data_len;
   }
 
-  block_len = (keep + elem_len + 3) & ~(gsize) 3;
+  block_len = MAX ((keep + elem_len + 3) & ~(gsize) 3, l.ext_len);
   if (block_len / 4 > G_MAXUINT16)
     return 0;
   fixed = RTPCC_RTP_HEADER_MIN + 4 * (gsize) l.csrc_count;

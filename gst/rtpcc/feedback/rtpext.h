@@ -106,8 +106,9 @@ gboolean rtpcc_rtp_find_extension (const guint8 * pkt, gsize len, guint8 id,
 /* Writes into @out a copy of @pkt with element (@id, @data) added:
  *   - no extension yet: sets X and inserts a one-byte (0xBEDE) block after
  *     the CSRCs (so @id must be 1..14 and @data_len 1..16);
- *   - a one-byte block: appends the element after its last element (the
- *     trailing padding is reused), then re-pads with zeros to 32 bits;
+ *   - a one-byte block: appends the element after its last element,
+ *     reusing the zero padding that follows it (any other byte is kept,
+ *     and the block never shrinks), then re-pads with zeros to 32 bits;
  *   - a two-byte block: appends a two-byte element (@id 1..255, @data_len
  *     0..255) and re-pads.
  * CSRCs, payload and RTP padding (P bit and count) are preserved. Returns
