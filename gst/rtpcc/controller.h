@@ -47,8 +47,10 @@ typedef struct
 } RtpccSentPacket;
 
 /* The fate of one sent packet, as learned from feedback. The sender reports
- * each packet once: received, or lost once later packets prove it (3 later
- * packets received, RFC 5348's NDUPACK). */
+ * each packet once: received, or lost once a report said it was missing and
+ * later packets prove it (3 later packets received, RFC 5348's NDUPACK).
+ * A packet whose reports were all lost is neither: it is only counted in
+ * RtpccFeedback.n_unreported. */
 typedef struct
 {
   guint64 seq;
@@ -77,6 +79,9 @@ typedef struct
   /* the feedback format's arrival-time unit (RFC 8888 1/1024 s, TWCC
    * 250 us), 0 = exact: one-way delays carry up to this much rounding */
   RtpccTime arrival_resolution;
+  /* packets given up since the last feedback because every report about
+   * them was lost (senthistory.h): not in @reports, no longer in flight */
+  guint n_unreported;
 } RtpccFeedback;
 
 /* An RTCP reception report block about our media (RFC 3550 §6.4.1). */

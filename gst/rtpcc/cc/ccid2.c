@@ -266,6 +266,15 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     }
   }
 
+  /* packets whose reports were all lost have left the network too; no
+   * congestion signal either way */
+  for (guint i = 0; i < fb->n_unreported && c->in_flight > 0; i++) {
+    if (c->forgiven > 0)
+      c->forgiven--;
+    else
+      c->in_flight--;
+  }
+
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *r = &fb->reports[i];
     gboolean ce = r->received && r->ecn == ECN_CE;
