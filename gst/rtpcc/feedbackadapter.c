@@ -486,6 +486,8 @@ on_report_block (RtpccFeedbackAdapter * a, RtpccTime now,
   rr->ext_highest_seq = rb->ext_highest_seq;
   rr->jitter = rb->jitter;
   rr->rtt = rtpcc_rtcp_rtt_from_lsr (now_short, rb->lsr, rb->dlsr);
+  rr->lsr_sent = rb->lsr == 0 ? RTPCC_TIME_NONE :
+      now - rtpcc_ntp_short_to_time (now_short - rb->lsr);
   /* what we sent on this SSRC since the previous report about it */
   rr->packets_sent_interval = st->packet_count - st->packets_at_last_report;
   st->packets_at_last_report = st->packet_count;
