@@ -32,6 +32,10 @@ rtpcc_no_feedback_interval (const RtpccNoFeedback * nf)
 {
   RtpccTime t = RTPCC_NO_FEEDBACK_MIN_TIMEOUT;
 
+  /* the feedback's rhythm not learnt yet (one feedback so far): RFC 5348
+   * §4.2's initial 2 s */
+  if (nf->gap == 0)
+    t = MAX (t, RTPCC_NO_FEEDBACK_INITIAL);
   if (nf->srtt != RTPCC_TIME_NONE)
     t = MAX (t, RTPCC_NO_FEEDBACK_INTERVALS * nf->srtt);
   return MAX (t, RTPCC_NO_FEEDBACK_INTERVALS * nf->gap);

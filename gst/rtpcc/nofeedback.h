@@ -15,10 +15,11 @@
  * the RFC 8083 circuit breaker's 3 × 5 s. The floor keeps a short-RTT
  * path's host from halving the rate over a scheduling stall (a loaded
  * 2-core machine stalls a real-time pipeline for a few hundred ms). It runs
- * once
- * feedback has been seen: a receiver that never answers is the RFC 8083
- * breaker's RTCP timeout and the sender's feedback-problem. An idle sender
- * expects no feedback: the halving pauses until it sends again.
+ * once feedback has been seen (and T is 2 s, RFC 5348 §4.2's initial value,
+ * until a second feedback shows the rhythm): a receiver that never answers
+ * is the RFC 8083 breaker's RTCP timeout and the sender's feedback-problem.
+ * An idle sender expects no feedback: the halving pauses until it sends
+ * again.
  *
  * The controller hears of each halving (RtpccControllerOps.on_no_feedback)
  * and lowers its own state, so that it restarts from there when feedback
@@ -43,6 +44,8 @@ G_BEGIN_DECLS
 #define RTPCC_NO_FEEDBACK_INTERVALS 4
 #define RTPCC_NO_FEEDBACK_MIN_TIMEOUT RTPCC_MSEC (500)
 #define RTPCC_NO_FEEDBACK_MIN_DOUBLING RTPCC_MSEC (100)
+/* T until the feedback's rhythm is known (RFC 5348 §4.2's initial value) */
+#define RTPCC_NO_FEEDBACK_INITIAL RTPCC_SEC (2)
 
 typedef struct
 {
