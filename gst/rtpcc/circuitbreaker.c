@@ -50,6 +50,17 @@
  * firing meanwhile trips again with twice the hold-off. auto_recover = FALSE
  * leaves restarting to the application (rtpcc_circuit_breaker_reset).
  *
+ * After a timeout trip (§4.1, §4.2) §4.5's "information that the problem
+ * has dissipated" can reach us while media is stopped: RTCP keeps flowing
+ * both ways, and a report block whose LSR names one of our SRs sent after
+ * the trip shows that the forward path delivers again and the receiver
+ * hears it. That ends the hold-off at once (a path back after a 5 s outage
+ * is used again within a few RTCP intervals, not after a doubled hold-off).
+ * And since a timeout trip comes after the no-feedback timer (nofeedback.h)
+ * has halved the controller's rate to the minimum, which then restarts in
+ * slow start, its probation does not hold the rate (holds_rate); after a
+ * congestion or usability trip it does.
+ *
  * Note: the RFC text was only partly readable from here; the §4.1 Tmin, the
  * §4.2 formula with k = 5 and the §4.3 CB_INTERVAL formula match two
  * independent implementations (a WebRTC circuit-breaker patch and a C#
@@ -251,6 +262,13 @@ trip (RtpccCircuitBreaker * cb, RtpccTime now,
   cb->rate_cap = 0;
   cb->alive_since_trip = FALSE;
   set_detail (cb, detail);
+}
+
+static gboolean
+is_timeout (RtpccCircuitBreakerReason reason)
+{
+  return reason == RTPCC_CB_REASON_RTCP_TIMEOUT
+      || reason == RTPCC_CB_REASON_MEDIA_TIMEOUT;
 }
 
 static void
@@ -474,6 +492,9 @@ rtpcc_circuit_breaker_on_report (RtpccCircuitBreaker * cb, RtpccTime now,
 
   mark_alive (cb, now);
   if (cb->state == RTPCC_CB_STATE_TRIPPED) {
+    if (is_timeout (cb->reason) && rr->lsr_sent != RTPCC_TIME_NONE
+        && rr->lsr_sent > cb->since)
+      cb->resume_at = MIN (cb->resume_at, now);
     try_recover (cb, now);
     return;
   }
@@ -620,6 +641,13 @@ gboolean
 rtpcc_circuit_breaker_is_tripped (const RtpccCircuitBreaker * cb)
 {
   return cb->state != RTPCC_CB_STATE_OK;
+}
+
+gboolean
+rtpcc_circuit_breaker_holds_rate (const RtpccCircuitBreaker * cb)
+{
+  return cb->state != RTPCC_CB_STATE_OK
+      && !(cb->state == RTPCC_CB_STATE_PROBATION && is_timeout (cb->reason));
 }
 
 gboolean

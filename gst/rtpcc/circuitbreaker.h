@@ -20,8 +20,13 @@
  * breaker then holds off for at least the interval that tripped it (doubled
  * on each consecutive trip), waits for a sign of life from the receiver, and
  * lets the sender restart at its minimum rate on probation; it closes again
- * only after CB_INTERVAL clean reports. See circuitbreaker.c for the rules'
- * details and which RFC text each follows.
+ * only after CB_INTERVAL clean reports. After a timeout (§4.1, §4.2: the
+ * path or the receiver failed) a report showing that one of our SRs sent
+ * after the trip reached the receiver ends the hold-off at once, and on
+ * probation the controller's own rate applies: the no-feedback timer
+ * (nofeedback.h) has brought it down already and it restarts in slow
+ * start. See circuitbreaker.c for the rules' details and which RFC text
+ * each follows.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -142,6 +147,10 @@ void rtpcc_circuit_breaker_reset (RtpccCircuitBreaker * cb, RtpccTime now);
 /* TRUE while the breaker constrains the sender: TRIPPED, REDUCED or
  * PROBATION (send at the minimum rate / rate_cap). */
 gboolean rtpcc_circuit_breaker_is_tripped (const RtpccCircuitBreaker * cb);
+/* TRUE while the sender's target must be held at the minimum: TRIPPED,
+ * REDUCED, or PROBATION after a congestion or usability trip (after a
+ * timeout trip the controller restarts from below on its own). */
+gboolean rtpcc_circuit_breaker_holds_rate (const RtpccCircuitBreaker * cb);
 /* TRUE when media must cease (TRIPPED). */
 gboolean rtpcc_circuit_breaker_should_stop (const RtpccCircuitBreaker * cb);
 RtpccCircuitBreakerState rtpcc_circuit_breaker_get_state (const

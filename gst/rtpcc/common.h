@@ -25,6 +25,12 @@ typedef gint64 RtpccTime;
 #define RTPCC_TIME_AS_MSEC(t) ((gdouble) (t) / (gdouble) RTPCC_NSEC_PER_MSEC)
 #define RTPCC_TIME_AS_SEC(t)  ((gdouble) (t) / (gdouble) RTPCC_NSEC_PER_SEC)
 
+/* RFC 5348 §5.1's NDUPACK: a missing packet is lost once this many later
+ * packets have arrived (a reordered one is not). The sender declares the
+ * loss (senthistory.h); the receiver keeps reporting a missing packet
+ * until then (arrivallog.h). */
+#define RTPCC_NDUPACK 3
+
 #define RTPCC_ERROR (rtpcc_error_quark ())
 GQuark rtpcc_error_quark (void);
 

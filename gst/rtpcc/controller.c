@@ -127,6 +127,7 @@ rtpcc_controller_new (const gchar * name, const RtpccControllerConfig * config,
   cc->target.pacing_rate = start;
   cc->target.state = "start";
   cc->target.reason = "initial";
+  rtpcc_no_feedback_init (&cc->no_feedback, config->min_bitrate);
   if (ops->init)
     ops->init (cc, now);
   return cc;
@@ -142,41 +143,114 @@ rtpcc_controller_free (RtpccController * cc)
   g_free (cc);
 }
 
+/* The no-feedback cap (nofeedback.h) over whatever the controller just
+ * published. */
+static void
+apply_no_feedback (RtpccController * cc, RtpccTime now)
+{
+  RtpccTarget *t = &cc->target;
+  RtpccNoFeedback *nf = &cc->no_feedback;
+  /* the controller's own target: what it last published, or, if it has
+   * not published since we capped it, what it had then */
+  guint64 own = cc->generation == nf->capped_generation && nf->own_target ?
+      nf->own_target : t->target_bitrate;
+  guint64 cap = rtpcc_no_feedback_cap (nf, now, own);
+  gdouble factor;
+
+  if (cap == 0 || own <= cap) {
+    if (own != t->target_bitrate && cc->generation == nf->capped_generation)
+      rtpcc_controller_update_target (cc, own, nf->own_fec,
+          nf->own_pacing_factor, nf->own_state, nf->own_reason);
+    return;
+  }
+  factor = t->target_bitrate > 0 ?
+      (gdouble) t->pacing_rate / (gdouble) t->target_bitrate : 1.0;
+  if (cc->generation != nf->capped_generation) {
+    nf->own_target = own;
+    nf->own_fec = t->fec_bitrate;
+    nf->own_pacing_factor = factor;
+    nf->own_state = t->state;
+    nf->own_reason = t->reason;
+  }
+  /* no probing either: there is nothing to learn it from */
+  rtpcc_controller_update_target (cc, cap, 0, factor,
+      rtpcc_no_feedback_stopped (nf, NULL) ? "no-feedback" :
+      "feedback-restart", "no-feedback");
+  nf->capped_generation = cc->generation;
+}
+
 void
 rtpcc_controller_packet_sent (RtpccController * cc, RtpccTime now,
     const RtpccSentPacket * pkt)
 {
+  rtpcc_no_feedback_on_sent (&cc->no_feedback, now);
   if (cc->ops->on_packet_sent)
     cc->ops->on_packet_sent (cc, now, pkt);
+  apply_no_feedback (cc, now);
 }
 
 void
 rtpcc_controller_feedback (RtpccController * cc, RtpccTime now,
     const RtpccFeedback * fb)
 {
+  if (fb->n_reports > 0)
+    rtpcc_no_feedback_on_feedback (&cc->no_feedback, now, fb->srtt);
   if (cc->ops->on_feedback)
     cc->ops->on_feedback (cc, now, fb);
+  apply_no_feedback (cc, now);
 }
 
 void
 rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr)
 {
+  rtpcc_no_feedback_on_report (&cc->no_feedback, now, rr->ssrc,
+      rr->ext_highest_seq, rr->rtt);
   if (cc->ops->on_receiver_report)
     cc->ops->on_receiver_report (cc, now, rr);
+  apply_no_feedback (cc, now);
 }
 
 void
 rtpcc_controller_tick (RtpccController * cc, RtpccTime now)
 {
+  RtpccTime deadline = rtpcc_no_feedback_deadline (&cc->no_feedback);
+
+  if (deadline != RTPCC_TIME_NONE && now >= deadline) {
+    guint64 rate = rtpcc_no_feedback_expire (&cc->no_feedback, now,
+        cc->target.target_bitrate);
+    if (rate > 0 && cc->ops->on_no_feedback)
+      cc->ops->on_no_feedback (cc, now, rate);
+  }
   /* a tick handler may schedule the next one at or before now: bound it */
   for (int i = 0; i < 16; i++) {
     if (cc->next_tick == RTPCC_TIME_NONE || now < cc->next_tick
         || !cc->ops->on_tick)
-      return;
+      break;
     cc->next_tick = RTPCC_TIME_NONE;
     cc->ops->on_tick (cc, now);
   }
+  apply_no_feedback (cc, now);
+}
+
+RtpccTime
+rtpcc_controller_next_timeout (const RtpccController * cc)
+{
+  RtpccTime a = cc->next_tick;
+  RtpccTime b = rtpcc_no_feedback_deadline (&cc->no_feedback);
+
+  if (a == RTPCC_TIME_NONE)
+    return b;
+  if (b == RTPCC_TIME_NONE)
+    return a;
+  return MIN (a, b);
+}
+
+gboolean
+rtpcc_controller_feedback_stopped (const RtpccController * cc,
+    RtpccTime * since)
+{
+  return rtpcc_no_feedback_stopped (&cc->no_feedback, since);
 }
 
 void

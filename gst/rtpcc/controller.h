@@ -7,12 +7,18 @@
  * the current time, and publishes a RtpccTarget. It owns no timer: it asks
  * for one by setting next_tick.
  *
+ * Every controller runs under the no-feedback timer (nofeedback.h): when
+ * feedback stops while we send, the wrapper below halves the published
+ * target per interval, tells the controller (on_no_feedback), and after
+ * feedback returns lets the target climb back no faster than slow start.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_CONTROLLER_H__
 #define __RTPCC_CONTROLLER_H__
 
 #include <rtpcc/common.h>
+#include <rtpcc/nofeedback.h>
 
 G_BEGIN_DECLS
 
@@ -47,8 +53,10 @@ typedef struct
 } RtpccSentPacket;
 
 /* The fate of one sent packet, as learned from feedback. The sender reports
- * each packet once: received, or lost once later packets prove it (3 later
- * packets received, RFC 5348's NDUPACK). */
+ * each packet once: received, or lost once a report said it was missing and
+ * later packets prove it (3 later packets received, RFC 5348's NDUPACK).
+ * A packet whose reports were all lost is neither: it is only counted in
+ * RtpccFeedback.n_unreported. */
 typedef struct
 {
   guint64 seq;
@@ -77,6 +85,9 @@ typedef struct
   /* the feedback format's arrival-time unit (RFC 8888 1/1024 s, TWCC
    * 250 us), 0 = exact: one-way delays carry up to this much rounding */
   RtpccTime arrival_resolution;
+  /* packets given up since the last feedback because every report about
+   * them was lost (senthistory.h): not in @reports, no longer in flight */
+  guint n_unreported;
 } RtpccFeedback;
 
 /* An RTCP reception report block about our media (RFC 3550 §6.4.1). */
@@ -89,6 +100,9 @@ typedef struct
   guint32 jitter;               /* RTP timestamp units */
   RtpccTime rtt;                /* from LSR/DLSR, or RTPCC_TIME_NONE */
   guint32 packets_sent_interval;        /* what we sent since the previous RR */
+  /* when the SR its LSR names was sent, on our clock (now − (A − LSR)):
+   * proof that that SR crossed the forward path; NONE without LSR */
+  RtpccTime lsr_sent;
 } RtpccReceiverReport;
 
 typedef struct
@@ -134,6 +148,12 @@ struct _RtpccControllerOps
    * counts them against the goodput. Ascending seq, received = TRUE. */
   void (*on_discards) (RtpccController * cc, RtpccTime now,
       const RtpccPacketReport * reports, guint n_reports);
+  /* optional: feedback has stopped while we send (nofeedback.h); the
+   * published target is capped at @rate, halved per interval, until
+   * feedback returns. Lower the controller's own rate to it, so that it
+   * restarts from there — ramping up as it starts up — and does not jump
+   * back to the rate it had before the stop. */
+  void (*on_no_feedback) (RtpccController * cc, RtpccTime now, guint64 rate);
 };
 
 struct _RtpccController
@@ -145,6 +165,8 @@ struct _RtpccController
   RtpccTime next_tick;
   /* bumped by rtpcc_controller_update_target on every change */
   guint64 generation;
+  /*< private > */
+  RtpccNoFeedback no_feedback;  /* run by the wrapper, not the controller */
 };
 
 /* Registry. Built-in controllers are registered on first use. */
@@ -165,8 +187,16 @@ void rtpcc_controller_feedback (RtpccController * cc, RtpccTime now,
     const RtpccFeedback * fb);
 void rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr);
-/* runs on_tick if it is due; safe to call any time */
+/* runs on_tick if it is due, and the no-feedback timer; safe to call any
+ * time */
 void rtpcc_controller_tick (RtpccController * cc, RtpccTime now);
+/* When rtpcc_controller_tick is next due: the controller's next_tick or
+ * the no-feedback timer, the earlier (RTPCC_TIME_NONE: neither). */
+RtpccTime rtpcc_controller_next_timeout (const RtpccController * cc);
+/* TRUE while feedback has stopped and the target is being halved;
+ * @since: the last feedback that showed progress. */
+gboolean rtpcc_controller_feedback_stopped (const RtpccController * cc,
+    RtpccTime * since);
 gboolean rtpcc_controller_can_send (RtpccController * cc, RtpccTime now,
     guint size);
 void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,

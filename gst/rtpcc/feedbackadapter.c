@@ -40,6 +40,7 @@ struct _RtpccFeedbackAdapter
 
   /* what finish() hands the controller with the reports */
   RtpccTime rtt_sample, report_time, arrival_resolution;
+  guint n_unreported;
 
   /* loss events among the packets reported since the last RTCP report,
    * for the breaker's TCP equation */
@@ -165,7 +166,13 @@ add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
 static void
 on_loss (RtpccSentEntry * e, gpointer user_data)
 {
-  add_report (user_data, e);
+  RtpccFeedbackAdapter *a = user_data;
+
+  /* no report covered it: not a loss, only no longer in flight */
+  if (e->state == RTPCC_SENT_UNREPORTED)
+    a->n_unreported++;
+  else
+    add_report (a, e);
 }
 
 /* a packet reported received: TRUE if that is news */
@@ -411,6 +418,8 @@ finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
   f->srtt = a->stats.srtt;
   f->report_time = a->report_time;
   f->arrival_resolution = a->arrival_resolution;
+  f->n_unreported = a->n_unreported;
+  a->n_unreported = 0;
   return TRUE;
 }
 
@@ -485,6 +494,8 @@ on_report_block (RtpccFeedbackAdapter * a, RtpccTime now,
   rr->ext_highest_seq = rb->ext_highest_seq;
   rr->jitter = rb->jitter;
   rr->rtt = rtpcc_rtcp_rtt_from_lsr (now_short, rb->lsr, rb->dlsr);
+  rr->lsr_sent = rb->lsr == 0 ? RTPCC_TIME_NONE :
+      now - rtpcc_ntp_short_to_time (now_short - rb->lsr);
   /* what we sent on this SSRC since the previous report about it */
   rr->packets_sent_interval = st->packet_count - st->packets_at_last_report;
   st->packets_at_last_report = st->packet_count;

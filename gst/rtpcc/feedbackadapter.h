@@ -12,8 +12,9 @@
  *
  * Each sent packet is reported exactly once: received (its arrival mapped
  * from the receiver's clock onto ours with a constant unknown offset, so
- * only differences between arrivals mean anything), or lost once NDUPACK
- * later packets arrived (RtpccSentHistory). Reports go out in ascending
+ * only differences between arrivals mean anything), or lost once reported
+ * missing and NDUPACK later packets arrived, or — all reports about it lost
+ * — counted as unreported (RtpccSentHistory). Reports go out in ascending
  * sender-wide seq. The adapter also keeps what a sender measures from
  * feedback: RTT (RFC 6298 smoothing), the media loss fraction, the receive
  * rate, the one-way queueing delay, and the loss-event rate the circuit

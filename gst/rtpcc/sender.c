@@ -51,6 +51,9 @@ struct _RtpccSender
   RtpccTime next_rtcp;          /* SR schedule */
 
   RtpccTime first_sent;          /* feedback-mismatch detection */
+  /* the no-feedback timer brought the controller down while the breaker
+   * was tripped (see breaker_holds_rate) */
+  gboolean cc_backed_off;
 
   /* published target (target.h) */
   RtpccTarget target;
@@ -88,6 +91,25 @@ breaker_tripped (const RtpccSender * s)
   return s->breaker && rtpcc_circuit_breaker_is_tripped (s->breaker);
 }
 
+/* Whether the breaker holds the target at the minimum. On probation after
+ * a timeout trip it does not when the no-feedback timer had already
+ * brought the controller down (it then restarts from below on its own,
+ * circuitbreaker.h); a controller that never had feedback to miss is
+ * held as after any other trip. */
+static gboolean
+breaker_holds_rate (RtpccSender * s)
+{
+  if (!breaker_tripped (s)) {
+    s->cc_backed_off = FALSE;
+    return FALSE;
+  }
+  if (rtpcc_circuit_breaker_holds_rate (s->breaker)) {
+    s->cc_backed_off |= rtpcc_controller_feedback_stopped (s->cc, NULL);
+    return TRUE;
+  }
+  return !s->cc_backed_off;
+}
+
 static void
 refresh_target (RtpccSender * s, RtpccTime now)
 {
@@ -95,7 +117,7 @@ refresh_target (RtpccSender * s, RtpccTime now)
 
   rtpcc_target_for_sender (&t, s->config.cc.min_bitrate,
       rtpcc_pacer_get_bytes (s->pacer), rtpcc_pacer_get_head_age (s->pacer,
-          now), s->config.pacer.max_delay, breaker_tripped (s) ?
+          now), s->config.pacer.max_delay, breaker_holds_rate (s) ?
       rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
           (s->breaker)) : NULL);
 
@@ -606,7 +628,7 @@ rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
   if (p != RTPCC_TIME_NONE && (!s->cc->ops->can_send
           || rtpcc_controller_can_send (s->cc, now, 1200)))
     t = earliest (t, p);
-  t = earliest (t, s->cc->next_tick);
+  t = earliest (t, rtpcc_controller_next_timeout (s->cc));
   t = earliest (t, rtpcc_prober_next_time (s->prober, now,
           s->target.fec_bitrate, breaker_tripped (s)));
   if (s->breaker)
@@ -659,6 +681,10 @@ rtpcc_sender_has_feedback (const RtpccSender * s)
 const gchar *
 rtpcc_sender_get_feedback_problem (const RtpccSender * s, RtpccTime now)
 {
+  if (rtpcc_controller_feedback_stopped (s->cc, NULL))
+    return "feedback stopped: nothing has been reported about our media "
+        "for several round trips while we send; the target is halved until "
+        "it returns (the link or the return path is down)";
   if (rtpcc_sender_has_feedback (s) || s->first_sent == RTPCC_TIME_NONE
       || now - s->first_sent < RTPCC_FEEDBACK_GRACE)
     return NULL;

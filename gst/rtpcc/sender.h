@@ -212,10 +212,12 @@ gboolean rtpcc_sender_has_feedback (const RtpccSender * sender);
 #define RTPCC_FEEDBACK_GRACE RTPCC_SEC (3)
 
 /* NULL while feedback of the configured kind flows (or it is too early to
- * tell); otherwise a sentence naming the likely cause — no RTCP at all, or
- * RTCP of another kind (a receiver in another feedback mode). Controllers
- * keep their no-feedback behaviour and the circuit breaker its RTCP
- * timeout; this is for telling the user why. Static string. */
+ * tell); otherwise a sentence naming the likely cause — no RTCP at all,
+ * RTCP of another kind (a receiver in another feedback mode), or feedback
+ * that stopped (the no-feedback timer, nofeedback.h, is halving the
+ * target). Controllers keep their no-feedback behaviour and the circuit
+ * breaker its RTCP timeout; this is for telling the user why. Static
+ * string. */
 const gchar *rtpcc_sender_get_feedback_problem (const RtpccSender * sender,
     RtpccTime now);
 

@@ -212,6 +212,7 @@ rtpcc_sent_history_declare_losses (RtpccSentHistory * h,
 {
   guint64 threshold = 0;
   guint found = 0;
+  gboolean stalled = FALSE;
 
   /* the NDUPACK-th highest received packet: every unresolved one below it
    * has NDUPACK received packets after it */
@@ -223,13 +224,25 @@ rtpcc_sent_history_declare_losses (RtpccSentHistory * h,
       break;
     }
   }
-  while (h->oldest_unresolved < threshold) {
-    RtpccSentEntry *e = rtpcc_sent_history_get (h, h->oldest_unresolved);
-    if (e && unresolved (e)) {
+  /* a packet never reported waits for a report (or its give-up), and
+   * keeps oldest_unresolved where it is; those reported missing after it
+   * are declared all the same */
+  for (guint64 q = h->oldest_unresolved; q < threshold; q++) {
+    RtpccSentEntry *e = rtpcc_sent_history_get (h, q);
+
+    if (e && e->state == RTPCC_SENT_MISSING) {
       e->state = RTPCC_SENT_LOST;
       func (e, user_data);
+    } else if (e && e->state == RTPCC_SENT_PENDING) {
+      if (++e->passed >= RTPCC_SENT_GIVE_UP_REPORTS) {
+        e->state = RTPCC_SENT_UNREPORTED;
+        func (e, user_data);
+      } else {
+        stalled = TRUE;
+      }
     }
-    h->oldest_unresolved++;
+    if (!stalled)
+      h->oldest_unresolved = q + 1;
   }
   /* skip over resolved entries */
   for (;;) {

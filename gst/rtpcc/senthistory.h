@@ -6,9 +6,16 @@
  * the RTP seq on the wire and as queued (they differ once the prober
  * renumbers an SSRC), size, send time and its fate. Feedback names packets
  * by SSRC and wire seq (CCFB, XR) or by transport-wide seq (TWCC); the
- * prober looks media packets up by their original seq. A packet not
- * received when NDUPACK (3) later packets have been is lost (RFC 5348 §5.1:
- * a reordered packet is not a loss).
+ * prober looks media packets up by their original seq. A packet that a
+ * report said was missing is lost once NDUPACK (3) later packets have been
+ * received (RFC 5348 §5.1: a reordered packet is not a loss). A packet no
+ * report has covered is not lost: the reports about it were lost, or are
+ * still to come (a stream's trailing packets are covered when it next
+ * sends). Declaring it lost would make feedback loss look like media loss.
+ * Once RTPCC_SENT_GIVE_UP_REPORTS feedbacks have passed it by (it had
+ * NDUPACK received packets after it and none covered it), the reports
+ * about it are taken as lost: it is given up as unreported, neither
+ * received nor lost, and leaves the controller's packets in flight.
  *
  * Per SSRC it also keeps what an SR reports (RFC 3550 §6.4.1): packet and
  * octet counts, and the RTP timestamp anchor.
@@ -28,8 +35,14 @@ G_BEGIN_DECLS
 #define RTPCC_SENT_HISTORY_SIZE 16384
 /* per SSRC, wire (and original) seqs looked up */
 #define RTPCC_SENT_HISTORY_SEQS 8192
-/* a missing packet is lost once this many later packets have arrived */
-#define RTPCC_NDUPACK 3
+/* A packet no report covered is given up after this many feedbacks
+ * passed it by. A receiver's reports are contiguous per SSRC, so the
+ * first one that covers later packets of the SSRC but not this one shows
+ * that every report about it was lost (ours repeat each packet in two,
+ * arrivallog.h); the second tolerates one reordered report. A packet of
+ * another SSRC that has sent nothing since (a trailing probe) is covered
+ * only when that SSRC sends again: given up too, it goes uncounted. */
+#define RTPCC_SENT_GIVE_UP_REPORTS 2
 
 typedef enum
 {
@@ -37,6 +50,7 @@ typedef enum
   RTPCC_SENT_MISSING,           /* reported not received (yet) */
   RTPCC_SENT_RECEIVED,
   RTPCC_SENT_LOST,
+  RTPCC_SENT_UNREPORTED,        /* no report covered it: given up */
 } RtpccSentState;
 
 typedef struct
@@ -53,6 +67,7 @@ typedef struct
   guint size;
   RtpccTime send_time;
   RtpccTime arrival;            /* sender timeline; NONE if unknown */
+  guint passed;                 /* feedbacks that passed it by, pending */
 } RtpccSentEntry;
 
 /* One SSRC we send. */
@@ -117,9 +132,11 @@ void rtpcc_sent_history_mark_received (RtpccSentHistory * history,
 void rtpcc_sent_history_mark_missing (RtpccSentHistory * history,
     RtpccSentEntry * entry);
 
-/* Declares lost every unresolved packet with NDUPACK received packets
- * after it, whether it was reported missing or never reported at all, and
- * calls @func on each, in send order. */
+/* Once per feedback, after its reports were marked: declares lost every
+ * packet reported missing with NDUPACK received packets after it, and
+ * gives up the packets never reported that RTPCC_SENT_GIVE_UP_REPORTS
+ * feedbacks have passed by (state RTPCC_SENT_UNREPORTED); calls @func on
+ * each, in send order. */
 typedef void (*RtpccSentLossFunc) (RtpccSentEntry * entry,
     gpointer user_data);
 void rtpcc_sent_history_declare_losses (RtpccSentHistory * history,

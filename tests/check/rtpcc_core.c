@@ -628,11 +628,20 @@ GST_START_TEST (test_sender_probe_media_ssrc)
       rtpcc_sender_enqueue (s, now, &info, GUINT_TO_POINTER (1));
       info.seq++;
     }
-    while (rtpcc_sender_dequeue (s, now, &w))
-      fail_unless_equals_int (wire_info (&w).seq,
-          (guint16) (info.seq - 1 + offset));
+    while (rtpcc_sender_dequeue (s, now, &w)) {
+      pi = wire_info (&w);
+      fail_unless_equals_int (pi.seq, (guint16) (info.seq - 1 + offset));
+      rtpcc_receiver_on_rtp (r, now, &pi);
+    }
     while (rtpcc_sender_dequeue_probe (s, now, &w))
       probes++;
+    /* feedback keeps flowing (else the no-feedback timer would be due) */
+    {
+      gsize n;
+      while (rtpcc_receiver_next_feedback_time (r) <= now
+          && (n = rtpcc_receiver_build_feedback (r, now, fb, sizeof fb)) > 0)
+        rtpcc_sender_receive_rtcp (s, now, fb, n);
+    }
     {
       RtpccTime next = rtpcc_sender_next_timeout (s, now);
       fail_unless (next == RTPCC_TIME_NONE || next > now);

@@ -1019,8 +1019,8 @@ GST_START_TEST (test_arrival_log_ccfb)
   fail_unless_equals_int (fb->blocks[0].metrics[9].ato, 20);
   rtpcc_ccfb_free (fb);
 
-  /* 13 arrives late, 20..24 new: the next report reaches back to 13 (and
-   * keeps 16 as lost); 14, 15 are repeated because they lie in between */
+  /* 13 arrives late, 20..24 new: the second report covers 10..19 again
+   * (each packet is in two reports) with 13 now received, 16 still lost */
   fail_unless (rtpcc_arrival_log_add (log, 0xA, 13, t0 + RTPCC_MSEC (250), 0));
   for (guint16 s = 20; s < 25; s++)
     rtpcc_arrival_log_add (log, 0xA, s, t0 + s * RTPCC_MSEC (10) +
@@ -1028,12 +1028,18 @@ GST_START_TEST (test_arrival_log_ccfb)
   n = rtpcc_arrival_log_write_ccfb (log, t0 + RTPCC_MSEC (320), NTP_OFF, 0x5,
       0, buf, sizeof (buf));
   fb = parse_and_check_ato (buf, n, log);
-  check_pattern (&fb->blocks[0], 13, "xxx.xxxxxxxx");
+  check_pattern (&fb->blocks[0], 10, "xxxxxx.xxxxxxxx");
   rtpcc_ccfb_free (fb);
 
-  /* 2 s later (past the 500 ms window) 16 is no longer re-covered */
+  /* 10..19 have been in two reports: never again, though 16 is missing */
   rtpcc_arrival_log_add (log, 0xA, 25, t0 + RTPCC_MSEC (2300), 0);
   n = rtpcc_arrival_log_write_ccfb (log, t0 + RTPCC_MSEC (2320), NTP_OFF, 0x5,
+      0, buf, sizeof (buf));
+  fb = parse_and_check_ato (buf, n, log);
+  check_pattern (&fb->blocks[0], 20, "xxxxxx");
+  rtpcc_ccfb_free (fb);
+  /* nothing new: 25 in its second report */
+  n = rtpcc_arrival_log_write_ccfb (log, t0 + RTPCC_MSEC (2360), NTP_OFF, 0x5,
       0, buf, sizeof (buf));
   fb = parse_and_check_ato (buf, n, log);
   check_pattern (&fb->blocks[0], 25, "x");
@@ -1053,6 +1059,61 @@ GST_START_TEST (test_arrival_log_ccfb)
   fail_unless_equals_int (rtpcc_arrival_log_write_ccfb (log, t0 +
           RTPCC_SEC (10), NTP_OFF, 0x5, 0, buf, sizeof (buf)), 0);
   rtpcc_arrival_log_free (log);
+}
+
+GST_END_TEST;
+
+/* Each packet is reported a fixed number of times (the redundancy) whether
+ * it arrived or not: the feedback's size does not depend on the media's
+ * loss. 2000 packets at 200/s, one report per 40 ms, random loss 0 %, 5 %
+ * and 20 %. */
+static guint64
+covered_per_packet_x100 (guint loss_pct, guint redundancy, gsize * bytes)
+{
+  RtpccArrivalLog *log = rtpcc_arrival_log_new (1024);
+  RtpccRng rng;
+  guint8 buf[1500];
+  guint64 covered = 0;
+  RtpccTime t = RTPCC_SEC (1);
+
+  rtpcc_rng_init_stream (&rng, 7, 1);
+  if (redundancy)
+    rtpcc_arrival_log_set_redundancy (log, redundancy);
+  *bytes = 0;
+  /* the first packet always arrives: the log starts at it */
+  for (guint k = 0; k < 2000; k++) {
+    t += RTPCC_MSEC (5);
+    if (k == 0 || rtpcc_rng_uniform (&rng, 0, 100) >= loss_pct)
+      rtpcc_arrival_log_add (log, 0xA, (guint16) k, t, 0);
+    if (k % 8 == 7) {
+      gsize n = rtpcc_arrival_log_write_ccfb (log, t, NTP_OFF, 5, 0, buf,
+          sizeof (buf));
+      RtpccCcfb *fb = rtpcc_ccfb_parse (buf, n, NULL);
+
+      fail_unless (fb != NULL);
+      *bytes += n;
+      covered += fb->blocks[0].num_reports;
+      rtpcc_ccfb_free (fb);
+    }
+  }
+  rtpcc_arrival_log_free (log);
+  return covered * 100 / 2000;
+}
+
+GST_START_TEST (test_arrival_log_bounded_repeats)
+{
+  gsize b0, b5, b20, b1, b3;
+
+  /* the last report's packets are covered once */
+  fail_unless_equals_uint64 (covered_per_packet_x100 (0, 0, &b0), 199);
+  fail_unless_equals_uint64 (covered_per_packet_x100 (5, 0, &b5), 199);
+  fail_unless_equals_uint64 (covered_per_packet_x100 (20, 0, &b20), 199);
+  /* a longer run-length encoding only: at most 2 % more bytes */
+  fail_unless (b5 >= b0 && b5 * 100 <= b0 * 102, "%zu %zu", b0, b5);
+  fail_unless (b20 >= b0 && b20 * 100 <= b0 * 102, "%zu %zu", b0, b20);
+  fail_unless_equals_uint64 (covered_per_packet_x100 (5, 1, &b1), 100);
+  fail_unless_equals_uint64 (covered_per_packet_x100 (5, 3, &b3), 298);
+  fail_unless (b1 < b5 && b5 < b3);
 }
 
 GST_END_TEST;
@@ -1157,8 +1218,19 @@ GST_START_TEST (test_arrival_log_multi_ssrc_and_size)
   fail_unless (fb->blocks[0].num_reports < 600);
   fail_unless_equals_int (fb->blocks[0].begin_seq + fb->blocks[0].num_reports,
       900);
-  /* the second SSRC still gets its (empty) block */
+  /* the second SSRC's packets are in their second report */
+  fail_unless_equals_int (fb->blocks[1].begin_seq, 500);
+  fail_unless_equals_int (fb->blocks[1].num_reports, 100);
+  rtpcc_ccfb_free (fb);
+  /* and then it gets an empty block, the first SSRC its newest again */
+  n = rtpcc_arrival_log_write_ccfb (log, RTPCC_MSEC (950), NTP_OFF, 9, 0, buf,
+      sizeof (buf));
+  fb = parse_and_check_ato (buf, n, log);
+  fail_unless_equals_int (fb->n_blocks, 2);
+  fail_unless_equals_int (fb->blocks[0].begin_seq + fb->blocks[0].num_reports,
+      900);
   fail_unless_equals_int (fb->blocks[1].num_reports, 0);
+  fail_unless_equals_int (fb->blocks[1].begin_seq, 599);
   rtpcc_ccfb_free (fb);
 
   rtpcc_arrival_log_remove_ssrc (log, 0x1000);
@@ -1396,6 +1468,7 @@ rtpcc_feedback_suite (void)
 
   suite_add_tcase (s, tc_log);
   tcase_add_test (tc_log, test_arrival_log_ccfb);
+  tcase_add_test (tc_log, test_arrival_log_bounded_repeats);
   tcase_add_test (tc_log, test_arrival_log_wrap_dup_limits);
   tcase_add_test (tc_log, test_arrival_log_multi_ssrc_and_size);
   tcase_add_test (tc_log, test_arrival_log_edges);

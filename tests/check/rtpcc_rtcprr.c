@@ -114,7 +114,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_loss_threshold)
 {
-  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+  /* at the nominal rate (a start below it would start up, below) */
+  RtpccController *cc = make_rr (64000, 1000000, 1000000);
 
   /* 25/256 = 9.77 % < 10 %: nothing, however big the jitter */
   for (gint i = 0; i < 5; i++)
@@ -145,7 +146,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_rtt_doubling)
 {
-  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+  RtpccController *cc = make_rr (64000, 1000000, 1000000);
 
   /* 50 → 120 ms doubles but stays under significant_delay (0.2 s): the
    * rule is inert on short paths */
@@ -205,6 +206,94 @@ GST_START_TEST (test_ignores_per_packet_feedback_and_params)
 
 GST_END_TEST;
 
+/* Deviation (1): started below the nominal rate, the rate doubles on every
+ * clean report up to it; the first action ends the start-up. */
+GST_START_TEST (test_startup)
+{
+  RtpccController *cc = make_rr (64000, 1500000, 150000);
+
+  fail_unless_equals_string (cc->target.state, "init");
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 300000);
+  fail_unless_equals_string (cc->target.reason, "startup");
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1200000);
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1500000);
+  /* at the nominal rate: upstream's Init, clean reports change nothing */
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 1500000);
+  rtpcc_controller_free (cc);
+
+  /* an action ends it: 26/256 with big jitter, 10 % off */
+  cc = make_rr (64000, 1500000, 150000);
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  rr (cc, 26, JIT_BIG, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 270000);
+  fail_unless_equals_string (cc->target.state, "probing");
+  rr (cc, 0, 0, RTPCC_MSEC (50));
+  fail_unless_equals_int64 (rate (cc), 270000);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+/* Deviation (2): feedback stops (the no-feedback timer): half the rate,
+ * once; reports without a new packet are ignored, and so is the loss of
+ * the first one with (the outage's); then a start-up. */
+GST_START_TEST (test_no_feedback_restart)
+{
+  RtpccController *cc = make_rr (64000, 2000000, 0);
+  RtpccReceiverReport r;
+  RtpccSentPacket sp = { 0, };
+  RtpccTime t;
+
+  memset (&r, 0, sizeof (r));
+  r.ssrc = 1;
+  r.packets_sent_interval = 100;
+  /* reports a second apart while packets go out every 10 ms */
+  for (t = 0; t <= RTPCC_SEC (5); t += RTPCC_MSEC (10)) {
+    sp.seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+    if (t % RTPCC_SEC (1) == 0) {
+      r.ext_highest_seq = (guint32) sp.seq;
+      rtpcc_controller_receiver_report (cc, t, &r);
+    }
+    rtpcc_controller_tick (cc, t);
+  }
+  fail_unless_equals_int64 (rate (cc), 2000000);
+  /* the link dies: reports stop advancing; T = 4 × 1 s */
+  for (; t <= RTPCC_SEC (15); t += RTPCC_MSEC (10)) {
+    sp.seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+    if (t % RTPCC_SEC (1) == 0)
+      rtpcc_controller_receiver_report (cc, t, &r);
+    rtpcc_controller_tick (cc, t);
+  }
+  fail_unless (rtpcc_controller_feedback_stopped (cc, NULL));
+  fail_unless_equals_string (cc->target.state, "no-feedback");
+  /* the link is back: the first report shows half the packets lost */
+  r.ext_highest_seq = (guint32) sp.seq;
+  r.fraction_lost = 128;
+  r.jitter = JIT_BIG;
+  rtpcc_controller_receiver_report (cc, t, &r);
+  fail_if (rtpcc_controller_feedback_stopped (cc, NULL));
+  /* not acted on: restart from half (1 M), doubling per clean report */
+  r.fraction_lost = 0;
+  r.jitter = 0;
+  for (guint i = 0; i < 3; i++) {
+    t += RTPCC_SEC (1);
+    r.ext_highest_seq += 100;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+    rtpcc_controller_receiver_report (cc, t, &r);
+  }
+  fail_unless_equals_int64 (rate (cc), 2000000);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_rtcprr_suite (void)
 {
@@ -215,6 +304,8 @@ rtpcc_rtcprr_suite (void)
   tcase_add_test (tc, test_full_cycle);
   tcase_add_test (tc, test_loss_threshold);
   tcase_add_test (tc, test_rtt_doubling);
+  tcase_add_test (tc, test_startup);
+  tcase_add_test (tc, test_no_feedback_restart);
   tcase_add_test (tc, test_ignores_per_packet_feedback_and_params);
   return s;
 }

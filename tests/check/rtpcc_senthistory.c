@@ -91,6 +91,8 @@ typedef struct
 {
   guint64 seqs[64];
   guint n;
+  guint64 unreported[64];
+  guint n_unreported;
 } Lost;
 
 static void
@@ -98,17 +100,23 @@ collect (RtpccSentEntry * e, gpointer user_data)
 {
   Lost *l = user_data;
 
+  if (e->state == RTPCC_SENT_UNREPORTED) {
+    l->unreported[l->n_unreported++] = e->seq;
+    return;
+  }
   fail_unless_equals_int (e->state, RTPCC_SENT_LOST);
   l->seqs[l->n++] = e->seq;
 }
 
 /* RFC 5348 §5.1: lost only once NDUPACK (3) later packets have arrived,
- * whether the packet was reported missing or never reported; in send
- * order, each once. */
+ * and only when a report said it was missing; in send order, each once.
+ * A packet no report covered is not lost (its reports may have been):
+ * it waits, and is given up unreported once RTPCC_SENT_GIVE_UP_REPORTS
+ * feedbacks have passed it by. */
 GST_START_TEST (test_ndupack)
 {
   RtpccSentHistory *h = rtpcc_sent_history_new (FALSE);
-  Lost l = { {0}, 0 };
+  Lost l = { {0}, 0, {0}, 0 };
 
   for (guint k = 0; k < 10; k++) {
     RtpccRtpInfo i = info (SSRC_A, (guint16) (65533 + k), 0, 100);
@@ -130,6 +138,15 @@ GST_START_TEST (test_ndupack)
   fail_unless_equals_uint64 (l.seqs[0], 2);
   rtpcc_sent_history_mark_received (h, rtpcc_sent_history_get (h, 9), MS (58));
   rtpcc_sent_history_declare_losses (h, collect, &l);
+  /* 4 and 7, 8 were never covered by a report: not lost */
+  fail_unless_equals_int (l.n, 1);
+  fail_unless_equals_int (rtpcc_sent_history_get (h, 4)->state,
+      RTPCC_SENT_PENDING);
+  /* a later report covers 4 as missing, and 7 as missing: 4 is lost (it
+   * has 5, 6, 9 after it), 7 only has 9 */
+  rtpcc_sent_history_mark_missing (h, rtpcc_sent_history_get (h, 4));
+  rtpcc_sent_history_mark_missing (h, rtpcc_sent_history_get (h, 7));
+  rtpcc_sent_history_declare_losses (h, collect, &l);
   fail_unless_equals_int (l.n, 2);
   fail_unless_equals_uint64 (l.seqs[1], 4);
   /* a received packet stays received; a missing mark does not undo it */
@@ -140,6 +157,38 @@ GST_START_TEST (test_ndupack)
   /* nothing is declared twice */
   rtpcc_sent_history_declare_losses (h, collect, &l);
   fail_unless_equals_int (l.n, 2);
+
+  /* 11..13 received: 7 (missing) is lost; 8 and 10, never covered, have
+   * been passed by one feedback: they wait */
+  for (guint k = 10; k < 13; k++) {
+    RtpccRtpInfo i = info (SSRC_A, (guint16) (65533 + k), 0, 100);
+    rtpcc_sent_history_record (h, MS (k), &i, i.seq, 88, FALSE);
+  }
+  for (guint64 q = 11; q <= 13; q++)
+    rtpcc_sent_history_mark_received (h, rtpcc_sent_history_get (h, q),
+        MS (70));
+  rtpcc_sent_history_declare_losses (h, collect, &l);
+  fail_unless_equals_int (l.n, 3);
+  fail_unless_equals_uint64 (l.seqs[2], 7);
+  fail_unless_equals_int (l.n_unreported, 0);
+  fail_unless_equals_int (rtpcc_sent_history_get (h, 8)->state,
+      RTPCC_SENT_PENDING);
+  /* the second feedback that passes them by gives them up, in order, as
+   * unreported: not lost */
+  rtpcc_sent_history_declare_losses (h, collect, &l);
+  fail_unless_equals_int (l.n, 3);
+  fail_unless_equals_int (l.n_unreported, 2);
+  fail_unless_equals_uint64 (l.unreported[0], 8);
+  fail_unless_equals_uint64 (l.unreported[1], 10);
+  fail_unless_equals_int (rtpcc_sent_history_get (h, 8)->state,
+      RTPCC_SENT_UNREPORTED);
+  /* a report that comes after the give-up changes nothing */
+  rtpcc_sent_history_mark_missing (h, rtpcc_sent_history_get (h, 8));
+  fail_unless_equals_int (rtpcc_sent_history_get (h, 8)->state,
+      RTPCC_SENT_UNREPORTED);
+  rtpcc_sent_history_declare_losses (h, collect, &l);
+  fail_unless_equals_int (l.n, 3);
+  fail_unless_equals_int (l.n_unreported, 2);
   rtpcc_sent_history_free (h);
 }
 
@@ -188,8 +237,11 @@ GST_START_TEST (test_ring)
   fail_unless (rtpcc_sent_history_find (h, SSRC_A, 8291) == NULL);
   fail_unless_equals_uint64 (rtpcc_sent_history_find (h, SSRC_A,
           16483)->seq, n);
-  /* the three newest received: everything still kept below them is lost,
-   * once, in order; the entries already overwritten are not */
+  /* the three newest received, the rest reported missing: everything
+   * still kept below them is lost, once, in order; the entries already
+   * overwritten are not */
+  for (guint64 q = 101; q < n - 2; q++)
+    rtpcc_sent_history_mark_missing (h, rtpcc_sent_history_get (h, q));
   for (guint64 q = n - 2; q <= n; q++)
     rtpcc_sent_history_mark_received (h, rtpcc_sent_history_get (h, q), 0);
   rtpcc_sent_history_declare_losses (h, count_losses, &c);

@@ -103,7 +103,7 @@ fuzz_log (const guint8 * data, size_t size)
   if (size < 1)
     return;
   log = rtpcc_arrival_log_new (16 + data[0] * 4);
-  rtpcc_arrival_log_set_report_window (log, RTPCC_MSEC (data[0]));
+  rtpcc_arrival_log_set_redundancy (log, data[0] % 4);
   rtpcc_arrival_log_set_inactive_timeout (log, RTPCC_MSEC (data[0] * 10));
 
   for (size_t i = 1; i + 4 <= size; i += 4) {

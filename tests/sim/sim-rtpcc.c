@@ -1279,6 +1279,7 @@ sim_rtpcc_scenario_config_init (SimRtpccScenarioConfig * config)
   config->queue = RTPCC_MSEC (300);
   config->queue_bytes = 0;
   rtpcc_loss_params_init (&config->loss);
+  rtpcc_loss_params_init (&config->reverse_loss);
   config->jitter = 0;
   config->allow_reorder = FALSE;
   config->duration = RTPCC_SEC (100);
@@ -1336,10 +1337,12 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   nc.reverse.delay = config->reverse_delay == RTPCC_TIME_NONE ?
       config->delay : config->reverse_delay;
   nc.reverse.queue_limit_time = config->reverse_queue;
+  nc.reverse.loss = config->reverse_loss;
   nc.reverse.seed = config->seed ^ G_GUINT64_CONSTANT (0x5eed5eed5eed5eed);
   nc.interval = config->interval;
   nc.log = config->metrics_log;
-  if (!rtpcc_loss_params_validate (&nc.forward.loss, error)) {
+  if (!rtpcc_loss_params_validate (&nc.forward.loss, error)
+      || !rtpcc_loss_params_validate (&nc.reverse.loss, error)) {
     rtpcc_capacity_unref (cap);
     return NULL;
   }

@@ -359,6 +359,7 @@ typedef struct
   RtpccCapacity *reverse_capacity;      /* not owned; NULL: unlimited */
   RtpccTime reverse_delay;      /* RTPCC_TIME_NONE: = delay */
   RtpccTime reverse_queue;      /* 0: none */
+  RtpccLossParams reverse_loss; /* feedback path random loss, none */
   gdouble fps;                  /* 25 */
   guint mtu;                    /* 1200, RTP packet incl. 12-byte header */
   gdouble noise;                /* 0.1 */

@@ -22,6 +22,9 @@
  *  - timeout (no feedback for an RTO while packets are in flight):
  *    ssthresh = cwnd / 2, cwnd = 1, pipe = 0, slow start; the RTO doubles on
  *    each consecutive timeout (≤ 60 s) and is re-armed by the next packet sent.
+ *    The first acknowledgement after it (the path is back) takes the packets
+ *    sent since out of the pipe too, so that slow start is not held until
+ *    the next, backed-off, timeout.
  *    RTO = SRTT + 4·RTTVAR (RFC 6298, as RFC 4341 borrows TCP's), 1 s before
  *    the first sample. TCP's 1 s minimum is not required by DCCP; we floor at
  *    200 ms instead (param "min-rto") so one late feedback batch is no loss.
@@ -266,6 +269,15 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     }
   }
 
+  /* packets whose reports were all lost have left the network too; no
+   * congestion signal either way */
+  for (guint i = 0; i < fb->n_unreported && c->in_flight > 0; i++) {
+    if (c->forgiven > 0)
+      c->forgiven--;
+    else
+      c->in_flight--;
+  }
+
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *r = &fb->reports[i];
     gboolean ce = r->received && r->ecn == ECN_CE;
@@ -308,6 +320,16 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     }
   }
 
+  /* Acknowledgements after a timeout: the path delivers again (an outage
+   * ended). The packets sent since the timeout went into it, and a window
+   * of one would wait for their fate until the next, backed-off, timeout
+   * (seconds): they leave the pipe as those outstanding at the timeout did,
+   * and slow start goes on. */
+  if (acked && c->timed_out) {
+    c->forgiven += c->in_flight;
+    c->in_flight = 0;
+    c->rto_seq = c->highest_sent;
+  }
   if (acked)
     c->timed_out = FALSE;
   /* RFC 6298 §5.2–5.3: stop when nothing is outstanding, else restart on

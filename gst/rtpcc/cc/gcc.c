@@ -123,6 +123,8 @@ typedef struct
   RtpccGccProber probe;
 
   const gchar *reason;
+  /* feedback stopped (on_no_feedback): restart when it returns */
+  gboolean restart;
 } Gcc;
 
 static void
@@ -369,6 +371,32 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 
   gcc_update_rtt (g, fb);
   g->have_packet_feedback = TRUE;
+  if (g->restart) {
+    /* Feedback is back after a stop: a start-up again (2 × per second
+     * from half the rate before the stop until the first over-use, capped
+     * by what gets through), under the no-feedback cap's slow start up to
+     * that half. What the path was before the stop — its congestion
+     * point, the queue the delay filter tracked — says nothing now, and
+     * the packets sent into the outage were lost to it, not to
+     * congestion: the loss window starts afresh. */
+    g->restart = FALSE;
+    g->aimd.startup = TRUE;
+    g->aimd.have_cp = FALSE;
+    g->aimd.ramp = FALSE;
+    g->aimd.recover_to = 0;
+    g->aimd.state = RTPCC_GCC_RC_INCREASE;
+    /* growth counts from now, not from the last update before the stop */
+    g->aimd.last_update = RTPCC_TIME_NONE;
+    g->last_rc = RTPCC_TIME_NONE;
+    g->loss.epoch = now;
+    g->loss.n_total = g->loss.n_lost = 0;
+    g->loss.first_send = RTPCC_TIME_NONE;
+    g->loss.limiting = FALSE;
+    gcc_reset_delay_path (g);
+    g->last_arrival = RTPCC_TIME_NONE;
+    g->overuse_latched = FALSE;
+    g->freeze_until = RTPCC_TIME_NONE;
+  }
   if (g->rr_only) {
     /* per-packet feedback after all: the delay-based estimate takes over
      * from where the loss-based one got to */
@@ -511,6 +539,28 @@ gcc_on_tick (RtpccController * cc, RtpccTime now)
   }
 }
 
+/* Feedback stopped (nofeedback.h): the published target is capped at
+ * @rate, halved per interval. As after a TCP retransmission timeout
+ * (RFC 5681 §3.1: ssthresh = half the flight, held on further timeouts),
+ * the estimate becomes half the rate before the stop, once: when feedback
+ * returns, the cap climbs back to it at 2 × per RTT (slow start) and the
+ * restart (gcc_on_feedback) goes on from there as a start-up. */
+static void
+gcc_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
+{
+  Gcc *g = (Gcc *) cc;
+
+  if (!g->restart) {
+    gdouble half = gcc_rate (g) / 2;
+
+    g->aimd.rate = CLAMP (half, g->aimd.min_rate, g->aimd.max_rate);
+    g->loss.rate = g->aimd.rate;
+    g->restart = TRUE;
+  }
+  g->reason = "no-feedback";
+  gcc_publish (g);
+}
+
 static const gchar *const estimator_names[] = { "trendline", "kalman", NULL };
 static const gchar *const queue_test_names[] = { "all", "size", NULL };
 static const gchar *const burst_detect_names[] = { "busy", "size", NULL };
@@ -645,4 +695,5 @@ const RtpccControllerOps rtpcc_cc_gcc_ops = {
   .on_receiver_report = gcc_on_receiver_report,
   .on_tick = gcc_on_tick,
   .set_param = gcc_set_param,
+  .on_no_feedback = gcc_on_no_feedback,
 };

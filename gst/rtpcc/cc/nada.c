@@ -63,13 +63,15 @@
  * encoder gets r_vin, the pacer drains at r_send.
  *
  * Missing feedback. While feedback is missing no update runs, so the rate is
- * held: there is no ramp-up without fresh measurements. When packets were
- * sent and no feedback arrived for max(4 RTT, 500 ms) (2 s before the first
- * feedback), r_ref is halved (not below RMIN), and again after each further
- * such period (state "no-feedback"); RFC 8698 gives no timer of its own, so
- * this follows TFRC's nofeedback timer (RFC 5348 §4.4) and RFC 8836's
- * requirement to back off when feedback stops. An idle sender expects no
- * feedback and is not cut.
+ * held: there is no ramp-up without fresh measurements. RFC 8698 gives no
+ * timer of its own; the no-feedback timer every controller runs under
+ * (nofeedback.h: TFRC's, RFC 5348 §4.4, as RFC 8836 asks) halves the
+ * published rate per interval, and on its first halving r_ref becomes half
+ * of what it was, once — a TCP sender's ssthresh after a timeout (RFC 5681
+ * §3.1). When feedback returns the timer's cap climbs back to r_ref in
+ * slow start and NADA carries on from there; the packets sent before
+ * feedback returned were lost to the outage, not to congestion, and are
+ * left out of its loss and delay statistics.
  *
  * Catch-up (parameter "catch-up", 0 = off by default: NOT RFC 8698). A flow
  * that joins a link with a standing queue (NADA's equilibrium, 17-26 ms with
@@ -103,9 +105,6 @@
 #define FILTER_TAPS     15      /* §5.1.1 */
 #define BASE_HISTORY    10      /* RFC 6817 BASE_HISTORY, in minutes */
 #define BASE_BUCKET     RTPCC_SEC (60)
-#define NOFB_INITIAL    RTPCC_SEC (2)
-#define NOFB_MIN        RTPCC_MSEC (500)
-#define NOFB_RTTS       4.0
 #define LOG_MIN_CAP     256
 #define LOG_MAX_CAP     65536
 #define ECN_CE          3
@@ -269,9 +268,11 @@ typedef struct
   guint64 n_updates;
 
   gboolean have_feedback;
-  RtpccTime nofb_ref;           /* last feedback (or first send before any) */
-  RtpccTime last_send;
   guint n_nofb;
+  /* feedback stopped: on its return, reports of packets sent before it are
+   * left out (restart_epoch) */
+  gboolean restart;
+  RtpccTime restart_epoch;
 
   const gchar *state;
 } Nada;
@@ -452,14 +453,6 @@ publish (Nada * n, const gchar * reason)
       n->r_send / n->r_vin, n->state, reason);
 }
 
-static RtpccTime
-nofb_timeout (const Nada * n)
-{
-  if (!n->have_feedback)
-    return NOFB_INITIAL;
-  return MAX (NOFB_MIN, ms_to_time (NOFB_RTTS * n->rtt));
-}
-
 static void
 nada_update (Nada * n, RtpccTime now)
 {
@@ -574,7 +567,7 @@ nada_init (RtpccController * cc, RtpccTime now)
       cc->config.min_bitrate;
   n->t_last = now;
   n->s_newest = n->a_newest = n->a_first = RTPCC_TIME_NONE;
-  n->nofb_ref = n->last_send = RTPCC_TIME_NONE;
+  n->restart_epoch = G_MININT64 + 1;
   n->log_cap = LOG_MIN_CAP;
   n->log = g_new (NadaPkt, n->log_cap);
   n->accelerated = TRUE;
@@ -595,10 +588,7 @@ nada_on_packet_sent (RtpccController * cc, RtpccTime now,
 {
   Nada *n = NADA (cc);
 
-  n->last_send = now;
   n->buffer_len = pkt->queued_bytes;
-  if (n->nofb_ref == RTPCC_TIME_NONE)
-    n->nofb_ref = now;
 }
 
 static void
@@ -617,10 +607,20 @@ nada_on_feedback (RtpccController * cc, RtpccTime now,
   }
   if (fb->n_reports == 0)
     return;
+  if (n->restart) {
+    n->restart = FALSE;
+    n->restart_epoch = now;
+    n->log_len = 0;
+    n->p_loss = n->p_mark = 0;
+    n->have_loss = FALSE;
+    n->n_intervals = 0;
+    n->a_first = RTPCC_TIME_NONE;
+    n->x_prev = 0;
+  }
   for (guint i = 0; i < fb->n_reports; i++)
-    ingest (n, &fb->reports[i]);
+    if (fb->reports[i].send_time >= n->restart_epoch)
+      ingest (n, &fb->reports[i]);
   n->have_feedback = TRUE;
-  n->nofb_ref = now;
   log_prune (n);
   if (now - n->t_last >= ms_to_time (n->p.delta))
     nada_update (n, now);
@@ -635,17 +635,23 @@ nada_on_tick (RtpccController * cc, RtpccTime now)
     nada_update (n, now);
     return;
   }
-  /* nothing new since the last update: hold; cut if feedback is overdue
-   * for packets we sent */
-  if (n->nofb_ref != RTPCC_TIME_NONE && n->last_send != RTPCC_TIME_NONE
-      && n->last_send >= n->nofb_ref && now - n->nofb_ref >= nofb_timeout (n)) {
-    n->r_ref = MAX ((gdouble) cc->config.min_bitrate, n->r_ref / 2.0);
-    n->nofb_ref = now;
-    n->n_nofb++;
-    n->state = "no-feedback";
-    publish (n, "no-feedback");
-  }
+  /* nothing new since the last update: hold */
   cc->next_tick = now + ms_to_time (n->p.delta);
+}
+
+/* Feedback stopped (nofeedback.h): half of r_ref, once (ssthresh). */
+static void
+nada_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
+{
+  Nada *n = NADA (cc);
+
+  if (!n->restart) {
+    n->r_ref = MAX ((gdouble) cc->config.min_bitrate, n->r_ref / 2.0);
+    n->restart = TRUE;
+  }
+  n->n_nofb++;
+  n->state = "no-feedback";
+  publish (n, "no-feedback");
 }
 
 #define SPEC(name, field, lo, hi) \
@@ -736,4 +742,5 @@ const RtpccControllerOps rtpcc_cc_nada_ops = {
   .on_feedback = nada_on_feedback,
   .on_tick = nada_on_tick,
   .set_param = nada_set_param,
+  .on_no_feedback = nada_on_no_feedback,
 };

@@ -37,6 +37,17 @@
  * Start: linphone starts the encoder at its configured (nominal) bitrate, so
  * we start at start-bitrate, or max-bitrate when unset: the one-minute
  * startup blast the thesis measured (§1.5.3) is part of the baseline.
+ *
+ * Two deviations, because upstream never meets these cases. (1) A flow
+ * started below its nominal rate (a start-bitrate) would never rise: Init
+ * does not count reports, so the ramp of Stable is never reached. It starts
+ * up instead: the rate doubles on every report that suggests no action,
+ * until the nominal rate or the first action (then upstream's rules, from
+ * Probing). (2) When feedback stops (no-feedback timer, nofeedback.h) the
+ * rate becomes half of what it was, once (TCP's ssthresh after a timeout,
+ * RFC 5681 §3.1); reports that show no new packet are not acted on, nor
+ * is the first one that does (its interval covers the outage, every
+ * packet sent into it lost), and the flow starts up again from there.
  * Params: "clock-rate" (Hz of the jitter field, default 90000) and
  * "packet-rate-decrease" (% cut for the lossy-low-jitter case; default 0 as
  * upstream, 20 reproduces the thesis build, Appendix A.2).
@@ -95,6 +106,9 @@ typedef struct
   guint clock_rate;
   guint packet_rate_decrease;
   const gchar *reason;
+  gboolean startup;             /* doubling per clean report (deviation 1) */
+  gboolean restart;             /* feedback stopped (deviation 2) */
+  guint32 last_hsn;             /* extended highest seq of the last report */
 } Rr;
 
 static const gchar *
@@ -239,6 +253,21 @@ rr_state_machine (Rr * r)
   gint value = 0;
   const gchar *why = NULL;
 
+  if (r->startup) {
+    action = rr_suggest_action (r, &value, &why);
+    if (action == ACT_NOTHING) {
+      rr_set_bitrate (r, MIN (2 * r->cur_bitrate, r->nom_bitrate));
+      r->reason = "startup";
+      if (r->cur_bitrate >= r->nom_bitrate)
+        r->startup = FALSE;     /* Init at the nominal rate, as upstream */
+      return;
+    }
+    r->startup = FALSE;
+    rr_execute (r, action, value, why);
+    r->state = RR_PROBING;
+    return;
+  }
+
   switch (r->state) {
     case RR_STABLE:
       r->stable_count++;
@@ -299,6 +328,21 @@ rr_init (RtpccController * cc, RtpccTime now)
   r->state = RR_INIT;
   r->clock_rate = 90000;
   r->reason = "initial";
+  r->startup = r->cur_bitrate < r->nom_bitrate;
+  rr_publish (r);
+}
+
+/* Feedback stopped (deviation 2). */
+static void
+rr_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
+{
+  Rr *r = (Rr *) cc;
+
+  if (!r->restart) {
+    rr_set_bitrate (r, r->cur_bitrate / 2);
+    r->restart = TRUE;
+  }
+  r->reason = "no-feedback";
   rr_publish (r);
 }
 
@@ -309,6 +353,8 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
   Rr *r = (Rr *) cc;
   RrStats *cur;
 
+  if (!r->restart)
+    r->last_hsn = rr->ext_highest_seq;
   /* qosanalyzer.c L142–154 */
   r->curindex++;
   cur = rr_cur (r);
@@ -318,6 +364,21 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
     r->last_rtt = (gfloat) RTPCC_TIME_AS_SEC (rr->rtt);
   cur->rt_prop = r->last_rtt;
 
+  if (r->restart) {
+    gboolean progress = rr->ext_highest_seq != r->last_hsn;
+
+    r->last_hsn = rr->ext_highest_seq;
+    if (!progress)
+      return;                   /* still nothing arrives */
+    /* the first report after the stop: its loss is the outage's */
+    r->restart = FALSE;
+    cur->lost_percentage = 0;
+    r->startup = r->cur_bitrate < r->nom_bitrate;
+    r->state = RR_INIT;
+    r->rt_prop_doubled = FALSE;
+    rr_publish (r);
+    return;
+  }
   rr_state_machine (r);
   rr_publish (r);
 }
@@ -342,4 +403,5 @@ const RtpccControllerOps rtpcc_cc_rtcp_rr_ops = {
   .init = rr_init,
   .on_receiver_report = rr_on_receiver_report,
   .set_param = rr_set_param,
+  .on_no_feedback = rr_on_no_feedback,
 };

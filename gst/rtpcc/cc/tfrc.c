@@ -38,6 +38,15 @@
  * bounded gain (<= 1.5) until the achieved backlogged rate meets the target:
  * TFRC's X, and what the encoder is told, are left alone.
  *
+ * A stop is one loss event. When feedback stops (the no-feedback timer
+ * every controller runs under, nofeedback.h; TFRC's own §4.4 timer halves
+ * X too), the packets sent from the newest one acknowledged before the stop
+ * until feedback returns went into an outage: their losses, reported when
+ * feedback is back, are one congestion event, as a TCP retransmission
+ * timeout is one reduction (RFC 5681 §3.1), not one event per RTT of the
+ * outage — which filled the loss history with one-packet intervals and held
+ * X near the floor for seconds after the path was back.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
@@ -195,6 +204,11 @@ typedef struct
   gboolean prev_backlog;
 
   guint n_nfb;
+  /* a stop (on_no_feedback): losses of packets sent in (stop_from,
+   * stop_until) are one loss event; stop_until NONE while it lasts */
+  gboolean stopped;
+  RtpccTime stop_from, stop_until;
+  gboolean stop_event;
   guint64 n_rounds;
   gboolean last_data_limited;
 } Tfrc;
@@ -613,12 +627,24 @@ tfrc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       sample != RTPCC_TIME_NONE ? RTPCC_TIME_AS_SEC (sample) : 0.1;
   x_recv = measure_x_recv (tf, rt, r_est);
 
+  if (tf->stopped && n_recv > 0) {
+    tf->stopped = FALSE;
+    tf->stop_until = now;
+  }
   /* pass 2: losses and CE marks into loss events */
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *r = &fb->reports[i];
-    if ((!r->received || (r->ecn & 0x3) == 0x3)
-        && loss_event_on (tf, r->seq, r->send_time, r_est, x_recv))
-      new_event = TRUE;
+    if (!r->received || (r->ecn & 0x3) == 0x3) {
+      if (tf->stop_from != RTPCC_TIME_NONE && r->send_time > tf->stop_from
+          && (tf->stop_until == RTPCC_TIME_NONE
+              || r->send_time < tf->stop_until)) {
+        if (tf->stop_event)
+          continue;             /* the stop's event has begun */
+        tf->stop_event = TRUE;
+      }
+      if (loss_event_on (tf, r->seq, r->send_time, r_est, x_recv))
+        new_event = TRUE;
+    }
   }
 
   if (sample == RTPCC_TIME_NONE && !tf->have_rtt)
@@ -688,6 +714,21 @@ tfrc_on_tick (RtpccController * cc, RtpccTime now)
   update_x_inst (tf);
   arm_nofeedback (tf, now);
   tfrc_publish (tf, "nofeedback-timer");
+}
+
+/* Feedback stopped (nofeedback.h): remember where, for the one loss
+ * event; TFRC's own timer does the rate. */
+static void
+tfrc_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
+{
+  Tfrc *tf = TFRC (cc);
+
+  if (tf->stopped)
+    return;
+  tf->stopped = TRUE;
+  tf->stop_from = tf->newest_acked;
+  tf->stop_until = RTPCC_TIME_NONE;
+  tf->stop_event = FALSE;
 }
 
 static void
@@ -763,6 +804,7 @@ tfrc_init (RtpccController * cc, RtpccTime now)
   tf->gain = 1.0;
   tf->tld = tf->win_start = tf->newest_acked = tf->round_acked =
       tf->last_send = tf->prev_send = tf->last_fb = RTPCC_TIME_NONE;
+  tf->stop_from = tf->stop_until = RTPCC_TIME_NONE;
   rtpcc_loss_events_init (&tf->events);
   tf->fb_gap = 0;
   rtpcc_tfrc_loss_history_init (&tf->lh);
@@ -857,4 +899,5 @@ const RtpccControllerOps rtpcc_cc_tfrc_ops = {
   .on_feedback = tfrc_on_feedback,
   .on_tick = tfrc_on_tick,
   .set_param = tfrc_set_param,
+  .on_no_feedback = tfrc_on_no_feedback,
 };

@@ -11,9 +11,7 @@ typedef struct
 {
   guint64 ext;                  /* which seq the slot holds; 0 = never used */
   RtpccTime arrival;            /* NONE: not received (yet) */
-  RtpccTime reported_at;        /* first report covering it, or NONE */
   guint8 ecn;
-  gboolean acked;               /* a report said "received" */
 } Slot;
 
 typedef struct
@@ -21,7 +19,13 @@ typedef struct
   guint32 ssrc;
   guint64 first_ext;            /* lowest seq ever logged */
   guint64 highest_ext;          /* highest seq received */
-  guint64 reported_highest;     /* highest seq covered by a report, 0 = none */
+  /* the end (highest seq) of each report that had a block for this SSRC,
+   * the last RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY of them, by n_reports */
+  guint64 report_end[RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY];
+  guint64 n_reports;
+  /* the lowest seq that arrived out of order, with fewer than NDUPACK
+   * later ones received, since the last report; 0 = none */
+  guint64 late_lowest;
   guint64 n_received;
   RtpccTime last_arrival;
   guint32 bad_seq;              /* seq confirming a restart; > 0xFFFF: none */
@@ -31,7 +35,7 @@ typedef struct
 struct _RtpccArrivalLog
 {
   guint capacity;
-  RtpccTime report_window;
+  guint redundancy;
   RtpccTime inactive_timeout;
   GPtrArray *streams;           /* insertion order: reports are deterministic */
 };
@@ -69,7 +73,7 @@ rtpcc_arrival_log_new (guint capacity)
 
   log->capacity = CLAMP (capacity, RTPCC_ARRIVAL_LOG_MIN_CAPACITY,
       RTPCC_ARRIVAL_LOG_MAX_CAPACITY);
-  log->report_window = RTPCC_ARRIVAL_LOG_DEFAULT_REPORT_WINDOW;
+  log->redundancy = RTPCC_ARRIVAL_LOG_DEFAULT_REDUNDANCY;
   log->inactive_timeout = RTPCC_ARRIVAL_LOG_DEFAULT_INACTIVE_TIMEOUT;
   log->streams = g_ptr_array_new_with_free_func (stream_free);
   return log;
@@ -92,10 +96,10 @@ rtpcc_arrival_log_get_capacity (const RtpccArrivalLog * log)
 }
 
 void
-rtpcc_arrival_log_set_report_window (RtpccArrivalLog * log, RtpccTime window)
+rtpcc_arrival_log_set_redundancy (RtpccArrivalLog * log, guint reports)
 {
   g_return_if_fail (log != NULL);
-  log->report_window = MAX (window, 0);
+  log->redundancy = CLAMP (reports, 1, RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY);
 }
 
 void
@@ -141,6 +145,20 @@ extend (const Stream * st, guint16 seq)
 {
   gint16 delta = (gint16) (guint16) (seq - (guint16) st->highest_ext);
   return (guint64) ((gint64) st->highest_ext + delta);
+}
+
+/* Packets received after @ext, counted up to RTPCC_NDUPACK. */
+static guint
+received_after (const RtpccArrivalLog * log, const Stream * st, guint64 ext)
+{
+  guint found = 0;
+
+  for (guint64 e = st->highest_ext; e > ext && found < RTPCC_NDUPACK; e--) {
+    Slot *s = lookup_slot (log, st, e);
+    if (s && s->arrival != RTPCC_TIME_NONE)
+      found++;
+  }
+  return found;
 }
 
 gboolean
@@ -192,7 +210,8 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
       ext = ((st->highest_ext + 2 * G_GUINT64_CONSTANT (65536)) &
           ~G_GUINT64_CONSTANT (0xffff)) | seq;
       st->first_ext = st->highest_ext = ext;
-      st->reported_highest = 0;
+      st->n_reports = 0;
+      st->late_lowest = 0;
     }
     st->bad_seq = G_MAXUINT32;
     /* too old for the ring: its slot now belongs to a newer packet */
@@ -211,12 +230,9 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
       slot->ecn = RTPCC_ECN_CE;
     return FALSE;
   }
-  if (slot->ext != ext) {
-    slot->ext = ext;
-    slot->reported_at = RTPCC_TIME_NONE;
-    slot->acked = FALSE;
-  }
-  /* a packet already reported lost keeps reported_at: it is re-covered */
+  if (ext < st->highest_ext && received_after (log, st, ext) < RTPCC_NDUPACK)
+    st->late_lowest = st->late_lowest ? MIN (st->late_lowest, ext) : ext;
+  slot->ext = ext;
   slot->arrival = arrival;
   slot->ecn = ecn;
   st->n_received++;
@@ -288,40 +304,33 @@ rtpcc_arrival_log_lookup (const RtpccArrivalLog * log, guint32 ssrc,
   return TRUE;
 }
 
-/* The range a report made at @now should cover for @st (see the policy in
- * the header). */
+/* The range the next report should cover for @st (see the policy in the
+ * header), before the @limit; begin > end when there is nothing to say. */
 static void
-choose_range (const RtpccArrivalLog * log, Stream * st, RtpccTime now,
-    guint limit, Range * r)
+choose_range (const RtpccArrivalLog * log, Stream * st, Range * r)
 {
-  guint64 lo, begin, e;
+  guint64 lo, begin;
 
   /* oldest seq still in the ring */
   lo = st->highest_ext >= log->capacity ?
       MAX (st->first_ext, st->highest_ext - log->capacity + 1) : st->first_ext;
 
-  if (st->reported_highest == 0)
+  /* after what the report @redundancy reports ago covered: each packet is
+   * in that many reports, received or lost */
+  if (st->n_reports < log->redundancy)
     begin = lo;
   else
-    begin = MAX (st->reported_highest + 1, lo);
+    begin = MAX (st->report_end[(st->n_reports - log->redundancy) %
+            RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY] + 1, lo);
 
-  /* reach back over packets already covered but not yet acknowledged, while
-   * the report that first covered them is within the window */
-  for (e = MIN (begin, st->reported_highest + 1); e > lo; e--) {
-    Slot *s = lookup_slot (log, st, e - 1);
-
-    if (s == NULL || s->reported_at == RTPCC_TIME_NONE
-        || time_sub (now, s->reported_at) > log->report_window)
-      break;
-    if (!(s->arrival != RTPCC_TIME_NONE && s->acked))
-      begin = MIN (begin, e - 1);
-  }
+  /* and once back to a packet that came late, while the sender has not
+   * declared it lost */
+  if (st->late_lowest != 0 && st->late_lowest >= lo)
+    begin = MIN (begin, st->late_lowest);
 
   r->st = st;
   r->end = st->highest_ext;
   r->begin = begin;
-  if (r->begin <= r->end && r->end - r->begin + 1 > limit)
-    r->begin = r->end - limit + 1;
 }
 
 gsize
@@ -352,7 +361,9 @@ rtpcc_arrival_log_write_ccfb (RtpccArrivalLog * log, RtpccTime now,
     Stream *st = g_ptr_array_index (log->streams, i);
     Range *r = &ranges[n];
 
-    choose_range (log, st, now, limit, r);
+    choose_range (log, st, r);
+    if (r->begin <= r->end && r->end - r->begin + 1 > limit)
+      r->begin = r->end - limit + 1;
     if (r->begin > r->end
         && time_sub (now, st->last_arrival) > log->inactive_timeout)
       continue;                 /* silent and nothing to say: not active */
@@ -427,31 +438,14 @@ rtpcc_arrival_log_write_ccfb (RtpccArrivalLog * log, RtpccTime now,
   if (written == 0)
     goto out;
 
-  /* remember what this report said, for the re-cover policy */
+  /* remember where this report ended, for the next ones' ranges */
   for (i = 0; i < n; i++) {
-    Range *r = &ranges[i];
-    Stream *st = r->st;
-    guint j;
+    Stream *st = ranges[i].st;
 
-    for (j = 0; j < blocks[i].num_reports; j++) {
-      guint64 e = r->begin + j;
-      Slot *s = slot_of (log, st, e);
-
-      if (s->ext != e) {
-        /* a loss we report: give it a slot so it can be re-covered */
-        s->ext = e;
-        s->arrival = RTPCC_TIME_NONE;
-        s->ecn = 0;
-        s->acked = FALSE;
-        s->reported_at = RTPCC_TIME_NONE;
-      }
-      if (s->reported_at == RTPCC_TIME_NONE)
-        s->reported_at = now;
-      if (s->arrival != RTPCC_TIME_NONE)
-        s->acked = TRUE;
-    }
-    if (blocks[i].num_reports > 0)
-      st->reported_highest = MAX (st->reported_highest, r->end);
+    st->report_end[st->n_reports % RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY] =
+        ranges[i].end;
+    st->n_reports++;
+    st->late_lowest = 0;
   }
 
 out:

@@ -12,22 +12,27 @@
  * highest one seen.
  *
  * CCFB coverage policy (rtpcc_arrival_log_write_ccfb): per SSRC, a report
- * covers
- *   - every sequence number after the highest one covered by the previous
- *     report, up to the highest received; plus
- *   - reaching back, every packet an earlier report covered that is still not
- *     acknowledged as received, as long as that earlier report is no older
- *     than the report window (default 500 ms, about a generous RTT): a
- *     packet reported lost that arrives late is then reported received, and
- *     a loss is repeated for a while in case that report itself was lost.
+ * covers every sequence number after the highest one that the report
+ * @redundancy reports before it covered, up to the highest received
+ * (default 2: each packet is in two consecutive reports). So every packet,
+ * received or not, is reported a fixed number of times, whatever the loss:
+ * one lost report loses no information, and the feedback's size does not
+ * grow with the media's loss (a report that reached back to every
+ * unacknowledged packet of the last 500 ms re-reported everything since
+ * the first loss). One exception, bounded too: a packet that arrives out
+ * of order while fewer than RTPCC_NDUPACK later packets have arrived makes
+ * the next report reach back to it once, since the sender declares a
+ * missing packet lost only when that many have (RFC 5348 §5.1): a
+ * reordered packet is reported received in time. Later than that, it is
+ * not reported again; the sender has declared it lost.
  * The range is limited to the newest @max_reports_per_ssrc packets (and to
  * the ring and RFC 8888's 16384); older, never-reported packets beyond it
- * are left out, which the sender must treat as unreported, not as received.
- * If @max bytes cannot hold every block, the oldest packets of the largest
- * blocks are dropped first. An SSRC with nothing new, but which sent within
- * the inactivity timeout (default 5 s), gets an empty block (num_reports 0,
- * begin_seq = its highest sequence number) so the sender learns that nothing
- * arrived.
+ * are left out, which the sender must treat as unreported: neither received
+ * nor lost. If @max bytes cannot hold every block, the oldest packets of
+ * the largest blocks are dropped first. An SSRC with nothing new, but which
+ * sent within the inactivity timeout (default 5 s), gets an empty block
+ * (num_reports 0, begin_seq = its highest sequence number) so the sender
+ * learns that nothing arrived.
  *
  * Duplicates keep the first arrival time; a CE-marked copy marks the packet
  * CE (RFC 8888 §3.1). A packet more than 16384 behind the highest is
@@ -48,7 +53,9 @@ G_BEGIN_DECLS
 #define RTPCC_ARRIVAL_LOG_MAX_CAPACITY 16384
 /* SSRCs tracked at once; a new one evicts the longest silent */
 #define RTPCC_ARRIVAL_LOG_MAX_SSRCS 64
-#define RTPCC_ARRIVAL_LOG_DEFAULT_REPORT_WINDOW RTPCC_MSEC (500)
+/* reports that cover each packet */
+#define RTPCC_ARRIVAL_LOG_DEFAULT_REDUNDANCY 2
+#define RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY 8
 #define RTPCC_ARRIVAL_LOG_DEFAULT_INACTIVE_TIMEOUT RTPCC_SEC (5)
 
 typedef struct _RtpccArrivalLog RtpccArrivalLog;
@@ -58,8 +65,10 @@ RtpccArrivalLog *rtpcc_arrival_log_new (guint capacity);
 void     rtpcc_arrival_log_free (RtpccArrivalLog * log);
 guint    rtpcc_arrival_log_get_capacity (const RtpccArrivalLog * log);
 
-void     rtpcc_arrival_log_set_report_window (RtpccArrivalLog * log,
-    RtpccTime window);
+/* @reports (clamped to [1, RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY]) consecutive
+ * reports cover each packet */
+void     rtpcc_arrival_log_set_redundancy (RtpccArrivalLog * log,
+    guint reports);
 void     rtpcc_arrival_log_set_inactive_timeout (RtpccArrivalLog * log,
     RtpccTime timeout);
 
