@@ -99,6 +99,14 @@ gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
     gst_object_unref (peer);
     if (!e)
       continue;
+    /* an element that drives the encoder itself from the targets of
+     * several transports (mprtpsched) ends the search: the encoder
+     * upstream of it is not this transport's to set */
+    if (gst_element_class_get_metadata (GST_ELEMENT_GET_CLASS (e),
+            GST_RTPCC_RATE_OWNER_KEY)) {
+      gst_object_unref (e);
+      continue;
+    }
     f = gst_element_get_factory (e);
     info = f ? rtpcc_encoder_lookup (GST_OBJECT_NAME (f)) : NULL;
     if (info && g_object_class_find_property (G_OBJECT_GET_CLASS (e),

@@ -44,9 +44,15 @@ void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
 void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps);
 
+/* Element class metadata key: an element class that sets it (to any
+ * value) owns the encoder's rate for everything downstream of it
+ * (mprtpsched, which aggregates several transports' targets); the search
+ * below never goes past it. */
+#define GST_RTPCC_RATE_OWNER_KEY "rtpcc-rate-owner"
+
 /* The element found upstream of @sinkpad whose factory the table knows,
  * through ghost pads and elements without one (payloaders, queues), or
- * NULL. */
+ * NULL; never past an element whose class has GST_RTPCC_RATE_OWNER_KEY. */
 GstElement *gst_rtpcc_find_encoder (GstPad * sinkpad,
     const RtpccEncoderInfo ** info);
 

@@ -173,3 +173,32 @@ gst_rtpcc_fec_window_event_parse (GstEvent * event, GstClockTime * deadline)
   *deadline = d;
   return TRUE;
 }
+
+GstEvent *
+gst_rtpcc_mprtp_event_new (guint ext_id, guint subflow_id)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new (GST_RTPCC_MPRTP_NAME,
+          "ext-id", G_TYPE_UINT, ext_id,
+          "subflow-id", G_TYPE_UINT, subflow_id, NULL));
+}
+
+gboolean
+gst_rtpcc_mprtp_event_parse (GstEvent * event, guint * ext_id,
+    guint * subflow_id)
+{
+  const GstStructure *s;
+  guint id = 0, sf = 0;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      || !gst_event_has_name (event, GST_RTPCC_MPRTP_NAME))
+    return FALSE;
+  s = gst_event_get_structure (event);
+  if (!gst_structure_get_uint (s, "ext-id", &id)
+      || !gst_structure_get_uint (s, "subflow-id", &sf)
+      || id > 14 || sf > G_MAXUINT16)
+    return FALSE;
+  *ext_id = id;
+  *subflow_id = sf;
+  return TRUE;
+}

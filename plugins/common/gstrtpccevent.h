@@ -8,7 +8,12 @@
  * rtpccsrc: packets that arrived too late to play, which the receiver
  * reports to the sender (RFC 7097). "rtpcc-fec-window" is a sticky
  * downstream event from fecdec: how long it may hold a packet back for a
- * repair, which playoutbuffer adds to its delay.
+ * repair, which playoutbuffer adds to its delay. "rtpcc-mprtp" is a sticky
+ * downstream event from mprtpsched on each of its src pads: the packets
+ * that follow carry the MPRTP subflow header extension under "ext-id", and
+ * the rtpccsink that receives it runs its sender on the subflow sequence
+ * numbers (and publishes its target to mprtpsched only, not to the
+ * encoder).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -24,6 +29,7 @@ G_BEGIN_DECLS
 #define GST_RTPCC_TARGET_NAME "rtpcc-target"
 #define GST_RTPCC_DISCARD_NAME "rtpcc-discard"
 #define GST_RTPCC_FEC_WINDOW_NAME "rtpcc-fec-window"
+#define GST_RTPCC_MPRTP_NAME "rtpcc-mprtp"
 
 typedef struct
 {
@@ -82,6 +88,15 @@ GstEvent *gst_rtpcc_fec_window_event_new (GstClockTime deadline);
  * "deadline" (guint64 ns). */
 gboolean gst_rtpcc_fec_window_event_parse (GstEvent * event,
     GstClockTime * deadline);
+
+/* Sticky downstream: the packets that follow are one subflow of a
+ * multipath stream, @subflow_id, with the MPRTP subflow element under
+ * @ext_id (1..14; 0: a single path, no element). */
+GstEvent *gst_rtpcc_mprtp_event_new (guint ext_id, guint subflow_id);
+/* FALSE if @event is not an rtpcc-mprtp event with ext-id in 1..14 and
+ * subflow-id in 0..65535. */
+gboolean gst_rtpcc_mprtp_event_parse (GstEvent * event, guint * ext_id,
+    guint * subflow_id);
 
 G_END_DECLS
 

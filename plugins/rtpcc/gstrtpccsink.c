@@ -9,6 +9,14 @@
  * event and a property, and — with encoder-control=auto — as the bitrate of
  * the encoder it finds upstream.
  *
+ * Behind mprtpsched (a sticky "rtpcc-mprtp" event arrives first) the sink
+ * is one path of a multipath call: its target goes upstream to mprtpsched
+ * only, which couples the paths and drives the encoder itself; and when
+ * the packets carry the MPRTP subflow element, the sender (its history,
+ * feedback and controller) sees the subflow sequence number in place of
+ * the RTP one, so this path's stream is gap-free and its losses are its
+ * own, while the wire keeps the media's sequence number for the decoder.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -22,6 +30,8 @@
 #include "gstrtpccevent.h"
 
 #include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/mprtp/ext.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -198,7 +208,8 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
       GST_ELEMENT_INFO (self, STREAM, FAILED,
           ("Circuit breaker cleared"), ("feedback has returned"));
   }
-  if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+  if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
+      && !g_atomic_int_get (&self->behind_mprtp))
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
         rtpcc_timebase_now (&self->timebase), media_bps);
 }
@@ -232,10 +243,20 @@ send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
 {
   GOutputVector v[2] = { {w->head, w->head_len}, {NULL, 0} };
   GstMapInfo map;
+  guint8 head[512];
 
   if (!gst_buffer_map (b, &map, GST_MAP_READ)) {
     self->send_errors++;
     return;
+  }
+  /* MPRTP: the sender numbered the packet by its subflow seq; the wire
+   * gets the media's seq back (the FSSN stays in the extension) */
+  if (g_atomic_int_get (&self->mprtp_ext_id) > 0 && map.size >= 4
+      && w->head_len >= 4 && w->head_len <= sizeof head) {
+    memcpy (head, w->head, w->head_len);
+    head[2] = map.data[2];
+    head[3] = map.data[3];
+    v[0].buffer = head;
   }
   if (map.size > w->tail_offset) {
     v[1].buffer = map.data + w->tail_offset;
@@ -338,7 +359,8 @@ gst_rtpcc_sink_loop (gpointer user_data)
         breaker_reason);
   if (resend)
     push_target_upstream (self, resend);
-  if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+  if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
+      && !g_atomic_int_get (&self->behind_mprtp))
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
         rtpcc_timebase_now (&self->timebase), retry_bps);
   if (self->encoder.retry_at != RTPCC_TIME_NONE)
@@ -521,6 +543,9 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   self->published_generation = G_MAXUINT64;
   self->last_tripped = FALSE;
   self->feedback_problem = NULL;
+  g_atomic_int_set (&self->behind_mprtp, FALSE);
+  g_atomic_int_set (&self->mprtp_ext_id, 0);
+  self->mprtp_missing = 0;
   gst_rtpcc_encoder_setter_reset (&self->encoder);
   self->upstream_pending = FALSE;
   self->task = gst_task_new (gst_rtpcc_sink_loop, self, NULL);
@@ -577,11 +602,34 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   }
   g_mutex_lock (&self->lock);
   if (self->sender) {
+    const guint8 *data = map.data;
+    gsize len = map.size;
+    guint8 head[256];
+    gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
+
+    if (ext_id > 0) {
+      RtpccMprtpSubflow sf;
+      gsize hdr_len;
+      /* the sender gets a copy of the header numbered by the subflow seq
+       * (it reads nothing past the header; send_packet puts the media seq
+       * back) */
+      if (rtpcc_mprtp_read_subflow (map.data, map.size, (guint8) ext_id, &sf)
+          && rtpcc_rtp_header_size (map.data, map.size, &hdr_len)
+          && hdr_len <= sizeof head) {
+        memcpy (head, map.data, hdr_len);
+        head[2] = sf.fssn >> 8;
+        head[3] = sf.fssn & 0xff;
+        data = head;
+        len = hdr_len;
+      } else {
+        self->mprtp_missing++;
+      }
+    }
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
     if (rtpcc_sender_enqueue_rtp (self->sender,
-            rtpcc_timebase_now (&self->timebase), map.data, map.size,
+            rtpcc_timebase_now (&self->timebase), data, len,
             map.size, gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
   }
@@ -589,6 +637,25 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   gst_buffer_unmap (buffer, &map);
   wake_task (self);
   return GST_FLOW_OK;
+}
+
+/* mprtpsched announces itself with a sticky rtpcc-mprtp event on each of
+ * its src pads */
+static gboolean
+gst_rtpcc_sink_event (GstBaseSink * bsink, GstEvent * event)
+{
+  GstRtpccSink *self = GST_RTPCC_SINK (bsink);
+  guint ext_id = 0, subflow = 0;
+
+  if (gst_rtpcc_mprtp_event_parse (event, &ext_id, &subflow)) {
+    /* ext-id 0: one path alone, no extension; the encoder is mprtpsched's
+     * in any case */
+    GST_INFO_OBJECT (self, "behind mprtpsched: subflow %u, extension %u",
+        subflow, ext_id);
+    g_atomic_int_set (&self->mprtp_ext_id, (gint) ext_id);
+    g_atomic_int_set (&self->behind_mprtp, TRUE);
+  }
+  return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
 static gboolean
@@ -671,6 +738,7 @@ make_stats (GstRtpccSink * self)
       "probe-reported-received", G_TYPE_UINT64, st->probe_reported_received,
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
+      "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   g_mutex_unlock (&self->lock);
@@ -1161,6 +1229,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   basesink_class->stop = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_stop);
   basesink_class->render = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_render);
   basesink_class->set_caps = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_caps);
+  basesink_class->event = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_event);
   element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_sink_set_clock);
 
   gst_type_mark_as_plugin_api (gst_rtpcc_feedback_mode_get_type (), 0);

@@ -78,6 +78,12 @@ struct _GstRtpccSink
   gint bound_port;
   gboolean last_tripped;
   const gchar *feedback_problem;        /* static string or NULL */
+  /* behind mprtpsched (its sticky rtpcc-mprtp event): the target goes to
+   * mprtpsched only, never to the encoder; mprtp_ext_id > 0: the sender
+   * runs on the subflow sequence numbers of that extension (atomic) */
+  gint behind_mprtp;
+  gint mprtp_ext_id;
+  guint64 mprtp_missing;        /* MPRTP packets without the element */
   /* task thread only */
   gboolean upstream_pending;    /* the last target event did not get upstream */
 };

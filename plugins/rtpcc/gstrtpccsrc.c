@@ -19,6 +19,7 @@
 
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/mprtp/ext.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -40,6 +41,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_BUFFER_SIZE (4 * 1024 * 1024)
 #define MAX_DATAGRAM 65536
 #define DEFAULT_TWCC_EXT_ID 1
+#define DEFAULT_MPRTP_EXT_ID 5
 
 enum
 {
@@ -53,6 +55,7 @@ enum
   PROP_CNAME,
   PROP_BUFFER_SIZE,
   PROP_TWCC_EXT_ID,
+  PROP_MPRTP_EXT_ID,
   PROP_BOUND_PORT,
   PROP_STATS,
 };
@@ -137,8 +140,10 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
   RtpccReceiverVerdict verdict;
   RtpccAddress addr;
   RtpccRtpInfo info;
+  RtpccMprtpSubflow sf;
   GstBuffer *buf;
   gboolean twcc_mode;
+  guint mprtp_id;
 
   if (!rtpcc_address_from_sockaddr (from, from_len, &addr))
     return NULL;
@@ -162,7 +167,22 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
   GST_OBJECT_LOCK (self);
   info.clock_rate = caps_clock_rate (self->caps);
   twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
+  mprtp_id = self->mprtp_ext_id;
   GST_OBJECT_UNLOCK (self);
+  /* one subflow of a multipath stream (mprtpsched): the receiver accounts
+   * it on the subflow seq, the gap-free sequence of this path, so its
+   * loss, RR and feedback are this path's; downstream gets the packet
+   * unchanged (the merge is by the media seq; depayloaders skip header
+   * extensions) */
+  if (mprtp_id > 0 && rtpcc_mprtp_read_subflow (data, n, (guint8) mprtp_id,
+          &sf)) {
+    guint slot = info.seq & 1023;
+    self->mprtp_map_seq[slot] = info.seq;
+    self->mprtp_map_fssn[slot] = sf.fssn;
+    self->mprtp_map_valid[slot] = 1;
+    info.seq = sf.fssn;
+    self->mprtp_packets++;
+  }
   verdict = rtpcc_receiver_on_rtp_from (self->receiver, now, &info, &addr);
   follow_peer (self, from, from_len);
   if (verdict == RTPCC_RECEIVER_REFUSED) {
@@ -394,6 +414,17 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
     GST_WARNING_OBJECT (self, "malformed rtpcc-discard event: %"
         GST_PTR_FORMAT, gst_event_get_structure (event));
   g_mutex_lock (&self->lock);
+  if (ok && self->mprtp_packets > 0) {
+    /* MPRTP: logged by subflow seq; a discarded run maps to the first
+     * packet's, one at a time (a run on one path is rarely contiguous) */
+    guint slot = seqnum & 1023;
+    if (self->mprtp_map_valid[slot] && self->mprtp_map_seq[slot] == seqnum) {
+      seqnum = self->mprtp_map_fssn[slot];
+      count = 1;
+    } else {
+      ok = FALSE;
+    }
+  }
   if (self->receiver)
     rtpcc_receiver_mark_discarded (self->receiver,
         rtpcc_timebase_now (&self->timebase), ssrc, seqnum,
@@ -465,6 +496,7 @@ make_stats (GstRtpccSrc * self)
         "padding-packets", G_TYPE_UINT64, self->padding_packets,
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
+        "mprtp-packets", G_TYPE_UINT64, self->mprtp_packets,
         "media-ssrcs", G_TYPE_UINT64, (guint64) st->media_sources,
         "sources", G_TYPE_UINT64, (guint64) st->sources,
         "sources-evicted", G_TYPE_UINT64, st->sources_evicted,
@@ -509,6 +541,8 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
           uri = gst_structure_get_string (st, field);
           if (uri && g_strcmp0 (uri, RTPCC_TWCC_EXTMAP_URI) == 0)
             self->twcc_ext_id = id;
+          else if (uri && g_strcmp0 (uri, RTPCC_MPRTP_EXTMAP_URI) == 0)
+            self->mprtp_ext_id = id;
         }
       }
       GST_OBJECT_UNLOCK (self);
@@ -532,6 +566,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
+      break;
+    case PROP_MPRTP_EXT_ID:
+      self->mprtp_ext_id = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -578,6 +615,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
+      break;
+    case PROP_MPRTP_EXT_ID:
+      g_value_set_uint (value, self->mprtp_ext_id);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -704,6 +744,22 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
           "One-byte header extension ID of transport-wide seqs", 1, 14,
           DEFAULT_TWCC_EXT_ID, rw));
   /**
+   * GstRtpccSrc:mprtp-ext-id:
+   *
+   * One-byte header extension ID of the MPRTP subflow element
+   * (draft-ietf-avtcore-mprtp §9.1.1; mprtpsched's ext-id). A packet that
+   * carries a valid subflow element under this ID is one path of a
+   * multipath stream: the receiver logs it, reports on it and counts its
+   * loss by the subflow sequence number, so this path's feedback speaks of
+   * this path alone. The packet goes downstream unchanged. 0: off. Set
+   * from extmap-N=urn:ietf:params:rtp-hdrext:mprtp in the caps property
+   * when present.
+   */
+  g_object_class_install_property (gobject_class, PROP_MPRTP_EXT_ID,
+      g_param_spec_uint ("mprtp-ext-id", "MPRTP extension ID",
+          "One-byte header extension ID of the MPRTP subflow element "
+          "(0 = off)", 0, 14, DEFAULT_MPRTP_EXT_ID, rw));
+  /**
    * GstRtpccSrc:bound-port:
    *
    * The local UDP port actually bound.
@@ -767,6 +823,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->cname = g_strdup (DEFAULT_CNAME);
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
+  self->mprtp_ext_id = DEFAULT_MPRTP_EXT_ID;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

@@ -27,6 +27,7 @@ struct _GstRtpccSrc
   gchar *cname;
   guint buffer_size;
   guint twcc_ext_id;
+  guint mprtp_ext_id;           /* 0 = no MPRTP accounting */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
@@ -44,6 +45,12 @@ struct _GstRtpccSrc
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */
   guint64 twcc_stripped;        /* packets whose TWCC-only extension went */
+  guint64 mprtp_packets;        /* accounted on their subflow seq */
+  /* MPRTP: the subflow seq each recent media seq was logged under, so a
+   * discard (by media seq, from playoutbuffer) marks the right packet */
+  guint16 mprtp_map_seq[1024];
+  guint16 mprtp_map_fssn[1024];
+  guint8 mprtp_map_valid[1024];
 };
 
 G_END_DECLS

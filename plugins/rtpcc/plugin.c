@@ -13,6 +13,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (rtpccsink, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpccsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (rtpccbwe, plugin);
+  ret |= GST_ELEMENT_REGISTER (mprtpsched, plugin);
   return ret;
 }
 

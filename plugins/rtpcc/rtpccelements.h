@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 GST_ELEMENT_REGISTER_DECLARE (rtpccsink);
 GST_ELEMENT_REGISTER_DECLARE (rtpccsrc);
 GST_ELEMENT_REGISTER_DECLARE (rtpccbwe);
+GST_ELEMENT_REGISTER_DECLARE (mprtpsched);
 
 GType gst_rtpcc_feedback_mode_get_type (void);
 GType gst_rtpcc_encoder_control_get_type (void);

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef __GST_MPRTP_SCHED_H__
+#define __GST_MPRTP_SCHED_H__
+
+#include <gst/gst.h>
+#include <rtpcc/mprtp/sched.h>
+#include "gstrtpccencoder.h"
+#include "gstrtpccsink.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_MPRTP_SCHED (gst_mprtp_sched_get_type ())
+G_DECLARE_FINAL_TYPE (GstMprtpSched, gst_mprtp_sched, GST, MPRTP_SCHED,
+    GstElement)
+
+/* What mprtpsched knows of one path (src pad) */
+typedef struct
+{
+  GstPad *pad;
+  guint index;                  /* its src_%u number = subflow ID */
+  gboolean announced;           /* rtpcc-mprtp event pushed */
+  guint16 fssn;                 /* next subflow seq */
+  guint64 target, media;        /* the path's sink's last rtpcc-target */
+  gboolean have_target;
+  GstClockTime rtt;
+  /* the path sink's counters at the last poll */
+  guint64 rtcp_received, reported_received, reported_lost;
+  guint64 iv_received, iv_lost; /* at the last interval */
+  guint64 pushed, pushed_bytes, probes;
+} GstMprtpSchedPath;
+
+struct _GstMprtpSched
+{
+  GstElement parent;
+
+  GstPad *sinkpad;
+
+  /* properties (object lock) */
+  guint ext_id;
+  GstRtpccEncoderControl encoder_control;
+  guint64 max_bitrate;
+  guint latency_bound_ms;
+  guint probe_interval_ms;
+
+  /* runtime: lock guards everything below */
+  GMutex lock;
+  GPtrArray *paths;             /* GstMprtpSchedPath*, by request order */
+  guint next_index;
+  RtpccMprtpSched *sched;       /* from the first buffer on */
+  GstSegment segment;
+  RtpccTime last_now;
+  RtpccTime last_poll, last_interval;
+  gboolean seen_delta;          /* the payloader marks delta units */
+  guint64 published_rate;
+  guint64 invalid_rtp, ext_failures, aggregate_updates;
+  GMutex encoder_lock;           /* guards encoder */
+  GstRtpccEncoderSetter encoder;
+};
+
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,424 @@
+/* Real-time pipeline tests for multipath RTP: a live H.264 call split by
+ * mprtpsched over two rtpccsink paths, each through its own linkemu relay
+ * (both directions) with its own capacity and delay, received by one
+ * rtpccsrc per path and merged by playoutbuffer.
+ *
+ *   videotestsrc ! x264enc ! rtph264pay ! mprtpsched
+ *        src_0 ! rtpccsink ──▶ relay 0 (linkemu) ──▶ rtpccsrc ! pb.sink_0
+ *        src_1 ! rtpccsink ──▶ relay 1 (linkemu) ──▶ rtpccsrc ! pb.sink_1
+ *   playoutbuffer name=pb ! rtph264depay ! avdec_h264 ! fakesink
+ *
+ * Tolerant by design (2-core loaded CI machines): the checks are about
+ * behaviour (both paths carry media, the aggregate is above one path's
+ * capacity, a dead path is drained), not tight timing.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gio/gio.h>
+#include <gst/check/gstcheck.h>
+
+#include "rt-util.h"
+
+#define SAMPLE_MS 250
+
+/* decoded frames and the longest gap between two of them after @gap_from */
+typedef struct
+{
+  GMutex lock;
+  gint64 start;
+  gint64 gap_from;              /* us after start */
+  gint64 last;
+  gint64 max_gap;               /* us */
+  gdouble max_gap_at;           /* s after start, where it ended */
+  guint64 frames;
+} Frames;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  Frames *f = data;
+  gint64 now = g_get_monotonic_time ();
+
+  g_mutex_lock (&f->lock);
+  f->frames++;
+  if (f->start > 0 && f->last > 0 && now - f->start >= f->gap_from
+      && now - f->last > f->max_gap) {
+    f->max_gap = now - f->last;
+    f->max_gap_at = (gdouble) (now - f->start) / G_USEC_PER_SEC;
+  }
+  f->last = now;
+  g_mutex_unlock (&f->lock);
+}
+
+typedef struct
+{
+  GstElement *tx, *rx, *relay[2];
+  GstElement *sched, *sink[2], *src[2], *enc, *pb, *vsink;
+  GSocket *sock_a[2], *sock_b[2];
+  Frames frames;
+  gint64 start;
+} Call;
+
+static GstElement *
+relay_new (guint i, guint rate_kbps, guint delay_ms, guint fwd_port,
+    guint rev_port, GSocket * sock_a, GSocket * sock_b)
+{
+  gchar *desc = g_strdup_printf ("udpsrc name=fsrc close-socket=false "
+      "buffer-size=4194304 ! linkemu name=fwd rate=%u delay=%u queue-ms=200 "
+      "seed=%u ! udpsink name=fsink host=127.0.0.1 port=%u sync=false "
+      "async=false close-socket=false "
+      "udpsrc name=rsrc close-socket=false ! linkemu name=rev delay=%u "
+      "seed=%u ! udpsink name=rsink host=127.0.0.1 port=%u sync=false "
+      "async=false close-socket=false", rate_kbps, delay_ms, i + 1,
+      fwd_port, delay_ms, i + 11, rev_port);
+  GstElement *relay = rt_parse (desc, FALSE);
+
+  g_free (desc);
+  rt_set_by_name (relay, "fsrc", "socket", sock_a);
+  rt_set_by_name (relay, "fsink", "socket", sock_b);
+  rt_set_by_name (relay, "rsrc", "socket", sock_b);
+  rt_set_by_name (relay, "rsink", "socket", sock_a);
+  return relay;
+}
+
+/* Two paths of @rate_kbps / @delay_ms each; x264enc key frames every
+ * @key_int frames. */
+static void
+call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
+    guint key_int)
+{
+  guint16 port_a[2];
+  gint rx_port[2], tx_port[2];
+  gchar *desc;
+
+  memset (c, 0, sizeof *c);
+  g_mutex_init (&c->frames.lock);
+  c->frames.gap_from = 3 * G_USEC_PER_SEC;
+  for (guint i = 0; i < 2; i++) {
+    guint16 port_b;
+    c->sock_a[i] = rt_udp_socket_new (&port_a[i]);
+    c->sock_b[i] = rt_udp_socket_new (&port_b);
+  }
+
+  c->rx = rt_parse ("rtpccsrc name=rx0 address=127.0.0.1 port=0 "
+      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+      "encoding-name=(string)H264,payload=(int)96\" ! pb.sink_0 "
+      "rtpccsrc name=rx1 address=127.0.0.1 port=0 "
+      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+      "encoding-name=(string)H264,payload=(int)96\" ! pb.sink_1 "
+      "playoutbuffer name=pb max-delay=400 ! rtph264depay ! avdec_h264 ! "
+      "fakesink name=vsink sync=false signal-handoffs=true", FALSE);
+  c->vsink = gst_bin_get_by_name (GST_BIN (c->rx), "vsink");
+  c->pb = gst_bin_get_by_name (GST_BIN (c->rx), "pb");
+  g_signal_connect (c->vsink, "handoff", G_CALLBACK (on_handoff),
+      &c->frames);
+  fail_unless (gst_element_set_state (c->rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (guint i = 0; i < 2; i++) {
+    gchar name[8];
+    g_snprintf (name, sizeof name, "rx%u", i);
+    c->src[i] = gst_bin_get_by_name (GST_BIN (c->rx), name);
+    g_object_get (c->src[i], "bound-port", &rx_port[i], NULL);
+    fail_unless (rx_port[i] > 0);
+  }
+
+  desc = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
+      "horizontal-speed=4 ! video/x-raw,width=640,height=360,framerate=30/1 "
+      "! x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+      "key-int-max=%u bitrate=600 ! rtph264pay pt=96 config-interval=-1 ! "
+      "mprtpsched name=m "
+      "m.src_0 ! rtpccsink name=s0 controller=gcc min-bitrate=150000 "
+      "max-bitrate=3000000 start-bitrate=400000 host=127.0.0.1 port=%u "
+      "m.src_1 ! rtpccsink name=s1 controller=gcc min-bitrate=150000 "
+      "max-bitrate=3000000 start-bitrate=400000 host=127.0.0.1 port=%u",
+      key_int, port_a[0], port_a[1]);
+  c->tx = rt_parse (desc, FALSE);
+  g_free (desc);
+  fail_unless_equals_int (gst_element_set_state (c->tx, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  c->sched = gst_bin_get_by_name (GST_BIN (c->tx), "m");
+  c->enc = gst_bin_get_by_name (GST_BIN (c->tx), "enc");
+  for (guint i = 0; i < 2; i++) {
+    gchar name[8];
+    g_snprintf (name, sizeof name, "s%u", i);
+    c->sink[i] = gst_bin_get_by_name (GST_BIN (c->tx), name);
+    g_object_get (c->sink[i], "bound-port", &tx_port[i], NULL);
+    fail_unless (tx_port[i] > 0);
+    c->relay[i] = relay_new (i, rate_kbps[i], delay_ms[i], rx_port[i],
+        tx_port[i], c->sock_a[i], c->sock_b[i]);
+  }
+  fail_unless (gst_element_set_state (c->relay[0], GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_set_state (c->relay[1], GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  c->start = g_get_monotonic_time ();
+  g_mutex_lock (&c->frames.lock);
+  c->frames.start = c->start;
+  g_mutex_unlock (&c->frames.lock);
+  fail_unless (gst_element_set_state (c->tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static gboolean
+call_sample (Call * c, gdouble run_s, gdouble * t)
+{
+  gdouble now = (gdouble) (g_get_monotonic_time () - c->start) /
+      G_USEC_PER_SEC;
+
+  if (now >= run_s)
+    return FALSE;
+  g_usleep (SAMPLE_MS * 1000);
+  rt_check_no_error (c->tx, "sender");
+  rt_check_no_error (c->rx, "receiver");
+  rt_check_no_error (c->relay[0], "relay 0");
+  rt_check_no_error (c->relay[1], "relay 1");
+  *t = (gdouble) (g_get_monotonic_time () - c->start) / G_USEC_PER_SEC;
+  return TRUE;
+}
+
+static void
+call_stop (Call * c)
+{
+  fail_unless_equals_int (gst_element_set_state (c->tx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  for (guint i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_element_set_state (c->relay[i],
+            GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (c->rx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  for (guint i = 0; i < 2; i++) {
+    gst_object_unref (c->sink[i]);
+    gst_object_unref (c->src[i]);
+    gst_object_unref (c->relay[i]);
+    g_object_unref (c->sock_a[i]);
+    g_object_unref (c->sock_b[i]);
+  }
+  gst_object_unref (c->sched);
+  gst_object_unref (c->enc);
+  gst_object_unref (c->pb);
+  gst_object_unref (c->vsink);
+  gst_object_unref (c->tx);
+  gst_object_unref (c->rx);
+  g_mutex_clear (&c->frames.lock);
+}
+
+/* Packets mprtpsched gave path @i (media, not duplicates), and its state. */
+static guint64
+path_stat (GstElement * sched, guint i, const gchar * field, gchar ** state)
+{
+  GstStructure *s = NULL, *ps;
+  const GValue *list, *v;
+  guint64 n = 0;
+  guint u = 0;
+
+  g_object_get (sched, "stats", &s, NULL);
+  list = gst_structure_get_value (s, "path-stats");
+  fail_unless (list && gst_value_list_get_size (list) == 2);
+  v = gst_value_list_get_value (list, i);
+  ps = (GstStructure *) gst_value_get_structure (v);
+  if (!gst_structure_get_uint64 (ps, field, &n) && gst_structure_get_uint (ps,
+          field, &u))
+    n = u;
+  if (state)
+    *state = g_strdup (gst_structure_get_string (ps, "state"));
+  gst_structure_free (s);
+  return n;
+}
+
+#define CAP0 700
+#define CAP1 1200
+
+GST_START_TEST (test_two_paths)
+{
+  const guint rate[2] = { CAP0, CAP1 }, delay[2] = { 20, 50 };
+  const gdouble run_s = 14.0;
+  Call c;
+  gdouble t;
+  guint64 agg_max = 0, agg_late_sum = 0, n_late = 0;
+  GString *series = g_string_new (NULL);
+  guint64 sent[2], mp[2], frames;
+
+  call_start (&c, rate, delay, 60);
+  while (call_sample (&c, run_s, &t)) {
+    guint64 agg = 0, target[2];
+    guint enc_kbps = 0;
+    g_object_get (c.sched, "target-bitrate", &agg, NULL);
+    g_object_get (c.enc, "bitrate", &enc_kbps, NULL);
+    for (guint i = 0; i < 2; i++) {
+      guint tb = 0;
+      g_object_get (c.sink[i], "target-bitrate", &tb, NULL);
+      target[i] = tb;
+    }
+    g_string_append_printf (series, "  t=%5.2f s  aggregate %5" G_GUINT64_FORMAT
+        " kbit/s  path0 %5" G_GUINT64_FORMAT " path1 %5" G_GUINT64_FORMAT
+        " kbit/s  x264enc %4u  packets %" G_GUINT64_FORMAT " / %"
+        G_GUINT64_FORMAT "\n", t, agg / 1000, target[0] / 1000,
+        target[1] / 1000, enc_kbps, path_stat (c.sched, 0, "packets", NULL),
+        path_stat (c.sched, 1, "packets", NULL));
+    agg_max = MAX (agg_max, agg);
+    if (t >= run_s / 2) {
+      agg_late_sum += agg;
+      n_late++;
+    }
+  }
+  g_mutex_lock (&c.frames.lock);
+  frames = c.frames.frames;
+  g_mutex_unlock (&c.frames.lock);
+  for (guint i = 0; i < 2; i++) {
+    sent[i] = rt_stat_u64 (c.sink[i], "packets-sent");
+    mp[i] = rt_stat_u64 (c.src[i], "mprtp-packets");
+  }
+  g_print ("mprtp two paths (%u and %u kbit/s, %u and %u ms):\n%s",
+      rate[0], rate[1], delay[0], delay[1], series->str);
+  g_print ("  sent %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+      ", received as subflows %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+      ", rtcp %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+      ", rx lost %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+      ", frames %" G_GUINT64_FORMAT ", aggregate max %" G_GUINT64_FORMAT
+      ", mean over the second half %" G_GUINT64_FORMAT ", encoder updates %"
+      G_GUINT64_FORMAT ", sinks' %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT
+      "\n", sent[0], sent[1], mp[0], mp[1],
+      rt_stat_u64 (c.sink[0], "rtcp-received"),
+      rt_stat_u64 (c.sink[1], "rtcp-received"),
+      rt_stat_u64 (c.src[0], "packets-lost"),
+      rt_stat_u64 (c.src[1], "packets-lost"), frames, agg_max,
+      n_late ? agg_late_sum / n_late : 0,
+      rt_stat_u64 (c.sched, "encoder-updates"),
+      rt_stat_u64 (c.sink[0], "encoder-updates"),
+      rt_stat_u64 (c.sink[1], "encoder-updates"));
+
+  /* both paths carry media, and arrive as subflows of their own */
+  for (guint i = 0; i < 2; i++) {
+    fail_unless (sent[i] > 500, "path %u sent only %" G_GUINT64_FORMAT, i,
+        sent[i]);
+    fail_unless (mp[i] > 400, "path %u: %" G_GUINT64_FORMAT " subflow "
+        "packets received", i, mp[i]);
+    fail_unless (rt_stat_u64 (c.sink[i], "rtcp-received") > 10);
+    fail_unless_equals_uint64 (rt_stat_u64 (c.sink[i], "mprtp-missing"), 0);
+    /* the sinks leave the encoder to mprtpsched */
+    fail_unless_equals_uint64 (rt_stat_u64 (c.sink[i], "encoder-updates"), 0);
+  }
+  fail_unless (rt_stat_u64 (c.sched, "encoder-updates") >= 1);
+  /* video is decoded from the merged stream */
+  fail_unless (frames > 30 * (run_s - 4), "%" G_GUINT64_FORMAT " frames",
+      frames);
+  /* the aggregate is more than the larger path could carry alone */
+  fail_unless (n_late > 0 && agg_late_sum / n_late > CAP1 * 1000,
+      "aggregate over the second half %" G_GUINT64_FORMAT " bit/s",
+      n_late ? agg_late_sum / n_late : 0);
+
+  call_stop (&c);
+  g_string_free (series, TRUE);
+}
+
+GST_END_TEST;
+
+#define FAIL_AT_S 7.0
+
+GST_START_TEST (test_path_failure)
+{
+  const guint rate[2] = { 1500, 1500 }, delay[2] = { 20, 20 };
+  const gdouble run_s = 14.0;
+  Call c;
+  gdouble t;
+  gboolean failed = FALSE;
+  guint64 p1_at_fail = 0, p1_soon = 0, p0_at_fail = 0, frames_after = 0;
+  gchar *state = NULL;
+  GString *series = g_string_new (NULL);
+  gint64 max_gap;
+  gdouble max_gap_at;
+
+  call_start (&c, rate, delay, 15);
+  while (call_sample (&c, run_s, &t)) {
+    guint64 p0 = path_stat (c.sched, 0, "packets", NULL);
+    guint64 p1 = path_stat (c.sched, 1, "packets", &state);
+    guint64 agg = 0;
+    g_object_get (c.sched, "target-bitrate", &agg, NULL);
+    g_string_append_printf (series, "  t=%5.2f s  aggregate %5" G_GUINT64_FORMAT
+        " kbit/s  packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+        " path1 %s\n", t, agg / 1000, p0, p1, state);
+    g_free (state);
+    if (!failed && t >= FAIL_AT_S) {
+      /* path 1 black-holed both ways */
+      GstElement *fwd = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
+      GstElement *rev = gst_bin_get_by_name (GST_BIN (c.relay[1]), "rev");
+      g_object_set (fwd, "loss", 1.0, NULL);
+      g_object_set (rev, "loss", 1.0, NULL);
+      gst_object_unref (fwd);
+      gst_object_unref (rev);
+      failed = TRUE;
+      p1_at_fail = p1;
+      p0_at_fail = p0;
+      g_mutex_lock (&c.frames.lock);
+      frames_after = c.frames.frames;
+      g_mutex_unlock (&c.frames.lock);
+    } else if (failed && t < FAIL_AT_S + 1.5) {
+      p1_soon = p1;
+    }
+  }
+  {
+    guint64 p0 = path_stat (c.sched, 0, "packets", NULL);
+    guint64 p1 = path_stat (c.sched, 1, "packets", &state);
+    guint64 failures = path_stat (c.sched, 1, "failures", NULL);
+    guint64 frames;
+
+    g_mutex_lock (&c.frames.lock);
+    frames = c.frames.frames - frames_after;
+    max_gap = c.frames.max_gap;
+    max_gap_at = c.frames.max_gap_at;
+    g_mutex_unlock (&c.frames.lock);
+    g_print ("mprtp path failure (path 1 dead at %.1f s):\n%s", FAIL_AT_S,
+        series->str);
+    g_print ("  path 1: %" G_GUINT64_FORMAT " packets at the failure, %"
+        G_GUINT64_FORMAT " by 1.5 s after, %" G_GUINT64_FORMAT " at the end "
+        "(%s, %" G_GUINT64_FORMAT " failures); path 0: %" G_GUINT64_FORMAT
+        " -> %" G_GUINT64_FORMAT "; frames after %" G_GUINT64_FORMAT
+        "; longest gap between decoded frames %.0f ms (ending at %.2f s)\n",
+        p1_at_fail, p1_soon, p1, state, failures, p0_at_fail, p0, frames,
+        max_gap / 1000.0, max_gap_at);
+
+    fail_unless (failed);
+    fail_unless (failures >= 1, "path 1 was never declared failed");
+    fail_unless_equals_string (state, "failed");
+    /* nothing more on the dead path after the drain (duplicates that
+     * probe it are counted apart) */
+    fail_unless (p1 - p1_soon < 20, "path 1 still got %" G_GUINT64_FORMAT
+        " packets", p1 - p1_soon);
+    /* the traffic moved to path 0 */
+    fail_unless (p0 - p0_at_fail > 1000, "path 0 got %" G_GUINT64_FORMAT
+        " packets after the failure", p0 - p0_at_fail);
+    /* video went on */
+    fail_unless (frames > 30 * (run_s - FAIL_AT_S - 2), "%" G_GUINT64_FORMAT
+        " frames after the failure", frames);
+    /* the bound: no stretch without a decoded frame longer than 500 ms
+     * (failure detection ~ srtt + 100-200 ms, then the next key frame,
+     * every 0.5 s, repairs the picture) */
+    fail_unless (max_gap <= 500 * 1000, "a %.0f ms gap between decoded "
+        "frames", max_gap / 1000.0);
+    g_free (state);
+  }
+  call_stop (&c);
+  g_string_free (series, TRUE);
+}
+
+GST_END_TEST;
+
+static Suite *
+mprtp_realtime_suite (void)
+{
+  Suite *s = suite_create ("mprtp_realtime");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_two_paths);
+  tcase_add_test (tc, test_path_failure);
+  return s;
+}
+
+GST_CHECK_MAIN (mprtp_realtime);
