@@ -902,7 +902,7 @@ gst_mprtp_sched_class_init (GstMprtpSchedClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_LATENCY_BOUND,
       g_param_spec_uint ("latency-bound", "Latency bound",
-          "End-to-end latency bound in ms", 100, 10000,
+          "End-to-end latency bound (ms)", 100, 10000,
           DEFAULT_LATENCY_BOUND, rw));
   /**
    * GstMprtpSched:probe-interval:
@@ -913,7 +913,7 @@ gst_mprtp_sched_class_init (GstMprtpSchedClass * klass)
    */
   g_object_class_install_property (gobject_class, PROP_PROBE_INTERVAL,
       g_param_spec_uint ("probe-interval", "Probe interval",
-          "Duplicate on each unused path every this many ms (0 = none)", 0,
+          "Interval of the duplicates on each unused path (ms, 0 = none)", 0,
           60000, DEFAULT_PROBE_INTERVAL, rw));
   /**
    * GstMprtpSched:target-bitrate:

@@ -13,7 +13,7 @@
 #include <gst/check/gstcheck.h>
 
 static const gchar *const factories[] = {
-  "fecenc", "fecdec", "sendbuffer", "playoutbuffer", "linkemu",
+  "fecenc", "fecdec", "sendbuffer", "playoutbuffer", "linkemu", "mprtpsched",
 };
 
 /* factory/property: the time properties, all in ms */
@@ -24,7 +24,7 @@ static const gchar *const ms_props[] = {
   "playoutbuffer/window", "playoutbuffer/level-window",
   "playoutbuffer/return-time", "playoutbuffer/fec-window",
   "playoutbuffer/target-delay", "linkemu/queue-ms", "linkemu/delay",
-  "linkemu/jitter",
+  "linkemu/jitter", "mprtpsched/latency-bound", "mprtpsched/probe-interval",
 };
 
 /* docs/additional/design/draft-klass.txt in GStreamer's documentation */

@@ -1,0 +1,434 @@
+/* Element tests for mprtpsched (plugins/rtpcc/gstmprtpsched.c), driven by
+ * GstHarness: pads, properties, the MPRTP subflow extension on every
+ * packet, the split by the paths' rates, the aggregate target, and one
+ * src pad as a plain passthrough.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/mprtp/ext.h>
+#include <rtpcc/feedback/rtpext.h>
+#include "gstrtpccevent.h"
+#include "gstrtpccencoder.h"
+
+#define SSRC 0x4d505254u
+#define CAPS "application/x-rtp,media=video,clock-rate=90000," \
+  "encoding-name=H264,payload=96"
+
+static GstBuffer *
+rtp_packet (guint16 seq, guint32 ts, guint payload, gboolean delta)
+{
+  GstBuffer *buf = gst_rtp_buffer_new_allocate (payload, 0, 0);
+  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+  fail_unless (gst_rtp_buffer_map (buf, GST_MAP_WRITE, &rtp));
+  gst_rtp_buffer_set_seq (&rtp, seq);
+  gst_rtp_buffer_set_timestamp (&rtp, ts);
+  gst_rtp_buffer_set_ssrc (&rtp, SSRC);
+  gst_rtp_buffer_set_payload_type (&rtp, 96);
+  memset (gst_rtp_buffer_get_payload (&rtp), (guint8) seq, payload);
+  gst_rtp_buffer_unmap (&rtp);
+  if (delta)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
+  return buf;
+}
+
+/* what a path's rtpccsink publishes: @media bit/s for the encoder */
+static void
+send_target (GstHarness * path, guint64 media)
+{
+  GstRtpccTargetInfo t = { 0, };
+
+  t.target_bitrate = media + media / 10;
+  t.media_bitrate = media;
+  t.rtt = 40 * GST_MSECOND;
+  t.controller = "gcc";
+  fail_unless (gst_harness_push_upstream_event (path,
+          gst_rtpcc_target_event_new (&t)));
+}
+
+/* The last rtpcc-target that reached the sink side's upstream, or FALSE
+ * (other upstream events are dropped). */
+static gboolean
+last_aggregate (GstHarness * h, GstRtpccTargetInfo * out, gchar ** controller)
+{
+  GstEvent *ev;
+  gboolean found = FALSE;
+
+  while ((ev = gst_harness_try_pull_upstream_event (h))) {
+    GstRtpccTargetInfo t;
+    if (gst_rtpcc_target_event_parse (ev, &t)) {
+      *out = t;
+      g_free (*controller);
+      *controller = g_strdup (t.controller);
+      found = TRUE;
+    }
+    gst_event_unref (ev);
+  }
+  return found;
+}
+
+/* The rtpcc-mprtp event among @h's sticky events: its ext-id and subflow;
+ * FALSE if there is none. */
+static gboolean
+announced (GstHarness * h, guint * ext_id, guint * subflow)
+{
+  GstEvent *ev;
+  gboolean found = FALSE;
+
+  while ((ev = gst_harness_try_pull_event (h))) {
+    if (gst_rtpcc_mprtp_event_parse (ev, ext_id, subflow))
+      found = TRUE;
+    gst_event_unref (ev);
+  }
+  return found;
+}
+
+GST_START_TEST (test_pads)
+{
+  GstElement *e = gst_element_factory_make ("mprtpsched", NULL);
+  GstPad *p0, *p1, *p5, *again, *next;
+  guint n = 0;
+
+  fail_unless (e != NULL, "mprtpsched not found (GST_PLUGIN_PATH?)");
+  p0 = gst_element_request_pad_simple (e, "src_%u");
+  p1 = gst_element_request_pad_simple (e, "src_%u");
+  fail_unless_equals_string (GST_PAD_NAME (p0), "src_0");
+  fail_unless_equals_string (GST_PAD_NAME (p1), "src_1");
+  p5 = gst_element_request_pad_simple (e, "src_5");
+  fail_unless_equals_string (GST_PAD_NAME (p5), "src_5");
+  /* a subflow ID is 16 bits */
+  again = gst_element_request_pad_simple (e, "src_70000");
+  fail_unless (again == NULL);
+  /* the next free number follows the highest */
+  next = gst_element_request_pad_simple (e, "src_%u");
+  fail_unless_equals_string (GST_PAD_NAME (next), "src_6");
+  gst_element_release_request_pad (e, p5);
+  gst_object_unref (p5);
+  {
+    GstStructure *s = NULL;
+    g_object_get (e, "stats", &s, NULL);
+    fail_unless (gst_structure_get_uint (s, "paths", &n));
+    gst_structure_free (s);
+  }
+  fail_unless_equals_int (n, 3);
+  /* at most RTPCC_MPRTP_MAX_PATHS */
+  for (guint i = 3; i < RTPCC_MPRTP_MAX_PATHS; i++) {
+    GstPad *p = gst_element_request_pad_simple (e, "src_%u");
+    fail_unless (p != NULL);
+    gst_object_unref (p);
+  }
+  fail_unless (gst_element_request_pad_simple (e, "src_%u") == NULL);
+  gst_object_unref (p0);
+  gst_object_unref (p1);
+  gst_object_unref (next);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("mprtpsched", NULL);
+  guint ext_id = 0, bound = 0, probe = 0;
+  guint64 max = 1, target = 1;
+  gint ec = -1;
+
+  g_object_get (e, "ext-id", &ext_id, "latency-bound", &bound,
+      "probe-interval", &probe, "max-bitrate", &max, "target-bitrate",
+      &target, "encoder-control", &ec, NULL);
+  fail_unless_equals_int (ext_id, 5);
+  fail_unless_equals_int (bound, 500);
+  fail_unless_equals_int (probe, 1000);
+  fail_unless_equals_uint64 (max, 0);
+  fail_unless_equals_uint64 (target, 0);
+  fail_unless_equals_int (ec, 1);       /* auto */
+  g_object_set (e, "ext-id", 9, "latency-bound", 300, "probe-interval", 0,
+      "max-bitrate", (guint64) 2000000, "encoder-control", 0, NULL);
+  g_object_get (e, "ext-id", &ext_id, "latency-bound", &bound,
+      "probe-interval", &probe, "max-bitrate", &max, "encoder-control", &ec,
+      NULL);
+  fail_unless_equals_int (ext_id, 9);
+  fail_unless_equals_int (bound, 300);
+  fail_unless_equals_int (probe, 0);
+  fail_unless_equals_uint64 (max, 2000000);
+  fail_unless_equals_int (ec, 0);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Two paths: every packet leaves on one of them with the subflow element
+ * (subflow ID = the pad's number, a gap-free FSSN per path), the media's
+ * seq, SSRC and payload untouched; each pad first gets rtpcc-mprtp. */
+GST_START_TEST (test_extension_stamped)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstHarness *paths[2] = { h, h1 };
+  guint count[2] = { 0, 0 };
+  gboolean seen[200] = { FALSE, };
+  const guint n = 200;
+
+  g_object_set (h->element, "ext-id", 7, "probe-interval", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  for (guint i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, rtp_packet (1000 + i,
+                i * 3000, 800, TRUE)), GST_FLOW_OK);
+
+  for (guint k = 0; k < 2; k++) {
+    GstBuffer *b;
+    guint ext_id = 0, subflow = 99;
+    fail_unless (announced (paths[k], &ext_id, &subflow));
+    fail_unless_equals_int (ext_id, 7);
+    fail_unless_equals_int (subflow, k);
+    while ((b = gst_harness_try_pull (paths[k]))) {
+      GstMapInfo map;
+      RtpccMprtpSubflow sf;
+      RtpccRtpInfo info;
+      gsize hdr;
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      fail_unless (rtpcc_mprtp_read_subflow (map.data, map.size, 7, &sf));
+      fail_unless_equals_int (sf.subflow_id, k);
+      fail_unless_equals_int (sf.fssn, count[k]);
+      fail_unless (rtpcc_rtp_parse (map.data, map.size, map.size, 0, &info,
+              &hdr));
+      fail_unless_equals_int (info.ssrc, SSRC);
+      fail_unless (info.seq >= 1000 && info.seq < 1000 + n);
+      fail_if (seen[info.seq - 1000], "seq %u twice", info.seq);
+      seen[info.seq - 1000] = TRUE;
+      fail_unless_equals_int (map.size - hdr, 800);
+      fail_unless_equals_int (map.data[hdr], (guint8) info.seq);
+      /* the element alone: a new one-byte block of 12 bytes */
+      fail_unless_equals_int (map.size, 12 + 12 + 800);
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+      count[k]++;
+    }
+  }
+  fail_unless_equals_int (count[0] + count[1], n);
+  /* equal start: neither path is left out */
+  fail_unless (count[0] > n / 4 && count[1] > n / 4, "%u / %u", count[0],
+      count[1]);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The split follows the rates the paths' sinks publish (1:3), and the
+ * aggregate that goes upstream is their sum. */
+GST_START_TEST (test_split_follows_rates)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstRtpccTargetInfo agg = { 0, };
+  gchar *controller = NULL;
+  guint64 bytes[2] = { 0, 0 };
+  guint64 target = 0;
+  const guint n = 2000;
+  gdouble share;
+
+  g_object_set (h->element, "probe-interval", 0, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  /* the stream starts (the scheduler is made at the first buffer) */
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 1000,
+              TRUE)), GST_FLOW_OK);
+  send_target (h, 300000);
+  send_target (h1, 900000);
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 1200000);
+  fail_unless_equals_string (controller, "mprtp");
+  fail_unless (agg.target_bitrate >= agg.media_bitrate);
+  g_object_get (h->element, "target-bitrate", &target, NULL);
+  fail_unless_equals_uint64 (target, 1200000);
+  g_free (controller);
+
+  for (guint i = 1; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, rtp_packet (i, i * 3000,
+                1000, TRUE)), GST_FLOW_OK);
+  {
+    GstHarness *paths[2] = { h, h1 };
+    for (guint k = 0; k < 2; k++) {
+      GstBuffer *b;
+      while ((b = gst_harness_try_pull (paths[k]))) {
+        bytes[k] += gst_buffer_get_size (b);
+        gst_buffer_unref (b);
+      }
+    }
+  }
+  share = (gdouble) bytes[1] / (bytes[0] + bytes[1]);
+  GST_INFO ("path 1 carried %.3f of the bytes", share);
+  fail_unless (share > 0.70 && share < 0.80, "path 1 share %.3f (rates 1:3)",
+      share);
+
+  /* a path's rate falls: the split and the aggregate follow */
+  send_target (h1, 300000);
+  controller = NULL;
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 600000);
+  g_free (controller);
+  bytes[0] = bytes[1] = 0;
+  for (guint i = n; i < 2 * n; i++)
+    fail_unless_equals_int (gst_harness_push (h, rtp_packet (i, i * 3000,
+                1000, TRUE)), GST_FLOW_OK);
+  {
+    GstHarness *paths[2] = { h, h1 };
+    for (guint k = 0; k < 2; k++) {
+      GstBuffer *b;
+      while ((b = gst_harness_try_pull (paths[k]))) {
+        bytes[k] += gst_buffer_get_size (b);
+        gst_buffer_unref (b);
+      }
+    }
+  }
+  share = (gdouble) bytes[1] / (bytes[0] + bytes[1]);
+  fail_unless (share > 0.45 && share < 0.55, "path 1 share %.3f (rates 1:1)",
+      share);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Key-frame packets (no DELTA_UNIT, from a payloader that marks the
+ * others) go on the best path, here the one with the higher rate. */
+GST_START_TEST (test_keyframes_on_best_path)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstStructure *s = NULL;
+  const GValue *list;
+  guint64 kf[2] = { 0, 0 };
+  guint seq = 0;
+
+  g_object_set (h->element, "probe-interval", 0, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (seq++, 0, 1000,
+              TRUE)), GST_FLOW_OK);
+  send_target (h, 300000);
+  send_target (h1, 900000);
+  for (guint f = 0; f < 20; f++) {
+    gboolean key = f % 10 == 0;
+    for (guint p = 0; p < (key ? 12 : 3); p++)
+      fail_unless_equals_int (gst_harness_push (h, rtp_packet (seq++,
+                  f * 3000, 1000, !key)), GST_FLOW_OK);
+  }
+  g_object_get (h->element, "stats", &s, NULL);
+  list = gst_structure_get_value (s, "path-stats");
+  for (guint k = 0; k < 2; k++) {
+    const GstStructure *ps =
+        gst_value_get_structure (gst_value_list_get_value (list, k));
+    fail_unless (gst_structure_get_uint64 (ps, "keyframe-packets", &kf[k]));
+  }
+  gst_structure_free (s);
+  fail_unless_equals_uint64 (kf[0], 0);
+  fail_unless_equals_uint64 (kf[1], 24);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* One src pad: every packet leaves byte for byte as it came, no
+ * extension; the sink's target comes back upstream as the aggregate with
+ * the same media bitrate. */
+GST_START_TEST (test_single_path_passthrough)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstRtpccTargetInfo agg = { 0, };
+  gchar *controller = NULL;
+  guint ext_id = 99, subflow = 99;
+
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  for (guint i = 0; i < 100; i++) {
+    GstBuffer *in = rtp_packet (500 + i, i * 3000, 700, i % 10 != 0);
+    GstBuffer *out;
+    GstMapInfo a, b;
+    gst_buffer_ref (in);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (gst_buffer_map (in, &a, GST_MAP_READ));
+    fail_unless (gst_buffer_map (out, &b, GST_MAP_READ));
+    fail_unless_equals_int (a.size, b.size);
+    fail_unless (memcmp (a.data, b.data, a.size) == 0);
+    gst_buffer_unmap (in, &a);
+    gst_buffer_unmap (out, &b);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    if (i == 0) {
+      /* the sink is told it is behind mprtpsched, without an extension */
+      fail_unless (announced (h, &ext_id, &subflow));
+      fail_unless_equals_int (ext_id, 0);
+      fail_unless_equals_int (subflow, 0);
+    }
+    if (i == 50)
+      send_target (h, 750000);
+  }
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 750000);
+  fail_unless_equals_uint64 (agg.target_bitrate, 825000);
+  g_free (controller);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A sink behind mprtpsched leaves the encoder alone: the encoder search
+ * from below stops at mprtpsched (and finds the encoder without it). */
+GST_START_TEST (test_encoder_search_stops)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc ! x264enc ! "
+      "rtph264pay ! tee name=t "
+      "t. ! queue ! mprtpsched name=m m.src_0 ! fakesink name=behind "
+      "t. ! queue ! fakesink name=direct", NULL);
+  const gchar *names[2] = { "behind", "direct" };
+
+  fail_unless (pipe != NULL);
+  for (guint k = 0; k < 2; k++) {
+    GstElement *s = gst_bin_get_by_name (GST_BIN (pipe), names[k]);
+    GstPad *pad = gst_element_get_static_pad (s, "sink");
+    const RtpccEncoderInfo *info = NULL;
+    GstElement *enc = gst_rtpcc_find_encoder (pad, &info);
+    if (k == 0)
+      fail_unless (enc == NULL, "found the encoder through mprtpsched");
+    else
+      fail_unless (enc != NULL, "no encoder found without mprtpsched");
+    g_clear_object (&enc);
+    gst_object_unref (pad);
+    gst_object_unref (s);
+  }
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
+static Suite *
+elements_mprtpsched_suite (void)
+{
+  Suite *s = suite_create ("elements_mprtpsched");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_pads);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_extension_stamped);
+  tcase_add_test (tc, test_split_follows_rates);
+  tcase_add_test (tc, test_keyframes_on_best_path);
+  tcase_add_test (tc, test_single_path_passthrough);
+  tcase_add_test (tc, test_encoder_search_stops);
+  return s;
+}
+
+GST_CHECK_MAIN (elements_mprtpsched);
