@@ -53,6 +53,25 @@ send_target (GstHarness * path, guint64 media)
           gst_rtpcc_target_event_new (&t)));
 }
 
+/* The share of the bytes waiting on @h0 and @h1 that went to @h1
+ * (drained). */
+static gdouble
+path1_share (GstHarness * h0, GstHarness * h1)
+{
+  GstHarness *paths[2] = { h0, h1 };
+  guint64 bytes[2] = { 0, 0 };
+  GstBuffer *b;
+
+  for (guint k = 0; k < 2; k++) {
+    while ((b = gst_harness_try_pull (paths[k]))) {
+      bytes[k] += gst_buffer_get_size (b);
+      gst_buffer_unref (b);
+    }
+  }
+  fail_unless (bytes[0] + bytes[1] > 0);
+  return (gdouble) bytes[1] / (bytes[0] + bytes[1]);
+}
+
 /* The last rtpcc-target that reached the sink side's upstream, or FALSE
  * (other upstream events are dropped). */
 static gboolean
@@ -232,7 +251,6 @@ GST_START_TEST (test_split_follows_rates)
   GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
   GstRtpccTargetInfo agg = { 0, };
   gchar *controller = NULL;
-  guint64 bytes[2] = { 0, 0 };
   guint64 target = 0;
   const guint n = 2000;
   gdouble share;
@@ -255,17 +273,7 @@ GST_START_TEST (test_split_follows_rates)
   for (guint i = 1; i < n; i++)
     fail_unless_equals_int (gst_harness_push (h, rtp_packet (i, i * 3000,
                 1000, TRUE)), GST_FLOW_OK);
-  {
-    GstHarness *paths[2] = { h, h1 };
-    for (guint k = 0; k < 2; k++) {
-      GstBuffer *b;
-      while ((b = gst_harness_try_pull (paths[k]))) {
-        bytes[k] += gst_buffer_get_size (b);
-        gst_buffer_unref (b);
-      }
-    }
-  }
-  share = (gdouble) bytes[1] / (bytes[0] + bytes[1]);
+  share = path1_share (h, h1);
   GST_INFO ("path 1 carried %.3f of the bytes", share);
   fail_unless (share > 0.70 && share < 0.80, "path 1 share %.3f (rates 1:3)",
       share);
@@ -276,21 +284,10 @@ GST_START_TEST (test_split_follows_rates)
   fail_unless (last_aggregate (h, &agg, &controller));
   fail_unless_equals_uint64 (agg.media_bitrate, 600000);
   g_free (controller);
-  bytes[0] = bytes[1] = 0;
   for (guint i = n; i < 2 * n; i++)
     fail_unless_equals_int (gst_harness_push (h, rtp_packet (i, i * 3000,
                 1000, TRUE)), GST_FLOW_OK);
-  {
-    GstHarness *paths[2] = { h, h1 };
-    for (guint k = 0; k < 2; k++) {
-      GstBuffer *b;
-      while ((b = gst_harness_try_pull (paths[k]))) {
-        bytes[k] += gst_buffer_get_size (b);
-        gst_buffer_unref (b);
-      }
-    }
-  }
-  share = (gdouble) bytes[1] / (bytes[0] + bytes[1]);
+  share = path1_share (h, h1);
   fail_unless (share > 0.45 && share < 0.55, "path 1 share %.3f (rates 1:1)",
       share);
   gst_harness_teardown (h1);
