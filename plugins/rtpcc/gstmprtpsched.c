@@ -26,7 +26,10 @@
  *               reported received and lost — feedback that reports no new
  *               media for long enough marks the path failed and it is
  *               drained to the others at once; once feedback returns it is
- *               re-admitted at a tenth of its rate and ramped up
+ *               re-admitted at a tenth of its rate and ramped up; the
+ *               packets that were in flight on it are lost, so the encoder
+ *               is asked for a key frame (upstream force-key-unit) at once
+ *               rather than the picture waiting for the next one
  *
  * and publishes ONE aggregate rtpcc-target upstream (and as a bus message
  * from itself): media-bitrate is the sum of the paths' coupled rates
@@ -63,6 +66,7 @@
 #include "gstrtpccevent.h"
 #include "gstrtpccnow.h"
 
+#include <gst/video/video-event.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/mprtp/ext.h>
 #include <stdio.h>
@@ -201,6 +205,28 @@ feed_path (GstMprtpSched * self, guint i, RtpccTime now, const GstStructure * s)
   p->rtcp_received = rtcp;
   p->reported_received = rcvd;
   p->reported_lost = lost;
+}
+
+/* TRUE when a path has newly failed or collapsed since the last call (with
+ * the lock): what was in flight on it is lost. */
+static gboolean
+paths_lost_packets (GstMprtpSched * self)
+{
+  gboolean lost = FALSE;
+
+  for (guint i = 0; i < self->paths->len; i++) {
+    GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
+    RtpccMprtpPathInfo pi;
+    if (!rtpcc_mprtp_sched_get_path (self->sched, i, &pi))
+      continue;
+    if (pi.failures > p->failures || pi.collapses > p->collapses)
+      lost = TRUE;
+    p->failures = pi.failures;
+    p->collapses = pi.collapses;
+  }
+  if (lost)
+    self->key_unit_requests++;
+  return lost;
 }
 
 /* ---- the aggregate target ----------------------------------------------- */
@@ -375,7 +401,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   Out out[2] = { {NULL, NULL, NULL}, {NULL, NULL, NULL} };
   guint n_paths, path, ext_id;
   RtpccTime now;
-  gboolean poll, keyframe;
+  gboolean poll, keyframe, key_unit;
   RtpccMprtpPacketFlags flags = RTPCC_MPRTP_PACKET_MEDIA;
   guint64 media = 0;
   gint probe;
@@ -445,6 +471,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     g_free (pads);
   }
   rtpcc_mprtp_sched_tick (self->sched, now);
+  key_unit = paths_lost_packets (self);
 
   if (!GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT))
     keyframe = self->seen_delta;
@@ -509,6 +536,13 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
      * it like to a lossy link; only flushing and errors stop the stream */
     if (k == 0 && (r == GST_FLOW_FLUSHING || r < GST_FLOW_EOS))
       ret = r;
+  }
+  if (key_unit) {
+    GST_INFO_OBJECT (self, "a path failed or collapsed: asking for a key "
+        "frame");
+    gst_pad_push_event (self->sinkpad,
+        gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+            TRUE, 0));
   }
   if (publish)
     publish_aggregate (self, publish, media);
@@ -692,6 +726,7 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
       p->rtcp_received = p->reported_received = p->reported_lost = 0;
       p->iv_received = p->iv_lost = 0;
       p->pushed = p->pushed_bytes = p->probes = 0;
+      p->failures = p->collapses = 0;
       i++;
     }
     g_mutex_unlock (&self->lock);
@@ -746,6 +781,7 @@ make_stats (GstMprtpSched * self)
       "encoder-rate", G_TYPE_UINT64, self->sched ?
       rtpcc_mprtp_sched_get_encoder_rate (self->sched) : 0,
       "aggregate-updates", G_TYPE_UINT64, self->aggregate_updates,
+      "key-unit-requests", G_TYPE_UINT64, self->key_unit_requests,
       "ext-failures", G_TYPE_UINT64, self->ext_failures,
       "encoder-updates", G_TYPE_UINT64, enc_updates,
       "encoder", G_TYPE_STRING, enc_name, NULL);
@@ -929,10 +965,12 @@ gst_mprtp_sched_class_init (GstMprtpSchedClass * klass)
    * GstMprtpSched:stats:
    *
    * "application/x-mprtp-sched-stats": paths, encoder-rate,
-   * aggregate-updates, ext-failures (packets sent without the element: no
-   * room), and path-stats, a list of "application/x-mprtp-path" (subflow
-   * ID, packets and bytes sent, duplicates, key-frame packets, state,
-   * class, controller rate, allowed rate, failures, collapses, parks).
+   * aggregate-updates, key-unit-requests (force-key-unit events sent
+   * upstream after a path failed or collapsed), ext-failures (packets
+   * sent without the element: no room), and path-stats, a list of
+   * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
+   * duplicates, key-frame packets, state, class, controller rate, allowed
+   * rate, failures, collapses, parks).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Scheduler statistics",

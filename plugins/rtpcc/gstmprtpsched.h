@@ -27,6 +27,7 @@ typedef struct
   guint64 rtcp_received, reported_received, reported_lost;
   guint64 iv_received, iv_lost; /* at the last interval */
   guint64 pushed, pushed_bytes, probes;
+  guint failures, collapses;    /* the scheduler's, last seen */
 } GstMprtpSchedPath;
 
 struct _GstMprtpSched
@@ -52,7 +53,7 @@ struct _GstMprtpSched
   RtpccTime last_poll, last_interval;
   gboolean seen_delta;          /* the payloader marks delta units */
   guint64 published_rate;
-  guint64 invalid_rtp, ext_failures, aggregate_updates;
+  guint64 invalid_rtp, ext_failures, aggregate_updates, key_unit_requests;
   GMutex encoder_lock;           /* guards encoder */
   GstRtpccEncoderSetter encoder;
 };

@@ -381,6 +381,17 @@ GST_START_TEST (test_path_failure)
         "; longest gap between decoded frames %.0f ms (ending at %.2f s)\n",
         p1_at_fail, p1_soon, p1, state, failures, p0_at_fail, p0, frames,
         max_gap / 1000.0, max_gap_at);
+    {
+      GstElement *fwd0 = gst_bin_get_by_name (GST_BIN (c.relay[0]), "fwd");
+      g_print ("  path 0 link queue drops %" G_GUINT64_FORMAT
+          "; playout: late %" G_GUINT64_FORMAT ", skipped %" G_GUINT64_FORMAT
+          ", duplicates %" G_GUINT64_FORMAT "; path 0 sink pacer drops %"
+          G_GUINT64_FORMAT "\n", rt_stat_u64 (fwd0, "queue-drops"),
+          rt_stat_u64 (c.pb, "late"), rt_stat_u64 (c.pb, "skipped"),
+          rt_stat_u64 (c.pb, "duplicates"),
+          rt_stat_u64 (c.sink[0], "pacer-drops"));
+      gst_object_unref (fwd0);
+    }
 
     fail_unless (failed);
     fail_unless (failures >= 1, "path 1 was never declared failed");
