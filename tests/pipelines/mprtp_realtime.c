@@ -319,14 +319,17 @@ GST_START_TEST (test_two_paths)
 GST_END_TEST;
 
 #define FAIL_AT_S 7.0
+#define RESTORE_AT_S 11.0
 
 GST_START_TEST (test_path_failure)
 {
   const guint rate[2] = { 1500, 1500 }, delay[2] = { 20, 20 };
-  const gdouble run_s = 14.0;
+  const gdouble run_s = 17.0;
   Call c;
   gdouble t;
-  gboolean failed = FALSE;
+  gboolean failed = FALSE, restored = FALSE;
+  guint64 p1_at_restore = 0, p0_at_restore = 0;
+  gchar *state_dead = NULL;
   guint64 p1_at_fail = 0, p1_soon = 0, p0_at_fail = 0, frames_after = 0;
   gchar *state = NULL;
   GString *series = g_string_new (NULL);
@@ -342,7 +345,6 @@ GST_START_TEST (test_path_failure)
     g_string_append_printf (series, "  t=%5.2f s  aggregate %5" G_GUINT64_FORMAT
         " kbit/s  packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
         " path1 %s\n", t, agg / 1000, p0, p1, state);
-    g_free (state);
     if (!failed && t >= FAIL_AT_S) {
       /* path 1 black-holed both ways */
       GstElement *fwd = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
@@ -359,7 +361,20 @@ GST_START_TEST (test_path_failure)
       g_mutex_unlock (&c.frames.lock);
     } else if (failed && t < FAIL_AT_S + 1.5) {
       p1_soon = p1;
+    } else if (!restored && t >= RESTORE_AT_S) {
+      /* the path comes back */
+      GstElement *fwd = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
+      GstElement *rev = gst_bin_get_by_name (GST_BIN (c.relay[1]), "rev");
+      g_object_set (fwd, "loss", 0.0, NULL);
+      g_object_set (rev, "loss", 0.0, NULL);
+      gst_object_unref (fwd);
+      gst_object_unref (rev);
+      restored = TRUE;
+      p1_at_restore = p1;
+      p0_at_restore = p0;
+      state_dead = g_strdup (state);
     }
+    g_free (state);
   }
   {
     guint64 p0 = path_stat (c.sched, 0, "packets", NULL);
@@ -372,15 +387,17 @@ GST_START_TEST (test_path_failure)
     max_gap = c.frames.max_gap;
     max_gap_at = c.frames.max_gap_at;
     g_mutex_unlock (&c.frames.lock);
-    g_print ("mprtp path failure (path 1 dead at %.1f s):\n%s", FAIL_AT_S,
-        series->str);
+    g_print ("mprtp path failure (path 1 dead from %.1f to %.1f s):\n%s",
+        FAIL_AT_S, RESTORE_AT_S, series->str);
     g_print ("  path 1: %" G_GUINT64_FORMAT " packets at the failure, %"
-        G_GUINT64_FORMAT " by 1.5 s after, %" G_GUINT64_FORMAT " at the end "
-        "(%s, %" G_GUINT64_FORMAT " failures); path 0: %" G_GUINT64_FORMAT
-        " -> %" G_GUINT64_FORMAT "; frames after %" G_GUINT64_FORMAT
-        "; longest gap between decoded frames %.0f ms (ending at %.2f s)\n",
-        p1_at_fail, p1_soon, p1, state, failures, p0_at_fail, p0, frames,
-        max_gap / 1000.0, max_gap_at);
+        G_GUINT64_FORMAT " by 1.5 s after, %" G_GUINT64_FORMAT " when it "
+        "came back (%s), %" G_GUINT64_FORMAT " at the end (%s, %"
+        G_GUINT64_FORMAT " failures); path 0: %" G_GUINT64_FORMAT " -> %"
+        G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT "; frames after %"
+        G_GUINT64_FORMAT "; longest gap between decoded frames %.0f ms "
+        "(ending at %.2f s)\n", p1_at_fail, p1_soon, p1_at_restore,
+        state_dead, p1, state, failures, p0_at_fail, p0_at_restore, p0,
+        frames, max_gap / 1000.0, max_gap_at);
     {
       GstElement *fwd0 = gst_bin_get_by_name (GST_BIN (c.relay[0]), "fwd");
       g_print ("  path 0 link queue drops %" G_GUINT64_FORMAT
@@ -393,25 +410,38 @@ GST_START_TEST (test_path_failure)
       gst_object_unref (fwd0);
     }
 
-    fail_unless (failed);
+    fail_unless (failed && restored);
     fail_unless (failures >= 1, "path 1 was never declared failed");
-    fail_unless_equals_string (state, "failed");
+    fail_unless_equals_string (state_dead, "failed");
     /* nothing more on the dead path after the drain (duplicates that
      * probe it are counted apart) */
-    fail_unless (p1 - p1_soon < 20, "path 1 still got %" G_GUINT64_FORMAT
-        " packets", p1 - p1_soon);
-    /* the traffic moved to path 0 */
-    fail_unless (p0 - p0_at_fail > 1000, "path 0 got %" G_GUINT64_FORMAT
-        " packets after the failure", p0 - p0_at_fail);
+    fail_unless (p1_at_restore - p1_soon < 20, "path 1 still got %"
+        G_GUINT64_FORMAT " packets", p1_at_restore - p1_soon);
+    /* the traffic moved to path 0: nearly all of it while path 1 was
+     * dead */
+    fail_unless (p0_at_restore - p0_at_fail > 9 * (p1_at_restore -
+            p1_at_fail), "path 0 got %" G_GUINT64_FORMAT ", path 1 %"
+        G_GUINT64_FORMAT " packets while path 1 was dead",
+        p0_at_restore - p0_at_fail, p1_at_restore - p1_at_fail);
+    fail_unless (p0_at_restore - p0_at_fail > 400);
+    /* re-admitted once it came back, carefully: carrying media again, but
+     * less than path 0 in the seconds that follow (it starts at a tenth of
+     * its rate and is handed more per clean interval) */
+    fail_unless_equals_string (state, "active");
+    fail_unless (p1 - p1_at_restore > 50, "path 1 got %" G_GUINT64_FORMAT
+        " packets after it came back", p1 - p1_at_restore);
+    fail_unless (p1 - p1_at_restore < p0 - p0_at_restore);
     /* video went on */
     fail_unless (frames > 30 * (run_s - FAIL_AT_S - 2), "%" G_GUINT64_FORMAT
         " frames after the failure", frames);
     /* the bound: no stretch without a decoded frame longer than 500 ms
-     * (failure detection ~ srtt + 100-200 ms, then the next key frame,
-     * every 0.5 s, repairs the picture) */
+     * after the first 3 s (failure detection: srtt + 100-200 ms; then a
+     * key frame, which mprtpsched asks for, repairs the picture; the
+     * encoder's periodic ones come every 0.5 s here) */
     fail_unless (max_gap <= 500 * 1000, "a %.0f ms gap between decoded "
         "frames", max_gap / 1000.0);
     g_free (state);
+    g_free (state_dead);
   }
   call_stop (&c);
   g_string_free (series, TRUE);
