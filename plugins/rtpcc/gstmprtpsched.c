@@ -493,7 +493,10 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       break;
     p = g_ptr_array_index (self->paths, idx);
     if (!p->pad) {
-      /* its pad was released while streaming */
+      /* its pad was released while streaming: the packet has nowhere to
+       * go (counted) */
+      if (k == 0)
+        self->released_drops++;
       continue;
     }
     if (!p->announced) {
@@ -591,6 +594,9 @@ gst_mprtp_sched_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
   if (!gst_rtpcc_target_event_parse (event, &t)) {
     GST_WARNING_OBJECT (pad, "malformed rtpcc-target: %" GST_PTR_FORMAT,
         gst_event_get_structure (event));
+    g_mutex_lock (&self->lock);
+    self->malformed_targets++;
+    g_mutex_unlock (&self->lock);
     gst_event_unref (event);
     return FALSE;
   }
@@ -783,6 +789,8 @@ make_stats (GstMprtpSched * self)
       "aggregate-updates", G_TYPE_UINT64, self->aggregate_updates,
       "key-unit-requests", G_TYPE_UINT64, self->key_unit_requests,
       "ext-failures", G_TYPE_UINT64, self->ext_failures,
+      "released-drops", G_TYPE_UINT64, self->released_drops,
+      "malformed-targets", G_TYPE_UINT64, self->malformed_targets,
       "encoder-updates", G_TYPE_UINT64, enc_updates,
       "encoder", G_TYPE_STRING, enc_name, NULL);
   g_mutex_unlock (&self->lock);
@@ -967,7 +975,10 @@ gst_mprtp_sched_class_init (GstMprtpSchedClass * klass)
    * "application/x-mprtp-sched-stats": paths, encoder-rate,
    * aggregate-updates, key-unit-requests (force-key-unit events sent
    * upstream after a path failed or collapsed), ext-failures (packets
-   * sent without the element: no room), and path-stats, a list of
+   * sent without the element: no room, or not RTP), released-drops
+   * (packets picked for a path whose pad was released while streaming),
+   * malformed-targets (rtpcc-target events from a path without the
+   * bitrates, dropped), and path-stats, a list of
    * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
    * duplicates, key-frame packets, state, class, controller rate, allowed
    * rate, failures, collapses, parks).

@@ -53,7 +53,8 @@ struct _GstMprtpSched
   RtpccTime last_poll, last_interval;
   gboolean seen_delta;          /* the payloader marks delta units */
   guint64 published_rate;
-  guint64 invalid_rtp, ext_failures, aggregate_updates, key_unit_requests;
+  guint64 ext_failures, released_drops, malformed_targets;
+  guint64 aggregate_updates, key_unit_requests;
   GMutex encoder_lock;           /* guards encoder */
   GstRtpccEncoderSetter encoder;
 };

@@ -382,6 +382,48 @@ GST_START_TEST (test_single_path_passthrough)
 
 GST_END_TEST;
 
+/* A malformed rtpcc-target from a path is dropped and counted; it neither
+ * reaches upstream nor changes the aggregate. */
+GST_START_TEST (test_malformed_target)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstRtpccTargetInfo agg = { 0, };
+  gchar *controller = NULL;
+  GstStructure *s = NULL;
+  guint64 n = 0;
+  GstEvent *ev;
+
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
+              TRUE)), GST_FLOW_OK);
+  send_target (h, 300000);
+  send_target (h1, 300000);
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 600000);
+  fail_if (gst_harness_push_upstream_event (h1,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new (GST_RTPCC_TARGET_NAME, "target-bitrate",
+                  G_TYPE_STRING, "lots", NULL))));
+  while ((ev = gst_harness_try_pull_upstream_event (h))) {
+    fail_if (gst_rtpcc_target_event_is (ev), "it went upstream");
+    gst_event_unref (ev);
+  }
+  g_object_get (h->element, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint64 (s, "malformed-targets", &n));
+  fail_unless_equals_uint64 (n, 1);
+  fail_unless (gst_structure_get_uint64 (s, "encoder-rate", &n));
+  fail_unless_equals_uint64 (n, 600000);
+  gst_structure_free (s);
+  g_free (controller);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A sink behind mprtpsched leaves the encoder alone: the encoder search
  * from below stops at mprtpsched (and finds the encoder without it). */
 GST_START_TEST (test_encoder_search_stops)
@@ -424,6 +466,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_split_follows_rates);
   tcase_add_test (tc, test_keyframes_on_best_path);
   tcase_add_test (tc, test_single_path_passthrough);
+  tcase_add_test (tc, test_malformed_target);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;
 }
