@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <gio/gio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/rtp/gstrtpbuffer.h>
@@ -382,6 +383,149 @@ GST_START_TEST (test_single_path_passthrough)
 
 GST_END_TEST;
 
+/* @seq with the subflow element (ID 5) of @subflow / @fssn, as bytes. */
+static GBytes *
+mprtp_packet (guint16 seq, guint16 subflow, guint16 fssn)
+{
+  GstBuffer *b = rtp_packet (seq, seq * 3000u, 200, TRUE);
+  RtpccMprtpSubflow sf = { subflow, fssn };
+  GstMapInfo map;
+  guint8 out[300];
+  gsize n;
+
+  fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+  n = rtpcc_mprtp_add_subflow (map.data, map.size, 5, &sf, out, sizeof out);
+  gst_buffer_unmap (b, &map);
+  gst_buffer_unref (b);
+  fail_unless (n > 0);
+  return g_bytes_new (out, n);
+}
+
+static GSocket *
+udp_socket (guint16 * port)
+{
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, NULL);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *a = g_inet_socket_address_new (lo, 0), *bound;
+
+  fail_unless (g_socket_bind (s, a, FALSE, NULL));
+  bound = g_socket_get_local_address (s, NULL);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  g_socket_set_timeout (s, 5);
+  g_object_unref (bound);
+  g_object_unref (a);
+  g_object_unref (lo);
+  return s;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  guint64 v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* rtpccsink behind mprtpsched (its rtpcc-mprtp event): the packets leave
+ * with the media's seq in the RTP header and the subflow element intact,
+ * although its sender numbers them by the FSSN. */
+GST_START_TEST (test_sink_subflow_mode)
+{
+  const guint16 seqs[3] = { 100, 105, 110 };
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstHarness *h;
+  guint16 port;
+  GSocket *sock = udp_socket (&port);
+  guint got = 0;
+
+  g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
+      "fixed", "start-bitrate", 1000000, NULL);
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_use_systemclock (h);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
+  for (guint i = 0; i < 3; i++) {
+    GBytes *bytes = mprtp_packet (seqs[i], 1, i);
+    fail_unless_equals_int (gst_harness_push (h,
+            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
+    g_bytes_unref (bytes);
+  }
+  while (got < 3) {
+    guint8 buf[1500];
+    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL, NULL);
+    RtpccMprtpSubflow sf;
+    fail_unless (n > 0, "nothing sent");
+    if ((buf[1] & 0x7f) != 96)
+      continue;                 /* an SR */
+    fail_unless_equals_int ((buf[2] << 8) | buf[3], seqs[got]);
+    fail_unless (rtpcc_mprtp_read_subflow (buf, n, 5, &sf));
+    fail_unless_equals_int (sf.subflow_id, 1);
+    fail_unless_equals_int (sf.fssn, got);
+    got++;
+  }
+  fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-missing"), 0);
+  gst_harness_teardown (h);
+  gst_object_unref (sink);
+  g_object_unref (sock);
+}
+
+GST_END_TEST;
+
+/* rtpccsrc counts a subflow on its FSSN: media seqs 5 apart with
+ * consecutive FSSNs are no loss; one FSSN missing is one packet lost. The
+ * packets go downstream unchanged. */
+GST_START_TEST (test_src_subflow_accounting)
+{
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *h;
+  guint16 port, from;
+  GSocket *sock = udp_socket (&from);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *dst;
+  gint bound = 0;
+  /* FSSN 3 never arrives */
+  const guint16 fssn[5] = { 0, 1, 2, 4, 5 };
+
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps",
+      gst_caps_from_string (CAPS), NULL);
+  h = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  g_object_get (src, "bound-port", &bound, NULL);
+  port = (guint16) bound;
+  dst = g_inet_socket_address_new (lo, port);
+  for (guint i = 0; i < 5; i++) {
+    GBytes *bytes = mprtp_packet (200 + 5 * i, 2, fssn[i]);
+    GstBuffer *out;
+    GstMapInfo map;
+    fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (bytes, NULL),
+            g_bytes_get_size (bytes), NULL, NULL) > 0);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    fail_unless_equals_int (map.size, g_bytes_get_size (bytes));
+    fail_unless (memcmp (map.data, g_bytes_get_data (bytes, NULL),
+            map.size) == 0);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    g_bytes_unref (bytes);
+  }
+  fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 5);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 1);
+  gst_harness_teardown (h);
+  gst_object_unref (src);
+  g_object_unref (dst);
+  g_object_unref (lo);
+  g_object_unref (sock);
+}
+
+GST_END_TEST;
+
 /* A malformed rtpcc-target from a path is dropped and counted; it neither
  * reaches upstream nor changes the aggregate. */
 GST_START_TEST (test_malformed_target)
@@ -467,6 +611,8 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_keyframes_on_best_path);
   tcase_add_test (tc, test_single_path_passthrough);
   tcase_add_test (tc, test_malformed_target);
+  tcase_add_test (tc, test_sink_subflow_mode);
+  tcase_add_test (tc, test_src_subflow_accounting);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;
 }
