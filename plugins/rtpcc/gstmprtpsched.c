@@ -457,8 +457,12 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       if (interval) {
         /* loss per interval from the path's own feedback (its subflow
          * seq space): the path's class */
-        guint64 r = p->reported_received - p->iv_received;
-        guint64 l = p->reported_lost - p->iv_lost;
+        guint64 r, l;
+        /* (a sink restarted: its counters began again) */
+        p->iv_received = MIN (p->iv_received, p->reported_received);
+        p->iv_lost = MIN (p->iv_lost, p->reported_lost);
+        r = p->reported_received - p->iv_received;
+        l = p->reported_lost - p->iv_lost;
         rtpcc_mprtp_sched_on_interval (self->sched, i, now, r + l, l, 0);
         p->iv_received = p->reported_received;
         p->iv_lost = p->reported_lost;

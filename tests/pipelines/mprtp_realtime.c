@@ -79,10 +79,7 @@ relay_new (guint i, guint rate_kbps, guint delay_ms, guint fwd_port,
   GstElement *relay = rt_parse (desc, FALSE);
 
   g_free (desc);
-  rt_set_by_name (relay, "fsrc", "socket", sock_a);
-  rt_set_by_name (relay, "fsink", "socket", sock_b);
-  rt_set_by_name (relay, "rsrc", "socket", sock_b);
-  rt_set_by_name (relay, "rsink", "socket", sock_a);
+  rt_relay_set_sockets (relay, sock_a, sock_b);
   return relay;
 }
 
@@ -324,6 +321,19 @@ GST_START_TEST (test_two_paths)
 
 GST_END_TEST;
 
+/* @relay's links in both directions lose @loss of the packets */
+static void
+set_loss (GstElement * relay, gdouble loss)
+{
+  const gchar *names[2] = { "fwd", "rev" };
+
+  for (guint i = 0; i < 2; i++) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (relay), names[i]);
+    g_object_set (e, "loss", loss, NULL);
+    gst_object_unref (e);
+  }
+}
+
 #define FAIL_AT_S 7.0
 #define RESTORE_AT_S 11.0
 
@@ -353,12 +363,7 @@ GST_START_TEST (test_path_failure)
         " path1 %s\n", t, agg / 1000, p0, p1, state);
     if (!failed && t >= FAIL_AT_S) {
       /* path 1 black-holed both ways */
-      GstElement *fwd = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
-      GstElement *rev = gst_bin_get_by_name (GST_BIN (c.relay[1]), "rev");
-      g_object_set (fwd, "loss", 1.0, NULL);
-      g_object_set (rev, "loss", 1.0, NULL);
-      gst_object_unref (fwd);
-      gst_object_unref (rev);
+      set_loss (c.relay[1], 1.0);
       failed = TRUE;
       p1_at_fail = p1;
       p0_at_fail = p0;
@@ -369,12 +374,7 @@ GST_START_TEST (test_path_failure)
       p1_soon = p1;
     } else if (!restored && t >= RESTORE_AT_S) {
       /* the path comes back */
-      GstElement *fwd = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
-      GstElement *rev = gst_bin_get_by_name (GST_BIN (c.relay[1]), "rev");
-      g_object_set (fwd, "loss", 0.0, NULL);
-      g_object_set (rev, "loss", 0.0, NULL);
-      gst_object_unref (fwd);
-      gst_object_unref (rev);
+      set_loss (c.relay[1], 0.0);
       restored = TRUE;
       p1_at_restore = p1;
       p0_at_restore = p0;

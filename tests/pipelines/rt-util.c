@@ -133,11 +133,17 @@ rt_relay_new (const gchar * fsrc_opts, guint cap_before_kbps,
   GstElement *relay = rt_parse (desc, strict);
 
   g_free (desc);
+  rt_relay_set_sockets (relay, sock_a, sock_b);
+  return relay;
+}
+
+void
+rt_relay_set_sockets (GstElement * relay, GSocket * sock_a, GSocket * sock_b)
+{
   rt_set_by_name (relay, "fsrc", "socket", sock_a);
   rt_set_by_name (relay, "fsink", "socket", sock_b);
   rt_set_by_name (relay, "rsrc", "socket", sock_b);
   rt_set_by_name (relay, "rsink", "socket", sock_a);
-  return relay;
 }
 
 /* Relay to PLAYING, then the sender; returns the run's start (the relay's

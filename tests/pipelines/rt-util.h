@@ -51,6 +51,10 @@ guint64 rt_stat_u64 (GstElement * e, const gchar * field);
 GstElement *rt_relay_new (const gchar * fsrc_opts, guint cap_before_kbps,
     guint cap_after_kbps, guint drop_at_s, guint fwd_port, guint rev_port,
     GSocket * sock_a, GSocket * sock_b, gboolean strict);
+/* A relay's udpsrc "fsrc" / udpsink "fsink" (forward) and udpsrc "rsrc"
+ * / udpsink "rsink" (reverse) on the shared sockets A and B. */
+void rt_relay_set_sockets (GstElement * relay, GSocket * sock_a,
+    GSocket * sock_b);
 gint64 rt_run_start (GstElement * relay, GstElement * tx, RtDecoded * dec);
 gboolean rt_sample_next (gint64 start, gdouble run_s, guint sample_ms,
     GstElement * tx, GstElement * rx, GstElement * relay, gdouble * t);
