@@ -490,9 +490,10 @@ GST_START_TEST (test_src_subflow_accounting)
   gint bound = 0;
   /* FSSN 3 never arrives */
   const guint16 fssn[5] = { 0, 1, 2, 4, 5 };
+  GstCaps *caps = gst_caps_from_string (CAPS);
 
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps",
-      gst_caps_from_string (CAPS), NULL);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps, NULL);
+  gst_caps_unref (caps);
   h = gst_harness_new_with_element (src, NULL, "src");
   gst_harness_use_systemclock (h);
   gst_harness_play (h);
