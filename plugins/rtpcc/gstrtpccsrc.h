@@ -27,6 +27,7 @@ struct _GstRtpccSrc
   gchar *cname;
   guint buffer_size;
   guint twcc_ext_id;
+  guint64 max_bitrate_request;  /* bit/s, 0 = none (TMMBR) */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */

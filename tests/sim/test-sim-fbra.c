@@ -89,6 +89,7 @@ typedef struct
   /* with a playout deadline */
   guint64 media_in, late, marked;
   guint64 rx_marked, rx_reported;       /* receiver's discard counters */
+  RtpccTime rx_interval;        /* receiver's RR interval at the end */
 } Outcome;
 
 /* A playout deadline in front of the receiver: a media packet older than
@@ -135,11 +136,12 @@ playout_receive (SimNode * node, Sim * sim, SimPacket * p)
   sim_node_receive (pl->next, sim, p);
 }
 
+/* Development aid: a fixed RR interval, the sender's request ignored. */
 static RtpccTime
 fbra_rtcp_interval (void)
 {
   const gchar *e = g_getenv ("RTPCC_FBRA_RTCP_MS");
-  return e ? RTPCC_MSEC (g_ascii_strtoull (e, NULL, 10)) : RTPCC_MSEC (250);
+  return e ? RTPCC_MSEC (g_ascii_strtoull (e, NULL, 10)) : 0;
 }
 
 static guint64
@@ -181,8 +183,10 @@ add_media (SimRtpccNet * net, const gchar * controller)
   fc.sender.sender.cc.start_bitrate = MIN_BPS;
   fc.sender.sender.circuit_breaker = TRUE;
   fc.sender.initial_seq = 65000;
-  if (g_strcmp0 (controller, "fbra") == 0)
+  if (g_strcmp0 (controller, "fbra") == 0 && fbra_rtcp_interval () > 0) {
     fc.receiver.receiver.rtcp_interval = fbra_rtcp_interval ();
+    fc.receiver.receiver.honour_interval_requests = FALSE;
+  }
   f = sim_rtpcc_net_add_flow (net, &fc, &err);
   g_assert_no_error (err);
   if (g_strcmp0 (controller, "fbra") == 0) {
@@ -244,6 +248,7 @@ run_51 (Outcome * o, const gchar * controller, RtpccTime deadline)
         sim_now (net->sim));
     o->rx_marked = rs->discards_marked;
     o->rx_reported = rs->discards_reported;
+    o->rx_interval = rs->report_interval;
   }
   sim_rtpcc_net_free (net);
   rtpcc_capacity_unref (cap);
@@ -361,6 +366,19 @@ test_rfc8867_51 (void)
    * (measured 0.5 s: the target falls below 0.6 Mbit/s) */
   g_assert_true (isfinite (fb->res->changes[1].response_s));
   g_assert_cmpfloat (fb->res->changes[1].response_s, <, 2.0);
+  /* The receiver runs with the library's default 1 s RR interval; FBRA
+   * asked it (RTCP APP "FBIV" with each SR) for 2.5 × the min RTT of
+   * ~100 ms, and it reports at that. At a fixed 1 s the same run reaches
+   * 25 / 17 % in the first two phases and never meets either increase
+   * (RTPCC_FBRA_RTCP_MS=1000). */
+  g_assert_cmpint (fb->stats.report_interval_asked, >=, RTPCC_MSEC (240));
+  g_assert_cmpint (fb->stats.report_interval_asked, <=, RTPCC_MSEC (300));
+  g_assert_cmpint (fb->rx_interval, ==, fb->stats.report_interval_asked);
+  /* it converges on every capacity change: each increase is met (seed 1
+   * 10.0 s and 3.2 s) before the next change, each drop answered */
+  g_assert_cmpuint (fb->res->n_changes, ==, 3);
+  for (guint c = 0; c < fb->res->n_changes; c++)
+    g_assert_true (isfinite (fb->res->changes[c].response_s));
 
   for (guint i = 0; i < 3; i++)
     sim_rtpcc_result_free (o[i].res);

@@ -1,0 +1,263 @@
+/* A receiver's maximum rate (gst/rtpcc/ratecap.[ch]): RFC 5104 TMMBR
+ * answered with TMMBN, and REMB, capping the sender's target; and the
+ * receiver's side (rtpcc_receiver_set_max_bitrate) against the sender in a
+ * closed loop.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+
+#define MEDIA 0x1234u
+#define PEER 0xfeed0001u
+#define MS(x) RTPCC_MSEC (x)
+
+static gsize
+tmmbr (guint8 * buf, guint32 media, guint64 bitrate)
+{
+  RtpccTmmbrEntry e = { media, bitrate, 40 };
+  gsize n = rtpcc_tmmbr_write (buf, 1500, PEER, &e, 1);
+
+  fail_unless (n > 0);
+  return n;
+}
+
+static RtpccTarget
+target_of (guint64 total, guint64 fec)
+{
+  RtpccTarget t = { 0, };
+
+  t.target_bitrate = total;
+  t.fec_bitrate = fec;
+  t.media_bitrate = total - fec;
+  t.pacing_rate = total * 3 / 2;
+  t.reason = "controller";
+  return t;
+}
+
+GST_START_TEST (test_cap)
+{
+  RtpccRateCap *cap = rtpcc_rate_cap_new (MEDIA);
+  const RtpccRateCapStats *st = rtpcc_rate_cap_get_stats (cap);
+  guint8 buf[1500];
+  RtpccTarget t;
+  guint32 ssrcs[2] = { 0x99u, MEDIA };
+  g_autoptr (RtpccTmmb) n = NULL;
+  gsize len;
+
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), G_MAXUINT64);
+  t = target_of (1000000, 100000);
+  fail_if (rtpcc_rate_cap_apply (cap, &t));
+  fail_unless_equals_uint64 (t.target_bitrate, 1000000);
+
+  /* a TMMBR about another stream is not ours; no TMMBN is owed */
+  fail_if (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, 0x99u, 500000)));
+  fail_if (rtpcc_rate_cap_tmmbn_due (cap));
+  /* ours: 500 kbit/s caps the total, media, FEC and pacing alike */
+  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA, 500000)));
+  fail_unless_equals_uint64 (st->tmmbr_received, 1);
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
+  fail_unless (rtpcc_rate_cap_apply (cap, &t));
+  fail_unless_equals_uint64 (t.target_bitrate, 500000);
+  fail_unless_equals_uint64 (t.fec_bitrate, 50000);
+  fail_unless_equals_uint64 (t.media_bitrate, 450000);
+  fail_unless_equals_uint64 (t.pacing_rate, 750000);
+  fail_unless_equals_string (t.reason, "tmmbr-limit");
+  /* below the limit nothing changes */
+  t = target_of (400000, 0);
+  fail_if (rtpcc_rate_cap_apply (cap, &t));
+
+  /* the TMMBN: the bounding set, owned by the requester, from our SSRC */
+  fail_unless (rtpcc_rate_cap_tmmbn_due (cap));
+  len = rtpcc_rate_cap_write_tmmbn (cap, buf, sizeof buf);
+  fail_unless (len > 0);
+  n = rtpcc_tmmbn_parse (buf, len, NULL);
+  fail_unless (n != NULL);
+  fail_unless_equals_uint64 (n->sender_ssrc, MEDIA);
+  fail_unless_equals_int (n->n_entries, 1);
+  fail_unless_equals_uint64 (n->entries[0].ssrc, PEER);
+  fail_unless_equals_uint64 (n->entries[0].bitrate, 500000);
+  fail_if (rtpcc_rate_cap_tmmbn_due (cap));
+  fail_unless_equals_int (rtpcc_rate_cap_write_tmmbn (cap, buf, sizeof buf),
+      0);
+  fail_unless_equals_uint64 (st->tmmbn_sent, 1);
+
+  /* REMB naming us (among others) caps lower; not naming us: ignored */
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 300000, ssrcs, 2);
+  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  t = target_of (1000000, 0);
+  fail_unless (rtpcc_rate_cap_apply (cap, &t));
+  fail_unless_equals_uint64 (t.target_bitrate, 300000);
+  fail_unless_equals_string (t.reason, "remb-limit");
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 100000, ssrcs, 1);
+  fail_if (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  /* a later REMB replaces the earlier, upwards too */
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 2000000, ssrcs, 2);
+  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
+  fail_unless_equals_uint64 (st->remb_received, 2);
+
+  /* a value no rate reaches withdraws the TMMBR (and is answered) */
+  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA,
+              RTPCC_RATE_CAP_NONE)));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
+  fail_unless (rtpcc_rate_cap_tmmbn_due (cap));
+
+  /* malformed: counted, dropped */
+  len = tmmbr (buf, MEDIA, 100000);
+  buf[3] = 3;                   /* length too short for its FCI */
+  fail_if (rtpcc_rate_cap_receive (cap, buf, 16));
+  fail_unless_equals_uint64 (st->malformed, 1);
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
+  rtpcc_rate_cap_free (cap);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  RtpccSender *s;
+  RtpccReceiver *r;
+  RtpccTime now;
+  guint16 seq;
+  guint tmmbn_in_sr;            /* SR compounds that carried a TMMBN */
+} Loop;
+
+static gboolean
+has_tmmbn (const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket p;
+
+  fail_unless (rtpcc_rtcp_iter_init (&it, data, len));
+  while (rtpcc_rtcp_iter_next (&it, &p))
+    if (p.pt == RTPCC_RTCP_RTPFB && p.count == RTPCC_RTPFB_FMT_TMMBN)
+      return TRUE;
+  return FALSE;
+}
+
+/* @ms of a 1 ms-step loop without delay: a 1200-byte packet every 10 ms
+ * queued, everything the sender lets out received, RTCP both ways. */
+static void
+run (Loop * l, guint ms)
+{
+  guint8 buf[1500];
+  RtpccWirePacket w;
+  gsize n;
+
+  for (guint i = 0; i < ms; i++, l->now += MS (1)) {
+    if (l->now % MS (10) == 0) {
+      RtpccRtpInfo info = { 0, };
+      info.ssrc = MEDIA;
+      info.seq = l->seq++;
+      info.pt = 96;
+      info.size = 1200;
+      info.clock_rate = 90000;
+      info.rtp_ts = (guint32) (l->now / MS (1) * 90);
+      rtpcc_sender_enqueue (l->s, l->now, &info, GUINT_TO_POINTER (1));
+    }
+    rtpcc_sender_tick (l->s, l->now);
+    while (rtpcc_sender_dequeue (l->s, l->now, &w)) {
+      RtpccRtpInfo ri = w.info;
+      rtpcc_receiver_on_rtp (l->r, l->now, &ri);
+    }
+    n = rtpcc_sender_build_rtcp (l->s, l->now, buf, sizeof buf);
+    if (n > 0) {
+      l->tmmbn_in_sr += has_tmmbn (buf, n);
+      rtpcc_receiver_on_rtcp (l->r, l->now, buf, n);
+    }
+    n = rtpcc_receiver_build_feedback (l->r, l->now, buf, sizeof buf);
+    if (n > 0)
+      rtpcc_sender_receive_rtcp (l->s, l->now, buf, n);
+  }
+}
+
+/* The receiver asks for at most 300 kbit/s: its next RR carries a TMMBR,
+ * the sender's target drops to it at once and its next RTCP answers with
+ * a TMMBN, after which the receiver stops asking. Withdrawn, the target
+ * is the controller's again. */
+GST_START_TEST (test_loop)
+{
+  RtpccSenderConfig sc;
+  RtpccReceiverConfig rc;
+  Loop l = { 0, };
+  GError *err = NULL;
+  const RtpccReceiverStats *rs;
+  const RtpccSenderStats *ss;
+  guint64 sent;
+
+  rtpcc_sender_config_init (&sc);
+  sc.controller = "fixed";
+  sc.cc.start_bitrate = 1000000;
+  sc.cc.min_bitrate = 50000;
+  sc.cc.max_bitrate = 2000000;
+  sc.seed = 3;
+  l.s = rtpcc_sender_new (&sc, 0, &err);
+  g_assert_no_error (err);
+  rtpcc_receiver_config_init (&rc);
+  rc.seed = 4;
+  l.r = rtpcc_receiver_new (&rc, 0);
+
+  run (&l, 2000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      1000000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->receiver_limit, G_MAXUINT64);
+
+  rtpcc_receiver_set_max_bitrate (l.r, l.now, 300000);
+  fail_unless_equals_uint64 (rtpcc_receiver_get_max_bitrate (l.r), 300000);
+  run (&l, 5);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  fail_unless_equals_uint64 (ss->tmmbr_received, 1);
+  fail_unless_equals_uint64 (ss->receiver_limit, 300000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      300000);
+  fail_unless_equals_string (rtpcc_sender_get_target (l.s)->reason,
+      "tmmbr-limit");
+  fail_unless_equals_uint64 (ss->tmmbn_sent, 1);
+  fail_unless_equals_int (l.tmmbn_in_sr, 1);
+  rs = rtpcc_receiver_get_stats (l.r, l.now);
+  fail_unless_equals_uint64 (rs->tmmbr_sent, 1);
+  fail_unless_equals_uint64 (rs->tmmbn_received, 1);
+  fail_unless (rs->max_bitrate_acked);
+
+  /* acknowledged: the RRs that follow carry no TMMBR */
+  run (&l, 5000);
+  rs = rtpcc_receiver_get_stats (l.r, l.now);
+  fail_unless_equals_uint64 (rs->tmmbr_sent, 1);
+  fail_unless (rs->rtcp_sent >= 4);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      300000);
+
+  /* withdrawn */
+  sent = rs->tmmbr_sent;
+  rtpcc_receiver_set_max_bitrate (l.r, l.now, 0);
+  run (&l, 5);
+  rs = rtpcc_receiver_get_stats (l.r, l.now);
+  fail_unless_equals_uint64 (rs->tmmbr_sent, sent + 1);
+  fail_unless (rs->max_bitrate_acked);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      1000000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->tmmbn_sent, 2);
+
+  rtpcc_receiver_free (l.r);
+  rtpcc_sender_free (l.s);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_ratecap_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_ratecap");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_cap);
+  tcase_add_test (tc, test_loop);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_ratecap);
