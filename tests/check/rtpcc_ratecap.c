@@ -7,6 +7,8 @@
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
 
+#include "tshark-util.h"
+
 #define MEDIA 0x1234u
 #define PEER 0xfeed0001u
 #define MS(x) RTPCC_MSEC (x)
@@ -122,7 +124,16 @@ typedef struct
   RtpccTime now;
   guint16 seq;
   guint tmmbn_in_sr;            /* SR compounds that carried a TMMBN */
+  GByteArray *pcap;             /* if set: every RTCP compound, both ways */
+  guint frames;
 } Loop;
+
+static void
+capture (Loop * l, const guint8 * data, gsize len)
+{
+  if (l->pcap)
+    test_pcap_add (l->pcap, ++l->frames, TSHARK_RTCP_PORT, data, len);
+}
 
 static gboolean
 has_tmmbn (const guint8 * data, gsize len)
@@ -165,11 +176,14 @@ run (Loop * l, guint ms)
     n = rtpcc_sender_build_rtcp (l->s, l->now, buf, sizeof buf);
     if (n > 0) {
       l->tmmbn_in_sr += has_tmmbn (buf, n);
+      capture (l, buf, n);
       rtpcc_receiver_on_rtcp (l->r, l->now, buf, n);
     }
     n = rtpcc_receiver_build_feedback (l->r, l->now, buf, sizeof buf);
-    if (n > 0)
+    if (n > 0) {
+      capture (l, buf, n);
       rtpcc_sender_receive_rtcp (l->s, l->now, buf, n);
+    }
   }
 }
 
@@ -248,6 +262,85 @@ GST_START_TEST (test_loop)
 
 GST_END_TEST;
 
+/* What the loop puts on the wire when a maximum is set, as tshark reads
+ * it: the receiver's RR + SDES + TMMBR + CCFB (300 kbit/s = 75000 · 2^2,
+ * overhead 40), then the sender's SR + SDES + APP "FBIV" (fbra asks for
+ * its report interval) + TMMBN (the bounding set: the receiver's tuple);
+ * and a REMB after an RR, as a WebRTC receiver sends it. No malformed
+ * packet, no warning. */
+GST_START_TEST (test_tshark)
+{
+  gchar *tshark = tshark_find ("test_tshark");
+  RtpccSenderConfig sc;
+  RtpccReceiverConfig rc;
+  Loop l = { 0, };
+  GError *err = NULL;
+  guint8 pkt[256];
+  guint32 media = MEDIA;
+  gchar *dir, *file, *out, *rx;
+  gsize n;
+
+  if (tshark == NULL)
+    return;
+  rtpcc_sender_config_init (&sc);
+  sc.controller = "fbra";
+  sc.cc.start_bitrate = 1000000;
+  sc.seed = 3;
+  l.s = rtpcc_sender_new (&sc, 0, &err);
+  g_assert_no_error (err);
+  rtpcc_receiver_config_init (&rc);
+  rc.seed = 4;
+  l.r = rtpcc_receiver_new (&rc, 0);
+  run (&l, 2000);
+  l.pcap = test_pcap_new ();
+  rtpcc_receiver_set_max_bitrate (l.r, l.now, 300000);
+  run (&l, 3);
+  fail_unless (l.frames >= 2);
+  rx = g_strdup_printf ("0x%08x", rtpcc_receiver_get_ssrc (l.r));
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  n += rtpcc_remb_write (pkt + n, sizeof pkt - n, 0x55667788, 500000, &media,
+      1);
+  test_pcap_add (l.pcap, ++l.frames, TSHARK_RTCP_PORT, pkt, n);
+  file = test_pcap_save (l.pcap, "rtpcc-ratecap-XXXXXX", "ratecap.pcap",
+      &dir);
+
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-V", NULL});
+  tshark_assert_clean (out);
+  tshark_assert_no_warnings (out);
+  g_free (out);
+
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
+      "-e", "rtcp.pt", "-e", "rtcp.length_check", "-e", "rtcp.rtpfb.fmt",
+      "-e", "rtcp.rtpfb.tmmbr.fci.ssrc", "-e", "rtcp.rtpfb.tmmbr.fci.exp",
+      "-e", "rtcp.rtpfb.tmmbr.fci.mantissa",
+      "-e", "rtcp.rtpfb.tmmbr.fci.measuredoverhead",
+      "-e", "rtcp.app.name", "-e", "rtcp.psfb.remb.fci.br_exp",
+      "-e", "rtcp.psfb.remb.fci.br_mantissa", NULL});
+  {
+    gchar *tmmbr = g_strdup_printf ("201,202,205,205;1;3,11;0x%08x;2;75000;"
+        "40;;;", MEDIA);
+    gchar *tmmbn = g_strdup_printf ("200,202,204,205;1;4;%s;2;75000;40;"
+        "FBIV;;", rx);
+    const gchar *want[] = { tmmbr, tmmbn,
+      "201,202,206;1;;;;;;;1;250000",
+    };
+    tshark_assert_lines (out, want, G_N_ELEMENTS (want));
+    g_free (tmmbr);
+    g_free (tmmbn);
+  }
+  g_free (out);
+
+  test_pcap_remove (file, dir);
+  g_free (rx);
+  g_free (tshark);
+  rtpcc_receiver_free (l.r);
+  rtpcc_sender_free (l.s);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_ratecap_suite (void)
 {
@@ -257,6 +350,7 @@ rtpcc_ratecap_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cap);
   tcase_add_test (tc, test_loop);
+  tcase_add_test (tc, test_tshark);
   return s;
 }
 
