@@ -187,33 +187,49 @@ run (Loop * l, guint ms)
   }
 }
 
+/* A sender running @controller from 1 Mbit/s, a receiver, and 2 s of
+ * media between them. */
+static void
+loop_init (Loop * l, const gchar * controller)
+{
+  RtpccSenderConfig sc;
+  RtpccReceiverConfig rc;
+  GError *err = NULL;
+
+  memset (l, 0, sizeof (*l));
+  rtpcc_sender_config_init (&sc);
+  sc.controller = controller;
+  sc.cc.start_bitrate = 1000000;
+  sc.cc.min_bitrate = 50000;
+  sc.cc.max_bitrate = 2000000;
+  sc.seed = 3;
+  l->s = rtpcc_sender_new (&sc, 0, &err);
+  g_assert_no_error (err);
+  rtpcc_receiver_config_init (&rc);
+  rc.seed = 4;
+  l->r = rtpcc_receiver_new (&rc, 0);
+  run (l, 2000);
+}
+
+static void
+loop_clear (Loop * l)
+{
+  rtpcc_receiver_free (l->r);
+  rtpcc_sender_free (l->s);
+}
+
 /* The receiver asks for at most 300 kbit/s: its next RR carries a TMMBR,
  * the sender's target drops to it at once and its next RTCP answers with
  * a TMMBN, after which the receiver stops asking. Withdrawn, the target
  * is the controller's again. */
 GST_START_TEST (test_loop)
 {
-  RtpccSenderConfig sc;
-  RtpccReceiverConfig rc;
-  Loop l = { 0, };
-  GError *err = NULL;
+  Loop l;
   const RtpccReceiverStats *rs;
   const RtpccSenderStats *ss;
   guint64 sent;
 
-  rtpcc_sender_config_init (&sc);
-  sc.controller = "fixed";
-  sc.cc.start_bitrate = 1000000;
-  sc.cc.min_bitrate = 50000;
-  sc.cc.max_bitrate = 2000000;
-  sc.seed = 3;
-  l.s = rtpcc_sender_new (&sc, 0, &err);
-  g_assert_no_error (err);
-  rtpcc_receiver_config_init (&rc);
-  rc.seed = 4;
-  l.r = rtpcc_receiver_new (&rc, 0);
-
-  run (&l, 2000);
+  loop_init (&l, "fixed");
   fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
       1000000);
   fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
@@ -255,9 +271,7 @@ GST_START_TEST (test_loop)
       1000000);
   fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
           l.now)->tmmbn_sent, 2);
-
-  rtpcc_receiver_free (l.r);
-  rtpcc_sender_free (l.s);
+  loop_clear (&l);
 }
 
 GST_END_TEST;
@@ -271,10 +285,7 @@ GST_END_TEST;
 GST_START_TEST (test_tshark)
 {
   gchar *tshark = tshark_find ("test_tshark");
-  RtpccSenderConfig sc;
-  RtpccReceiverConfig rc;
-  Loop l = { 0, };
-  GError *err = NULL;
+  Loop l;
   guint8 pkt[256];
   guint32 media = MEDIA;
   gchar *dir, *file, *out, *rx;
@@ -282,16 +293,7 @@ GST_START_TEST (test_tshark)
 
   if (tshark == NULL)
     return;
-  rtpcc_sender_config_init (&sc);
-  sc.controller = "fbra";
-  sc.cc.start_bitrate = 1000000;
-  sc.seed = 3;
-  l.s = rtpcc_sender_new (&sc, 0, &err);
-  g_assert_no_error (err);
-  rtpcc_receiver_config_init (&rc);
-  rc.seed = 4;
-  l.r = rtpcc_receiver_new (&rc, 0);
-  run (&l, 2000);
+  loop_init (&l, "fbra");
   l.pcap = test_pcap_new ();
   rtpcc_receiver_set_max_bitrate (l.r, l.now, 300000);
   run (&l, 3);
@@ -335,8 +337,7 @@ GST_START_TEST (test_tshark)
   test_pcap_remove (file, dir);
   g_free (rx);
   g_free (tshark);
-  rtpcc_receiver_free (l.r);
-  rtpcc_sender_free (l.s);
+  loop_clear (&l);
 }
 
 GST_END_TEST;
