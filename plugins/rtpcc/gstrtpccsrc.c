@@ -696,7 +696,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   /**
    * GstRtpccSrc:rtcp-interval:
    *
-   * Mean RTCP RR interval in ms (randomised ±50 %).
+   * Mean RTCP RR interval in ms (randomised ±50 %). A sender whose
+   * controller needs reports more often (fbra) asks for a shorter interval
+   * with its SRs; it is followed down to 100 ms, never above this value
+   * (stats: report-interval).
    */
   g_object_class_install_property (gobject_class, PROP_RTCP_INTERVAL,
       g_param_spec_uint ("rtcp-interval", "RTCP interval",
