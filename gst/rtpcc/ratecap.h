@@ -43,7 +43,9 @@ gboolean rtpcc_rate_cap_receive (RtpccRateCap * cap, const guint8 * data,
 /* The limit in force (bit/s), G_MAXUINT64 if none. */
 guint64 rtpcc_rate_cap_limit (const RtpccRateCap * cap);
 /* Lowers @target to the limit: the total to it, media, FEC and pacing by
- * the same factor; the reason names the message. TRUE if it lowered it. */
+ * the same factor; the reason names the message. TRUE if it lowered it.
+ * The limit is the receiver's hard maximum: it applies below the
+ * configured min-bitrate too. */
 gboolean rtpcc_rate_cap_apply (const RtpccRateCap * cap, RtpccTarget * target);
 
 /* TRUE while a TMMBN is owed (each TMMBR gets one, RFC 5104 §3.5.4.1). */
