@@ -326,11 +326,15 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.seed = (guint64) g_get_real_time ();
   GST_OBJECT_UNLOCK (self);
+  g_mutex_lock (&self->lock);
   self->receiver = rtpcc_receiver_new (&cfg, now);
+  /* read under both locks: a set_property racing with us applies its
+   * value after ours (it waits for self->lock) */
   GST_OBJECT_LOCK (self);
   rtpcc_receiver_set_max_bitrate (self->receiver, now,
       self->max_bitrate_request);
   GST_OBJECT_UNLOCK (self);
+  g_mutex_unlock (&self->lock);
   rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
   return TRUE;
