@@ -261,6 +261,13 @@ rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     cc->ops->on_discards (cc, now, reports, n_reports);
 }
 
+RtpccTime
+rtpcc_controller_report_interval (RtpccController * cc)
+{
+  return cc->ops->report_interval ? cc->ops->report_interval (cc) :
+      RTPCC_TIME_NONE;
+}
+
 gboolean
 rtpcc_controller_can_send (RtpccController * cc, RtpccTime now, guint size)
 {

@@ -154,6 +154,10 @@ struct _RtpccControllerOps
    * restarts from there — ramping up as it starts up — and does not jump
    * back to the rate it had before the stop. */
   void (*on_no_feedback) (RtpccController * cc, RtpccTime now, guint64 rate);
+  /* optional: the regular report (RR) interval this controller needs from
+   * the receiver, RTPCC_TIME_NONE for no preference. The sender asks the
+   * receiver for it in band (feedback/reportinterval.h). */
+  RtpccTime (*report_interval) (RtpccController * cc);
 };
 
 struct _RtpccController
@@ -203,6 +207,8 @@ void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     const RtpccPacketReport * reports, guint n_reports);
 gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,
     const gchar * value);
+/* The controller's wanted report interval, or RTPCC_TIME_NONE. */
+RtpccTime rtpcc_controller_report_interval (RtpccController * cc);
 /* Applies "key=value" pairs separated by ';' or ',' (whitespace around
  * them ignored, empty items skipped) in order. Stops at the first pair the
  * controller rejects (unknown key or bad value) or that has no '=', with

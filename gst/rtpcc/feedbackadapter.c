@@ -449,8 +449,10 @@ on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
       RtpccPacketReport r;
       if (!blk->bits[i])
         continue;
+      /* thinned (T > 0): bit i is the i-th multiple of 2^T from
+       * begin_seq on, not begin_seq + i·2^T (RFC 3611 §4.1) */
       e = rtpcc_sent_history_find (a->history, blk->ssrc,
-          (guint16) (blk->begin_seq + (i << blk->thinning)));
+          rtpcc_xr_rle_seq (blk, i));
       if (!e)
         continue;
       /* it arrived, whatever feedback has said about it yet */

@@ -5,6 +5,10 @@
 #include <rtpcc/feedback/arrivallog.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/xr.h>
+#include <rtpcc/feedback/reportinterval.h>
+#include <rtpcc/feedback/tmmbr.h>
+#include "feedback/bytes.h"
+#include <rtpcc/ratecap.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -51,6 +55,11 @@ struct _RtpccReceiver
   guint pending;                /* new packets since the last CCFB */
   RtpccTime next_feedback;
   RtpccTime next_rr;
+  RtpccTime rr_interval;        /* config, or shorter on request */
+  /* our maximum (TMMBR, RFC 5104): 0 none; sent with each RR until a
+   * TMMBN shows the sender has it */
+  guint64 max_bitrate;
+  gboolean tmmbr_pending;
   RtpccTime last_early;         /* last early RR, or NONE */
 
   /* frame interval from marker bits, for the adaptive CCFB interval */
@@ -74,6 +83,7 @@ rtpcc_receiver_config_init (RtpccReceiverConfig * config)
   config->feedback_max = RTPCC_MSEC (100);
   config->rtcp_interval = RTPCC_SEC (1);
   config->cname = "rtpcc-receiver@localhost";
+  config->honour_interval_requests = TRUE;
 }
 
 RtpccReceiver *
@@ -87,6 +97,7 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   r->config.cname = r->cname;
   if (r->config.rtcp_interval <= 0)
     r->config.rtcp_interval = RTPCC_SEC (1);
+  r->rr_interval = r->config.rtcp_interval;
   if (r->config.feedback_min <= 0)
     r->config.feedback_min = RTPCC_MSEC (20);
   if (r->config.feedback_max < r->config.feedback_min)
@@ -291,9 +302,111 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
     r->next_feedback = now + feedback_interval (r);
     /* the first RR soon, so the sender gets an RTT and the breaker a sign
      * of life early */
-    r->next_rr = now + r->config.rtcp_interval / 2;
+    r->next_rr = now + r->rr_interval / 2;
   }
   return s->media;
+}
+
+/* RFC 5104 §3.5.4: IPv4 + UDP + RTP header. We see no IP header; this
+ * is what a plain RTP/UDP/IPv4 packet carries. */
+#define TMMBR_OVERHEAD 40
+/* "no maximum": a value no target reaches (ratecap.h) */
+#define TMMBR_NONE RTPCC_RATE_CAP_NONE
+
+static gsize
+write_tmmbr (RtpccReceiver * r, guint8 * buf, gsize max)
+{
+  RtpccTmmbrEntry e[RTPCC_RECEIVER_MAX_SOURCES];
+  GHashTableIter hit;
+  gpointer key, value;
+  guint n = 0;
+  gsize len;
+
+  if (!r->tmmbr_pending)
+    return 0;
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, &key, &value) && n < G_N_ELEMENTS (e))
+    if (((Source *) value)->media) {
+      e[n].ssrc = GPOINTER_TO_UINT (key);
+      e[n].bitrate = r->max_bitrate ? r->max_bitrate : TMMBR_NONE;
+      e[n].overhead = TMMBR_OVERHEAD;
+      n++;
+    }
+  if (n == 0)
+    return 0;
+  len = rtpcc_tmmbr_write (buf, max, r->ssrc, e, n);
+  if (len > 0)
+    r->stats.tmmbr_sent++;
+  return len;
+}
+
+/* A TMMBN from a media source: our request is in force if adding it to
+ * the set would change nothing (it is in, or a lower one bounds it). */
+static void
+on_tmmbn (RtpccReceiver * r, const RtpccRtcpPacket * pkt)
+{
+  g_autoptr (RtpccTmmb) t = NULL;
+  RtpccTmmbrEntry mine;
+  guint8 exp;
+  guint32 mantissa;
+  gboolean owned = FALSE;
+
+  t = rtpcc_tmmbn_parse (pkt->data, pkt->len, NULL);
+  if (!t) {
+    r->stats.rtcp_malformed++;
+    return;
+  }
+  r->stats.tmmbn_received++;
+  if (!r->tmmbr_pending)
+    return;
+  for (guint i = 0; i < t->n_entries; i++)
+    owned |= t->entries[i].ssrc == r->ssrc;
+  /* compare as the wire carries it: mantissa · 2^exp */
+  rtpcc_tmmbr_encode_bitrate (r->max_bitrate ? r->max_bitrate : TMMBR_NONE,
+      &exp, &mantissa);
+  mine.ssrc = r->ssrc;
+  mine.bitrate = (guint64) mantissa << exp;
+  mine.overhead = TMMBR_OVERHEAD;
+  if (r->max_bitrate == 0 ? !owned : !rtpcc_tmmbr_would_change (t->entries,
+          t->n_entries, &mine))
+    r->tmmbr_pending = FALSE;
+  r->stats.max_bitrate_acked = !r->tmmbr_pending;
+}
+
+void
+rtpcc_receiver_set_max_bitrate (RtpccReceiver * r, RtpccTime now,
+    guint64 bitrate)
+{
+  if (bitrate == r->max_bitrate)
+    return;
+  r->max_bitrate = bitrate;
+  r->tmmbr_pending = TRUE;
+  r->stats.max_bitrate_acked = FALSE;
+  /* RFC 5104 §3.5.4 lets it go early; with the next RR at the latest */
+  if (r->next_rr != RTPCC_TIME_NONE && r->next_rr > now)
+    r->next_rr = now;
+}
+
+guint64
+rtpcc_receiver_get_max_bitrate (const RtpccReceiver * r)
+{
+  return r->max_bitrate;
+}
+
+/* A request within [floor, configured]; a shorter interval takes effect
+ * at once (the RR already scheduled comes no later than one new interval
+ * from now), a longer one from the next RR. */
+static void
+set_rr_interval (RtpccReceiver * r, RtpccTime now, RtpccTime iv)
+{
+  iv = CLAMP (iv, RTPCC_RECEIVER_MIN_REPORT_INTERVAL,
+      MAX (r->config.rtcp_interval, RTPCC_RECEIVER_MIN_REPORT_INTERVAL));
+  if (iv == r->rr_interval)
+    return;
+  r->rr_interval = iv;
+  if (r->next_rr != RTPCC_TIME_NONE && r->next_rr > now + iv)
+    r->next_rr = now + (RtpccTime) (iv * rtpcc_rng_uniform (&r->rng, 0.5,
+            1.5));
 }
 
 gboolean
@@ -323,6 +436,28 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         used = TRUE;
       } else
         unknown = TRUE;
+    } else if (pkt.pt == RTPCC_RTCP_RTPFB
+        && pkt.count == RTPCC_RTPFB_FMT_TMMBN && pkt.body_len >= 4) {
+      if (!get_source (r, rtpcc_rd32 (pkt.body), FALSE, now)) {
+        unknown = TRUE;
+        continue;
+      }
+      used = TRUE;
+      on_tmmbn (r, &pkt);
+    } else if (pkt.pt == RTPCC_RTCP_APP) {
+      guint32 ssrc;
+      RtpccTime iv;
+      /* another application's APP is not ours to judge: skipped */
+      if (!rtpcc_report_interval_parse (pkt.data, pkt.len, &ssrc, &iv))
+        continue;
+      if (!get_source (r, ssrc, FALSE, now)) {
+        unknown = TRUE;
+        continue;
+      }
+      used = TRUE;
+      r->stats.interval_requests++;
+      if (r->config.honour_interval_requests)
+        set_rr_interval (r, now, iv);
     }
   }
   if (used)
@@ -393,7 +528,7 @@ rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
   }
   if (r->config.early_discard_feedback && r->next_rr != RTPCC_TIME_NONE
       && r->next_rr > now && (r->last_early == RTPCC_TIME_NONE
-          || now - r->last_early >= 2 * r->config.rtcp_interval)) {
+          || now - r->last_early >= 2 * r->rr_interval)) {
     /* an early report: at most one per two regular intervals */
     r->next_rr = now;
     r->last_early = now;
@@ -546,7 +681,9 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
   if (m == 0)
     return 0;
   /* XR after SDES (RFC 3550 §6.1 order), before any per-packet feedback */
-  return n + m + write_discards (r, buf + n + m, max - n - m);
+  n += m;
+  n += write_discards (r, buf + n, max - n);
+  return n + write_tmmbr (r, buf + n, max - n);
 }
 
 gsize
@@ -570,7 +707,7 @@ rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
       return 0;
     r->stats.rtcp_sent++;
     /* RFC 3550 §6.3.1 randomisation */
-    r->next_rr = now + (RtpccTime) (r->config.rtcp_interval *
+    r->next_rr = now + (RtpccTime) (r->rr_interval *
         rtpcc_rng_uniform (&r->rng, 0.5, 1.5));
   }
   if (r->config.feedback == RTPCC_FEEDBACK_TWCC && (fb_due || rr_due)) {
@@ -620,6 +757,7 @@ rtpcc_receiver_get_stats (RtpccReceiver * r, RtpccTime now)
   }
   r->stats.packets_lost = lost;
   r->stats.media_sources = media;
+  r->stats.report_interval = r->rr_interval;
   {
     const RtpccPeerStats *ps = rtpcc_peer_get_stats (r->peer);
     r->stats.peer_changes = ps->changes;

@@ -30,7 +30,15 @@ typedef struct
    * the first discard marked brings the next RR (+XR) forward to now, at
    * most once per two regular intervals (FBRA-C15). Default FALSE. */
   gboolean early_discard_feedback;
+  /* a media sender's report-interval request (feedback/reportinterval.h)
+   * shortens the RR interval to what it asks, within
+   * [RTPCC_RECEIVER_MIN_REPORT_INTERVAL, rtcp_interval]: the sender's
+   * controller knows what it needs. Default TRUE. */
+  gboolean honour_interval_requests;
 } RtpccReceiverConfig;
+
+/* no request brings regular reports closer than this */
+#define RTPCC_RECEIVER_MIN_REPORT_INTERVAL RTPCC_MSEC (100)
 
 void rtpcc_receiver_config_init (RtpccReceiverConfig * config);
 
@@ -62,6 +70,12 @@ typedef struct
    * or over the per-source backlog */
   guint64 discards_marked, discards_reported, discards_rejected;
   guint64 early_feedback;       /* RRs brought forward for discards */
+  RtpccTime report_interval;    /* RR interval in use (before randomisation) */
+  guint64 interval_requests;    /* report-interval requests from a source */
+  /* our maximum rate (rtpcc_receiver_set_max_bitrate): TMMBRs sent, the
+   * sender's TMMBNs received */
+  guint64 tmmbr_sent, tmmbn_received;
+  gboolean max_bitrate_acked;   /* a TMMBN showed the request in force */
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;
@@ -94,6 +108,14 @@ gboolean rtpcc_receiver_on_rtp (RtpccReceiver * receiver, RtpccTime now,
 /* RTCP from the sender (SR for LSR/DLSR). FALSE if dropped (counted). */
 gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,
     const guint8 * data, gsize len);
+/* The most we want to receive, in bit/s (0: no maximum): sent to the media
+ * sources as an RFC 5104 TMMBR with the next RR, brought forward to @now,
+ * and with each RR after until the sender's TMMBN shows it in force. A
+ * media sender that supports it keeps its total rate at or below it. 0
+ * after a maximum withdraws it (a TMMBR no rate reaches). */
+void rtpcc_receiver_set_max_bitrate (RtpccReceiver * receiver, RtpccTime now,
+    guint64 bitrate);
+guint64 rtpcc_receiver_get_max_bitrate (const RtpccReceiver * receiver);
 
 typedef enum
 {

@@ -28,6 +28,7 @@
 #include <rtpcc/feedback/tmmbr.h>
 #include <rtpcc/feedback/remb.h>
 #include <rtpcc/feedback/nadu.h>
+#include <rtpcc/feedback/reportinterval.h>
 #include <rtpcc/controller.h>
 #include <rtpcc/tcpeq.h>
 #include <rtpcc/circuitbreaker.h>
@@ -38,6 +39,7 @@
 #include <rtpcc/lossevents.h>
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
+#include <rtpcc/ratecap.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>

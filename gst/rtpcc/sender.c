@@ -26,6 +26,8 @@
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/xr.h>
+#include <rtpcc/feedback/reportinterval.h>
+#include <rtpcc/ratecap.h>
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/rng.h>
 
@@ -42,6 +44,7 @@ struct _RtpccSender
   RtpccCircuitBreaker *breaker;
   RtpccEgress *egress;
   RtpccPacer *pacer;            /* the egress's */
+  RtpccRateCap *ratecap;        /* the receiver's TMMBR / REMB limit */
   RtpccSentHistory *history;
   RtpccFeedbackAdapter *feedback;
   RtpccProber *prober;
@@ -121,6 +124,8 @@ refresh_target (RtpccSender * s, RtpccTime now)
       rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
           (s->breaker)) : NULL);
 
+  /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything */
+  rtpcc_rate_cap_apply (s->ratecap, &t);
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
     s->generation++;
@@ -151,6 +156,13 @@ sync_stats (RtpccSender * s)
   s->stats.rtcp_unknown_ssrc = fs->rtcp_unknown_ssrc;
   s->stats.probe_packets = ps->probe_packets;
   s->stats.probe_bytes = ps->probe_bytes;
+  {
+    const RtpccRateCapStats *rc = rtpcc_rate_cap_get_stats (s->ratecap);
+    s->stats.tmmbr_received = rc->tmmbr_received;
+    s->stats.tmmbn_sent = rc->tmmbn_sent;
+    s->stats.remb_received = rc->remb_received;
+    s->stats.receiver_limit = rtpcc_rate_cap_limit (s->ratecap);
+  }
   s->stats.probe_media_packets = ps->probe_media_packets;
   s->stats.fec_rewritten = ps->fec_rewritten;
   s->stats.fec_rewrite_drops = ps->fec_rewrite_drops;
@@ -234,12 +246,14 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
       config->feedback == RTPCC_FEEDBACK_TWCC ? config->twcc_ext_id : 0);
   s->pacer = rtpcc_egress_get_pacer (s->egress);
   s->rtcp_ssrc = config->rtcp_ssrc;
+  s->ratecap = rtpcc_rate_cap_new (0);
   s->history = rtpcc_sent_history_new (config->probe_ssrc_mode ==
       RTPCC_PROBE_SSRC_MEDIA);
   s->feedback = rtpcc_feedback_adapter_new (s->history, config->feedback,
       config->ntp_offset, &feedback_sink, s);
   s->next_rtcp = now;
   s->first_sent = RTPCC_TIME_NONE;
+  s->stats.report_interval_asked = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   pc.enabled = config->probing;
   pc.mode = config->probe_ssrc_mode;
@@ -269,6 +283,7 @@ rtpcc_sender_free (RtpccSender * s)
   if (!s)
     return;
   rtpcc_egress_free (s->egress);
+  rtpcc_rate_cap_free (s->ratecap);
   rtpcc_controller_free (s->cc);
   if (s->breaker)
     rtpcc_circuit_breaker_free (s->breaker);
@@ -297,6 +312,9 @@ touch_stream (RtpccSender * s, const RtpccRtpInfo * info)
 
   if (s->rtcp_ssrc == 0)
     s->rtcp_ssrc = info->ssrc;
+  /* TMMBR and REMB are about the media stream: the first one */
+  if (rtpcc_rate_cap_get_ssrc (s->ratecap) == 0 && !info->is_fec)
+    rtpcc_rate_cap_set_ssrc (s->ratecap, info->ssrc);
   if (info->clock_rate)
     st->clock_rate = info->clock_rate;
   return st;
@@ -519,6 +537,12 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   gboolean ours = rtpcc_feedback_adapter_receive (s->feedback, now, data,
       len);
 
+  if (rtpcc_rate_cap_receive (s->ratecap, data, len)) {
+    ours = TRUE;
+    /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
+    if (rtpcc_rate_cap_tmmbn_due (s->ratecap))
+      s->next_rtcp = MIN (s->next_rtcp, now);
+  }
   sync_stats (s);
   if (ours)
     refresh_target (s, now);
@@ -578,8 +602,10 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
   RtpccRtcpSR sr;
   gsize n, m;
   gdouble jitter;
+  RtpccTime iv;
 
-  if (!s->config.sender_reports || now < s->next_rtcp || s->rtcp_ssrc == 0
+  if (!s->config.sender_reports || s->rtcp_ssrc == 0
+      || (now < s->next_rtcp && !rtpcc_rate_cap_tmmbn_due (s->ratecap))
       || !rtpcc_sent_history_sr (s->history, s->rtcp_ssrc, now,
           s->config.ntp_offset, &sr))
     return 0;
@@ -589,12 +615,22 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
   m = rtpcc_rtcp_write_sdes_cname (buf + n, max - n, s->rtcp_ssrc, s->cname);
   if (m == 0)
     return 0;
+  n += m;
+  /* with every SR, so that a lost one costs only one interval */
+  iv = rtpcc_controller_report_interval (s->cc);
+  if (iv != RTPCC_TIME_NONE) {
+    m = rtpcc_report_interval_write (buf + n, max - n, s->rtcp_ssrc, iv);
+    if (m > 0)                  /* as the wire carries it: whole µs */
+      s->stats.report_interval_asked = iv / 1000 * 1000;
+    n += m;
+  }
+  n += rtpcc_rate_cap_write_tmmbn (s->ratecap, buf + n, max - n);
   s->stats.rtcp_sent++;
 
   /* RFC 3550 §6.3.1: randomise to [0.5, 1.5] × interval */
   jitter = rtpcc_rng_uniform (&s->rng, 0.5, 1.5);
   s->next_rtcp = now + (RtpccTime) (s->config.rtcp_interval * jitter);
-  return n + m;
+  return n;
 }
 
 void

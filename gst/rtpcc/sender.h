@@ -102,6 +102,14 @@ typedef struct
   guint64 send_rate;            /* bit/s over the last ~500 ms */
   gboolean breaker_tripped;
   const gchar *breaker_reason;  /* static string or NULL */
+  /* the report interval last asked of the receiver with the SR
+   * (feedback/reportinterval.h), RTPCC_TIME_NONE if never */
+  RtpccTime report_interval_asked;
+  /* the receiver's maximum rate (ratecap.h): TMMBRs about our media and
+   * the TMMBNs answering them, REMBs naming it, and the limit in force
+   * (bit/s, G_MAXUINT64 if none) */
+  guint64 tmmbr_received, tmmbn_sent, remb_received;
+  guint64 receiver_limit;
 } RtpccSenderStats;
 
 typedef struct _RtpccSender RtpccSender;

@@ -739,6 +739,13 @@ make_stats (GstRtpccSink * self)
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
+      "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
+      "tmmbn-sent", G_TYPE_UINT64, st->tmmbn_sent,
+      "remb-received", G_TYPE_UINT64, st->remb_received,
+      "receiver-limit", G_TYPE_UINT64, st->receiver_limit == G_MAXUINT64 ?
+      (guint64) 0 : st->receiver_limit,
+      "report-interval-asked", G_TYPE_UINT64,
+      (guint64) MAX (st->report_interval_asked, 0),
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   g_mutex_unlock (&self->lock);
@@ -1208,7 +1215,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
    * wrong source, kernel-drops (datagrams the kernel dropped for want of
    * buffer space, SO_RXQ_OVFL), RTT, loss, receive rate, queue delay,
-   * target, state.
+   * target, state; the receiver's maximum: tmmbr-received, tmmbn-sent,
+   * remb-received, receiver-limit (bit/s the target is held at or below,
+   * 0 = none; RFC 5104 TMMBR, REMB); report-interval-asked (ns, the RR
+   * interval the controller asked of the receiver, 0 = no preference).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",

@@ -58,6 +58,7 @@ enum
   PROP_MPRTP_EXT_ID,
   PROP_BOUND_PORT,
   PROP_STATS,
+  PROP_MAX_BITRATE_REQUEST,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -345,7 +346,15 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
       RTPCC_NTP_UNIX_EPOCH_NS;
   cfg.seed = (guint64) g_get_real_time ();
   GST_OBJECT_UNLOCK (self);
+  g_mutex_lock (&self->lock);
   self->receiver = rtpcc_receiver_new (&cfg, now);
+  /* read under both locks: a set_property racing with us applies its
+   * value after ours (it waits for self->lock) */
+  GST_OBJECT_LOCK (self);
+  rtpcc_receiver_set_max_bitrate (self->receiver, now,
+      self->max_bitrate_request);
+  GST_OBJECT_UNLOCK (self);
+  g_mutex_unlock (&self->lock);
   rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
   return TRUE;
@@ -503,7 +512,12 @@ make_stats (GstRtpccSrc * self)
         "packets-untracked", G_TYPE_UINT64, st->packets_untracked,
         "discards-marked", G_TYPE_UINT64, st->discards_marked,
         "discards-reported", G_TYPE_UINT64, st->discards_reported,
-        "discards-rejected", G_TYPE_UINT64, st->discards_rejected, NULL);
+        "discards-rejected", G_TYPE_UINT64, st->discards_rejected,
+        "report-interval", G_TYPE_UINT64, (guint64) st->report_interval,
+        "interval-requests", G_TYPE_UINT64, st->interval_requests,
+        "tmmbr-sent", G_TYPE_UINT64, st->tmmbr_sent,
+        "tmmbn-received", G_TYPE_UINT64, st->tmmbn_received,
+        "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked, NULL);
   } else {
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);
@@ -570,6 +584,19 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_MPRTP_EXT_ID:
       self->mprtp_ext_id = g_value_get_uint (value);
       break;
+    case PROP_MAX_BITRATE_REQUEST:{
+      guint64 v = g_value_get_uint64 (value);
+      self->max_bitrate_request = v;
+      GST_OBJECT_UNLOCK (self);
+      /* at runtime: the TMMBR goes out at once */
+      g_mutex_lock (&self->lock);
+      if (self->receiver)
+        rtpcc_receiver_set_max_bitrate (self->receiver,
+            rtpcc_timebase_now (&self->timebase), v);
+      g_mutex_unlock (&self->lock);
+      rtpcc_wakeup_signal (self->wakeup_fd);
+      return;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -621,6 +648,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
+      break;
+    case PROP_MAX_BITRATE_REQUEST:
+      g_value_set_uint64 (value, self->max_bitrate_request);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -710,7 +740,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   /**
    * GstRtpccSrc:rtcp-interval:
    *
-   * Mean RTCP RR interval in ms (randomised ±50 %).
+   * Mean RTCP RR interval in ms (randomised ±50 %). A sender whose
+   * controller needs reports more often (fbra) asks for a shorter interval
+   * with its SRs; it is followed down to 100 ms, never above this value
+   * (stats: report-interval).
    */
   g_object_class_install_property (gobject_class, PROP_RTCP_INTERVAL,
       g_param_spec_uint ("rtcp-interval", "RTCP interval",
@@ -768,6 +801,20 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
       g_param_spec_int ("bound-port", "Bound port", "Local UDP port in use",
           0, 65535, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   /**
+   * GstRtpccSrc:max-bitrate-request:
+   *
+   * The most this receiver wants, in bit/s (0 = no maximum), sent to the
+   * media sender as an RFC 5104 TMMBR until its TMMBN shows it in force
+   * (rtpccsink then keeps its target at or below it). May be changed while
+   * playing: the request goes out at once.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE_REQUEST,
+      g_param_spec_uint64 ("max-bitrate-request", "Maximum bit rate request",
+          "Most bit/s the sender may send us, by RFC 5104 TMMBR (0 = none)",
+          0, G_MAXUINT64 >> 2, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  /**
    * GstRtpccSrc:stats:
    *
    * "application/x-rtpcc-src-stats": packets and bytes received, lost
@@ -784,7 +831,11 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * peer-refused (RTP from any other address: dropped unlogged),
    * rtcp-wrong-source (RTCP from any other address: dropped),
    * rtcp-unknown-ssrc (an SR about an SSRC never received), kernel-drops
-   * (datagrams the kernel dropped for want of buffer space, SO_RXQ_OVFL).
+   * (datagrams the kernel dropped for want of buffer space, SO_RXQ_OVFL);
+   * report-interval (RR interval in use, ns: the configured one, or shorter
+   * when the sender's controller asked, gst/rtpcc/feedback/reportinterval.h),
+   * interval-requests; tmmbr-sent, tmmbn-received, max-bitrate-acked
+   * (max-bitrate-request).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",

@@ -28,6 +28,7 @@ struct _GstRtpccSrc
   guint buffer_size;
   guint twcc_ext_id;
   guint mprtp_ext_id;           /* 0 = no MPRTP accounting */
+  guint64 max_bitrate_request;  /* bit/s, 0 = none (TMMBR) */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */

@@ -1246,6 +1246,81 @@ GST_START_TEST (test_sink_to_src_loopback)
 
 GST_END_TEST;
 
+/* rtpccsrc max-bitrate-request set while playing: its TMMBR reaches the
+ * sink, which holds its target at the request and answers with a TMMBN
+ * the src counts. */
+GST_START_TEST (test_max_bitrate_request)
+{
+  Pair p;
+  GstStructure *stats = NULL;
+  gboolean acked = FALSE;
+  guint16 seq = 0;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      NULL);
+  pair_start (&p);
+  for (; seq < 30; seq++)
+    pair_push (&p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
+            1000));
+  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "target-bitrate"), 2000000);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "receiver-limit"), 0);
+
+  g_object_set (p.src, "max-bitrate-request", (guint64) 500000, NULL);
+  fail_unless (run_until_stat (p.clock, 2, p.src, "tmmbn-received", 1,
+          3 * GST_SECOND) >= 1);
+  fail_unless (stat_u64 (p.src, "tmmbr-sent") >= 1);
+  fail_unless (stat_u64 (p.sink, "tmmbr-received") >= 1);
+  fail_unless (stat_u64 (p.sink, "tmmbn-sent") >= 1);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "receiver-limit"), 500000);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "target-bitrate"), 500000);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-malformed"), 0);
+  g_object_get (p.src, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_boolean (stats, "max-bitrate-acked",
+          &acked));
+  fail_unless (acked);
+  gst_structure_free (stats);
+
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* With controller=fbra the sink asks the src (RTCP APP "FBIV" with its
+ * SRs) for RRs every 2.5 min RTTs (here the 100 ms floor: loopback), and
+ * the src, left at its default 1 s rtcp-interval, reports at that. */
+GST_START_TEST (test_report_interval_follows)
+{
+  Pair p;
+  guint64 rr0, asked;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fbra", NULL);
+  pair_start (&p);
+  for (guint16 seq = 0; seq < 30; seq++)
+    pair_push (&p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
+            1000));
+  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
+  fail_unless (run_until_stat (p.clock, 2, p.src, "interval-requests", 1,
+          3 * GST_SECOND) >= 1);
+  asked = stat_u64 (p.sink, "report-interval-asked");
+  fail_unless (asked >= 100 * GST_MSECOND && asked < GST_SECOND,
+      "asked %" G_GUINT64_FORMAT, asked);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "report-interval"), asked);
+  /* and reports at it: ~20 RRs in 5 s at 250 ms, 5 at 1 s */
+  rr0 = stat_u64 (p.src, "rtcp-sent");
+  for (guint i = 0; i < 500; i++)
+    pair_advance (&p, 10 * GST_MSECOND);
+  fail_unless (stat_u64 (p.src, "rtcp-sent") - rr0 >= 5 * GST_SECOND /
+      asked * 2 / 3, "%" G_GUINT64_FORMAT " RRs",
+      stat_u64 (p.src, "rtcp-sent") - rr0);
+
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* Sender expects CCFB, receiver sends RR only: after the grace period the
  * sink says so on the bus and in its stats, naming the likely cause. */
 GST_START_TEST (test_feedback_mode_mismatch)
@@ -3091,6 +3166,8 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_receive_and_feedback);
   tcase_add_test (tc_src, test_src_bad_input);
   tcase_add_test (tc_src, test_sink_to_src_loopback);
+  tcase_add_test (tc_src, test_max_bitrate_request);
+  tcase_add_test (tc_src, test_report_interval_follows);
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
   tcase_add_test (tc_src, test_src_peer_not_redirected);
   tcase_add_test (tc_src, test_src_peer_moves_with_media_source);

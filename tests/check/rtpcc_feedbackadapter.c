@@ -378,6 +378,40 @@ rr_about (guint8 * buf, guint32 ssrc, guint8 fraction, guint32 lsr,
 /* Report blocks: the controller gets the RR's fraction lost; the breaker
  * the loss-event rate of the per-packet feedback since the last report
  * (1 event among 6 reported here), which restarts with each report. */
+/* A thinned Discard RLE (T = 2) reports on the multiples of 4 in
+ * [begin, end): from begin 101 those are 104 and 108, not 101 and 105. */
+GST_START_TEST (test_xr_discards_thinned)
+{
+  Fix *f = fix_new (RTPCC_FEEDBACK_RR);
+  RtpccXrBlock b = { 0, };
+  guint8 bits[2] = { 1, 1 };
+  guint8 buf[BUF];
+  gsize n;
+  Ev *e;
+
+  send_packets (f, 12);
+  b.bt = b.rle.bt = RTPCC_XR_BT_DISCARD_RLE;
+  b.rle.thinning = 2;
+  b.rle.ssrc = SSRC_A;
+  b.rle.begin_seq = 101;
+  b.rle.end_seq = 110;
+  b.rle.n_bits = 2;
+  b.rle.bits = bits;
+  n = rtpcc_xr_report_write (buf, BUF, 0xfeed0001u, &b, 1);
+  fail_unless (n > 0);
+  fail_unless (rtpcc_feedback_adapter_receive (f->a, MS (200), buf, n));
+  fail_unless_equals_int (f->evs->len, 2);
+  e = ev (f, 1);
+  fail_unless_equals_int (e->kind, EV_DISCARDS);
+  fail_unless_equals_int (e->reports->len, 2);
+  /* sender-wide seq = RTP seq − 99 (send_packets starts at 100 ↔ 1) */
+  fail_unless_equals_uint64 (rep (e, 0)->seq, 104 - 99);
+  fail_unless_equals_uint64 (rep (e, 1)->seq, 108 - 99);
+  fix_free (f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_report_blocks)
 {
   Fix *f = fix_new (RTPCC_FEEDBACK_CCFB);
@@ -445,6 +479,7 @@ rtpcc_feedbackadapter_suite (void)
   tcase_add_test (tc, test_ccfb);
   tcase_add_test (tc, test_twcc);
   tcase_add_test (tc, test_xr_discards);
+  tcase_add_test (tc, test_xr_discards_thinned);
   tcase_add_test (tc, test_report_blocks);
   return s;
 }

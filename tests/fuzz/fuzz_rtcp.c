@@ -1,6 +1,8 @@
 /* Fuzz target: RTCP compound iteration, SR/RR parsing (with a write-back
- * check), the CCFB parser reached through the iterator, LSR/DLSR RTT, and
- * the RFC 3550 A.1/A.3/A.8 receiver statistics driven by the same bytes.
+ * check), the CCFB parser reached through the iterator, LSR/DLSR RTT, the
+ * report-interval request (APP "FBIV", with a write-back check), the
+ * sender's TMMBR/REMB cap (ratecap.h) on the whole compound, and the
+ * RFC 3550 A.1/A.3/A.8 receiver statistics driven by the same bytes.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fuzz.h"
@@ -99,6 +101,49 @@ drive_stats (const guint8 * data, size_t size)
   }
 }
 
+static void
+check_app (const RtpccRtcpPacket * pkt)
+{
+  guint32 ssrc;
+  RtpccTime iv;
+  guint8 buf[RTPCC_REPORT_INTERVAL_SIZE];
+
+  if (!rtpcc_report_interval_parse (pkt->data, pkt->len, &ssrc, &iv))
+    return;
+  FUZZ_CHECK (iv >= 1000 && iv % 1000 == 0);
+  FUZZ_CHECK (rtpcc_report_interval_write (buf, sizeof buf, ssrc, iv) ==
+      sizeof buf);
+  FUZZ_CHECK (memcmp (buf, pkt->data, sizeof buf) == 0);
+}
+
+/* the cap never raises a target, and its TMMBN parses */
+static void
+drive_cap (const guint8 * data, gsize size)
+{
+  RtpccRateCap *cap = rtpcc_rate_cap_new (0x1234);
+  RtpccTarget t = { 0, };
+  guint8 buf[8 + 12 + 8 * RTPCC_TMMBR_MAX_REQUESTERS];
+  guint64 limit;
+  gsize n;
+
+  (void) rtpcc_rate_cap_receive (cap, data, size);
+  limit = rtpcc_rate_cap_limit (cap);
+  t.target_bitrate = 5000000;
+  t.fec_bitrate = 1000000;
+  t.media_bitrate = 4000000;
+  t.pacing_rate = 7500000;
+  (void) rtpcc_rate_cap_apply (cap, &t);
+  FUZZ_CHECK (t.target_bitrate <= MIN (limit, 5000000));
+  FUZZ_CHECK (t.media_bitrate + t.fec_bitrate <= t.target_bitrate);
+  n = rtpcc_rate_cap_write_tmmbn (cap, buf, sizeof buf);
+  if (n > 0) {
+    RtpccTmmb *tm = rtpcc_tmmbn_parse (buf, n, NULL);
+    FUZZ_CHECK (tm != NULL);
+    rtpcc_tmmb_free (tm);
+  }
+  rtpcc_rate_cap_free (cap);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
@@ -109,6 +154,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 
   (void) rtpcc_rtcp_is_rtcp (data, size);
   drive_stats (data, size);
+  drive_cap (data, size);
 
   if (!rtpcc_rtcp_iter_init (&it, data, size))
     return 0;
@@ -129,6 +175,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         break;
       case RTPCC_RTCP_RTPFB:
         check_ccfb (&pkt);
+        break;
+      case RTPCC_RTCP_APP:
+        check_app (&pkt);
         break;
       default:
         break;
@@ -175,6 +224,21 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
   n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
   n += rtpcc_ccfb_write (buf + n, sizeof (buf) - n, 0x22, 1, blocks, 1);
   g_ptr_array_add (seeds, g_bytes_new (buf, n));
+
+  /* what a sender and a receiver say about the rate: APP "FBIV", TMMBR,
+   * TMMBN, REMB */
+  {
+    RtpccTmmbrEntry e = { 0x1234, 300000, 40 };
+    guint32 media = 0x1234;
+    n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+    n += rtpcc_report_interval_write (buf + n, sizeof (buf) - n, 0x1234,
+        RTPCC_MSEC (250));
+    n += rtpcc_tmmbr_write (buf + n, sizeof (buf) - n, 0x22, &e, 1);
+    n += rtpcc_tmmbn_write (buf + n, sizeof (buf) - n, 0x1234, &e, 1);
+    n += rtpcc_remb_write (buf + n, sizeof (buf) - n, 0x22, 200000, &media,
+        1);
+    g_ptr_array_add (seeds, g_bytes_new (buf, n));
+  }
 
   /* reduced-size CCFB, padded */
   n = rtpcc_ccfb_write (buf, sizeof (buf), 0x22, 1, blocks + 1, 1);

@@ -15,10 +15,11 @@
  *
  * FBRA's probe is the sender's padding (is_fec) at the fec_bitrate it asks
  * for: in the simulator no fecenc produces parity, and RtpccSender makes
- * padding probes exactly when no real FEC flows (interface I2). The
- * receiver's regular RTCP interval for fbra is 250 ms (≈ 2.5 × RTT, the
- * paper's "need not be shorter than 2 × RTT"; FBRA evaluates once per
- * RR); gcc and tfrc keep the library default (1 s; they run on the
+ * padding probes exactly when no real FEC flows (interface I2). Every
+ * receiver starts at the library default RR interval (1 s). FBRA, which
+ * evaluates once per RR, asks its receiver for 2.5 × the min RTT (the
+ * paper's "need not be shorter than 2 × RTT"): RTCP APP "FBIV" with each
+ * SR, so ~250 ms here; gcc and tfrc ask for nothing (they run on the
  * per-frame CCFB).
  *
  * Metrics (sim_rtpcc_net_collect; rates are wire bytes incl. probes and
@@ -28,9 +29,11 @@
  * undershoots, early reports, feedback timeouts). Thresholds are next to
  * each check with their reason; the numbers measured are in docs/fbra.md.
  *
- * The thresholds are asserted for seed 1 and hold for seeds 1-20
- * (RTPCC_FBRA_SEED=n runs another; the ranges are in the comments).
- * Development aids: RTPCC_FBRA_RTCP_MS=n overrides fbra's RR interval,
+ * The thresholds are asserted for seed 1 (RTPCC_FBRA_SEED=n runs another).
+ * The seeds 1-20 ranges in the comments were measured with a fixed 250 ms
+ * RR interval; docs/fbra.md names the seeds that miss a threshold with the
+ * requested one. Development aids: RTPCC_FBRA_RTCP_MS=n fixes fbra's RR
+ * interval (the request ignored),
  * RTPCC_FBRA_PARAM="key=value;..." sets fbra parameters.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -89,6 +92,7 @@ typedef struct
   /* with a playout deadline */
   guint64 media_in, late, marked;
   guint64 rx_marked, rx_reported;       /* receiver's discard counters */
+  RtpccTime rx_interval;        /* receiver's RR interval at the end */
 } Outcome;
 
 /* A playout deadline in front of the receiver: a media packet older than
@@ -135,11 +139,12 @@ playout_receive (SimNode * node, Sim * sim, SimPacket * p)
   sim_node_receive (pl->next, sim, p);
 }
 
+/* Development aid: a fixed RR interval, the sender's request ignored. */
 static RtpccTime
 fbra_rtcp_interval (void)
 {
   const gchar *e = g_getenv ("RTPCC_FBRA_RTCP_MS");
-  return e ? RTPCC_MSEC (g_ascii_strtoull (e, NULL, 10)) : RTPCC_MSEC (250);
+  return e ? RTPCC_MSEC (g_ascii_strtoull (e, NULL, 10)) : 0;
 }
 
 static guint64
@@ -181,8 +186,10 @@ add_media (SimRtpccNet * net, const gchar * controller)
   fc.sender.sender.cc.start_bitrate = MIN_BPS;
   fc.sender.sender.circuit_breaker = TRUE;
   fc.sender.initial_seq = 65000;
-  if (g_strcmp0 (controller, "fbra") == 0)
+  if (g_strcmp0 (controller, "fbra") == 0 && fbra_rtcp_interval () > 0) {
     fc.receiver.receiver.rtcp_interval = fbra_rtcp_interval ();
+    fc.receiver.receiver.honour_interval_requests = FALSE;
+  }
   f = sim_rtpcc_net_add_flow (net, &fc, &err);
   g_assert_no_error (err);
   if (g_strcmp0 (controller, "fbra") == 0) {
@@ -244,6 +251,7 @@ run_51 (Outcome * o, const gchar * controller, RtpccTime deadline)
         sim_now (net->sim));
     o->rx_marked = rs->discards_marked;
     o->rx_reported = rs->discards_reported;
+    o->rx_interval = rs->report_interval;
   }
   sim_rtpcc_net_free (net);
   rtpcc_capacity_unref (cap);
@@ -341,16 +349,16 @@ test_rfc8867_51 (void)
    * nothing or little (seed 1: 0 in all four; seeds 1-20: at most 0.36 %
    * in a phase; tfrc loses in three phases at seed 1). The whole-run loss
    * is mostly the 4× capacity drop at 60 s, which no controller avoids
-   * (seed 1: 0.84 %, gcc 0.42 %, tfrc 1.95 %; fbra seeds 1-20 0.69-1.51 %). */
+   * (seed 1: 0.85 %, gcc 0.47 %, tfrc 1.95 %; fbra seeds 1-20 0.69-1.51 %). */
   for (guint p = 0; p < fb->res->n_phases; p++)
     g_assert_cmpfloat (fb->res->phases[p].loss_pct, <, 1.0);
   g_assert_cmpfloat (fb->res->total.loss_pct, <, 2.0);
-  /* The queue is not held full (300 ms): whole-run p95 seed 1 121 ms,
+  /* The queue is not held full (300 ms): whole-run p95 seed 1 117 ms,
    * seeds 1-20 72-172 ms; a single phase can
    * reach 280 ms (the OWD watermarks follow a queue that builds without
    * loss, docs/fbra.md). */
   g_assert_cmpfloat (fb->res->total.qdelay_ms_p95, <, 200.0);
-  /* Utilisation (seed 1: 78 / 90 / 99 / 96 %; seeds 1-20 at least 76 / 78 /
+  /* Utilisation (seed 1: 76 / 87 / 95 / 96 %; seeds 1-20 at least 76 / 78 /
    * 87 / 94 %): the first phase includes the multiplicative ramp from
    * 150 kbit/s ((1 + 1/N) per STAY→PROBE→UP cycle). */
   g_assert_cmpfloat (fb->res->phases[0].utilisation, >, 0.70);
@@ -358,9 +366,22 @@ test_rfc8867_51 (void)
   g_assert_cmpfloat (fb->res->phases[2].utilisation, >, 0.80);
   g_assert_cmpfloat (fb->res->phases[3].utilisation, >, 0.85);
   /* the undershoot answers the 2.5 → 0.6 drop within a few reports
-   * (measured 0.5 s: the target falls below 0.6 Mbit/s) */
+   * (measured 0.7 s: the target falls below 0.6 Mbit/s) */
   g_assert_true (isfinite (fb->res->changes[1].response_s));
   g_assert_cmpfloat (fb->res->changes[1].response_s, <, 2.0);
+  /* The receiver runs with the library's default 1 s RR interval; FBRA
+   * asked it (RTCP APP "FBIV" with each SR) for 2.5 × the min RTT of
+   * ~100 ms, and it reports at that. At a fixed 1 s the same run reaches
+   * 25 / 17 % in the first two phases and never meets either increase
+   * (RTPCC_FBRA_RTCP_MS=1000). */
+  g_assert_cmpint (fb->stats.report_interval_asked, >=, RTPCC_MSEC (240));
+  g_assert_cmpint (fb->stats.report_interval_asked, <=, RTPCC_MSEC (300));
+  g_assert_cmpint (fb->rx_interval, ==, fb->stats.report_interval_asked);
+  /* it converges on every capacity change: each increase is met (seed 1
+   * 9.6 s and 4.4 s) before the next change, each drop answered */
+  g_assert_cmpuint (fb->res->n_changes, ==, 3);
+  for (guint c = 0; c < fb->res->n_changes; c++)
+    g_assert_true (isfinite (fb->res->changes[c].response_s));
 
   for (guint i = 0; i < 3; i++)
     sim_rtpcc_result_free (o[i].res);
@@ -403,20 +424,20 @@ test_rfc8867_51_deadline (void)
   {
     gdouble late_fb = 100.0 * fb->late / fb->media_in;
     /* Discards are congestion to FBRA (recent discards → DOWN), so late
-     * packets stay rare: seed 1 1.71 % (gcc 1.98 %, which ignores
+     * packets stay rare: seed 1 2.37 % (gcc 2.01 %, which ignores
      * discards: its late packets are keyframe bursts and the drop at
      * 60 s; tfrc 81.8 %, it keeps the 300 ms queue full); fbra seeds 1-20
      * 0.93-2.4 %, gcc 0.92-2.08 %. */
     g_assert_cmpfloat (late_fb, <, 3.0);
   }
-  /* the queue stays short (whole-run p95 seed 1 51 ms, seeds 1-20
+  /* the queue stays short (whole-run p95 seed 1 64 ms, seeds 1-20
    * 51-69 ms) and no steady phase loses (0 for seeds 1-20) */
   g_assert_cmpfloat (fb->res->total.qdelay_ms_p95, <, 100.0);
   for (guint p = 0; p < fb->res->n_phases; p++)
     g_assert_cmpfloat (fb->res->phases[p].loss_pct, <, 0.1);
   /* The price is rate: discards undershoot hard and the 2.5 Mbit/s phase
-   * is often not reached (seed 1 34 %, seeds 1-20 from 27 %); the 0.6 and
-   * 1.0 Mbit/s phases are used (seed 1 81 / 94 %, seeds 1-20 at least
+   * is often not reached (seed 1 78 %, seeds 1-20 from 27 %); the 0.6 and
+   * 1.0 Mbit/s phases are used (seed 1 84 / 96 %, seeds 1-20 at least
    * 62 / 64 %). */
   g_assert_cmpfloat (fb->res->phases[2].utilisation, >, 0.55);
   g_assert_cmpfloat (fb->res->phases[3].utilisation, >, 0.60);
@@ -508,14 +529,14 @@ test_short_tcp (void)
    * (one per flow may still run at the end). */
   g_assert_cmpuint (fb->tcp_done + 10, >=, fb->tcp_started);
   /* The media keeps a useful share of the 2 Mbit/s next to TCP that
-   * averages ~300 kbit/s (seed 1 1125 kbit/s, gcc 529, tfrc 1692; fbra
+   * averages ~300 kbit/s (seed 1 1198 kbit/s, gcc 734, tfrc 1692; fbra
    * seeds 1-20 1121-1347). */
   g_assert_cmpfloat (fb->media_kbps, >, 800.0);
   /* TCP's slow-start bursts fill the shared drop-tail queue for moments
    * whatever the media does, so the p95 is high for everyone: FBRA's is
-   * below the loss-driven tfrc's (seed 1 211 vs 278 ms; seeds 1-20
+   * below the loss-driven tfrc's (seed 1 255 vs 278 ms; seeds 1-20
    * 180-268 ms, each below tfrc's 268-278) and under the 300 ms queue;
-   * it loses little (seed 1 0.09 %, seeds 1-20 at most 0.35 %). */
+   * it loses little (seed 1 0.17 %, seeds 1-20 at most 0.35 %). */
   g_assert_cmpfloat (fb->media_qd95, <, 290.0);
   g_assert_cmpfloat (fb->media_qd95, <=, o[2].media_qd95 + 10.0);
   g_assert_cmpfloat (fb->media_loss, <, 1.0);

@@ -127,6 +127,9 @@ rtpcc_fbra_params_init (RtpccFbraParams * p)
   p->owd_min_samples = 5;
   p->down_to_stay = 1;
   p->pacing_factor = 1.5;
+  p->report_rtts = 2.5;
+  p->report_min = 0.1;
+  p->report_max = 1.0;
 }
 
 gdouble
@@ -179,6 +182,18 @@ rtpcc_fbra_fec_interval (const RtpccFbraParams * p, gdouble rate,
   x = CLAMP (x, 0.0, 1.0);
   n = p->fec_min + round ((p->fec_max - p->fec_min) * x);
   return (guint) CLAMP (n, p->fec_min, p->fec_max);
+}
+
+RtpccTime
+rtpcc_fbra_report_interval (const RtpccFbraParams * p, RtpccTime min_rtt)
+{
+  gdouble rtt = min_rtt != RTPCC_TIME_NONE && min_rtt > 0 ?
+      RTPCC_TIME_AS_SEC (min_rtt) : 0.1;
+  gdouble iv = CLAMP (p->report_rtts * rtt, p->report_min, p->report_max);
+
+  /* on a 10 ms grid: RTT samples that differ by the timestamp resolution
+   * must not make the receiver reschedule */
+  return RTPCC_MSEC (MAX (1.0, round (iv * 100.0)) * 10.0);
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -824,6 +839,9 @@ static const RtpccParamSpec param_specs[] = {
   P ("owd-min-samples", owd_min_samples, 1.0, OWD_CAP),
   P ("down-persist", down_to_stay, 0.0, 1.0),
   P ("pacing-factor", pacing_factor, 1.0, 4.0),
+  P ("report-rtts", report_rtts, 1.0, 20.0),
+  P ("report-min", report_min, 0.01, 10.0),
+  P ("report-max", report_max, 0.01, 10.0),
 };
 #undef P
 
@@ -837,10 +855,21 @@ fbra_set_param (RtpccController * cc, const gchar * key, const gchar * value)
           value))
     return FALSE;
   /* keep the pairs ordered */
-  if (np.p_low > np.p_high || np.fec_min > np.fec_max)
+  if (np.p_low > np.p_high || np.fec_min > np.fec_max
+      || np.report_min > np.report_max)
     return FALSE;
   f->p = np;
   return TRUE;
+}
+
+/* The paper evaluates once per RR, so its ramp speed is the RR rate: a
+ * probe cycle takes 3–4 reports, too slow at RFC 3550's default 1 s. */
+static RtpccTime
+fbra_report_interval (RtpccController * cc)
+{
+  Fbra *f = FBRA (cc);
+
+  return rtpcc_fbra_report_interval (&f->p, f->min_rtt);
 }
 
 gboolean
@@ -932,4 +961,5 @@ const RtpccControllerOps rtpcc_cc_fbra_ops = {
   .on_tick = fbra_on_tick,
   .set_param = fbra_set_param,
   .on_discards = fbra_on_discards,
+  .report_interval = fbra_report_interval,
 };

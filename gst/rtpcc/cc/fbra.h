@@ -64,6 +64,12 @@ typedef struct
    * DOWN goes to STAY; 0 (paper's text): stays in DOWN (X1). [down-persist] */
   gdouble down_to_stay;
   gdouble pacing_factor;        /* 1.5 [pacing-factor] */
+  /* the RR interval asked of the receiver: report_rtts × min RTT (the
+   * paper's "need not be shorter than 2 × RTT", with room for RFC 3550's
+   * randomisation), within [report_min, report_max] seconds
+   * [report-rtts] [report-min] [report-max] */
+  gdouble report_rtts;          /* 2.5 */
+  gdouble report_min, report_max;       /* 0.1 s, 1 s */
 } RtpccFbraParams;
 
 void rtpcc_fbra_params_init (RtpccFbraParams * p);
@@ -83,6 +89,12 @@ gdouble rtpcc_fbra_percentile (const gdouble * values, guint n, gdouble pct);
  * what was recently reached probes hard (small N). */
 guint rtpcc_fbra_fec_interval (const RtpccFbraParams * p, gdouble rate,
     gdouble max_rate_2s, gdouble initial_goodput);
+
+/* The RR interval FBRA asks of its receiver: report_rtts × @min_rtt
+ * clamped to [report_min, report_max], rounded to 10 ms (at least 10 ms);
+ * with no RTT yet (@min_rtt NONE) that of a 100 ms RTT. */
+RtpccTime rtpcc_fbra_report_interval (const RtpccFbraParams * p,
+    RtpccTime min_rtt);
 
 /* The digest of one receiver report, as the state machine sees it. The
  * controller builds it from per-packet feedback; tests may inject one. */
