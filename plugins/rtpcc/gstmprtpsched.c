@@ -37,8 +37,9 @@
  * encoder-control=auto it also sets on the encoder it finds upstream.
  *
  * On each src pad it first sends a sticky "rtpcc-mprtp" event: an
- * rtpccsink that receives it then leaves the encoder alone (the per-path
- * targets reach mprtpsched only) and, with two paths or more, runs its
+ * rtpccsink that receives it then leaves the encoder alone (its target
+ * still goes on the bus, but upstream it reaches mprtpsched only) and,
+ * with two paths or more, runs its
  * sender on the subflow sequence numbers, so each path's feedback and loss
  * count speak of that path alone; rtpccsrc does the same at the receiver
  * (its mprtp-ext-id). No wiring is needed beyond linking the pads.
