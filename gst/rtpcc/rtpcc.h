@@ -39,6 +39,7 @@
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/transportfeedback.h>
+#include <rtpcc/deliveryrate.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>
 #include <rtpcc/target.h>

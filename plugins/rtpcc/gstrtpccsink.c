@@ -651,6 +651,9 @@ make_stats (GstRtpccSink * self)
       "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
       "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
       "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
+      "feedback-implausible", G_TYPE_UINT64, st->feedback_implausible,
+      "feedback-contradictory", G_TYPE_UINT64, st->feedback_contradictory,
+      "delivery-rate", G_TYPE_UINT64, st->delivery_rate,
       "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
       "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
       "reported-received", G_TYPE_UINT64, st->reported_received,
@@ -1139,8 +1142,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
    * wrong source, kernel-drops (datagrams the kernel dropped for want of
-   * buffer space, SO_RXQ_OVFL), RTT, loss, receive rate, queue delay,
-   * target, state.
+   * buffer space, SO_RXQ_OVFL), per-packet reports dropped as implausible
+   * or contradictory, delivery-rate (what the path delivered, from the
+   * acknowledgements: the media target is not raised above three times
+   * it), RTT, loss, receive rate, queue delay, target, state.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",

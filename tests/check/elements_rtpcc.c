@@ -26,6 +26,7 @@
 #include "clock-util.h"
 
 #define TEST_SSRC 0x11223344u
+#define MS_(x) RTPCC_MSEC (x)
 #define RTP_CAPS "application/x-rtp,media=(string)video,clock-rate=(int)90000," \
   "encoding-name=(string)H264,payload=(int)96"
 
@@ -855,6 +856,282 @@ GST_START_TEST (test_sink_invalid_rtp)
   fail_unless (recv_datagram (f.peer, buf, sizeof (buf), NULL) < 0);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 0);
   sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* ---- 3b. forged feedback ----------------------------------------------- */
+
+/* A UDP socket on 127.0.0.1:@port (0: any) that another may share
+ * (g_socket_bind's allow_reuse: SO_REUSEADDR and SO_REUSEPORT): a second
+ * one on the same port sends with the first one's source address. The
+ * kernel hands a datagram for the port to one of them: read both. */
+static GSocket *
+udp_socket_shared (guint16 * port)
+{
+  GError *err = NULL;
+  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
+      G_SOCKET_PROTOCOL_UDP, &err);
+  GSocketAddress *addr, *local;
+
+  fail_unless (s != NULL, "%s", err ? err->message : "?");
+  addr = g_inet_socket_address_new_from_string ("127.0.0.1", *port);
+  fail_unless (g_socket_bind (s, addr, TRUE, &err), "%s",
+      err ? err->message : "?");
+  g_object_unref (addr);
+  local = g_socket_get_local_address (s, &err);
+  fail_unless (local != NULL);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+  g_object_unref (local);
+  g_socket_set_blocking (s, FALSE);
+  return s;
+}
+
+typedef struct
+{
+  RtpccTime at;
+  GBytes *bytes;
+} InFlight;
+
+typedef struct
+{
+  guint32 ssrc;
+  guint16 seq;
+  RtpccTime sent;
+} Seen;
+
+/* The far end of a call from rtpccsink, played by the test with the
+ * library on the sink's test clock: a 1 Mbit/s bottleneck (RtpccLink: 20
+ * ms one way, 100 ms of queue), an RtpccReceiver sending CCFB from @rx;
+ * and an attacker on the path, on @attacker (sharing @rx's address), who
+ * sees every packet the sink sends and can answer for the receiver. */
+typedef struct
+{
+  SinkFixture f;                /* (f.peer is @rx) */
+  GSocket *attacker;
+  RtpccLink *link;
+  RtpccReceiver *recv;
+  GQueue flight;
+  GArray *seen;                 /* Seen: for the attacker */
+  guint forged;                 /* forged reports sent */
+  RtpccTime next_frame;
+  guint16 seq;
+} Call;
+
+#define CALL_NTP (RTPCC_NTP_UNIX_EPOCH_NS + RTPCC_SEC (1700000000))
+
+static void
+call_init (Call * c)
+{
+  RtpccLinkConfig lc;
+  RtpccReceiverConfig rc;
+  RtpccCapacity *cap = rtpcc_capacity_new_constant (1000000);
+  guint16 port = 0;
+  SinkFixture *f = &c->f;
+  gint bound = 0;
+
+  memset (c, 0, sizeof (*c));
+  f->peer = udp_socket_shared (&port);
+  f->peer_port = port;
+  c->attacker = udp_socket_shared (&port);
+  fail_unless_equals_int (port, f->peer_port);
+  f->sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (f->sink, "controller", "gcc", "start-bitrate", 950000,
+      "max-bitrate", 5000000, "host", "127.0.0.1", "port", f->peer_port,
+      "bind-address", "127.0.0.1", "encoder-control", 0, NULL);
+  f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
+  f->clock = gst_harness_get_testclock (f->h);
+  gst_harness_set_src_caps_str (f->h, RTP_CAPS);
+  g_object_get (f->sink, "bound-port", &bound, NULL);
+  f->sink_port = (guint16) bound;
+  clock_watch_port (f->clock, f->sink_port);
+  clock_settle (f->clock, 1);
+
+  rtpcc_link_config_init (&lc);
+  lc.capacity = cap;
+  lc.delay = MS_ (20);
+  lc.queue_limit_time = MS_ (100);
+  c->link = rtpcc_link_new (&lc);
+  rtpcc_capacity_unref (cap);
+  rtpcc_receiver_config_init (&rc);
+  rc.ntp_offset = CALL_NTP;
+  rc.seed = 42;
+  c->recv = rtpcc_receiver_new (&rc, (RtpccTime) clock_now (f->clock));
+  g_queue_init (&c->flight);
+  c->seen = g_array_new (FALSE, FALSE, sizeof (Seen));
+  c->next_frame = (RtpccTime) clock_now (f->clock);
+}
+
+static void
+call_clear (Call * c)
+{
+  InFlight *x;
+
+  while ((x = g_queue_pop_head (&c->flight))) {
+    g_bytes_unref (x->bytes);
+    g_free (x);
+  }
+  g_array_unref (c->seen);
+  rtpcc_receiver_free (c->recv);
+  rtpcc_link_free (c->link);
+  g_object_unref (c->attacker);
+  sink_fixture_clear (&c->f);
+}
+
+/* What the sink sent during the last step: over the link (RTP), or to
+ * the receiver at once (its SR). */
+static void
+call_take (Call * c, GSocket * s, RtpccTime now)
+{
+  guint8 buf[2048];
+  gssize n;
+
+  while ((n = recv_datagram (s, buf, sizeof buf, NULL)) >= 0) {
+    RtpccLinkOutcome o;
+    RtpccRtpInfo info;
+    if (rtpcc_rtcp_is_rtcp (buf, n)) {
+      rtpcc_receiver_on_rtcp (c->recv, now, buf, n);
+      continue;
+    }
+    fail_unless (rtpcc_rtp_parse (buf, n, n, 0, &info, NULL));
+    {
+      Seen x = { info.ssrc, info.seq, now };
+      g_array_append_val (c->seen, x);
+    }
+    rtpcc_link_send (c->link, now, (guint) n, &o);
+    if (o.verdict == RTPCC_LINK_DELIVERED) {
+      InFlight *x = g_new (InFlight, 1);
+      x->at = o.deliver_at;
+      x->bytes = g_bytes_new (buf, n);
+      g_queue_push_tail (&c->flight, x);
+    }
+  }
+}
+
+/* The attacker answers for every packet seen since its last report:
+ * "received, 20 ms after it left" — the path's delay without the queue
+ * and without the bottleneck's serialisation — on the receiver's report
+ * clock, from the receiver's address. */
+static void
+call_forge (Call * c, RtpccTime now)
+{
+  RtpccCcfbMetric m[512];
+  RtpccCcfbBlockIn b;
+  guint8 buf[1500];
+  guint32 rts = rtpcc_ntp_short (rtpcc_ntp_from_time (now, CALL_NTP));
+  RtpccTime report = rtpcc_ntp_short_to_time (rts);
+  guint n = MIN (c->seen->len, G_N_ELEMENTS (m));
+  gsize len;
+
+  if (n == 0)
+    return;
+  memset (m, 0, sizeof m);
+  for (guint i = 0; i < n; i++) {
+    const Seen *x = &g_array_index (c->seen, Seen, c->seen->len - n + i);
+    RtpccTime at = rtpcc_ntp_short_to_time (rtpcc_ntp_short
+        (rtpcc_ntp_from_time (x->sent + MS_ (20), CALL_NTP)));
+    m[i].received = TRUE;
+    m[i].ato = rtpcc_ccfb_ato_from_delta (report - at);
+  }
+  b.media_ssrc = g_array_index (c->seen, Seen, c->seen->len - n).ssrc;
+  b.begin_seq = g_array_index (c->seen, Seen, c->seen->len - n).seq;
+  b.num_reports = n;
+  b.metrics = m;
+  len = rtpcc_ccfb_write (buf, sizeof buf, 0xfeedf00d, rts, &b, 1);
+  fail_unless (len > 0);
+  send_and_settle (c->attacker, c->f.sink_port, buf, len, c->f.clock, 1);
+  g_array_set_size (c->seen, 0);
+  c->forged++;
+}
+
+/* 2 ms of the call: a frame at the target every 33 ms (packets of at most
+ * 1200 bytes), the link, the receiver's feedback; the attacker's reports
+ * every 10 ms when @attack. */
+static void
+call_step (Call * c, gboolean attack)
+{
+  SinkFixture *f = &c->f;
+  RtpccTime now = (RtpccTime) clock_now (f->clock);
+  guint8 fb[1500];
+
+  if (now >= c->next_frame) {
+    guint target = 0;
+    guint bytes;
+    g_object_get (f->sink, "target-bitrate", &target, NULL);
+    bytes = target / 8 / 30;
+    for (guint left = bytes; left > 0;) {
+      guint p = MIN (left, 1200);
+      fail_unless_equals_int (push_and_settle (f->h, make_rtp (TEST_SSRC,
+                  c->seq, (guint32) (now / 11111), left == p, p), f->clock,
+              1), GST_FLOW_OK);
+      c->seq++;
+      left -= p;
+    }
+    c->next_frame += MS_ (33);
+  }
+  clock_advance (f->clock, 1, 2 * GST_MSECOND);
+  now = (RtpccTime) clock_now (f->clock);
+  call_take (c, f->peer, now);
+  call_take (c, c->attacker, now);
+  while (!g_queue_is_empty (&c->flight)
+      && ((InFlight *) g_queue_peek_head (&c->flight))->at <= now) {
+    InFlight *x = g_queue_pop_head (&c->flight);
+    gsize n;
+    const guint8 *d = g_bytes_get_data (x->bytes, &n);
+    RtpccRtpInfo info;
+    fail_unless (rtpcc_rtp_parse (d, n, n, 0, &info, NULL));
+    rtpcc_receiver_on_rtp (c->recv, x->at, &info);
+    g_bytes_unref (x->bytes);
+    g_free (x);
+  }
+  if (attack && now % MS_ (10) < MS_ (2))
+    call_forge (c, now);
+  if (rtpcc_receiver_next_feedback_time (c->recv) <= now) {
+    gsize n = rtpcc_receiver_build_feedback (c->recv, now, fb, sizeof fb);
+    if (n > 0)
+      send_and_settle (f->peer, f->sink_port, fb, n, f->clock, 1);
+  }
+}
+
+/* A forged RFC 8888 report "everything arrived, at low delay", from the
+ * receiver's address (an attacker on the path, or one who can spoof it),
+ * arriving before the receiver's own: without checks the sender believes
+ * it, ignores the receiver's losses and delays, and gcc climbs above the
+ * 1 Mbit/s bottleneck (measured without the checks: from 1.0 to 1.56
+ * Mbit/s in 8 s here, and on). The receiver's reports contradict the
+ * forged ones: they are dropped and counted, and while feedback
+ * contradicts itself the target does not rise. */
+GST_START_TEST (test_sink_forged_feedback)
+{
+  Call c;
+  guint target = 0, before = 0, highest = 0;
+
+  call_init (&c);
+  /* 4 s of the call alone */
+  for (guint i = 0; i < 2000; i++)
+    call_step (&c, FALSE);
+  g_object_get (c.f.sink, "target-bitrate", &before, NULL);
+  fail_unless_equals_uint64 (stat_u64 (c.f.sink, "feedback-contradictory"),
+      0);
+  fail_unless_equals_uint64 (stat_u64 (c.f.sink, "feedback-implausible"),
+      0);
+  /* 8 s with the attacker */
+  for (guint i = 0; i < 4000; i++) {
+    call_step (&c, TRUE);
+    g_object_get (c.f.sink, "target-bitrate", &target, NULL);
+    highest = MAX (highest, target);
+  }
+  GST_INFO ("target %u before the attack, at most %u during it, %u at the "
+      "end; %u forged reports; %" G_GUINT64_FORMAT " contradictory, %"
+      G_GUINT64_FORMAT " implausible; delivery rate %" G_GUINT64_FORMAT,
+      before, highest, target, c.forged, stat_u64 (c.f.sink,
+          "feedback-contradictory"), stat_u64 (c.f.sink,
+          "feedback-implausible"), stat_u64 (c.f.sink, "delivery-rate"));
+  fail_unless (before > 500000 && before < 1300000, "target %u", before);
+  fail_unless (highest <= MAX (before, 1000000) * 12 / 10,
+      "target reached %u (%u before the attack)", highest, before);
+  fail_unless (stat_u64 (c.f.sink, "feedback-contradictory") > 0);
+  call_clear (&c);
 }
 
 GST_END_TEST;
@@ -3085,6 +3362,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_sink, test_sink_target_publication);
   tcase_add_test (tc_sink, test_sink_feedback);
   tcase_add_test (tc_sink, test_sink_invalid_rtp);
+  tcase_add_test (tc_sink, test_sink_forged_feedback);
 
   suite_add_tcase (s, tc_src);
   tcase_set_timeout (tc_src, 60);
