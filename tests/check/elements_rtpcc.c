@@ -670,8 +670,10 @@ typedef struct
   guint16 sink_port;
 } SinkFixture;
 
+/* (@srtp_key: NULL, or the sink's srtp-key) */
 static void
-sink_fixture_init (SinkFixture * f, const gchar * controller)
+sink_fixture_init_srtp (SinkFixture * f, const gchar * controller,
+    const gchar * srtp_key)
 {
   gint bound = 0;
 
@@ -680,7 +682,7 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
   fail_unless (f->sink != NULL);
   g_object_set (f->sink, "controller", controller, "start-bitrate", 700000,
       "host", "127.0.0.1", "port", f->peer_port, "bind-address", "127.0.0.1",
-      NULL);
+      "srtp-key", srtp_key, NULL);
   f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
   f->clock = gst_harness_get_testclock (f->h);
   gst_harness_set_src_caps_str (f->h, RTP_CAPS);
@@ -689,6 +691,12 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
   f->sink_port = (guint16) bound;
   clock_watch_port (f->clock, f->sink_port);
   clock_settle (f->clock, 1);
+}
+
+static void
+sink_fixture_init (SinkFixture * f, const gchar * controller)
+{
+  sink_fixture_init_srtp (f, controller, NULL);
 }
 
 /* The peer sends @data to the sink, which processes it. */
@@ -1513,8 +1521,12 @@ GST_START_TEST (test_sink_to_src_loopback)
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-unknown-ssrc"), 0);
   {
     GstStructure *stats = NULL;
+    gboolean srtp = TRUE;
     g_object_get (sink, "stats", &stats, NULL);
     fail_unless (gst_structure_get_string (stats, "feedback-problem") == NULL);
+    /* (SRTP is off by default) */
+    fail_unless (gst_structure_get_boolean (stats, "srtp", &srtp));
+    fail_if (srtp);
     gst_structure_free (stats);
   }
 
@@ -3339,6 +3351,259 @@ GST_START_TEST (test_src_twcc_strip_mutations)
 
 GST_END_TEST;
 
+/* ---- 5. SRTP ----------------------------------------------------------- */
+
+/* Master key + salt for AES_CM_128_HMAC_SHA1_80, and another. */
+#define SRTP_KEY_A "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+#define SRTP_KEY_B "f00102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+
+static gboolean
+stat_bool (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  gboolean v = FALSE;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_boolean (s, field, &v), "no field %s",
+      field);
+  gst_structure_free (s);
+  return v;
+}
+
+static RtpccSrtp *
+srtp_ctx (const gchar * hex, RtpccSrtpDirection dir)
+{
+  RtpccSrtpConfig cfg;
+  GBytes *key = rtpcc_srtp_key_from_hex (hex, RTPCC_SRTP_AES_CM_128_HMAC_SHA1_80,
+      NULL);
+  gsize n;
+  const guint8 *k = g_bytes_get_data (key, &n);
+  RtpccSrtp *ctx;
+
+  rtpcc_srtp_config_init (&cfg);
+  cfg.direction = dir;
+  ctx = rtpcc_srtp_new (&cfg, k, n, NULL);
+  fail_unless (ctx != NULL);
+  g_bytes_unref (key);
+  return ctx;
+}
+
+static void
+check_srtp_clean (GstElement * e)
+{
+  fail_unless (stat_bool (e, "srtp"));
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-auth-fail"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-replay"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-protect-errors"), 0);
+}
+
+/* Both ends with the same key: the media arrives intact (decrypted), the
+ * sink's SRs reach the src, the src's feedback reaches the sink, nothing
+ * fails verification. */
+GST_START_TEST (test_srtp_sink_to_src)
+{
+  GPtrArray *got = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  Pair p;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      "srtp-key", SRTP_KEY_A, NULL);
+  g_object_set (p.src, "srtp-key", SRTP_KEY_A, NULL);
+  pair_start (&p);
+
+  for (guint i = 0; i < 30; i++)
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 1000));
+  fail_unless_equals_int (pair_pull (&p, 30, got), 30);
+  for (guint i = 0; i < got->len; i++) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    const guint8 *pl;
+
+    fail_unless (gst_rtp_buffer_map (g_ptr_array_index (got, i),
+            GST_MAP_READ, &rtp));
+    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), i);
+    fail_unless_equals_int (gst_rtp_buffer_get_payload_len (&rtp), 1000);
+    pl = gst_rtp_buffer_get_payload (&rtp);
+    for (guint k = 0; k < 1000; k++)
+      fail_unless_equals_int (pl[k], i & 0xff);
+    gst_rtp_buffer_unmap (&rtp);
+  }
+  fail_unless (run_until_stat (p.clock, 2, p.sink, "reported-received", 30,
+          3 * GST_SECOND) == 30);
+  fail_unless (run_until_stat (p.clock, 2, p.src, "rtcp-received", 1,
+          3 * GST_SECOND) >= 1);
+  fail_unless (stat_u64 (p.sink, "rtt") > 0);
+  check_srtp_clean (p.sink);
+  check_srtp_clean (p.src);
+  g_ptr_array_unref (got);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Different keys: nothing the sink sends verifies at the src (counted,
+ * nothing pushed), so no feedback comes back either; nothing crashes. */
+GST_START_TEST (test_srtp_wrong_key)
+{
+  Pair p;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      "srtp-key", SRTP_KEY_A, NULL);
+  g_object_set (p.src, "srtp-key", SRTP_KEY_B, NULL);
+  pair_start (&p);
+
+  for (guint i = 0; i < 10; i++)
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * i, TRUE, 500));
+  fail_unless_equals_int (pair_pull (&p, 1, NULL), 0);
+  fail_unless (stat_u64 (p.src, "srtp-auth-fail") >= 10);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "packets-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-received"), 0);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* The sink with SRTP, the test as its peer (with the library's SRTP):
+ * what the sink sends is protected (longer by the tag, payload
+ * encrypted, verifies with the key); feedback that does not verify
+ * (a flipped bit, no protection, another key, a replay) is dropped and
+ * counted before the sender sees it; the genuine report is taken. */
+GST_START_TEST (test_srtp_sink_feedback)
+{
+  SinkFixture f;
+  RtpccSrtp *in = srtp_ctx (SRTP_KEY_A, RTPCC_SRTP_INBOUND);
+  RtpccSrtp *out = srtp_ctx (SRTP_KEY_A, RTPCC_SRTP_OUTBOUND);
+  RtpccSrtp *other = srtp_ctx (SRTP_KEY_B, RTPCC_SRTP_OUTBOUND);
+  guint8 buf[2048], fb[1500], bad[1500];
+  gsize n, len, plain;
+  guint got = 0, srs = 0;
+  GstClockTime end;
+
+  sink_fixture_init_srtp (&f, "fixed", SRTP_KEY_A);
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (push_and_settle (f.h, make_rtp (TEST_SSRC,
+                (guint16) (1000 + i), 3000 * i, TRUE, 500), f.clock, 1),
+        GST_FLOW_OK);
+  end = clock_now (f.clock) + 5 * GST_SECOND;
+  while ((got < 10 || srs < 1) && clock_now (f.clock) < end) {
+    gssize r = recv_datagram (f.peer, buf, sizeof (buf), NULL);
+
+    if (r < 0) {
+      clock_advance (f.clock, 1, GST_MSECOND);
+      continue;
+    }
+    if (rtpcc_rtcp_is_rtcp (buf, r)) {
+      fail_unless_equals_int (rtpcc_srtp_unprotect_rtcp (in, buf, r, &len),
+          RTPCC_SRTP_OK);
+      srs++;
+      continue;
+    }
+    /* 12 + 500 + the 80-bit tag, the payload not in clear */
+    fail_unless_equals_int (r, 12 + 500 + 10);
+    fail_unless_equals_int (GST_READ_UINT16_BE (buf + 2), 1000 + got);
+    {
+      guint same = 0;
+      for (guint k = 12; k < 512; k++)
+        same += buf[k] == ((1000 + got) & 0xff);
+      fail_unless (same < 50, "%u payload bytes in clear", same);
+    }
+    fail_unless_equals_int (rtpcc_srtp_unprotect_rtp (in, buf, r, &len),
+        RTPCC_SRTP_OK);
+    fail_unless_equals_int (len, 512);
+    for (guint k = 12; k < 512; k++)
+      fail_unless_equals_int (buf[k], (1000 + got) & 0xff);
+    got++;
+  }
+  fail_unless_equals_int (got, 10);
+  fail_unless (srs >= 1);
+
+  plain = make_ccfb (fb, sizeof (fb) - RTPCC_SRTP_MAX_RTCP_OVERHEAD,
+      TEST_SSRC, 1000, 10, clock_now (f.clock));
+  memcpy (bad, fb, plain);
+  fail_unless_equals_int (rtpcc_srtp_protect_rtcp (out, fb, plain,
+          sizeof (fb), &n), RTPCC_SRTP_OK);
+
+  /* a bit flipped in the encrypted part, then in the tag */
+  memcpy (buf, fb, n);
+  buf[12] ^= 0x04;
+  sink_fixture_send (&f, f.peer, buf, n);
+  memcpy (buf, fb, n);
+  buf[n - 1] ^= 0x80;
+  sink_fixture_send (&f, f.peer, buf, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-fail"), 2);
+  /* not protected at all; protected with another key */
+  sink_fixture_send (&f, f.peer, bad, plain);
+  fail_unless_equals_int (rtpcc_srtp_protect_rtcp (other, bad, plain,
+          sizeof (bad), &len), RTPCC_SRTP_OK);
+  sink_fixture_send (&f, f.peer, bad, len);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-fail") +
+      stat_u64 (f.sink, "srtp-malformed"), 4);
+  /* none of it reached the sender */
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 0);
+
+  /* the genuine report */
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
+  /* replayed */
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-replay"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-protect-errors"), 0);
+
+  rtpcc_srtp_free (in);
+  rtpcc_srtp_free (out);
+  rtpcc_srtp_free (other);
+  sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A key that is not hex, or of the wrong length for the suite: the
+ * element does not start, with an error (and no crash). */
+GST_START_TEST (test_srtp_bad_key)
+{
+  const gchar *keys[] = { "zz", SRTP_KEY_A "00",
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++) {
+    GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+    GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+
+    g_object_set (sink, "host", "127.0.0.1", "srtp-key", keys[i], NULL);
+    g_object_set (src, "address", "127.0.0.1", "port", 0, "srtp-key",
+        keys[i], NULL);
+    fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    gst_element_set_state (sink, GST_STATE_NULL);
+    gst_element_set_state (src, GST_STATE_NULL);
+    gst_object_unref (sink);
+    gst_object_unref (src);
+  }
+  /* a 46-byte key is right for AES-256 */
+  {
+    GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+    g_object_set (src, "address", "127.0.0.1", "port", 0, "srtp-suite", 2,
+        "srtp-key", SRTP_KEY_A "000102030405060708090a0b0c0d0e0f", NULL);
+    fail_unless (gst_element_set_state (src, GST_STATE_PAUSED) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (stat_bool (src, "srtp"));
+    gst_element_set_state (src, GST_STATE_NULL);
+    gst_object_unref (src);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpcc_suite (void)
 {
@@ -3390,6 +3655,10 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_media_ssrcs_bounded);
   tcase_add_test (tc_src, test_src_twcc_strip_cases);
   tcase_add_test (tc_src, test_src_twcc_strip_mutations);
+  tcase_add_test (tc_src, test_srtp_sink_to_src);
+  tcase_add_test (tc_src, test_srtp_wrong_key);
+  tcase_add_test (tc_src, test_srtp_sink_feedback);
+  tcase_add_test (tc_src, test_srtp_bad_key);
   return s;
 }
 
