@@ -21,6 +21,8 @@ struct _RtpccDeliveryRate
   GArray *acks;                 /* Ack, in seq order */
   GArray *samples;              /* Sample, oldest first */
   guint64 rate;
+  RtpccTime first_send;         /* the oldest send time acknowledged, or
+                                 * RTPCC_TIME_NONE */
 };
 
 RtpccDeliveryRate *
@@ -30,6 +32,7 @@ rtpcc_delivery_rate_new (void)
 
   d->acks = g_array_new (FALSE, FALSE, sizeof (Ack));
   d->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  d->first_send = RTPCC_TIME_NONE;
   return d;
 }
 
@@ -66,6 +69,9 @@ rtpcc_delivery_rate_on_ack (RtpccDeliveryRate * d, guint64 seq,
   Ack a = { seq, send_time, arrival, size };
   guint at = d->acks->len;
 
+  if (d->first_send == RTPCC_TIME_NONE || send_time < d->first_send)
+    d->first_send = send_time;
+
   /* reports come in seq order, mostly: insert from the end */
   if (at > 0 && g_array_index (d->acks, Ack, at - 1).seq >= seq) {
     at = lower_bound (d, seq);
@@ -86,9 +92,10 @@ rtpcc_delivery_rate_withdraw (RtpccDeliveryRate * d, guint64 seq)
   g_array_set_size (d->samples, 0);
 }
 
-/* The rate over the acks in the window, or 0. */
+/* The rate over the acks in the window, or 0; the interval is at least
+ * @floor. */
 static guint64
-window_rate (const RtpccDeliveryRate * d)
+window_rate (const RtpccDeliveryRate * d, RtpccTime floor)
 {
   RtpccTime first_send = 0, last_send = 0, span;
   RtpccTime first_arr = RTPCC_TIME_NONE, last_arr = RTPCC_TIME_NONE;
@@ -118,6 +125,10 @@ window_rate (const RtpccDeliveryRate * d)
   span = last_send - first_send;
   if (last_arr != RTPCC_TIME_NONE)
     span = MAX (span, last_arr - first_arr);
+  span = MAX (span, floor);
+  /* (sent at one instant, and nothing else to go by: no sample) */
+  if (floor == 0)
+    return 0;
   return span > 0 ? (guint64) (bytes * 8.0 / RTPCC_TIME_AS_SEC (span)) : 0;
 }
 
@@ -139,7 +150,11 @@ rtpcc_delivery_rate_update (RtpccDeliveryRate * d, RtpccTime window)
   g_array_remove_range (d->acks, 0, drop);
 
   x.at = newest;
-  x.rate = window_rate (d);
+  /* Whatever the report says, these bytes were sent within the window
+   * (or since the first packet, if that is more recent): over a shorter
+   * interval the sample would exceed the rate they were sent at (a burst
+   * leaves at one instant, and arrival times are the report's word). */
+  x.rate = window_rate (d, MIN (window, newest - d->first_send));
   if (x.rate > 0)
     g_array_append_val (d->samples, x);
   /* the highest over the last RTPCC_DELIVERY_RATE_HOLD */

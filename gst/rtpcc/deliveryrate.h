@@ -7,7 +7,11 @@
  * (draft-cheng-iccrg-delivery-rate-estimation §3.3, which uses the longer
  * interval for the same reason: acknowledgements that bunch up, or arrival
  * times a report makes up, cannot make a sample exceed the rate the
- * packets were sent at). The first packet's bytes are left out: they are
+ * packets were sent at). That interval is never shorter than the window
+ * (or the time since the first packet acknowledged, early in a call):
+ * packets sent in one burst have no send interval of their own, and the
+ * bytes of the window were sent within it. The first packet's bytes are
+ * left out: they are
  * the start of the interval, not part of it. The estimate is the highest
  * sample of the last RTPCC_DELIVERY_RATE_HOLD (of send time): a window a
  * round trip long cuts video frames unevenly, and the highest of the last

@@ -89,9 +89,9 @@ typedef struct
   /* per-packet reports dropped (feedbackadapter.h): acknowledging packets
    * never sent or older than one used; contradicting an earlier one */
   guint64 feedback_implausible, feedback_contradictory;
-  guint64 delivery_rate;        /* bit/s delivered, from acknowledgements:
-                                 * the target is at most twice it
-                                 * (target.h) */
+  /* bit/s delivered, from acknowledgements: the target is not raised
+   * above three times it (target.h) */
+  guint64 delivery_rate;
   guint64 rtcp_sent;
   guint64 reported_received, reported_lost;
   /* received packets the receiver then discarded as late (RFC 7097) */
