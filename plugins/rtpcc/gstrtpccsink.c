@@ -1191,7 +1191,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * or contradictory, delivery-rate (what the path delivered, from the
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, receive rate, queue delay, target, state; srtp (on
-   * or off), srtp-auth-fail, srtp-replay, srtp-malformed (received RTCP
+   * or off), srtp-auth-failures, srtp-replays, srtp-malformed (received RTCP
    * that did not verify: dropped), srtp-protect-errors (packets that could
    * not be protected: not sent).
    */
@@ -1199,7 +1199,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   /* srtp-key, srtp-suite: SRTP for media and SR out, SRTCP feedback in
-   * (gstrtpccsrtp.h; stats srtp-auth-fail etc.) */
+   * (gstrtpccsrtp.h; stats srtp-auth-failures etc.) */
   gst_rtpcc_srtp_install_properties (gobject_class, PROP_SRTP_KEY,
       PROP_SRTP_SUITE);
 

@@ -774,7 +774,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * rtcp-wrong-source (RTCP from any other address: dropped),
    * rtcp-unknown-ssrc (an SR about an SSRC never received), kernel-drops
    * (datagrams the kernel dropped for want of buffer space, SO_RXQ_OVFL);
-   * srtp (on or off), srtp-auth-fail, srtp-replay, srtp-malformed
+   * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
    * (received packets that did not verify: dropped), srtp-protect-errors
    * (feedback that could not be protected: not sent).
    */

@@ -16,20 +16,20 @@ gst_rtpcc_srtp_suite_get_type (void)
   static const GEnumValue values[] = {
     {RTPCC_SRTP_AES_CM_128_HMAC_SHA1_80,
         "AES_CM_128_HMAC_SHA1_80 (RFC 3711; key + salt 30 bytes)",
-        "aes-128-hmac-sha1-80"},
+        "aes-cm-128-hmac-sha1-80"},
     {RTPCC_SRTP_AES_CM_128_HMAC_SHA1_32,
         "AES_CM_128_HMAC_SHA1_32 (RFC 4568; 30 bytes; 80-bit SRTCP tag)",
-        "aes-128-hmac-sha1-32"},
+        "aes-cm-128-hmac-sha1-32"},
     {RTPCC_SRTP_AES_256_CM_HMAC_SHA1_80,
         "AES_256_CM_HMAC_SHA1_80 (RFC 6188; 46 bytes)",
-        "aes-256-hmac-sha1-80"},
+        "aes-256-cm-hmac-sha1-80"},
     {RTPCC_SRTP_AES_256_CM_HMAC_SHA1_32,
         "AES_256_CM_HMAC_SHA1_32 (RFC 6188; 46 bytes; 80-bit SRTCP tag)",
-        "aes-256-hmac-sha1-32"},
+        "aes-256-cm-hmac-sha1-32"},
     {RTPCC_SRTP_AEAD_AES_128_GCM, "AEAD_AES_128_GCM (RFC 7714; 28 bytes)",
-        "aes-128-gcm"},
+        "aead-aes-128-gcm"},
     {RTPCC_SRTP_AEAD_AES_256_GCM, "AEAD_AES_256_GCM (RFC 7714; 44 bytes)",
-        "aes-256-gcm"},
+        "aead-aes-256-gcm"},
     {0, NULL, NULL},
   };
 
@@ -199,8 +199,8 @@ void
 gst_rtpcc_srtp_pair_add_stats (const GstRtpccSrtpPair * p, GstStructure * s)
 {
   gst_structure_set (s, "srtp", G_TYPE_BOOLEAN, p->enabled,
-      "srtp-auth-fail", G_TYPE_UINT64, p->auth_fail,
-      "srtp-replay", G_TYPE_UINT64, p->replay,
+      "srtp-auth-failures", G_TYPE_UINT64, p->auth_fail,
+      "srtp-replays", G_TYPE_UINT64, p->replay,
       "srtp-malformed", G_TYPE_UINT64, p->malformed,
       "srtp-protect-errors", G_TYPE_UINT64, p->protect_errors, NULL);
 }

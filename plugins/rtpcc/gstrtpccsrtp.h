@@ -11,8 +11,8 @@
  * looks at it, and counted in the element's stats:
  *
  *   srtp               TRUE when SRTP is on
- *   srtp-auth-fail     received packets whose tag did not verify
- *   srtp-replay        received packets already seen (or too old)
+ *   srtp-auth-failures received packets whose tag did not verify
+ *   srtp-replays       received packets already seen (or too old)
  *   srtp-malformed     received packets too short or not RTP/RTCP
  *   srtp-protect-errors  outgoing packets that could not be protected
  *                      (not sent)

@@ -3392,8 +3392,8 @@ static void
 check_srtp_clean (GstElement * e)
 {
   fail_unless (stat_bool (e, "srtp"));
-  fail_unless_equals_uint64 (stat_u64 (e, "srtp-auth-fail"), 0);
-  fail_unless_equals_uint64 (stat_u64 (e, "srtp-replay"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-auth-failures"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-replays"), 0);
   fail_unless_equals_uint64 (stat_u64 (e, "srtp-malformed"), 0);
   fail_unless_equals_uint64 (stat_u64 (e, "srtp-protect-errors"), 0);
 }
@@ -3458,7 +3458,7 @@ GST_START_TEST (test_srtp_wrong_key)
   for (guint i = 0; i < 10; i++)
     pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * i, TRUE, 500));
   fail_unless_equals_int (pair_pull (&p, 1, NULL), 0);
-  fail_unless (stat_u64 (p.src, "srtp-auth-fail") >= 10);
+  fail_unless (stat_u64 (p.src, "srtp-auth-failures") >= 10);
   fail_unless_equals_uint64 (stat_u64 (p.src, "packets-received"), 0);
   fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-received"), 0);
   fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-received"), 0);
@@ -3534,13 +3534,13 @@ GST_START_TEST (test_srtp_sink_feedback)
   memcpy (buf, fb, n);
   buf[n - 1] ^= 0x80;
   sink_fixture_send (&f, f.peer, buf, n);
-  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-fail"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-failures"), 2);
   /* not protected at all; protected with another key */
   sink_fixture_send (&f, f.peer, bad, plain);
   fail_unless_equals_int (rtpcc_srtp_protect_rtcp (other, bad, plain,
           sizeof (bad), &len), RTPCC_SRTP_OK);
   sink_fixture_send (&f, f.peer, bad, len);
-  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-fail") +
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-failures") +
       stat_u64 (f.sink, "srtp-malformed"), 4);
   /* none of it reached the sender */
   fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 0);
@@ -3553,7 +3553,7 @@ GST_START_TEST (test_srtp_sink_feedback)
   fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
   /* replayed */
   sink_fixture_send (&f, f.peer, fb, n);
-  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-replay"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-replays"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-protect-errors"), 0);
 
