@@ -33,8 +33,11 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 /* A UDP socket bound to 127.0.0.1 on an ephemeral port. */
+/* A UDP socket on 127.0.0.1:*@port (0: any; *@port is then the port it
+ * got); @shared: another socket may bind the same port (g_socket_bind's
+ * allow_reuse, SO_REUSEADDR and SO_REUSEPORT). */
 static GSocket *
-udp_socket_new (guint16 * port)
+udp_socket_bind (guint16 * port, gboolean shared)
 {
   GError *err = NULL;
   GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
@@ -42,8 +45,8 @@ udp_socket_new (guint16 * port)
   GSocketAddress *addr, *local;
 
   fail_unless (s != NULL, "%s", err ? err->message : "?");
-  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
-  fail_unless (g_socket_bind (s, addr, FALSE, &err), "%s",
+  addr = g_inet_socket_address_new_from_string ("127.0.0.1", *port);
+  fail_unless (g_socket_bind (s, addr, shared, &err), "%s",
       err ? err->message : "?");
   g_object_unref (addr);
   local = g_socket_get_local_address (s, &err);
@@ -53,6 +56,13 @@ udp_socket_new (guint16 * port)
   fail_unless (*port != 0);
   g_socket_set_blocking (s, FALSE);
   return s;
+}
+
+static GSocket *
+udp_socket_new (guint16 * port)
+{
+  *port = 0;
+  return udp_socket_bind (port, FALSE);
 }
 
 static void
@@ -870,29 +880,13 @@ GST_END_TEST;
 
 /* ---- 3b. forged feedback ----------------------------------------------- */
 
-/* A UDP socket on 127.0.0.1:@port (0: any) that another may share
- * (g_socket_bind's allow_reuse: SO_REUSEADDR and SO_REUSEPORT): a second
- * one on the same port sends with the first one's source address. The
- * kernel hands a datagram for the port to one of them: read both. */
+/* A second socket on the same port (udp_socket_bind, shared) sends with
+ * the first one's source address. The kernel hands a datagram for the
+ * port to one of them: read both. */
 static GSocket *
 udp_socket_shared (guint16 * port)
 {
-  GError *err = NULL;
-  GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-      G_SOCKET_PROTOCOL_UDP, &err);
-  GSocketAddress *addr, *local;
-
-  fail_unless (s != NULL, "%s", err ? err->message : "?");
-  addr = g_inet_socket_address_new_from_string ("127.0.0.1", *port);
-  fail_unless (g_socket_bind (s, addr, TRUE, &err), "%s",
-      err ? err->message : "?");
-  g_object_unref (addr);
-  local = g_socket_get_local_address (s, &err);
-  fail_unless (local != NULL);
-  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-  g_object_unref (local);
-  g_socket_set_blocking (s, FALSE);
-  return s;
+  return udp_socket_bind (port, TRUE);
 }
 
 typedef struct

@@ -42,18 +42,7 @@ step (Call * c, guint8 flags, const guint8 * d, size_t len)
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
-  Call c;
-  size_t at = 2;
-  guint8 flags;
-  const guint8 *d;
-  size_t len;
-
-  if (size < 2)
-    return 0;
-  call_init (&c, data[0], data[1]);
-  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len))
-    step (&c, flags, d, len);
-  call_clear (&c);
+  call_run (data, size, step);
   return 0;
 }
 
@@ -93,14 +82,14 @@ seed_call (guint8 which, guint8 mode, guint frames)
   return g_byte_array_free_to_bytes (a);
 }
 
+static GBytes *
+seed (guint8 which, guint8 mode)
+{
+  return seed_call (which, mode, 20);
+}
+
 void
 rtpcc_fuzz_seeds (GPtrArray * seeds)
 {
-  gchar **names = rtpcc_controller_list ();
-  guint n = g_strv_length (names);
-
-  g_strfreev (names);
-  for (guint i = 0; i < n; i++)
-    for (guint8 mode = 0; mode < 3; mode++)
-      g_ptr_array_add (seeds, seed_call ((guint8) i, mode, 20));
+  call_seeds (seeds, seed);
 }

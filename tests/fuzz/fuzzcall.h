@@ -168,4 +168,39 @@ record_u16 (const guint8 * d, size_t len)
   return len >= 2 ? (guint) ((d[0] << 8) | d[1]) : len ? d[0] : 0;
 }
 
+typedef void (*CallStep) (Call * c, guint8 flags, const guint8 * d,
+    size_t len);
+
+/* The input (fuzz_sender_rtcp.c's format: controller, mode, records) run
+ * through @step. */
+static inline void
+call_run (const uint8_t * data, size_t size, CallStep step)
+{
+  Call c;
+  size_t at = 2;
+  guint8 flags;
+  const guint8 *d;
+  size_t len;
+
+  if (size < 2)
+    return;
+  call_init (&c, data[0], data[1]);
+  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len))
+    step (&c, flags, d, len);
+  call_clear (&c);
+}
+
+/* A seed from @make for each registered controller and feedback mode. */
+static inline void
+call_seeds (GPtrArray * seeds, GBytes * (*make) (guint8 which, guint8 mode))
+{
+  gchar **names = rtpcc_controller_list ();
+  guint n = g_strv_length (names);
+
+  g_strfreev (names);
+  for (guint i = 0; i < n; i++)
+    for (guint8 mode = 0; mode < 3; mode++)
+      g_ptr_array_add (seeds, make ((guint8) i, mode));
+}
+
 #endif
