@@ -41,6 +41,7 @@
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/ratecap.h>
 #include <rtpcc/transportfeedback.h>
+#include <rtpcc/deliveryrate.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>
 #include <rtpcc/target.h>
