@@ -102,7 +102,8 @@ GST_END_TEST;
 GST_START_TEST (test_pacer_late_wakeup_catches_up)
 {
   /* A sender whose timer always fires 3 ms late still achieves the rate:
-   * the credit absorbs the lateness (seed 002 §1.12a). */
+   * the credit absorbs the lateness (the timer error Saurin's TFRC thesis,
+   * University of Glasgow 2006, found to under-send). */
   RtpccPacerConfig cfg;
   RtpccPacer *p;
   RtpccTime now = 0;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_START 128000    /* the paper's start rate (FBRA-C12) */
+#define DEFAULT_START 128000    /* the FBRA paper's start rate */
 #define RTT_SAMPLES 9           /* RTT_median window */
 #define IV_SAMPLES 9            /* regular-report interval window */
 #define MIN_IVS 3               /* before early detection is armed */
@@ -504,7 +504,8 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
     f->initial_goodput = r->goodput;
 
   if (early) {
-    /* 001:L177: an early report means the receiver saw trouble coming */
+    /* an early report means the receiver saw trouble coming (the FBRA
+     * paper: RTCP sent before its interval signals congestion) */
     f->early++;
     fec_off (f);
     go (f, RTPCC_FBRA_DOWN);
@@ -558,7 +559,8 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
     }
   }
 
-  /* FBRA-C7: only reports free of losses and discards feed the history */
+  /* only reports free of losses and discards feed the OWD history, so the
+   * thresholds compare against an uncongested path */
   if (r->losses == 0 && r->discards == 0 && r->owd != RTPCC_TIME_NONE)
     owd_push (f, now, r->owd);
   publish (f, why);
@@ -618,7 +620,9 @@ build_report (Fbra * f, RtpccFbraReport * r)
       r->goodput = 1.0;       /* nothing delivered: "known, and ~0" */
   }
   /* absolute scale: base delay = min RTT / 2, plus the queuing seen as
-   * the rise of (arrival − send) above its minimum (A.1.3 caution) */
+   * the rise of (arrival − send) above its minimum: the paper's OWD ratio
+   * thresholds need a delay with a true zero, which (arrival − send) on
+   * unsynchronised clocks lacks */
   if (f->agg_owd_n > 0 && f->min_rtt != RTPCC_TIME_NONE)
     r->owd = f->min_rtt / 2 + (RtpccTime) (f->agg_owd_sum / f->agg_owd_n);
 }
@@ -632,7 +636,8 @@ fbra_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   add_rtt (f, fb->rtt_sample);
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *p = &fb->reports[i];
-    /* Part C.2: FEC/probe packets neither count as losses nor as goodput */
+    /* FEC/probe packets neither count as losses nor as goodput: they are
+     * the probe, not the media the rate describes */
     if (p->is_fec)
       continue;
     agg_send_time (f, p->send_time);
@@ -731,7 +736,7 @@ fbra_on_tick (RtpccController * cc, RtpccTime now)
     agg_reset (f);
   } else if (f->last_report != RTPCC_TIME_NONE && now - f->last_report >=
       (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC)) {
-    /* no report for 2 s (circuit-breaker-like, 001:L177): halve, DOWN */
+    /* no report for 2 s (like RFC 8083's media timeout): halve, DOWN */
     f->media /= 2;
     fec_off (f);
     f->rc_disabled = f->bounce_pending = FALSE;
