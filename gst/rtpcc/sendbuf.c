@@ -365,6 +365,19 @@ over_limit (const RtpccSendbuf * sb)
       || (c->max_frames > 0 && sb->stats.queued_frames > c->max_frames);
 }
 
+gboolean
+rtpcc_sendbuf_has_room (const RtpccSendbuf * sb, guint size)
+{
+  const RtpccSendbufConfig *c = &sb->config;
+  const RtpccSendbufStats *st = &sb->stats;
+
+  if (st->queued_packets == 0)
+    return TRUE;
+  return !((c->max_packets > 0 && st->queued_packets >= c->max_packets)
+      || (c->max_bytes > 0 && st->queued_bytes + size > c->max_bytes)
+      || (c->max_frames > 0 && st->queued_frames >= c->max_frames));
+}
+
 /* How much a frame is worth keeping, for the ring victim: non-reference
  * frames go first, then delta frames, keyframes last. */
 static guint

@@ -174,6 +174,10 @@ guint64 rtpcc_sendbuf_get_rate (const RtpccSendbuf * sb);
  * (its handle has been released). */
 gboolean rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
     const RtpccSendbufPacket * packet, gpointer handle);
+/* Whether a packet of @size bytes fits under the limits as the queue
+ * stands: what a producer that blocks instead of dropping waits for. An
+ * empty queue always has room (one packet always goes in: progress). */
+gboolean rtpcc_sendbuf_has_room (const RtpccSendbuf * sb, guint size);
 /* The packet to send now, or NULL (empty, or the drain rate says wait).
  * The transmission policy runs first and may drop frames. */
 gpointer rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,

@@ -27,6 +27,31 @@ gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
   g_cond_clear (&task->cond);
 }
 
+/* The clock the task times with (a reference), or NULL. */
+static GstClock *
+task_clock (GstRtpccTimedTask * task)
+{
+  GstClock *clock = gst_element_get_clock (task->element);
+
+  if (clock == NULL && task->system_clock)
+    clock = gst_system_clock_obtain ();
+  return clock;
+}
+
+RtpccTime
+gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
+{
+  GstClock *clock = task_clock (task);
+  RtpccTime now;
+
+  if (clock == NULL)
+    return RTPCC_TIME_NONE;
+  now = (RtpccTime) (gst_clock_get_time (clock) -
+      gst_element_get_base_time (task->element));
+  gst_object_unref (clock);
+  return now;
+}
+
 gboolean
 gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 {
@@ -36,11 +61,8 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 
   if (task->flushing)
     return FALSE;
-  if (until != RTPCC_TIME_INFINITE) {
-    clock = gst_element_get_clock (task->element);
-    if (clock == NULL && task->system_clock)
-      clock = gst_system_clock_obtain ();
-  }
+  if (until != RTPCC_TIME_INFINITE)
+    clock = task_clock (task);
   if (clock == NULL) {
     /* nothing timed, or nothing to time it with: until woken */
     task->sleeps_until = RTPCC_TIME_INFINITE;

@@ -1,7 +1,8 @@
 /* A src-pad task that sleeps until a time on the element's clock, or until
  * woken: for elements that hold what they receive and release it at times
  * the library computes (fecenc's block bound, fecdec's hole deadline,
- * playoutbuffer's playout times).
+ * playoutbuffer's playout times, linkemu's delivery times, sendbuffer's
+ * drain schedule).
  *
  * The element's own lock guards the task's state. The task body calls
  * gst_rtpcc_timed_task_wait() with the lock held and the next time it has
@@ -43,6 +44,10 @@ void gst_rtpcc_timed_task_init (GstRtpccTimedTask * task,
     gboolean system_clock);
 void gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task);
 
+/* The running time the task's waits count in: the element clock's, else
+ * (with @system_clock) the system clock's; RTPCC_TIME_NONE without
+ * either. For an element whose library "now" is the time it waits in. */
+RtpccTime gst_rtpcc_timed_task_now (GstRtpccTimedTask * task);
 /* In the task, lock held: sleeps until running time @until
  * (RTPCC_TIME_INFINITE: until woken), the lock released meanwhile. TRUE
  * once @until is reached; FALSE when woken sooner (kicked, flushing,

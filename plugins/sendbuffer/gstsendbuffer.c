@@ -59,6 +59,7 @@
 
 #include "gstsendbuffer.h"
 #include "gstrtpccevent.h"
+#include "gstrtpcctimedtask.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
 #define GST_CAT_DEFAULT gst_send_buffer_debug
@@ -186,12 +187,12 @@ struct _GstSendBuffer
   GstPad *srcpad;
 
   GMutex lock;                  /* protects everything below */
-  GCond cond;                   /* queue changed / flushing */
+  GstRtpccTimedTask task;       /* pushes each packet when it may go */
+  GCond room;                   /* a blocked chain: the queue shrank,
+                                 * limits changed or flushing */
   RtpccSendbuf *sb;
   RtpccSendbufConfig config;    /* property values */
   gboolean block;
-  gboolean flushing;
-  GstClockID wait_id;
   GstFlowReturn srcresult;
   gboolean need_stream_start, need_caps, need_segment;
   gboolean eos_pushed;
@@ -200,7 +201,7 @@ struct _GstSendBuffer
   guint64 target_events;
   guint64 renumbered;
   guint stats_interval;         /* ms, 0 = no bus messages */
-  GstClockTime last_stats;
+  RtpccTime last_stats;
 };
 
 enum
@@ -259,47 +260,29 @@ gst_send_buffer_policy_get_type (void)
   return (GType) type;
 }
 
-/* The element's clock time; without a clock (not in a running pipeline)
- * the system clock, and @has_clock says so. */
-static GstClockTime
-clock_now_full (GstSendBuffer * self, gboolean * has_clock)
+/* The library's now: the running time the task waits in (the system
+ * clock's when the element has no clock, e.g. in a harness without one). */
+static RtpccTime
+now_of (GstSendBuffer * self)
 {
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-  GstClockTime now;
-
-  if (has_clock)
-    *has_clock = clock != NULL;
-  if (!clock)
-    clock = gst_system_clock_obtain ();
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  return now;
+  return gst_rtpcc_timed_task_now (&self->task);
 }
 
-static GstClockTime
-clock_now (GstSendBuffer * self)
+/* Lock held: the queue changed what may be due; wake the task if it
+ * sleeps past that. */
+static void
+kick (GstSendBuffer * self, RtpccTime now)
 {
-  return clock_now_full (self, NULL);
+  RtpccTime next = rtpcc_sendbuf_next_time (self->sb, now);
+
+  gst_rtpcc_timed_task_kick (&self->task, next == RTPCC_TIME_NONE ?
+      RTPCC_TIME_INFINITE : next);
 }
 
 static void
 release_buffer (gpointer buf)
 {
   gst_buffer_unref (buf);
-}
-
-/* Called with the lock. */
-static gboolean
-queue_full (GstSendBuffer * self, guint size)
-{
-  const RtpccSendbufStats *st = rtpcc_sendbuf_get_stats (self->sb);
-  const RtpccSendbufConfig *c = &self->config;
-
-  if (st->queued_packets == 0)
-    return FALSE;               /* always take one: progress */
-  return (c->max_packets > 0 && st->queued_packets >= c->max_packets)
-      || (c->max_bytes > 0 && st->queued_bytes + size > c->max_bytes)
-      || (c->max_frames > 0 && st->queued_frames >= c->max_frames);
 }
 
 static GstFlowReturn
@@ -309,7 +292,8 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
   GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
   RtpccSendbufPacket p = { 0 };
-  GstClockTime now, ts, rt = GST_CLOCK_TIME_NONE;
+  GstClockTime ts, rt = GST_CLOCK_TIME_NONE;
+  RtpccTime now;
   GstFlowReturn ret;
   gboolean has_clock;
   RtpccSendbufCodec codec;
@@ -345,10 +329,12 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   p.size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
   p.priority = pad_priority (spad);
 
-  /* creation time = capture time on the element's clock (the expiry
-   * rules count the budget from capture): the buffer's running time + base
-   * time, else its arrival */
-  now = clock_now_full (self, &has_clock);
+  /* creation time = capture time (the expiry rules count the budget from
+   * capture): the buffer's running time, else its arrival */
+  now = now_of (self);
+  GST_OBJECT_LOCK (self);
+  has_clock = GST_ELEMENT_CLOCK (self) != NULL;
+  GST_OBJECT_UNLOCK (self);
   ts = GST_BUFFER_PTS_IS_VALID (buf) ? GST_BUFFER_PTS (buf) :
       GST_BUFFER_DTS (buf);
   GST_OBJECT_LOCK (pad);
@@ -356,14 +342,14 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     rt = gst_segment_to_running_time (&spad->segment, GST_FORMAT_TIME, ts);
   GST_OBJECT_UNLOCK (pad);
   if (GST_CLOCK_TIME_IS_VALID (rt) && has_clock) {
-    p.created = (RtpccTime) (rt + GST_ELEMENT_CAST (self)->base_time);
+    p.created = (RtpccTime) rt;
   } else {
-    p.created = (RtpccTime) now;
+    p.created = now;
   }
   /* nothing is captured after it arrives: a timestamp ahead of the clock
    * (e.g. a synthetic source stamping a whole buffer at once) counts from
    * now */
-  p.created = MIN (p.created, (RtpccTime) now);
+  p.created = MIN (p.created, now);
   /* output timestamps are running time in our own segment */
   buf = gst_buffer_make_writable (buf);
   GST_BUFFER_PTS (buf) = rt;
@@ -372,18 +358,18 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   g_mutex_lock (&self->lock);
   if (self->block && self->config.policy != RTPCC_SENDBUF_RING
       && self->config.policy != RTPCC_SENDBUF_RING_SFDPS2) {
-    while (!self->flushing && self->srcresult == GST_FLOW_OK
-        && queue_full (self, p.size))
-      g_cond_wait (&self->cond, &self->lock);
+    while (!self->task.flushing && self->srcresult == GST_FLOW_OK
+        && !rtpcc_sendbuf_has_room (self->sb, p.size))
+      g_cond_wait (&self->room, &self->lock);
   }
-  if (self->flushing || self->srcresult != GST_FLOW_OK) {
-    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+  if (self->task.flushing || self->srcresult != GST_FLOW_OK) {
+    ret = self->task.flushing ? GST_FLOW_FLUSHING : self->srcresult;
     g_mutex_unlock (&self->lock);
     gst_buffer_unref (buf);
     return ret;
   }
-  rtpcc_sendbuf_enqueue (self->sb, (RtpccTime) now, &p, buf);
-  g_cond_broadcast (&self->cond);
+  rtpcc_sendbuf_enqueue (self->sb, now, &p, buf);
+  kick (self, now);
   g_mutex_unlock (&self->lock);
   return GST_FLOW_OK;
 }
@@ -451,15 +437,14 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
       GST_OBJECT_UNLOCK (pad);
       gst_event_unref (event);
       g_mutex_lock (&self->lock);
-      g_cond_broadcast (&self->cond);   /* the task pushes EOS once drained */
+      /* the task pushes EOS once drained */
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       return TRUE;
     case GST_EVENT_FLUSH_START:
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
-      if (self->wait_id)
-        gst_clock_id_unschedule (self->wait_id);
-      g_cond_broadcast (&self->cond);
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
+      g_cond_broadcast (&self->room);
       g_mutex_unlock (&self->lock);
       gst_pad_push_event (self->srcpad, event);
       gst_pad_pause_task (self->srcpad);
@@ -472,7 +457,7 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
       g_mutex_lock (&self->lock);
       if (self->sb)
         rtpcc_sendbuf_flush (self->sb);
-      self->flushing = FALSE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
       self->srcresult = GST_FLOW_OK;
       self->eos_pushed = FALSE;
       self->need_segment = TRUE;        /* flush-stop may reset downstream */
@@ -509,9 +494,8 @@ gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
           && t.rtt < G_MAXINT64 ? (RtpccTime) t.rtt : RTPCC_TIME_NONE);
       rtpcc_sendbuf_set_rate (self->sb, t.media_pacing_rate);
     }
-    if (self->wait_id)          /* the rate changed: re-plan the wait */
-      gst_clock_id_unschedule (self->wait_id);
-    g_cond_broadcast (&self->cond);
+    /* the rate changed: re-plan the wait */
+    gst_rtpcc_timed_task_wake (&self->task);
     g_mutex_unlock (&self->lock);
     GST_LOG_OBJECT (self, "rtt %" GST_TIME_FORMAT ", drain %"
         G_GUINT64_FORMAT " bit/s", GST_TIME_ARGS (t.rtt),
@@ -526,15 +510,15 @@ static GstStructure *make_stats (GstSendBuffer * self);
  * application can follow the drops without polling. Called without the
  * lock. */
 static void
-maybe_post_stats (GstSendBuffer * self, GstClockTime now)
+maybe_post_stats (GstSendBuffer * self, RtpccTime now)
 {
   guint interval;
   gboolean due;
 
   g_mutex_lock (&self->lock);
   interval = self->stats_interval;
-  due = interval > 0 && (!GST_CLOCK_TIME_IS_VALID (self->last_stats)
-      || now >= self->last_stats + interval * GST_MSECOND);
+  due = interval > 0 && (self->last_stats == RTPCC_TIME_NONE
+      || now >= self->last_stats + RTPCC_MSEC (interval));
   if (due)
     self->last_stats = now;
   g_mutex_unlock (&self->lock);
@@ -575,7 +559,7 @@ gst_send_buffer_loop (gpointer user_data)
   GstFlowReturn ret;
 
   g_mutex_lock (&self->lock);
-  while (!self->flushing && !buf) {
+  while (!self->task.flushing && !buf) {
     RtpccTime now, next;
 
     if (rtpcc_sendbuf_get_stats (self->sb)->queued_packets == 0) {
@@ -587,36 +571,24 @@ gst_send_buffer_loop (gpointer user_data)
         g_mutex_lock (&self->lock);
         continue;
       }
-      g_cond_wait (&self->cond, &self->lock);
+      gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
       continue;
     }
-    now = (RtpccTime) clock_now (self);
+    now = now_of (self);
     next = rtpcc_sendbuf_next_time (self->sb, now);
     if (next == RTPCC_TIME_NONE) {
       /* only frames held until they show a keyframe: wait for input */
-      g_cond_wait (&self->cond, &self->lock);
+      gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
       continue;
     }
     if (next > now) {
-      GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-      GstClockID id;
-
-      if (!clock)
-        clock = gst_system_clock_obtain ();
-      id = gst_clock_new_single_shot_id (clock, (GstClockTime) next);
-      gst_object_unref (clock);
-      self->wait_id = id;
-      g_mutex_unlock (&self->lock);
-      gst_clock_id_wait (id, NULL);
-      g_mutex_lock (&self->lock);
-      self->wait_id = NULL;
-      gst_clock_id_unref (id);
+      gst_rtpcc_timed_task_wait (&self->task, next);
       continue;
     }
     buf = rtpcc_sendbuf_dequeue (self->sb, now, &out);
-    g_cond_broadcast (&self->cond);     /* room for a blocked chain */
+    g_cond_broadcast (&self->room);
   }
-  if (self->flushing) {
+  if (self->task.flushing) {
     g_mutex_unlock (&self->lock);
     if (buf)
       gst_buffer_unref (buf);
@@ -643,11 +615,11 @@ gst_send_buffer_loop (gpointer user_data)
   }
   push_sticky (self);
   ret = gst_pad_push (self->srcpad, buf);
-  maybe_post_stats (self, clock_now (self));
+  maybe_post_stats (self, now_of (self));
   if (ret != GST_FLOW_OK) {
     g_mutex_lock (&self->lock);
     self->srcresult = ret;
-    g_cond_broadcast (&self->cond);
+    g_cond_broadcast (&self->room);
     g_mutex_unlock (&self->lock);
     GST_DEBUG_OBJECT (self, "pausing: %s", gst_flow_get_name (ret));
     if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
@@ -670,21 +642,17 @@ gst_send_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  if (active) {
-    g_mutex_lock (&self->lock);
-    self->flushing = FALSE;
-    self->srcresult = GST_FLOW_OK;
-    g_mutex_unlock (&self->lock);
-    start_task (self);
-    return TRUE;
-  }
   g_mutex_lock (&self->lock);
-  self->flushing = TRUE;
-  if (self->wait_id)
-    gst_clock_id_unschedule (self->wait_id);
-  g_cond_broadcast (&self->cond);
+  if (active) {
+    self->srcresult = GST_FLOW_OK;
+  } else {
+    /* a chain blocked on a full queue gives up before the task stops */
+    gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
+    g_cond_broadcast (&self->room);
+  }
   g_mutex_unlock (&self->lock);
-  return gst_pad_stop_task (pad);
+  return gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_send_buffer_loop, self);
 }
 
 static GstPad *
@@ -842,7 +810,9 @@ gst_send_buffer_set_property (GObject * object, guint prop_id,
       break;
   }
   apply_config (self);
-  g_cond_broadcast (&self->cond);
+  /* policy, rate or limits may have changed what is due or what fits */
+  gst_rtpcc_timed_task_wake (&self->task);
+  g_cond_broadcast (&self->room);
   g_mutex_unlock (&self->lock);
 }
 
@@ -908,7 +878,7 @@ gst_send_buffer_change_state (GstElement * element, GstStateChange transition)
     self->need_stream_start = self->need_caps = self->need_segment = TRUE;
     self->eos_pushed = FALSE;
     self->srcresult = GST_FLOW_OK;
-    self->last_stats = GST_CLOCK_TIME_NONE;
+    self->last_stats = RTPCC_TIME_NONE;
     g_mutex_unlock (&self->lock);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
@@ -929,8 +899,9 @@ gst_send_buffer_finalize (GObject * object)
   GstSendBuffer *self = GST_SEND_BUFFER (object);
 
   rtpcc_sendbuf_free (self->sb);
+  gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  g_cond_clear (&self->room);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1100,7 +1071,7 @@ static void
 gst_send_buffer_init (GstSendBuffer * self)
 {
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  g_cond_init (&self->room);
   rtpcc_sendbuf_config_init (&self->config);
   self->config.policy = (RtpccSendbufPolicy) DEFAULT_POLICY;
   self->config.budget = RTPCC_MSEC (DEFAULT_BUDGET);
@@ -1111,9 +1082,8 @@ gst_send_buffer_init (GstSendBuffer * self)
   self->config.drop_dependents = DEFAULT_DROP_DEPENDENTS;
   self->block = DEFAULT_BLOCK;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
-  self->last_stats = GST_CLOCK_TIME_NONE;
+  self->last_stats = RTPCC_TIME_NONE;
   self->srcresult = GST_FLOW_OK;
-  self->flushing = TRUE;
 
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_event_function (self->srcpad,
@@ -1122,4 +1092,7 @@ gst_send_buffer_init (GstSendBuffer * self)
       GST_DEBUG_FUNCPTR (gst_send_buffer_src_activate_mode));
   gst_pad_use_fixed_caps (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+  /* without a clock (a harness without one) time on the system clock */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT (self), self->srcpad,
+      &self->lock, TRUE);
 }
