@@ -58,13 +58,14 @@
 #include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstsendbuffer.h"
+#include "gstsendbufferpad.h"
+#include "gstsendbufferstats.h"
 #include "gstrtpccevent.h"
 #include "gstrtpcctimedtask.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
+GST_DEBUG_CATEGORY (gst_send_buffer_debug);
 #define GST_CAT_DEFAULT gst_send_buffer_debug
 
-#define DEFAULT_PRIORITY -1
 #define DEFAULT_POLICY GST_SEND_BUFFER_POLICY_RING_SFDPS2
 #define DEFAULT_BUDGET 200             /* ms */
 #define DEFAULT_PLAYOUT_DELAY 0        /* ms */
@@ -74,109 +75,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
 #define DEFAULT_DROP_DEPENDENTS FALSE
 #define DEFAULT_BLOCK FALSE
 #define DEFAULT_STATS_INTERVAL 1000
-
-/* ---- pad ------------------------------------------------------------------ */
-
-struct _GstSendBufferPad
-{
-  GstPad parent;
-
-  gint priority;                /* property; -1 = from the caps */
-  gboolean audio;               /* caps say media=audio */
-  RtpccSendbufCodec codec;      /* from encoding-name: frame types */
-  GstSegment segment;
-  gboolean eos;
-};
-
-enum
-{
-  PROP_PAD_0,
-  PROP_PAD_PRIORITY,
-};
-
-G_DEFINE_TYPE (GstSendBufferPad, gst_send_buffer_pad, GST_TYPE_PAD);
-
-static void
-gst_send_buffer_pad_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
-
-  switch (prop_id) {
-    case PROP_PAD_PRIORITY:
-      GST_OBJECT_LOCK (pad);
-      pad->priority = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (pad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-}
-
-static void
-gst_send_buffer_pad_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
-
-  switch (prop_id) {
-    case PROP_PAD_PRIORITY:
-      GST_OBJECT_LOCK (pad);
-      g_value_set_int (value, pad->priority);
-      GST_OBJECT_UNLOCK (pad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-}
-
-static void
-gst_send_buffer_pad_class_init (GstSendBufferPadClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-
-  gobject_class->set_property = gst_send_buffer_pad_set_property;
-  gobject_class->get_property = gst_send_buffer_pad_get_property;
-
-  /**
-   * GstSendBufferPad:priority:
-   *
-   * Priority of this pad's packets, 0 to 7, higher is sent first (except
-   * in the fifo and ring baselines). -1 (default): 4 when the caps say
-   * media=audio, else 2, so audio goes before video. Can be changed in any
-   * state; it applies to packets arriving after the change.
-   */
-  g_object_class_install_property (gobject_class, PROP_PAD_PRIORITY,
-      g_param_spec_int ("priority", "Priority",
-          "Priority 0..7 (higher first); -1 = audio 4, other media 2",
-          -1, RTPCC_SENDBUF_MAX_PRIORITY, DEFAULT_PRIORITY,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-}
-
-static void
-gst_send_buffer_pad_init (GstSendBufferPad * pad)
-{
-  pad->priority = DEFAULT_PRIORITY;
-  gst_segment_init (&pad->segment, GST_FORMAT_UNDEFINED);
-}
-
-static guint
-pad_priority (GstSendBufferPad * pad)
-{
-  guint p;
-
-  GST_OBJECT_LOCK (pad);
-  if (pad->priority >= 0)
-    p = (guint) pad->priority;
-  else
-    p = pad->audio ? RTPCC_SENDBUF_PRIORITY_AUDIO :
-        RTPCC_SENDBUF_PRIORITY_VIDEO;
-  GST_OBJECT_UNLOCK (pad);
-  return p;
-}
 
 /* ---- element -------------------------------------------------------------- */
 
@@ -289,16 +187,14 @@ static GstFlowReturn
 gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstSendBuffer *self = GST_SEND_BUFFER (parent);
-  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  RtpccSendbufPacket p = { 0 };
-  GstClockTime ts, rt = GST_CLOCK_TIME_NONE;
+  RtpccSendbufPacket p;
+  GstClockTime rt;
   RtpccTime now;
   GstFlowReturn ret;
   gboolean has_clock;
-  RtpccSendbufCodec codec;
 
-  if (!gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+  if (!gst_send_buffer_pad_describe (GST_SEND_BUFFER_PAD (pad), buf, &p,
+          &rt)) {
     GST_DEBUG_OBJECT (pad, "dropping a buffer that is not RTP");
     g_mutex_lock (&self->lock);
     self->invalid++;
@@ -306,41 +202,12 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
-  p.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-  p.seq = gst_rtp_buffer_get_seq (&rtp);
-  p.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
-  p.marker = gst_rtp_buffer_get_marker (&rtp);
-  GST_OBJECT_LOCK (pad);
-  codec = spad->codec;
-  GST_OBJECT_UNLOCK (pad);
-  if (codec != RTPCC_SENDBUF_CODEC_OTHER) {
-    /* stock payloaders do not flag delta units: read the payload (an
-     * AUD or SEI packet tells nothing; the frame's other packets do) */
-    p.type_unknown = !rtpcc_sendbuf_classify (codec,
-        gst_rtp_buffer_get_payload (&rtp),
-        gst_rtp_buffer_get_payload_len (&rtp), &p.keyframe, &p.droppable);
-    GST_TRACE_OBJECT (pad, "seq %u: key %d droppable %d unknown %d", p.seq,
-        p.keyframe, p.droppable, p.type_unknown);
-  } else {
-    p.keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
-    p.droppable = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DROPPABLE);
-  }
-  gst_rtp_buffer_unmap (&rtp);
-  p.size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
-  p.priority = pad_priority (spad);
-
   /* creation time = capture time (the expiry rules count the budget from
    * capture): the buffer's running time, else its arrival */
   now = now_of (self);
   GST_OBJECT_LOCK (self);
   has_clock = GST_ELEMENT_CLOCK (self) != NULL;
   GST_OBJECT_UNLOCK (self);
-  ts = GST_BUFFER_PTS_IS_VALID (buf) ? GST_BUFFER_PTS (buf) :
-      GST_BUFFER_DTS (buf);
-  GST_OBJECT_LOCK (pad);
-  if (GST_CLOCK_TIME_IS_VALID (ts) && spad->segment.format == GST_FORMAT_TIME)
-    rt = gst_segment_to_running_time (&spad->segment, GST_FORMAT_TIME, ts);
-  GST_OBJECT_UNLOCK (pad);
   if (GST_CLOCK_TIME_IS_VALID (rt) && has_clock) {
     p.created = (RtpccTime) rt;
   } else {
@@ -384,7 +251,7 @@ all_eos (GstSendBuffer * self)
   if (!GST_ELEMENT_CAST (self)->sinkpads)
     eos = FALSE;
   for (l = GST_ELEMENT_CAST (self)->sinkpads; l; l = l->next)
-    eos = eos && GST_SEND_BUFFER_PAD (l->data)->eos;
+    eos = eos && gst_send_buffer_pad_is_eos (l->data);
   GST_OBJECT_UNLOCK (self);
   return eos;
 }
@@ -397,44 +264,17 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
     GstEvent * event)
 {
   GstSendBuffer *self = GST_SEND_BUFFER (parent);
-  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
 
+  /* what the pad keeps of its stream: caps, segment, EOS */
+  gst_send_buffer_pad_track_event (GST_SEND_BUFFER_PAD (pad), event);
   switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_CAPS:{
-      GstCaps *caps;
-      const gchar *media;
-
-      gst_event_parse_caps (event, &caps);
-      media = gst_structure_get_string (gst_caps_get_structure (caps, 0),
-          "media");
-      GST_OBJECT_LOCK (pad);
-      spad->audio = g_strcmp0 (media, "audio") == 0;
-      spad->codec = rtpcc_sendbuf_codec_from_name (gst_structure_get_string
-          (gst_caps_get_structure (caps, 0), "encoding-name"));
-      GST_OBJECT_UNLOCK (pad);
-      gst_event_unref (event);
-      return TRUE;
-    }
-    case GST_EVENT_SEGMENT:{
-      const GstSegment *seg;
-
-      gst_event_parse_segment (event, &seg);
-      GST_OBJECT_LOCK (pad);
-      gst_segment_copy_into (seg, &spad->segment);
-      GST_OBJECT_UNLOCK (pad);
-      gst_event_unref (event);
-      return TRUE;
-    }
+    case GST_EVENT_CAPS:
+    case GST_EVENT_SEGMENT:
     case GST_EVENT_STREAM_START:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = FALSE;
-      GST_OBJECT_UNLOCK (pad);
+      /* the merged stream has its own */
       gst_event_unref (event);
       return TRUE;
     case GST_EVENT_EOS:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = TRUE;
-      GST_OBJECT_UNLOCK (pad);
       gst_event_unref (event);
       g_mutex_lock (&self->lock);
       /* the task pushes EOS once drained */
@@ -450,10 +290,6 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
       gst_pad_pause_task (self->srcpad);
       return TRUE;
     case GST_EVENT_FLUSH_STOP:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = FALSE;
-      gst_segment_init (&spad->segment, GST_FORMAT_UNDEFINED);
-      GST_OBJECT_UNLOCK (pad);
       g_mutex_lock (&self->lock);
       if (self->sb)
         rtpcc_sendbuf_flush (self->sb);
@@ -698,61 +534,14 @@ gst_send_buffer_release_pad (GstElement * element, GstPad * pad)
 static GstStructure *
 make_stats (GstSendBuffer * self)
 {
+  GstSendBufferCounters counters;
   GstStructure *s;
-  const RtpccSendbufStats *st;
-  gint64 max_frame;
 
   g_mutex_lock (&self->lock);
-  if (!self->sb) {
-    g_mutex_unlock (&self->lock);
-    return gst_structure_new_empty ("application/x-sendbuffer-stats");
-  }
-  st = rtpcc_sendbuf_get_stats (self->sb);
-  max_frame = rtpcc_sendbuf_max_frame_bytes (self->sb);
-  s = gst_structure_new ("application/x-sendbuffer-stats",
-      "policy", G_TYPE_STRING, rtpcc_sendbuf_policy_name (self->config.policy),
-      "queued-packets", G_TYPE_UINT, st->queued_packets,
-      "queued-bytes", G_TYPE_UINT64, st->queued_bytes,
-      "queued-frames", G_TYPE_UINT, st->queued_frames,
-      "enqueued-packets", G_TYPE_UINT64, st->enqueued_packets,
-      "sent-packets", G_TYPE_UINT64, st->sent_packets,
-      "sent-bytes", G_TYPE_UINT64, st->sent_bytes,
-      "sent-frames", G_TYPE_UINT64, st->sent_frames,
-      "dropped-packets", G_TYPE_UINT64, st->dropped_packets,
-      "dropped-bytes", G_TYPE_UINT64, st->dropped_bytes,
-      "dropped-frames", G_TYPE_UINT64, st->dropped_frames,
-      "invalid-packets", G_TYPE_UINT64, self->invalid,
-      "renumbered-packets", G_TYPE_UINT64, self->renumbered,
-      "target-events", G_TYPE_UINT64, self->target_events,
-      "rtt", G_TYPE_UINT64, (guint64) MAX (rtpcc_sendbuf_get_rtt (self->sb),
-          0), "drain-rate", G_TYPE_UINT64, rtpcc_sendbuf_get_rate (self->sb),
-      "max-frame-bytes", G_TYPE_INT64, max_frame, NULL);
-  for (guint r = 0; r < RTPCC_SENDBUF_N_DROP_REASONS; r++) {
-    gchar *f = g_strdup_printf ("dropped-%s",
-        rtpcc_sendbuf_drop_reason_name (r));
-    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_reason[r], NULL);
-    g_free (f);
-  }
-  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++) {
-    gchar *f;
-    if (st->sent_by_priority[p] == 0 && st->dropped_by_priority[p] == 0)
-      continue;
-    f = g_strdup_printf ("sent-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p], NULL);
-    g_free (f);
-    f = g_strdup_printf ("dropped-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_priority[p], NULL);
-    g_free (f);
-    f = g_strdup_printf ("age-mean-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p] ?
-        (guint64) MAX (st->age_sum[p] / (RtpccTime) st->sent_by_priority[p],
-            0) : (guint64) 0, NULL);
-    g_free (f);
-    f = g_strdup_printf ("age-max-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, (guint64) MAX (st->age_max[p], 0),
-        NULL);
-    g_free (f);
-  }
+  counters.invalid = self->invalid;
+  counters.renumbered = self->renumbered;
+  counters.target_events = self->target_events;
+  s = gst_send_buffer_stats_new (self->sb, &counters);
   g_mutex_unlock (&self->lock);
   return s;
 }
