@@ -130,3 +130,36 @@ gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
   /* joins the streaming thread: it cannot be stuck in a wait now */
   return gst_pad_stop_task (task->srcpad);
 }
+
+void
+gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
+    GstRtpccNextTimeFunc next_time, GstRtpccReleaseFunc release,
+    gpointer data)
+{
+  GstBufferList *out;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  g_mutex_lock (task->lock);
+  while (!task->flushing && !gst_rtpcc_timed_task_wait (task,
+          next_time (data)));
+  if (task->flushing) {
+    g_mutex_unlock (task->lock);
+    gst_pad_pause_task (task->srcpad);
+    return;
+  }
+  g_mutex_unlock (task->lock);
+
+  GST_PAD_STREAM_LOCK (sinkpad);
+  out = gst_buffer_list_new ();
+  g_mutex_lock (task->lock);
+  if (!task->flushing)
+    release (data, out);
+  g_mutex_unlock (task->lock);
+  if (gst_buffer_list_length (out) > 0)
+    ret = gst_pad_push_list (task->srcpad, out);
+  else
+    gst_buffer_list_unref (out);
+  GST_PAD_STREAM_UNLOCK (sinkpad);
+  if (ret == GST_FLOW_FLUSHING)
+    gst_pad_pause_task (task->srcpad);
+}

@@ -68,6 +68,21 @@ void gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
 gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data);
 
+/* For a task that releases what its element holds at times the library
+ * computes (fecenc's block bound, fecdec's hole deadline). */
+typedef RtpccTime (*GstRtpccNextTimeFunc) (gpointer data);
+typedef void (*GstRtpccReleaseFunc) (gpointer data, GstBufferList * out);
+
+/* One turn of such a task, its whole body (lock not held): sleeps until
+ * @next_time (@data) is reached — asked again at every wake-up, since the
+ * element may replace its library object meanwhile — then, under
+ * @sinkpad's stream lock so pushes never interleave with chain, lets
+ * @release fill a list with the lock held and pushes it. Pauses the task
+ * when flushing. */
+void gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task,
+    GstPad * sinkpad, GstRtpccNextTimeFunc next_time,
+    GstRtpccReleaseFunc release, gpointer data);
+
 G_END_DECLS
 
 #endif /* __GST_RTPCC_TIMED_TASK_H__ */
