@@ -42,14 +42,31 @@ RtpccTime
 gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
 {
   GstClock *clock = task_clock (task);
-  RtpccTime now;
+  GstClockTime t, base;
 
   if (clock == NULL)
     return RTPCC_TIME_NONE;
-  now = (RtpccTime) (gst_clock_get_time (clock) -
-      gst_element_get_base_time (task->element));
+  t = gst_clock_get_time (clock);
   gst_object_unref (clock);
-  return now;
+  base = gst_element_get_base_time (task->element);
+  if (!GST_CLOCK_TIME_IS_VALID (t) || t < base)
+    return RTPCC_TIME_NONE;
+  return (RtpccTime) (t - base);
+}
+
+RtpccTime
+gst_rtpcc_timed_task_playing_now (GstRtpccTimedTask * task, gboolean playing,
+    RtpccTime * last_now)
+{
+  RtpccTime now;
+
+  /* running time does not advance while paused */
+  if (!playing)
+    return *last_now;
+  now = gst_rtpcc_timed_task_now (task);
+  if (now != RTPCC_TIME_NONE)
+    *last_now = MAX (now, *last_now);
+  return *last_now;
 }
 
 gboolean

@@ -48,6 +48,11 @@ void gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task);
  * (with @system_clock) the system clock's; RTPCC_TIME_NONE without
  * either. For an element whose library "now" is the time it waits in. */
 RtpccTime gst_rtpcc_timed_task_now (GstRtpccTimedTask * task);
+/* The same for an element that holds packets while paused (linkemu,
+ * playoutbuffer): *@last_now while not @playing, else the running time;
+ * never going back (*@last_now, the floor, is updated). */
+RtpccTime gst_rtpcc_timed_task_playing_now (GstRtpccTimedTask * task,
+    gboolean playing, RtpccTime * last_now);
 /* In the task, lock held: sleeps until running time @until
  * (RTPCC_TIME_INFINITE: until woken), the lock released meanwhile. TRUE
  * once @until is reached; FALSE when woken sooner (kicked, flushing,

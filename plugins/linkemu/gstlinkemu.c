@@ -206,38 +206,14 @@ gst_link_emu_finalize (GObject * object)
 
 /* --- time ---------------------------------------------------------------- */
 
-/* The element's clock, or the system clock when there is none yet (e.g. an
- * element used outside a pipeline). Returns a new reference. */
-static GstClock *
-gst_link_emu_get_clock (GstLinkEmu * self)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-
-  return clock ? clock : gst_system_clock_obtain ();
-}
-
 /* Current running time, never going backwards (the model wants
  * non-decreasing times). Running time does not advance while PAUSED, so
  * packets arriving then count as arriving at the last known time. */
 RtpccTime
 gst_link_emu_now_locked (GstLinkEmu * self)
 {
-  GstClock *clock;
-  GstClockTime clock_time, base_time;
-  RtpccTime now;
-
-  if (!self->playing)
-    return self->last_now;
-
-  clock = gst_link_emu_get_clock (self);
-  clock_time = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  base_time = gst_element_get_base_time (GST_ELEMENT_CAST (self));
-
-  if (!GST_CLOCK_TIME_IS_VALID (clock_time) || clock_time < base_time)
-    return self->last_now;
-  now = (RtpccTime) (clock_time - base_time);
-  return MAX (now, self->last_now);
+  return gst_rtpcc_timed_task_playing_now (&self->task, self->playing,
+      &self->last_now);
 }
 
 /* --- data flow ----------------------------------------------------------- */

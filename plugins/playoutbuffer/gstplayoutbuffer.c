@@ -259,33 +259,12 @@ gst_playout_buffer_release_pad (GstElement * element, GstPad * pad)
 
 /* --- time -------------------------------------------------------------------- */
 
-static GstClock *
-gst_playout_buffer_get_clock (GstPlayoutBuffer * self)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-
-  return clock ? clock : gst_system_clock_obtain ();
-}
-
 /* Running time, never going backwards; frozen while not PLAYING. */
 static RtpccTime
 gst_playout_buffer_now_locked (GstPlayoutBuffer * self)
 {
-  GstClock *clock;
-  GstClockTime clock_time, base_time;
-  RtpccTime now;
-
-  if (!self->playing)
-    return self->last_now;
-  clock = gst_playout_buffer_get_clock (self);
-  clock_time = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  base_time = gst_element_get_base_time (GST_ELEMENT_CAST (self));
-  if (!GST_CLOCK_TIME_IS_VALID (clock_time) || clock_time < base_time)
-    return self->last_now;
-  now = (RtpccTime) (clock_time - base_time);
-  self->last_now = MAX (now, self->last_now);
-  return self->last_now;
+  return gst_rtpcc_timed_task_playing_now (&self->task, self->playing,
+      &self->last_now);
 }
 
 /* --- data flow --------------------------------------------------------------- */

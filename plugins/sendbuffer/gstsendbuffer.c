@@ -159,11 +159,14 @@ gst_send_buffer_policy_get_type (void)
 }
 
 /* The library's now: the running time the task waits in (the system
- * clock's when the element has no clock, e.g. in a harness without one). */
+ * clock's when the element has no clock, e.g. in a harness without one);
+ * 0 before the clock reaches the base time. */
 static RtpccTime
 now_of (GstSendBuffer * self)
 {
-  return gst_rtpcc_timed_task_now (&self->task);
+  RtpccTime now = gst_rtpcc_timed_task_now (&self->task);
+
+  return now == RTPCC_TIME_NONE ? 0 : now;
 }
 
 /* Lock held: the queue changed what may be due; wake the task if it
