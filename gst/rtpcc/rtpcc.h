@@ -34,6 +34,7 @@
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
 #include <rtpcc/sendbuf.h>
+#include <rtpcc/frametype.h>
 #include <rtpcc/encoderrate.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
