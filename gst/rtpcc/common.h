@@ -31,6 +31,11 @@ typedef gint64 RtpccTime;
  * until then (arrivallog.h). */
 #define RTPCC_NDUPACK 3
 
+/* a − b, saturated where it would overflow (G_MININT64 + 1, so never
+ * RTPCC_TIME_NONE, or G_MAXINT64): for differences of times that come from
+ * outside (callers, parsed packets, fuzzers) and may be anywhere. */
+RtpccTime rtpcc_time_sub_saturated (RtpccTime a, RtpccTime b);
+
 #define RTPCC_ERROR (rtpcc_error_quark ())
 GQuark rtpcc_error_quark (void);
 

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/feedbackadapter.h>
+#include <rtpcc/deliveryrate.h>
 #include <rtpcc/lossevents.h>
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
@@ -16,7 +17,17 @@ typedef enum
   FOREIGN,                      /* about none of ours: counted */
   IGNORED,                      /* valid, nothing for us (e.g. SDES) */
   MALFORMED,                    /* counted */
+  IMPLAUSIBLE,                  /* counted, dropped whole */
+  CONTRADICTORY,                /* counted, dropped whole */
 } Verdict;
+
+/* A delivery-rate sample covers the packets sent within a smoothed RTT
+ * of the newest acknowledged one (the span TFRC's X_recv covers, RFC 5348
+ * §6.2), within these bounds: a few video frames at least, a second at
+ * most. */
+#define DELIVERY_WINDOW_RTTS 1
+#define DELIVERY_WINDOW_MIN RTPCC_MSEC (100)
+#define DELIVERY_WINDOW_MAX RTPCC_SEC (1)
 
 struct _RtpccFeedbackAdapter
 {
@@ -50,6 +61,9 @@ struct _RtpccFeedbackAdapter
   /* receive rate over the receiver's report times */
   RtpccTime rr_window_start;
   guint64 rr_window_bytes;
+
+  RtpccDeliveryRate *delivery;
+  GArray *disputed;             /* RtpccSentEntry* a report contradicts */
 
   RtpccFeedbackAdapterStats stats;
 };
@@ -91,6 +105,9 @@ rtpcc_feedback_adapter_new (RtpccSentHistory * history,
   rtpcc_loss_events_init (&a->events);
   a->rr_window_start = RTPCC_TIME_NONE;
   a->stats.rtt = a->stats.srtt = RTPCC_TIME_NONE;
+  a->stats.last_contradiction = RTPCC_TIME_NONE;
+  a->delivery = rtpcc_delivery_rate_new ();
+  a->disputed = g_array_new (FALSE, FALSE, sizeof (RtpccSentEntry *));
   return a;
 }
 
@@ -105,6 +122,8 @@ rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * a)
     rtpcc_twcc_unwrapper_free (a->twcc);
   if (a->twcc_results)
     g_array_unref (a->twcc_results);
+  rtpcc_delivery_rate_free (a->delivery);
+  g_array_unref (a->disputed);
   g_free (a);
 }
 
@@ -184,7 +203,42 @@ received (RtpccFeedbackAdapter * a, RtpccSentEntry * e, RtpccTime arrival)
   rtpcc_sent_history_mark_received (a->history, e, arrival);
   add_report (a, e);
   a->rr_window_bytes += e->size;
+  rtpcc_delivery_rate_on_ack (a->delivery, e->seq, e->send_time, arrival,
+      e->size);
   return TRUE;
+}
+
+/* ---- plausibility (see the header) --------------------------------------- */
+
+/* A report says @e (known to the history) was received at @arrival
+ * (NONE: at an unknown time) or not (@got FALSE): does it contradict
+ * what an earlier one said? A report repeats an arrival to within its
+ * resolution @res. */
+static void
+check_entry (RtpccFeedbackAdapter * a, RtpccSentEntry * e, gboolean got,
+    RtpccTime arrival, RtpccTime res)
+{
+  if (e->state != RTPCC_SENT_RECEIVED)
+    return;
+  if (!got || (arrival != RTPCC_TIME_NONE && e->arrival != RTPCC_TIME_NONE
+          && ABS (arrival - e->arrival) > 2 * res + RTPCC_USEC (500)))
+    g_array_append_val (a->disputed, e);
+}
+
+/* After the checks: the report is dropped if anything in it contradicted
+ * an earlier one. Returns CONTRADICTORY then (the disputed packets no
+ * longer count as delivered), else ABOUT_US. */
+static Verdict
+disputes (RtpccFeedbackAdapter * a, RtpccTime now)
+{
+  if (a->disputed->len == 0)
+    return ABOUT_US;
+  for (guint i = 0; i < a->disputed->len; i++)
+    rtpcc_delivery_rate_withdraw (a->delivery,
+        g_array_index (a->disputed, RtpccSentEntry *, i)->seq);
+  g_array_set_size (a->disputed, 0);
+  a->stats.last_contradiction = now;
+  return CONTRADICTORY;
 }
 
 /* ---- CCFB (RFC 8888) ----------------------------------------------------- */
@@ -195,9 +249,11 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
 {
   GError *err = NULL;
   RtpccCcfb *fb = rtpcc_ccfb_parse (data, len, &err);
-  RtpccTime report_remote, sample;
+  RtpccTime report_remote, sample, offset;
+  const RtpccTime res = RTPCC_NSEC_PER_SEC / 1024;
   RtpccSentEntry *newest = NULL;
   guint known_blocks = 0;
+  Verdict v;
 
   if (!fb) {
     g_clear_error (&err);
@@ -215,10 +271,49 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
     else if (cand > a->last_report_remote + wrap / 2)
       cand -= wrap;
     report_remote = cand;
-  } else {
-    a->have_remote = TRUE;
-    a->remote_offset = now - report_remote;
+    offset = a->remote_offset;
+    /* older than a report used already: reordered, or replayed */
+    if (report_remote < a->last_report_remote) {
+      rtpcc_ccfb_free (fb);
+      return IMPLAUSIBLE;
+    }
+  } else
+    offset = now - report_remote;
+
+  /* the whole report is checked before anything in it is used */
+  for (guint b = 0; b < fb->n_blocks; b++) {
+    const RtpccCcfbBlock *blk = &fb->blocks[b];
+    RtpccSentStream *st = rtpcc_sent_history_get_stream (a->history,
+        blk->media_ssrc);
+    if (!st)
+      continue;
+    for (guint i = 0; i < blk->num_reports; i++) {
+      const RtpccCcfbMetric *m = &blk->metrics[i];
+      guint16 seq = (guint16) (blk->begin_seq + i);
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history,
+          blk->media_ssrc, seq);
+      RtpccTime ato = rtpcc_ccfb_ato_to_delta (m->ato);
+      if (!e) {
+        /* received, yet never sent: beyond the newest seq sent */
+        guint16 ahead = (guint16) (seq - st->highest_wire_seq);
+        if (m->received && (!st->sent_any || (ahead > 0 && ahead < 0x8000))) {
+          g_array_set_size (a->disputed, 0);
+          rtpcc_ccfb_free (fb);
+          return IMPLAUSIBLE;
+        }
+        continue;
+      }
+      check_entry (a, e, m->received, ato == RTPCC_TIME_NONE
+          || ato == RTPCC_TIME_INFINITE ? RTPCC_TIME_NONE :
+          report_remote - ato + offset, res);
+    }
   }
+  if ((v = disputes (a, now)) != ABOUT_US) {
+    rtpcc_ccfb_free (fb);
+    return v;
+  }
+  a->have_remote = TRUE;
+  a->remote_offset = offset;
   a->last_report_remote = report_remote;
 
   g_array_set_size (a->reports, 0);
@@ -263,7 +358,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
   }
   a->rtt_sample = sample;
   a->report_time = report_remote + a->remote_offset;
-  a->arrival_resolution = RTPCC_NSEC_PER_SEC / 1024;
+  a->arrival_resolution = res;
   return ABOUT_US;
 }
 
@@ -288,6 +383,30 @@ on_twcc_parsed (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccTwcc * fb)
   g_array_set_size (a->twcc_results, fb->status_count);
   n = rtpcc_twcc_unwrapper_map (a->twcc, now, fb, next_seq - 2,
       (RtpccTwccResult *) a->twcc_results->data, &mi);
+
+  /* the whole report is checked before anything in it is used: a
+   * packet received yet never sent, or one it contradicts an earlier
+   * report about (arrivals compared within this epoch only) */
+  for (guint i = 0; i < n; i++) {
+    const RtpccTwccResult *r = &g_array_index (a->twcc_results,
+        RtpccTwccResult, i);
+    RtpccSentEntry *e = rtpcc_sent_history_get (a->history, r->ext_seq + 1);
+    if (!e) {
+      if (r->received && r->ext_seq + 1 >= next_seq) {
+        g_array_set_size (a->disputed, 0);
+        return IMPLAUSIBLE;
+      }
+      continue;
+    }
+    check_entry (a, e, r->received, r->arrival != RTPCC_TIME_NONE
+        && a->have_remote && !mi.new_epoch && mi.epoch == a->twcc_epoch ?
+        r->arrival + a->remote_offset : RTPCC_TIME_NONE, RTPCC_USEC (250));
+  }
+  {
+    Verdict v = disputes (a, now);
+    if (v != ABOUT_US)
+      return v;
+  }
 
   /* a new epoch (receiver restart): re-anchor its clock on ours */
   if (mi.new_epoch || mi.epoch != a->twcc_epoch) {
@@ -410,6 +529,13 @@ finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
       a->rr_window_start = a->report_time;
       a->rr_window_bytes = 0;
     }
+  }
+
+  {
+    RtpccTime window = a->stats.srtt != RTPCC_TIME_NONE ?
+        DELIVERY_WINDOW_RTTS * a->stats.srtt : DELIVERY_WINDOW_MIN;
+    a->stats.delivery_rate = rtpcc_delivery_rate_update (a->delivery,
+        CLAMP (window, DELIVERY_WINDOW_MIN, DELIVERY_WINDOW_MAX));
   }
 
   f->reports = (const RtpccPacketReport *) a->reports->data;
@@ -555,6 +681,10 @@ count (RtpccFeedbackAdapter * a, Verdict v)
     a->stats.rtcp_malformed++;
   else if (v == FOREIGN)
     a->stats.rtcp_unknown_ssrc++;
+  else if (v == IMPLAUSIBLE)
+    a->stats.feedback_implausible++;
+  else if (v == CONTRADICTORY)
+    a->stats.feedback_contradictory++;
   return v == ABOUT_US;
 }
 

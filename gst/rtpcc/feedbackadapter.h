@@ -20,6 +20,24 @@
  * rate, the one-way queueing delay, and the loss-event rate the circuit
  * breaker's TCP equation wants between two RTCP reports.
  *
+ * Plausibility. Feedback steers the sender's rate, and anyone who can put
+ * the peer's address on a datagram can send some. A per-packet report
+ * (one CCFB or TWCC packet) is checked whole before anything in it is
+ * used, and dropped (counted) if
+ *   - it is implausible: it acknowledges a packet never sent (beyond the
+ *     newest one sent on its SSRC, or transport-wide), or it is older than
+ *     a report already used (CCFB report timestamp: reordered on the way,
+ *     or replayed);
+ *   - it contradicts an earlier one: a packet reported received is now
+ *     reported missing, or received at another time (beyond the format's
+ *     resolution: a receiver reports the same arrival each time). One of
+ *     the two lies; the sender cannot tell which, so neither counts for the
+ *     delivery rate (the packets' acknowledgements are withdrawn) and the
+ *     sender's target may not rise for a while (target.h).
+ * Packets no longer in the history (too old to check) are skipped, as
+ * before. The delivery rate derived from acknowledgements never exceeds
+ * the rate the packets were sent at (deliveryrate.h).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_FEEDBACK_ADAPTER_H__
@@ -48,6 +66,10 @@ typedef struct
   guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
+  /* per-packet reports dropped as implausible / contradictory (above) */
+  guint64 feedback_implausible, feedback_contradictory;
+  RtpccTime last_contradiction; /* NONE if never */
+  guint64 delivery_rate;        /* bit/s, deliveryrate.h (0: none yet) */
   gboolean any_rtcp;            /* a valid RTCP compound was seen */
   gboolean has_feedback;        /* feedback of the configured mode was seen */
 } RtpccFeedbackAdapterStats;

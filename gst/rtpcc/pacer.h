@@ -5,7 +5,8 @@
  * slowly that a packet waits longer than max-delay: when the queue would not
  * drain in time the drain rate rises to make it. A small send credit lets a
  * late timer wake-up catch up (the under-sending that timer error caused in
- * Saurin's TFRC sender, seed 002 §1.12a) without bursting more than
+ * Saurin's TFRC sender: "Congestion Control for Video-conferencing
+ * Applications", MSc thesis, University of Glasgow 2006) without bursting more than
  * burst-time worth of data.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -28,7 +28,8 @@ typedef struct
   guint64 seed;
   /* early feedback on late discards (RFC 4585 §3.5.2 as FBRA uses it):
    * the first discard marked brings the next RR (+XR) forward to now, at
-   * most once per two regular intervals (FBRA-C15). Default FALSE. */
+   * most once per two regular intervals, so a burst of discards cannot turn
+   * RTCP into a flood (RFC 4585 §3.5.3's spirit). Default FALSE. */
   gboolean early_discard_feedback;
   /* a media sender's report-interval request (feedback/reportinterval.h)
    * shortens the RR interval to what it asks, within

@@ -34,6 +34,7 @@
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/pacer.h>
 #include <rtpcc/sendbuf.h>
+#include <rtpcc/frametype.h>
 #include <rtpcc/encoderrate.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
@@ -41,6 +42,7 @@
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/ratecap.h>
 #include <rtpcc/transportfeedback.h>
+#include <rtpcc/deliveryrate.h>
 #include <rtpcc/prober.h>
 #include <rtpcc/egress.h>
 #include <rtpcc/target.h>

@@ -40,6 +40,7 @@
 #define __RTPCC_SENDBUF_H__
 
 #include <rtpcc/common.h>
+#include <rtpcc/frametype.h>
 
 G_BEGIN_DECLS
 
@@ -174,6 +175,10 @@ guint64 rtpcc_sendbuf_get_rate (const RtpccSendbuf * sb);
  * (its handle has been released). */
 gboolean rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
     const RtpccSendbufPacket * packet, gpointer handle);
+/* Whether a packet of @size bytes fits under the limits as the queue
+ * stands: what a producer that blocks instead of dropping waits for. An
+ * empty queue always has room (one packet always goes in: progress). */
+gboolean rtpcc_sendbuf_has_room (const RtpccSendbuf * sb, guint size);
 /* The packet to send now, or NULL (empty, or the drain rate says wait).
  * The transmission policy runs first and may drop frames. */
 gpointer rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
@@ -191,28 +196,6 @@ void rtpcc_sendbuf_flush (RtpccSendbuf * sb);
 gint64 rtpcc_sendbuf_max_frame_bytes (const RtpccSendbuf * sb);
 
 const RtpccSendbufStats *rtpcc_sendbuf_get_stats (const RtpccSendbuf * sb);
-
-/* Frame type from the RTP payload, for payloaders that do not flag delta
- * units (the stock ones do not). */
-typedef enum
-{
-  RTPCC_SENDBUF_CODEC_OTHER,
-  RTPCC_SENDBUF_CODEC_H264,     /* RFC 6184 */
-  RTPCC_SENDBUF_CODEC_VP8,      /* RFC 7741 */
-} RtpccSendbufCodec;
-
-/* From an SDP encoding name ("H264", "VP8"; case-insensitive). */
-RtpccSendbufCodec rtpcc_sendbuf_codec_from_name (const gchar * name);
-/* Classify one packet's payload (bounds-checked): @keyframe if it carries
- * an H.264 IDR slice or SPS/PPS, or a VP8 key frame start; @droppable if
- * it carries an H.264 slice with nal_ref_idc 0 or a VP8 non-reference
- * frame (N bit). FALSE when the packet says nothing either way (another
- * codec, SEI, a continuation fragment without the information, malformed);
- * the outputs are then untouched. The buffer ORs keyframe and ANDs
- * droppable over a frame's packets. */
-gboolean rtpcc_sendbuf_classify (RtpccSendbufCodec codec,
-    const guint8 * payload, gsize len, gboolean * keyframe,
-    gboolean * droppable);
 
 G_END_DECLS
 

@@ -60,6 +60,7 @@ struct _RtpccSender
 
   /* published target (target.h) */
   RtpccTarget target;
+  RtpccTargetCeiling ceiling;
   guint64 generation;
 
   /* send rate over a sliding window */
@@ -117,7 +118,11 @@ static void
 refresh_target (RtpccSender * s, RtpccTime now)
 {
   RtpccTarget t = s->cc->target;
+  const RtpccFeedbackAdapterStats *fs =
+      rtpcc_feedback_adapter_get_stats (s->feedback);
 
+  rtpcc_target_apply_ceiling (&t, &s->ceiling, now, s->config.cc.min_bitrate,
+      fs->delivery_rate, fs->last_contradiction, s->target.media_bitrate);
   rtpcc_target_for_sender (&t, s->config.cc.min_bitrate,
       rtpcc_pacer_get_bytes (s->pacer), rtpcc_pacer_get_head_age (s->pacer,
           now), s->config.pacer.max_delay, breaker_holds_rate (s) ?
@@ -154,6 +159,9 @@ sync_stats (RtpccSender * s)
   s->stats.rtcp_received = fs->rtcp_received;
   s->stats.rtcp_malformed = fs->rtcp_malformed;
   s->stats.rtcp_unknown_ssrc = fs->rtcp_unknown_ssrc;
+  s->stats.feedback_implausible = fs->feedback_implausible;
+  s->stats.feedback_contradictory = fs->feedback_contradictory;
+  s->stats.delivery_rate = fs->delivery_rate;
   s->stats.probe_packets = ps->probe_packets;
   s->stats.probe_bytes = ps->probe_bytes;
   {

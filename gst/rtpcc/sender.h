@@ -86,6 +86,12 @@ typedef struct
   guint64 rtcp_received;        /* valid RTCP packets about our media */
   guint64 rtcp_malformed;       /* dropped: not parseable */
   guint64 rtcp_unknown_ssrc;    /* dropped: about an SSRC we do not send */
+  /* per-packet reports dropped (feedbackadapter.h): acknowledging packets
+   * never sent or older than one used; contradicting an earlier one */
+  guint64 feedback_implausible, feedback_contradictory;
+  /* bit/s delivered, from acknowledgements: the target is not raised
+   * above three times it (target.h) */
+  guint64 delivery_rate;
   guint64 rtcp_sent;
   guint64 reported_received, reported_lost;
   /* received packets the receiver then discarded as late (RFC 7097) */

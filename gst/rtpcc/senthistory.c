@@ -169,6 +169,9 @@ rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
   e->size = info->size;
   e->send_time = now;
   st->seqmap[info->seq % SEQMAP_SIZE] = seq;
+  if (!st->pub.sent_any || (gint16) (info->seq - st->pub.highest_wire_seq) > 0)
+    st->pub.highest_wire_seq = info->seq;
+  st->pub.sent_any = TRUE;
   if (st->origmap && !padding)
     st->origmap[orig_seq % SEQMAP_SIZE] = seq;
   st->pub.packet_count++;

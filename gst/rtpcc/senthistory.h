@@ -79,6 +79,9 @@ typedef struct
   guint32 last_rtp_ts;          /* the SR's RTP clock anchor … */
   RtpccTime last_rtp_time;      /* … and when it was sent */
   guint32 packets_at_last_report;       /* packet_count at the last RR */
+  gboolean sent_any;            /* a packet went out on it */
+  guint16 highest_wire_seq;     /* the highest wire seq sent (serial
+                                 * order), if sent_any */
 } RtpccSentStream;
 
 typedef struct _RtpccSentHistory RtpccSentHistory;

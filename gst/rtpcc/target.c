@@ -27,6 +27,43 @@ rtpcc_target_for_sender (RtpccTarget * t, guint64 min_bitrate,
   }
 }
 
+void
+rtpcc_target_apply_ceiling (RtpccTarget * t, RtpccTargetCeiling * c,
+    RtpccTime now, guint64 min_bitrate, guint64 delivery_rate,
+    RtpccTime last_contradiction, guint64 published)
+{
+  guint64 limit = G_MAXUINT64;
+  const gchar *reason = "delivery-ceiling";
+
+  /* a raise only: media already above the ceiling (the sender sent less
+   * than it may, and the path showed less) is not cut for that */
+  if (delivery_rate > 0)
+    limit = MAX (MAX (delivery_rate * RTPCC_TARGET_DELIVERY_MULTIPLE,
+            min_bitrate), published);
+  if (last_contradiction != RTPCC_TIME_NONE
+      && now - last_contradiction < RTPCC_TARGET_DISTRUST) {
+    if (!c->distrust) {
+      c->distrust = TRUE;
+      c->frozen = MAX (published, min_bitrate);
+    }
+    if (c->frozen < limit) {
+      limit = c->frozen;
+      reason = "feedback-contradicts";
+    }
+  } else
+    c->distrust = FALSE;
+
+  if (t->media_bitrate > limit) {
+    guint64 target = t->target_bitrate - (t->media_bitrate - limit);
+    /* (the pacing rate keeps its proportion to the target) */
+    t->pacing_rate = (guint64) ((gdouble) t->pacing_rate * target /
+        t->target_bitrate);
+    t->target_bitrate = target;
+    t->media_bitrate = limit;
+    t->reason = reason;
+  }
+}
+
 guint64
 rtpcc_target_media_pacing_rate (const RtpccTarget * t)
 {

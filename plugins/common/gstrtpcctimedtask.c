@@ -27,6 +27,48 @@ gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
   g_cond_clear (&task->cond);
 }
 
+/* The clock the task times with (a reference), or NULL. */
+static GstClock *
+task_clock (GstRtpccTimedTask * task)
+{
+  GstClock *clock = gst_element_get_clock (task->element);
+
+  if (clock == NULL && task->system_clock)
+    clock = gst_system_clock_obtain ();
+  return clock;
+}
+
+RtpccTime
+gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
+{
+  GstClock *clock = task_clock (task);
+  GstClockTime t, base;
+
+  if (clock == NULL)
+    return RTPCC_TIME_NONE;
+  t = gst_clock_get_time (clock);
+  gst_object_unref (clock);
+  base = gst_element_get_base_time (task->element);
+  if (!GST_CLOCK_TIME_IS_VALID (t) || t < base)
+    return RTPCC_TIME_NONE;
+  return (RtpccTime) (t - base);
+}
+
+RtpccTime
+gst_rtpcc_timed_task_playing_now (GstRtpccTimedTask * task, gboolean playing,
+    RtpccTime * last_now)
+{
+  RtpccTime now;
+
+  /* running time does not advance while paused */
+  if (!playing)
+    return *last_now;
+  now = gst_rtpcc_timed_task_now (task);
+  if (now != RTPCC_TIME_NONE)
+    *last_now = MAX (now, *last_now);
+  return *last_now;
+}
+
 gboolean
 gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 {
@@ -36,11 +78,8 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 
   if (task->flushing)
     return FALSE;
-  if (until != RTPCC_TIME_INFINITE) {
-    clock = gst_element_get_clock (task->element);
-    if (clock == NULL && task->system_clock)
-      clock = gst_system_clock_obtain ();
-  }
+  if (until != RTPCC_TIME_INFINITE)
+    clock = task_clock (task);
   if (clock == NULL) {
     /* nothing timed, or nothing to time it with: until woken */
     task->sleeps_until = RTPCC_TIME_INFINITE;
@@ -107,4 +146,37 @@ gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
     return gst_pad_start_task (task->srcpad, func, data, NULL);
   /* joins the streaming thread: it cannot be stuck in a wait now */
   return gst_pad_stop_task (task->srcpad);
+}
+
+void
+gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
+    GstRtpccNextTimeFunc next_time, GstRtpccReleaseFunc release,
+    gpointer data)
+{
+  GstBufferList *out;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  g_mutex_lock (task->lock);
+  while (!task->flushing && !gst_rtpcc_timed_task_wait (task,
+          next_time (data)));
+  if (task->flushing) {
+    g_mutex_unlock (task->lock);
+    gst_pad_pause_task (task->srcpad);
+    return;
+  }
+  g_mutex_unlock (task->lock);
+
+  GST_PAD_STREAM_LOCK (sinkpad);
+  out = gst_buffer_list_new ();
+  g_mutex_lock (task->lock);
+  if (!task->flushing)
+    release (data, out);
+  g_mutex_unlock (task->lock);
+  if (gst_buffer_list_length (out) > 0)
+    ret = gst_pad_push_list (task->srcpad, out);
+  else
+    gst_buffer_list_unref (out);
+  GST_PAD_STREAM_UNLOCK (sinkpad);
+  if (ret == GST_FLOW_FLUSHING)
+    gst_pad_pause_task (task->srcpad);
 }

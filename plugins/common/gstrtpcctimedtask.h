@@ -1,7 +1,8 @@
 /* A src-pad task that sleeps until a time on the element's clock, or until
  * woken: for elements that hold what they receive and release it at times
  * the library computes (fecenc's block bound, fecdec's hole deadline,
- * playoutbuffer's playout times).
+ * playoutbuffer's playout times, linkemu's delivery times, sendbuffer's
+ * drain schedule).
  *
  * The element's own lock guards the task's state. The task body calls
  * gst_rtpcc_timed_task_wait() with the lock held and the next time it has
@@ -43,6 +44,15 @@ void gst_rtpcc_timed_task_init (GstRtpccTimedTask * task,
     gboolean system_clock);
 void gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task);
 
+/* The running time the task's waits count in: the element clock's, else
+ * (with @system_clock) the system clock's; RTPCC_TIME_NONE without
+ * either. For an element whose library "now" is the time it waits in. */
+RtpccTime gst_rtpcc_timed_task_now (GstRtpccTimedTask * task);
+/* The same for an element that holds packets while paused (linkemu,
+ * playoutbuffer): *@last_now while not @playing, else the running time;
+ * never going back (*@last_now, the floor, is updated). */
+RtpccTime gst_rtpcc_timed_task_playing_now (GstRtpccTimedTask * task,
+    gboolean playing, RtpccTime * last_now);
 /* In the task, lock held: sleeps until running time @until
  * (RTPCC_TIME_INFINITE: until woken), the lock released meanwhile. TRUE
  * once @until is reached; FALSE when woken sooner (kicked, flushing,
@@ -62,6 +72,21 @@ void gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
  * (joining the thread). */
 gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data);
+
+/* For a task that releases what its element holds at times the library
+ * computes (fecenc's block bound, fecdec's hole deadline). */
+typedef RtpccTime (*GstRtpccNextTimeFunc) (gpointer data);
+typedef void (*GstRtpccReleaseFunc) (gpointer data, GstBufferList * out);
+
+/* One turn of such a task, its whole body (lock not held): sleeps until
+ * @next_time (@data) is reached — asked again at every wake-up, since the
+ * element may replace its library object meanwhile — then, under
+ * @sinkpad's stream lock so pushes never interleave with chain, lets
+ * @release fill a list with the lock held and pushes it. Pauses the task
+ * when flushing. */
+void gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task,
+    GstPad * sinkpad, GstRtpccNextTimeFunc next_time,
+    GstRtpccReleaseFunc release, gpointer data);
 
 G_END_DECLS
 

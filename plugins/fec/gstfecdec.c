@@ -194,37 +194,31 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return gst_fec_push_list (self->srcpad, out);
 }
 
-/* Sleeps on the element clock until the oldest hole's deadline, then
- * releases under the sink pad's stream lock so pushes never interleave
- * with chain. */
+static RtpccTime
+dec_next_time (gpointer data)
+{
+  GstFecDec *self = data;
+
+  return rtpcc_fec_decoder_next_timeout (self->dec);
+}
+
+static void
+dec_release (gpointer data, GstBufferList * out)
+{
+  GstFecDec *self = data;
+
+  collect (self, get_now (self, NULL), out);
+}
+
+/* Sleeps until the oldest hole's deadline, then releases what waited for
+ * it: holes are given up in time when no packet comes. */
 static void
 gst_fec_dec_loop (gpointer data)
 {
   GstFecDec *self = data;
-  GstBufferList *out;
-  GstFlowReturn ret;
 
-  g_mutex_lock (&self->lock);
-  /* reads the current dec each time: a property change may replace it */
-  while (!self->task.flushing && !gst_rtpcc_timed_task_wait (&self->task,
-          rtpcc_fec_decoder_next_timeout (self->dec)));
-  if (self->task.flushing) {
-    g_mutex_unlock (&self->lock);
-    gst_pad_pause_task (self->srcpad);
-    return;
-  }
-  g_mutex_unlock (&self->lock);
-
-  GST_PAD_STREAM_LOCK (self->sinkpad);
-  out = gst_buffer_list_new ();
-  g_mutex_lock (&self->lock);
-  if (!self->task.flushing)
-    collect (self, get_now (self, NULL), out);
-  g_mutex_unlock (&self->lock);
-  ret = gst_fec_push_list (self->srcpad, out);
-  GST_PAD_STREAM_UNLOCK (self->sinkpad);
-  if (ret == GST_FLOW_FLUSHING)
-    gst_pad_pause_task (self->srcpad);
+  gst_rtpcc_timed_task_release_due (&self->task, self->sinkpad,
+      dec_next_time, dec_release, self);
 }
 
 static gboolean

@@ -187,41 +187,33 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   return gst_fec_push_list (self->srcpad, out);
 }
 
-/* Sleeps on the element clock until the open block's time bound, then
- * closes it under the sink pad's stream lock so pushes never interleave
- * with chain. */
+static RtpccTime
+enc_next_time (gpointer data)
+{
+  GstFecEnc *self = data;
+
+  return rtpcc_fec_encoder_next_deadline (self->enc);
+}
+
+static void
+enc_release (gpointer data, GstBufferList * out)
+{
+  GstFecEnc *self = data;
+  RtpccTime now = get_now (self, NULL);
+
+  rtpcc_fec_encoder_poll (self->enc, now);
+  collect (self, out, NULL, now);
+}
+
+/* Sleeps until the open block's time bound, then closes it: the block
+ * ends in time when no packet comes. */
 static void
 gst_fec_enc_loop (gpointer data)
 {
   GstFecEnc *self = data;
-  GstBufferList *out;
-  GstFlowReturn ret;
 
-  g_mutex_lock (&self->lock);
-  /* reads the current enc each time: a property change may replace it */
-  while (!self->task.flushing && !gst_rtpcc_timed_task_wait (&self->task,
-          rtpcc_fec_encoder_next_deadline (self->enc)));
-  if (self->task.flushing) {
-    g_mutex_unlock (&self->lock);
-    gst_pad_pause_task (self->srcpad);
-    return;
-  }
-  g_mutex_unlock (&self->lock);
-
-  GST_PAD_STREAM_LOCK (self->sinkpad);
-  out = gst_buffer_list_new ();
-  g_mutex_lock (&self->lock);
-  if (!self->task.flushing) {
-    RtpccTime now = get_now (self, NULL);
-
-    rtpcc_fec_encoder_poll (self->enc, now);
-    collect (self, out, NULL, now);
-  }
-  g_mutex_unlock (&self->lock);
-  ret = gst_fec_push_list (self->srcpad, out);
-  GST_PAD_STREAM_UNLOCK (self->sinkpad);
-  if (ret == GST_FLOW_FLUSHING)
-    gst_pad_pause_task (self->srcpad);
+  gst_rtpcc_timed_task_release_due (&self->task, self->sinkpad,
+      enc_next_time, enc_release, self);
 }
 
 static gboolean

@@ -88,6 +88,8 @@ enum
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
+  PROP_SRTP_KEY,
+  PROP_SRTP_SUITE,
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -230,20 +232,38 @@ send_vectors (GstRtpccSink * self, GOutputVector * v, guint n)
   }
 }
 
+/* An RTP packet (or an RTCP compound if @rtcp) in two pieces, protected
+ * first when SRTP is on. */
 static void
-send_bytes (GstRtpccSink * self, const guint8 * data, gsize len)
+send_pieces (GstRtpccSink * self, gboolean rtcp, const guint8 * head,
+    gsize head_len, const guint8 * tail, gsize tail_len)
 {
-  GOutputVector v = { data, len };
-  send_vectors (self, &v, 1);
+  GOutputVector v[2] = { {head, head_len}, {tail, tail_len} };
+
+  if (gst_rtpcc_srtp_pair_active (&self->srtp)) {
+    v[0].buffer = gst_rtpcc_srtp_pair_protect2 (&self->srtp, rtcp, head,
+        head_len, tail, tail_len, &v[0].size);
+    if (!v[0].buffer)
+      return;                   /* (counted) */
+    v[1].size = 0;
+  }
+  send_vectors (self, v, v[1].size ? 2 : 1);
+}
+
+static void
+send_bytes (GstRtpccSink * self, gboolean rtcp, const guint8 * data,
+    gsize len)
+{
+  send_pieces (self, rtcp, data, len, NULL, 0);
 }
 
 /* The header the sender wrote, then the buffer from tail_offset on. */
 static void
 send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
 {
-  GOutputVector v[2] = { {w->head, w->head_len}, {NULL, 0} };
   GstMapInfo map;
   guint8 head[512];
+  const guint8 *head_bytes = w->head;
 
   if (!gst_buffer_map (b, &map, GST_MAP_READ)) {
     self->send_errors++;
@@ -256,13 +276,10 @@ send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
     memcpy (head, w->head, w->head_len);
     head[2] = map.data[2];
     head[3] = map.data[3];
-    v[0].buffer = head;
+    head_bytes = head;
   }
-  if (map.size > w->tail_offset) {
-    v[1].buffer = map.data + w->tail_offset;
-    v[1].size = map.size - w->tail_offset;
-  }
-  send_vectors (self, v, v[1].size ? 2 : 1);
+  send_pieces (self, FALSE, head_bytes, w->head_len, map.data + w->tail_offset,
+      map.size > w->tail_offset ? map.size - w->tail_offset : 0);
   gst_buffer_unmap (b, &map);
 }
 
@@ -301,12 +318,14 @@ gst_rtpcc_sink_loop (gpointer user_data)
     RtpccWirePacket w;
     for (guint i = 0; i < 64 && rtpcc_sender_dequeue_probe (self->sender, now,
             &w); i++)
-      send_bytes (self, w.head, w.head_len);
+      send_bytes (self, FALSE, w.head, w.head_len);
   }
   {
-    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX);
+    /* (room for the SRTCP trailer) */
+    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX -
+        gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
     if (n > 0)
-      send_bytes (self, buf, n);
+      send_bytes (self, TRUE, buf, n);
   }
   if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
@@ -403,8 +422,12 @@ gst_rtpcc_sink_loop (gpointer user_data)
          * steer our rate */
         self->wrong_source++;
       } else {
-        rtpcc_sender_receive_rtcp (self->sender,
-            rtpcc_timebase_now (&self->timebase), buf, n);
+        gsize len = (gsize) n;
+        /* with SRTP, only what authenticates (else counted) */
+        if (!gst_rtpcc_srtp_pair_active (&self->srtp)
+            || gst_rtpcc_srtp_pair_unprotect (&self->srtp, TRUE, buf, &len))
+          rtpcc_sender_receive_rtcp (self->sender,
+              rtpcc_timebase_now (&self->timebase), buf, len);
       }
       g_mutex_unlock (&self->lock);
     }
@@ -458,6 +481,14 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.ntp_offset = self->ntp_offset;
   cfg.seed = (guint64) g_get_real_time ();
   self->sender = rtpcc_sender_new (&cfg, now, &err);
+  if (self->sender && !gst_rtpcc_srtp_pair_start (&self->srtp,
+          self->srtp_key, self->srtp_suite, &err)) {
+    GST_OBJECT_UNLOCK (self);
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Bad srtp-key: %s", err->message), (NULL));
+    g_clear_error (&err);
+    goto fail;
+  }
   GST_OBJECT_UNLOCK (self);
   if (!self->sender) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
@@ -557,6 +588,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
 fail:
   g_clear_object (&self->peer);
   g_clear_object (&self->socket);
+  gst_rtpcc_srtp_pair_stop (&self->srtp);
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
   return FALSE;
@@ -580,6 +612,7 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
   g_mutex_lock (&self->lock);
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
+  gst_rtpcc_srtp_pair_stop (&self->srtp);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -694,6 +727,7 @@ make_stats (GstRtpccSink * self)
     s = gst_structure_new ("application/x-rtpcc-sink-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
         "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source, NULL);
+    gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
     g_mutex_unlock (&self->lock);
     return s;
   }
@@ -718,6 +752,9 @@ make_stats (GstRtpccSink * self)
       "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
       "rtcp-malformed", G_TYPE_UINT64, st->rtcp_malformed,
       "rtcp-unknown-ssrc", G_TYPE_UINT64, st->rtcp_unknown_ssrc,
+      "feedback-implausible", G_TYPE_UINT64, st->feedback_implausible,
+      "feedback-contradictory", G_TYPE_UINT64, st->feedback_contradictory,
+      "delivery-rate", G_TYPE_UINT64, st->delivery_rate,
       "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
       "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
       "reported-received", G_TYPE_UINT64, st->reported_received,
@@ -748,6 +785,7 @@ make_stats (GstRtpccSink * self)
       (guint64) MAX (st->report_interval_asked, 0),
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
+  gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -821,6 +859,12 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PROBE_SSRC_MODE:
       self->probe_ssrc_mode = g_value_get_enum (value);
+      break;
+    case PROP_SRTP_KEY:
+      gst_rtpcc_srtp_set_key (&self->srtp_key, value);
+      break;
+    case PROP_SRTP_SUITE:
+      self->srtp_suite = g_value_get_enum (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -914,6 +958,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_PROBE_SSRC_MODE:
       g_value_set_enum (value, self->probe_ssrc_mode);
       break;
+    case PROP_SRTP_SUITE:
+      g_value_set_enum (value, self->srtp_suite);
+      break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
       break;
@@ -934,6 +981,8 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_free (self->controller);
   g_free (self->cname);
   g_free (self->controller_params);
+  gst_rtpcc_srtp_set_key (&self->srtp_key, NULL);
+  gst_rtpcc_srtp_pair_stop (&self->srtp);
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
@@ -1214,15 +1263,25 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
    * wrong source, kernel-drops (datagrams the kernel dropped for want of
-   * buffer space, SO_RXQ_OVFL), RTT, loss, receive rate, queue delay,
-   * target, state; the receiver's maximum: tmmbr-received, tmmbn-sent,
-   * remb-received, receiver-limit (bit/s the target is held at or below,
-   * 0 = none; RFC 5104 TMMBR, REMB); report-interval-asked (ns, the RR
-   * interval the controller asked of the receiver, 0 = no preference).
+   * buffer space, SO_RXQ_OVFL), per-packet reports dropped as implausible
+   * or contradictory, delivery-rate (what the path delivered, from the
+   * acknowledgements: the media target is not raised above three times
+   * it), RTT, loss, receive rate, queue delay, target, state; the
+   * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
+   * receiver-limit (bit/s the target is held at or below, 0 = none;
+   * RFC 5104 TMMBR, REMB); report-interval-asked (ns, the RR interval the
+   * controller asked of the receiver, 0 = no preference); srtp (on or
+   * off), srtp-auth-failures, srtp-replays, srtp-malformed (received RTCP
+   * that did not verify: dropped), srtp-protect-errors (packets that could
+   * not be protected: not sent).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /* srtp-key, srtp-suite: SRTP for media and SR out, SRTCP feedback in
+   * (gstrtpccsrtp.h; stats srtp-auth-failures etc.) */
+  gst_rtpcc_srtp_install_properties (gobject_class, PROP_SRTP_KEY,
+      PROP_SRTP_SUITE);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   desc = g_strdup_printf ("Sends RTP over UDP under congestion control "
@@ -1244,6 +1303,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
 
   gst_type_mark_as_plugin_api (gst_rtpcc_feedback_mode_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_rtpcc_encoder_control_get_type (), 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_RTPCC_SRTP_SUITE, 0);
   GST_DEBUG_CATEGORY_INIT (rtpcc_sink_debug, "rtpccsink", 0,
       "congestion-controlled RTP sink");
 }
@@ -1270,6 +1330,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->fec_pt = DEFAULT_FEC_PT;
   self->probing = TRUE;
   self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
+  self->srtp_suite = GST_RTPCC_SRTP_DEFAULT_SUITE;
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

@@ -9,6 +9,7 @@
 #include <rtpcc/peer.h>
 #include "gstrtpccencoder.h"
 #include "rtpcctimebase.h"
+#include "gstrtpccsrtp.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,8 @@ struct _GstRtpccSink
   gboolean probing;
   gboolean probing_set;         /* set explicitly: overrides the default */
   GstRtpccProbeSsrcMode probe_ssrc_mode;
+  gchar *srtp_key;              /* hex; NULL: no SRTP */
+  RtpccSrtpSuite srtp_suite;
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
@@ -74,6 +77,7 @@ struct _GstRtpccSink
   guint64 wrong_source;
   guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 send_errors;
+  GstRtpccSrtpPair srtp;         /* media and SR out, feedback in */
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;
   gboolean last_tripped;

@@ -59,6 +59,8 @@ enum
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_MAX_BITRATE_REQUEST,
+  PROP_SRTP_KEY,
+  PROP_SRTP_SUITE,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -79,10 +81,16 @@ caps_clock_rate (GstCaps * caps)
   return rate > 0 ? (guint32) rate : 0;
 }
 
+/* With self->lock. */
 static void
 send_feedback (GstRtpccSrc * self, const guint8 * data, gsize len)
 {
   GError *err = NULL;
+
+  if (gst_rtpcc_srtp_pair_active (&self->srtp)
+      && !(data = gst_rtpcc_srtp_pair_protect (&self->srtp, TRUE, data, len,
+              &len)))
+    return;                     /* (counted) */
   if (g_socket_send_to (self->socket, self->peer, (const gchar *) data, len,
           NULL, &err) < 0) {
     self->send_errors++;
@@ -148,6 +156,17 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
 
   if (!rtpcc_address_from_sockaddr (from, from_len, &addr))
     return NULL;
+  if (gst_rtpcc_srtp_pair_active (&self->srtp)) {
+    /* with SRTP, only what authenticates (else counted): the header is
+     * in clear, so RTP and RTCP are told apart as before */
+    gboolean ok;
+    g_mutex_lock (&self->lock);
+    ok = gst_rtpcc_srtp_pair_unprotect (&self->srtp, rtpcc_rtcp_is_rtcp (data,
+            n), data, &n);
+    g_mutex_unlock (&self->lock);
+    if (!ok)
+      return NULL;
+  }
   if (rtpcc_rtcp_is_rtcp (data, n)) {
     g_mutex_lock (&self->lock);
     rtpcc_receiver_on_rtcp_from (self->receiver, now, data, n, &addr);
@@ -234,8 +253,9 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     now = rtpcc_timebase_now (&self->timebase);
     next = rtpcc_receiver_next_feedback_time (self->receiver);
     if (next != RTPCC_TIME_NONE && now >= next) {
+      /* (room for the SRTCP trailer) */
       gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
-          sizeof (fb));
+          sizeof (fb) - gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
       if (n > 0 && self->peer)
         send_feedback (self, fb, n);
       next = rtpcc_receiver_next_feedback_time (self->receiver);
@@ -298,10 +318,20 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
 
   GST_OBJECT_LOCK (self);
   addr = g_inet_address_new_from_string (self->address);
+  if (!gst_rtpcc_srtp_pair_start (&self->srtp, self->srtp_key,
+          self->srtp_suite, &err)) {
+    GST_OBJECT_UNLOCK (self);
+    g_clear_object (&addr);
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("Bad srtp-key: %s", err->message), (NULL));
+    g_clear_error (&err);
+    return FALSE;
+  }
   GST_OBJECT_UNLOCK (self);
   if (!addr) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("Invalid address \"%s\"", self->address), (NULL));
+    gst_rtpcc_srtp_pair_stop (&self->srtp);
     return FALSE;
   }
   self->socket = g_socket_new (g_inet_address_get_family (addr),
@@ -311,6 +341,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, (NULL), ("socket: %s",
             err->message));
     g_clear_error (&err);
+    gst_rtpcc_srtp_pair_stop (&self->srtp);
     return FALSE;
   }
   bind_addr = g_inet_socket_address_new (addr, self->port);
@@ -321,6 +352,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
     g_clear_error (&err);
     g_object_unref (bind_addr);
     g_clear_object (&self->socket);
+    gst_rtpcc_srtp_pair_stop (&self->srtp);
     return FALSE;
   }
   g_object_unref (bind_addr);
@@ -368,6 +400,7 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   g_mutex_lock (&self->lock);
   rtpcc_receiver_free (self->receiver);
   self->receiver = NULL;
+  gst_rtpcc_srtp_pair_stop (&self->srtp);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -522,6 +555,7 @@ make_stats (GstRtpccSrc * self)
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);
   }
+  gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -597,6 +631,12 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       rtpcc_wakeup_signal (self->wakeup_fd);
       return;
     }
+    case PROP_SRTP_KEY:
+      gst_rtpcc_srtp_set_key (&self->srtp_key, value);
+      break;
+    case PROP_SRTP_SUITE:
+      self->srtp_suite = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -646,6 +686,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_MPRTP_EXT_ID:
       g_value_set_uint (value, self->mprtp_ext_id);
       break;
+    case PROP_SRTP_SUITE:
+      g_value_set_enum (value, self->srtp_suite);
+      break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
       break;
@@ -666,6 +709,8 @@ gst_rtpcc_src_finalize (GObject * object)
 
   g_free (self->address);
   g_free (self->cname);
+  gst_rtpcc_srtp_set_key (&self->srtp_key, NULL);
+  gst_rtpcc_srtp_pair_stop (&self->srtp);
   gst_caps_replace (&self->caps, NULL);
   g_mutex_clear (&self->lock);
   rtpcc_timebase_clear (&self->timebase);
@@ -835,11 +880,18 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * report-interval (RR interval in use, ns: the configured one, or shorter
    * when the sender's controller asked, gst/rtpcc/feedback/reportinterval.h),
    * interval-requests; tmmbr-sent, tmmbn-received, max-bitrate-acked
-   * (max-bitrate-request).
+   * (max-bitrate-request);
+   * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
+   * (received packets that did not verify: dropped), srtp-protect-errors
+   * (feedback that could not be protected: not sent).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /* srtp-key, srtp-suite: SRTP media and SR in, SRTCP feedback out
+   * (gstrtpccsrtp.h) */
+  gst_rtpcc_srtp_install_properties (gobject_class, PROP_SRTP_KEY,
+      PROP_SRTP_SUITE);
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -858,6 +910,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_rtpcc_src_create);
   element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_set_clock);
 
+  gst_type_mark_as_plugin_api (GST_TYPE_RTPCC_SRTP_SUITE, 0);
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
       "congestion-controlled RTP source");
 }
@@ -875,6 +928,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->buffer_size = DEFAULT_BUFFER_SIZE;
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->mprtp_ext_id = DEFAULT_MPRTP_EXT_ID;
+  self->srtp_suite = GST_RTPCC_SRTP_DEFAULT_SUITE;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

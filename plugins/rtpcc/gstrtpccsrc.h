@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <rtpcc/receiver.h>
 #include "rtpcctimebase.h"
+#include "gstrtpccsrtp.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,8 @@ struct _GstRtpccSrc
   guint twcc_ext_id;
   guint mprtp_ext_id;           /* 0 = no MPRTP accounting */
   guint64 max_bitrate_request;  /* bit/s, 0 = none (TMMBR) */
+  gchar *srtp_key;              /* hex; NULL: no SRTP */
+  RtpccSrtpSuite srtp_suite;
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
@@ -42,6 +45,7 @@ struct _GstRtpccSrc
   gint bound_port;
   guint64 invalid_rtp;
   guint64 send_errors;
+  GstRtpccSrtpPair srtp;         /* media and SR in, feedback out */
   guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 padding_packets;      /* padding-only (probe) packets, not pushed */
   guint64 padding_pushed;       /* padding-only packets on a media SSRC */

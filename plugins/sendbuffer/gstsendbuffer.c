@@ -58,12 +58,14 @@
 #include <gst/rtp/gstrtpbuffer.h>
 
 #include "gstsendbuffer.h"
+#include "gstsendbufferpad.h"
+#include "gstsendbufferstats.h"
 #include "gstrtpccevent.h"
+#include "gstrtpcctimedtask.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
+GST_DEBUG_CATEGORY (gst_send_buffer_debug);
 #define GST_CAT_DEFAULT gst_send_buffer_debug
 
-#define DEFAULT_PRIORITY -1
 #define DEFAULT_POLICY GST_SEND_BUFFER_POLICY_RING_SFDPS2
 #define DEFAULT_BUDGET 200             /* ms */
 #define DEFAULT_PLAYOUT_DELAY 0        /* ms */
@@ -74,109 +76,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_send_buffer_debug);
 #define DEFAULT_BLOCK FALSE
 #define DEFAULT_STATS_INTERVAL 1000
 
-/* ---- pad ------------------------------------------------------------------ */
-
-struct _GstSendBufferPad
-{
-  GstPad parent;
-
-  gint priority;                /* property; -1 = from the caps */
-  gboolean audio;               /* caps say media=audio */
-  RtpccSendbufCodec codec;      /* from encoding-name: frame types */
-  GstSegment segment;
-  gboolean eos;
-};
-
-enum
-{
-  PROP_PAD_0,
-  PROP_PAD_PRIORITY,
-};
-
-G_DEFINE_TYPE (GstSendBufferPad, gst_send_buffer_pad, GST_TYPE_PAD);
-
-static void
-gst_send_buffer_pad_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
-
-  switch (prop_id) {
-    case PROP_PAD_PRIORITY:
-      GST_OBJECT_LOCK (pad);
-      pad->priority = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (pad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-}
-
-static void
-gst_send_buffer_pad_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstSendBufferPad *pad = GST_SEND_BUFFER_PAD (object);
-
-  switch (prop_id) {
-    case PROP_PAD_PRIORITY:
-      GST_OBJECT_LOCK (pad);
-      g_value_set_int (value, pad->priority);
-      GST_OBJECT_UNLOCK (pad);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-}
-
-static void
-gst_send_buffer_pad_class_init (GstSendBufferPadClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-
-  gobject_class->set_property = gst_send_buffer_pad_set_property;
-  gobject_class->get_property = gst_send_buffer_pad_get_property;
-
-  /**
-   * GstSendBufferPad:priority:
-   *
-   * Priority of this pad's packets, 0 to 7, higher is sent first (except
-   * in the fifo and ring baselines). -1 (default): 4 when the caps say
-   * media=audio, else 2, so audio goes before video. Can be changed in any
-   * state; it applies to packets arriving after the change.
-   */
-  g_object_class_install_property (gobject_class, PROP_PAD_PRIORITY,
-      g_param_spec_int ("priority", "Priority",
-          "Priority 0..7 (higher first); -1 = audio 4, other media 2",
-          -1, RTPCC_SENDBUF_MAX_PRIORITY, DEFAULT_PRIORITY,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-}
-
-static void
-gst_send_buffer_pad_init (GstSendBufferPad * pad)
-{
-  pad->priority = DEFAULT_PRIORITY;
-  gst_segment_init (&pad->segment, GST_FORMAT_UNDEFINED);
-}
-
-static guint
-pad_priority (GstSendBufferPad * pad)
-{
-  guint p;
-
-  GST_OBJECT_LOCK (pad);
-  if (pad->priority >= 0)
-    p = (guint) pad->priority;
-  else
-    p = pad->audio ? RTPCC_SENDBUF_PRIORITY_AUDIO :
-        RTPCC_SENDBUF_PRIORITY_VIDEO;
-  GST_OBJECT_UNLOCK (pad);
-  return p;
-}
-
 /* ---- element -------------------------------------------------------------- */
 
 struct _GstSendBuffer
@@ -186,12 +85,12 @@ struct _GstSendBuffer
   GstPad *srcpad;
 
   GMutex lock;                  /* protects everything below */
-  GCond cond;                   /* queue changed / flushing */
+  GstRtpccTimedTask task;       /* pushes each packet when it may go */
+  GCond room;                   /* a blocked chain: the queue shrank,
+                                 * limits changed or flushing */
   RtpccSendbuf *sb;
   RtpccSendbufConfig config;    /* property values */
   gboolean block;
-  gboolean flushing;
-  GstClockID wait_id;
   GstFlowReturn srcresult;
   gboolean need_stream_start, need_caps, need_segment;
   gboolean eos_pushed;
@@ -200,7 +99,7 @@ struct _GstSendBuffer
   guint64 target_events;
   guint64 renumbered;
   guint stats_interval;         /* ms, 0 = no bus messages */
-  GstClockTime last_stats;
+  RtpccTime last_stats;
 };
 
 enum
@@ -259,27 +158,26 @@ gst_send_buffer_policy_get_type (void)
   return (GType) type;
 }
 
-/* The element's clock time; without a clock (not in a running pipeline)
- * the system clock, and @has_clock says so. */
-static GstClockTime
-clock_now_full (GstSendBuffer * self, gboolean * has_clock)
+/* The library's now: the running time the task waits in (the system
+ * clock's when the element has no clock, e.g. in a harness without one);
+ * 0 before the clock reaches the base time. */
+static RtpccTime
+now_of (GstSendBuffer * self)
 {
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-  GstClockTime now;
+  RtpccTime now = gst_rtpcc_timed_task_now (&self->task);
 
-  if (has_clock)
-    *has_clock = clock != NULL;
-  if (!clock)
-    clock = gst_system_clock_obtain ();
-  now = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  return now;
+  return now == RTPCC_TIME_NONE ? 0 : now;
 }
 
-static GstClockTime
-clock_now (GstSendBuffer * self)
+/* Lock held: the queue changed what may be due; wake the task if it
+ * sleeps past that. */
+static void
+kick (GstSendBuffer * self, RtpccTime now)
 {
-  return clock_now_full (self, NULL);
+  RtpccTime next = rtpcc_sendbuf_next_time (self->sb, now);
+
+  gst_rtpcc_timed_task_kick (&self->task, next == RTPCC_TIME_NONE ?
+      RTPCC_TIME_INFINITE : next);
 }
 
 static void
@@ -288,33 +186,18 @@ release_buffer (gpointer buf)
   gst_buffer_unref (buf);
 }
 
-/* Called with the lock. */
-static gboolean
-queue_full (GstSendBuffer * self, guint size)
-{
-  const RtpccSendbufStats *st = rtpcc_sendbuf_get_stats (self->sb);
-  const RtpccSendbufConfig *c = &self->config;
-
-  if (st->queued_packets == 0)
-    return FALSE;               /* always take one: progress */
-  return (c->max_packets > 0 && st->queued_packets >= c->max_packets)
-      || (c->max_bytes > 0 && st->queued_bytes + size > c->max_bytes)
-      || (c->max_frames > 0 && st->queued_frames >= c->max_frames);
-}
-
 static GstFlowReturn
 gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstSendBuffer *self = GST_SEND_BUFFER (parent);
-  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
-  RtpccSendbufPacket p = { 0 };
-  GstClockTime now, ts, rt = GST_CLOCK_TIME_NONE;
+  RtpccSendbufPacket p;
+  GstClockTime rt;
+  RtpccTime now;
   GstFlowReturn ret;
   gboolean has_clock;
-  RtpccSendbufCodec codec;
 
-  if (!gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp)) {
+  if (!gst_send_buffer_pad_describe (GST_SEND_BUFFER_PAD (pad), buf, &p,
+          &rt)) {
     GST_DEBUG_OBJECT (pad, "dropping a buffer that is not RTP");
     g_mutex_lock (&self->lock);
     self->invalid++;
@@ -322,48 +205,21 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
-  p.ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-  p.seq = gst_rtp_buffer_get_seq (&rtp);
-  p.rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
-  p.marker = gst_rtp_buffer_get_marker (&rtp);
-  GST_OBJECT_LOCK (pad);
-  codec = spad->codec;
-  GST_OBJECT_UNLOCK (pad);
-  if (codec != RTPCC_SENDBUF_CODEC_OTHER) {
-    /* stock payloaders do not flag delta units: read the payload (an
-     * AUD or SEI packet tells nothing; the frame's other packets do) */
-    p.type_unknown = !rtpcc_sendbuf_classify (codec,
-        gst_rtp_buffer_get_payload (&rtp),
-        gst_rtp_buffer_get_payload_len (&rtp), &p.keyframe, &p.droppable);
-    GST_TRACE_OBJECT (pad, "seq %u: key %d droppable %d unknown %d", p.seq,
-        p.keyframe, p.droppable, p.type_unknown);
-  } else {
-    p.keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
-    p.droppable = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DROPPABLE);
-  }
-  gst_rtp_buffer_unmap (&rtp);
-  p.size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
-  p.priority = pad_priority (spad);
-
-  /* creation time = capture time on the element's clock (the expiry
-   * rules count the budget from capture): the buffer's running time + base
-   * time, else its arrival */
-  now = clock_now_full (self, &has_clock);
-  ts = GST_BUFFER_PTS_IS_VALID (buf) ? GST_BUFFER_PTS (buf) :
-      GST_BUFFER_DTS (buf);
-  GST_OBJECT_LOCK (pad);
-  if (GST_CLOCK_TIME_IS_VALID (ts) && spad->segment.format == GST_FORMAT_TIME)
-    rt = gst_segment_to_running_time (&spad->segment, GST_FORMAT_TIME, ts);
-  GST_OBJECT_UNLOCK (pad);
+  /* creation time = capture time (the expiry rules count the budget from
+   * capture): the buffer's running time, else its arrival */
+  now = now_of (self);
+  GST_OBJECT_LOCK (self);
+  has_clock = GST_ELEMENT_CLOCK (self) != NULL;
+  GST_OBJECT_UNLOCK (self);
   if (GST_CLOCK_TIME_IS_VALID (rt) && has_clock) {
-    p.created = (RtpccTime) (rt + GST_ELEMENT_CAST (self)->base_time);
+    p.created = (RtpccTime) rt;
   } else {
-    p.created = (RtpccTime) now;
+    p.created = now;
   }
   /* nothing is captured after it arrives: a timestamp ahead of the clock
    * (e.g. a synthetic source stamping a whole buffer at once) counts from
    * now */
-  p.created = MIN (p.created, (RtpccTime) now);
+  p.created = MIN (p.created, now);
   /* output timestamps are running time in our own segment */
   buf = gst_buffer_make_writable (buf);
   GST_BUFFER_PTS (buf) = rt;
@@ -372,18 +228,18 @@ gst_send_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   g_mutex_lock (&self->lock);
   if (self->block && self->config.policy != RTPCC_SENDBUF_RING
       && self->config.policy != RTPCC_SENDBUF_RING_SFDPS2) {
-    while (!self->flushing && self->srcresult == GST_FLOW_OK
-        && queue_full (self, p.size))
-      g_cond_wait (&self->cond, &self->lock);
+    while (!self->task.flushing && self->srcresult == GST_FLOW_OK
+        && !rtpcc_sendbuf_has_room (self->sb, p.size))
+      g_cond_wait (&self->room, &self->lock);
   }
-  if (self->flushing || self->srcresult != GST_FLOW_OK) {
-    ret = self->flushing ? GST_FLOW_FLUSHING : self->srcresult;
+  if (self->task.flushing || self->srcresult != GST_FLOW_OK) {
+    ret = self->task.flushing ? GST_FLOW_FLUSHING : self->srcresult;
     g_mutex_unlock (&self->lock);
     gst_buffer_unref (buf);
     return ret;
   }
-  rtpcc_sendbuf_enqueue (self->sb, (RtpccTime) now, &p, buf);
-  g_cond_broadcast (&self->cond);
+  rtpcc_sendbuf_enqueue (self->sb, now, &p, buf);
+  kick (self, now);
   g_mutex_unlock (&self->lock);
   return GST_FLOW_OK;
 }
@@ -398,7 +254,7 @@ all_eos (GstSendBuffer * self)
   if (!GST_ELEMENT_CAST (self)->sinkpads)
     eos = FALSE;
   for (l = GST_ELEMENT_CAST (self)->sinkpads; l; l = l->next)
-    eos = eos && GST_SEND_BUFFER_PAD (l->data)->eos;
+    eos = eos && gst_send_buffer_pad_is_eos (l->data);
   GST_OBJECT_UNLOCK (self);
   return eos;
 }
@@ -411,68 +267,36 @@ gst_send_buffer_sink_event (GstPad * pad, GstObject * parent,
     GstEvent * event)
 {
   GstSendBuffer *self = GST_SEND_BUFFER (parent);
-  GstSendBufferPad *spad = GST_SEND_BUFFER_PAD (pad);
 
+  /* what the pad keeps of its stream: caps, segment, EOS */
+  gst_send_buffer_pad_track_event (GST_SEND_BUFFER_PAD (pad), event);
   switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_CAPS:{
-      GstCaps *caps;
-      const gchar *media;
-
-      gst_event_parse_caps (event, &caps);
-      media = gst_structure_get_string (gst_caps_get_structure (caps, 0),
-          "media");
-      GST_OBJECT_LOCK (pad);
-      spad->audio = g_strcmp0 (media, "audio") == 0;
-      spad->codec = rtpcc_sendbuf_codec_from_name (gst_structure_get_string
-          (gst_caps_get_structure (caps, 0), "encoding-name"));
-      GST_OBJECT_UNLOCK (pad);
-      gst_event_unref (event);
-      return TRUE;
-    }
-    case GST_EVENT_SEGMENT:{
-      const GstSegment *seg;
-
-      gst_event_parse_segment (event, &seg);
-      GST_OBJECT_LOCK (pad);
-      gst_segment_copy_into (seg, &spad->segment);
-      GST_OBJECT_UNLOCK (pad);
-      gst_event_unref (event);
-      return TRUE;
-    }
+    case GST_EVENT_CAPS:
+    case GST_EVENT_SEGMENT:
     case GST_EVENT_STREAM_START:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = FALSE;
-      GST_OBJECT_UNLOCK (pad);
+      /* the merged stream has its own */
       gst_event_unref (event);
       return TRUE;
     case GST_EVENT_EOS:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = TRUE;
-      GST_OBJECT_UNLOCK (pad);
       gst_event_unref (event);
       g_mutex_lock (&self->lock);
-      g_cond_broadcast (&self->cond);   /* the task pushes EOS once drained */
+      /* the task pushes EOS once drained */
+      gst_rtpcc_timed_task_wake (&self->task);
       g_mutex_unlock (&self->lock);
       return TRUE;
     case GST_EVENT_FLUSH_START:
       g_mutex_lock (&self->lock);
-      self->flushing = TRUE;
-      if (self->wait_id)
-        gst_clock_id_unschedule (self->wait_id);
-      g_cond_broadcast (&self->cond);
+      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
+      g_cond_broadcast (&self->room);
       g_mutex_unlock (&self->lock);
       gst_pad_push_event (self->srcpad, event);
       gst_pad_pause_task (self->srcpad);
       return TRUE;
     case GST_EVENT_FLUSH_STOP:
-      GST_OBJECT_LOCK (pad);
-      spad->eos = FALSE;
-      gst_segment_init (&spad->segment, GST_FORMAT_UNDEFINED);
-      GST_OBJECT_UNLOCK (pad);
       g_mutex_lock (&self->lock);
       if (self->sb)
         rtpcc_sendbuf_flush (self->sb);
-      self->flushing = FALSE;
+      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
       self->srcresult = GST_FLOW_OK;
       self->eos_pushed = FALSE;
       self->need_segment = TRUE;        /* flush-stop may reset downstream */
@@ -509,9 +333,8 @@ gst_send_buffer_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
           && t.rtt < G_MAXINT64 ? (RtpccTime) t.rtt : RTPCC_TIME_NONE);
       rtpcc_sendbuf_set_rate (self->sb, t.media_pacing_rate);
     }
-    if (self->wait_id)          /* the rate changed: re-plan the wait */
-      gst_clock_id_unschedule (self->wait_id);
-    g_cond_broadcast (&self->cond);
+    /* the rate changed: re-plan the wait */
+    gst_rtpcc_timed_task_wake (&self->task);
     g_mutex_unlock (&self->lock);
     GST_LOG_OBJECT (self, "rtt %" GST_TIME_FORMAT ", drain %"
         G_GUINT64_FORMAT " bit/s", GST_TIME_ARGS (t.rtt),
@@ -526,15 +349,15 @@ static GstStructure *make_stats (GstSendBuffer * self);
  * application can follow the drops without polling. Called without the
  * lock. */
 static void
-maybe_post_stats (GstSendBuffer * self, GstClockTime now)
+maybe_post_stats (GstSendBuffer * self, RtpccTime now)
 {
   guint interval;
   gboolean due;
 
   g_mutex_lock (&self->lock);
   interval = self->stats_interval;
-  due = interval > 0 && (!GST_CLOCK_TIME_IS_VALID (self->last_stats)
-      || now >= self->last_stats + interval * GST_MSECOND);
+  due = interval > 0 && (self->last_stats == RTPCC_TIME_NONE
+      || now >= self->last_stats + RTPCC_MSEC (interval));
   if (due)
     self->last_stats = now;
   g_mutex_unlock (&self->lock);
@@ -575,7 +398,7 @@ gst_send_buffer_loop (gpointer user_data)
   GstFlowReturn ret;
 
   g_mutex_lock (&self->lock);
-  while (!self->flushing && !buf) {
+  while (!self->task.flushing && !buf) {
     RtpccTime now, next;
 
     if (rtpcc_sendbuf_get_stats (self->sb)->queued_packets == 0) {
@@ -587,36 +410,24 @@ gst_send_buffer_loop (gpointer user_data)
         g_mutex_lock (&self->lock);
         continue;
       }
-      g_cond_wait (&self->cond, &self->lock);
+      gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
       continue;
     }
-    now = (RtpccTime) clock_now (self);
+    now = now_of (self);
     next = rtpcc_sendbuf_next_time (self->sb, now);
     if (next == RTPCC_TIME_NONE) {
       /* only frames held until they show a keyframe: wait for input */
-      g_cond_wait (&self->cond, &self->lock);
+      gst_rtpcc_timed_task_wait (&self->task, RTPCC_TIME_INFINITE);
       continue;
     }
     if (next > now) {
-      GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-      GstClockID id;
-
-      if (!clock)
-        clock = gst_system_clock_obtain ();
-      id = gst_clock_new_single_shot_id (clock, (GstClockTime) next);
-      gst_object_unref (clock);
-      self->wait_id = id;
-      g_mutex_unlock (&self->lock);
-      gst_clock_id_wait (id, NULL);
-      g_mutex_lock (&self->lock);
-      self->wait_id = NULL;
-      gst_clock_id_unref (id);
+      gst_rtpcc_timed_task_wait (&self->task, next);
       continue;
     }
     buf = rtpcc_sendbuf_dequeue (self->sb, now, &out);
-    g_cond_broadcast (&self->cond);     /* room for a blocked chain */
+    g_cond_broadcast (&self->room);
   }
-  if (self->flushing) {
+  if (self->task.flushing) {
     g_mutex_unlock (&self->lock);
     if (buf)
       gst_buffer_unref (buf);
@@ -643,11 +454,11 @@ gst_send_buffer_loop (gpointer user_data)
   }
   push_sticky (self);
   ret = gst_pad_push (self->srcpad, buf);
-  maybe_post_stats (self, clock_now (self));
+  maybe_post_stats (self, now_of (self));
   if (ret != GST_FLOW_OK) {
     g_mutex_lock (&self->lock);
     self->srcresult = ret;
-    g_cond_broadcast (&self->cond);
+    g_cond_broadcast (&self->room);
     g_mutex_unlock (&self->lock);
     GST_DEBUG_OBJECT (self, "pausing: %s", gst_flow_get_name (ret));
     if (ret == GST_FLOW_NOT_LINKED || ret < GST_FLOW_EOS)
@@ -670,21 +481,17 @@ gst_send_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  if (active) {
-    g_mutex_lock (&self->lock);
-    self->flushing = FALSE;
-    self->srcresult = GST_FLOW_OK;
-    g_mutex_unlock (&self->lock);
-    start_task (self);
-    return TRUE;
-  }
   g_mutex_lock (&self->lock);
-  self->flushing = TRUE;
-  if (self->wait_id)
-    gst_clock_id_unschedule (self->wait_id);
-  g_cond_broadcast (&self->cond);
+  if (active) {
+    self->srcresult = GST_FLOW_OK;
+  } else {
+    /* a chain blocked on a full queue gives up before the task stops */
+    gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
+    g_cond_broadcast (&self->room);
+  }
   g_mutex_unlock (&self->lock);
-  return gst_pad_stop_task (pad);
+  return gst_rtpcc_timed_task_activate (&self->task, active,
+      gst_send_buffer_loop, self);
 }
 
 static GstPad *
@@ -730,61 +537,14 @@ gst_send_buffer_release_pad (GstElement * element, GstPad * pad)
 static GstStructure *
 make_stats (GstSendBuffer * self)
 {
+  GstSendBufferCounters counters;
   GstStructure *s;
-  const RtpccSendbufStats *st;
-  gint64 max_frame;
 
   g_mutex_lock (&self->lock);
-  if (!self->sb) {
-    g_mutex_unlock (&self->lock);
-    return gst_structure_new_empty ("application/x-sendbuffer-stats");
-  }
-  st = rtpcc_sendbuf_get_stats (self->sb);
-  max_frame = rtpcc_sendbuf_max_frame_bytes (self->sb);
-  s = gst_structure_new ("application/x-sendbuffer-stats",
-      "policy", G_TYPE_STRING, rtpcc_sendbuf_policy_name (self->config.policy),
-      "queued-packets", G_TYPE_UINT, st->queued_packets,
-      "queued-bytes", G_TYPE_UINT64, st->queued_bytes,
-      "queued-frames", G_TYPE_UINT, st->queued_frames,
-      "enqueued-packets", G_TYPE_UINT64, st->enqueued_packets,
-      "sent-packets", G_TYPE_UINT64, st->sent_packets,
-      "sent-bytes", G_TYPE_UINT64, st->sent_bytes,
-      "sent-frames", G_TYPE_UINT64, st->sent_frames,
-      "dropped-packets", G_TYPE_UINT64, st->dropped_packets,
-      "dropped-bytes", G_TYPE_UINT64, st->dropped_bytes,
-      "dropped-frames", G_TYPE_UINT64, st->dropped_frames,
-      "invalid-packets", G_TYPE_UINT64, self->invalid,
-      "renumbered-packets", G_TYPE_UINT64, self->renumbered,
-      "target-events", G_TYPE_UINT64, self->target_events,
-      "rtt", G_TYPE_UINT64, (guint64) MAX (rtpcc_sendbuf_get_rtt (self->sb),
-          0), "drain-rate", G_TYPE_UINT64, rtpcc_sendbuf_get_rate (self->sb),
-      "max-frame-bytes", G_TYPE_INT64, max_frame, NULL);
-  for (guint r = 0; r < RTPCC_SENDBUF_N_DROP_REASONS; r++) {
-    gchar *f = g_strdup_printf ("dropped-%s",
-        rtpcc_sendbuf_drop_reason_name (r));
-    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_reason[r], NULL);
-    g_free (f);
-  }
-  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++) {
-    gchar *f;
-    if (st->sent_by_priority[p] == 0 && st->dropped_by_priority[p] == 0)
-      continue;
-    f = g_strdup_printf ("sent-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p], NULL);
-    g_free (f);
-    f = g_strdup_printf ("dropped-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->dropped_by_priority[p], NULL);
-    g_free (f);
-    f = g_strdup_printf ("age-mean-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, st->sent_by_priority[p] ?
-        (guint64) MAX (st->age_sum[p] / (RtpccTime) st->sent_by_priority[p],
-            0) : (guint64) 0, NULL);
-    g_free (f);
-    f = g_strdup_printf ("age-max-priority-%u", p);
-    gst_structure_set (s, f, G_TYPE_UINT64, (guint64) MAX (st->age_max[p], 0),
-        NULL);
-    g_free (f);
-  }
+  counters.invalid = self->invalid;
+  counters.renumbered = self->renumbered;
+  counters.target_events = self->target_events;
+  s = gst_send_buffer_stats_new (self->sb, &counters);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -842,7 +602,9 @@ gst_send_buffer_set_property (GObject * object, guint prop_id,
       break;
   }
   apply_config (self);
-  g_cond_broadcast (&self->cond);
+  /* policy, rate or limits may have changed what is due or what fits */
+  gst_rtpcc_timed_task_wake (&self->task);
+  g_cond_broadcast (&self->room);
   g_mutex_unlock (&self->lock);
 }
 
@@ -908,7 +670,7 @@ gst_send_buffer_change_state (GstElement * element, GstStateChange transition)
     self->need_stream_start = self->need_caps = self->need_segment = TRUE;
     self->eos_pushed = FALSE;
     self->srcresult = GST_FLOW_OK;
-    self->last_stats = GST_CLOCK_TIME_NONE;
+    self->last_stats = RTPCC_TIME_NONE;
     g_mutex_unlock (&self->lock);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
@@ -929,8 +691,9 @@ gst_send_buffer_finalize (GObject * object)
   GstSendBuffer *self = GST_SEND_BUFFER (object);
 
   rtpcc_sendbuf_free (self->sb);
+  gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  g_cond_clear (&self->room);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1100,7 +863,7 @@ static void
 gst_send_buffer_init (GstSendBuffer * self)
 {
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  g_cond_init (&self->room);
   rtpcc_sendbuf_config_init (&self->config);
   self->config.policy = (RtpccSendbufPolicy) DEFAULT_POLICY;
   self->config.budget = RTPCC_MSEC (DEFAULT_BUDGET);
@@ -1111,9 +874,8 @@ gst_send_buffer_init (GstSendBuffer * self)
   self->config.drop_dependents = DEFAULT_DROP_DEPENDENTS;
   self->block = DEFAULT_BLOCK;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
-  self->last_stats = GST_CLOCK_TIME_NONE;
+  self->last_stats = RTPCC_TIME_NONE;
   self->srcresult = GST_FLOW_OK;
-  self->flushing = TRUE;
 
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_event_function (self->srcpad,
@@ -1122,4 +884,7 @@ gst_send_buffer_init (GstSendBuffer * self)
       GST_DEBUG_FUNCPTR (gst_send_buffer_src_activate_mode));
   gst_pad_use_fixed_caps (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
+  /* without a clock (a harness without one) time on the system clock */
+  gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT (self), self->srcpad,
+      &self->lock, TRUE);
 }

@@ -36,10 +36,6 @@ typedef enum
 #define GST_TYPE_SEND_BUFFER_POLICY (gst_send_buffer_policy_get_type ())
 GType gst_send_buffer_policy_get_type (void);
 
-#define GST_TYPE_SEND_BUFFER_PAD (gst_send_buffer_pad_get_type ())
-G_DECLARE_FINAL_TYPE (GstSendBufferPad, gst_send_buffer_pad, GST,
-    SEND_BUFFER_PAD, GstPad)
-
 #define GST_TYPE_SEND_BUFFER (gst_send_buffer_get_type ())
 G_DECLARE_FINAL_TYPE (GstSendBuffer, gst_send_buffer, GST, SEND_BUFFER,
     GstElement)

@@ -26,14 +26,18 @@
 #include "clock-util.h"
 
 #define TEST_SSRC 0x11223344u
+#define MS_(x) RTPCC_MSEC (x)
 #define RTP_CAPS "application/x-rtp,media=(string)video,clock-rate=(int)90000," \
   "encoding-name=(string)H264,payload=(int)96"
 
 /* ---- helpers ------------------------------------------------------------ */
 
 /* A UDP socket bound to 127.0.0.1 on an ephemeral port. */
+/* A UDP socket on 127.0.0.1:*@port (0: any; *@port is then the port it
+ * got); @shared: another socket may bind the same port (g_socket_bind's
+ * allow_reuse, SO_REUSEADDR and SO_REUSEPORT). */
 static GSocket *
-udp_socket_new (guint16 * port)
+udp_socket_bind (guint16 * port, gboolean shared)
 {
   GError *err = NULL;
   GSocket *s = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
@@ -41,8 +45,8 @@ udp_socket_new (guint16 * port)
   GSocketAddress *addr, *local;
 
   fail_unless (s != NULL, "%s", err ? err->message : "?");
-  addr = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
-  fail_unless (g_socket_bind (s, addr, FALSE, &err), "%s",
+  addr = g_inet_socket_address_new_from_string ("127.0.0.1", *port);
+  fail_unless (g_socket_bind (s, addr, shared, &err), "%s",
       err ? err->message : "?");
   g_object_unref (addr);
   local = g_socket_get_local_address (s, &err);
@@ -52,6 +56,13 @@ udp_socket_new (guint16 * port)
   fail_unless (*port != 0);
   g_socket_set_blocking (s, FALSE);
   return s;
+}
+
+static GSocket *
+udp_socket_new (guint16 * port)
+{
+  *port = 0;
+  return udp_socket_bind (port, FALSE);
 }
 
 static void
@@ -669,8 +680,10 @@ typedef struct
   guint16 sink_port;
 } SinkFixture;
 
+/* (@srtp_key: NULL, or the sink's srtp-key) */
 static void
-sink_fixture_init (SinkFixture * f, const gchar * controller)
+sink_fixture_init_srtp (SinkFixture * f, const gchar * controller,
+    const gchar * srtp_key)
 {
   gint bound = 0;
 
@@ -679,7 +692,7 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
   fail_unless (f->sink != NULL);
   g_object_set (f->sink, "controller", controller, "start-bitrate", 700000,
       "host", "127.0.0.1", "port", f->peer_port, "bind-address", "127.0.0.1",
-      NULL);
+      "srtp-key", srtp_key, NULL);
   f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
   f->clock = gst_harness_get_testclock (f->h);
   gst_harness_set_src_caps_str (f->h, RTP_CAPS);
@@ -688,6 +701,12 @@ sink_fixture_init (SinkFixture * f, const gchar * controller)
   f->sink_port = (guint16) bound;
   clock_watch_port (f->clock, f->sink_port);
   clock_settle (f->clock, 1);
+}
+
+static void
+sink_fixture_init (SinkFixture * f, const gchar * controller)
+{
+  sink_fixture_init_srtp (f, controller, NULL);
 }
 
 /* The peer sends @data to the sink, which processes it. */
@@ -855,6 +874,266 @@ GST_START_TEST (test_sink_invalid_rtp)
   fail_unless (recv_datagram (f.peer, buf, sizeof (buf), NULL) < 0);
   fail_unless_equals_uint64 (stat_u64 (f.sink, "packets-sent"), 0);
   sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* ---- 3b. forged feedback ----------------------------------------------- */
+
+/* A second socket on the same port (udp_socket_bind, shared) sends with
+ * the first one's source address. The kernel hands a datagram for the
+ * port to one of them: read both. */
+static GSocket *
+udp_socket_shared (guint16 * port)
+{
+  return udp_socket_bind (port, TRUE);
+}
+
+typedef struct
+{
+  RtpccTime at;
+  GBytes *bytes;
+} InFlight;
+
+typedef struct
+{
+  guint32 ssrc;
+  guint16 seq;
+  RtpccTime sent;
+} Seen;
+
+/* The far end of a call from rtpccsink, played by the test with the
+ * library on the sink's test clock: a 1 Mbit/s bottleneck (RtpccLink: 20
+ * ms one way, 100 ms of queue), an RtpccReceiver sending CCFB from @rx;
+ * and an attacker on the path, on @attacker (sharing @rx's address), who
+ * sees every packet the sink sends and can answer for the receiver. */
+typedef struct
+{
+  SinkFixture f;                /* (f.peer is @rx) */
+  GSocket *attacker;
+  RtpccLink *link;
+  RtpccReceiver *recv;
+  GQueue flight;
+  GArray *seen;                 /* Seen: for the attacker */
+  guint forged;                 /* forged reports sent */
+  RtpccTime next_frame;
+  guint16 seq;
+} Call;
+
+#define CALL_NTP (RTPCC_NTP_UNIX_EPOCH_NS + RTPCC_SEC (1700000000))
+
+static void
+call_init (Call * c)
+{
+  RtpccLinkConfig lc;
+  RtpccReceiverConfig rc;
+  RtpccCapacity *cap = rtpcc_capacity_new_constant (1000000);
+  guint16 port = 0;
+  SinkFixture *f = &c->f;
+  gint bound = 0;
+
+  memset (c, 0, sizeof (*c));
+  f->peer = udp_socket_shared (&port);
+  f->peer_port = port;
+  c->attacker = udp_socket_shared (&port);
+  fail_unless_equals_int (port, f->peer_port);
+  f->sink = gst_element_factory_make ("rtpccsink", NULL);
+  g_object_set (f->sink, "controller", "gcc", "start-bitrate", 950000,
+      "max-bitrate", 5000000, "host", "127.0.0.1", "port", f->peer_port,
+      "bind-address", "127.0.0.1", "encoder-control", 0, NULL);
+  f->h = gst_harness_new_with_element (f->sink, "sink", NULL);
+  f->clock = gst_harness_get_testclock (f->h);
+  gst_harness_set_src_caps_str (f->h, RTP_CAPS);
+  g_object_get (f->sink, "bound-port", &bound, NULL);
+  f->sink_port = (guint16) bound;
+  clock_watch_port (f->clock, f->sink_port);
+  clock_settle (f->clock, 1);
+
+  rtpcc_link_config_init (&lc);
+  lc.capacity = cap;
+  lc.delay = MS_ (20);
+  lc.queue_limit_time = MS_ (100);
+  c->link = rtpcc_link_new (&lc);
+  rtpcc_capacity_unref (cap);
+  rtpcc_receiver_config_init (&rc);
+  rc.ntp_offset = CALL_NTP;
+  rc.seed = 42;
+  c->recv = rtpcc_receiver_new (&rc, (RtpccTime) clock_now (f->clock));
+  g_queue_init (&c->flight);
+  c->seen = g_array_new (FALSE, FALSE, sizeof (Seen));
+  c->next_frame = (RtpccTime) clock_now (f->clock);
+}
+
+static void
+call_clear (Call * c)
+{
+  InFlight *x;
+
+  while ((x = g_queue_pop_head (&c->flight))) {
+    g_bytes_unref (x->bytes);
+    g_free (x);
+  }
+  g_array_unref (c->seen);
+  rtpcc_receiver_free (c->recv);
+  rtpcc_link_free (c->link);
+  g_object_unref (c->attacker);
+  sink_fixture_clear (&c->f);
+}
+
+/* What the sink sent during the last step: over the link (RTP), or to
+ * the receiver at once (its SR). */
+static void
+call_take (Call * c, GSocket * s, RtpccTime now)
+{
+  guint8 buf[2048];
+  gssize n;
+
+  while ((n = recv_datagram (s, buf, sizeof buf, NULL)) >= 0) {
+    RtpccLinkOutcome o;
+    RtpccRtpInfo info;
+    if (rtpcc_rtcp_is_rtcp (buf, n)) {
+      rtpcc_receiver_on_rtcp (c->recv, now, buf, n);
+      continue;
+    }
+    fail_unless (rtpcc_rtp_parse (buf, n, n, 0, &info, NULL));
+    {
+      Seen x = { info.ssrc, info.seq, now };
+      g_array_append_val (c->seen, x);
+    }
+    rtpcc_link_send (c->link, now, (guint) n, &o);
+    if (o.verdict == RTPCC_LINK_DELIVERED) {
+      InFlight *x = g_new (InFlight, 1);
+      x->at = o.deliver_at;
+      x->bytes = g_bytes_new (buf, n);
+      g_queue_push_tail (&c->flight, x);
+    }
+  }
+}
+
+/* The attacker answers for every packet seen since its last report:
+ * "received, 20 ms after it left" — the path's delay without the queue
+ * and without the bottleneck's serialisation — on the receiver's report
+ * clock, from the receiver's address. */
+static void
+call_forge (Call * c, RtpccTime now)
+{
+  RtpccCcfbMetric m[512];
+  RtpccCcfbBlockIn b;
+  guint8 buf[1500];
+  guint32 rts = rtpcc_ntp_short (rtpcc_ntp_from_time (now, CALL_NTP));
+  RtpccTime report = rtpcc_ntp_short_to_time (rts);
+  guint n = MIN (c->seen->len, G_N_ELEMENTS (m));
+  gsize len;
+
+  if (n == 0)
+    return;
+  memset (m, 0, sizeof m);
+  for (guint i = 0; i < n; i++) {
+    const Seen *x = &g_array_index (c->seen, Seen, c->seen->len - n + i);
+    RtpccTime at = rtpcc_ntp_short_to_time (rtpcc_ntp_short
+        (rtpcc_ntp_from_time (x->sent + MS_ (20), CALL_NTP)));
+    m[i].received = TRUE;
+    m[i].ato = rtpcc_ccfb_ato_from_delta (report - at);
+  }
+  b.media_ssrc = g_array_index (c->seen, Seen, c->seen->len - n).ssrc;
+  b.begin_seq = g_array_index (c->seen, Seen, c->seen->len - n).seq;
+  b.num_reports = n;
+  b.metrics = m;
+  len = rtpcc_ccfb_write (buf, sizeof buf, 0xfeedf00d, rts, &b, 1);
+  fail_unless (len > 0);
+  send_and_settle (c->attacker, c->f.sink_port, buf, len, c->f.clock, 1);
+  g_array_set_size (c->seen, 0);
+  c->forged++;
+}
+
+/* 2 ms of the call: a frame at the target every 33 ms (packets of at most
+ * 1200 bytes), the link, the receiver's feedback; the attacker's reports
+ * every 10 ms when @attack. */
+static void
+call_step (Call * c, gboolean attack)
+{
+  SinkFixture *f = &c->f;
+  RtpccTime now = (RtpccTime) clock_now (f->clock);
+  guint8 fb[1500];
+
+  if (now >= c->next_frame) {
+    guint target = 0;
+    guint bytes;
+    g_object_get (f->sink, "target-bitrate", &target, NULL);
+    bytes = target / 8 / 30;
+    for (guint left = bytes; left > 0;) {
+      guint p = MIN (left, 1200);
+      fail_unless_equals_int (push_and_settle (f->h, make_rtp (TEST_SSRC,
+                  c->seq, (guint32) (now / 11111), left == p, p), f->clock,
+              1), GST_FLOW_OK);
+      c->seq++;
+      left -= p;
+    }
+    c->next_frame += MS_ (33);
+  }
+  clock_advance (f->clock, 1, 2 * GST_MSECOND);
+  now = (RtpccTime) clock_now (f->clock);
+  call_take (c, f->peer, now);
+  call_take (c, c->attacker, now);
+  while (!g_queue_is_empty (&c->flight)
+      && ((InFlight *) g_queue_peek_head (&c->flight))->at <= now) {
+    InFlight *x = g_queue_pop_head (&c->flight);
+    gsize n;
+    const guint8 *d = g_bytes_get_data (x->bytes, &n);
+    RtpccRtpInfo info;
+    fail_unless (rtpcc_rtp_parse (d, n, n, 0, &info, NULL));
+    rtpcc_receiver_on_rtp (c->recv, x->at, &info);
+    g_bytes_unref (x->bytes);
+    g_free (x);
+  }
+  if (attack && now % MS_ (10) < MS_ (2))
+    call_forge (c, now);
+  if (rtpcc_receiver_next_feedback_time (c->recv) <= now) {
+    gsize n = rtpcc_receiver_build_feedback (c->recv, now, fb, sizeof fb);
+    if (n > 0)
+      send_and_settle (f->peer, f->sink_port, fb, n, f->clock, 1);
+  }
+}
+
+/* A forged RFC 8888 report "everything arrived, at low delay", from the
+ * receiver's address (an attacker on the path, or one who can spoof it),
+ * arriving before the receiver's own: without checks the sender believes
+ * it, ignores the receiver's losses and delays, and gcc climbs above the
+ * 1 Mbit/s bottleneck (measured without the checks: from 1.0 to 1.56
+ * Mbit/s in 8 s here, and on). The receiver's reports contradict the
+ * forged ones: they are dropped and counted, and while feedback
+ * contradicts itself the target does not rise. */
+GST_START_TEST (test_sink_forged_feedback)
+{
+  Call c;
+  guint target = 0, before = 0, highest = 0;
+
+  call_init (&c);
+  /* 4 s of the call alone */
+  for (guint i = 0; i < 2000; i++)
+    call_step (&c, FALSE);
+  g_object_get (c.f.sink, "target-bitrate", &before, NULL);
+  fail_unless_equals_uint64 (stat_u64 (c.f.sink, "feedback-contradictory"),
+      0);
+  fail_unless_equals_uint64 (stat_u64 (c.f.sink, "feedback-implausible"),
+      0);
+  /* 8 s with the attacker */
+  for (guint i = 0; i < 4000; i++) {
+    call_step (&c, TRUE);
+    g_object_get (c.f.sink, "target-bitrate", &target, NULL);
+    highest = MAX (highest, target);
+  }
+  GST_INFO ("target %u before the attack, at most %u during it, %u at the "
+      "end; %u forged reports; %" G_GUINT64_FORMAT " contradictory, %"
+      G_GUINT64_FORMAT " implausible; delivery rate %" G_GUINT64_FORMAT,
+      before, highest, target, c.forged, stat_u64 (c.f.sink,
+          "feedback-contradictory"), stat_u64 (c.f.sink,
+          "feedback-implausible"), stat_u64 (c.f.sink, "delivery-rate"));
+  fail_unless (before > 500000 && before < 1300000, "target %u", before);
+  fail_unless (highest <= MAX (before, 1000000) * 12 / 10,
+      "target reached %u (%u before the attack)", highest, before);
+  fail_unless (stat_u64 (c.f.sink, "feedback-contradictory") > 0);
+  call_clear (&c);
 }
 
 GST_END_TEST;
@@ -1236,8 +1515,12 @@ GST_START_TEST (test_sink_to_src_loopback)
   fail_unless_equals_uint64 (stat_u64 (sink, "rtcp-unknown-ssrc"), 0);
   {
     GstStructure *stats = NULL;
+    gboolean srtp = TRUE;
     g_object_get (sink, "stats", &stats, NULL);
     fail_unless (gst_structure_get_string (stats, "feedback-problem") == NULL);
+    /* (SRTP is off by default) */
+    fail_unless (gst_structure_get_boolean (stats, "srtp", &srtp));
+    fail_if (srtp);
     gst_structure_free (stats);
   }
 
@@ -3137,6 +3420,259 @@ GST_START_TEST (test_src_twcc_strip_mutations)
 
 GST_END_TEST;
 
+/* ---- 5. SRTP ----------------------------------------------------------- */
+
+/* Master key + salt for AES_CM_128_HMAC_SHA1_80, and another. */
+#define SRTP_KEY_A "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+#define SRTP_KEY_B "f00102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+
+static gboolean
+stat_bool (GstElement * e, const gchar * field)
+{
+  GstStructure *s = NULL;
+  gboolean v = FALSE;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_boolean (s, field, &v), "no field %s",
+      field);
+  gst_structure_free (s);
+  return v;
+}
+
+static RtpccSrtp *
+srtp_ctx (const gchar * hex, RtpccSrtpDirection dir)
+{
+  RtpccSrtpConfig cfg;
+  GBytes *key = rtpcc_srtp_key_from_hex (hex, RTPCC_SRTP_AES_CM_128_HMAC_SHA1_80,
+      NULL);
+  gsize n;
+  const guint8 *k = g_bytes_get_data (key, &n);
+  RtpccSrtp *ctx;
+
+  rtpcc_srtp_config_init (&cfg);
+  cfg.direction = dir;
+  ctx = rtpcc_srtp_new (&cfg, k, n, NULL);
+  fail_unless (ctx != NULL);
+  g_bytes_unref (key);
+  return ctx;
+}
+
+static void
+check_srtp_clean (GstElement * e)
+{
+  fail_unless (stat_bool (e, "srtp"));
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-auth-failures"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-replays"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "srtp-protect-errors"), 0);
+}
+
+/* Both ends with the same key: the media arrives intact (decrypted), the
+ * sink's SRs reach the src, the src's feedback reaches the sink, nothing
+ * fails verification. */
+GST_START_TEST (test_srtp_sink_to_src)
+{
+  GPtrArray *got = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  Pair p;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      "srtp-key", SRTP_KEY_A, NULL);
+  g_object_set (p.src, "srtp-key", SRTP_KEY_A, NULL);
+  pair_start (&p);
+
+  for (guint i = 0; i < 30; i++)
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 1000));
+  fail_unless_equals_int (pair_pull (&p, 30, got), 30);
+  for (guint i = 0; i < got->len; i++) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    const guint8 *pl;
+
+    fail_unless (gst_rtp_buffer_map (g_ptr_array_index (got, i),
+            GST_MAP_READ, &rtp));
+    fail_unless_equals_int (gst_rtp_buffer_get_seq (&rtp), i);
+    fail_unless_equals_int (gst_rtp_buffer_get_payload_len (&rtp), 1000);
+    pl = gst_rtp_buffer_get_payload (&rtp);
+    for (guint k = 0; k < 1000; k++)
+      fail_unless_equals_int (pl[k], i & 0xff);
+    gst_rtp_buffer_unmap (&rtp);
+  }
+  fail_unless (run_until_stat (p.clock, 2, p.sink, "reported-received", 30,
+          3 * GST_SECOND) == 30);
+  fail_unless (run_until_stat (p.clock, 2, p.src, "rtcp-received", 1,
+          3 * GST_SECOND) >= 1);
+  fail_unless (stat_u64 (p.sink, "rtt") > 0);
+  check_srtp_clean (p.sink);
+  check_srtp_clean (p.src);
+  g_ptr_array_unref (got);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Different keys: nothing the sink sends verifies at the src (counted,
+ * nothing pushed), so no feedback comes back either; nothing crashes. */
+GST_START_TEST (test_srtp_wrong_key)
+{
+  Pair p;
+
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      "srtp-key", SRTP_KEY_A, NULL);
+  g_object_set (p.src, "srtp-key", SRTP_KEY_B, NULL);
+  pair_start (&p);
+
+  for (guint i = 0; i < 10; i++)
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * i, TRUE, 500));
+  fail_unless_equals_int (pair_pull (&p, 1, NULL), 0);
+  fail_unless (stat_u64 (p.src, "srtp-auth-failures") >= 10);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "packets-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "reported-received"), 0);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* The sink with SRTP, the test as its peer (with the library's SRTP):
+ * what the sink sends is protected (longer by the tag, payload
+ * encrypted, verifies with the key); feedback that does not verify
+ * (a flipped bit, no protection, another key, a replay) is dropped and
+ * counted before the sender sees it; the genuine report is taken. */
+GST_START_TEST (test_srtp_sink_feedback)
+{
+  SinkFixture f;
+  RtpccSrtp *in = srtp_ctx (SRTP_KEY_A, RTPCC_SRTP_INBOUND);
+  RtpccSrtp *out = srtp_ctx (SRTP_KEY_A, RTPCC_SRTP_OUTBOUND);
+  RtpccSrtp *other = srtp_ctx (SRTP_KEY_B, RTPCC_SRTP_OUTBOUND);
+  guint8 buf[2048], fb[1500], bad[1500];
+  gsize n, len, plain;
+  guint got = 0, srs = 0;
+  GstClockTime end;
+
+  sink_fixture_init_srtp (&f, "fixed", SRTP_KEY_A);
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (push_and_settle (f.h, make_rtp (TEST_SSRC,
+                (guint16) (1000 + i), 3000 * i, TRUE, 500), f.clock, 1),
+        GST_FLOW_OK);
+  end = clock_now (f.clock) + 5 * GST_SECOND;
+  while ((got < 10 || srs < 1) && clock_now (f.clock) < end) {
+    gssize r = recv_datagram (f.peer, buf, sizeof (buf), NULL);
+
+    if (r < 0) {
+      clock_advance (f.clock, 1, GST_MSECOND);
+      continue;
+    }
+    if (rtpcc_rtcp_is_rtcp (buf, r)) {
+      fail_unless_equals_int (rtpcc_srtp_unprotect_rtcp (in, buf, r, &len),
+          RTPCC_SRTP_OK);
+      srs++;
+      continue;
+    }
+    /* 12 + 500 + the 80-bit tag, the payload not in clear */
+    fail_unless_equals_int (r, 12 + 500 + 10);
+    fail_unless_equals_int (GST_READ_UINT16_BE (buf + 2), 1000 + got);
+    {
+      guint same = 0;
+      for (guint k = 12; k < 512; k++)
+        same += buf[k] == ((1000 + got) & 0xff);
+      fail_unless (same < 50, "%u payload bytes in clear", same);
+    }
+    fail_unless_equals_int (rtpcc_srtp_unprotect_rtp (in, buf, r, &len),
+        RTPCC_SRTP_OK);
+    fail_unless_equals_int (len, 512);
+    for (guint k = 12; k < 512; k++)
+      fail_unless_equals_int (buf[k], (1000 + got) & 0xff);
+    got++;
+  }
+  fail_unless_equals_int (got, 10);
+  fail_unless (srs >= 1);
+
+  plain = make_ccfb (fb, sizeof (fb) - RTPCC_SRTP_MAX_RTCP_OVERHEAD,
+      TEST_SSRC, 1000, 10, clock_now (f.clock));
+  memcpy (bad, fb, plain);
+  fail_unless_equals_int (rtpcc_srtp_protect_rtcp (out, fb, plain,
+          sizeof (fb), &n), RTPCC_SRTP_OK);
+
+  /* a bit flipped in the encrypted part, then in the tag */
+  memcpy (buf, fb, n);
+  buf[12] ^= 0x04;
+  sink_fixture_send (&f, f.peer, buf, n);
+  memcpy (buf, fb, n);
+  buf[n - 1] ^= 0x80;
+  sink_fixture_send (&f, f.peer, buf, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-failures"), 2);
+  /* not protected at all; protected with another key */
+  sink_fixture_send (&f, f.peer, bad, plain);
+  fail_unless_equals_int (rtpcc_srtp_protect_rtcp (other, bad, plain,
+          sizeof (bad), &len), RTPCC_SRTP_OK);
+  sink_fixture_send (&f, f.peer, bad, len);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-auth-failures") +
+      stat_u64 (f.sink, "srtp-malformed"), 4);
+  /* none of it reached the sender */
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 0);
+
+  /* the genuine report */
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "reported-received"), 10);
+  /* replayed */
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-replays"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "rtcp-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "srtp-protect-errors"), 0);
+
+  rtpcc_srtp_free (in);
+  rtpcc_srtp_free (out);
+  rtpcc_srtp_free (other);
+  sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A key that is not hex, or of the wrong length for the suite: the
+ * element does not start, with an error (and no crash). */
+GST_START_TEST (test_srtp_bad_key)
+{
+  const gchar *keys[] = { "zz", SRTP_KEY_A "00",
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++) {
+    GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+    GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+
+    g_object_set (sink, "host", "127.0.0.1", "srtp-key", keys[i], NULL);
+    g_object_set (src, "address", "127.0.0.1", "port", 0, "srtp-key",
+        keys[i], NULL);
+    fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (gst_element_set_state (src, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    gst_element_set_state (sink, GST_STATE_NULL);
+    gst_element_set_state (src, GST_STATE_NULL);
+    gst_object_unref (sink);
+    gst_object_unref (src);
+  }
+  /* a 46-byte key is right for AES-256 */
+  {
+    GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+    g_object_set (src, "address", "127.0.0.1", "port", 0, "srtp-suite", 2,
+        "srtp-key", SRTP_KEY_A "000102030405060708090a0b0c0d0e0f", NULL);
+    fail_unless (gst_element_set_state (src, GST_STATE_PAUSED) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless (stat_bool (src, "srtp"));
+    gst_element_set_state (src, GST_STATE_NULL);
+    gst_object_unref (src);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpcc_suite (void)
 {
@@ -3160,6 +3696,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_sink, test_sink_target_publication);
   tcase_add_test (tc_sink, test_sink_feedback);
   tcase_add_test (tc_sink, test_sink_invalid_rtp);
+  tcase_add_test (tc_sink, test_sink_forged_feedback);
 
   suite_add_tcase (s, tc_src);
   tcase_set_timeout (tc_src, 60);
@@ -3189,6 +3726,10 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_media_ssrcs_bounded);
   tcase_add_test (tc_src, test_src_twcc_strip_cases);
   tcase_add_test (tc_src, test_src_twcc_strip_mutations);
+  tcase_add_test (tc_src, test_srtp_sink_to_src);
+  tcase_add_test (tc_src, test_srtp_wrong_key);
+  tcase_add_test (tc_src, test_srtp_sink_feedback);
+  tcase_add_test (tc_src, test_srtp_bad_key);
   return s;
 }
 

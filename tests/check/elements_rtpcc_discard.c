@@ -1,4 +1,4 @@
-/* rtpccsrc and the "rtpcc-discard" upstream event (interface I3): a
+/* rtpccsrc and the "rtpcc-discard" upstream event: a
  * playout buffer's late discards reach the receiver, go back to the sender
  * as an RTCP XR Discard RLE block (RFC 7097) in the next regular report,
  * and show in the element's statistics; malformed events are counted and

@@ -1,11 +1,67 @@
 /* The elements' shared pieces: typed rtpcc-target / rtpcc-discard /
- * rtpcc-fec-window events and encoder control (read-back of what the
- * encoder took).
+ * rtpcc-fec-window events, encoder control (read-back of what the
+ * encoder took) and the timed task's notion of time.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
 #include "gstrtpccevent.h"
 #include "gstrtpccencoder.h"
+#include "gstrtpcctimedtask.h"
+#include <gst/check/gsttestclock.h>
+
+/* The timed task's time is the element clock's running time; the
+ * playing variant freezes while paused and never goes back. */
+GST_START_TEST (test_timed_task_time)
+{
+  GstElement *e = gst_bin_new (NULL);
+  GstClock *clock = gst_test_clock_new_with_start_time (100 * GST_MSECOND);
+  GstRtpccTimedTask task, sys;
+  GMutex lock;
+  RtpccTime last = RTPCC_MSEC (5);
+
+  g_mutex_init (&lock);
+  gst_rtpcc_timed_task_init (&task, e, NULL, &lock, FALSE);
+  gst_rtpcc_timed_task_init (&sys, e, NULL, &lock, TRUE);
+  /* no clock: none, or the system clock's */
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_now (&task),
+      RTPCC_TIME_NONE);
+  fail_unless (gst_rtpcc_timed_task_now (&sys) != RTPCC_TIME_NONE);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, TRUE,
+          &last), RTPCC_MSEC (5));
+
+  gst_element_set_clock (e, clock);
+  gst_element_set_base_time (e, 40 * GST_MSECOND);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_now (&task),
+      RTPCC_MSEC (60));
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, FALSE,
+          &last), RTPCC_MSEC (5));
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, TRUE,
+          &last), RTPCC_MSEC (60));
+  fail_unless_equals_int64 (last, RTPCC_MSEC (60));
+  /* a later base time: never back */
+  gst_element_set_base_time (e, 80 * GST_MSECOND);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_now (&task),
+      RTPCC_MSEC (20));
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, TRUE,
+          &last), RTPCC_MSEC (60));
+  /* before the base time: no running time yet */
+  gst_element_set_base_time (e, 200 * GST_MSECOND);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_now (&task),
+      RTPCC_TIME_NONE);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, TRUE,
+          &last), RTPCC_MSEC (60));
+  gst_test_clock_set_time (GST_TEST_CLOCK (clock), 300 * GST_MSECOND);
+  fail_unless_equals_int64 (gst_rtpcc_timed_task_playing_now (&task, TRUE,
+          &last), RTPCC_MSEC (100));
+
+  gst_rtpcc_timed_task_clear (&task);
+  gst_rtpcc_timed_task_clear (&sys);
+  g_mutex_clear (&lock);
+  gst_object_unref (clock);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_target_roundtrip)
 {
@@ -331,6 +387,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_discard_event);
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
+  tcase_add_test (tc, test_timed_task_time);
   return s;
 }
 

@@ -59,6 +59,24 @@ GST_START_TEST (test_registry)
 
 GST_END_TEST;
 
+/* Differences of outside times saturate instead of overflowing, and never
+ * produce RTPCC_TIME_NONE. */
+GST_START_TEST (test_time_sub_saturated)
+{
+  fail_unless_equals_int64 (rtpcc_time_sub_saturated (RTPCC_MSEC (5),
+          RTPCC_MSEC (7)), -RTPCC_MSEC (2));
+  fail_unless_equals_int64 (rtpcc_time_sub_saturated (G_MAXINT64, -1),
+      G_MAXINT64);
+  fail_unless_equals_int64 (rtpcc_time_sub_saturated (G_MININT64 + 5, 10),
+      G_MININT64 + 1);
+  fail_unless (rtpcc_time_sub_saturated (RTPCC_TIME_NONE, 1) !=
+      RTPCC_TIME_NONE);
+  fail_unless_equals_int64 (rtpcc_time_sub_saturated (0, G_MININT64),
+      G_MAXINT64);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pacer_rate)
 {
   RtpccPacerConfig cfg;
@@ -102,7 +120,8 @@ GST_END_TEST;
 GST_START_TEST (test_pacer_late_wakeup_catches_up)
 {
   /* A sender whose timer always fires 3 ms late still achieves the rate:
-   * the credit absorbs the lateness (seed 002 §1.12a). */
+   * the credit absorbs the lateness (the timer error Saurin's TFRC thesis,
+   * University of Glasgow 2006, found to under-send). */
   RtpccPacerConfig cfg;
   RtpccPacer *p;
   RtpccTime now = 0;
@@ -1008,6 +1027,7 @@ rtpcc_core_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registry);
+  tcase_add_test (tc, test_time_sub_saturated);
   tcase_add_test (tc, test_pacer_rate);
   tcase_add_test (tc, test_pacer_late_wakeup_catches_up);
   tcase_add_test (tc, test_pacer_bounded_spreading);

@@ -469,6 +469,165 @@ GST_START_TEST (test_report_blocks)
 
 GST_END_TEST;
 
+/* A report is checked whole before any of it is used: one acknowledging a
+ * packet never sent, or older than one used (CCFB report time), is
+ * implausible; one that says otherwise than an earlier report about a
+ * packet — missing after received, or another arrival time — is
+ * contradictory. Either is dropped and counted, nothing of it reaches the
+ * controller, and a contradiction withdraws the packets from the
+ * delivery rate. A report that repeats what was said (within the
+ * format's resolution) is fine. */
+GST_START_TEST (test_ccfb_plausibility)
+{
+  Fix *f = fix_new (RTPCC_FEEDBACK_CCFB);
+  const RtpccTime remote0 = RTPCC_SEC (5000);
+  RtpccTime arrived[8];
+  const RtpccFeedbackAdapterStats *st = rtpcc_feedback_adapter_get_stats
+      (f->a);
+  guint8 buf[BUF];
+  guint evs;
+  gsize n;
+
+  send_packets (f, 6);
+  for (guint k = 0; k < 8; k++)
+    arrived[k] = remote0 + MS (10) * k + MS (40);
+  n = ccfb (buf, SSRC_A, arrived, 6, remote0 + MS (100));
+  fail_unless (rtpcc_feedback_adapter_receive (f->a, MS (140), buf, n));
+  fail_unless_equals_uint64 (st->reported_received, 6);
+  /* 5000 B after the first packet, over the 50 ms they took to send and
+   * to arrive */
+  fail_unless (st->delivery_rate > 780000 && st->delivery_rate <= 800000,
+      "%" G_GUINT64_FORMAT, st->delivery_rate);
+  evs = f->evs->len;
+
+  /* older than the report used: a replay, or reordered */
+  n = ccfb (buf, SSRC_A, arrived, 6, remote0 + MS (90));
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (150), buf, n));
+  fail_unless_equals_uint64 (st->feedback_implausible, 1);
+  /* two packets more than were ever sent */
+  n = ccfb (buf, SSRC_A, arrived, 8, remote0 + MS (120));
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (160), buf, n));
+  fail_unless_equals_uint64 (st->feedback_implausible, 2);
+  /* (a sign of life each, nothing for the controller) */
+  for (guint i = evs; i < f->evs->len; i++)
+    fail_unless_equals_int (ev (f, i)->kind, EV_RTCP);
+
+  /* the same again, but 103 missing now */
+  arrived[3] = RTPCC_TIME_NONE;
+  n = ccfb (buf, SSRC_A, arrived, 6, remote0 + MS (120));
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (160), buf, n));
+  fail_unless_equals_uint64 (st->feedback_contradictory, 1);
+  fail_unless_equals_int64 (st->last_contradiction, MS (160));
+  /* 104 arrived 5 ms later than said before */
+  arrived[3] = remote0 + MS (70);
+  arrived[4] += MS (5);
+  n = ccfb (buf, SSRC_A, arrived, 6, remote0 + MS (130));
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (170), buf, n));
+  fail_unless_equals_uint64 (st->feedback_contradictory, 2);
+  for (guint i = evs; i < f->evs->len; i++)
+    fail_unless_equals_int (ev (f, i)->kind, EV_RTCP);
+  fail_unless_equals_uint64 (st->reported_received, 6);
+  fail_unless_equals_uint64 (st->rtcp_received, 1);
+
+  /* what was said before, again, with a later report time (the arrival
+   * offsets round differently): fine */
+  arrived[4] -= MS (5);
+  n = ccfb (buf, SSRC_A, arrived, 6, remote0 + MS (140) + 12345);
+  fail_unless (rtpcc_feedback_adapter_receive (f->a, MS (180), buf, n));
+  fail_unless_equals_uint64 (st->feedback_contradictory, 2);
+  fail_unless_equals_uint64 (st->feedback_implausible, 2);
+  fail_unless_equals_uint64 (st->rtcp_received, 2);
+  fix_free (f);
+}
+
+GST_END_TEST;
+
+/* TWCC: a packet never sent acknowledged, or one reported received then
+ * missing: dropped, counted. */
+GST_START_TEST (test_twcc_plausibility)
+{
+  Fix *f = fix_new (RTPCC_FEEDBACK_TWCC);
+  const RtpccFeedbackAdapterStats *st = rtpcc_feedback_adapter_get_stats
+      (f->a);
+  RtpccTwccArrival arr[8];
+  guint8 buf[BUF];
+  guint used;
+  gsize n;
+
+  send_packets (f, 5);
+  for (guint k = 0; k < 8; k++) {
+    arr[k].seq = k;
+    arr[k].arrival = RTPCC_SEC (3) + MS (10) * k;
+  }
+  n = rtpcc_twcc_write (buf, BUF, 1, SSRC_A, 0, arr, 5, &used);
+  fail_unless (rtpcc_feedback_adapter_receive (f->a, MS (95), buf, n));
+  fail_unless_equals_uint64 (st->reported_received, 5);
+  /* transport-wide seqs 5..7 were never sent */
+  n = rtpcc_twcc_write (buf, BUF, 1, SSRC_A, 1, arr + 3, 5, &used);
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (100), buf, n));
+  fail_unless_equals_uint64 (st->feedback_implausible, 1);
+  /* 2 missing after it was received */
+  arr[2].arrival = RTPCC_TIME_NONE;
+  n = rtpcc_twcc_write (buf, BUF, 1, SSRC_A, 2, arr, 5, &used);
+  fail_if (rtpcc_feedback_adapter_receive (f->a, MS (110), buf, n));
+  fail_unless_equals_uint64 (st->feedback_contradictory, 1);
+  /* the same as the first, repeated: fine */
+  arr[2].arrival = RTPCC_SEC (3) + MS (20);
+  n = rtpcc_twcc_write (buf, BUF, 1, SSRC_A, 3, arr, 5, &used);
+  fail_unless (rtpcc_feedback_adapter_receive (f->a, MS (120), buf, n));
+  fail_unless_equals_uint64 (st->feedback_contradictory, 1);
+  fail_unless_equals_uint64 (st->reported_received, 5);
+  fix_free (f);
+}
+
+GST_END_TEST;
+
+/* RtpccDeliveryRate: bytes over the longer of the send and arrival
+ * spans (never above the rate they were sent at, however the arrivals
+ * bunch up), the highest sample of the last second; a withdrawn
+ * acknowledgement leaves the next sample. */
+GST_START_TEST (test_delivery_rate)
+{
+  RtpccDeliveryRate *d = rtpcc_delivery_rate_new ();
+
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)), 0);
+  /* 1000 B every 10 ms (800 kbit/s), "arriving" all within 1 ms */
+  for (guint k = 0; k < 3; k++)
+    rtpcc_delivery_rate_on_ack (d, k + 1, MS (10) * k, RTPCC_SEC (1) + k,
+        1000);
+  /* too few packets for a sample */
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)), 0);
+  for (guint k = 3; k < 10; k++)
+    rtpcc_delivery_rate_on_ack (d, k + 1, MS (10) * k, RTPCC_SEC (1) + k,
+        1000);
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)),
+      800000);
+  /* arriving more slowly than sent (a bottleneck): the arrival span */
+  for (guint k = 10; k < 30; k++)
+    rtpcc_delivery_rate_on_ack (d, k + 1, MS (10) * k, RTPCC_SEC (2) +
+        MS (20) * k, 1000);
+  /* the window (the last 100 ms of send time) holds 11 of them: 10000 B
+   * over 200 ms; the estimate is the highest of the last second */
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)),
+      800000);
+  /* a second on, the slow sample alone remains */
+  for (guint k = 130; k < 140; k++)
+    rtpcc_delivery_rate_on_ack (d, k + 1, MS (10) * k, RTPCC_SEC (4) +
+        MS (20) * k, 1000);
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)),
+      400000);
+  /* (acknowledged once; a withdrawal of an unknown one is harmless) */
+  rtpcc_delivery_rate_on_ack (d, 135, MS (1340), RTPCC_SEC (5), 1000);
+  rtpcc_delivery_rate_withdraw (d, 9999);
+  rtpcc_delivery_rate_withdraw (d, 136);
+  /* 9 left in the window: 8000 B over their 180 ms of arrivals */
+  fail_unless_equals_uint64 (rtpcc_delivery_rate_update (d, MS (100)),
+      8000 * 8 * 1000 / 180);
+  rtpcc_delivery_rate_free (d);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_feedbackadapter_suite (void)
 {
@@ -481,6 +640,9 @@ rtpcc_feedbackadapter_suite (void)
   tcase_add_test (tc, test_xr_discards);
   tcase_add_test (tc, test_xr_discards_thinned);
   tcase_add_test (tc, test_report_blocks);
+  tcase_add_test (tc, test_ccfb_plausibility);
+  tcase_add_test (tc, test_twcc_plausibility);
+  tcase_add_test (tc, test_delivery_rate);
   return s;
 }
 

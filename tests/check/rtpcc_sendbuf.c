@@ -578,6 +578,33 @@ GST_START_TEST (test_drain_rate)
 
 GST_END_TEST;
 
+/* What a producer that blocks instead of dropping waits for: room under
+ * every limit for the next packet's size; an empty queue always has room. */
+GST_START_TEST (test_has_room)
+{
+  RtpccSendbuf *sb = make (RTPCC_SENDBUF_FIFO, 3);
+
+  rtpcc_sendbuf_set_limits (sb, 3, 2500, 0);
+  fail_unless (rtpcc_sendbuf_has_room (sb, 1000000));   /* empty */
+  put (sb, 0, 0, VIDEO, 0, 0, TRUE, 0, 1000);
+  fail_unless (rtpcc_sendbuf_has_room (sb, 1500));
+  fail_if (rtpcc_sendbuf_has_room (sb, 1501));          /* bytes */
+  put (sb, 0, 1, VIDEO, 1, 1, TRUE, 0, 500);
+  fail_unless (rtpcc_sendbuf_has_room (sb, 100));
+  put (sb, 0, 2, VIDEO, 2, 2, TRUE, 0, 100);
+  fail_if (rtpcc_sendbuf_has_room (sb, 1));             /* packets */
+  rtpcc_sendbuf_set_limits (sb, 0, 0, 3);
+  fail_if (rtpcc_sendbuf_has_room (sb, 1));             /* frames */
+  rtpcc_sendbuf_set_limits (sb, 0, 0, 0);
+  fail_unless (rtpcc_sendbuf_has_room (sb, 1000000));   /* no limits */
+  fail_unless_equals_int (take (sb, 0, NULL), 0);
+  rtpcc_sendbuf_set_limits (sb, 0, 0, 3);
+  fail_unless (rtpcc_sendbuf_has_room (sb, 1));
+  done (sb);
+}
+
+GST_END_TEST;
+
 /* UltraGrid rule 1 (Eq. 6.3) and frame-count cap. */
 GST_START_TEST (test_max_frame_bytes_and_frame_cap)
 {
@@ -803,6 +830,7 @@ rtpcc_sendbuf_suite (void)
   tcase_add_test (tc, test_started_frame_continues);
   tcase_add_test (tc, test_renumbering);
   tcase_add_test (tc, test_drain_rate);
+  tcase_add_test (tc, test_has_room);
   tcase_add_test (tc, test_max_frame_bytes_and_frame_cap);
   tcase_add_test (tc, test_many_ssrcs_bounded);
   tcase_add_test (tc, test_classify_payloads);

@@ -87,6 +87,85 @@ GST_START_TEST (test_breaker)
 
 GST_END_TEST;
 
+/* The delivery ceiling: the media target is not raised above three times
+ * the measured delivery rate (nor the minimum), a higher one is kept, the
+ * probe/FEC share is untouched; while feedback contradicts itself the
+ * media target may not rise above what it was when that began. */
+GST_START_TEST (test_delivery_ceiling)
+{
+  RtpccTargetCeiling c = { 0, };
+  RtpccTarget cc = controller_target (), t;
+
+  /* no measurement (RR only, or no acknowledgement yet): no ceiling */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, MS (0), 150000, 0, RTPCC_TIME_NONE,
+      200000);
+  fail_unless (same (&t, &cc));
+  /* 200 kbit/s delivered: the media target goes to 600 kbit/s, the target
+   * down by as much, pacing in proportion, FEC as it was */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, MS (0), 150000, 200000,
+      RTPCC_TIME_NONE, 300000);
+  fail_unless_equals_uint64 (t.media_bitrate, 600000);
+  fail_unless_equals_uint64 (t.fec_bitrate, 100000);
+  fail_unless_equals_uint64 (t.target_bitrate, 700000);
+  fail_unless_equals_uint64 (t.pacing_rate, 1100000 * 7 / 10);
+  fail_unless_equals_string (t.reason, "delivery-ceiling");
+  fail_unless_equals_string (t.state, cc.state);
+  /* a raise only: a media target already published above it stays */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, MS (0), 150000, 200000,
+      RTPCC_TIME_NONE, 800000);
+  fail_unless_equals_uint64 (t.media_bitrate, 800000);
+  fail_unless_equals_uint64 (t.target_bitrate, 900000);
+  /* never below the minimum for it */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, MS (0), 700000, 1000, RTPCC_TIME_NONE,
+      0);
+  fail_unless_equals_uint64 (t.media_bitrate, 700000);
+  /* under the ceiling: untouched */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, MS (0), 150000, 300000,
+      RTPCC_TIME_NONE, 0);
+  fail_unless (same (&t, &cc));
+
+  /* feedback contradicted itself at 1 s, with 400 kbit/s published: for
+   * 10 s the media target does not rise above it, whatever is delivered */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (1), 150000, 5000000,
+      RTPCC_SEC (1), 400000);
+  fail_unless_equals_uint64 (t.media_bitrate, 400000);
+  fail_unless_equals_string (t.reason, "feedback-contradicts");
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (9), 150000, 5000000,
+      RTPCC_SEC (1), 400000);
+  fail_unless_equals_uint64 (t.media_bitrate, 400000);
+  /* it may fall */
+  t = cc;
+  t.media_bitrate = 300000;
+  t.target_bitrate = 400000;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (9), 150000, 5000000,
+      RTPCC_SEC (1), 300000);
+  fail_unless_equals_uint64 (t.media_bitrate, 300000);
+  /* another contradiction prolongs it, at the same level */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (10), 150000, 5000000,
+      RTPCC_SEC (10), 300000);
+  fail_unless_equals_uint64 (t.media_bitrate, 400000);
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (19), 150000, 5000000,
+      RTPCC_SEC (10), 400000);
+  fail_unless_equals_uint64 (t.media_bitrate, 400000);
+  /* 10 s after the last one: trusted again */
+  t = cc;
+  rtpcc_target_apply_ceiling (&t, &c, RTPCC_SEC (20), 150000, 5000000,
+      RTPCC_SEC (10), 400000);
+  fail_unless (same (&t, &cc));
+  fail_if (c.distrust);
+}
+
+GST_END_TEST;
+
 /* The media share of the pacing rate a sending buffer drains at. */
 GST_START_TEST (test_target_media_pacing_rate)
 {
@@ -122,6 +201,7 @@ rtpcc_target_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_backlog);
   tcase_add_test (tc, test_breaker);
+  tcase_add_test (tc, test_delivery_ceiling);
   tcase_add_test (tc, test_target_media_pacing_rate);
   return s;
 }

@@ -324,7 +324,7 @@ sim_set_frames (Sim * sim, gdouble fps, guint pkts, RtpccTime now)
 
 GST_START_TEST (test_equation_vectors)
 {
-  /* Saurin 2006, Eq. B.1 test vectors (L2294-2314): s, p, R -> X (B/s) */
+  /* Saurin 2006, Eq. B.1 test vectors: s, p, R -> X (B/s) */
   static const struct
   {
     gdouble s, p, r, x;
@@ -360,7 +360,7 @@ GST_START_TEST (test_equation_inverse)
 {
   guint n_ok = 0, n_sat = 0;
 
-  /* R-EQ-2: round trip over Xr in [1 kB/s, 100 MB/s], R in [1 ms, 1 s] */
+  /* round trip over Xr in [1 kB/s, 100 MB/s], R in [1 ms, 1 s] */
   for (gdouble lx = 3.0; lx <= 8.0 + 1e-9; lx += 0.25) {
     for (gdouble lr = -3.0; lr <= 1e-9; lr += 0.25) {
       for (guint s = 100; s <= 1500; s += 1400) {
@@ -406,7 +406,7 @@ feed_rtt (RtpccController * cc, guint k, RtpccTime rtt)
 
 GST_START_TEST (test_rtt_filter)
 {
-  /* R-RTT-1 (Saurin L2214-2235): 20 ms, then 40 ms samples with q = 0.9 */
+  /* Saurin's thesis, RTT smoothing: 20 ms, then 40 ms samples with q = 0.9 */
   static const gdouble expect[] = { 22.0, 23.8, 25.42, 26.878, 28.1902,
     29.3712, 30.4341, 31.3907, 32.2516, 33.0264
   };
@@ -440,7 +440,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_oscillation_prevention)
 {
-  /* R-RTT-2 (L2356-2368): steady 20 ms gives R_sqmean = sqrt(0.02); one
+  /* steady 20 ms gives R_sqmean = sqrt(0.02); one
    * 10 ms sample -> 0.137279 and X_inst = 1.37279 X; 40 ms -> 0.147279 and
    * 0.736396 X */
   static const struct
@@ -697,7 +697,7 @@ GST_START_TEST (test_x_recv_window)
       info_of (cc).x_recv);
 
   /* a loss report forces a round 5 ms later (< R/2): that window is merged
-   * with the previous one (R-RX-2): 7000 B over 30 ms */
+   * with the previous one: 7000 B over 30 ms */
   r[0] = rep (17, t0 + RTPCC_MSEC (75), 1000, NONE);
   r[1] = rep (18, t0 + RTPCC_MSEC (77), 1000, rt0 + RTPCC_MSEC (78));
   r[2] = rep (19, t0 + RTPCC_MSEC (79), 1000, rt0 + RTPCC_MSEC (80));
@@ -734,7 +734,7 @@ record_rounds (Sim * sim, RtpccTime now, gpointer user)
 
 GST_START_TEST (test_slow_start_doubling)
 {
-  /* R-SS-1. An unlimited network (R = 50 ms): the first feedback sets
+  /* An unlimited network (R = 50 ms): the first feedback sets
    * W_init/R = 4380/0.05 B/s, X then doubles at most once per RTT, and
    * exactly while X_recv_set still holds its initial Infinity (2 RTTs). */
   RtpccController *cc = make_tfrc (8000, 1000000000, 0);
@@ -804,7 +804,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_first_loss_exits_slow_start)
 {
-  /* R-SS-1: 1 Mbit/s, 30 kB drop-tail, R ~ 50 ms. The first loss ends slow
+  /* 1 Mbit/s, 30 kB drop-tail, R ~ 50 ms. The first loss ends slow
    * start, X drops, and p is the synthetic one for X_recv (§6.3.1). */
   RtpccController *cc = make_tfrc (8000, 1000000000, 0);
   Rounds *rr = g_new0 (Rounds, 1);
@@ -864,7 +864,7 @@ record_expiries (Sim * sim, RtpccTime now, gpointer user)
 
 GST_START_TEST (test_nofeedback_trace)
 {
-  /* R-NFB-1 (Saurin L2246-2263): no feedback ever. One packet per second,
+  /* Saurin's thesis, no-feedback timer: no feedback ever. One packet per second,
    * timer 2 s, then max (4R, 2s/X) = 2s/X: send times
    * 0,1,2,4,6,10,14,22,30,46,62,94,126,190,254 and a floor of 1 pkt/64 s */
   static const gint t_send[] = { 0, 1, 2, 4, 6, 10, 14, 22, 30, 46, 62, 94,
@@ -1023,7 +1023,7 @@ check_limit (Sim * sim, RtpccTime now, gpointer user)
 
 GST_START_TEST (test_x_below_twice_x_recv)
 {
-  /* R-LIM-1: over seeded random streams (loss 0-5 %, capacity switching
+  /* over seeded random streams (loss 0-5 %, capacity switching
    * every 2 s between 0.5 and 4 Mbit/s, 50 ms of queue, R 20-120 ms) X never
    * exceeds twice the receive rates measured in the last two RTTs. */
   for (guint64 seed = 11; seed < 14; seed++) {
@@ -1195,7 +1195,7 @@ GST_START_TEST (test_sender_stall_immunity)
 
   /* Stalls of 55 ms every 200 ms: longer than the 2R memory of X_recv_set,
    * shorter than the 4R nofeedback timer. The round after each stall sees
-   * a few packets over a long window (Saurin's X_RECV=7007 trace, L2104);
+   * a few packets over a long window (Saurin's X_RECV=7007 trace);
    * without the rule 2 X_recv collapses X, with it X holds. */
   run_stalls (TRUE, RTPCC_MSEC (200), RTPCC_MSEC (55), &on_before, &on_min);
   run_stalls (FALSE, RTPCC_MSEC (200), RTPCC_MSEC (55), &off_before,
@@ -1210,7 +1210,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_receiver_stall_immunity)
 {
-  /* R-RX-3 seen from the sender: the receiver sleeps 60 ms (< 4R, so no
+  /* A receiver stall seen from the sender: the receiver sleeps 60 ms (< 4R,
+   * so no
    * nofeedback expiry) and then writes one report before reading its
    * socket, holding a single packet over a 65 ms window; the rest comes
    * 5 ms later. X_recv must stay >= 50 % of the delivered rate and X must
@@ -1329,7 +1330,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_idle_restart)
 {
-  /* R-DL-1 / §4.4: after idleness shorter than the nofeedback interval the
+  /* RFC 5348 §4.4: after idleness shorter than the nofeedback interval the
    * sender resumes at X (no slow-start restart); after a long idle period
    * the timer only decays X to the restart rate, not to the floor */
   RtpccController *cc = make_tfrc (8000, 1000000000, 0);
@@ -1400,7 +1401,7 @@ run_competitor_leaves (const gchar * discounting)
 
 GST_START_TEST (test_history_discounting_ramp)
 {
-  /* R-LOSS-2: history discounting (default on) ramps up faster once the
+  /* history discounting (default on) ramps up faster once the
    * loss-free interval outgrows the history */
   gdouble on = run_competitor_leaves ("true");
   gdouble off = run_competitor_leaves ("false");

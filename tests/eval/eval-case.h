@@ -4,8 +4,7 @@
  * SimRtpccNet; `rtpcc-eval --describe CASE` prints the same definition as
  * JSON for the real-time runner (tests/eval/rt). Schedules are those of
  * ns3-rmcat's rmcat-wired suite (draft-ietf-rmcat-eval-test-05, i.e.
- * RFC 8867), with 1 Mbit/s = 10⁶ bit/s (see ../shared/research/anchors.md
- * §6.1).
+ * RFC 8867), with 1 Mbit/s = 10⁶ bit/s as ns3-rmcat counts it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""RFC 8868 metrics over per-flow 200 ms CSV rows (interface I6).
+"""RFC 8868 metrics over per-flow 200 ms CSV rows.
 
 The same definitions as the simulator's C scoring (tests/eval/eval-score.c,
 eval-metrics.c), line for line, so simulated and real-time runs are scored

@@ -7,6 +7,9 @@
  *                                 from a fixed seed (RTPCC_FUZZ_SEED)
  *   fuzz_x_replay FILE|DIR...     run each file once (a libFuzzer corpus
  *                                 or a crash reproducer)
+ *   RTPCC_FUZZ_WRITE_SEEDS=DIR fuzz_x_replay
+ *                                 write the seeds into DIR (seed-NNN), to
+ *                                 start a corpus (corpus/<target>/)
  *
  * Every input is copied into a heap buffer of exactly its size, so that
  * AddressSanitizer sees any read past the end. With RTPCC_FUZZ_CRASH=FILE
@@ -208,6 +211,22 @@ main (int argc, char **argv)
   seeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   rtpcc_fuzz_seeds (seeds);
   g_assert (seeds->len > 0);
+  if ((env = g_getenv ("RTPCC_FUZZ_WRITE_SEEDS")) != NULL) {
+    for (guint i = 0; i < seeds->len; i++) {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (seeds->pdata[i], &len);
+      gchar *name = g_strdup_printf ("%s/seed-%03u", env, i);
+      GError *err = NULL;
+
+      if (!g_file_set_contents (name, (const gchar *) d, len, &err)) {
+        g_printerr ("%s\n", err->message);
+        return 1;
+      }
+      g_free (name);
+    }
+    g_ptr_array_unref (seeds);
+    return 0;
+  }
   for (guint i = 0; i < seeds->len; i++) {
     gsize len;
     const guint8 *d = g_bytes_get_data (seeds->pdata[i], &len);

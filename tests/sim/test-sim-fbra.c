@@ -15,7 +15,7 @@
  *
  * FBRA's probe is the sender's padding (is_fec) at the fec_bitrate it asks
  * for: in the simulator no fecenc produces parity, and RtpccSender makes
- * padding probes exactly when no real FEC flows (interface I2). Every
+ * padding probes exactly when no real FEC flows. Every
  * receiver starts at the library default RR interval (1 s). FBRA, which
  * evaluates once per RR, asks its receiver for 2.5 × the min RTT (the
  * paper's "need not be shorter than 2 × RTT"): RTCP APP "FBIV" with each
@@ -333,7 +333,8 @@ test_rfc8867_51 (void)
   g_assert_cmpuint (fb->res->n_phases, ==, 4);
   /* The state machine ran on its own feedback: one evaluation per RR
    * (besides those skipped after an undershoot), no spurious early
-   * reports with randomised RTCP (FBRA-C6b in the closed loop) and no
+   * reports with randomised RTCP (the early-interval rule, in the closed
+   * loop) and no
    * feedback timeout on a path that never loses RTCP. */
   g_assert_cmpuint (fb->fbra.evaluations + fb->fbra.ignored, ==,
       fb->fbra.reports);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_START 128000    /* the paper's start rate (FBRA-C12) */
+#define DEFAULT_START 128000    /* the FBRA paper's start rate */
 #define RTT_SAMPLES 9           /* RTT_median window */
 #define IV_SAMPLES 9            /* regular-report interval window */
 #define MIN_IVS 3               /* before early detection is armed */
@@ -82,119 +82,6 @@ typedef struct
 } Fbra;
 
 #define FBRA(cc) ((Fbra *) (cc))
-
-const gchar *
-rtpcc_fbra_state_name (RtpccFbraState state)
-{
-  switch (state) {
-    case RTPCC_FBRA_STAY:
-      return "stay";
-    case RTPCC_FBRA_PROBE:
-      return "probe";
-    case RTPCC_FBRA_UP:
-      return "up";
-    case RTPCC_FBRA_DOWN:
-      return "down";
-  }
-  return "unknown";
-}
-
-void
-rtpcc_fbra_params_init (RtpccFbraParams * p)
-{
-  p->alpha_stay = 1.1;
-  p->alpha_down_probe = 1.6;
-  p->alpha_down_up = 1.4;
-  p->alpha_undershoot = 2.0;
-  p->beta = 1.2;
-  p->p_low = 40;
-  p->p_high = 80;
-  p->near_max = 0.9;
-  p->rate_history = 2.0;
-  p->early_rtt = 1.5;
-  p->early_interval = 1.0 / 3.0;
-  p->feedback_timeout = 2.0;
-  p->undershoot_k = 0.9;
-  p->undershoot_mult = 2.0;
-  p->undershoot_floor = 0.5;
-  p->bounce_back = 0.9;
-  p->recent = 0.5;
-  p->fec_min = 2;
-  p->fec_max = 14;
-  p->fec_step = 2;
-  p->owd_samples = 240;
-  p->owd_age = 60;
-  p->owd_min_samples = 5;
-  p->down_to_stay = 1;
-  p->pacing_factor = 1.5;
-  p->report_rtts = 2.5;
-  p->report_min = 0.1;
-  p->report_max = 1.0;
-}
-
-gdouble
-rtpcc_fbra_undershoot (const RtpccFbraParams * p, gdouble send_rate,
-    gdouble goodput, gdouble min_rate)
-{
-  gdouble r = p->undershoot_k * (send_rate - p->undershoot_mult *
-      (send_rate - goodput));
-  gdouble floor_rate = MAX (min_rate, p->undershoot_floor * goodput);
-
-  /* the formula goes negative once G < R/2 (a capacity step-down); the
-   * floor keeps the rate positive and near what did get through */
-  r = MAX (r, floor_rate);
-  r = MIN (r, MAX (send_rate, floor_rate));
-  return MAX (r, 0.0);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-  return x < y ? -1 : x > y;
-}
-
-gdouble
-rtpcc_fbra_percentile (const gdouble * values, guint n, gdouble pct)
-{
-  gdouble *v, r;
-  guint k;
-
-  if (n == 0)
-    return 0;
-  v = g_memdup2 (values, n * sizeof (gdouble));
-  qsort (v, n, sizeof (gdouble), cmp_double);
-  pct = CLAMP (pct, 0.0, 100.0);
-  k = (guint) ceil (pct / 100.0 * n);
-  k = CLAMP (k, 1, n);
-  r = v[k - 1];
-  g_free (v);
-  return r;
-}
-
-guint
-rtpcc_fbra_fec_interval (const RtpccFbraParams * p, gdouble rate,
-    gdouble max_rate_2s, gdouble initial_goodput)
-{
-  gdouble ref = MAX (max_rate_2s, initial_goodput), x, n;
-
-  x = ref > 0 ? rate / ref : 1.0;
-  x = CLAMP (x, 0.0, 1.0);
-  n = p->fec_min + round ((p->fec_max - p->fec_min) * x);
-  return (guint) CLAMP (n, p->fec_min, p->fec_max);
-}
-
-RtpccTime
-rtpcc_fbra_report_interval (const RtpccFbraParams * p, RtpccTime min_rtt)
-{
-  gdouble rtt = min_rtt != RTPCC_TIME_NONE && min_rtt > 0 ?
-      RTPCC_TIME_AS_SEC (min_rtt) : 0.1;
-  gdouble iv = CLAMP (p->report_rtts * rtt, p->report_min, p->report_max);
-
-  /* on a 10 ms grid: RTT samples that differ by the timestamp resolution
-   * must not make the receiver reschedule */
-  return RTPCC_MSEC (MAX (1.0, round (iv * 100.0)) * 10.0);
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -519,7 +406,8 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
     f->initial_goodput = r->goodput;
 
   if (early) {
-    /* 001:L177: an early report means the receiver saw trouble coming */
+    /* an early report means the receiver saw trouble coming (the FBRA
+     * paper: RTCP sent before its interval signals congestion) */
     f->early++;
     fec_off (f);
     go (f, RTPCC_FBRA_DOWN);
@@ -573,7 +461,8 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
     }
   }
 
-  /* FBRA-C7: only reports free of losses and discards feed the history */
+  /* only reports free of losses and discards feed the OWD history, so the
+   * thresholds compare against an uncongested path */
   if (r->losses == 0 && r->discards == 0 && r->owd != RTPCC_TIME_NONE)
     owd_push (f, now, r->owd);
   publish (f, why);
@@ -633,7 +522,9 @@ build_report (Fbra * f, RtpccFbraReport * r)
       r->goodput = 1.0;       /* nothing delivered: "known, and ~0" */
   }
   /* absolute scale: base delay = min RTT / 2, plus the queuing seen as
-   * the rise of (arrival − send) above its minimum (A.1.3 caution) */
+   * the rise of (arrival − send) above its minimum: the paper's OWD ratio
+   * thresholds need a delay with a true zero, which (arrival − send) on
+   * unsynchronised clocks lacks */
   if (f->agg_owd_n > 0 && f->min_rtt != RTPCC_TIME_NONE)
     r->owd = f->min_rtt / 2 + (RtpccTime) (f->agg_owd_sum / f->agg_owd_n);
 }
@@ -647,7 +538,8 @@ fbra_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   add_rtt (f, fb->rtt_sample);
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *p = &fb->reports[i];
-    /* Part C.2: FEC/probe packets neither count as losses nor as goodput */
+    /* FEC/probe packets neither count as losses nor as goodput: they are
+     * the probe, not the media the rate describes */
     if (p->is_fec)
       continue;
     agg_send_time (f, p->send_time);
@@ -746,7 +638,7 @@ fbra_on_tick (RtpccController * cc, RtpccTime now)
     agg_reset (f);
   } else if (f->last_report != RTPCC_TIME_NONE && now - f->last_report >=
       (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC)) {
-    /* no report for 2 s (circuit-breaker-like, 001:L177): halve, DOWN */
+    /* no report for 2 s (like RFC 8083's media timeout): halve, DOWN */
     f->media /= 2;
     fec_off (f);
     f->rc_disabled = f->bounce_pending = FALSE;

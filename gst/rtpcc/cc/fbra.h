@@ -8,7 +8,8 @@
  * report; per-packet feedback (CCFB/TWCC) between reports is aggregated into
  * that report's digest (losses and discards with their timing, goodput,
  * send rate, one-way delay). See docs/fbra.md for the decisions on the
- * paper's ambiguities (research extraction Part A.1.9).
+ * paper's ambiguities (the paper leaves the report timing, the OWD scale,
+ * the history lengths and the handling of FEC in the goodput open).
  *
  * This header exposes the parameter set (each settable with set_param by
  * the name in brackets, effective at the next report), the pure pieces
@@ -47,7 +48,8 @@ typedef struct
   gdouble early_rtt;            /* 1.5 × RTT_median [early-rtt] */
   /* An RR is early only if it also comes sooner than this fraction of the
    * median regular interval: RFC 3550 randomisation keeps regular ones at
-   * ≥ min/max = 0.5/1.5 = 1/3 of any median (FBRA-C6b). [early-interval] */
+   * ≥ min/max = 0.5/1.5 = 1/3 of any median, so an RTT test alone would
+   * call randomised regular reports early. [early-interval] */
   gdouble early_interval;       /* 1/3 */
   gdouble feedback_timeout;     /* 2 s [feedback-timeout] (seconds) */
   gdouble undershoot_k;         /* 0.9 [undershoot-k] */

@@ -7,8 +7,10 @@
  * method itself: loss events are grouped by the exact send times of the lost
  * packets (no interpolation of "nominal arrival times" needed), and X_recv is
  * measured from the receiver's arrival timestamps. This is the sender-based
- * TFRC Saurin (2006, L975-977) proposes, and it gives the sender the per-packet
- * send log needed to tell its own stalls from congestion (R-PACE-7).
+ * TFRC Saurin proposes ("Congestion Control for Video-conferencing
+ * Applications", MSc thesis, University of Glasgow 2006), and it gives the
+ * sender the per-packet send log needed to tell its own stalls (a pacing
+ * timer that wakes late) from congestion.
  *
  * Rounds. Every TFRC constant (q = 0.9, the 2-RTT X_recv_set, doubling per
  * RTT) assumes one feedback per RTT, but CCFB may report every few ms. Per-
@@ -18,23 +20,23 @@
  * previous round, or at once when a new loss event starts (the receiver's
  * immediate report of RFC 5348 §6.2). X_recv is the bytes reported received
  * since the previous round over the time between the two report times,
- * merged with the previous window when shorter than R/2 (R-RX-2: early loss
- * reports are otherwise noise); a report the receiver held for more than R/2
- * ends its window at its newest arrival (a receiver stall, R-RX-3).
+ * merged with the previous window when shorter than R/2 (early loss
+ * reports would otherwise measure noise); a report the receiver held for more than R/2
+ * ends its window at its newest arrival (a receiver stall).
  *
  * Data-limited rounds (§4.3, §8.2). A round is data-limited when every packet
  * sent in the interval it covers was sent with an empty queue and below the
  * allowed rate, or when the sender put less than half of what it was allowed
  * on the wire in that interval — whatever the cause: a quiet encoder sending
- * 10 frames/s in bursts, or the sender's own timer waking late (Saurin §4.1,
- * R-PACE-7). A low X_recv then says nothing about the path, so the X_recv_set
+ * 10 frames/s in bursts, or the sender's own timer waking late (Saurin's thesis,
+ * §4.1). A low X_recv then says nothing about the path, so the X_recv_set
  * keeps its maximum instead of letting 2·X_recv collapse X.
  *
  * Timer-error compensation. The controller never sends, but it sees every
  * packet's send time. While the sender is backlogged (the previous packet was
  * not app-limited) the gaps should add up to size/target; if they add up to
  * more, the pacer wakes late (Saurin's "Type 1" error). Replacing X by X_real
- * would oscillate (L731); instead the published pacing rate is raised by a
+ * would oscillate (as Saurin's thesis observes); instead the published pacing rate is raised by a
  * bounded gain (<= 1.5) until the achieved backlogged rate meets the target:
  * TFRC's X, and what the encoder is told, are left alone.
  *
@@ -593,7 +595,7 @@ tfrc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   /* pass 1: what arrived. Every reported byte counts once, in the window
    * it is reported in: a packet stamped before the previous report but
    * missing from it was still unread when that report was written (the
-   * receiver stall of Saurin L1464-1468); dropped, it would be lost from
+   * receiver stall Saurin's thesis describes); dropped, it would be lost from
    * both windows and X_recv would collapse for nothing. */
   for (guint i = 0; i < fb->n_reports; i++) {
     const RtpccPacketReport *r = &fb->reports[i];

@@ -48,16 +48,6 @@ typedef struct
   guint64 end;                  /* inclusive; begin > end: empty block */
 } Range;
 
-/* a − b without signed overflow (times come from callers and fuzzers) */
-static RtpccTime
-time_sub (RtpccTime a, RtpccTime b)
-{
-  gint64 r;
-  if (__builtin_sub_overflow (a, b, &r))
-    return b > 0 ? G_MININT64 + 1 : G_MAXINT64;
-  return r;
-}
-
 static void
 stream_free (gpointer data)
 {
@@ -365,7 +355,8 @@ rtpcc_arrival_log_write_ccfb (RtpccArrivalLog * log, RtpccTime now,
     if (r->begin <= r->end && r->end - r->begin + 1 > limit)
       r->begin = r->end - limit + 1;
     if (r->begin > r->end
-        && time_sub (now, st->last_arrival) > log->inactive_timeout)
+        && rtpcc_time_sub_saturated (now, st->last_arrival) >
+        log->inactive_timeout)
       continue;                 /* silent and nothing to say: not active */
     n++;
   }
@@ -427,8 +418,8 @@ rtpcc_arrival_log_write_ccfb (RtpccArrivalLog * log, RtpccTime now,
       if (s && s->arrival != RTPCC_TIME_NONE) {
         m->received = TRUE;
         m->ecn = s->ecn;
-        m->ato = rtpcc_ccfb_ato_from_delta (time_sub (rts_time,
-                s->arrival));
+        m->ato = rtpcc_ccfb_ato_from_delta (rtpcc_time_sub_saturated
+            (rts_time, s->arrival));
       }
     }
     mi += blocks[i].num_reports;

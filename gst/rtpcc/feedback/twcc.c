@@ -27,16 +27,6 @@ floor_div (gint64 a, gint64 b)
   return q;
 }
 
-/* a − b without signed overflow */
-static RtpccTime
-time_sub (RtpccTime a, RtpccTime b)
-{
-  gint64 r;
-  if (__builtin_sub_overflow (a, b, &r))
-    return b > 0 ? G_MININT64 + 1 : G_MAXINT64;
-  return r;
-}
-
 static gboolean
 time_ok (RtpccTime t)
 {
@@ -588,7 +578,8 @@ rtpcc_twcc_recorder_add (RtpccTwccRecorder * rec, guint16 seq,
    * covered or only recently (reported lost) */
   if (rec->covered_highest != 0 && ext <= rec->covered_highest
       && (slot->covered_at == RTPCC_TIME_NONE
-          || time_sub (arrival, slot->covered_at) <= rec->late_window))
+          || rtpcc_time_sub_saturated (arrival, slot->covered_at) <=
+          rec->late_window))
     rec->late_lowest = rec->late_lowest ? MIN (rec->late_lowest, ext) : ext;
   return TRUE;
 }
@@ -756,10 +747,10 @@ rtpcc_twcc_unwrapper_map (RtpccTwccUnwrapper * u, RtpccTime now,
       u->ext_ref = raw;
     } else {
       gint64 d = rtpcc_twcc_ref_time_signed (raw - u->last_raw);
-      RtpccTime ds = time_sub (now, u->last_now);
+      RtpccTime ds = rtpcc_time_sub_saturated (now, u->last_now);
       RtpccTime dr = d * RTPCC_TWCC_REF_UNIT;
 
-      if (ABS (time_sub (dr, ds)) > u->restart_threshold) {
+      if (ABS (rtpcc_time_sub_saturated (dr, ds)) > u->restart_threshold) {
         /* the receiver's clock jumped (a restart): a new epoch, carried
          * on by the sender's clock so the timeline stays roughly
          * continuous */

@@ -53,7 +53,8 @@
  * status count, a reserved symbol for a covered packet, deltas truncated,
  * and more than 3 bytes left after the deltas (before any RTCP padding).
  *
- * Known pitfalls of other implementations we avoid (anchors §1.7): the
+ * Known pitfalls of other implementations we avoid (seen in libwebrtc's and
+ * GStreamer's rtptwcc bug trackers): the
  * reference time wraps every 2^24 × 64 ms ≈ 12.4 days (RtpccTwccUnwrapper
  * unwraps it, and a receiver restart is a new epoch, not a 6-day jump);
  * duplicate RTP packets must not produce two statuses for one sequence

@@ -46,7 +46,8 @@ rt_quality = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rt_quality)
 
 # --------------------------------------------------------------------------
-# RFC 8867 cases (research/anchors.md 6.1). A local table: the simulator's
+# RFC 8867 §5 cases (schedules as ns3-rmcat's rmcat-wired suite runs
+# them, 1 Mbit/s = 10^6 bit/s). A local table: the simulator's
 # `rtpcc-eval --describe CASE` JSON is used instead when it exists and
 # parses (see load_case). Capacities in kbit/s, times in s.
 # flow: start, stop, optional pause (a, b), dir "fwd"/"rev".
@@ -783,7 +784,7 @@ def matrix_result(run, res, rows):
 
 
 def metrics(run, paths):
-    """RFC 8868 metrics with tests/eval/rfc8868.py (interface I6: the
+    """RFC 8868 metrics with tests/eval/rfc8868.py (the
     simulator's definitions), else the local fallback below."""
     m = load_rfc8868()
     if m is None:

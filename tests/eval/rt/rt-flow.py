@@ -7,8 +7,8 @@
 
 Two stacks: --stack ours (rtpccsink/rtpccsrc, the controller drives x264enc
 through encoder-control) and --stack gcc (stock rtpbin with TWCC, avpf, and
-gst-plugins-rs rtpgccbwe whose estimate this script feeds to x264enc, the
-configuration of research/gcc-peer.md).
+gst-plugins-rs rtpgccbwe whose estimate this script feeds to x264enc: the
+congestion control a stock GStreamer WebRTC peer would run).
 
 Every frame carries its number as a 32-block luma barcode in its top rows
 (16-bit number and its complement), so the receiver knows which source frame

@@ -1,6 +1,7 @@
 """Video quality of one real-time flow (docs/realtime-eval.md).
 
-Frame alignment follows research/seed-000-jero.md section 2: every source
+Frame alignment is the usual full-reference practice for real-time video
+(a missing frame shows as a freeze): every source
 frame n that the sender sent is one display slot; the slot shows received
 frame n if it was decoded, else a copy of the last decoded frame before it
 (the "freeze" practice), so lost, undecodable and late frames score as the
