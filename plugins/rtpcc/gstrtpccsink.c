@@ -319,9 +319,23 @@ receive_feedback (GstRtpccSink * self, const guint8 * data, gsize len,
   /* repair may use at most the target rate: a loss burst cannot make the
    * sender exceed what the controller judged the path to carry for
    * long, and the pacer spreads what it does send */
-  return rtpcc_rtx_sender_on_rtcp (self->rtx, now, data, len, st->srtt,
-      rtpcc_sender_get_target (self->sender)->target_bitrate, queue_rtx, &c,
-      all_headers);
+  {
+    RtpccRtxSenderStats before, after;
+    gboolean kf;
+
+    rtpcc_rtx_sender_get_stats (self->rtx, &before);
+    kf = rtpcc_rtx_sender_on_rtcp (self->rtx, now, data, len, st->srtt,
+        rtpcc_sender_get_target (self->sender)->target_bitrate, queue_rtx,
+        &c, all_headers);
+    rtpcc_rtx_sender_get_stats (self->rtx, &after);
+    if (after.nacks_received != before.nacks_received)
+      GST_DEBUG_OBJECT (self, "NACK for %" G_GUINT64_FORMAT " packets: %"
+          G_GUINT64_FORMAT " retransmitted, %" G_GUINT64_FORMAT " not",
+          after.nacked_packets - before.nacked_packets,
+          after.rtx_sent - before.rtx_sent,
+          after.rtx_dropped - before.rtx_dropped);
+    return kf;
+  }
 }
 
 /* RFC 4585 PLI / RFC 5104 FIR → the encoder, as rtpsession does. Outside
