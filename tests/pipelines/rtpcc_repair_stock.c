@@ -40,10 +40,8 @@
 #define RTX_PT 97
 #define RUN_S 4
 /* the media packet dropped: the first one this long after the first one
- * seen. Not earlier: the first key frame fills rtpccsink's pacing queue
- * for a few hundred ms, and a retransmission queues behind it (RTX is not
- * sent ahead of queued media yet), past the jitterbuffer's latency. */
-#define DROP_AFTER_US (1500 * 1000)
+ * seen (the stream is established, the jitterbuffer running) */
+#define DROP_AFTER_US (300 * 1000)
 
 typedef struct
 {
