@@ -119,12 +119,13 @@ on_rtx (RtpccRtxReceiver * r, RtpccTime now, const guint8 * data, gsize len,
 
 RtpccRtxReceiverVerdict
 rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver * r, RtpccTime now,
-    const guint8 * data, gsize len, guint8 * out, gsize max, gsize * out_len)
+    const guint8 * data, gsize len, gsize size, guint8 * out, gsize max,
+    gsize * out_len)
 {
   RtpccRtpInfo info;
 
   *out_len = 0;
-  if (!rtpcc_rtp_parse (data, len, len, 0, &info, NULL))
+  if (!rtpcc_rtp_parse (data, len, MAX (size, len), 0, &info, NULL))
     return RTPCC_RTX_RECEIVER_PASS;
   if (is_rtx (r, &info))
     return on_rtx (r, now, data, len, out, max, out_len);

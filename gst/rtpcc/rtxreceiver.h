@@ -76,11 +76,13 @@ typedef enum
   RTPCC_RTX_RECEIVER_DROP,      /* an RTX packet not to pass on (counted) */
 } RtpccRtxReceiverVerdict;
 
-/* An RTP packet arrived at @now. For RESTORED, @out (@max bytes; @len
- * always suffices) holds the original and *@out_len its length. */
+/* An RTP packet arrived at @now: @data its first @len bytes of @size (all
+ * of it; a simulator may give only the header of a packet with a virtual
+ * payload). For RESTORED, @out (@max bytes; @len always suffices) holds
+ * the original's first @len − 2 bytes and *@out_len their number. */
 RtpccRtxReceiverVerdict rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver *
-    receiver, RtpccTime now, const guint8 * data, gsize len, guint8 * out,
-    gsize max, gsize * out_len);
+    receiver, RtpccTime now, const guint8 * data, gsize len, gsize size,
+    guint8 * out, gsize max, gsize * out_len);
 
 /* Downstream (a decoder, a playout buffer) asks for a key frame. */
 void rtpcc_rtx_receiver_on_keyframe_request (RtpccRtxReceiver * receiver,

@@ -102,11 +102,11 @@ note_ssrc (RtpccRtxSender * s, guint32 ssrc)
 
 void
 rtpcc_rtx_sender_on_sent (RtpccRtxSender * s, RtpccTime now,
-    const guint8 * pkt, gsize len)
+    const guint8 * pkt, gsize len, gsize size)
 {
   RtpccRtpInfo info;
 
-  if (!rtpcc_rtp_parse (pkt, len, len, 0, &info, NULL)
+  if (!rtpcc_rtp_parse (pkt, len, MAX (size, len), 0, &info, NULL)
       || info.ssrc == s->rtx_ssrc)
     return;
   /* a probe on the media SSRC still makes it ours (a PLI may name it),

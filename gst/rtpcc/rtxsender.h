@@ -70,12 +70,13 @@ void rtpcc_rtx_sender_free (RtpccRtxSender * sender);
 guint32 rtpcc_rtx_sender_get_rtx_ssrc (const RtpccRtxSender * sender);
 guint8 rtpcc_rtx_sender_get_rtx_pt (const RtpccRtxSender * sender);
 
-/* The RTP packet @pkt went on the wire at @now (its bytes as sent: seq
- * and header as the receiver sees them). Kept for retransmission unless
- * RTX is off, it is an RTX packet itself, or carries no payload (a
- * padding probe). */
+/* The RTP packet @pkt went on the wire at @now: its first @len bytes of
+ * @size, as sent (seq and header as the receiver sees them). Its first
+ * @len bytes are kept for retransmission (a simulator keeps the header of
+ * a packet with a virtual payload) unless RTX is off, it is an RTX packet
+ * itself, or it carries no payload (a padding probe). */
 void rtpcc_rtx_sender_on_sent (RtpccRtxSender * sender, RtpccTime now,
-    const guint8 * pkt, gsize len);
+    const guint8 * pkt, gsize len, gsize size);
 
 /* An RTX packet to send: valid only during the call. */
 typedef void (*RtpccRtxSendFunc) (const guint8 * pkt, gsize len,

@@ -266,7 +266,8 @@ record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
     return;
   /* RTX off: the header alone tells which SSRCs a PLI may name */
   if (rtpcc_rtx_sender_get_rtx_pt (self->rtx) == 0) {
-    rtpcc_rtx_sender_on_sent (self->rtx, now, w->head, w->head_len);
+    rtpcc_rtx_sender_on_sent (self->rtx, now, w->head, w->head_len,
+        w->size);
     return;
   }
   if (!gst_buffer_map (b, &map, GST_MAP_READ))
@@ -279,7 +280,7 @@ record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
           map.size - w->tail_offset);
       n += map.size - w->tail_offset;
     }
-    rtpcc_rtx_sender_on_sent (self->rtx, now, self->rtx_scratch, n);
+    rtpcc_rtx_sender_on_sent (self->rtx, now, self->rtx_scratch, n, n);
   }
   gst_buffer_unmap (b, &map);
 }

@@ -238,7 +238,7 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
     /* an RTX packet becomes the original it carries (RFC 4588 §4), or
      * is dropped (duplicate, late, unusable: counted) */
     gsize out_len = 0;
-    switch (rtpcc_rtx_receiver_on_rtp (self->rtx, now, data, n,
+    switch (rtpcc_rtx_receiver_on_rtp (self->rtx, now, data, n, n,
             self->restore_buf, MAX_DATAGRAM, &out_len)) {
       case RTPCC_RTX_RECEIVER_PASS:
         break;

@@ -114,7 +114,7 @@ pair_poll (Pair * p, RtpccTime now, guint64 max_bitrate)
           &len);
       guint8 out[2048];
       if (rtpcc_rtx_receiver_on_rtp (p->rx, now + RTPCC_MSEC (20), d, len,
-              out, sizeof out, &out_len) == RTPCC_RTX_RECEIVER_RESTORED)
+              len, out, sizeof out, &out_len) == RTPCC_RTX_RECEIVER_RESTORED)
         g_ptr_array_add (p->restored, g_bytes_new (out, out_len));
     }
   }
@@ -131,10 +131,10 @@ run (Pair * p, guint n, gint lost, guint64 max_bitrate)
   for (guint16 seq = 0; seq < n; seq++) {
     RtpccTime t = sent_at (seq);
     len = media (pkt, seq);
-    rtpcc_rtx_sender_on_sent (p->tx, t, pkt, len);
+    rtpcc_rtx_sender_on_sent (p->tx, t, pkt, len, len);
     if (seq != lost)
       fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p->rx,
-              t + RTPCC_MSEC (10), pkt, len, out, sizeof out, &out_len),
+              t + RTPCC_MSEC (10), pkt, len, len, out, sizeof out, &out_len),
           RTPCC_RTX_RECEIVER_PASS);
     if (seq % 3 == 2)
       for (RtpccTime u = t + RTPCC_MSEC (10); u < sent_at (seq + 1) +
@@ -176,12 +176,12 @@ GST_START_TEST (test_nack_rtx_restore)
   /* again, before its deadline (frame 3: 100 + 10 + 200 ms): a duplicate;
    * and once more after it: late, whatever came before */
   fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p.rx, RTPCC_MSEC (300),
-          rtx, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
+          rtx, len, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
   fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p.rx, RTPCC_MSEC (320),
-          rtx, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
+          rtx, len, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
   /* an RTX packet with no OSN */
   fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p.rx, RTPCC_MSEC (330),
-          rtx, 13, out, sizeof out, &out_len),
+          rtx, 13, 13, out, sizeof out, &out_len),
       RTPCC_RTX_RECEIVER_DROP);
 
   rtpcc_rtx_receiver_get_stats (p.rx, &rs);
@@ -225,7 +225,7 @@ GST_START_TEST (test_late_rtx)
     pair_poll (&p, t, 0);
   rtx = g_bytes_get_data (g_ptr_array_index (p.rtx, 0), &len);
   fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p.rx, RTPCC_MSEC (400),
-          rtx, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
+          rtx, len, len, out, sizeof out, &out_len), RTPCC_RTX_RECEIVER_DROP);
   rtpcc_rtx_receiver_get_stats (p.rx, &rs);
   fail_unless_equals_uint64 (rs.rtx_late, 1);
   fail_unless_equals_uint64 (rs.rtx_duplicate, 0);
@@ -298,7 +298,8 @@ GST_START_TEST (test_keyframe_requests)
 
   rtpcc_rtx_sender_config_init (&sc);
   tx = rtpcc_rtx_sender_new (&sc);
-  rtpcc_rtx_sender_on_sent (tx, 0, pkt, media (pkt, 0));
+  n = media (pkt, 0);
+  rtpcc_rtx_sender_on_sent (tx, 0, pkt, n, n);
   n = rtpcc_pli_write (fb, sizeof fb, RECV_SSRC, MEDIA_SSRC);
   fail_unless (rtpcc_rtx_sender_on_rtcp (tx, RTPCC_MSEC (10), fb, n,
           RTPCC_TIME_NONE, 0, collect, NULL, &all));
