@@ -46,6 +46,9 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_RTX_PT 0
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_PLAYOUT_DELAY 200
+/* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
+ * FIR need after the feedback in one datagram */
+#define REPAIR_FEEDBACK_MAX (12 + 4 * RTPCC_REPAIR_MAX_NACK + 20)
 
 typedef enum
 {
@@ -295,7 +298,14 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
        * §3.5.1 lets a two-party session send them at once */
       if (self->rtx && self->peer
           && rtpcc_rtx_receiver_next_timeout (self->rtx) <= now) {
-        gsize m = rtpcc_rtx_receiver_build (self->rtx, now,
+        gsize m;
+        /* a NACK of RTPCC_REPAIR_MAX_NACK seqs and a FIR take at most
+         * REPAIR_FEEDBACK_MAX bytes: a large CCFB leaves first */
+        if (n > 0 && sizeof (fb) - n < REPAIR_FEEDBACK_MAX) {
+          send_feedback (self, fb, n);
+          n = 0;
+        }
+        m = rtpcc_rtx_receiver_build (self->rtx, now,
             rtpcc_receiver_get_ssrc (self->receiver), fb + n,
             sizeof (fb) - n);
         n += m;
