@@ -84,7 +84,7 @@ RtpccRtxReceiverVerdict rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver *
     receiver, RtpccTime now, const guint8 * data, gsize len, gsize size,
     guint8 * out, gsize max, gsize * out_len);
 
-/* Downstream (a decoder, a playout buffer) asks for a key frame. */
+/* Downstream (e.g. a decoder) asks for a key frame. */
 void rtpcc_rtx_receiver_on_keyframe_request (RtpccRtxReceiver * receiver,
     RtpccTime now);
 

@@ -517,7 +517,7 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
   gboolean ok;
 
   if (gst_video_event_is_force_key_unit (event)) {
-    /* a decoder or playout buffer downstream lost the picture: ask the
+    /* an element downstream (a decoder) lost the picture: ask the
      * sender for a key frame (PLI / FIR, rate-limited by the planner) */
     gboolean handled = FALSE;
     g_mutex_lock (&self->lock);
@@ -919,10 +919,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    *
    * How to ask the sender for a key frame when a loss cannot be repaired
    * before it is played, or when a GstForceKeyUnit event comes upstream
-   * (a decoder or playout buffer lost the picture): "pli" (RFC 4585
-   * §6.3.1), "fir" (RFC 5104 §4.3.1) or "none" (default: a key frame is
-   * several times a frame's size, so asking for one is the application's
-   * choice). At most once per max(2 × RTT, 300 ms).
+   * (an element downstream, e.g. a decoder, lost the picture): "pli"
+   * (RFC 4585 §6.3.1), "fir" (RFC 5104 §4.3.1) or "none" (default: a key
+   * frame is several times a frame's size, so asking for one is the
+   * application's choice). At most once per max(2 × RTT, 300 ms).
    */
   g_object_class_install_property (gobject_class, PROP_KEYFRAME_REQUEST,
       g_param_spec_enum ("keyframe-request", "Key-frame request",
