@@ -569,6 +569,9 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     GST_OBJECT_UNLOCK (self);
     rc.seed = cfg.seed;
     self->rtx = rtpcc_rtx_sender_new (&rc);
+    if (rc.rtx_pt != 0)
+      rtpcc_sender_set_urgent_ssrc (self->sender,
+          rtpcc_rtx_sender_get_rtx_ssrc (self->rtx));
     self->rtx_scratch = g_malloc (RTX_SCRATCH);
     self->keyunit_count = 0;
   }

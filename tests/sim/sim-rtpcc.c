@@ -400,6 +400,8 @@ sim_rtpcc_sender_new (Sim * sim, const SimRtpccSenderConfig * config,
     rc.rtx_pt = config->rtx_pt;
     rc.seed = config->sender.seed;
     s->rtx = rtpcc_rtx_sender_new (&rc);
+    rtpcc_sender_set_urgent_ssrc (s->sender,
+        rtpcc_rtx_sender_get_rtx_ssrc (s->rtx));
     s->wire_size = g_new0 (guint32, 65536);
   }
   s->forward = forward;
