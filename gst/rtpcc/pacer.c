@@ -84,24 +84,16 @@ rtpcc_pacer_set_max_delay (RtpccPacer * pacer, RtpccTime max_delay)
   pacer->config.max_delay = MAX (max_delay, 0);
 }
 
-guint
-rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
-    guint size)
+/* Over the byte limit the oldest non-urgent packets go first (they are
+ * the most likely to be useless by the time they arrive), but never the
+ * last @keep of them (the packet just pushed). */
+static guint
+drop_over_limit (RtpccPacer * pacer, guint keep)
 {
-  PacerItem *it = g_new (PacerItem, 1);
   guint dropped = 0;
 
-  it->handle = handle;
-  it->size = size;
-  it->enqueued = now;
-  it->urgent = FALSE;
-  g_queue_push_tail (&pacer->queue, it);
-  pacer->bytes += size;
-
-  /* Over the byte limit the oldest go first: they are the most likely to be
-   * useless by the time they arrive. */
   while (pacer->config.max_bytes && pacer->bytes > pacer->config.max_bytes
-      && pacer->queue.length > pacer->n_urgent + 1) {
+      && pacer->queue.length > pacer->n_urgent + keep) {
     PacerItem *old = g_queue_pop_nth (&pacer->queue, pacer->n_urgent);
     pacer->bytes -= old->size;
     item_free (pacer, old);
@@ -111,12 +103,26 @@ rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
 }
 
 guint
+rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
+    guint size)
+{
+  PacerItem *it = g_new (PacerItem, 1);
+
+  it->handle = handle;
+  it->size = size;
+  it->enqueued = now;
+  it->urgent = FALSE;
+  g_queue_push_tail (&pacer->queue, it);
+  pacer->bytes += size;
+  return drop_over_limit (pacer, 1);
+}
+
+guint
 rtpcc_pacer_push_urgent (RtpccPacer * pacer, RtpccTime now, gpointer handle,
     guint size)
 {
   PacerItem *it = g_new (PacerItem, 1);
   PacerItem *head = g_queue_peek_head (&pacer->queue);
-  guint dropped = 0;
 
   it->handle = handle;
   it->size = size;
@@ -126,14 +132,7 @@ rtpcc_pacer_push_urgent (RtpccPacer * pacer, RtpccTime now, gpointer handle,
   pacer->n_urgent++;
   pacer->bytes += size;
 
-  while (pacer->config.max_bytes && pacer->bytes > pacer->config.max_bytes
-      && pacer->queue.length > pacer->n_urgent) {
-    PacerItem *old = g_queue_pop_nth (&pacer->queue, pacer->n_urgent);
-    pacer->bytes -= old->size;
-    item_free (pacer, old);
-    dropped++;
-  }
-  return dropped;
+  return drop_over_limit (pacer, 0);
 }
 
 /* the head, with the urgent count kept */
@@ -147,16 +146,12 @@ pop_head (RtpccPacer * pacer)
   return it;
 }
 
-gpointer
-rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size)
+/* @it (taken off the queue, may be NULL): its handle, size and bytes */
+static gpointer
+take (RtpccPacer * pacer, PacerItem * it, guint * size)
 {
-  PacerItem *it;
   gpointer handle;
 
-  if (pacer->queue.length > pacer->n_urgent)
-    it = g_queue_pop_nth (&pacer->queue, pacer->n_urgent);
-  else
-    it = pop_head (pacer);
   if (!it)
     return NULL;
   pacer->bytes -= it->size;
@@ -165,6 +160,14 @@ rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size)
   handle = it->handle;
   g_free (it);
   return handle;
+}
+
+gpointer
+rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size)
+{
+  return take (pacer, pacer->queue.length > pacer->n_urgent ?
+      g_queue_pop_nth (&pacer->queue, pacer->n_urgent) : pop_head (pacer),
+      size);
 }
 
 /* The rate the queue drains at: the pacing rate, raised when needed so that
@@ -241,17 +244,7 @@ rtpcc_pacer_pop (RtpccPacer * pacer, RtpccTime now, guint * size,
 gpointer
 rtpcc_pacer_pop_any (RtpccPacer * pacer, guint * size)
 {
-  PacerItem *it = pop_head (pacer);
-  gpointer handle;
-
-  if (!it)
-    return NULL;
-  pacer->bytes -= it->size;
-  if (size)
-    *size = it->size;
-  handle = it->handle;
-  g_free (it);
-  return handle;
+  return take (pacer, pop_head (pacer), size);
 }
 
 guint
