@@ -87,6 +87,7 @@ rtpcc_egress_packet_new (const RtpccRtpInfo * info, const guint8 * prefix,
       : 0;
   pkt->header_len = header_len;
   pkt->prefix_len = prefix_len;
+  pkt->urgent = FALSE;
   memcpy (pkt->prefix, prefix, prefix_len);
   return pkt;
 }
@@ -98,10 +99,13 @@ rtpcc_egress_push (RtpccEgress * e, RtpccTime now, RtpccEgressPacket * pkt)
 
   while (e->max_bytes && rtpcc_pacer_get_bytes (e->pacer) + pkt->info.size >
       e->max_bytes && rtpcc_pacer_get_packets (e->pacer) > 0) {
-    rtpcc_egress_discard (e, rtpcc_pacer_pop_any (e->pacer, NULL));
+    rtpcc_egress_discard (e, rtpcc_pacer_pop_oldest (e->pacer, NULL));
     dropped++;
   }
-  rtpcc_pacer_push (e->pacer, now, pkt, pkt->info.size);
+  if (pkt->urgent)
+    rtpcc_pacer_push_urgent (e->pacer, now, pkt, pkt->info.size);
+  else
+    rtpcc_pacer_push (e->pacer, now, pkt, pkt->info.size);
   return dropped;
 }
 

@@ -49,6 +49,8 @@ typedef struct
   gsize header_len;             /* its RTP header, the start of prefix */
   gsize prefix_len;             /* what may be rewritten: header (+ FEC
                                  * header) */
+  gboolean urgent;              /* ahead of the others (rtpcc_pacer_push_urgent),
+                                 * FALSE from packet_new */
   guint8 prefix[];
 } RtpccEgressPacket;
 
@@ -75,8 +77,9 @@ void rtpcc_egress_discard (RtpccEgress * egress, RtpccEgressPacket * packet);
 /* Frees a handle (with the free func) that never became a packet. */
 void rtpcc_egress_release (RtpccEgress * egress, gpointer handle);
 
-/* Queues @packet. Over the byte limit the oldest go (they are the most
- * likely to be useless by the time they would arrive): returns how many. */
+/* Queues @packet (ahead of the others if urgent). Over the byte limit the
+ * oldest go, urgent ones last (they are the most likely to be useless by
+ * the time they would arrive): returns how many. */
 guint rtpcc_egress_push (RtpccEgress * egress, RtpccTime now,
     RtpccEgressPacket * packet);
 /* The head packet if the pacer lets it go at @now, else NULL; the caller

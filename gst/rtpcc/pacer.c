@@ -6,13 +6,15 @@ typedef struct
   gpointer handle;
   guint size;
   RtpccTime enqueued;
+  gboolean urgent;
 } PacerItem;
 
 struct _RtpccPacer
 {
   RtpccPacerConfig config;
   GDestroyNotify free_func;
-  GQueue queue;                 /* of PacerItem* */
+  GQueue queue;                 /* of PacerItem*, the urgent ones first */
+  guint n_urgent;
   guint64 bytes;
   /* earliest time the next packet may go: advanced by each packet's
    * transmission time at the rate in force */
@@ -82,29 +84,90 @@ rtpcc_pacer_set_max_delay (RtpccPacer * pacer, RtpccTime max_delay)
   pacer->config.max_delay = MAX (max_delay, 0);
 }
 
-guint
-rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
-    guint size)
+/* Over the byte limit the oldest non-urgent packets go first (they are
+ * the most likely to be useless by the time they arrive), but never the
+ * last @keep of them (the packet just pushed). */
+static guint
+drop_over_limit (RtpccPacer * pacer, guint keep)
 {
-  PacerItem *it = g_new (PacerItem, 1);
   guint dropped = 0;
 
-  it->handle = handle;
-  it->size = size;
-  it->enqueued = now;
-  g_queue_push_tail (&pacer->queue, it);
-  pacer->bytes += size;
-
-  /* Over the byte limit the oldest go first: they are the most likely to be
-   * useless by the time they arrive. */
   while (pacer->config.max_bytes && pacer->bytes > pacer->config.max_bytes
-      && pacer->queue.length > 1) {
-    PacerItem *old = g_queue_pop_head (&pacer->queue);
+      && pacer->queue.length > pacer->n_urgent + keep) {
+    PacerItem *old = g_queue_pop_nth (&pacer->queue, pacer->n_urgent);
     pacer->bytes -= old->size;
     item_free (pacer, old);
     dropped++;
   }
   return dropped;
+}
+
+guint
+rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
+    guint size)
+{
+  PacerItem *it = g_new (PacerItem, 1);
+
+  it->handle = handle;
+  it->size = size;
+  it->enqueued = now;
+  it->urgent = FALSE;
+  g_queue_push_tail (&pacer->queue, it);
+  pacer->bytes += size;
+  return drop_over_limit (pacer, 1);
+}
+
+guint
+rtpcc_pacer_push_urgent (RtpccPacer * pacer, RtpccTime now, gpointer handle,
+    guint size)
+{
+  PacerItem *it = g_new (PacerItem, 1);
+  PacerItem *head = g_queue_peek_head (&pacer->queue);
+
+  it->handle = handle;
+  it->size = size;
+  it->enqueued = head ? MIN (now, head->enqueued) : now;
+  it->urgent = TRUE;
+  g_queue_push_nth (&pacer->queue, it, (gint) pacer->n_urgent);
+  pacer->n_urgent++;
+  pacer->bytes += size;
+
+  return drop_over_limit (pacer, 0);
+}
+
+/* the head, with the urgent count kept */
+static PacerItem *
+pop_head (RtpccPacer * pacer)
+{
+  PacerItem *it = g_queue_pop_head (&pacer->queue);
+
+  if (it && it->urgent)
+    pacer->n_urgent--;
+  return it;
+}
+
+/* @it (taken off the queue, may be NULL): its handle, size and bytes */
+static gpointer
+take (RtpccPacer * pacer, PacerItem * it, guint * size)
+{
+  gpointer handle;
+
+  if (!it)
+    return NULL;
+  pacer->bytes -= it->size;
+  if (size)
+    *size = it->size;
+  handle = it->handle;
+  g_free (it);
+  return handle;
+}
+
+gpointer
+rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size)
+{
+  return take (pacer, pacer->queue.length > pacer->n_urgent ?
+      g_queue_pop_nth (&pacer->queue, pacer->n_urgent) : pop_head (pacer),
+      size);
 }
 
 /* The rate the queue drains at: the pacing rate, raised when needed so that
@@ -154,7 +217,7 @@ rtpcc_pacer_pop (RtpccPacer * pacer, RtpccTime now, guint * size,
     return NULL;
 
   rate = effective_rate (pacer, now);
-  it = g_queue_pop_head (&pacer->queue);
+  it = pop_head (pacer);
   pacer->bytes -= it->size;
 
   if (rate > 0) {
@@ -181,17 +244,7 @@ rtpcc_pacer_pop (RtpccPacer * pacer, RtpccTime now, guint * size,
 gpointer
 rtpcc_pacer_pop_any (RtpccPacer * pacer, guint * size)
 {
-  PacerItem *it = g_queue_pop_head (&pacer->queue);
-  gpointer handle;
-
-  if (!it)
-    return NULL;
-  pacer->bytes -= it->size;
-  if (size)
-    *size = it->size;
-  handle = it->handle;
-  g_free (it);
-  return handle;
+  return take (pacer, pop_head (pacer), size);
 }
 
 guint

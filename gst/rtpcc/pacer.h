@@ -45,6 +45,18 @@ void rtpcc_pacer_set_max_delay (RtpccPacer * pacer, RtpccTime max_delay);
 guint rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
     guint size);
 
+/* Queue a packet ahead of every packet pushed with rtpcc_pacer_push (after
+ * the urgent ones already queued): a retransmission, whose playout
+ * deadline is nearer than that of the media behind it. It takes the age of
+ * the queue's head, so the drain rate max_delay implies does not drop
+ * because a young packet is first. Over max_bytes the oldest non-urgent
+ * packets go first. Returns how many were dropped. */
+guint rtpcc_pacer_push_urgent (RtpccPacer * pacer, RtpccTime now,
+    gpointer handle, guint size);
+/* The oldest packet that is not urgent (else the oldest urgent one),
+ * regardless of pacing: what goes first over a byte limit. */
+gpointer rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size);
+
 /* When the head packet may leave (<= now: at once); RTPCC_TIME_NONE if the
  * queue is empty. */
 RtpccTime rtpcc_pacer_next_send_time (RtpccPacer * pacer, RtpccTime now);

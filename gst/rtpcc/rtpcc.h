@@ -52,6 +52,8 @@
 #include <rtpcc/playout.h>
 #include <rtpcc/rtx.h>
 #include <rtpcc/repair.h>
+#include <rtpcc/rtxsender.h>
+#include <rtpcc/rtxreceiver.h>
 #include <rtpcc/srtp.h>
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/mprtp/ext.h>

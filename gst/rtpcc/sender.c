@@ -51,6 +51,7 @@ struct _RtpccSender
   RtpccTransportFeedback *transport;    /* made on first use */
 
   guint32 rtcp_ssrc;
+  guint32 urgent_ssrc;          /* 0: none */
   RtpccTime next_rtcp;          /* SR schedule */
 
   RtpccTime first_sent;          /* feedback-mismatch detection */
@@ -349,7 +350,14 @@ enqueue (RtpccSender * s, RtpccTime now, RtpccEgressPacket * pkt)
     st->last_rtp_ts = info->rtp_ts;
     st->last_rtp_time = now;
   }
+  pkt->urgent = s->urgent_ssrc != 0 && info->ssrc == s->urgent_ssrc;
   s->stats.pacer_drops += rtpcc_egress_push (s->egress, now, pkt);
+}
+
+void
+rtpcc_sender_set_urgent_ssrc (RtpccSender * s, guint32 ssrc)
+{
+  s->urgent_ssrc = ssrc;
 }
 
 void

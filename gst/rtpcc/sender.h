@@ -178,6 +178,11 @@ gboolean rtpcc_sender_dequeue_probe (RtpccSender * sender, RtpccTime now,
 void rtpcc_sender_note_fec_protected (RtpccSender * sender, guint32 ssrc);
 /* The PT enqueue_rtp takes for FEC from now on (-1: none). */
 void rtpcc_sender_set_fec_pt (RtpccSender * sender, gint pt);
+/* Packets queued on @ssrc from now on go ahead of the others in the pacer
+ * (rtpcc_pacer_push_urgent): retransmissions (RFC 4588 RTX), which are
+ * due before their original's playout deadline, while the media behind
+ * them is not. Paced and counted like any packet. 0: none (default). */
+void rtpcc_sender_set_urgent_ssrc (RtpccSender * sender, guint32 ssrc);
 
 /* The wire seq of the media packet queued on @ssrc with original seq
  * @orig_seq (sent, or else at the current offset). FALSE if @ssrc was

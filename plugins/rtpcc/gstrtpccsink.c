@@ -32,6 +32,7 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/mprtp/ext.h>
+#include <gst/video/video-event.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -61,6 +62,10 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_CNAME "rtpcc@localhost"
 #define DEFAULT_TWCC_EXT_ID 1
 #define DEFAULT_FEC_PT 122
+#define DEFAULT_RTX_PT 0
+#define DEFAULT_RTX_SSRC 0
+#define DEFAULT_RTX_TIME 1000
+#define RTX_SCRATCH (65536 + 16)
 
 enum
 {
@@ -85,6 +90,9 @@ enum
   PROP_FEC_PT,
   PROP_PROBING,
   PROP_PROBE_SSRC_MODE,
+  PROP_RTX_PAYLOAD_TYPE,
+  PROP_RTX_SSRC,
+  PROP_RTX_TIME,
   PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
@@ -283,6 +291,106 @@ send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
   gst_buffer_unmap (b, &map);
 }
 
+/* Keeps what went on the wire (header as rewritten, then the buffer's
+ * tail) for retransmission. With self->lock. */
+static void
+record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
+    GstBuffer * b)
+{
+  GstMapInfo map;
+  gsize n = w->head_len;
+
+  if (!self->rtx)
+    return;
+  /* RTX off: the header alone tells which SSRCs a PLI may name */
+  if (rtpcc_rtx_sender_get_rtx_pt (self->rtx) == 0) {
+    rtpcc_rtx_sender_on_sent (self->rtx, now, w->head, w->head_len,
+        w->size);
+    return;
+  }
+  if (!gst_buffer_map (b, &map, GST_MAP_READ))
+    return;
+  if (w->head_len <= RTX_SCRATCH) {
+    memcpy (self->rtx_scratch, w->head, w->head_len);
+    if (map.size > w->tail_offset
+        && n + (map.size - w->tail_offset) <= RTX_SCRATCH) {
+      memcpy (self->rtx_scratch + n, map.data + w->tail_offset,
+          map.size - w->tail_offset);
+      n += map.size - w->tail_offset;
+    }
+    rtpcc_rtx_sender_on_sent (self->rtx, now, self->rtx_scratch, n, n);
+  }
+  gst_buffer_unmap (b, &map);
+}
+
+typedef struct
+{
+  GstRtpccSink *self;
+  RtpccTime now;
+} RtxCall;
+
+/* An RTX packet goes into the sender's queue like media: paced, stamped
+ * (transport-wide seq) and counted as sent for the controller. */
+static void
+queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
+{
+  RtxCall *c = user_data;
+  GstBuffer *b = gst_buffer_new_memdup (pkt, len);
+
+  rtpcc_sender_enqueue_rtp (c->self->sender, c->now, pkt, len, len, b);
+}
+
+/* Feedback from the peer: congestion control, then repair. Returns TRUE
+ * if the encoder should make a key frame (@all_headers for a FIR). With
+ * self->lock. */
+static gboolean
+receive_feedback (GstRtpccSink * self, const guint8 * data, gsize len,
+    gboolean * all_headers)
+{
+  RtpccTime now = rtpcc_timebase_now (&self->timebase);
+  const RtpccSenderStats *st;
+  RtxCall c = { self, now };
+
+  rtpcc_sender_receive_rtcp (self->sender, now, data, len);
+  if (!self->rtx)
+    return FALSE;
+  st = rtpcc_sender_get_stats (self->sender, now);
+  /* repair may use at most the target rate: a loss burst cannot make the
+   * sender exceed what the controller judged the path to carry for
+   * long, and the pacer spreads what it does send */
+  {
+    RtpccRtxSenderStats before, after;
+    gboolean kf;
+
+    rtpcc_rtx_sender_get_stats (self->rtx, &before);
+    kf = rtpcc_rtx_sender_on_rtcp (self->rtx, now, data, len, st->srtt,
+        rtpcc_sender_get_target (self->sender)->target_bitrate, queue_rtx,
+        &c, all_headers);
+    rtpcc_rtx_sender_get_stats (self->rtx, &after);
+    if (after.nacks_received != before.nacks_received)
+      GST_DEBUG_OBJECT (self, "NACK for %" G_GUINT64_FORMAT " packets: %"
+          G_GUINT64_FORMAT " retransmitted, %" G_GUINT64_FORMAT " not",
+          after.nacked_packets - before.nacked_packets,
+          after.rtx_sent - before.rtx_sent,
+          after.rtx_dropped - before.rtx_dropped);
+    return kf;
+  }
+}
+
+/* RFC 4585 PLI / RFC 5104 FIR → the encoder, as rtpsession does. Outside
+ * self->lock. */
+static void
+request_key_unit (GstRtpccSink * self, gboolean all_headers)
+{
+  GstEvent *ev = gst_video_event_new_upstream_force_key_unit
+      (GST_CLOCK_TIME_NONE, all_headers, ++self->keyunit_count);
+
+  GST_DEBUG_OBJECT (self, "key unit requested (all-headers %d)",
+      all_headers);
+  if (!gst_pad_push_event (GST_BASE_SINK_PAD (self), ev))
+    GST_DEBUG_OBJECT (self, "nobody upstream took the key-unit request");
+}
+
 static void
 gst_rtpcc_sink_loop (gpointer user_data)
 {
@@ -311,6 +419,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     if (!b)
       break;
     send_packet (self, &w, b);
+    record_sent (self, now, &w, b);
     gst_buffer_unref (b);
   }
   {
@@ -400,6 +509,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   if (fds[1].revents & POLLIN)
     rtpcc_wakeup_drain (self->pollfd.fd);
   if (fds[0].revents & (POLLIN | POLLERR)) {
+    gboolean keyunit = FALSE, all_headers = FALSE;
     for (;;) {
       struct sockaddr_storage from;
       socklen_t from_len = sizeof from;
@@ -423,14 +533,19 @@ gst_rtpcc_sink_loop (gpointer user_data)
         self->wrong_source++;
       } else {
         gsize len = (gsize) n;
+        gboolean ah = FALSE;
         /* with SRTP, only what authenticates (else counted) */
-        if (!gst_rtpcc_srtp_pair_active (&self->srtp)
-            || gst_rtpcc_srtp_pair_unprotect (&self->srtp, TRUE, buf, &len))
-          rtpcc_sender_receive_rtcp (self->sender,
-              rtpcc_timebase_now (&self->timebase), buf, len);
+        if ((!gst_rtpcc_srtp_pair_active (&self->srtp)
+                || gst_rtpcc_srtp_pair_unprotect (&self->srtp, TRUE, buf,
+                    &len)) && receive_feedback (self, buf, len, &ah)) {
+          keyunit = TRUE;
+          all_headers |= ah;
+        }
       }
       g_mutex_unlock (&self->lock);
     }
+    if (keyunit)
+      request_key_unit (self, all_headers);
   }
 }
 
@@ -497,6 +612,22 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     return FALSE;
   }
   rtpcc_sender_set_free_func (self->sender, (GDestroyNotify) gst_buffer_unref);
+  {
+    RtpccRtxSenderConfig rc;
+    rtpcc_rtx_sender_config_init (&rc);
+    GST_OBJECT_LOCK (self);
+    rc.rtx_pt = (guint8) self->rtx_pt;
+    rc.rtx_ssrc = self->rtx_ssrc;
+    rc.history.max_age = RTPCC_MSEC (self->rtx_time_ms);
+    GST_OBJECT_UNLOCK (self);
+    rc.seed = cfg.seed;
+    self->rtx = rtpcc_rtx_sender_new (&rc);
+    if (rc.rtx_pt != 0)
+      rtpcc_sender_set_urgent_ssrc (self->sender,
+          rtpcc_rtx_sender_get_rtx_ssrc (self->rtx));
+    self->rtx_scratch = g_malloc (RTX_SCRATCH);
+    self->keyunit_count = 0;
+  }
   GST_OBJECT_LOCK (self);
   if (!rtpcc_controller_set_params (rtpcc_sender_get_controller (self->sender),
           self->controller_params, &err)) {
@@ -591,6 +722,9 @@ fail:
   gst_rtpcc_srtp_pair_stop (&self->srtp);
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
+  rtpcc_rtx_sender_free (self->rtx);
+  self->rtx = NULL;
+  g_clear_pointer (&self->rtx_scratch, g_free);
   return FALSE;
 }
 
@@ -613,6 +747,9 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
   rtpcc_sender_free (self->sender);
   self->sender = NULL;
   gst_rtpcc_srtp_pair_stop (&self->srtp);
+  rtpcc_rtx_sender_free (self->rtx);
+  self->rtx = NULL;
+  g_clear_pointer (&self->rtx_scratch, g_free);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -786,6 +923,28 @@ make_stats (GstRtpccSink * self)
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
+  if (self->rtx) {
+    RtpccRtxSenderStats rs;
+    rtpcc_rtx_sender_get_stats (self->rtx, &rs);
+    gst_structure_set (s,
+        "rtx-ssrc", G_TYPE_UINT, rtpcc_rtx_sender_get_rtx_ssrc (self->rtx),
+        "nacks-received", G_TYPE_UINT64, rs.nacks_received,
+        "nacked-packets", G_TYPE_UINT64, rs.nacked_packets,
+        "rtx-sent", G_TYPE_UINT64, rs.rtx_sent,
+        "rtx-bytes", G_TYPE_UINT64, rs.rtx_bytes,
+        "rtx-dropped", G_TYPE_UINT64, rs.rtx_dropped,
+        "rtx-unknown", G_TYPE_UINT64, rs.rtx_unknown,
+        "rtx-too-old", G_TYPE_UINT64, rs.rtx_too_old,
+        "rtx-too-soon", G_TYPE_UINT64, rs.rtx_too_soon,
+        "rtx-over-budget", G_TYPE_UINT64, rs.rtx_over_budget,
+        "rtx-off", G_TYPE_UINT64, rs.rtx_off,
+        "plis-received", G_TYPE_UINT64, rs.plis_received,
+        "firs-received", G_TYPE_UINT64, rs.firs_received,
+        "keyunit-requests", G_TYPE_UINT64, rs.keyunit_requests,
+        "keyunit-suppressed", G_TYPE_UINT64, rs.keyunit_suppressed,
+        "repair-malformed", G_TYPE_UINT64, rs.rtcp_malformed,
+        "repair-foreign", G_TYPE_UINT64, rs.rtcp_foreign, NULL);
+  }
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -865,6 +1024,15 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_SRTP_SUITE:
       self->srtp_suite = g_value_get_enum (value);
+      break;
+    case PROP_RTX_PAYLOAD_TYPE:
+      self->rtx_pt = g_value_get_uint (value);
+      break;
+    case PROP_RTX_SSRC:
+      self->rtx_ssrc = g_value_get_uint (value);
+      break;
+    case PROP_RTX_TIME:
+      self->rtx_time_ms = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -960,6 +1128,15 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SRTP_SUITE:
       g_value_set_enum (value, self->srtp_suite);
+      break;
+    case PROP_RTX_PAYLOAD_TYPE:
+      g_value_set_uint (value, self->rtx_pt);
+      break;
+    case PROP_RTX_SSRC:
+      g_value_set_uint (value, self->rtx_ssrc);
+      break;
+    case PROP_RTX_TIME:
+      g_value_set_uint (value, self->rtx_time_ms);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1258,6 +1435,47 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
       g_param_spec_int ("bound-port", "Bound port", "Local UDP port in use",
           0, 65535, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   /**
+   * GstRtpccSink:rtx-payload-type:
+   *
+   * Payload type of RFC 4588 retransmissions (SSRC-multiplexed, on an SSRC
+   * of their own, rtx-ssrc). Generic NACKs (RFC 4585) from the receiver
+   * are answered from a history of the packets sent (rtx-time): an RTX
+   * packet is queued like media, so it is paced and counted as sent by
+   * the controller, and retransmissions are limited to the target bitrate
+   * over one second. 0 (default): off, NACKs are only counted. Off by
+   * default because the receiver must know the payload type (SDP
+   * "a=fmtp:<rtx-pt> apt=<media-pt>"): a stock rtpbin that has not been
+   * told would expose the RTX SSRC as a new stream. PLI and FIR are
+   * always turned into a GstForceKeyUnit event upstream (all-headers
+   * TRUE for a FIR), at most once per max(RTT, 300 ms).
+   */
+  g_object_class_install_property (gobject_class, PROP_RTX_PAYLOAD_TYPE,
+      g_param_spec_uint ("rtx-payload-type", "RTX payload type",
+          "Payload type of RFC 4588 retransmissions (0 = no retransmission)",
+          0, 127, DEFAULT_RTX_PT, rw));
+  /**
+   * GstRtpccSink:rtx-ssrc:
+   *
+   * SSRC of the retransmission stream; 0 (default): a random one (read it
+   * from the stats, "rtx-ssrc"). rtpccsrc learns it from the first packet
+   * of its rtx-payload-type.
+   */
+  g_object_class_install_property (gobject_class, PROP_RTX_SSRC,
+      g_param_spec_uint ("rtx-ssrc", "RTX SSRC",
+          "SSRC of retransmissions (0 = random)", 0, G_MAXUINT32,
+          DEFAULT_RTX_SSRC, rw));
+  /**
+   * GstRtpccSink:rtx-time:
+   *
+   * How long sent packets are kept for retransmission, in ms: a packet
+   * is retransmitted only if it can still arrive within this time of its
+   * first sending (the receiver's playout delay bounds what is useful).
+   */
+  g_object_class_install_property (gobject_class, PROP_RTX_TIME,
+      g_param_spec_uint ("rtx-time", "RTX time",
+          "Keep sent packets this long for retransmission (ms)", 10, 10000,
+          DEFAULT_RTX_TIME, rw));
+  /**
    * GstRtpccSink:stats:
    *
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
@@ -1274,6 +1492,16 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * off), srtp-auth-failures, srtp-replays, srtp-malformed (received RTCP
    * that did not verify: dropped), srtp-protect-errors (packets that could
    * not be protected: not sent).
+   * Repair (docs/repair.md): nacks-received (RFC 4585
+   * Generic NACKs about our media), nacked-packets (distinct seqs they
+   * named), rtx-sent / rtx-bytes (RFC 4588 retransmissions queued; they
+   * are also in packets-sent / bytes-sent), rtx-dropped (seqs not
+   * answered: rtx-unknown — not held, rtx-too-old — could not be played
+   * any more, rtx-too-soon — retransmitted within the last RTT,
+   * rtx-over-budget — over the target rate, rtx-off — rtx-payload-type
+   * 0), plis-received, firs-received, keyunit-requests (GstForceKeyUnit
+   * events sent upstream), keyunit-suppressed (requests within
+   * max(RTT, 300 ms) of the last, or repeated FIR commands), rtx-ssrc.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Sender statistics",
@@ -1331,6 +1559,9 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->probing = TRUE;
   self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
   self->srtp_suite = GST_RTPCC_SRTP_DEFAULT_SUITE;
+  self->rtx_pt = DEFAULT_RTX_PT;
+  self->rtx_ssrc = DEFAULT_RTX_SSRC;
+  self->rtx_time_ms = DEFAULT_RTX_TIME;
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

@@ -6,6 +6,7 @@
 #include <gst/base/gstbasesink.h>
 #include <gio/gio.h>
 #include <rtpcc/sender.h>
+#include <rtpcc/rtxsender.h>
 #include <rtpcc/peer.h>
 #include "gstrtpccencoder.h"
 #include "rtpcctimebase.h"
@@ -57,11 +58,16 @@ struct _GstRtpccSink
   GstRtpccProbeSsrcMode probe_ssrc_mode;
   gchar *srtp_key;              /* hex; NULL: no SRTP */
   RtpccSrtpSuite srtp_suite;
+  guint rtx_pt;                 /* 0: RTX off */
+  guint rtx_ssrc;               /* 0: random */
+  guint rtx_time_ms;            /* history window */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards sender and counters below */
   RtpccSender *sender;
+  RtpccRtxSender *rtx;          /* NACK → RTX, PLI/FIR → key unit */
+  guint8 *rtx_scratch;          /* a sent packet, contiguous, for the history */
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;
@@ -90,6 +96,7 @@ struct _GstRtpccSink
   guint64 mprtp_missing;        /* MPRTP packets without the element */
   /* task thread only */
   gboolean upstream_pending;    /* the last target event did not get upstream */
+  guint keyunit_count;          /* GstForceKeyUnit events sent upstream */
 };
 
 G_END_DECLS

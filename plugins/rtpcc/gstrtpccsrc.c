@@ -20,6 +20,7 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/mprtp/ext.h>
+#include <gst/video/video-event.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -42,6 +43,20 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define MAX_DATAGRAM 65536
 #define DEFAULT_TWCC_EXT_ID 1
 #define DEFAULT_MPRTP_EXT_ID 5
+#define DEFAULT_REPAIR GST_RTPCC_REPAIR_NONE
+#define DEFAULT_KEYFRAME_REQUEST RTPCC_KEYFRAME_REQUEST_NONE
+#define DEFAULT_RTX_PT 0
+#define DEFAULT_RTX_SSRC 0
+#define DEFAULT_PLAYOUT_DELAY 200
+/* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
+ * FIR need after the feedback in one datagram */
+#define REPAIR_FEEDBACK_MAX (12 + 4 * RTPCC_REPAIR_MAX_NACK + 20)
+
+typedef enum
+{
+  GST_RTPCC_REPAIR_NONE = 0,
+  GST_RTPCC_REPAIR_NACK = 1,
+} GstRtpccRepairMode;
 
 enum
 {
@@ -56,6 +71,11 @@ enum
   PROP_BUFFER_SIZE,
   PROP_TWCC_EXT_ID,
   PROP_MPRTP_EXT_ID,
+  PROP_REPAIR,
+  PROP_KEYFRAME_REQUEST,
+  PROP_RTX_PAYLOAD_TYPE,
+  PROP_RTX_SSRC,
+  PROP_PLAYOUT_DELAY,
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_MAX_BITRATE_REQUEST,
@@ -70,6 +90,41 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 G_DEFINE_TYPE (GstRtpccSrc, gst_rtpcc_src, GST_TYPE_PUSH_SRC);
 GST_ELEMENT_REGISTER_DEFINE (rtpccsrc, "rtpccsrc", GST_RANK_NONE,
     GST_TYPE_RTPCC_SRC);
+
+static GType
+gst_rtpcc_repair_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTPCC_REPAIR_NONE, "No retransmission requests", "none"},
+    {GST_RTPCC_REPAIR_NACK,
+        "RFC 4585 Generic NACK for losses that can still be played", "nack"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccRepairMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GType
+gst_rtpcc_keyframe_request_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {RTPCC_KEYFRAME_REQUEST_NONE, "Never ask for a key frame", "none"},
+    {RTPCC_KEYFRAME_REQUEST_PLI, "Picture Loss Indication (RFC 4585)",
+        "pli"},
+    {RTPCC_KEYFRAME_REQUEST_FIR, "Full Intra Request (RFC 5104)", "fir"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccKeyframeRequest", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 static guint32
 caps_clock_rate (GstCaps * caps)
@@ -222,14 +277,33 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
    * empty) */
   if (info.padding_only)
     self->padding_pushed++;
+  if (self->rtx) {
+    /* an RTX packet becomes the original it carries (RFC 4588 §4), or
+     * is dropped (duplicate, late, unusable: counted) */
+    gsize out_len = 0;
+    switch (rtpcc_rtx_receiver_on_rtp (self->rtx, now, data, n, n,
+            self->restore_buf, MAX_DATAGRAM, &out_len)) {
+      case RTPCC_RTX_RECEIVER_PASS:
+        break;
+      case RTPCC_RTX_RECEIVER_RESTORED:
+        data = self->restore_buf;
+        n = out_len;
+        break;
+      case RTPCC_RTX_RECEIVER_DROP:
+        g_mutex_unlock (&self->lock);
+        return NULL;
+    }
+  }
   buf = NULL;
   /* only then did our sender put it there: otherwise an element with
    * that ID is one of the sender's own extensions (mid, audio level) */
   if (info.has_twcc && twcc_mode
       && (buf = strip_twcc (data, n, self->twcc_ext_id)))
     self->twcc_stripped++;
+  if (!buf)
+    buf = gst_buffer_new_memdup (data, n);
   g_mutex_unlock (&self->lock);
-  return buf ? buf : gst_buffer_new_memdup (data, n);
+  return buf;
 }
 
 static GstFlowReturn
@@ -252,13 +326,40 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     }
     now = rtpcc_timebase_now (&self->timebase);
     next = rtpcc_receiver_next_feedback_time (self->receiver);
-    if (next != RTPCC_TIME_NONE && now >= next) {
+    {
       /* (room for the SRTCP trailer) */
-      gsize n = rtpcc_receiver_build_feedback (self->receiver, now, fb,
-          sizeof (fb) - gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
+      gsize room = sizeof (fb) - gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp);
+      gsize n = 0;
+      if (next != RTPCC_TIME_NONE && now >= next) {
+        n = rtpcc_receiver_build_feedback (self->receiver, now, fb, room);
+        next = rtpcc_receiver_next_feedback_time (self->receiver);
+      }
+      /* NACK / PLI / FIR due now join the feedback compound when there
+       * is one, else go alone as reduced-size RTCP (RFC 5506); RFC 4585
+       * §3.5.1 lets a two-party session send them at once */
+      if (self->rtx && self->peer
+          && rtpcc_rtx_receiver_next_timeout (self->rtx) <= now) {
+        gsize m;
+        /* a NACK of RTPCC_REPAIR_MAX_NACK seqs and a FIR take at most
+         * REPAIR_FEEDBACK_MAX bytes: a large CCFB leaves first */
+        if (n > 0 && room - n < REPAIR_FEEDBACK_MAX) {
+          send_feedback (self, fb, n);
+          n = 0;
+        }
+        m = rtpcc_rtx_receiver_build (self->rtx, now,
+            rtpcc_receiver_get_ssrc (self->receiver), fb + n,
+            room - n);
+        n += m;
+      }
       if (n > 0 && self->peer)
         send_feedback (self, fb, n);
-      next = rtpcc_receiver_next_feedback_time (self->receiver);
+    }
+    /* without a peer, requests wait for one (no feedback goes anywhere
+     * before it is established) */
+    if (self->rtx && self->peer) {
+      RtpccTime r = rtpcc_rtx_receiver_next_timeout (self->rtx);
+      if (r != RTPCC_TIME_INFINITE)
+        next = next == RTPCC_TIME_NONE ? r : MIN (next, r);
     }
     g_mutex_unlock (&self->lock);
 
@@ -387,6 +488,33 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
       self->max_bitrate_request);
   GST_OBJECT_UNLOCK (self);
   g_mutex_unlock (&self->lock);
+  if (self->repair != GST_RTPCC_REPAIR_NONE
+      || self->keyframe_request != RTPCC_KEYFRAME_REQUEST_NONE) {
+    RtpccRtxReceiverConfig rc;
+    rtpcc_rtx_receiver_config_init (&rc);
+    GST_OBJECT_LOCK (self);
+    rc.nack = self->repair == GST_RTPCC_REPAIR_NACK;
+    rc.keyframe = self->keyframe_request;
+    rc.rtx_pt = (guint8) self->rtx_pt;
+    rc.rtx_ssrc = self->rtx_ssrc;
+    rc.repair.playout_delay = RTPCC_MSEC (self->playout_delay_ms);
+    rc.repair.clock_rate = caps_clock_rate (self->caps);
+    if (rc.repair.clock_rate == 0)
+      rc.repair.clock_rate = 90000;
+    GST_OBJECT_UNLOCK (self);
+    self->rtx = rtpcc_rtx_receiver_new (&rc, &err);
+    if (!self->rtx) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("Bad repair settings: %s", err->message), (NULL));
+      g_clear_error (&err);
+      rtpcc_receiver_free (self->receiver);
+      self->receiver = NULL;
+      g_clear_object (&self->socket);
+      gst_rtpcc_srtp_pair_stop (&self->srtp);
+      return FALSE;
+    }
+    self->restore_buf = g_malloc (MAX_DATAGRAM);
+  }
   rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
   return TRUE;
@@ -401,6 +529,9 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   rtpcc_receiver_free (self->receiver);
   self->receiver = NULL;
   gst_rtpcc_srtp_pair_stop (&self->srtp);
+  rtpcc_rtx_receiver_free (self->rtx);
+  self->rtx = NULL;
+  g_clear_pointer (&self->restore_buf, g_free);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -448,6 +579,23 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
   guint count = 0;
   gboolean ok;
 
+  if (gst_video_event_is_force_key_unit (event)) {
+    /* an element downstream (a decoder) lost the picture: ask the
+     * sender for a key frame (PLI / FIR, rate-limited by the planner) */
+    gboolean handled = FALSE;
+    g_mutex_lock (&self->lock);
+    if (self->rtx && self->keyframe_request != RTPCC_KEYFRAME_REQUEST_NONE) {
+      rtpcc_rtx_receiver_on_keyframe_request (self->rtx,
+          rtpcc_timebase_now (&self->timebase));
+      handled = TRUE;
+    }
+    g_mutex_unlock (&self->lock);
+    if (!handled)
+      return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
+    if (!rtpcc_wakeup_signal (self->wakeup_fd))
+      GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
+    return TRUE;
+  }
   if (!gst_rtpcc_discard_event_is (event))
     return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
 
@@ -551,6 +699,25 @@ make_stats (GstRtpccSrc * self)
         "tmmbr-sent", G_TYPE_UINT64, st->tmmbr_sent,
         "tmmbn-received", G_TYPE_UINT64, st->tmmbn_received,
         "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked, NULL);
+    if (self->rtx) {
+      RtpccRtxReceiverStats rs;
+      rtpcc_rtx_receiver_get_stats (self->rtx, &rs);
+      gst_structure_set (s,
+          "nacks-sent", G_TYPE_UINT64, rs.nacks_sent,
+          "nacked-packets", G_TYPE_UINT64, rs.nacked_packets,
+          "nack-retries", G_TYPE_UINT64, rs.repair.retries,
+          "rtx-received", G_TYPE_UINT64, rs.rtx_received,
+          "rtx-recovered", G_TYPE_UINT64, rs.rtx_recovered,
+          "rtx-late", G_TYPE_UINT64, rs.rtx_late,
+          "rtx-duplicate", G_TYPE_UINT64, rs.rtx_duplicate,
+          "rtx-invalid", G_TYPE_UINT64, rs.rtx_invalid,
+          "plis-sent", G_TYPE_UINT64, rs.plis_sent,
+          "firs-sent", G_TYPE_UINT64, rs.firs_sent,
+          "keyunit-events", G_TYPE_UINT64, rs.keyframe_requests_downstream,
+          "repair-losses", G_TYPE_UINT64, rs.repair.losses,
+          "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
+          "repair-rtt", G_TYPE_UINT64, (guint64) rs.repair.repair_rtt, NULL);
+    }
   } else {
     s = gst_structure_new ("application/x-rtpcc-src-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp, NULL);
@@ -637,6 +804,21 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_SRTP_SUITE:
       self->srtp_suite = g_value_get_enum (value);
       break;
+    case PROP_REPAIR:
+      self->repair = g_value_get_enum (value);
+      break;
+    case PROP_KEYFRAME_REQUEST:
+      self->keyframe_request = g_value_get_enum (value);
+      break;
+    case PROP_RTX_PAYLOAD_TYPE:
+      self->rtx_pt = g_value_get_uint (value);
+      break;
+    case PROP_RTX_SSRC:
+      self->rtx_ssrc = g_value_get_uint (value);
+      break;
+    case PROP_PLAYOUT_DELAY:
+      self->playout_delay_ms = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -688,6 +870,21 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SRTP_SUITE:
       g_value_set_enum (value, self->srtp_suite);
+      break;
+    case PROP_REPAIR:
+      g_value_set_enum (value, self->repair);
+      break;
+    case PROP_KEYFRAME_REQUEST:
+      g_value_set_enum (value, self->keyframe_request);
+      break;
+    case PROP_RTX_PAYLOAD_TYPE:
+      g_value_set_uint (value, self->rtx_pt);
+      break;
+    case PROP_RTX_SSRC:
+      g_value_set_uint (value, self->rtx_ssrc);
+      break;
+    case PROP_PLAYOUT_DELAY:
+      g_value_set_uint (value, self->playout_delay_ms);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -838,6 +1035,67 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
           "One-byte header extension ID of the MPRTP subflow element "
           "(0 = off)", 0, 14, DEFAULT_MPRTP_EXT_ID, rw));
   /**
+   * GstRtpccSrc:repair:
+   *
+   * "nack": run the repair planner (docs/repair.md) on the arrivals and
+   * send RFC 4585 Generic NACKs for losses whose retransmission can still
+   * arrive before their playout deadline (playout-delay after the fastest
+   * packet's transit), at most 3 per packet, one RTT apart; RFC 4588
+   * retransmissions (rtx-payload-type) are restored to the originals
+   * before they are pushed. "none" (default): the sender must be told the
+   * RTX payload type too (rtpccsink rtx-payload-type), which no default
+   * can agree on, and NACKs nobody answers only cost bytes.
+   */
+  g_object_class_install_property (gobject_class, PROP_REPAIR,
+      g_param_spec_enum ("repair", "Repair", "Loss repair by retransmission",
+          gst_rtpcc_repair_mode_get_type (), DEFAULT_REPAIR, rw));
+  /**
+   * GstRtpccSrc:keyframe-request:
+   *
+   * How to ask the sender for a key frame when a loss cannot be repaired
+   * before it is played, or when a GstForceKeyUnit event comes upstream
+   * (an element downstream, e.g. a decoder, lost the picture): "pli"
+   * (RFC 4585 §6.3.1), "fir" (RFC 5104 §4.3.1) or "none" (default: a key
+   * frame is several times a frame's size, so asking for one is the
+   * application's choice). At most once per max(2 × RTT, 300 ms).
+   */
+  g_object_class_install_property (gobject_class, PROP_KEYFRAME_REQUEST,
+      g_param_spec_enum ("keyframe-request", "Key-frame request",
+          "Feedback asking for a key frame when a picture is lost",
+          gst_rtpcc_keyframe_request_get_type (), DEFAULT_KEYFRAME_REQUEST,
+          rw));
+  /**
+   * GstRtpccSrc:rtx-payload-type:
+   *
+   * Payload type of RFC 4588 retransmissions (SDP "apt" mapping to the
+   * media's); 0 (default): none expected, every packet is media.
+   */
+  g_object_class_install_property (gobject_class, PROP_RTX_PAYLOAD_TYPE,
+      g_param_spec_uint ("rtx-payload-type", "RTX payload type",
+          "Payload type of RFC 4588 retransmissions (0 = none)", 0, 127,
+          DEFAULT_RTX_PT, rw));
+  /**
+   * GstRtpccSrc:rtx-ssrc:
+   *
+   * SSRC of the retransmission stream; 0 (default): learnt from the first
+   * packet of rtx-payload-type on an SSRC other than the media's.
+   */
+  g_object_class_install_property (gobject_class, PROP_RTX_SSRC,
+      g_param_spec_uint ("rtx-ssrc", "RTX SSRC",
+          "SSRC of retransmissions (0 = learn it)", 0, G_MAXUINT32,
+          DEFAULT_RTX_SSRC, rw));
+  /**
+   * GstRtpccSrc:playout-delay:
+   *
+   * The latency of the jitter buffer downstream in ms (rtpjitterbuffer's
+   * latency, playoutbuffer's target): a loss is NACKed only if its
+   * retransmission can arrive within it.
+   */
+  g_object_class_install_property (gobject_class, PROP_PLAYOUT_DELAY,
+      g_param_spec_uint ("playout-delay", "Playout delay",
+          "Jitter buffer latency downstream (ms): the repair deadline", 1,
+          10000, DEFAULT_PLAYOUT_DELAY, rw));
+  /**
    * GstRtpccSrc:bound-port:
    *
    * The local UDP port actually bound.
@@ -884,6 +1142,16 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
    * (received packets that did not verify: dropped), srtp-protect-errors
    * (feedback that could not be protected: not sent).
+
+   * With repair or keyframe-request set: nacks-sent (NACK packets),
+   * nacked-packets (seqs in them, retries included), nack-retries,
+   * rtx-received (packets of the RTX stream), rtx-recovered (restored and
+   * pushed), rtx-late (the original's playout deadline had passed) and
+   * rtx-duplicate (the original was there already) — both dropped,
+   * rtx-invalid (no OSN, or before any media: dropped), plis-sent,
+   * firs-sent, keyunit-events (GstForceKeyUnit events from downstream),
+   * repair-losses (gaps the planner declared lost), repair-gave-up (not
+   * repaired in time), repair-rtt (measured NACK → RTX time, ns).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
@@ -911,6 +1179,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
   element_class->set_clock = GST_DEBUG_FUNCPTR (gst_rtpcc_src_set_clock);
 
   gst_type_mark_as_plugin_api (GST_TYPE_RTPCC_SRTP_SUITE, 0);
+  gst_type_mark_as_plugin_api (gst_rtpcc_repair_mode_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_rtpcc_keyframe_request_get_type (), 0);
+
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
       "congestion-controlled RTP source");
 }
@@ -929,6 +1200,11 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->mprtp_ext_id = DEFAULT_MPRTP_EXT_ID;
   self->srtp_suite = GST_RTPCC_SRTP_DEFAULT_SUITE;
+  self->repair = DEFAULT_REPAIR;
+  self->keyframe_request = DEFAULT_KEYFRAME_REQUEST;
+  self->rtx_pt = DEFAULT_RTX_PT;
+  self->rtx_ssrc = DEFAULT_RTX_SSRC;
+  self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

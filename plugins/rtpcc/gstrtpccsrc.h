@@ -6,6 +6,7 @@
 #include <gst/base/gstpushsrc.h>
 #include <gio/gio.h>
 #include <rtpcc/receiver.h>
+#include <rtpcc/rtxreceiver.h>
 #include "rtpcctimebase.h"
 #include "gstrtpccsrtp.h"
 
@@ -32,11 +33,18 @@ struct _GstRtpccSrc
   guint64 max_bitrate_request;  /* bit/s, 0 = none (TMMBR) */
   gchar *srtp_key;              /* hex; NULL: no SRTP */
   RtpccSrtpSuite srtp_suite;
+  gint repair;                  /* GstRtpccRepairMode */
+  gint keyframe_request;        /* RtpccKeyframeRequest */
+  guint rtx_pt;
+  guint rtx_ssrc;
+  guint playout_delay_ms;
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
   GMutex lock;                  /* guards receiver and counters */
   RtpccReceiver *receiver;
+  RtpccRtxReceiver *rtx;        /* NULL: repair=none, keyframe-request=none */
+  guint8 *restore_buf;          /* an RTX packet's original */
   GSocket *socket;
   GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
   RtpccAddress peer_key;        /* ... as the library knows it */

@@ -20,6 +20,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/rtp/gstrtpbuffer.h>
+#include <gst/video/video-event.h>
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/fec/fec.h>
 #include "tshark-util.h"
@@ -1188,10 +1189,12 @@ typedef struct
 
 /* rtpccsrc in a harness on its test clock, receiving from f->peer; in
  * @feedback mode ("ccfb", "twcc", "rr"; NULL: the default), with a
- * kernel receive buffer of @buffer_size bytes (0: the default) */
+ * kernel receive buffer of @buffer_size bytes (0: the default), and
+ * @props ("name=value" strings, NULL-terminated; may be NULL) set before
+ * it starts */
 static void
-src_fixture_init_full (SrcFixture * f, const gchar * feedback,
-    guint buffer_size)
+src_fixture_init_props (SrcFixture * f, const gchar * feedback,
+    guint buffer_size, const gchar * const *props)
 {
   GstCaps *caps = gst_caps_from_string (RTP_CAPS);
   gint bound = 0;
@@ -1206,6 +1209,12 @@ src_fixture_init_full (SrcFixture * f, const gchar * feedback,
     gst_util_set_object_arg (G_OBJECT (f->src), "feedback", feedback);
   if (buffer_size)
     g_object_set (f->src, "buffer-size", buffer_size, NULL);
+  for (guint i = 0; props && props[i]; i++) {
+    gchar **kv = g_strsplit (props[i], "=", 2);
+    fail_unless (kv[0] && kv[1]);
+    gst_util_set_object_arg (G_OBJECT (f->src), kv[0], kv[1]);
+    g_strfreev (kv);
+  }
   f->h = gst_harness_new_with_element (f->src, NULL, "src");
   f->clock = gst_harness_get_testclock (f->h);
   gst_harness_play (f->h);
@@ -1214,6 +1223,13 @@ src_fixture_init_full (SrcFixture * f, const gchar * feedback,
   f->src_port = (guint16) bound;
   clock_watch_port (f->clock, f->src_port);
   clock_settle (f->clock, 1);
+}
+
+static void
+src_fixture_init_full (SrcFixture * f, const gchar * feedback,
+    guint buffer_size)
+{
+  src_fixture_init_props (f, feedback, buffer_size, NULL);
 }
 
 static void
@@ -1403,9 +1419,10 @@ pair_init (Pair * p)
   gst_caps_unref (caps);
 }
 
-/* Starts the src, points the sink at it, starts the sink. */
+/* Starts the src, points the sink at @to (0: the src), starts the sink;
+ * the sink's bound port goes to @sink_port (may be NULL). */
 static void
-pair_start (Pair * p)
+pair_start_to (Pair * p, guint16 to, guint16 * sink_port)
 {
   gint port = 0;
 
@@ -1418,13 +1435,21 @@ pair_start (Pair * p)
   g_object_get (p->src, "bound-port", &port, NULL);
   fail_unless (port > 0 && port < 65536);
   p->src_port = (guint16) port;
-  g_object_set (p->sink, "host", "127.0.0.1", "port", port, NULL);
+  g_object_set (p->sink, "host", "127.0.0.1", "port", to ? to : port, NULL);
   p->hs = gst_harness_new_with_element (p->sink, "sink", NULL);
   gst_harness_set_src_caps_str (p->hs, RTP_CAPS);
   g_object_get (p->sink, "bound-port", &port, NULL);
+  if (sink_port)
+    *sink_port = (guint16) port;
   clock_watch_port (p->clock, p->src_port);
   clock_watch_port (p->clock, (guint16) port);
   clock_settle (p->clock, 2);
+}
+
+static void
+pair_start (Pair * p)
+{
+  pair_start_to (p, 0, NULL);
 }
 
 static void
@@ -3673,6 +3698,321 @@ GST_START_TEST (test_srtp_bad_key)
 
 GST_END_TEST;
 
+/* ---- repair: NACK → RTX, PLI / FIR → GstForceKeyUnit ------------------- */
+
+#define RTX_PT 97
+#define RTX_SSRC 0x52545831u
+
+/* A relay between rtpccsink and rtpccsrc in the test thread: RTP from the
+ * sink goes on to the src unless it is the media packet @drop_seq (dropped
+ * once), RTCP from the src goes back to the sink. Both elements see only
+ * the relay's address, as with a NAT in between. */
+typedef struct
+{
+  GSocket *sock;
+  guint16 port, sink_port;
+  gint drop_seq;                /* -1: none */
+  guint dropped, forwarded_rtp, forwarded_rtcp;
+  guint8 dropped_bytes[2048];
+  gsize dropped_len;
+  GPtrArray *rtcp;              /* GBytes of every RTCP from the src */
+} Relay;
+
+static void
+relay_pump (Relay * r, Pair * p)
+{
+  guint8 buf[2048];
+  guint16 from;
+  gssize n;
+
+  while ((n = recv_datagram (r->sock, buf, sizeof buf, &from)) >= 0) {
+    if (from == p->src_port) {
+      g_ptr_array_add (r->rtcp, g_bytes_new (buf, n));
+      r->forwarded_rtcp++;
+      send_and_settle (r->sock, r->sink_port, buf, n, p->clock, 2);
+      continue;
+    }
+    if (!rtpcc_rtcp_is_rtcp (buf, n) && n >= 12
+        && GST_READ_UINT32_BE (buf + 8) == TEST_SSRC
+        && r->drop_seq >= 0 && GST_READ_UINT16_BE (buf + 2) == r->drop_seq) {
+      memcpy (r->dropped_bytes, buf, n);
+      r->dropped_len = n;
+      r->drop_seq = -1;
+      r->dropped++;
+      continue;
+    }
+    r->forwarded_rtp++;
+    send_and_settle (r->sock, p->src_port, buf, n, p->clock, 2);
+  }
+}
+
+/* Runs the pair @dt in 1 ms steps, relaying as it goes. */
+static void
+relay_run (Relay * r, Pair * p, GstClockTime dt)
+{
+  GstClockTime end = clock_now (p->clock) + dt;
+
+  relay_pump (r, p);
+  while (clock_now (p->clock) < end) {
+    pair_advance (p, GST_MSECOND);
+    relay_pump (r, p);
+  }
+}
+
+/* Whether one of @r's RTCP compounds holds an RTCP packet of @pt / @fmt. */
+static guint
+relay_count_rtcp (Relay * r, guint8 pt, guint8 fmt)
+{
+  guint count = 0;
+
+  for (guint i = 0; i < r->rtcp->len; i++) {
+    gsize len;
+    const guint8 *d = g_bytes_get_data (g_ptr_array_index (r->rtcp, i), &len);
+    RtpccRtcpIter it;
+    RtpccRtcpPacket pkt;
+
+    fail_unless (rtpcc_rtcp_iter_init (&it, d, len));
+    while (rtpcc_rtcp_iter_next (&it, &pkt))
+      if (pkt.pt == pt && pkt.count == fmt)
+        count++;
+  }
+  return count;
+}
+
+/* rtpccsink ! relay dropping one packet ! rtpccsrc, repair=nack on both:
+ * the src NACKs the loss, the sink answers with an RTX packet, and the src
+ * pushes the original, byte for byte. */
+GST_START_TEST (test_repair_nack_rtx_loopback)
+{
+  Pair p;
+  Relay r = { 0, };
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  gboolean restored = FALSE;
+  guint8 want[2048];
+  gsize want_len;
+
+  r.sock = udp_socket_new (&r.port);
+  r.drop_seq = 10;
+  r.rtcp = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  pair_init (&p);
+  g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
+      "rtx-payload-type", RTX_PT, "rtx-ssrc", RTX_SSRC, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.src), "repair", "nack");
+  g_object_set (p.src, "rtx-payload-type", RTX_PT, NULL);
+  pair_start_to (&p, r.port, &r.sink_port);
+
+  /* 10 frames of 3 packets, one every 33 ms as an encoder makes them */
+  for (guint i = 0; i < 30; i++) {
+    pair_push (&p, make_rtp (TEST_SSRC, (guint16) i, 3000 * (i / 3),
+            i % 3 == 2, 1000));
+    if (i % 3 == 2)
+      relay_run (&r, &p, 33 * GST_MSECOND);
+  }
+  relay_run (&r, &p, 300 * GST_MSECOND);
+  fail_unless_equals_int (r.dropped, 1);
+  want_len = make_rtp_bytes (want, sizeof want, TEST_SSRC, 10, 9000, FALSE,
+      1000);
+  /* the relay saw the original as sent: it is what the src must restore */
+  fail_unless_equals_int ((gint) r.dropped_len, (gint) want_len);
+  fail_unless (memcmp (r.dropped_bytes, want, want_len) == 0);
+
+  fail_unless_equals_int (pair_pull (&p, 30, out), 30);
+  for (guint i = 0; i < out->len; i++) {
+    GstBuffer *b = g_ptr_array_index (out, i);
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_int (GST_READ_UINT32_BE (map.data + 8), TEST_SSRC);
+    if (GST_READ_UINT16_BE (map.data + 2) == 10) {
+      fail_if (restored, "seq 10 pushed twice");
+      fail_unless_equals_int ((gint) map.size, (gint) want_len);
+      fail_unless (memcmp (map.data, want, want_len) == 0,
+          "the restored packet differs from the original");
+      restored = TRUE;
+    }
+    gst_buffer_unmap (b, &map);
+  }
+  fail_unless (restored);
+  fail_unless (relay_count_rtcp (&r, RTPCC_RTCP_RTPFB, RTPCC_NACK_FMT) >= 1);
+
+  fail_unless_equals_uint64 (stat_u64 (p.src, "nacks-sent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "nacked-packets"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "rtx-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "rtx-recovered"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "rtx-late"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "rtx-duplicate"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "repair-gave-up"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "plis-sent"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "nacks-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "nacked-packets"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtx-sent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtx-bytes"), want_len + 2);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtx-dropped"), 0);
+  /* the RTX packet went through the sender like media: 30 + 1 sent */
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "packets-sent"), 31);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-malformed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-wrong-source"), 0);
+
+  g_ptr_array_unref (out);
+  g_ptr_array_unref (r.rtcp);
+  pair_clear (&p);
+  g_object_unref (r.sock);
+}
+
+GST_END_TEST;
+
+/* An RTX packet for a packet that did arrive, or one that is not valid
+ * RTX, is dropped and counted, never pushed. */
+GST_START_TEST (test_repair_src_rtx_duplicate)
+{
+  SrcFixture f;
+  guint8 pkt[1500], rtx[1502];
+  gsize n, m;
+
+  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
+      "repair=nack", "rtx-payload-type=97", NULL});
+  for (guint i = 0; i < 3; i++)
+    send_rtp (&f, (guint16) i, i == 2);
+  for (guint i = 0; i < 3; i++)
+    fail_unless_equals_int (pull_seq (&f), i);
+  n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, 1, 3000, FALSE, 800);
+  m = rtpcc_rtx_build (pkt, n, RTX_SSRC, RTX_PT, 500, rtx, sizeof rtx);
+  fail_unless (m == n + 2);
+  src_fixture_send (&f, f.peer, rtx, m);
+  /* no OSN: nothing to restore */
+  src_fixture_send (&f, f.peer, rtx, 12);
+  fail_unless (gst_harness_try_pull (f.h) == NULL);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtx-received"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtx-duplicate"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtx-invalid"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "rtx-recovered"), 0);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A PLI (and later a FIR) from the receiver becomes a GstForceKeyUnit
+ * event upstream of rtpccsink, seen by a probe on its sink pad; a second
+ * request within 300 ms is held back. */
+static GstPadProbeReturn
+catch_key_unit (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+  GPtrArray *seen = data;
+
+  if (gst_video_event_is_force_key_unit (ev))
+    g_ptr_array_add (seen, gst_event_ref (ev));
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_repair_pli_force_key_unit)
+{
+  SinkFixture f;
+  GPtrArray *seen = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_event_unref);
+  GstPad *pad;
+  guint8 fb[64];
+  gsize n;
+  gboolean all_headers = FALSE;
+  RtpccFirEntry e = { TEST_SSRC, 1 };
+
+  sink_fixture_init (&f, "fixed");
+  pad = gst_element_get_static_pad (f.sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, catch_key_unit,
+      seen, NULL);
+  push_and_receive (&f, 0, 3);
+
+  n = rtpcc_pli_write (fb, sizeof fb, 0x5555, TEST_SSRC);
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_int (seen->len, 1);
+  fail_unless (gst_video_event_parse_upstream_force_key_unit
+      (g_ptr_array_index (seen, 0), NULL, &all_headers, NULL));
+  fail_unless (!all_headers);
+  /* again at once: the same loss, held back */
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_int (seen->len, 1);
+  /* about an SSRC we do not send: ignored */
+  n = rtpcc_pli_write (fb, sizeof fb, 0x5555, TEST_SSRC + 1);
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_int (seen->len, 1);
+
+  clock_advance (f.clock, 1, 400 * GST_MSECOND);
+  n = rtpcc_fir_write (fb, sizeof fb, 0x5555, &e, 1);
+  sink_fixture_send (&f, f.peer, fb, n);
+  fail_unless_equals_int (seen->len, 2);
+  fail_unless (gst_video_event_parse_upstream_force_key_unit
+      (g_ptr_array_index (seen, 1), NULL, &all_headers, NULL));
+  fail_unless (all_headers);
+
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "plis-received"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "firs-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "keyunit-requests"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "keyunit-suppressed"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.sink, "repair-foreign"), 1);
+  /* RTX is off by default: a NACK is counted, not answered */
+  {
+    RtpccNackFci fci = { 1, 0 };
+    n = rtpcc_nack_write (fb, sizeof fb, 0x5555, TEST_SSRC, &fci, 1);
+    sink_fixture_send (&f, f.peer, fb, n);
+    fail_unless_equals_uint64 (stat_u64 (f.sink, "nacks-received"), 1);
+    fail_unless_equals_uint64 (stat_u64 (f.sink, "rtx-off"), 1);
+    fail_unless_equals_uint64 (stat_u64 (f.sink, "rtx-sent"), 0);
+  }
+
+  gst_object_unref (pad);
+  g_ptr_array_unref (seen);
+  sink_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* A GstForceKeyUnit event from downstream makes rtpccsrc send a PLI (with
+ * keyframe-request=pli), once per 300 ms. */
+GST_START_TEST (test_repair_src_force_key_unit_pli)
+{
+  SrcFixture f;
+  guint8 buf[2048];
+  guint plis = 0;
+  gssize n;
+
+  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
+      "keyframe-request=pli", NULL});
+  /* enough for the src to take f.peer as its peer (peer.h) */
+  for (guint i = 0; i < 6; i++)
+    send_rtp (&f, (guint16) i, i % 3 == 2);
+  for (guint i = 0; i < 6; i++)
+    pull_seq (&f);
+  for (guint k = 0; k < 2; k++) {
+    GList *before = clock_snapshot (f.clock);
+    fail_unless (gst_harness_push_upstream_event (f.h,
+            gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+                TRUE, k)));
+    clock_settle_after (f.clock, 1, before);
+  }
+  clock_advance (f.clock, 1, 10 * GST_MSECOND);
+  while ((n = recv_datagram (f.peer, buf, sizeof buf, NULL)) >= 0) {
+    RtpccRtcpIter it;
+    RtpccRtcpPacket pkt;
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+      guint32 media = 0;
+      if (pkt.pt != RTPCC_RTCP_PSFB)
+        continue;
+      fail_unless (rtpcc_pli_parse (pkt.data, pkt.len, NULL, &media, NULL));
+      fail_unless_equals_int (media, TEST_SSRC);
+      plis++;
+    }
+  }
+  fail_unless_equals_int (plis, 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyunit-events"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "nacks-sent"), 0);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpcc_suite (void)
 {
@@ -3710,6 +4050,10 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_peer_moves_with_media_source);
   tcase_add_test (tc_src, test_src_sr_only_from_peer);
   tcase_add_test (tc_src, test_src_kernel_drops);
+  tcase_add_test (tc_src, test_repair_nack_rtx_loopback);
+  tcase_add_test (tc_src, test_repair_src_rtx_duplicate);
+  tcase_add_test (tc_src, test_repair_src_force_key_unit_pli);
+  tcase_add_test (tc_sink, test_repair_pli_force_key_unit);
 
   suite_add_tcase (s, tc_enc);
   tcase_set_timeout (tc_enc, 120);

@@ -117,6 +117,53 @@ GST_START_TEST (test_pacer_rate)
 
 GST_END_TEST;
 
+GST_START_TEST (test_pacer_urgent)
+{
+  RtpccPacerConfig cfg;
+  RtpccPacer *p;
+  RtpccTime now;
+  guint size;
+
+  rtpcc_pacer_config_init (&cfg);
+  cfg.rate = 1000000;
+  cfg.max_bytes = 6000;
+  p = rtpcc_pacer_new (&cfg);
+  for (guint i = 1; i <= 4; i++)
+    fail_unless_equals_int (rtpcc_pacer_push (p, 0, GUINT_TO_POINTER (i),
+            1000), 0);
+  /* urgent ones go first, in their own order; the queue keeps the age of
+   * its oldest packet (the max_delay drain rate does not fall) */
+  fail_unless_equals_int (rtpcc_pacer_push_urgent (p, RTPCC_MSEC (50),
+          GUINT_TO_POINTER (10), 1000), 0);
+  fail_unless_equals_int (rtpcc_pacer_push_urgent (p, RTPCC_MSEC (50),
+          GUINT_TO_POINTER (11), 1000), 0);
+  fail_unless_equals_uint64 (rtpcc_pacer_get_head_age (p, RTPCC_MSEC (50)),
+      RTPCC_MSEC (50));
+  /* over max_bytes: the oldest non-urgent packet (1) goes, never an
+   * urgent one; pop_oldest takes the next (2), pop_any the head (10) */
+  fail_unless_equals_int (rtpcc_pacer_push_urgent (p, RTPCC_MSEC (50),
+          GUINT_TO_POINTER (12), 1000), 1);
+  fail_unless_equals_int (rtpcc_pacer_get_packets (p), 6);
+  fail_unless (GPOINTER_TO_UINT (rtpcc_pacer_pop_oldest (p, &size)) == 2);
+  fail_unless (GPOINTER_TO_UINT (rtpcc_pacer_pop_any (p, &size)) == 10);
+  {
+    /* what is left leaves paced: 11, 12, 3, 4 */
+    static const guint rest[] = { 11, 12, 3, 4 };
+    now = RTPCC_MSEC (50);
+    for (guint i = 0; i < G_N_ELEMENTS (rest); i++) {
+      gpointer h;
+      now = MAX (now, rtpcc_pacer_next_send_time (p, now));
+      h = rtpcc_pacer_pop (p, now, &size, NULL);
+      fail_unless_equals_int (GPOINTER_TO_UINT (h), rest[i]);
+    }
+  }
+  fail_unless_equals_int (rtpcc_pacer_get_packets (p), 0);
+  fail_unless_equals_uint64 (rtpcc_pacer_get_bytes (p), 0);
+  rtpcc_pacer_free (p);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pacer_late_wakeup_catches_up)
 {
   /* A sender whose timer always fires 3 ms late still achieves the rate:
@@ -1029,6 +1076,7 @@ rtpcc_core_suite (void)
   tcase_add_test (tc, test_registry);
   tcase_add_test (tc, test_time_sub_saturated);
   tcase_add_test (tc, test_pacer_rate);
+  tcase_add_test (tc, test_pacer_urgent);
   tcase_add_test (tc, test_pacer_late_wakeup_catches_up);
   tcase_add_test (tc, test_pacer_bounded_spreading);
   tcase_add_test (tc, test_pacer_overflow_drops_oldest);

@@ -50,6 +50,8 @@ struct _SimRtpccSender
   GArray *waits;                /* SenderWait, by dequeue time */
   SimRtpccSenderCounters counters;
   RtpccTime first_feedback;
+  RtpccRtxSender *rtx;          /* NULL: rtx_pt 0 */
+  guint32 *wire_size;           /* by media wire seq: the packet's size */
 };
 
 static void
@@ -179,11 +181,31 @@ sender_service (SimRtpccSender * s)
       SimRtpHeader *h = p->data;
       SenderWait w = { now, now - h->enqueued };
       /* on the wire: the header the sender wrote, then the rest of the
-       * packet as queued (virtual here) */
-      set_rtp_header (p, rtp_header_new (sim, h->enqueued, wp.head,
-              wp.head_len));
+       * packet as queued (virtual here, but for the bytes we have: an
+       * RTX packet's OSN) */
+      if (h->len > wp.tail_offset) {
+        gsize extra = h->len - wp.tail_offset;
+        guint8 *bytes = g_malloc (wp.head_len + extra);
+        memcpy (bytes, wp.head, wp.head_len);
+        memcpy (bytes + wp.head_len, h->data + wp.tail_offset, extra);
+        set_rtp_header (p, rtp_header_new (sim, h->enqueued, bytes,
+                wp.head_len + extra));
+        g_free (bytes);
+      } else {
+        set_rtp_header (p, rtp_header_new (sim, h->enqueued, wp.head,
+                wp.head_len));
+      }
       p->size = (guint) wp.size;
       p->sent = now;
+      if (s->rtx) {
+        RtpccRtpInfo wi;
+        if (rtpcc_rtp_parse (wp.head, wp.head_len, wp.size, 0, &wi, NULL)
+            && wi.ssrc != rtpcc_rtx_sender_get_rtx_ssrc (s->rtx)) {
+          rtpcc_rtx_sender_on_sent (s->rtx, now, wp.head, wp.head_len,
+              wp.size);
+          s->wire_size[wi.seq] = (guint32) wp.size;
+        }
+      }
       g_array_append_val (s->waits, w);
       s->counters.media_out++;
       sim_node_receive (s->forward, sim, p);
@@ -240,6 +262,34 @@ sender_wakeup (Sim * sim, gpointer user_data)
   sender_service (s);
 }
 
+/* An RTX packet (header + OSN, the payload virtual): queued like media,
+ * sized as its original + 2, no frame (as probes). */
+static void
+queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
+{
+  SimRtpccSender *s = user_data;
+  Sim *sim = s->sim;
+  RtpccTime now = sim_now (sim);
+  SimPacket *p;
+  gsize hl = 0;
+  RtpccRtpInfo info;
+  SimRtpHeader *h;
+
+  if (!rtpcc_rtp_parse (pkt, len, len, 0, &info, &hl) || len < hl + 2)
+    return;
+  p = sim_packet_new (sim);
+  p->flow = s->config.flow;
+  p->kind = SIM_PACKET_MEDIA;
+  p->seq = s->counters.rtx_out++;
+  p->created = now;
+  p->frame = SIM_NO_FRAME;
+  p->size = MAX ((guint) len, s->wire_size[(pkt[hl] << 8) | pkt[hl + 1]] +
+      RTPCC_RTX_OSN_SIZE);
+  h = rtp_header_new (sim, now, pkt, len);
+  set_rtp_header (p, h);
+  rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len, p->size, p);
+}
+
 static void
 sender_receive (SimNode * node, Sim * sim, SimPacket * p)
 {
@@ -274,6 +324,10 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
     s->counters.feedback_in++;
     if (!rtpcc_sender_receive_rtcp (s->sender, now, d, len))
       s->counters.feedback_rejected++;
+    if (s->rtx)
+      rtpcc_rtx_sender_on_rtcp (s->rtx, now, d, len,
+          rtpcc_sender_get_stats (s->sender, now)->srtt, 0, queue_rtx, s,
+          NULL);
     if (s->first_feedback == RTPCC_TIME_NONE
         && rtpcc_sender_has_feedback (s->sender))
       s->first_feedback = now;
@@ -340,6 +394,16 @@ sim_rtpcc_sender_new (Sim * sim, const SimRtpccSenderConfig * config,
     return NULL;
   }
   rtpcc_sender_set_free_func (s->sender, rtp_handle_free);
+  if (config->rtx_pt != 0) {
+    RtpccRtxSenderConfig rc;
+    rtpcc_rtx_sender_config_init (&rc);
+    rc.rtx_pt = config->rtx_pt;
+    rc.seed = config->sender.seed;
+    s->rtx = rtpcc_rtx_sender_new (&rc);
+    rtpcc_sender_set_urgent_ssrc (s->sender,
+        rtpcc_rtx_sender_get_rtx_ssrc (s->rtx));
+    s->wire_size = g_new0 (guint32, 65536);
+  }
   s->forward = forward;
   s->timer_at = RTPCC_TIME_NONE;
   s->first_feedback = RTPCC_TIME_NONE;
@@ -358,6 +422,8 @@ sim_rtpcc_sender_free (SimRtpccSender * s)
     return;
   sim_cancel (s->sim, s->timer);
   rtpcc_sender_free (s->sender);
+  rtpcc_rtx_sender_free (s->rtx);
+  g_free (s->wire_size);
   g_array_free (s->targets, TRUE);
   g_array_free (s->waits, TRUE);
   g_free (s->controller);
@@ -524,6 +590,7 @@ struct _SimRtpccReceiver
   guint64 seq;
   guint8 *buf;
   SimRtpccReceiverCounters counters;
+  RtpccRtxReceiver *rtx;        /* NULL: no repair */
 };
 
 static void receiver_wakeup (Sim * sim, gpointer user_data);
@@ -556,10 +623,27 @@ receiver_service (SimRtpccReceiver * r)
     RtpccTime t = rtpcc_receiver_next_feedback_time (r->receiver);
     gsize n;
 
+    if (r->rtx && rtpcc_rtx_receiver_next_timeout (r->rtx) <= now) {
+      /* NACK / PLI due: sent at once, on their own (RFC 5506) */
+      n = rtpcc_rtx_receiver_build (r->rtx, now,
+          rtpcc_receiver_get_ssrc (r->receiver), r->buf, r->config.max_packet);
+      if (n > 0) {
+        r->counters.repair_out++;
+        send_rtcp_packet (r->sim, r->reverse, r->config.flow, r->seq++,
+            r->buf, n);
+      }
+    }
+    if (r->rtx) {
+      RtpccTime rt = rtpcc_rtx_receiver_next_timeout (r->rtx);
+      if (rt != RTPCC_TIME_INFINITE)
+        t = t == RTPCC_TIME_NONE ? rt : MIN (t, rt);
+    }
     if (t == RTPCC_TIME_NONE || t > now) {
       receiver_arm (r, t == RTPCC_TIME_NONE ? t : t - r->config.clock_offset);
       return;
     }
+    if (rtpcc_receiver_next_feedback_time (r->receiver) > now)
+      continue;
     n = rtpcc_receiver_build_feedback (r->receiver, now, r->buf,
         r->config.max_packet);
     if (n > 0) {
@@ -595,7 +679,25 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
     r->counters.media_in++;
     if (sim_rtp_header_parse (p, &info, NULL)) {
       info.clock_rate = 90000;  /* from the session, as caps tell rtpccsrc */
-      rtpcc_receiver_on_rtp (r->receiver, now, &info);
+      if (rtpcc_receiver_on_rtp (r->receiver, now, &info) && r->rtx) {
+        const SimRtpHeader *h = p->data;
+        guint8 out[256];
+        gsize out_len;
+        switch (rtpcc_rtx_receiver_on_rtp (r->rtx, now, h->data, h->len,
+                p->size, out, sizeof out, &out_len)) {
+          case RTPCC_RTX_RECEIVER_PASS:
+            if (!info.padding_only && info.pt != r->config.rtx_pt)
+              r->counters.media_delivered++;
+            break;
+          case RTPCC_RTX_RECEIVER_RESTORED:
+            r->counters.rtx_restored++;
+            break;
+          case RTPCC_RTX_RECEIVER_DROP:
+            break;
+        }
+      } else if (!info.padding_only) {
+        r->counters.media_delivered++;
+      }
     }
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;
@@ -614,6 +716,7 @@ sim_rtpcc_receiver_config_init (SimRtpccReceiverConfig * config)
   memset (config, 0, sizeof (*config));
   rtpcc_receiver_config_init (&config->receiver);
   config->max_packet = RTCP_MAX;
+  rtpcc_repair_config_init (&config->repair_config);
 }
 
 SimRtpccReceiver *
@@ -633,6 +736,21 @@ sim_rtpcc_receiver_new (Sim * sim, const SimRtpccReceiverConfig * config,
   r->cname = g_strdup (config->receiver.cname);
   r->config.receiver.cname = r->cname;
   r->receiver = rtpcc_receiver_new (&r->config.receiver, receiver_now (r));
+  if (config->repair) {
+    RtpccRtxReceiverConfig rc;
+    rtpcc_rtx_receiver_config_init (&rc);
+    rc.nack = TRUE;
+    rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
+    rc.rtx_pt = config->rtx_pt;
+    rc.repair = config->repair_config;
+    r->rtx = rtpcc_rtx_receiver_new (&rc, NULL);
+    if (!r->rtx) {
+      rtpcc_receiver_free (r->receiver);
+      g_free (r->cname);
+      g_free (r);
+      return NULL;
+    }
+  }
   r->reverse = reverse;
   r->timer_at = RTPCC_TIME_NONE;
   r->buf = g_malloc (r->config.max_packet);
@@ -646,6 +764,7 @@ sim_rtpcc_receiver_free (SimRtpccReceiver * r)
     return;
   sim_cancel (r->sim, r->timer);
   rtpcc_receiver_free (r->receiver);
+  rtpcc_rtx_receiver_free (r->rtx);
   g_free (r->buf);
   g_free (r->cname);
   g_free (r);

@@ -70,6 +70,11 @@ typedef struct
   guint8 pt;
   guint16 initial_seq;          /* RTP seq of the flow's packet 0 (wraps) */
   guint32 initial_rtp_ts;
+  /* RFC 4588 retransmission of NACKed packets (RtpccRtxSender) with this
+   * payload type on an SSRC of its own, queued in the sender like media;
+   * 0 (default): none. The history keeps the headers only (the payload is
+   * virtual), so its rate limit counts header bytes: none is applied. */
+  guint8 rtx_pt;
 } SimRtpccSenderConfig;
 
 /* Flow 0, library sender defaults, ssrc 0 (derived), pt 96, seq 0, ts 0. */
@@ -88,6 +93,7 @@ typedef struct
    * retries 1 ms later instead of spinning (see docs/simulator.md) */
   guint64 stalls;
   guint64 generations;          /* target generation changes seen */
+  guint64 rtx_out;              /* RTX packets queued (rtx_pt) */
 } SimRtpccSenderCounters;
 
 /* One entry per change of target or media bitrate. */
@@ -143,6 +149,12 @@ typedef struct
   RtpccReceiverConfig receiver;
   RtpccTime clock_offset;       /* receiver clock = sim time + offset, >= 0 */
   gsize max_packet;             /* largest feedback packet, bytes (1472) */
+  /* NACKs for losses repairable in time and RTX restore
+   * (RtpccRtxReceiver, as rtpccsrc repair=nack runs it); FALSE (default):
+   * none. repair.playout_delay is the deadline. */
+  gboolean repair;
+  guint8 rtx_pt;
+  RtpccRepairConfig repair_config;
 } SimRtpccReceiverConfig;
 
 void sim_rtpcc_receiver_config_init (SimRtpccReceiverConfig * config);
@@ -152,6 +164,9 @@ typedef struct
   guint64 media_in, rtcp_in, rtcp_rejected;
   guint64 feedback_out, feedback_bytes_out;
   guint64 wakeups, stalls;
+  /* media packets passed on (originals with payload, not RTX), RTX
+   * restored into missing ones, NACK/PLI packets sent */
+  guint64 media_delivered, rtx_restored, repair_out;
 } SimRtpccReceiverCounters;
 
 typedef struct _SimRtpccReceiver SimRtpccReceiver;

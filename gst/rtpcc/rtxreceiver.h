@@ -1,0 +1,109 @@
+/* RtpccRtxReceiver: the media receiver's side of loss repair, sans I/O.
+ *
+ * It sorts arrivals into media and RTX (RFC 4588, SSRC-multiplexed: the
+ * RTX payload type, and the RTX SSRC given or learnt from the first packet
+ * of that type), restores RTX packets to the originals they carry,
+ * runs the repair planner (RtpccRepair, repair.h) on the media stream, and
+ * writes the feedback it asks for: Generic NACKs (RFC 4585 §6.2.1) and
+ * PLI (RFC 4585 §6.3.1) or FIR (RFC 5104 §4.3.1).
+ *
+ * One media stream: the SSRC given, or the first SSRC carrying payload
+ * that is not RTX; another SSRC takes its place once it has been silent
+ * for RTPCC_RTX_RECEIVER_MEDIA_TIMEOUT (a restarted sender). Packets of
+ * other SSRCs (FEC on an SSRC of its own) are passed on untouched.
+ *
+ * RTX packets whose original is no longer missing — it arrived, was
+ * already restored, or was given up at its playout deadline — are dropped
+ * and counted (rtx_duplicate, rtx_late): downstream would have to drop
+ * them anyway, and a late one would be played out of order.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __RTPCC_RTX_RECEIVER_H__
+#define __RTPCC_RTX_RECEIVER_H__
+
+#include <rtpcc/common.h>
+#include <rtpcc/repair.h>
+
+G_BEGIN_DECLS
+
+#define RTPCC_RTX_RECEIVER_MEDIA_TIMEOUT RTPCC_SEC (2)
+
+typedef enum
+{
+  RTPCC_KEYFRAME_REQUEST_NONE = 0,
+  RTPCC_KEYFRAME_REQUEST_PLI = 1,
+  RTPCC_KEYFRAME_REQUEST_FIR = 2,
+} RtpccKeyframeRequest;
+
+typedef struct
+{
+  gboolean nack;                /* send NACKs (default FALSE) */
+  RtpccKeyframeRequest keyframe;        /* default NONE */
+  guint8 rtx_pt;                /* 0 = no RTX expected (default) */
+  guint32 rtx_ssrc;             /* 0 = learnt */
+  guint32 media_ssrc;           /* 0 = learnt */
+  RtpccRepairConfig repair;     /* max_nacks is set to 0 without nack */
+} RtpccRtxReceiverConfig;
+
+void rtpcc_rtx_receiver_config_init (RtpccRtxReceiverConfig * config);
+
+typedef struct
+{
+  guint64 nacks_sent;           /* NACK packets written */
+  guint64 nacked_packets;       /* seqs in them, retries included */
+  guint64 rtx_received;         /* packets on the RTX SSRC / PT */
+  guint64 rtx_recovered;        /* ... restored and passed on */
+  guint64 rtx_duplicate;        /* ... for a packet already there */
+  guint64 rtx_late;             /* ... past the original's deadline */
+  guint64 rtx_invalid;          /* ... no OSN, or before any media */
+  guint64 plis_sent, firs_sent;
+  guint64 keyframe_requests_downstream; /* on_keyframe_request calls */
+  RtpccRepairStats repair;      /* the planner's own */
+} RtpccRtxReceiverStats;
+
+typedef struct _RtpccRtxReceiver RtpccRtxReceiver;
+
+/* NULL and @error on an invalid configuration. */
+RtpccRtxReceiver *rtpcc_rtx_receiver_new (const RtpccRtxReceiverConfig *
+    config, GError ** error);
+void rtpcc_rtx_receiver_free (RtpccRtxReceiver * receiver);
+
+typedef enum
+{
+  RTPCC_RTX_RECEIVER_PASS = 0,  /* a media (or other) packet: pass it on */
+  RTPCC_RTX_RECEIVER_RESTORED,  /* an RTX packet: pass on @out instead */
+  RTPCC_RTX_RECEIVER_DROP,      /* an RTX packet not to pass on (counted) */
+} RtpccRtxReceiverVerdict;
+
+/* An RTP packet arrived at @now: @data its first @len bytes of @size (all
+ * of it; a simulator may give only the header of a packet with a virtual
+ * payload). For RESTORED, @out (@max bytes; @len always suffices) holds
+ * the original's first @len − 2 bytes and *@out_len their number. */
+RtpccRtxReceiverVerdict rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver *
+    receiver, RtpccTime now, const guint8 * data, gsize len, gsize size,
+    guint8 * out, gsize max, gsize * out_len);
+
+/* Downstream (e.g. a decoder) asks for a key frame. */
+void rtpcc_rtx_receiver_on_keyframe_request (RtpccRtxReceiver * receiver,
+    RtpccTime now);
+
+/* The playout delay downstream applies (the planner's deadline). */
+void rtpcc_rtx_receiver_set_playout_delay (RtpccRtxReceiver * receiver,
+    RtpccTime delay);
+
+/* The feedback due at @now from @sender_ssrc (our RTCP SSRC): NACK then
+ * PLI / FIR, back to back (RTCP packets to go into a compound, or alone
+ * as a reduced-size one, RFC 5506). 0 if none is due or @max is too
+ * small (the request is then lost: 1500 bytes always suffice). */
+gsize rtpcc_rtx_receiver_build (RtpccRtxReceiver * receiver, RtpccTime now,
+    guint32 sender_ssrc, guint8 * buf, gsize max);
+/* When build() next may have something (RTPCC_TIME_INFINITE: nothing). */
+RtpccTime rtpcc_rtx_receiver_next_timeout (RtpccRtxReceiver * receiver);
+
+void rtpcc_rtx_receiver_get_stats (RtpccRtxReceiver * receiver,
+    RtpccRtxReceiverStats * stats);
+
+G_END_DECLS
+
+#endif
