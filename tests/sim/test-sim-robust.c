@@ -10,11 +10,14 @@
  *    timer, nofeedback.h) long before the RFC 8083 breaker, the sender says
  *    why, and when it returns the rate climbs back instead of jumping;
  *  - after a capacity outage of 1 s, 5 s or 30 s, every controller uses
- *    80 % of the link again within 5 s of its return.
+ *    80 % of the link again within 5 s of its return;
+ *  - gcc next to a long TCP flow takes a fair part of the link, and goes
+ *    back to a short queue when the TCP flow leaves.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sim-rtpcc.h"
+#include "sim-tcp.h"
 
 #include <math.h>
 
@@ -271,6 +274,65 @@ test_outage_recovery (void)
   }
 }
 
+/* gcc on 2 Mbit/s, 50 ms one way, a 300 ms drop-tail queue; a NewReno
+ * flow from 20 s to 80 s. While it runs the delay-based estimate alone
+ * would leave gcc a sixth of the link (the queue never empties, every
+ * delay signal is an over-use); with the competitive mode
+ * (cc/gcc/competitor.h) gcc gets 0.3-0.6 of it, and once TCP has left it
+ * finds the queue empty again on its next drain and keeps it short. */
+static void
+test_gcc_against_tcp (void)
+{
+  SimRtpccNetConfig nc;
+  SimRtpccFlowConfig fc;
+  SimRtpccNet *net;
+  SimTcpConfig tc;
+  SimFlowSummary m, t, late;
+  GError *err = NULL;
+  gdouble share;
+
+  sim_rtpcc_net_config_init (&nc);
+  nc.forward.capacity = rtpcc_capacity_new_constant (2000 * KBPS);
+  nc.forward.delay = RTPCC_MSEC (50);
+  nc.reverse.delay = RTPCC_MSEC (50);
+  net = sim_rtpcc_net_new (&nc);
+  rtpcc_capacity_unref (nc.forward.capacity);
+  sim_rtpcc_flow_config_init (&fc, 0, "gcc", SIM_RTPCC_FEEDBACK_AUTO, 1);
+  fc.sender.sender.cc.min_bitrate = 150 * KBPS;
+  fc.sender.sender.cc.start_bitrate = 150 * KBPS;
+  fc.sender.sender.cc.max_bitrate = 3000 * KBPS;
+  g_assert_nonnull (sim_rtpcc_net_add_flow (net, &fc, &err));
+  g_assert_no_error (err);
+  sim_tcp_config_init (&tc);
+  tc.flow = 100;
+  tc.start = RTPCC_SEC (20);
+  tc.stop = RTPCC_SEC (80);
+  tc.seed = 1;
+  g_assert_nonnull (sim_rtpcc_net_add_tcp (net, &tc, &err));
+  g_assert_no_error (err);
+  sim_rtpcc_net_run (net, RTPCC_SEC (120));
+
+  g_assert_true (sim_metrics_summarize (net->metrics, 0, RTPCC_SEC (40),
+          RTPCC_SEC (80), &m));
+  g_assert_true (sim_metrics_summarize (net->metrics, 100, RTPCC_SEC (40),
+          RTPCC_SEC (80), &t));
+  g_assert_true (sim_metrics_summarize (net->metrics, 0, RTPCC_SEC (100),
+          RTPCC_SEC (120), &late));
+  share = m.recv_kbps / (m.recv_kbps + t.recv_kbps);
+  g_test_message ("gcc vs NewReno 40-80 s: %.0f vs %.0f kbit/s, share %.2f, "
+      "queue p95 %.0f ms; alone again 100-120 s: %.0f kbit/s, queue p95 "
+      "%.0f ms", m.recv_kbps, t.recv_kbps, share, m.qdelay_ms_p95,
+      late.recv_kbps, late.qdelay_ms_p95);
+  /* the premise: TCP filled the queue */
+  g_assert_cmpfloat (m.qdelay_ms_p95, >=, 150);
+  g_assert_cmpfloat (share, >=, 0.3);
+  g_assert_cmpfloat (share, <=, 0.6);
+  /* low delay again, and the link used */
+  g_assert_cmpfloat (late.qdelay_ms_p95, <=, 50);
+  g_assert_cmpfloat (late.recv_kbps, >=, 0.8 * 2000);
+  sim_rtpcc_net_free (net);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -281,5 +343,6 @@ main (int argc, char **argv)
       test_ccfb_bytes_bounded_under_loss);
   g_test_add_func ("/sim/robust/feedback-stop", test_feedback_stop);
   g_test_add_func ("/sim/robust/outage-recovery", test_outage_recovery);
+  g_test_add_func ("/sim/robust/gcc-against-tcp", test_gcc_against_tcp);
   return g_test_run ();
 }
