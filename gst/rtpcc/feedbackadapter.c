@@ -52,6 +52,8 @@ struct _RtpccFeedbackAdapter
   /* what finish() hands the controller with the reports */
   RtpccTime rtt_sample, report_time, arrival_resolution;
   guint n_unreported;
+  /* packets sent before this crossed an outage: no RTT samples (NONE) */
+  RtpccTime rtt_from;
 
   /* loss events among the packets reported since the last RTCP report,
    * for the breaker's TCP equation */
@@ -108,6 +110,7 @@ rtpcc_feedback_adapter_new (RtpccSentHistory * history,
   a->stats.last_contradiction = RTPCC_TIME_NONE;
   a->delivery = rtpcc_delivery_rate_new ();
   a->disputed = g_array_new (FALSE, FALSE, sizeof (RtpccSentEntry *));
+  a->rtt_from = RTPCC_TIME_NONE;
   return a;
 }
 
@@ -125,6 +128,19 @@ rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * a)
   rtpcc_delivery_rate_free (a->delivery);
   g_array_unref (a->disputed);
   g_free (a);
+}
+
+void
+rtpcc_feedback_adapter_outage (RtpccFeedbackAdapter * a, RtpccTime now)
+{
+  a->rtt_from = now;
+}
+
+/* TRUE if a packet sent at @send_time may give an RTT sample */
+static gboolean
+rtt_valid (const RtpccFeedbackAdapter * a, RtpccTime send_time)
+{
+  return a->rtt_from == RTPCC_TIME_NONE || send_time >= a->rtt_from;
 }
 
 const RtpccFeedbackAdapterStats *
@@ -348,7 +364,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
     return FOREIGN;
   a->stats.has_feedback = TRUE;
   sample = RTPCC_TIME_NONE;
-  if (newest) {
+  if (newest && rtt_valid (a, newest->send_time)) {
     /* RTT = now − send − the receiver's hold time (report − arrival) */
     RtpccTime hold = report_remote + a->remote_offset - newest->arrival;
     sample = now - newest->send_time - hold;
@@ -453,7 +469,8 @@ on_twcc_parsed (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccTwcc * fb)
    * leaves us. Only packets reported for the first time count: a repeated
    * report would measure the feedback's age, not the path. */
   sample = RTPCC_TIME_NONE;
-  if (newest_sent && now > newest_sent->send_time) {
+  if (newest_sent && now > newest_sent->send_time
+      && rtt_valid (a, newest_sent->send_time)) {
     sample = now - newest_sent->send_time;
     update_rtt (a, sample);
   }
@@ -624,6 +641,8 @@ on_report_block (RtpccFeedbackAdapter * a, RtpccTime now,
   rr->rtt = rtpcc_rtcp_rtt_from_lsr (now_short, rb->lsr, rb->dlsr);
   rr->lsr_sent = rb->lsr == 0 ? RTPCC_TIME_NONE :
       now - rtpcc_ntp_short_to_time (now_short - rb->lsr);
+  if (rr->lsr_sent != RTPCC_TIME_NONE && !rtt_valid (a, rr->lsr_sent))
+    rr->rtt = RTPCC_TIME_NONE;
   /* what we sent on this SSRC since the previous report about it */
   rr->packets_sent_interval = st->packet_count - st->packets_at_last_report;
   st->packets_at_last_report = st->packet_count;

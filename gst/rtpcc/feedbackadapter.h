@@ -119,6 +119,17 @@ gboolean rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * adapter,
 gboolean rtpcc_feedback_adapter_receive_twcc (RtpccFeedbackAdapter * adapter,
     RtpccTime now, const RtpccTwcc * fb);
 
+/* Feedback has stopped (the no-feedback timer, nofeedback.h) and this is
+ * @now: packets sent before @now that are reported later crossed an outage
+ * (held in a queue, or the feedback about them was), so their delay
+ * measures the outage, not the path. Their RTTs (and LSR/DLSR RTTs of SRs
+ * sent before @now) are not samples, as Karn's algorithm leaves out the
+ * RTT of a segment sent before a retransmission timeout (RFC 6298 §3):
+ * one 30 s sample would hold srtt, every RTT-scaled gain and the restart's
+ * doubling period up for seconds after the path is back. */
+void rtpcc_feedback_adapter_outage (RtpccFeedbackAdapter * adapter,
+    RtpccTime now);
+
 const RtpccFeedbackAdapterStats
     * rtpcc_feedback_adapter_get_stats (const RtpccFeedbackAdapter * adapter);
 

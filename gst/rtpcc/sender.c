@@ -546,12 +546,23 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccWirePacket * out)
   return w.handle;
 }
 
+/* While feedback is stopped, what arrives reports packets that crossed the
+ * outage: their delay is not the path's RTT (feedbackadapter.h). */
+static void
+mark_outage (RtpccSender * s, RtpccTime now)
+{
+  if (rtpcc_controller_feedback_stopped (s->cc, NULL))
+    rtpcc_feedback_adapter_outage (s->feedback, now);
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
 {
-  gboolean ours = rtpcc_feedback_adapter_receive (s->feedback, now, data,
-      len);
+  gboolean ours;
+
+  mark_outage (s, now);
+  ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
 
   if (rtpcc_rate_cap_receive (s->ratecap, data, len)) {
     ours = TRUE;
@@ -578,6 +589,7 @@ transport_twcc (const RtpccTwcc * fb, gpointer user_data)
 {
   TransportCall *c = user_data;
 
+  mark_outage (c->sender, c->now);
   rtpcc_feedback_adapter_receive_twcc (c->sender->feedback, c->now, fb);
 }
 

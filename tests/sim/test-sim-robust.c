@@ -8,11 +8,16 @@
  *    bytes hardly change with the media's loss;
  *  - when feedback stops, every controller backs off (the no-feedback
  *    timer, nofeedback.h) long before the RFC 8083 breaker, the sender says
- *    why, and when it returns the rate climbs back instead of jumping.
+ *    why, and when it returns the rate climbs back instead of jumping;
+ *  - after a capacity outage of 1 s, 5 s or 30 s, every controller uses
+ *    80 % of the link again within 5 s of its return;
+ *  - gcc next to a long TCP flow takes a fair part of the link, and goes
+ *    back to a short queue when the TCP flow leaves.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sim-rtpcc.h"
+#include "sim-tcp.h"
 
 #include <math.h>
 
@@ -190,9 +195,8 @@ feedback_stop (const gchar * controller, gdouble halve_s,
     /* no jump back to the old rate */
     g_assert_cmpfloat (first_half_s, <=, 0.6 * before);
   }
-  /* but back near it within seconds (TFRC's and CCID2's RTT estimators
-   * take the feedback that waited out the stop in the dead path's queue,
-   * a 14 s sample, and climb once per inflated RTT) */
+  /* but back near it within seconds (the feedback that waited out the
+   * stop in the dead path's queue is no RTT sample: feedbackadapter.h) */
   if (climb_check)
     g_assert_cmpfloat (later, >=, 0.8 * before);
   sim_rtpcc_net_free (net);
@@ -203,10 +207,130 @@ test_feedback_stop (void)
 {
   feedback_stop ("gcc", 1, TRUE, TRUE);
   feedback_stop ("nada", 1, TRUE, TRUE);
-  feedback_stop ("tfrc", 1, TRUE, FALSE);
-  feedback_stop ("ccid2", 1, TRUE, FALSE);
+  feedback_stop ("tfrc", 1, TRUE, TRUE);
+  feedback_stop ("ccid2", 1, TRUE, TRUE);
   /* RTCP receiver reports alone, about one a second */
   feedback_stop ("rr", 5, FALSE, FALSE);
+}
+
+/* The seconds from @end (an outage's end) to the first 200 ms row from
+ * which the mean receive rate over the next 1 s is >= 80 % of the mean
+ * capacity there (the matrix's recovery_s); -1 if never. */
+static gdouble
+recovery_s (const SimRtpccResult * r, RtpccTime end)
+{
+  for (guint i = 0; i + 5 <= r->n_rows; i++) {
+    gdouble recv = 0, cap = 0;
+
+    if (r->rows[i].time < end)
+      continue;
+    for (guint k = i; k < i + 5; k++) {
+      recv += r->rows[k].recv_kbps;
+      cap += r->rows[k].capacity_kbps;
+    }
+    if (cap > 0 && recv >= 0.8 * cap)
+      return RTPCC_TIME_AS_SEC (r->rows[i].time - end);
+  }
+  return -1;
+}
+
+/* A 2 Mbit/s, 50 ms link goes down at 20 s for 1, 5 or 30 s (packets in
+ * its queue wait the outage out; new ones are dropped). Whatever the
+ * controller did meanwhile (the no-feedback timer, TCP-like timeouts, the
+ * RFC 8083 breaker's RTCP timeout after 15 s), it must use 80 % of the
+ * link again within 5 s of its return. */
+static void
+test_outage_recovery (void)
+{
+  static const gchar *ctls[] = { "gcc", "nada", "tfrc", "ccid2" };
+  static const guint outage_s[] = { 1, 5, 30 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ctls); i++) {
+    for (guint j = 0; j < G_N_ELEMENTS (outage_s); j++) {
+      SimRtpccScenarioConfig c;
+      SimRtpccResult *r;
+      GError *err = NULL;
+      gchar *spec = g_strdup_printf ("2000@0,0@20,2000@%u",
+          20 + outage_s[j]);
+      gdouble rec;
+
+      sim_rtpcc_scenario_config_init (&c);
+      c.controller = ctls[i];
+      c.capacity = rtpcc_capacity_new_schedule (spec, &err);
+      g_assert_no_error (err);
+      c.duration = RTPCC_SEC (20 + outage_s[j] + 15);
+      r = run (&c);
+      rec = recovery_s (r, RTPCC_SEC (20 + outage_s[j]));
+      g_test_message ("%s, %u s outage: 80 %% of the link again %.1f s "
+          "after it", ctls[i], outage_s[j], rec);
+      /* the premise: the link was used before the outage */
+      g_assert_cmpfloat (recovery_s (r, RTPCC_SEC (12)), >=, 0);
+      g_assert_cmpfloat (rec, >=, 0);
+      g_assert_cmpfloat (rec, <=, 5);
+      sim_rtpcc_result_free (r);
+      rtpcc_capacity_unref (c.capacity);
+      g_free (spec);
+    }
+  }
+}
+
+/* gcc on 2 Mbit/s, 50 ms one way, a 300 ms drop-tail queue; a NewReno
+ * flow from 20 s to 80 s. While it runs the delay-based estimate alone
+ * would leave gcc a sixth of the link (the queue never empties, every
+ * delay signal is an over-use); with the competitive mode
+ * (cc/gcc/competitor.h) gcc gets 0.3-0.6 of it, and once TCP has left it
+ * finds the queue empty again on its next drain and keeps it short. */
+static void
+test_gcc_against_tcp (void)
+{
+  SimRtpccNetConfig nc;
+  SimRtpccFlowConfig fc;
+  SimRtpccNet *net;
+  SimTcpConfig tc;
+  SimFlowSummary m, t, late;
+  GError *err = NULL;
+  gdouble share;
+
+  sim_rtpcc_net_config_init (&nc);
+  nc.forward.capacity = rtpcc_capacity_new_constant (2000 * KBPS);
+  nc.forward.delay = RTPCC_MSEC (50);
+  nc.reverse.delay = RTPCC_MSEC (50);
+  net = sim_rtpcc_net_new (&nc);
+  rtpcc_capacity_unref (nc.forward.capacity);
+  sim_rtpcc_flow_config_init (&fc, 0, "gcc", SIM_RTPCC_FEEDBACK_AUTO, 1);
+  fc.sender.sender.cc.min_bitrate = 150 * KBPS;
+  fc.sender.sender.cc.start_bitrate = 150 * KBPS;
+  fc.sender.sender.cc.max_bitrate = 3000 * KBPS;
+  g_assert_nonnull (sim_rtpcc_net_add_flow (net, &fc, &err));
+  g_assert_no_error (err);
+  sim_tcp_config_init (&tc);
+  tc.flow = 100;
+  tc.start = RTPCC_SEC (20);
+  tc.stop = RTPCC_SEC (80);
+  tc.seed = 1;
+  g_assert_nonnull (sim_rtpcc_net_add_tcp (net, &tc, &err));
+  g_assert_no_error (err);
+  sim_rtpcc_net_run (net, RTPCC_SEC (120));
+
+  g_assert_true (sim_metrics_summarize (net->metrics, 0, RTPCC_SEC (40),
+          RTPCC_SEC (80), &m));
+  g_assert_true (sim_metrics_summarize (net->metrics, 100, RTPCC_SEC (40),
+          RTPCC_SEC (80), &t));
+  g_assert_true (sim_metrics_summarize (net->metrics, 0, RTPCC_SEC (100),
+          RTPCC_SEC (120), &late));
+  share = m.recv_kbps / (m.recv_kbps + t.recv_kbps);
+  g_test_message ("gcc vs NewReno 40-80 s: %.0f vs %.0f kbit/s, share %.2f, "
+      "queue p95 %.0f ms; alone again 100-120 s: %.0f kbit/s, queue p95 "
+      "%.0f ms", m.recv_kbps, t.recv_kbps, share, m.qdelay_ms_p95,
+      late.recv_kbps, late.qdelay_ms_p95);
+  /* the premise: TCP filled the queue */
+  g_assert_cmpfloat (m.qdelay_ms_p95, >=, 150);
+  g_assert_cmpfloat (share, >=, 0.3);
+  g_assert_cmpfloat (share, <=, 0.6);
+  /* low delay again, and the link used */
+  g_assert_cmpfloat (late.qdelay_ms_p95, <=, 50);
+  g_assert_cmpfloat (late.recv_kbps, >=, 0.8 * 2000);
+  sim_rtpcc_net_free (net);
 }
 
 int
@@ -218,5 +342,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/robust/ccfb-bytes-bounded-under-loss",
       test_ccfb_bytes_bounded_under_loss);
   g_test_add_func ("/sim/robust/feedback-stop", test_feedback_stop);
+  g_test_add_func ("/sim/robust/outage-recovery", test_outage_recovery);
+  g_test_add_func ("/sim/robust/gcc-against-tcp", test_gcc_against_tcp);
   return g_test_run ();
 }

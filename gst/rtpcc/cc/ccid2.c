@@ -22,6 +22,9 @@
  *  - timeout (no feedback for an RTO while packets are in flight):
  *    ssthresh = cwnd / 2, cwnd = 1, pipe = 0, slow start; the RTO doubles on
  *    each consecutive timeout (≤ 60 s) and is re-armed by the next packet sent.
+ *    Consecutive timeouts keep the first one's ssthresh, and the loss of a
+ *    packet sent while timed out is no new congestion event (RFC 5681
+ *    §3.1): an outage is one reduction, as it is for TCP.
  *    The first acknowledgement after it (the path is back) takes the packets
  *    sent since out of the pipe too, so that slow start is not held until
  *    the next, backed-off, timeout.
@@ -80,6 +83,8 @@ typedef struct
   gboolean have_sent;
   guint64 recovery_seq;         /* packets up to here predate the last cut */
   gboolean have_recovery;
+  guint64 timeout_seq;          /* the last packet sent into a timeout */
+  gboolean have_timeout_seq;
 
   /* rounds, for the cwnd-limited test */
   guint64 round_end_seq;
@@ -208,6 +213,14 @@ ccid2_on_packet_sent (RtpccController * cc, RtpccTime now,
   if (!c->have_sent)
     c->round_end_seq = pkt->seq;
   c->have_sent = TRUE;
+  /* sent into a timeout (the window of one probing a path that may be
+   * down): its loss belongs to the episode the timeout already punished,
+   * as TCP's retransmissions by the timer do (RFC 5681 §3.1); an outage
+   * must not cut ssthresh to 2 when the path returns */
+  if (c->timed_out) {
+    c->timeout_seq = c->highest_sent;
+    c->have_timeout_seq = TRUE;
+  }
   c->peak = MAX (c->peak, c->in_flight);
   c->last_send = now;
   c->mean_size += (pkt->size - c->mean_size) / 8.0;
@@ -301,7 +314,9 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     if (r->received)
       acked = TRUE;
     if (!r->received || ce) {
-      if (!before_cut) {
+      gboolean into_timeout = !r->received && c->have_timeout_seq
+          && r->seq <= c->timeout_seq;
+      if (!before_cut && !into_timeout) {
         ccid2_congestion (c);
         loss = TRUE;
       }
@@ -348,8 +363,13 @@ ccid2_on_tick (RtpccController * cc, RtpccTime now)
 
   if (c->in_flight == 0)
     return;
-  /* RFC 4341 §5 timeout: pipe = 0, ssthresh = cwnd / 2, cwnd = 1 */
-  c->ssthresh = MAX (c->cwnd / 2, 2);
+  /* RFC 4341 §5 timeout: pipe = 0, ssthresh = cwnd / 2, cwnd = 1. Only
+   * the first of consecutive timeouts sets ssthresh (RFC 5681 §3.1: held
+   * constant while the same data times out again): a window of one halved
+   * per backed-off RTO through an outage left ssthresh at 2, and the path,
+   * once back, was refilled by congestion avoidance, a packet per RTT. */
+  if (!c->timed_out)
+    c->ssthresh = MAX (c->cwnd / 2, 2);
   c->cwnd = 1;
   c->forgiven += c->in_flight;
   c->in_flight = 0;

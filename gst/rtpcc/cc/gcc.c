@@ -8,6 +8,8 @@
  *           -> AIMD on the received rate                              = A
  *   reports -> loss fraction over a window                            = As
  *   target = min (A, As); a probe adds fec_bitrate on top.
+ * While a loss-based flow holds the queue (cc/gcc/competitor.h), A is at
+ * least the TCP equation's rate for our loss-event rate and RTT.
  *
  * This file is the glue: it feeds the parts under cc/gcc/, publishes the
  * target, and maps controller-params onto them. docs/gcc.md has what each
@@ -23,6 +25,7 @@
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/aimd.h>
 #include <rtpcc/cc/gcc/burst.h>
+#include <rtpcc/cc/gcc/competitor.h>
 #include <rtpcc/cc/gcc/detector.h>
 #include <rtpcc/cc/gcc/freepath.h>
 #include <rtpcc/cc/gcc/grouper.h>
@@ -115,6 +118,8 @@ typedef struct
   RtpccRateWindow recv;
   gdouble received_rate;        /* R, -1 unknown */
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
+  RtpccGccCompetitor competitor;        /* a loss-based flow holds the queue */
+  gboolean competing;           /* its rate applies */
   RtpccTime srtt;
 
   /* probing */
@@ -146,10 +151,21 @@ gcc_rtt (const Gcc * g)
       RTPCC_GCC_DEFAULT_RTT;
 }
 
+/* A, or against a loss-based flow at least what TCP would get there
+ * (competitor.h) */
+static gdouble
+gcc_delay_rate (const Gcc * g)
+{
+  if (g->competing)
+    return MAX (g->aimd.rate, MIN (rtpcc_gcc_competitor_rate
+            (&g->competitor, gcc_rtt (g)), g->aimd.max_rate));
+  return g->aimd.rate;
+}
+
 static gdouble
 gcc_rate (const Gcc * g)
 {
-  return MIN (g->aimd.rate, g->loss.rate);
+  return MIN (gcc_delay_rate (g), g->loss.rate);
 }
 
 static void
@@ -221,6 +237,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->srtt = RTPCC_TIME_NONE;
   rtpcc_gcc_prober_init (&g->probe, now);
   rtpcc_gcc_free_path_init (&g->free_path);
+  rtpcc_gcc_competitor_init (&g->competitor);
   g->reason = "initial";
   gcc_publish (g);
 }
@@ -416,8 +433,10 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       probe_all_reported = TRUE;
     /* FEC and probe packets are expendable: their loss says little about
      * what the media suffers, and a failed probe must not cut the rate */
-    if (!r->is_fec)
+    if (!r->is_fec) {
       rtpcc_gcc_loss_add (&g->loss, r->send_time, r->received);
+      rtpcc_gcc_competitor_add (&g->competitor, now, r, gcc_rtt (g));
+    }
     if (!r->received || r->arrival == RTPCC_TIME_NONE)
       continue;
     /* but every byte that crossed the link counts for the receive rate and
@@ -456,6 +475,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
+    g->competing = rtpcc_gcc_competitor_update (&g->competitor, now);
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
     if (g->aimd.last_decreased)
       g->n_decreases++;
@@ -463,7 +483,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     g->overuse_latched = FALSE;
   }
 
-  la = rtpcc_gcc_loss_evaluate (&g->loss, now, g->aimd.rate);
+  la = rtpcc_gcc_loss_evaluate (&g->loss, now, gcc_delay_rate (g));
   if (la == RTPCC_GCC_LOSS_DECREASE) {
     g->n_loss_decreases++;
     g->aimd.startup = FALSE;
@@ -576,6 +596,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_BOOL ("periodic-probing", Gcc, probe.periodic),
   RTPCC_PARAM_BOOL ("capacity-probing", Gcc, probe.capacity),
   RTPCC_PARAM_BOOL ("recovery-probes", Gcc, probe.recovery),
+  RTPCC_PARAM_BOOL ("competitive", Gcc, competitor.enabled),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
   RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
