@@ -16,6 +16,7 @@ gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
   task->lock = lock;
   g_cond_init (&task->cond);
   task->clock_id = NULL;
+  task->spare_id = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
   task->flushing = TRUE;
   task->system_clock = system_clock;
@@ -25,6 +26,9 @@ void
 gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
 {
   g_cond_clear (&task->cond);
+  if (task->spare_id)
+    gst_clock_id_unref (task->spare_id);
+  task->spare_id = NULL;
 }
 
 gboolean
@@ -54,7 +58,15 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
     gst_object_unref (clock);
     return TRUE;
   }
-  id = gst_clock_new_single_shot_id (clock, target);
+  id = task->spare_id;
+  task->spare_id = NULL;
+  if (id && !(gst_clock_id_uses_clock (id, clock)
+          && gst_clock_single_shot_id_reinit (clock, id, target))) {
+    gst_clock_id_unref (id);
+    id = NULL;
+  }
+  if (!id)
+    id = gst_clock_new_single_shot_id (clock, target);
   /* published before the lock goes: a kick can unschedule it (also before
    * the wait starts, which then returns at once) */
   task->clock_id = id;
@@ -64,7 +76,9 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
   g_mutex_lock (task->lock);
   task->clock_id = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
-  gst_clock_id_unref (id);
+  if (task->spare_id)
+    gst_clock_id_unref (task->spare_id);
+  task->spare_id = id;
   gst_object_unref (clock);
   return FALSE;
 }

@@ -27,6 +27,9 @@ typedef struct
   GMutex *lock;                 /* the element's; guards all below */
   GCond cond;
   GstClockID clock_id;          /* the clock wait in progress, if any */
+  GstClockID spare_id;          /* the last wait's id, re-armed for the
+                                 * next one on the same clock (a wait per
+                                 * packet: no allocation each time) */
   RtpccTime sleeps_until;       /* what the task sleeps for: a running
                                  * time, INFINITE (a wake-up), NONE (it
                                  * does not sleep) */
