@@ -17,31 +17,44 @@ gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
   g_cond_init (&task->cond);
   task->clock_id = NULL;
   task->spare_id = NULL;
+  task->spare_clock = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
   task->flushing = TRUE;
   task->system_clock = system_clock;
+}
+
+static void
+drop_spare (GstRtpccTimedTask * task)
+{
+  if (task->spare_id)
+    gst_clock_id_unref (task->spare_id);
+  task->spare_id = NULL;
+  gst_clear_object (&task->spare_clock);
 }
 
 void
 gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
 {
   g_cond_clear (&task->cond);
-  if (task->spare_id)
-    gst_clock_id_unref (task->spare_id);
-  task->spare_id = NULL;
+  drop_spare (task);
 }
 
 gboolean
 gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 {
   GstClock *clock = NULL;
-  GstClockTime target;
+  GstClockTime target, base_time = 0;
   GstClockID id;
 
   if (task->flushing)
     return FALSE;
   if (until != RTPCC_TIME_INFINITE) {
-    clock = gst_element_get_clock (task->element);
+    /* clock and base time under one object lock (a wait per packet) */
+    GST_OBJECT_LOCK (task->element);
+    if (task->element->clock)
+      clock = gst_object_ref (task->element->clock);
+    base_time = task->element->base_time;
+    GST_OBJECT_UNLOCK (task->element);
     if (clock == NULL && task->system_clock)
       clock = gst_system_clock_obtain ();
   }
@@ -52,21 +65,18 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
     task->sleeps_until = RTPCC_TIME_NONE;
     return FALSE;
   }
-  target = gst_element_get_base_time (task->element) +
-      (GstClockTime) MAX (until, 0);
+  target = base_time + (GstClockTime) MAX (until, 0);
   if (gst_clock_get_time (clock) >= target) {
     gst_object_unref (clock);
     return TRUE;
   }
-  id = task->spare_id;
+  if (task->spare_id && (task->spare_clock != clock
+          || !gst_clock_single_shot_id_reinit (clock, task->spare_id,
+              target)))
+    drop_spare (task);
+  id = task->spare_id ? task->spare_id :
+      gst_clock_new_single_shot_id (clock, target);
   task->spare_id = NULL;
-  if (id && !(gst_clock_id_uses_clock (id, clock)
-          && gst_clock_single_shot_id_reinit (clock, id, target))) {
-    gst_clock_id_unref (id);
-    id = NULL;
-  }
-  if (!id)
-    id = gst_clock_new_single_shot_id (clock, target);
   /* published before the lock goes: a kick can unschedule it (also before
    * the wait starts, which then returns at once) */
   task->clock_id = id;
@@ -76,9 +86,10 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
   g_mutex_lock (task->lock);
   task->clock_id = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
-  if (task->spare_id)
-    gst_clock_id_unref (task->spare_id);
   task->spare_id = id;
+  if (task->spare_clock != clock)
+    gst_object_replace ((GstObject **) & task->spare_clock,
+        GST_OBJECT (clock));
   gst_object_unref (clock);
   return FALSE;
 }
@@ -106,8 +117,11 @@ gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
     gboolean flushing)
 {
   task->flushing = flushing;
-  if (flushing)
+  if (flushing) {
     gst_rtpcc_timed_task_wake (task);
+    /* not in use (only a wait uses it, under the lock): the clock goes */
+    drop_spare (task);
+  }
 }
 
 gboolean

@@ -30,6 +30,8 @@ typedef struct
   GstClockID spare_id;          /* the last wait's id, re-armed for the
                                  * next one on the same clock (a wait per
                                  * packet: no allocation each time) */
+  GstClock *spare_clock;        /* its clock (a reference: never another
+                                 * clock at the same address) */
   RtpccTime sleeps_until;       /* what the task sleeps for: a running
                                  * time, INFINITE (a wake-up), NONE (it
                                  * does not sleep) */

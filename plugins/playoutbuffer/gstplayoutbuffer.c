@@ -720,28 +720,31 @@ gst_playout_buffer_release_pad (GstElement * element, GstPad * pad)
 
 /* --- time -------------------------------------------------------------------- */
 
-static GstClock *
-gst_playout_buffer_get_clock (GstPlayoutBuffer * self)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT_CAST (self));
-
-  return clock ? clock : gst_system_clock_obtain ();
-}
-
 /* Running time, never going backwards; frozen while not PLAYING. */
 static RtpccTime
 gst_playout_buffer_now_locked (GstPlayoutBuffer * self)
 {
-  GstClock *clock;
-  GstClockTime clock_time, base_time;
+  GstElement *element = GST_ELEMENT_CAST (self);
+  GstClockTime clock_time = GST_CLOCK_TIME_NONE, base_time;
+  gboolean have_clock;
   RtpccTime now;
 
   if (!self->playing)
     return self->last_now;
-  clock = gst_playout_buffer_get_clock (self);
-  clock_time = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  base_time = gst_element_get_base_time (GST_ELEMENT_CAST (self));
+  /* clock and base time under one object lock, without a reference: this
+   * runs several times per packet */
+  GST_OBJECT_LOCK (element);
+  base_time = element->base_time;
+  have_clock = element->clock != NULL;
+  if (have_clock)
+    clock_time = gst_clock_get_time (element->clock);
+  GST_OBJECT_UNLOCK (element);
+  if (!have_clock) {
+    GstClock *clock = gst_system_clock_obtain ();
+
+    clock_time = gst_clock_get_time (clock);
+    gst_object_unref (clock);
+  }
   if (!GST_CLOCK_TIME_IS_VALID (clock_time) || clock_time < base_time)
     return self->last_now;
   now = (RtpccTime) (clock_time - base_time);
