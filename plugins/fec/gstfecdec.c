@@ -129,7 +129,7 @@ get_now (GstFecDec * self, GstBuffer * buf)
 
 /* Everything the decoder releases at @now, as buffers (lock held). */
 static void
-collect (GstFecDec * self, RtpccTime now, GstBufferList * out)
+collect (GstFecDec * self, RtpccTime now, GstFecOut * out)
 {
   GBytes *b;
   gboolean rec;
@@ -144,7 +144,7 @@ collect (GstFecDec * self, RtpccTime now, GstBufferList * out)
     if (rec)
       GST_DEBUG_OBJECT (self, "recovered a packet");
     g_bytes_unref (b);
-    gst_buffer_list_add (out, buf);
+    gst_fec_out_add (out, buf);
   }
 }
 
@@ -152,14 +152,13 @@ static GstFlowReturn
 gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
-  GstBufferList *out = gst_buffer_list_new ();
+  GstFecOut out = GST_FEC_OUT_INIT;
   GstEvent *window = NULL;
   GstMapInfo map;
   RtpccFecInput r;
   RtpccTime now;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
-    gst_buffer_list_unref (out);
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
@@ -177,11 +176,11 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   r = rtpcc_fec_decoder_push (self->dec, map.data, map.size, now,
       GST_BUFFER_PTS (buf));
   if (r == RTPCC_FEC_INPUT_PASS) {
-    gst_buffer_list_add (out, gst_buffer_ref (buf));
+    gst_fec_out_add (&out, gst_buffer_ref (buf));
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, out);
+  collect (self, now, &out);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -191,7 +190,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 
   if (window)
     gst_pad_push_event (self->srcpad, window);
-  return gst_fec_push_list (self->srcpad, out);
+  return gst_fec_out_push (self->srcpad, &out);
 }
 
 /* Sleeps on the element clock until the oldest hole's deadline, then
@@ -201,7 +200,7 @@ static void
 gst_fec_dec_loop (gpointer data)
 {
   GstFecDec *self = data;
-  GstBufferList *out;
+  GstFecOut out = GST_FEC_OUT_INIT;
   GstFlowReturn ret;
 
   g_mutex_lock (&self->lock);
@@ -216,12 +215,11 @@ gst_fec_dec_loop (gpointer data)
   g_mutex_unlock (&self->lock);
 
   GST_PAD_STREAM_LOCK (self->sinkpad);
-  out = gst_buffer_list_new ();
   g_mutex_lock (&self->lock);
   if (!self->task.flushing)
-    collect (self, get_now (self, NULL), out);
+    collect (self, get_now (self, NULL), &out);
   g_mutex_unlock (&self->lock);
-  ret = gst_fec_push_list (self->srcpad, out);
+  ret = gst_fec_out_push (self->srcpad, &out);
   GST_PAD_STREAM_UNLOCK (self->sinkpad);
   if (ret == GST_FLOW_FLUSHING)
     gst_pad_pause_task (self->srcpad);
@@ -256,13 +254,13 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_EOS:{
-      GstBufferList *out = gst_buffer_list_new ();
+      GstFecOut out = GST_FEC_OUT_INIT;
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, out);
+      collect (self, RTPCC_TIME_INFINITE, &out);
       g_mutex_unlock (&self->lock);
-      gst_fec_push_list (self->srcpad, out);
+      gst_fec_out_push (self->srcpad, &out);
       break;
     }
     case GST_EVENT_FLUSH_START:
