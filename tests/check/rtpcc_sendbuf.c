@@ -827,8 +827,9 @@ static gboolean
 same_releases (void)
 {
   return released_ours->len == released_naive->len
-      && memcmp (released_ours->data, released_naive->data,
-      released_ours->len * sizeof (guint)) == 0;
+      && (released_ours->len == 0
+      || memcmp (released_ours->data, released_naive->data,
+          released_ours->len * sizeof (guint)) == 0);
 }
 
 /* One random session: streams of random priorities and frame types,
