@@ -41,6 +41,8 @@
 #include "gstrtpccnow.h"
 #include "gstrtpcctimedtask.h"
 
+#include <string.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_fec_dec_debug);
 #define GST_CAT_DEFAULT gst_fec_dec_debug
 
@@ -127,17 +129,33 @@ get_now (GstFecDec * self, GstBuffer * buf)
       &self->last_now);
 }
 
-/* Everything the decoder releases at @now, as buffers (lock held). */
+/* Everything the decoder releases at @now, as buffers (lock held). @in
+ * (mapped as @in_map), if any, is the buffer just pushed. */
 static void
-collect (GstFecDec * self, RtpccTime now, GstFecOut * out)
+collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
+    const GstMapInfo * in_map)
 {
   GBytes *b;
   gboolean rec;
   guint64 pts;
 
   while ((b = rtpcc_fec_decoder_pop_tagged (self->dec, now, &rec, &pts))) {
-    GstBuffer *buf = gst_buffer_new_wrapped_bytes (b);
+    gsize len;
+    const guint8 *data = g_bytes_get_data (b, &len);
+    GstBuffer *buf;
 
+    if (in && !rec && len == in_map->size
+        && memcmp (data, in_map->data, len) == 0) {
+      /* the packet just pushed, released at once (the usual case): the
+       * input buffer goes on, rather than a new one around the
+       * decoder's copy */
+      buf = gst_buffer_ref (in);
+      in = NULL;
+      g_bytes_unref (b);
+      gst_fec_out_add (out, buf);
+      continue;
+    }
+    buf = gst_buffer_new_wrapped_bytes (b);
     /* a rebuilt packet gets the arrival PTS of the packet that completed
      * it; an original keeps its own (its tag) */
     GST_BUFFER_PTS (buf) = rec ? self->last_pts : (GstClockTime) pts;
@@ -180,7 +198,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, &out);
+  collect (self, now, &out, buf, &map);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -217,7 +235,7 @@ gst_fec_dec_loop (gpointer data)
   GST_PAD_STREAM_LOCK (self->sinkpad);
   g_mutex_lock (&self->lock);
   if (!self->task.flushing)
-    collect (self, get_now (self, NULL), &out);
+    collect (self, get_now (self, NULL), &out, NULL, NULL);
   g_mutex_unlock (&self->lock);
   ret = gst_fec_out_push (self->srcpad, &out);
   GST_PAD_STREAM_UNLOCK (self->sinkpad);
@@ -258,7 +276,7 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, &out);
+      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL);
       g_mutex_unlock (&self->lock);
       gst_fec_out_push (self->srcpad, &out);
       break;
