@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <rtpcc/sendbuf.h>
 
+#include "heap.h"
+
 #include <string.h>
 
 typedef struct _Stream Stream;
@@ -27,6 +29,8 @@ typedef struct
   GQueue items;                 /* Item* */
   guint64 bytes;                /* queued */
   GList *link;                  /* in RtpccSendbuf.frames */
+  GList *slink;                 /* in Stream.frames */
+  gint vpos;                    /* in RtpccSendbuf.victims[priority] */
 } Frame;
 
 struct _Stream
@@ -37,7 +41,8 @@ struct _Stream
   gboolean last_marker;
   gboolean last_dropped;        /* the frame in progress was dropped */
   Frame *open;                  /* the frame in progress, if queued */
-  guint64 scan;                 /* best_frame() pass that saw it last */
+  GQueue frames;                /* its Frame*, arrival order */
+  gint spos;                    /* in RtpccSendbuf.send */
   guint n_frames;               /* Frame objects pointing here */
   guint16 next_seq;             /* output numbering */
   gboolean broken;              /* a reference frame was dropped */
@@ -53,8 +58,16 @@ struct _RtpccSendbuf
   RtpccTime rtt;
   guint64 rate;
   RtpccTime next_allowed;       /* drain: earliest time of the next send */
-  guint64 scan;                 /* best_frame() pass counter */
   guint pending_frames;
+  /* Dequeue and overflow in O(log n) however many frames stand: the
+   * streams whose oldest frame may go now, best first by the transmission
+   * order (best_frame); per priority the frames an overflow may evict,
+   * first victim first (ring_victim); per priority the frames with
+   * packets queued. */
+  RtpccHeap send;
+  RtpccHeap victims[RTPCC_SENDBUF_N_PRIORITIES];
+  guint nonempty[RTPCC_SENDBUF_N_PRIORITIES];
+  Frame *watch;                 /* enqueue's frame while it is alive */
   RtpccSendbufStats stats;
 };
 
@@ -107,6 +120,90 @@ rtpcc_sendbuf_config_init (RtpccSendbufConfig * config)
   config->burst = RTPCC_MSEC (5);
 }
 
+static gboolean
+by_priority (RtpccSendbufPolicy p)
+{
+  return p != RTPCC_SENDBUF_FIFO && p != RTPCC_SENDBUF_RING;
+}
+
+static gint
+cmp_u64 (guint64 a, guint64 b)
+{
+  return a < b ? -1 : a > b;
+}
+
+/* Transmission order of two streams' oldest frames: priority, then a
+ * frame already started, then creation time, then arrival; fifo and ring
+ * (the papers' baselines: unmodified DCCP, Lai & Kohler ring buffers)
+ * arrival only. */
+static gint
+send_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const RtpccSendbuf *sb = data;
+  /* streams in the heap have a head frame (stream_refresh) */
+  const Frame *fa = ((const Stream *) a)->frames.head->data;
+  const Frame *fb = ((const Stream *) b)->frames.head->data;
+
+  if (by_priority (sb->config.policy)) {
+    if (fa->priority != fb->priority)
+      return fa->priority > fb->priority ? -1 : 1;
+    if (fa->started != fb->started)
+      return fa->started ? -1 : 1;
+    if (fa->created != fb->created)
+      return fa->created < fb->created ? -1 : 1;
+  }
+  return cmp_u64 (fa->id, fb->id);
+}
+
+/* How much a frame is worth keeping, for the ring victim: non-reference
+ * frames go first, then delta frames, keyframes last. */
+static guint
+frame_value (const Frame * f)
+{
+  if (f->droppable)
+    return 0;
+  return f->keyframe ? 2 : 1;
+}
+
+/* Eviction order within a priority: least valuable, then oldest, then
+ * first arrived. */
+static gint
+victim_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const Frame *fa = a, *fb = b;
+
+  if (frame_value (fa) != frame_value (fb))
+    return frame_value (fa) < frame_value (fb) ? -1 : 1;
+  if (fa->created != fb->created)
+    return fa->created < fb->created ? -1 : 1;
+  return cmp_u64 (fa->id, fb->id);
+}
+
+/* @s may send when its oldest frame has packets queued and is not held
+ * as a dependant (a stream's frames leave in arrival order). */
+static void
+stream_refresh (RtpccSendbuf * sb, Stream * s)
+{
+  const Frame *head = g_queue_peek_head (&s->frames);
+
+  if (head && head->items.length > 0 && !head->pending)
+    rtpcc_heap_update (&sb->send, s);
+  else
+    rtpcc_heap_remove (&sb->send, s);
+}
+
+/* @f may be evicted while it has packets queued and none was sent. */
+static void
+victim_refresh (RtpccSendbuf * sb, Frame * f)
+{
+  RtpccHeap *h = &sb->victims[f->priority];
+
+  if (!f->started && !g_queue_is_empty (&f->items))
+    rtpcc_heap_update (h, f);
+  else
+    rtpcc_heap_remove (h, f);
+}
+
 RtpccSendbuf *
 rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
 {
@@ -125,6 +222,10 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
   sb->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   sb->rtt = RTPCC_TIME_NONE;
   sb->next_allowed = RTPCC_TIME_NONE;
+  rtpcc_heap_init (&sb->send, send_cmp, sb, G_STRUCT_OFFSET (Stream, spos));
+  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
+    rtpcc_heap_init (&sb->victims[p], victim_cmp, NULL,
+        G_STRUCT_OFFSET (Frame, vpos));
   return sb;
 }
 
@@ -150,13 +251,17 @@ frame_free (RtpccSendbuf * sb, Frame * f)
     release (sb, it->handle);
     g_free (it);
   }
-  if (f->stream && f->stream->open == f)
+  if (f->stream->open == f)
     f->stream->open = NULL;
-  if (f->stream)
-    f->stream->n_frames--;
+  f->stream->n_frames--;
   if (f->pending)
     sb->pending_frames--;
+  if (sb->watch == f)
+    sb->watch = NULL;
+  rtpcc_heap_remove (&sb->victims[f->priority], f);
   g_queue_delete_link (&sb->frames, f->link);
+  g_queue_delete_link (&f->stream->frames, f->slink);
+  stream_refresh (sb, f->stream);
   g_free (f);
 }
 
@@ -168,14 +273,23 @@ rtpcc_sendbuf_free (RtpccSendbuf * sb)
   while (!g_queue_is_empty (&sb->frames))
     frame_free (sb, g_queue_peek_head (&sb->frames));
   g_hash_table_destroy (sb->streams);
+  rtpcc_heap_clear (&sb->send);
+  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
+    rtpcc_heap_clear (&sb->victims[p]);
   g_free (sb);
 }
 
 void
 rtpcc_sendbuf_set_policy (RtpccSendbuf * sb, RtpccSendbufPolicy policy)
 {
-  if ((guint) policy < RTPCC_SENDBUF_N_POLICIES)
-    sb->config.policy = policy;
+  gboolean reorder;
+
+  if ((guint) policy >= RTPCC_SENDBUF_N_POLICIES)
+    return;
+  reorder = by_priority (policy) != by_priority (sb->config.policy);
+  sb->config.policy = policy;
+  if (reorder)
+    rtpcc_heap_rebuild (&sb->send);
 }
 
 void
@@ -272,8 +386,10 @@ frame_pop (RtpccSendbuf * sb, Frame * f)
   f->bytes -= it->info.size;
   sb->stats.queued_packets--;
   sb->stats.queued_bytes -= it->info.size;
-  if (g_queue_is_empty (&f->items))
+  if (g_queue_is_empty (&f->items)) {
     sb->stats.queued_frames--;
+    sb->nonempty[f->priority]--;
+  }
   return it;
 }
 
@@ -306,13 +422,13 @@ drop_frame_only (RtpccSendbuf * sb, Frame * f, RtpccSendbufDropReason reason)
 static void
 drop_dependents (RtpccSendbuf * sb, Stream * s, guint64 after_id)
 {
-  GList *l = sb->frames.head;
+  GList *l = s->frames.head;
   gboolean key_found = FALSE;
 
   while (l) {
     Frame *f = l->data;
     l = l->next;
-    if (f->stream != s || f->id <= after_id)
+    if (f->id <= after_id)
       continue;
     if (f->keyframe) {
       key_found = TRUE;
@@ -337,10 +453,11 @@ drop_frame (RtpccSendbuf * sb, Frame * f, RtpccSendbufDropReason reason)
     drop_dependents (sb, s, id);
 }
 
+/* enqueue's frame @f (sb->watch) was not dropped since */
 static gboolean
 frame_alive (RtpccSendbuf * sb, const Frame * f)
 {
-  return g_queue_find (&sb->frames, f) != NULL;
+  return sb->watch == f;
 }
 
 /* Count and release a packet that never entered the queue. */
@@ -378,16 +495,6 @@ rtpcc_sendbuf_has_room (const RtpccSendbuf * sb, guint size)
       || (c->max_frames > 0 && st->queued_frames >= c->max_frames));
 }
 
-/* How much a frame is worth keeping, for the ring victim: non-reference
- * frames go first, then delta frames, keyframes last. */
-static guint
-frame_value (const Frame * f)
-{
-  if (f->droppable)
-    return 0;
-  return f->keyframe ? 2 : 1;
-}
-
 /* Ring overflow victim: the oldest not-started frame of the lowest
  * priority present (video before audio, as in SFDPS's ring buffers after
  * Lai & Kohler), least valuable first.
@@ -397,28 +504,10 @@ frame_value (const Frame * f)
 static Frame *
 ring_victim (RtpccSendbuf * sb)
 {
-  Frame *best = NULL;
-  guint lowest = G_MAXUINT;
-
-  for (GList * l = sb->frames.head; l; l = l->next) {
-    Frame *f = l->data;
-    if (!g_queue_is_empty (&f->items))
-      lowest = MIN (lowest, f->priority);
-  }
-  for (GList * l = sb->frames.head; l; l = l->next) {
-    Frame *f = l->data;
-    if (f->started || g_queue_is_empty (&f->items) || f->priority != lowest)
-      continue;
-    if (!best || f->priority < best->priority
-        || (f->priority == best->priority
-            && (frame_value (f) < frame_value (best)
-                || (frame_value (f) == frame_value (best)
-                    && (f->created < best->created
-                        || (f->created == best->created
-                            && f->id < best->id))))))
-      best = f;
-  }
-  return best;
+  for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
+    if (sb->nonempty[p] > 0)
+      return rtpcc_heap_peek (&sb->victims[p]);
+  return NULL;
 }
 
 static Frame *
@@ -431,8 +520,11 @@ frame_new (RtpccSendbuf * sb, Stream * s, const RtpccSendbufPacket * p)
   f->priority = p->priority;
   f->created = p->created;
   f->id = sb->next_id++;
+  f->vpos = -1;
   g_queue_push_tail (&sb->frames, f);
   f->link = sb->frames.tail;
+  g_queue_push_tail (&s->frames, f);
+  f->slink = s->frames.tail;
   s->open = f;
   return f;
 }
@@ -509,6 +601,8 @@ rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
     s = g_new0 (Stream, 1);
     s->ssrc = p.ssrc;
     s->next_seq = p.seq;        /* no drops: output numbers = input numbers */
+    g_queue_init (&s->frames);
+    s->spos = -1;
     g_hash_table_insert (sb->streams, GUINT_TO_POINTER (p.ssrc), s);
   }
   sb->stats.enqueued_packets++;
@@ -546,12 +640,18 @@ rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
   it = g_new0 (Item, 1);
   it->info = p;
   it->handle = handle;
-  if (g_queue_is_empty (&f->items))
+  if (g_queue_is_empty (&f->items)) {
     sb->stats.queued_frames++;
+    sb->nonempty[f->priority]++;
+  }
   g_queue_push_tail (&f->items, it);
   f->bytes += p.size;
   sb->stats.queued_packets++;
   sb->stats.queued_bytes += p.size;
+  /* its type, pending state or emptiness may have changed */
+  stream_refresh (sb, s);
+  victim_refresh (sb, f);
+  sb->watch = f;
   if (p.marker) {
     frame_complete (sb, f);
     if (!frame_alive (sb, f))
@@ -580,42 +680,15 @@ rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
   return TRUE;
 }
 
-/* Transmission order: priority, then a frame already started, then
- * creation time, then arrival; but a stream's frames always leave in their
- * arrival (decoding) order, so only each stream's oldest queued frame is a
- * candidate (timestamps need not grow: B-frames). fifo and ring are the
- * papers' baselines (unmodified DCCP, Lai & Kohler ring buffers): arrival
- * order only. */
+/* The next frame to send: the best of the streams' oldest frames in the
+ * transmission order (send_cmp); a stream's frames always leave in their
+ * arrival (decoding) order, as timestamps need not grow (B-frames). */
 static Frame *
 best_frame (RtpccSendbuf * sb)
 {
-  Frame *best = NULL;
-  gboolean by_priority = sb->config.policy != RTPCC_SENDBUF_FIFO
-      && sb->config.policy != RTPCC_SENDBUF_RING;
-  guint64 scan = ++sb->scan;
+  Stream *s = rtpcc_heap_peek (&sb->send);
 
-  for (GList * l = sb->frames.head; l; l = l->next) {
-    Frame *f = l->data;
-    if (g_queue_is_empty (&f->items) || f->stream->scan == scan)
-      continue;
-    f->stream->scan = scan;     /* later frames of this stream wait */
-    if (f->pending)
-      continue;                 /* not known to be decodable yet */
-    if (!by_priority) {
-      /* the first queued frame in arrival order; a started frame is
-       * always at the front, as nothing overtakes it */
-      return f;
-    }
-    if (!best || f->priority > best->priority
-        || (f->priority == best->priority
-            && ((f->started && !best->started)
-                || (f->started == best->started
-                    && (f->created < best->created
-                        || (f->created == best->created
-                            && f->id < best->id))))))
-      best = f;
-  }
-  return best;
+  return s ? g_queue_peek_head (&s->frames) : NULL;
 }
 
 /* The transmission policy for a frame about to start. */
@@ -681,6 +754,10 @@ rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
   first = !f->started;
   f->started = TRUE;
   it = frame_pop (sb, f);
+  if (!g_queue_is_empty (&f->items)) {
+    stream_refresh (sb, f->stream);
+    victim_refresh (sb, f);
+  }
   handle = it->handle;
   prio = it->info.priority;
   age = now - it->info.created;
@@ -716,26 +793,12 @@ rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
   return handle;
 }
 
-/* Something that may be sent: a queued frame not held as a dependant. */
-static gboolean
-have_sendable (const RtpccSendbuf * sb)
-{
-  if (sb->stats.queued_packets == 0)
-    return FALSE;
-  if (sb->pending_frames == 0)
-    return TRUE;
-  for (GList * l = sb->frames.head; l; l = l->next) {
-    const Frame *f = l->data;
-    if (!f->pending && f->items.length > 0)
-      return TRUE;
-  }
-  return FALSE;
-}
-
 RtpccTime
 rtpcc_sendbuf_next_time (const RtpccSendbuf * sb, RtpccTime now)
 {
-  if (!have_sendable (sb))
+  /* something that may be sent: a frame held as a dependant is always its
+   * stream's last, so nothing sendable hides behind one */
+  if (best_frame ((RtpccSendbuf *) sb) == NULL)
     return RTPCC_TIME_NONE;
   if (sb->rate == 0 || sb->next_allowed == RTPCC_TIME_NONE)
     return now;

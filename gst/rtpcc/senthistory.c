@@ -5,13 +5,10 @@
 
 #include <string.h>
 
-/* RTP seq → sender-wide seq lookup ring per SSRC */
-#define SEQMAP_SIZE 8192
-
 typedef struct
 {
   RtpccSentStream pub;
-  guint64 seqmap[SEQMAP_SIZE];  /* wire seq & mask → sender seq (0 = none) */
+  guint64 *seqmap;              /* wire seq & mask → sender seq (0 = none) */
   guint64 *origmap;             /* the same by original seq (by_original) */
 } Stream;
 
@@ -19,6 +16,8 @@ struct _RtpccSentHistory
 {
   gboolean by_original;
   RtpccSentEntry *ring;
+  guint cap;                    /* ring entries, a power of two */
+  guint map_size;               /* per-stream map entries, a power of two */
   guint64 next_seq;             /* starts at 1 */
   guint64 oldest_unresolved;    /* lowest seq not yet received or lost */
   guint64 highest_received;
@@ -30,6 +29,7 @@ stream_free (gpointer data)
 {
   Stream *st = data;
 
+  g_free (st->seqmap);
   g_free (st->origmap);
   g_free (st);
 }
@@ -40,7 +40,9 @@ rtpcc_sent_history_new (gboolean by_original)
   RtpccSentHistory *h = g_new0 (RtpccSentHistory, 1);
 
   h->by_original = by_original;
-  h->ring = g_new0 (RtpccSentEntry, RTPCC_SENT_HISTORY_SIZE);
+  h->cap = RTPCC_SENT_HISTORY_MIN;
+  h->map_size = MIN (h->cap, RTPCC_SENT_HISTORY_SEQS);
+  h->ring = g_new0 (RtpccSentEntry, h->cap);
   h->next_seq = 1;
   h->oldest_unresolved = 1;
   h->streams = g_hash_table_new_full (NULL, NULL, NULL, stream_free);
@@ -65,10 +67,11 @@ rtpcc_sent_history_add_stream (RtpccSentHistory * h, guint32 ssrc)
   if (!st) {
     st = g_new0 (Stream, 1);
     st->pub.ssrc = ssrc;
+    st->seqmap = g_new0 (guint64, h->map_size);
     /* packets sent before the prober first renumbers the SSRC must be
      * found by their original seq too */
     if (h->by_original)
-      st->origmap = g_new0 (guint64, SEQMAP_SIZE);
+      st->origmap = g_new0 (guint64, h->map_size);
     g_hash_table_insert (h->streams, GUINT_TO_POINTER (ssrc), st);
   }
   return &st->pub;
@@ -78,6 +81,12 @@ RtpccSentStream *
 rtpcc_sent_history_get_stream (RtpccSentHistory * h, guint32 ssrc)
 {
   return g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+}
+
+guint
+rtpcc_sent_history_capacity (const RtpccSentHistory * h)
+{
+  return h->cap;
 }
 
 guint64
@@ -92,9 +101,9 @@ rtpcc_sent_history_get (RtpccSentHistory * h, guint64 seq)
   RtpccSentEntry *e;
 
   if (seq == 0 || seq >= h->next_seq
-      || h->next_seq - seq > RTPCC_SENT_HISTORY_SIZE)
+      || h->next_seq - seq > h->cap)
     return NULL;
-  e = &h->ring[seq % RTPCC_SENT_HISTORY_SIZE];
+  e = &h->ring[seq & (h->cap - 1)];
   return e->seq == seq ? e : NULL;
 }
 
@@ -107,7 +116,7 @@ rtpcc_sent_history_find (RtpccSentHistory * h, guint32 ssrc,
 
   if (!st)
     return NULL;
-  e = rtpcc_sent_history_get (h, st->seqmap[wire_seq % SEQMAP_SIZE]);
+  e = rtpcc_sent_history_get (h, st->seqmap[wire_seq & (h->map_size - 1)]);
   return e && e->ssrc == ssrc && e->wire_seq == wire_seq ? e : NULL;
 }
 
@@ -120,7 +129,8 @@ rtpcc_sent_history_find_original (RtpccSentHistory * h, guint32 ssrc,
 
   if (!st || !st->origmap)
     return NULL;
-  e = rtpcc_sent_history_get (h, st->origmap[orig_seq % SEQMAP_SIZE]);
+  e = rtpcc_sent_history_get (h,
+      st->origmap[orig_seq & (h->map_size - 1)]);
   return e && e->ssrc == ssrc && e->orig_seq == orig_seq ? e : NULL;
 }
 
@@ -142,19 +152,77 @@ rtpcc_sent_history_sr (RtpccSentHistory * h, guint32 ssrc, RtpccTime now,
   return TRUE;
 }
 
+static void
+map_entry (RtpccSentHistory * h, Stream * st, const RtpccSentEntry * e)
+{
+  st->seqmap[e->wire_seq & (h->map_size - 1)] = e->seq;
+  if (st->origmap && !e->padding)
+    st->origmap[e->orig_seq & (h->map_size - 1)] = e->seq;
+}
+
+/* Twice the entries: the ring holds the last cap seqs, which land in
+ * distinct slots of the larger ring too; the per-stream maps grow with
+ * it, rebuilt in send order (a later packet wins a slot, as when
+ * recorded). */
+static void
+grow (RtpccSentHistory * h)
+{
+  guint cap = h->cap * 2;
+  RtpccSentEntry *ring = g_new0 (RtpccSentEntry, cap);
+  GHashTableIter it;
+  gpointer value;
+
+  for (guint i = 0; i < h->cap; i++)
+    if (h->ring[i].seq != 0)
+      ring[h->ring[i].seq & (cap - 1)] = h->ring[i];
+  g_free (h->ring);
+  h->ring = ring;
+  h->cap = cap;
+  if (MIN (cap, RTPCC_SENT_HISTORY_SEQS) == h->map_size)
+    return;
+  h->map_size = MIN (cap, RTPCC_SENT_HISTORY_SEQS);
+  g_hash_table_iter_init (&it, h->streams);
+  while (g_hash_table_iter_next (&it, NULL, &value)) {
+    Stream *st = value;
+
+    g_free (st->seqmap);
+    st->seqmap = g_new0 (guint64, h->map_size);
+    if (st->origmap) {
+      g_free (st->origmap);
+      st->origmap = g_new0 (guint64, h->map_size);
+    }
+  }
+  for (guint64 seq = h->next_seq > cap ? h->next_seq - cap : 1;
+      seq < h->next_seq; seq++) {
+    RtpccSentEntry *e = rtpcc_sent_history_get (h, seq);
+
+    if (e)
+      map_entry (h, g_hash_table_lookup (h->streams,
+              GUINT_TO_POINTER (e->ssrc)), e);
+  }
+}
+
 RtpccSentEntry *
 rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
     const RtpccRtpInfo * info, guint16 orig_seq, guint payload,
     gboolean padding)
 {
   Stream *st = (Stream *) rtpcc_sent_history_add_stream (h, info->ssrc);
-  guint64 seq = h->next_seq++;
-  RtpccSentEntry *e = &h->ring[seq % RTPCC_SENT_HISTORY_SIZE];
+  guint64 seq = h->next_seq;
+  RtpccSentEntry *e = &h->ring[seq & (h->cap - 1)];
 
+  /* an entry sent less than KEEP ago is not overwritten while the ring
+   * may grow */
+  while (e->seq != 0 && h->cap < RTPCC_SENT_HISTORY_SIZE
+      && now - e->send_time < RTPCC_SENT_HISTORY_KEEP) {
+    grow (h);
+    e = &h->ring[seq & (h->cap - 1)];
+  }
+  h->next_seq++;
   /* an entry about to be overwritten unresolved is given up as lost to
    * feedback: it no longer matters to anyone */
-  if (h->oldest_unresolved + RTPCC_SENT_HISTORY_SIZE <= seq)
-    h->oldest_unresolved = seq - RTPCC_SENT_HISTORY_SIZE + 1;
+  if (h->oldest_unresolved + h->cap <= seq)
+    h->oldest_unresolved = seq - h->cap + 1;
 
   memset (e, 0, sizeof (*e));
   e->seq = seq;
@@ -168,12 +236,10 @@ rtpcc_sent_history_record (RtpccSentHistory * h, RtpccTime now,
   e->padding = padding;
   e->size = info->size;
   e->send_time = now;
-  st->seqmap[info->seq % SEQMAP_SIZE] = seq;
+  map_entry (h, st, e);
   if (!st->pub.sent_any || (gint16) (info->seq - st->pub.highest_wire_seq) > 0)
     st->pub.highest_wire_seq = info->seq;
   st->pub.sent_any = TRUE;
-  if (st->origmap && !padding)
-    st->origmap[orig_seq % SEQMAP_SIZE] = seq;
   st->pub.packet_count++;
   /* RFC 3550 §6.4.1: the octet count excludes header and padding; a
    * padding packet repeats the last media timestamp, so it must not move

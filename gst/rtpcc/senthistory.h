@@ -31,9 +31,17 @@
 
 G_BEGIN_DECLS
 
-/* entries kept: several seconds at video rates */
+/* Entries kept: every packet sent in the last RTPCC_SENT_HISTORY_KEEP (far
+ * longer than feedback takes to come back), at most RTPCC_SENT_HISTORY_SIZE
+ * of them. The ring starts at RTPCC_SENT_HISTORY_MIN entries and doubles
+ * when the entry it would overwrite is younger than that: its memory
+ * follows the packet rate (a 100 packets/s call keeps 512 entries, not
+ * 16384). */
 #define RTPCC_SENT_HISTORY_SIZE 16384
-/* per SSRC, wire (and original) seqs looked up */
+#define RTPCC_SENT_HISTORY_MIN 64
+#define RTPCC_SENT_HISTORY_KEEP RTPCC_SEC (5)
+/* per SSRC, wire (and original) seqs looked up: as many as the ring holds,
+ * at most this many */
 #define RTPCC_SENT_HISTORY_SEQS 8192
 /* A packet no report covered is given up after this many feedbacks
  * passed it by. A receiver's reports are contiguous per SSRC, so the
@@ -107,11 +115,15 @@ gboolean rtpcc_sent_history_sr (RtpccSentHistory * history, guint32 ssrc,
 /* Records a packet going on the wire at @now: @info as on the wire,
  * @orig_seq its seq as queued, @payload its payload octets for the SR,
  * @padding a padding-only probe (it does not move the SR's clock anchor).
- * Returns its entry, valid until RTPCC_SENT_HISTORY_SIZE more packets are
- * recorded. An entry overwritten before feedback resolved it is given up. */
+ * Returns its entry, valid until the next packet is recorded (the ring may
+ * grow and move). An entry overwritten before feedback resolved it is
+ * given up. */
 RtpccSentEntry *rtpcc_sent_history_record (RtpccSentHistory * history,
     RtpccTime now, const RtpccRtpInfo * info, guint16 orig_seq,
     guint payload, gboolean padding);
+/* Entries the ring holds now: sender-wide seqs below next_seq − this are
+ * no longer kept. */
+guint rtpcc_sent_history_capacity (const RtpccSentHistory * history);
 /* the sender-wide seq the next packet recorded gets (1 before any) */
 guint64 rtpcc_sent_history_next_seq (const RtpccSentHistory * history);
 

@@ -120,8 +120,8 @@ search (RtpccTransportFeedback * tf, const RtpccTransportPacket * pkts,
     guint n, guint checked, guint16 * offset)
 {
   guint64 next = rtpcc_sent_history_next_seq (tf->history);
-  guint64 oldest = next > RTPCC_SENT_HISTORY_SIZE ?
-      next - RTPCC_SENT_HISTORY_SIZE : 1;
+  guint cap = rtpcc_sent_history_capacity (tf->history);
+  guint64 oldest = next > cap ? next - cap : 1;
   const RtpccTransportPacket *first = NULL;
   guint best = 0;
   RtpccTime best_distance = G_MAXINT64;

@@ -16,39 +16,53 @@ gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
   task->lock = lock;
   g_cond_init (&task->cond);
   task->clock_id = NULL;
+  task->spare_id = NULL;
+  task->spare_clock = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
   task->flushing = TRUE;
   task->system_clock = system_clock;
+}
+
+static void
+drop_spare (GstRtpccTimedTask * task)
+{
+  if (task->spare_id)
+    gst_clock_id_unref (task->spare_id);
+  task->spare_id = NULL;
+  gst_clear_object (&task->spare_clock);
 }
 
 void
 gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
 {
   g_cond_clear (&task->cond);
-}
-
-/* The clock the task times with (a reference), or NULL. */
-static GstClock *
-task_clock (GstRtpccTimedTask * task)
-{
-  GstClock *clock = gst_element_get_clock (task->element);
-
-  if (clock == NULL && task->system_clock)
-    clock = gst_system_clock_obtain ();
-  return clock;
+  drop_spare (task);
 }
 
 RtpccTime
 gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
 {
-  GstClock *clock = task_clock (task);
-  GstClockTime t, base;
+  GstElement *element = task->element;
+  GstClockTime t = GST_CLOCK_TIME_NONE, base;
+  gboolean have_clock;
 
-  if (clock == NULL)
-    return RTPCC_TIME_NONE;
-  t = gst_clock_get_time (clock);
-  gst_object_unref (clock);
-  base = gst_element_get_base_time (task->element);
+  /* clock and base time under one object lock, without a reference: this
+   * runs several times per packet */
+  GST_OBJECT_LOCK (element);
+  base = element->base_time;
+  have_clock = element->clock != NULL;
+  if (have_clock)
+    t = gst_clock_get_time (element->clock);
+  GST_OBJECT_UNLOCK (element);
+  if (!have_clock) {
+    GstClock *clock;
+
+    if (!task->system_clock)
+      return RTPCC_TIME_NONE;
+    clock = gst_system_clock_obtain ();
+    t = gst_clock_get_time (clock);
+    gst_object_unref (clock);
+  }
   if (!GST_CLOCK_TIME_IS_VALID (t) || t < base)
     return RTPCC_TIME_NONE;
   return (RtpccTime) (t - base);
@@ -73,13 +87,21 @@ gboolean
 gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 {
   GstClock *clock = NULL;
-  GstClockTime target;
+  GstClockTime target, base_time = 0;
   GstClockID id;
 
   if (task->flushing)
     return FALSE;
-  if (until != RTPCC_TIME_INFINITE)
-    clock = task_clock (task);
+  if (until != RTPCC_TIME_INFINITE) {
+    /* clock and base time under one object lock (a wait per packet) */
+    GST_OBJECT_LOCK (task->element);
+    if (task->element->clock)
+      clock = gst_object_ref (task->element->clock);
+    base_time = task->element->base_time;
+    GST_OBJECT_UNLOCK (task->element);
+    if (clock == NULL && task->system_clock)
+      clock = gst_system_clock_obtain ();
+  }
   if (clock == NULL) {
     /* nothing timed, or nothing to time it with: until woken */
     task->sleeps_until = RTPCC_TIME_INFINITE;
@@ -87,13 +109,18 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
     task->sleeps_until = RTPCC_TIME_NONE;
     return FALSE;
   }
-  target = gst_element_get_base_time (task->element) +
-      (GstClockTime) MAX (until, 0);
+  target = base_time + (GstClockTime) MAX (until, 0);
   if (gst_clock_get_time (clock) >= target) {
     gst_object_unref (clock);
     return TRUE;
   }
-  id = gst_clock_new_single_shot_id (clock, target);
+  if (task->spare_id && (task->spare_clock != clock
+          || !gst_clock_single_shot_id_reinit (clock, task->spare_id,
+              target)))
+    drop_spare (task);
+  id = task->spare_id ? task->spare_id :
+      gst_clock_new_single_shot_id (clock, target);
+  task->spare_id = NULL;
   /* published before the lock goes: a kick can unschedule it (also before
    * the wait starts, which then returns at once) */
   task->clock_id = id;
@@ -103,7 +130,10 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
   g_mutex_lock (task->lock);
   task->clock_id = NULL;
   task->sleeps_until = RTPCC_TIME_NONE;
-  gst_clock_id_unref (id);
+  task->spare_id = id;
+  if (task->spare_clock != clock)
+    gst_object_replace ((GstObject **) & task->spare_clock,
+        GST_OBJECT (clock));
   gst_object_unref (clock);
   return FALSE;
 }
@@ -131,8 +161,11 @@ gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
     gboolean flushing)
 {
   task->flushing = flushing;
-  if (flushing)
+  if (flushing) {
     gst_rtpcc_timed_task_wake (task);
+    /* not in use (only a wait uses it, under the lock): the clock goes */
+    drop_spare (task);
+  }
 }
 
 gboolean
@@ -153,8 +186,7 @@ gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
     GstRtpccNextTimeFunc next_time, GstRtpccReleaseFunc release,
     gpointer data)
 {
-  GstBufferList *out;
-  GstFlowReturn ret = GST_FLOW_OK;
+  GstFlowReturn ret;
 
   g_mutex_lock (task->lock);
   while (!task->flushing && !gst_rtpcc_timed_task_wait (task,
@@ -167,15 +199,7 @@ gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
   g_mutex_unlock (task->lock);
 
   GST_PAD_STREAM_LOCK (sinkpad);
-  out = gst_buffer_list_new ();
-  g_mutex_lock (task->lock);
-  if (!task->flushing)
-    release (data, out);
-  g_mutex_unlock (task->lock);
-  if (gst_buffer_list_length (out) > 0)
-    ret = gst_pad_push_list (task->srcpad, out);
-  else
-    gst_buffer_list_unref (out);
+  ret = release (data);
   GST_PAD_STREAM_UNLOCK (sinkpad);
   if (ret == GST_FLOW_FLUSHING)
     gst_pad_pause_task (task->srcpad);

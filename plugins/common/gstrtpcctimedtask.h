@@ -28,6 +28,11 @@ typedef struct
   GMutex *lock;                 /* the element's; guards all below */
   GCond cond;
   GstClockID clock_id;          /* the clock wait in progress, if any */
+  GstClockID spare_id;          /* the last wait's id, re-armed for the
+                                 * next one on the same clock (a wait per
+                                 * packet: no allocation each time) */
+  GstClock *spare_clock;        /* its clock (a reference: never another
+                                 * clock at the same address) */
   RtpccTime sleeps_until;       /* what the task sleeps for: a running
                                  * time, INFINITE (a wake-up), NONE (it
                                  * does not sleep) */
@@ -76,13 +81,15 @@ gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
 /* For a task that releases what its element holds at times the library
  * computes (fecenc's block bound, fecdec's hole deadline). */
 typedef RtpccTime (*GstRtpccNextTimeFunc) (gpointer data);
-typedef void (*GstRtpccReleaseFunc) (gpointer data, GstBufferList * out);
+typedef GstFlowReturn (*GstRtpccReleaseFunc) (gpointer data);
 
 /* One turn of such a task, its whole body (lock not held): sleeps until
  * @next_time (@data) is reached — asked again at every wake-up, since the
- * element may replace its library object meanwhile — then, under
- * @sinkpad's stream lock so pushes never interleave with chain, lets
- * @release fill a list with the lock held and pushes it. Pauses the task
+ * element may replace its library object meanwhile — then calls @release
+ * under @sinkpad's stream lock, so pushes never interleave with chain.
+ * @release takes the lock itself to collect what is due (nothing when
+ * the task is flushing) and pushes after dropping it, returning the push
+ * result: one buffer goes as one push, not as a list. Pauses the task
  * when flushing. */
 void gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task,
     GstPad * sinkpad, GstRtpccNextTimeFunc next_time,

@@ -48,16 +48,45 @@ G_DECLARE_FINAL_TYPE (GstFecEnc, gst_fec_enc, GST, FEC_ENC, GstElement)
 #define GST_TYPE_FEC_DEC (gst_fec_dec_get_type ())
 G_DECLARE_FINAL_TYPE (GstFecDec, gst_fec_dec, GST, FEC_DEC, GstElement)
 
-/* Pushes @list (consumed) unless it is empty: one push for all, which
- * downstream without a chain_list function gets one by one, in order. */
-static inline GstFlowReturn
-gst_fec_push_list (GstPad * srcpad, GstBufferList * list)
+/* What one step releases, in order: usually one buffer, pushed alone (a
+ * buffer list per packet, which downstream without a chain_list function
+ * takes apart again, costs more than the packet's own work); a list once
+ * there are more. */
+typedef struct
 {
-  if (gst_buffer_list_length (list) == 0) {
-    gst_buffer_list_unref (list);
-    return GST_FLOW_OK;
+  GstBuffer *one;
+  GstBufferList *list;
+} GstFecOut;
+
+#define GST_FEC_OUT_INIT { NULL, NULL }
+
+static inline void
+gst_fec_out_add (GstFecOut * out, GstBuffer * buf)
+{
+  if (out->one == NULL && out->list == NULL) {
+    out->one = buf;
+    return;
   }
-  return gst_pad_push_list (srcpad, list);
+  if (out->list == NULL) {
+    out->list = gst_buffer_list_new ();
+    gst_buffer_list_add (out->list, out->one);
+    out->one = NULL;
+  }
+  gst_buffer_list_add (out->list, buf);
+}
+
+/* Pushes what @out holds (consumed), in one push. */
+static inline GstFlowReturn
+gst_fec_out_push (GstPad * srcpad, GstFecOut * out)
+{
+  GstBuffer *one = out->one;
+  GstBufferList *list = out->list;
+
+  out->one = NULL;
+  out->list = NULL;
+  if (list)
+    return gst_pad_push_list (srcpad, list);
+  return one ? gst_pad_push (srcpad, one) : GST_FLOW_OK;
 }
 
 GST_ELEMENT_REGISTER_DECLARE (fecenc);

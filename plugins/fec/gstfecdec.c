@@ -41,6 +41,8 @@
 #include "gstrtpccnow.h"
 #include "gstrtpcctimedtask.h"
 
+#include <string.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_fec_dec_debug);
 #define GST_CAT_DEFAULT gst_fec_dec_debug
 
@@ -127,24 +129,40 @@ get_now (GstFecDec * self, GstBuffer * buf)
       &self->last_now);
 }
 
-/* Everything the decoder releases at @now, as buffers (lock held). */
+/* Everything the decoder releases at @now, as buffers (lock held). @in
+ * (mapped as @in_map), if any, is the buffer just pushed. */
 static void
-collect (GstFecDec * self, RtpccTime now, GstBufferList * out)
+collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
+    const GstMapInfo * in_map)
 {
   GBytes *b;
   gboolean rec;
   guint64 pts;
 
   while ((b = rtpcc_fec_decoder_pop_tagged (self->dec, now, &rec, &pts))) {
-    GstBuffer *buf = gst_buffer_new_wrapped_bytes (b);
+    gsize len;
+    const guint8 *data = g_bytes_get_data (b, &len);
+    GstBuffer *buf;
 
+    if (in && !rec && len == in_map->size
+        && memcmp (data, in_map->data, len) == 0) {
+      /* the packet just pushed, released at once (the usual case): the
+       * input buffer goes on, rather than a new one around the
+       * decoder's copy */
+      buf = gst_buffer_ref (in);
+      in = NULL;
+      g_bytes_unref (b);
+      gst_fec_out_add (out, buf);
+      continue;
+    }
+    buf = gst_buffer_new_wrapped_bytes (b);
     /* a rebuilt packet gets the arrival PTS of the packet that completed
      * it; an original keeps its own (its tag) */
     GST_BUFFER_PTS (buf) = rec ? self->last_pts : (GstClockTime) pts;
     if (rec)
       GST_DEBUG_OBJECT (self, "recovered a packet");
     g_bytes_unref (b);
-    gst_buffer_list_add (out, buf);
+    gst_fec_out_add (out, buf);
   }
 }
 
@@ -152,14 +170,13 @@ static GstFlowReturn
 gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
-  GstBufferList *out = gst_buffer_list_new ();
+  GstFecOut out = GST_FEC_OUT_INIT;
   GstEvent *window = NULL;
   GstMapInfo map;
   RtpccFecInput r;
   RtpccTime now;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
-    gst_buffer_list_unref (out);
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
@@ -177,11 +194,11 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   r = rtpcc_fec_decoder_push (self->dec, map.data, map.size, now,
       GST_BUFFER_PTS (buf));
   if (r == RTPCC_FEC_INPUT_PASS) {
-    gst_buffer_list_add (out, gst_buffer_ref (buf));
+    gst_fec_out_add (&out, gst_buffer_ref (buf));
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, out);
+  collect (self, now, &out, buf, &map);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -191,7 +208,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 
   if (window)
     gst_pad_push_event (self->srcpad, window);
-  return gst_fec_push_list (self->srcpad, out);
+  return gst_fec_out_push (self->srcpad, &out);
 }
 
 static RtpccTime
@@ -202,12 +219,17 @@ dec_next_time (gpointer data)
   return rtpcc_fec_decoder_next_timeout (self->dec);
 }
 
-static void
-dec_release (gpointer data, GstBufferList * out)
+static GstFlowReturn
+dec_release (gpointer data)
 {
   GstFecDec *self = data;
+  GstFecOut out = GST_FEC_OUT_INIT;
 
-  collect (self, get_now (self, NULL), out);
+  g_mutex_lock (&self->lock);
+  if (!self->task.flushing)
+    collect (self, get_now (self, NULL), &out, NULL, NULL);
+  g_mutex_unlock (&self->lock);
+  return gst_fec_out_push (self->srcpad, &out);
 }
 
 /* Sleeps until the oldest hole's deadline, then releases what waited for
@@ -250,13 +272,13 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_EOS:{
-      GstBufferList *out = gst_buffer_list_new ();
+      GstFecOut out = GST_FEC_OUT_INIT;
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, out);
+      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL);
       g_mutex_unlock (&self->lock);
-      gst_fec_push_list (self->srcpad, out);
+      gst_fec_out_push (self->srcpad, &out);
       break;
     }
     case GST_EVENT_FLUSH_START:

@@ -129,7 +129,7 @@ get_now (GstFecEnc * self, GstBuffer * buf)
 
 /* Queued FEC packets as buffers (lock held). */
 static void
-collect (GstFecEnc * self, GstBufferList * out, GstBuffer * ref,
+collect (GstFecEnc * self, GstFecOut * out, GstBuffer * ref,
     RtpccTime now)
 {
   GBytes *b;
@@ -143,7 +143,7 @@ collect (GstFecEnc * self, GstBufferList * out, GstBuffer * ref,
       GST_BUFFER_PTS (buf) = GST_BUFFER_PTS (ref);
       GST_BUFFER_DTS (buf) = GST_BUFFER_DTS (ref);
     }
-    gst_buffer_list_add (out, buf);
+    gst_fec_out_add (out, buf);
   }
 }
 
@@ -151,7 +151,7 @@ static GstFlowReturn
 gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecEnc *self = GST_FEC_ENC (parent);
-  GstBufferList *out;
+  GstFecOut out = GST_FEC_OUT_INIT;
   GstMapInfo map;
   RtpccTime now, prev, dl;
 
@@ -159,7 +159,6 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
-  out = gst_buffer_list_new ();
   g_mutex_lock (&self->lock);
   prev = self->last_now;
   now = get_now (self, buf);
@@ -168,7 +167,7 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
         (7 * self->gap_ewma + (now - prev)) / 8;
   /* an expired block's parity goes before the new packet */
   rtpcc_fec_encoder_poll (self->enc, now);
-  collect (self, out, buf, now);
+  collect (self, &out, buf, now);
   rtpcc_fec_encoder_push (self->enc, map.data, map.size, now);
   /* if the next packet is expected after the bound, close the block now
    * rather than leave it to the timer */
@@ -177,14 +176,14 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     rtpcc_fec_encoder_poll (self->enc, dl);
   rtpcc_rate_window_push (&self->media_window, now, map.size);
   gst_buffer_unmap (buf, &map);
-  gst_buffer_list_add (out, buf);
-  collect (self, out, buf, now);
+  gst_fec_out_add (&out, buf);
+  collect (self, &out, buf, now);
   /* a new block may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_encoder_next_deadline (self->enc));
   g_mutex_unlock (&self->lock);
 
-  return gst_fec_push_list (self->srcpad, out);
+  return gst_fec_out_push (self->srcpad, &out);
 }
 
 static RtpccTime
@@ -195,14 +194,21 @@ enc_next_time (gpointer data)
   return rtpcc_fec_encoder_next_deadline (self->enc);
 }
 
-static void
-enc_release (gpointer data, GstBufferList * out)
+static GstFlowReturn
+enc_release (gpointer data)
 {
   GstFecEnc *self = data;
-  RtpccTime now = get_now (self, NULL);
+  GstFecOut out = GST_FEC_OUT_INIT;
 
-  rtpcc_fec_encoder_poll (self->enc, now);
-  collect (self, out, NULL, now);
+  g_mutex_lock (&self->lock);
+  if (!self->task.flushing) {
+    RtpccTime now = get_now (self, NULL);
+
+    rtpcc_fec_encoder_poll (self->enc, now);
+    collect (self, &out, NULL, now);
+  }
+  g_mutex_unlock (&self->lock);
+  return gst_fec_out_push (self->srcpad, &out);
 }
 
 /* Sleeps until the open block's time bound, then closes it: the block
@@ -251,13 +257,13 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       gst_pad_start_task (self->srcpad, gst_fec_enc_loop, self, NULL);
       break;
     case GST_EVENT_EOS:{
-      GstBufferList *out = gst_buffer_list_new ();
+      GstFecOut out = GST_FEC_OUT_INIT;
 
       g_mutex_lock (&self->lock);
       rtpcc_fec_encoder_flush (self->enc);
-      collect (self, out, NULL, self->last_now);
+      collect (self, &out, NULL, self->last_now);
       g_mutex_unlock (&self->lock);
-      gst_fec_push_list (self->srcpad, out);
+      gst_fec_out_push (self->srcpad, &out);
       break;
     }
     default:

@@ -240,7 +240,7 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
 
   g_mutex_lock (&self->lock);
   GST_OBJECT_LOCK (self);
-  info.clock_rate = caps_clock_rate (self->caps);
+  info.clock_rate = self->clock_rate;
   twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
   mprtp_id = self->mprtp_ext_id;
   GST_OBJECT_UNLOCK (self);
@@ -310,7 +310,7 @@ static GstFlowReturn
 gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
   GstRtpccSrc *self = GST_RTPCC_SRC (psrc);
-  guint8 *data = g_malloc (MAX_DATAGRAM);
+  guint8 *data = self->recv_buf;
   guint8 fb[1500];
   GstFlowReturn ret = GST_FLOW_OK;
 
@@ -403,7 +403,6 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         break;
     }
   }
-  g_free (data);
   return ret;
 }
 
@@ -746,6 +745,8 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       gst_caps_replace (&self->caps, c ? (GstCaps *) c : NULL);
       if (!self->caps)
         self->caps = gst_caps_new_empty_simple ("application/x-rtp");
+      /* read here, not per packet */
+      self->clock_rate = caps_clock_rate (self->caps);
       /* extmap-N=<TWCC URI> in the caps names the extension, as in SDP */
       if (gst_caps_get_size (self->caps) > 0) {
         const GstStructure *st = gst_caps_get_structure (self->caps, 0);
@@ -909,6 +910,7 @@ gst_rtpcc_src_finalize (GObject * object)
   gst_rtpcc_srtp_set_key (&self->srtp_key, NULL);
   gst_rtpcc_srtp_pair_stop (&self->srtp);
   gst_caps_replace (&self->caps, NULL);
+  g_free (self->recv_buf);
   g_mutex_clear (&self->lock);
   rtpcc_timebase_clear (&self->timebase);
   /* only now: a clock id of the task may still write to it until it is
@@ -1206,6 +1208,8 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
+  /* one receive buffer for the element's life, not one per datagram */
+  self->recv_buf = g_malloc (MAX_DATAGRAM);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
   gst_base_src_set_live (GST_BASE_SRC (self), TRUE);

@@ -23,6 +23,7 @@ struct _GstRtpccSrc
   gchar *address;
   gint port;
   GstCaps *caps;
+  guint32 clock_rate;           /* the caps' clock-rate (0: none) */
   gint feedback;
   guint feedback_interval_ms;
   guint rtcp_interval_ms;
@@ -49,6 +50,8 @@ struct _GstRtpccSrc
   GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
   RtpccAddress peer_key;        /* ... as the library knows it */
   gint wakeup_fd;
+  guint8 *recv_buf;             /* MAX_DATAGRAM bytes, the streaming
+                                 * thread's (create) */
   gboolean flushing;
   gint bound_port;
   guint64 invalid_rtp;

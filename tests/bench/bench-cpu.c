@@ -27,9 +27,13 @@
  *     seeded Bernoulli loss of 5 % and 30 %, cost per media packet
  *     received in the window (10000 media packets after 500: exact, no
  *     clock involved).
+ *   sending buffer (library, no pipeline): RtpccSendbuf (sfdps2) with 1000
+ *     one-packet frames of ten streams standing, one frame in and one out
+ *     per step, the indexed scheduler against the naive reference that
+ *     scans every frame (tests/check/sendbuf-naive.c), cost per step.
  *
  *   bench-cpu [--quick|--smoke] [--no-valgrind] [--reps N] [PATH...]
- *   PATH: rx-chain tx-rtpccsink tx-twcc tx-chain fecdec-loss
+ *   PATH: rx-chain tx-rtpccsink tx-twcc tx-chain fecdec-loss sendbuf-1000
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -46,6 +50,9 @@
 #include <gst/app/gstappsrc.h>
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/net/loss.h>
+#include <rtpcc/sendbuf.h>
+
+#include "sendbuf-naive.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -68,6 +75,7 @@ typedef enum
   KIND_RX,
   KIND_TX,
   KIND_FECDEC,
+  KIND_SENDBUF,
 } Kind;
 
 typedef struct
@@ -95,6 +103,8 @@ static const Scenario scenarios[] = {
         "fecenc follow-target=false ! " RTPCCSINK " feedback=ccfb", "ccfb", 0},
   {"fecdec-5", KIND_FECDEC, NULL, NULL, 0.05},
   {"fecdec-30", KIND_FECDEC, NULL, NULL, 0.30},
+  {"sendbuf-indexed", KIND_SENDBUF, NULL, NULL, 0},
+  {"sendbuf-naive", KIND_SENDBUF, NULL, NULL, 0},
 };
 
 typedef struct
@@ -116,6 +126,9 @@ static const Path paths[] = {
       "appsrc ! sendbuffer ! fecenc ! rtpccsink vs appsrc ! udpsink"},
   {"fecdec-loss", "fecdec-30", "fecdec-5", 2.0,
       "RS k=10 m=2 decoder per received media packet, 30 % vs 5 % loss"},
+  {"sendbuf-1000", "sendbuf-indexed", "sendbuf-naive", 0.25,
+      "sending buffer, 1000 frames standing, one in and one out per step: "
+        "indexed vs every frame scanned"},
 };
 
 static const Scenario *
@@ -389,6 +402,85 @@ child_fecdec (const Scenario * s, guint warmup, guint window)
   g_ptr_array_unref (wire);
   g_array_unref (media_idx);
   g_array_unref (at);
+  return 0;
+}
+
+#define SENDBUF_STANDING 1000
+#define SENDBUF_STREAMS 10
+
+static void
+sendbuf_packet (guint i, RtpccSendbufPacket * p)
+{
+  memset (p, 0, sizeof *p);
+  p->ssrc = 0x100 + i % SENDBUF_STREAMS;
+  p->seq = (guint16) (i / SENDBUF_STREAMS);
+  p->rtp_ts = i;
+  p->marker = TRUE;
+  p->size = BENCH_PKT_SIZE;
+  /* audio-like and video-like streams */
+  p->priority = (i % SENDBUF_STREAMS) < 2 ? RTPCC_SENDBUF_PRIORITY_AUDIO :
+      RTPCC_SENDBUF_PRIORITY_VIDEO;
+  p->created = (RtpccTime) i * RTPCC_MSEC (1);
+  p->type_unknown = TRUE;
+}
+
+static gint
+child_sendbuf (const Scenario * s, guint warmup, guint window)
+{
+  gboolean naive = g_str_equal (s->name, "sendbuf-naive");
+  RtpccSendbufConfig cfg;
+  RtpccSendbuf *ours = NULL;
+  NaiveSendbuf *ref = NULL;
+  RtpccSendbufPacket p;
+  RtpccTime now;
+  guint i = 0, sent = 0;
+
+  rtpcc_sendbuf_config_init (&cfg);
+  cfg.policy = RTPCC_SENDBUF_SFDPS2;
+  cfg.budget = RTPCC_SEC (3600);        /* nothing expires */
+  if (naive)
+    ref = naive_sendbuf_new (&cfg);
+  else
+    ours = rtpcc_sendbuf_new (&cfg);
+  for (; i < SENDBUF_STANDING; i++) {
+    sendbuf_packet (i, &p);
+    if (naive)
+      naive_sendbuf_enqueue (ref, p.created, &p, NULL);
+    else
+      rtpcc_sendbuf_enqueue (ours, p.created, &p, NULL);
+  }
+  for (guint step = 0; step < warmup + window; step++, i++) {
+    RtpccSendbufOut out;
+    const RtpccSendbufStats *st;
+
+    if (step == warmup)
+      bench_window_begin ();
+    sendbuf_packet (i, &p);
+    now = p.created;
+    if (naive) {
+      naive_sendbuf_enqueue (ref, now, &p, NULL);
+      naive_sendbuf_dequeue (ref, now, &out);
+      st = naive_sendbuf_get_stats (ref);
+    } else {
+      rtpcc_sendbuf_enqueue (ours, now, &p, NULL);
+      rtpcc_sendbuf_dequeue (ours, now, &out);
+      st = rtpcc_sendbuf_get_stats (ours);
+    }
+    sent += step >= warmup;
+    if (st->queued_frames != SENDBUF_STANDING) {
+      g_printerr ("bench-cpu: %s: %u frames standing\n", s->name,
+          st->queued_frames);
+      return 1;
+    }
+  }
+  bench_window_end ();
+  printf ("result packets=%u total=%u cpu_ns=%" G_GUINT64_FORMAT "\n",
+      sent, sent, bench_window_cpu_ns ());
+  fflush (stdout);
+  if (naive)
+    naive_sendbuf_free (ref);
+  else
+    rtpcc_sendbuf_free (ours);
   return 0;
 }
 
@@ -670,6 +762,8 @@ main (int argc, char **argv)
         return child_rx (s, (guint) warmup, (guint) window);
       case KIND_TX:
         return child_tx (s, port, (guint) warmup, (guint) window);
+      case KIND_SENDBUF:
+        return child_sendbuf (s, (guint) warmup, (guint) window);
       default:
         return child_fecdec (s, (guint) warmup, (guint) window);
     }

@@ -300,6 +300,12 @@ bench_child_free (BenchChild * c)
   }
   if (c->out_fd >= 0)
     close (c->out_fd);
+  /* RTPCC_BENCH_KEEP_DUMPS: leave the callgrind dump for
+   * callgrind_annotate (its directory is printed) */
+  if (c->dump_dir && g_getenv ("RTPCC_BENCH_KEEP_DUMPS")) {
+    g_printerr ("bench: callgrind dump kept in %s\n", c->dump_dir);
+    g_clear_pointer (&c->dump_dir, g_free);
+  }
   if (c->dump_dir) {
     GDir *dir = g_dir_open (c->dump_dir, 0, NULL);
     const gchar *name;

@@ -1179,6 +1179,56 @@ GST_START_TEST (test_arrival_log_wrap_dup_limits)
 
 GST_END_TEST;
 
+/* The ring of an SSRC follows the packet rate: it grows while the entry it
+ * would overwrite arrived within RTPCC_ARRIVAL_LOG_KEEP (100 packets/s:
+ * 256 entries, 1000 packets/s: 2048, over a minute of reports every
+ * 100 ms), and every report still covers each packet twice; with no
+ * report at all (nothing was covered yet) it grows to the log's capacity
+ * and no further. */
+GST_START_TEST (test_arrival_log_follows_rate)
+{
+  const guint rates[] = { 100, 1000 };
+  const guint expect[] = { 256, 2048 };
+
+  for (guint r = 0; r < G_N_ELEMENTS (rates); r++) {
+    RtpccArrivalLog *log = rtpcc_arrival_log_new (8192);
+    RtpccArrivalLog *silent = rtpcc_arrival_log_new (8192);
+    RtpccTime gap = RTPCC_SEC (1) / rates[r];
+    guint per_report = rates[r] / 10, reports = 0;
+    guint8 buf[1500];
+
+    for (guint k = 0; k < 60 * rates[r]; k++) {
+      RtpccTime t = RTPCC_SEC (1) + (RtpccTime) k * gap;
+
+      fail_unless (rtpcc_arrival_log_add (log, 0xB, (guint16) k, t, 0));
+      fail_unless (rtpcc_arrival_log_add (silent, 0xB, (guint16) k, t, 0));
+      if ((k + 1) % per_report == 0) {
+        gsize n = rtpcc_arrival_log_write_ccfb (log, t, NTP_OFF, 1, 0, buf,
+            sizeof (buf));
+        RtpccCcfb *fb = parse_and_check_ato (buf, n, log);
+
+        /* the last two report intervals, each packet in two reports */
+        fail_unless_equals_int (fb->blocks[0].num_reports,
+            MIN (reports + 1, 2) * per_report);
+        fail_unless_equals_int (fb->blocks[0].begin_seq,
+            (guint16) (k + 1 - MIN (reports + 1, 2) * per_report));
+        rtpcc_ccfb_free (fb);
+        reports++;
+      }
+    }
+    fail_unless_equals_int (rtpcc_arrival_log_get_stream_capacity (log, 0xB),
+        expect[r]);
+    fail_unless_equals_int (rtpcc_arrival_log_get_stream_capacity (silent,
+            0xB), 8192);
+    fail_unless_equals_int (rtpcc_arrival_log_get_stream_capacity (log, 0xC),
+        0);
+    rtpcc_arrival_log_free (log);
+    rtpcc_arrival_log_free (silent);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_arrival_log_multi_ssrc_and_size)
 {
   RtpccArrivalLog *log = rtpcc_arrival_log_new (1000);
@@ -1470,6 +1520,7 @@ rtpcc_feedback_suite (void)
   tcase_add_test (tc_log, test_arrival_log_ccfb);
   tcase_add_test (tc_log, test_arrival_log_bounded_repeats);
   tcase_add_test (tc_log, test_arrival_log_wrap_dup_limits);
+  tcase_add_test (tc_log, test_arrival_log_follows_rate);
   tcase_add_test (tc_log, test_arrival_log_multi_ssrc_and_size);
   tcase_add_test (tc_log, test_arrival_log_edges);
 

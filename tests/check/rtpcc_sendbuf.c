@@ -3,6 +3,9 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/rng.h>
+
+#include "sendbuf-naive.h"
 
 #define MS(x) RTPCC_MSEC (x)
 
@@ -809,6 +812,193 @@ GST_START_TEST (test_frame_type_over_packets)
 
 GST_END_TEST;
 
+/* ---- the indexed scheduler against the naive one ------------------------ */
+
+/* check's assertions cost a message each: compare in plain C and fail
+ * with the place */
+#define SAME(a, b) G_STMT_START {                                       \
+    if ((gint64) (a) != (gint64) (b))                                   \
+      fail ("seed %" G_GUINT64_FORMAT " step %u: %s: %" G_GINT64_FORMAT \
+          " vs %" G_GINT64_FORMAT, seed, step, #a, (gint64) (a),        \
+          (gint64) (b));                                                \
+  } G_STMT_END
+
+static GArray *released_ours, *released_naive;
+static guint64 total_sent, total_dropped;
+
+static void
+release_ours (gpointer h)
+{
+  guint id = GPOINTER_TO_UINT (h);
+  g_array_append_val (released_ours, id);
+}
+
+static void
+release_naive (gpointer h)
+{
+  guint id = GPOINTER_TO_UINT (h);
+  g_array_append_val (released_naive, id);
+}
+
+typedef struct
+{
+  guint32 ssrc;
+  guint priority;
+  guint16 seq;
+  guint32 ts;
+  guint left;                   /* packets left in the frame */
+  gboolean key, droppable;
+} RandStream;
+
+static gboolean
+same_releases (void)
+{
+  return released_ours->len == released_naive->len
+      && (released_ours->len == 0
+      || memcmp (released_ours->data, released_naive->data,
+          released_ours->len * sizeof (guint)) == 0);
+}
+
+/* One random session: streams of random priorities and frame types,
+ * random limits, drain rate, RTT and policy changes; every call's result,
+ * every release and the statistics must be the naive scheduler's. */
+static void
+compare_session (guint64 seed)
+{
+  RtpccRng rng;
+  RtpccSendbufConfig cfg;
+  RtpccSendbuf *ours;
+  NaiveSendbuf *naive;
+  RandStream st[6];
+  guint n_streams, next_id = 1;
+  RtpccTime now = RTPCC_SEC (1);
+
+  rtpcc_rng_init (&rng, seed);
+  rtpcc_sendbuf_config_init (&cfg);
+  cfg.policy = (RtpccSendbufPolicy) rtpcc_rng_below (&rng,
+      RTPCC_SENDBUF_N_POLICIES);
+  cfg.budget = RTPCC_MSEC (20 + rtpcc_rng_below (&rng, 300));
+  cfg.playout_delay = RTPCC_MSEC (rtpcc_rng_below (&rng, 50));
+  cfg.max_packets = rtpcc_rng_bernoulli (&rng, 0.6) ?
+      4 + (guint) rtpcc_rng_below (&rng, 80) : 0;
+  cfg.max_bytes = rtpcc_rng_bernoulli (&rng, 0.3) ?
+      5000 + rtpcc_rng_below (&rng, 60000) : 0;
+  cfg.max_frames = rtpcc_rng_bernoulli (&rng, 0.3) ?
+      2 + (guint) rtpcc_rng_below (&rng, 30) : 0;
+  cfg.drop_dependents = rtpcc_rng_bernoulli (&rng, 0.5);
+  ours = rtpcc_sendbuf_new (&cfg);
+  naive = naive_sendbuf_new (&cfg);
+  rtpcc_sendbuf_set_free_func (ours, release_ours);
+  naive_sendbuf_set_free_func (naive, release_naive);
+  g_array_set_size (released_ours, 0);
+  g_array_set_size (released_naive, 0);
+
+  n_streams = 1 + (guint) rtpcc_rng_below (&rng, G_N_ELEMENTS (st));
+  for (guint i = 0; i < n_streams; i++) {
+    st[i].ssrc = 0x1000 + i;
+    st[i].priority = (guint) rtpcc_rng_below (&rng, 9);  /* 8 is clamped */
+    st[i].seq = (guint16) rtpcc_rng_next_u64 (&rng);
+    st[i].ts = (guint32) rtpcc_rng_next_u64 (&rng);
+    st[i].left = 0;
+  }
+
+  for (guint step = 0; step < 600; step++) {
+    guint arrivals = (guint) rtpcc_rng_below (&rng, 6);
+    guint sends = (guint) rtpcc_rng_below (&rng, 6);
+
+    now += RTPCC_MSEC (rtpcc_rng_below (&rng, 6));
+    if (rtpcc_rng_bernoulli (&rng, 0.02)) {
+      RtpccSendbufPolicy p = (RtpccSendbufPolicy) rtpcc_rng_below (&rng,
+          RTPCC_SENDBUF_N_POLICIES);
+      rtpcc_sendbuf_set_policy (ours, p);
+      naive_sendbuf_set_policy (naive, p);
+    }
+    if (rtpcc_rng_bernoulli (&rng, 0.05)) {
+      RtpccTime rtt = RTPCC_MSEC (rtpcc_rng_below (&rng, 400));
+      guint64 rate = rtpcc_rng_bernoulli (&rng, 0.3) ? 0 :
+          100000 + rtpcc_rng_below (&rng, 5000000);
+      rtpcc_sendbuf_set_rtt (ours, rtt);
+      naive_sendbuf_set_rtt (naive, rtt);
+      rtpcc_sendbuf_set_rate (ours, rate);
+      naive_sendbuf_set_rate (naive, rate);
+    }
+    if (rtpcc_rng_bernoulli (&rng, 0.005)) {
+      rtpcc_sendbuf_flush (ours);
+      naive_sendbuf_flush (naive);
+    }
+    for (guint a = 0; a < arrivals; a++) {
+      RandStream *r = &st[rtpcc_rng_below (&rng, n_streams)];
+      RtpccSendbufPacket p = { 0, };
+      gboolean a_ok, b_ok;
+
+      if (r->left == 0) {
+        /* a new frame (sometimes the last one ended without a marker) */
+        r->ts += 3000;
+        r->left = 1 + (guint) rtpcc_rng_below (&rng, 8);
+        r->key = rtpcc_rng_bernoulli (&rng, 0.1);
+        r->droppable = !r->key && rtpcc_rng_bernoulli (&rng, 0.3);
+      }
+      p.ssrc = r->ssrc;
+      p.seq = r->seq++;
+      p.rtp_ts = r->ts;
+      r->left--;
+      p.marker = r->left == 0 && !rtpcc_rng_bernoulli (&rng, 0.1);
+      p.size = 100 + (guint) rtpcc_rng_below (&rng, 1300);
+      p.priority = r->priority;
+      p.created = rtpcc_rng_bernoulli (&rng, 0.05) ? RTPCC_TIME_NONE :
+          now - RTPCC_MSEC (rtpcc_rng_below (&rng, 80));
+      p.type_unknown = rtpcc_rng_bernoulli (&rng, 0.2);
+      p.keyframe = r->key;
+      p.droppable = r->droppable;
+      a_ok = rtpcc_sendbuf_enqueue (ours, now, &p, GUINT_TO_POINTER (next_id));
+      b_ok = naive_sendbuf_enqueue (naive, now, &p,
+          GUINT_TO_POINTER (next_id));
+      next_id++;
+      SAME (a_ok, b_ok);
+    }
+    for (guint d = 0; d < sends; d++) {
+      RtpccSendbufOut oa, ob;
+      gpointer ha, hb;
+
+      SAME (rtpcc_sendbuf_next_time (ours, now),
+          naive_sendbuf_next_time (naive, now));
+      ha = rtpcc_sendbuf_dequeue (ours, now, &oa);
+      hb = naive_sendbuf_dequeue (naive, now, &ob);
+      SAME (GPOINTER_TO_UINT (ha), GPOINTER_TO_UINT (hb));
+      if (ha) {
+        SAME (oa.seq, ob.seq);
+        SAME (oa.age, ob.age);
+        SAME (oa.frame_start, ob.frame_start);
+        SAME (oa.packet.ssrc, ob.packet.ssrc);
+        SAME (oa.packet.seq, ob.packet.seq);
+      }
+    }
+    SAME (same_releases (), TRUE);
+    SAME (memcmp (rtpcc_sendbuf_get_stats (ours),
+            naive_sendbuf_get_stats (naive), sizeof (RtpccSendbufStats)), 0);
+  }
+  total_sent += rtpcc_sendbuf_get_stats (ours)->sent_packets;
+  total_dropped += rtpcc_sendbuf_get_stats (ours)->dropped_packets;
+  rtpcc_sendbuf_free (ours);
+  naive_sendbuf_free (naive);
+  fail_unless (same_releases ());
+}
+
+GST_START_TEST (test_indexed_matches_naive)
+{
+  released_ours = g_array_new (FALSE, FALSE, sizeof (guint));
+  released_naive = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint64 seed = 1; seed <= 300; seed++)
+    compare_session (seed);
+  /* the sessions did send, and did drop */
+  fail_unless (total_sent > 10000);
+  fail_unless (total_dropped > 1000);
+  g_array_unref (released_ours);
+  g_array_unref (released_naive);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_sendbuf_suite (void)
 {
@@ -836,6 +1026,7 @@ rtpcc_sendbuf_suite (void)
   tcase_add_test (tc, test_classify_payloads);
   tcase_add_test (tc, test_frame_type_over_packets);
   tcase_add_test (tc, test_dependents_held_until_known);
+  tcase_add_test (tc, test_indexed_matches_naive);
   return s;
 }
 

@@ -210,9 +210,11 @@ count_losses (RtpccSentEntry * e, gpointer user_data)
   c->last = e->seq;
 }
 
-/* The ring keeps RTPCC_SENT_HISTORY_SIZE packets: older entries are gone
- * (and never declared lost), and a wire seq reused on the same SSRC finds
- * the newest packet only. */
+/* At a rate that fills it (10000 packets/s: more than
+ * RTPCC_SENT_HISTORY_SIZE within RTPCC_SENT_HISTORY_KEEP) the ring keeps
+ * RTPCC_SENT_HISTORY_SIZE packets: older entries are gone (and never
+ * declared lost), and a wire seq reused on the same SSRC finds the newest
+ * packet only. */
 GST_START_TEST (test_ring)
 {
   RtpccSentHistory *h = rtpcc_sent_history_new (TRUE);
@@ -222,8 +224,11 @@ GST_START_TEST (test_ring)
 
   for (guint k = 0; k < n; k++) {
     RtpccRtpInfo i = info (SSRC_A, (guint16) k, 0, 100);
-    rtpcc_sent_history_record (h, MS (k), &i, i.seq, 88, FALSE);
+    rtpcc_sent_history_record (h, (RtpccTime) k * 100000, &i, i.seq, 88,
+        FALSE);
   }
+  fail_unless_equals_int (rtpcc_sent_history_capacity (h),
+      RTPCC_SENT_HISTORY_SIZE);
   fail_unless (rtpcc_sent_history_get (h, 100) == NULL);
   fail_unless (rtpcc_sent_history_get (h, 101) != NULL);
   fail_unless (rtpcc_sent_history_get (h, n) != NULL);
@@ -253,6 +258,55 @@ GST_START_TEST (test_ring)
 
 GST_END_TEST;
 
+/* The ring follows the packet rate: at 100 packets/s it holds the last
+ * RTPCC_SENT_HISTORY_KEEP (500 packets) in 512 entries however long the
+ * call, and still finds a packet sent 4.9 s ago; at 1000 packets/s it
+ * grows (the per-SSRC maps with it) and loses nothing younger than KEEP;
+ * at any rate it stops at RTPCC_SENT_HISTORY_SIZE. */
+GST_START_TEST (test_ring_follows_rate)
+{
+  const RtpccTime keep = RTPCC_SENT_HISTORY_KEEP;
+  const guint rates[] = { 100, 1000, 100000 };
+
+  for (guint r = 0; r < G_N_ELEMENTS (rates); r++) {
+    RtpccSentHistory *h = rtpcc_sent_history_new (TRUE);
+    RtpccTime gap = RTPCC_SEC (1) / rates[r];
+    /* 60 s of the call, at most 200000 packets */
+    guint n = (guint) MIN (RTPCC_SEC (60) / gap, 200000);
+    guint64 need = (guint64) (keep / gap);
+    guint expect = RTPCC_SENT_HISTORY_MIN;
+    RtpccTime now = 0;
+
+    while (expect <= need && expect < RTPCC_SENT_HISTORY_SIZE)
+      expect *= 2;
+    for (guint k = 0; k < n; k++) {
+      RtpccRtpInfo i = info (k % 2 ? SSRC_A : SSRC_B, (guint16) k, 0, 100);
+
+      now = (RtpccTime) k * gap;
+      rtpcc_sent_history_record (h, now, &i, (guint16) (k + 7), 88, FALSE);
+    }
+    fail_unless_equals_int (rtpcc_sent_history_capacity (h), expect);
+    fail_unless (expect <= RTPCC_SENT_HISTORY_SIZE);
+    /* everything younger than KEEP (while the ring may hold it) is found
+     * by sender seq, wire seq and original seq */
+    for (guint k = n - 1; k > 0 && now - (RtpccTime) k * gap < keep
+        && n - k <= MIN (expect, RTPCC_SENT_HISTORY_SEQS); k--) {
+      guint32 ssrc = k % 2 ? SSRC_A : SSRC_B;
+      RtpccSentEntry *e = rtpcc_sent_history_get (h, k + 1);
+
+      fail_unless (e != NULL && e->wire_seq == (guint16) k);
+      fail_unless (rtpcc_sent_history_find (h, ssrc, (guint16) k) == e);
+      fail_unless (rtpcc_sent_history_find_original (h, ssrc,
+              (guint16) (k + 7)) == e);
+    }
+    /* and nothing older than the ring */
+    fail_unless (rtpcc_sent_history_get (h, n - expect) == NULL);
+    rtpcc_sent_history_free (h);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_senthistory_suite (void)
 {
@@ -263,6 +317,7 @@ rtpcc_senthistory_suite (void)
   tcase_add_test (tc, test_record_and_find);
   tcase_add_test (tc, test_ndupack);
   tcase_add_test (tc, test_ring);
+  tcase_add_test (tc, test_ring_follows_rate);
   return s;
 }
 

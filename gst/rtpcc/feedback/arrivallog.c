@@ -29,6 +29,7 @@ typedef struct
   guint64 n_received;
   RtpccTime last_arrival;
   guint32 bad_seq;              /* seq confirming a restart; > 0xFFFF: none */
+  guint cap;                    /* slots, up to the log's capacity */
   Slot *slots;
 } Stream;
 
@@ -116,10 +117,21 @@ find_stream (const RtpccArrivalLog * log, guint32 ssrc, guint * index)
   return NULL;
 }
 
+guint
+rtpcc_arrival_log_get_stream_capacity (const RtpccArrivalLog * log,
+    guint32 ssrc)
+{
+  Stream *st;
+
+  g_return_val_if_fail (log != NULL, 0);
+  st = find_stream (log, ssrc, NULL);
+  return st ? st->cap : 0;
+}
+
 static inline Slot *
 slot_of (const RtpccArrivalLog * log, const Stream * st, guint64 ext)
 {
-  return &st->slots[ext % log->capacity];
+  return &st->slots[ext % st->cap];
 }
 
 /* The slot if it currently holds @ext, else NULL. */
@@ -151,6 +163,51 @@ received_after (const RtpccArrivalLog * log, const Stream * st, guint64 ext)
   return found;
 }
 
+/* The highest seq the report @redundancy reports ago covered, 0 if there
+ * were fewer: what a report may still reach back to starts after it. */
+static guint64
+reported_enough (const RtpccArrivalLog * log, const Stream * st)
+{
+  if (st->n_reports < log->redundancy)
+    return 0;
+  return st->report_end[(st->n_reports - log->redundancy) %
+      RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY];
+}
+
+/* @slot, about to be overwritten, may still be read: it arrived within
+ * KEEP of @now, or a report is still to cover it. */
+static gboolean
+still_needed (const RtpccArrivalLog * log, const Stream * st,
+    const Slot * slot, RtpccTime now)
+{
+  if (slot->arrival != RTPCC_TIME_NONE
+      && rtpcc_time_sub_saturated (now, slot->arrival) < RTPCC_ARRIVAL_LOG_KEEP)
+    return TRUE;
+  if (slot->ext > reported_enough (log, st))
+    return TRUE;
+  return st->late_lowest != 0 && slot->ext >= st->late_lowest;
+}
+
+/* Twice the slots (at most the log's capacity), the entries of the larger
+ * window moved over (distinct seqs less than its size apart: distinct
+ * slots). */
+static void
+grow (const RtpccArrivalLog * log, Stream * st)
+{
+  guint cap = MIN (st->cap * 2, log->capacity);
+  Slot *slots = g_new0 (Slot, cap);
+
+  for (guint i = 0; i < st->cap; i++) {
+    const Slot *s = &st->slots[i];
+
+    if (s->ext != 0 && s->ext + cap > st->highest_ext)
+      slots[s->ext % cap] = *s;
+  }
+  g_free (st->slots);
+  st->slots = slots;
+  st->cap = cap;
+}
+
 gboolean
 rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
     RtpccTime arrival, guint8 ecn)
@@ -180,7 +237,8 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
     }
     st = g_new0 (Stream, 1);
     st->ssrc = ssrc;
-    st->slots = g_new0 (Slot, log->capacity);
+    st->cap = MIN (RTPCC_ARRIVAL_LOG_START_CAPACITY, log->capacity);
+    st->slots = g_new0 (Slot, st->cap);
     st->first_ext = st->highest_ext = G_GUINT64_CONSTANT (65536) + seq;
     st->last_arrival = arrival;
     st->bad_seq = G_MAXUINT32;
@@ -196,7 +254,7 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
         return FALSE;
       }
       /* a fresh start above every extended seq handed out so far */
-      memset (st->slots, 0, log->capacity * sizeof (Slot));
+      memset (st->slots, 0, st->cap * sizeof (Slot));
       ext = ((st->highest_ext + 2 * G_GUINT64_CONSTANT (65536)) &
           ~G_GUINT64_CONSTANT (0xffff)) | seq;
       st->first_ext = st->highest_ext = ext;
@@ -205,7 +263,7 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
     }
     st->bad_seq = G_MAXUINT32;
     /* too old for the ring: its slot now belongs to a newer packet */
-    if (ext + log->capacity <= st->highest_ext)
+    if (ext + st->cap <= st->highest_ext)
       return FALSE;
     if (ext > st->highest_ext)
       st->highest_ext = ext;
@@ -214,6 +272,11 @@ rtpcc_arrival_log_add (RtpccArrivalLog * log, guint32 ssrc, guint16 seq,
   }
 
   slot = slot_of (log, st, ext);
+  while (slot->ext != 0 && slot->ext != ext && st->cap < log->capacity
+      && still_needed (log, st, slot, arrival)) {
+    grow (log, st);
+    slot = slot_of (log, st, ext);
+  }
   if (slot->ext == ext && slot->arrival != RTPCC_TIME_NONE) {
     /* duplicate: first arrival stands, but any CE copy marks it CE */
     if (ecn == RTPCC_ECN_CE)
@@ -302,8 +365,8 @@ choose_range (const RtpccArrivalLog * log, Stream * st, Range * r)
   guint64 lo, begin;
 
   /* oldest seq still in the ring */
-  lo = st->highest_ext >= log->capacity ?
-      MAX (st->first_ext, st->highest_ext - log->capacity + 1) : st->first_ext;
+  lo = st->highest_ext >= st->cap ?
+      MAX (st->first_ext, st->highest_ext - st->cap + 1) : st->first_ext;
 
   /* after what the report @redundancy reports ago covered: each packet is
    * in that many reports, received or lost */

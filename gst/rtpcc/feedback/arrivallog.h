@@ -1,8 +1,14 @@
 /* The per-packet arrival log: what a receiver saw, per media SSRC, and the
  * RFC 8888 feedback built from it.
  *
- * One ring per SSRC holds the last @capacity sequence numbers (extended to
- * 64 bits) with arrival time and ECN mark. Feedback generators (CCFB here;
+ * One ring per SSRC holds the last sequence numbers (extended to 64 bits)
+ * with arrival time and ECN mark: at most @capacity of them, and as many
+ * as the stream needs. It starts at RTPCC_ARRIVAL_LOG_START_CAPACITY and
+ * doubles when the entry it would overwrite still matters: it arrived
+ * within RTPCC_ARRIVAL_LOG_KEEP, or it is still to be reported (fewer
+ * than @redundancy reports covered it, or it is the late packet the next
+ * report reaches back to). Its memory follows the packet rate and the
+ * feedback interval, not the most the stream could ever use. Feedback generators (CCFB here;
  * TWCC, XR and loss accounting later) read it instead of keeping their own
  * copies, so every report agrees on what arrived when.
  *
@@ -51,6 +57,8 @@ G_BEGIN_DECLS
 
 #define RTPCC_ARRIVAL_LOG_MIN_CAPACITY 16
 #define RTPCC_ARRIVAL_LOG_MAX_CAPACITY 16384
+#define RTPCC_ARRIVAL_LOG_START_CAPACITY 64
+#define RTPCC_ARRIVAL_LOG_KEEP RTPCC_SEC (2)
 /* SSRCs tracked at once; a new one evicts the longest silent */
 #define RTPCC_ARRIVAL_LOG_MAX_SSRCS 64
 /* reports that cover each packet */
@@ -64,6 +72,9 @@ typedef struct _RtpccArrivalLog RtpccArrivalLog;
 RtpccArrivalLog *rtpcc_arrival_log_new (guint capacity);
 void     rtpcc_arrival_log_free (RtpccArrivalLog * log);
 guint    rtpcc_arrival_log_get_capacity (const RtpccArrivalLog * log);
+/* Entries the ring of @ssrc holds now (0: no such SSRC). */
+guint    rtpcc_arrival_log_get_stream_capacity (const RtpccArrivalLog * log,
+    guint32 ssrc);
 
 /* @reports (clamped to [1, RTPCC_ARRIVAL_LOG_MAX_REDUNDANCY]) consecutive
  * reports cover each packet */
