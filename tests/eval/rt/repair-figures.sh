@@ -7,7 +7,7 @@
 # 0.00253 / (0.00253 + 0.25) = 1 %, bursts of 4 packets on average), each
 # with and without NACK/RTX + PLI repair. Prints the table in markdown.
 #
-#   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR]
+#   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR] [--table-only]
 #
 # --scale 1 (default) runs the scenario's 60 s each; 0.5 runs 30 s.
 set -euo pipefail
@@ -15,11 +15,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
 scale=1
 build="$src/build"
+table_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --scale) scale=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    *) echo "usage: $0 [--scale F] [--build DIR]" >&2; exit 2 ;;
+    --table-only) table_only=1; shift ;;   # the table of the last runs
+    *) echo "usage: $0 [--scale F] [--build DIR] [--table-only]" >&2; exit 2 ;;
   esac
 done
 out="$src/out/eval/rt/repair"
@@ -34,12 +36,13 @@ runs=(
   "bursty-none gilbert:0.00253,0.25 none"
 )
 mkdir -p "$out"
-for r in "${runs[@]}"; do
+[ $table_only = 1 ] || for r in "${runs[@]}"; do
   set -- $r
   cut -d' ' -f1-3 /proc/loadavg > "$out/$1.load"
   "$here/rt-eval.py" --matrix loss-random --seed 1 --stacks ours \
     --mode loopback --scale "$scale" --build "$build" --out "$out/$1" \
-    --loss "$2" --repair "$3" --key-int-max 300 --jitter-ms 200 >&2
+    --loss "$2" --repair "$3" --key-int-max 300 --jitter-ms 200 \
+    --port-base 47300 >&2
 done
 
 python3 - "$out" "$scale" <<'EOF'
@@ -73,7 +76,9 @@ for n in names:
         nacked=stat(os.path.join(d, "flow0-recv.log"), "nacked-packets"),
         rtx=stat(os.path.join(d, "flow0-send.log"), "rtx-sent"),
         rec=stat(os.path.join(d, "flow0-recv.log"), "rtx-recovered"),
-        plis=stat(os.path.join(d, "flow0-recv.log"), "plis-sent"))
+        plis=stat(os.path.join(d, "flow0-recv.log"), "plis-sent"),
+        # another stream on the same ports (a concurrent run on this host)
+        foreign=stat(os.path.join(d, "flow0-recv.log"), "peer-changes"))
 ref = rows["lossless"]["m"]["psnr"]
 commit = subprocess.run(["git", "-C", out, "rev-parse", "--short", "HEAD"],
                         capture_output=True, text=True).stdout.strip()
@@ -81,7 +86,7 @@ print(f"{rows['lossless']['m']['date']} UTC, commit {commit}, "
       f"{rows['lossless']['m']['duration']:g} s per run (scale {scale:g})\n")
 print("| run | wire loss % | residual loss % | NACKs (packets) | RTX sent / "
       "recovered | PLIs | frozen % | PSNR-Y dB | vs lossless dB | "
-      "g2g p95 ms | recv kbit/s | load 1/5/15 |")
+      "g2g p95 ms | media kbit/s | load 1/5/15 |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -95,10 +100,11 @@ def i(v):
 
 for n in names:
     r, m = rows[n], rows[n]["m"]
-    print(f"| {n} | {f(r['wire'])} | {f(m.get('post_repair_loss_pct'))} | "
+    tag = " (DISTURBED: foreign stream)" if r["foreign"] else ""
+    print(f"| {n}{tag} | {f(r['wire'])} | {f(m.get('post_repair_loss_pct'))} | "
           f"{i(r['nacks'])} ({i(r['nacked'])}) | {i(r['rtx'])} / "
           f"{i(r['rec'])} | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
           f"{f(m['psnr'], 1)} | {f(m['psnr'] - ref, 1)} | "
-          f"{f(m['g2g_p95_ms'], 0)} | {f(m['flows'][0]['recv_kbps_mean'], 0)} | "
+          f"{f(m['g2g_p95_ms'], 0)} | {f(m.get('media_kbps'), 0)} | "
           f"{r['load']} |")
 EOF

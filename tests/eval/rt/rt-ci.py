@@ -62,7 +62,8 @@ def repair_check(build, out, env):
                             "--scale", "0.15", "--build", build,
                             "--out", os.path.join(out, rep),
                             "--loss", "bernoulli:0.02", "--repair", rep,
-                            "--jitter-ms", "200"], env=env)
+                            "--jitter-ms", "200", "--port-base", "43300"],
+                           env=env)
         if r.returncode != 0:
             print(f"FAIL: rt-eval.py --repair {rep} exited {r.returncode}")
             return 1

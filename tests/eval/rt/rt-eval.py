@@ -330,9 +330,10 @@ class Run:
         lead = 4.0 + 1.0 * len(case["flows"])
         if mode == "netns":
             # flows with their own propagation delay (5.5): the delay line
-            # adds the difference to their port range (42000 + 20 i ..
-            # + 19, media and feedback), TCP keeps the case's delay
-            extra = [f"{42000 + 20 * i}-{42000 + 20 * i + 19}:"
+            # adds the difference to their port range (port base + 20 i
+            # .. + 19, media and feedback), TCP keeps the case's delay
+            pb = a.port_base
+            extra = [f"{pb + 20 * i}-{pb + 20 * i + 19}:"
                      f"{fl['delay'] - case['delay']}"
                      for i, fl in enumerate(case["flows"])
                      if fl.get("delay", case["delay"]) > case["delay"]]
@@ -364,7 +365,7 @@ class Run:
                "--fps", str(a.fps)]
         senders = []
         for i, fl in enumerate(case["flows"]):
-            base = 42000 + 20 * i
+            base = a.port_base + 20 * i
             tag = f"flow{i}"
             rev = fl.get("dir") == "rev"
             if mode == "netns":
@@ -1172,6 +1173,9 @@ def main():
     p.add_argument("--key-int-max", type=int, default=0,
                    help="x264enc key-int-max in frames (default: the "
                         "case's key-frame interval, else 4 s)")
+    p.add_argument("--port-base", type=int, default=42000,
+                   help="UDP ports from here (20 per flow): runs on one "
+                        "host at the same time need different bases")
     p.add_argument("--jitter-ms", type=int, default=100,
                    help="receiver jitter buffer latency (ms)")
     p.add_argument("--publish", action="store_true",
