@@ -86,7 +86,7 @@ print(f"{rows['lossless']['m']['date']} UTC, commit {commit}, "
       f"{rows['lossless']['m']['duration']:g} s per run (scale {scale:g})\n")
 print("| run | wire loss % | residual loss % | NACKs (packets) | RTX sent / "
       "recovered | PLIs | frozen % | PSNR-Y dB | vs lossless dB | "
-      "g2g p95 ms | media kbit/s | load 1/5/15 |")
+      "g2g p95 ms | received kbit/s | load 1/5/15 |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -105,6 +105,6 @@ for n in names:
           f"{i(r['nacks'])} ({i(r['nacked'])}) | {i(r['rtx'])} / "
           f"{i(r['rec'])} | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
           f"{f(m['psnr'], 1)} | {f(m['psnr'] - ref, 1)} | "
-          f"{f(m['g2g_p95_ms'], 0)} | {f(m.get('media_kbps'), 0)} | "
+          f"{f(m['g2g_p95_ms'], 0)} | {f(m['flows'][0]['recv_kbps'], 0)} | "
           f"{r['load']} |")
 EOF
