@@ -9,7 +9,7 @@ follows the link, the queue stays bounded, video decodes and its quality is
 not destroyed. Timing goals are not asserted (2 shared cores); the full
 suite is the benchmark command.
 
-With --repair it checks NACK/RTX instead (docs/repair.md): two 9 s calls
+With --repair it checks NACK/RTX instead (docs/repair.md): two 7 s calls
 on the 2 Mbit/s path of the matrix scenario loss-random with 2 % random
 loss on the wire, one with repair (NACK/RTX, PLI) and one without; the
 post-repair loss (what reaches the depayloader) with repair must be well
@@ -59,7 +59,7 @@ def repair_check(build, out, env):
                             os.path.join(HERE, "rt-eval.py"),
                             "--matrix", "loss-random", "--seed", "1",
                             "--stacks", "ours", "--mode", "loopback",
-                            "--scale", "0.15", "--build", build,
+                            "--scale", "0.12", "--build", build,
                             "--out", os.path.join(out, rep),
                             "--loss", "bernoulli:0.02", "--repair", rep,
                             "--jitter-ms", "200", "--port-base", "43300"],
