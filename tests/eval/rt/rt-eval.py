@@ -1193,6 +1193,8 @@ def main():
         a.cases = a.matrix
     root = os.geteuid() == 0
     stacks = a.stacks.split(",")
+    if a.repair != "none" and "gcc" in stacks:
+        sys.exit("--repair applies to our stack only: use --stacks ours")
     if "gcc" in stacks and not os.path.exists(
             os.path.join(a.peer_lib, "libgstrsrtp.so")):
         sys.stderr.write("peer not built (tests/eval/rt/peer-build.sh); "
