@@ -9,7 +9,13 @@ follows the link, the queue stays bounded, video decodes and its quality is
 not destroyed. Timing goals are not asserted (2 shared cores); the full
 suite is the benchmark command.
 
-  rt-ci.py BUILD_ROOT [OUTDIR]      exit 0 pass, 1 fail, 77 skip
+With --repair it checks NACK/RTX instead (docs/repair.md): two 7 s calls
+on the 2 Mbit/s path of the matrix scenario loss-random with 2 % random
+loss on the wire, one with repair (NACK/RTX, PLI) and one without; the
+post-repair loss (what reaches the depayloader) with repair must be well
+below the loss without. A ratio, no timing threshold.
+
+  rt-ci.py [--repair] BUILD_ROOT [OUTDIR]   exit 0 pass, 1 fail, 77 skip
 """
 import json
 import os
@@ -46,10 +52,45 @@ def sanitizer_env(build):
     return env
 
 
+def repair_check(build, out, env):
+    loss = {}
+    for rep in ("nack", "none"):
+        r = subprocess.run(["/usr/bin/python3",
+                            os.path.join(HERE, "rt-eval.py"),
+                            "--matrix", "loss-random", "--seed", "1",
+                            "--stacks", "ours", "--mode", "loopback",
+                            "--scale", "0.12", "--build", build,
+                            "--out", os.path.join(out, rep),
+                            "--loss", "bernoulli:0.02", "--repair", rep,
+                            "--jitter-ms", "200", "--port-base", "43300"],
+                           env=env)
+        if r.returncode != 0:
+            print(f"FAIL: rt-eval.py --repair {rep} exited {r.returncode}")
+            return 1
+        m = json.load(open(os.path.join(out, rep, "loss-random-ours",
+                                        "metrics.json")))
+        loss[rep] = m.get("post_repair_loss_pct", float("nan"))
+    print(f"post-repair loss %: with repair {loss['nack']:.3f}, "
+          f"without {loss['none']:.3f}")
+    checks = [
+        # the loss must have happened for the ratio to mean anything
+        ("without repair: post-repair loss >= 0.5 %", loss["none"] >= 0.5),
+        ("with repair: post-repair loss < 1/4 of it",
+         loss["nack"] < 0.25 * loss["none"]),
+    ]
+    for n, ok in checks:
+        print(("ok   " if ok else "FAIL ") + n)
+    return 0 if all(ok for _n, ok in checks) else 1
+
+
 def main():
-    build = os.path.abspath(sys.argv[1])
-    out = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else \
-        os.path.join(build, "tests", "eval", "rt", "ci-out")
+    args = sys.argv[1:]
+    repair = "--repair" in args
+    args = [x for x in args if x != "--repair"]
+    build = os.path.abspath(args[0])
+    out = os.path.abspath(args[1]) if len(args) > 1 else \
+        os.path.join(build, "tests", "eval", "rt",
+                     "ci-repair-out" if repair else "ci-out")
     env = sanitizer_env(build)
     for tool in ("ffmpeg", "gst-inspect-1.0"):
         if not shutil.which(tool):
@@ -60,6 +101,8 @@ def main():
                           env=env).returncode != 0:
             print(f"SKIP: GStreamer element {elem} missing")
             return 77
+    if repair:
+        return repair_check(build, out, env)
     r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "rt-eval.py"),
                         "--cases", "5.1", "--stacks", "ours", "--mode",
                         "loopback", "--scale", "0.25", "--build", build,

@@ -169,6 +169,22 @@ def linkemu_loss(loss):
             f" ge-k={loss['k']} ge-h={loss['h']}")
 
 
+def parse_loss(spec):
+    """--loss: "none", "bernoulli:P" or "gilbert:p,r[,k,h]" (the matrix's
+    form, k and h as netem's gemodel, default 1 and 0) -> describe JSON."""
+    if spec == "none":
+        return None
+    model, _, vals = spec.partition(":")
+    v = [float(x) for x in vals.split(",")] if vals else []
+    if model == "bernoulli" and len(v) == 1:
+        return {"model": "bernoulli", "p": v[0]}
+    if model == "gilbert" and 2 <= len(v) <= 4:
+        v += [1.0, 0.0][len(v) - 2:]
+        return {"model": "gilbert", "p": v[0], "r": v[1], "k": v[2],
+                "h": v[3]}
+    sys.exit(f"--loss {spec}: want none, bernoulli:P or gilbert:p,r[,k,h]")
+
+
 def load_matrix_case(name, build, seed, trace_dir):
     """A scenario of the matrix, from `rtpcc-matrix --describe` (its trace,
     if any, written under trace_dir)."""
@@ -314,9 +330,10 @@ class Run:
         lead = 4.0 + 1.0 * len(case["flows"])
         if mode == "netns":
             # flows with their own propagation delay (5.5): the delay line
-            # adds the difference to their port range (42000 + 20 i ..
-            # + 19, media and feedback), TCP keeps the case's delay
-            extra = [f"{42000 + 20 * i}-{42000 + 20 * i + 19}:"
+            # adds the difference to their port range (port base + 20 i
+            # .. + 19, media and feedback), TCP keeps the case's delay
+            pb = a.port_base
+            extra = [f"{pb + 20 * i}-{pb + 20 * i + 19}:"
                      f"{fl['delay'] - case['delay']}"
                      for i, fl in enumerate(case["flows"])
                      if fl.get("delay", case["delay"]) > case["delay"]]
@@ -348,7 +365,7 @@ class Run:
                "--fps", str(a.fps)]
         senders = []
         for i, fl in enumerate(case["flows"]):
-            base = 42000 + 20 * i
+            base = a.port_base + 20 * i
             tag = f"flow{i}"
             rev = fl.get("dir") == "rev"
             if mode == "netns":
@@ -368,7 +385,8 @@ class Run:
                            f"{k:g}@{t:g}" for t, k in case["schedule"]))
                 fwd = " ".join(
                     [cap, f"queue-ms={case['queue']}",
-                     f"delay={case['delay']}"]) + \
+                     f"delay={case['delay']}",
+                     f"seed={case.get('seed', 1)}"]) + \
                     linkemu_loss(case.get("loss"))
                 rev_props = f"delay={case['delay']}" + \
                     linkemu_loss(case.get("reverse_loss"))
@@ -386,6 +404,8 @@ class Run:
                         "--peer-port", str(base + 4), "--frames",
                         os.path.join(self.out, f"{tag}-rcv-frames.csv"),
                         "--raw", os.path.join(self.out, f"{tag}-rcv.yuv"),
+                        "--jitter-ms", str(a.jitter_ms),
+                        "--repair", a.repair,
                         "--rtp-log", os.path.join(self.out,
                                                   f"{tag}-rtp.log")] + geo,
                        f"{tag}-recv.log", r_ns)
@@ -401,8 +421,11 @@ class Run:
                    "--start-kbps", str(self.rate("start_kbps", 150))] + geo
             if fl.get("pause"):
                 snd += ["--pause", f"{fl['pause'][0]}-{fl['pause'][1]}"]
+            snd += ["--repair", a.repair]
             kfi = (case.get("codec") or {}).get("keyframe_interval", 0)
-            if kfi:
+            if a.key_int_max:
+                snd += ["--key-int-s", f"{a.key_int_max / a.fps:g}"]
+            elif kfi:
                 # the simulator's codec runs at 25 fps: the same period
                 snd += ["--key-int-s", f"{kfi / 25.0:g}"]
             senders.append((snd, f"{tag}-send.log", s_ns))
@@ -943,6 +966,8 @@ def get_case(args, name):
 
 def run_case(args, name, stack, mode):
     case = scaled(get_case(args, name), args.scale)
+    if args.loss is not None:
+        case["loss"] = parse_loss(args.loss)
     outdir = os.path.join(args.out, f"{name}-{stack}")
     shutil.rmtree(outdir, ignore_errors=True)
     run = Run(args, case, name, stack, outdir)
@@ -1139,6 +1164,20 @@ def main():
     p.add_argument("--height", type=int, default=270)
     p.add_argument("--fps", type=int, default=30)
     p.add_argument("--keep-raw", action="store_true")
+    p.add_argument("--loss", default=None,
+                   help="forward loss instead of the case's: none, "
+                        "bernoulli:P or gilbert:p,r[,k,h]")
+    p.add_argument("--repair", choices=("none", "nack"), default="none",
+                   help="ours: NACK/RTX repair and PLI key-frame requests "
+                        "(docs/repair.md)")
+    p.add_argument("--key-int-max", type=int, default=0,
+                   help="x264enc key-int-max in frames (default: the "
+                        "case's key-frame interval, else 4 s)")
+    p.add_argument("--port-base", type=int, default=42000,
+                   help="UDP ports from here (20 per flow): runs on one "
+                        "host at the same time need different bases")
+    p.add_argument("--jitter-ms", type=int, default=100,
+                   help="receiver jitter buffer latency (ms)")
     p.add_argument("--publish", action="store_true",
                    help="copy the plots to docs/realtime-eval/ and link "
                         "them relative to docs/")
@@ -1154,6 +1193,8 @@ def main():
         a.cases = a.matrix
     root = os.geteuid() == 0
     stacks = a.stacks.split(",")
+    if a.repair != "none" and "gcc" in stacks:
+        sys.exit("--repair applies to our stack only: use --stacks ours")
     if "gcc" in stacks and not os.path.exists(
             os.path.join(a.peer_lib, "libgstrsrtp.so")):
         sys.stderr.write("peer not built (tests/eval/rt/peer-build.sh); "

@@ -38,6 +38,8 @@ import numpy as np  # noqa: E402
 TWCC_URI = ("http://www.ietf.org/id/"
             "draft-holmer-rmcat-transport-wide-cc-extensions-01")
 TICK = 0.2
+# RFC 4588 retransmissions (SDP a=fmtp:97 apt=96) with --repair nack
+RTX_PT = 97
 BAR_BITS = 32
 BAR_ROWS = 16
 
@@ -181,7 +183,9 @@ def cmd_send(a):
                 f"port={a.port} bind-port={a.bind_port} "
                 f"controller={a.controller} min-bitrate={a.min_kbps * 1000} "
                 f"max-bitrate={a.max_kbps * 1000} "
-                f"start-bitrate={a.start_kbps * 1000}")
+                f"start-bitrate={a.start_kbps * 1000}"
+                + (f" rtx-payload-type={RTX_PT}" if a.repair == "nack"
+                   else ""))
     else:
         desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
                 f"rtpbin name=rtpbin rtp-profile=avpf "
@@ -354,7 +358,9 @@ def cmd_recv(a):
             f"video/x-raw,format=I420,width={w},height={h} ! "
             "appsink name=out sync=false emit-signals=true max-buffers=30")
     if a.stack == "ours":
-        desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 "
+        rep = (f"repair=nack rtx-payload-type={RTX_PT} keyframe-request=pli "
+               f"playout-delay={a.jitter_ms} " if a.repair == "nack" else "")
+        desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 " + rep +
                 f"caps=\"{h264_caps()}\" ! rtpjitterbuffer latency="
                 f"{a.jitter_ms} ! " + tail)
     else:
@@ -429,6 +435,9 @@ def cmd_recv(a):
     open(a.csv + ".ready", "w").close()
     Ticker(a.t0, a.stop, tick).start()
     run_until(loop, a.t0, a.stop + 0.3)
+    if a.stack == "ours":
+        s = pipe.get_by_name("src").get_property("stats")
+        sys.stdout.write(f"receiver stats: {s.to_string() if s else ''}\n")
     pipe.set_state(Gst.State.NULL)
     counter.close()
     flog.close()
@@ -508,6 +517,8 @@ def main():
     common.add_argument("--width", type=int, default=480)
     common.add_argument("--height", type=int, default=270)
     common.add_argument("--fps", type=int, default=30)
+    common.add_argument("--repair", choices=("none", "nack"), default="none",
+                        help="ours: NACK/RTX and PLI (docs/repair.md)")
     s = sub.add_parser("send", parents=[common])
     s.add_argument("--host", required=True)
     s.add_argument("--port", type=int, required=True)

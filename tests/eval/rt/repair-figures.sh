@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The "Measured" table of docs/repair.md: one flow (ours, gcc) on the 50 ms
+# path of the matrix scenario loss-random (2 Mbit/s, media at most
+# 1.5 Mbit/s: no congestion), x264enc key-int-max=300, jitter buffer 200 ms,
+# loopback through linkemu (no root). Five runs with the same link seed:
+# lossless, 2 % random loss and 1 % bursty loss (Gilbert p 0.00253, r 0.25:
+# 0.00253 / (0.00253 + 0.25) = 1 %, bursts of 4 packets on average), each
+# with and without NACK/RTX + PLI repair. Prints the table in markdown.
+#
+#   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR] [--table-only]
+#
+# --scale 1 (default) runs the scenario's 60 s each; 0.5 runs 30 s.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../../.." && pwd)
+scale=1
+build="$src/build"
+table_only=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scale) scale=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --table-only) table_only=1; shift ;;   # the table of the last runs
+    *) echo "usage: $0 [--scale F] [--build DIR] [--table-only]" >&2; exit 2 ;;
+  esac
+done
+out="$src/out/eval/rt/repair"
+export GST_PLUGIN_PATH="$build/plugins${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+gst-inspect-1.0 x264enc >/dev/null 2>&1 || { echo "x264enc missing" >&2; exit 77; }
+
+runs=(
+  "lossless none none"
+  "random-nack bernoulli:0.02 nack"
+  "random-none bernoulli:0.02 none"
+  "bursty-nack gilbert:0.00253,0.25 nack"
+  "bursty-none gilbert:0.00253,0.25 none"
+)
+mkdir -p "$out"
+[ $table_only = 1 ] || for r in "${runs[@]}"; do
+  set -- $r
+  cut -d' ' -f1-3 /proc/loadavg > "$out/$1.load"
+  "$here/rt-eval.py" --matrix loss-random --seed 1 --stacks ours \
+    --mode loopback --scale "$scale" --build "$build" --out "$out/$1" \
+    --loss "$2" --repair "$3" --key-int-max 300 --jitter-ms 200 \
+    --port-base 47300 >&2
+done
+
+python3 - "$out" "$scale" <<'EOF'
+import json, os, re, subprocess, sys
+out, scale = sys.argv[1], float(sys.argv[2])
+names = ["lossless", "random-nack", "random-none", "bursty-nack",
+         "bursty-none"]
+
+
+def stat(log, key):
+    m = re.search(rf"\b{re.escape(key)}=\(guint64\)(\d+)", open(log).read())
+    return int(m.group(1)) if m else None
+
+
+def last_row(path):
+    rows = open(path).read().split()
+    head, last = rows[0].split(","), rows[-1].split(",")
+    return dict(zip(head, last))
+
+
+rows = {}
+for n in names:
+    d = os.path.join(out, n, "loss-random-ours")
+    m = json.load(open(os.path.join(d, "metrics.json")))
+    link = last_row(os.path.join(d, "flow0-link.csv"))
+    drops, pk = float(link["link_drops"]), float(link["link_packets"])
+    rows[n] = dict(
+        m=m, load=open(os.path.join(out, n + ".load")).read().strip(),
+        wire=100.0 * drops / pk if pk else float("nan"),
+        nacks=stat(os.path.join(d, "flow0-recv.log"), "nacks-sent"),
+        nacked=stat(os.path.join(d, "flow0-recv.log"), "nacked-packets"),
+        rtx=stat(os.path.join(d, "flow0-send.log"), "rtx-sent"),
+        rec=stat(os.path.join(d, "flow0-recv.log"), "rtx-recovered"),
+        plis=stat(os.path.join(d, "flow0-recv.log"), "plis-sent"),
+        # another stream on the same ports (a concurrent run on this host)
+        foreign=stat(os.path.join(d, "flow0-recv.log"), "peer-changes"))
+ref = rows["lossless"]["m"]["psnr"]
+commit = subprocess.run(["git", "-C", out, "rev-parse", "--short", "HEAD"],
+                        capture_output=True, text=True).stdout.strip()
+print(f"{rows['lossless']['m']['date']} UTC, commit {commit}, "
+      f"{rows['lossless']['m']['duration']:g} s per run (scale {scale:g})\n")
+print("| run | wire loss % | residual loss % | NACKs (packets) | RTX sent / "
+      "recovered | PLIs | frozen % | PSNR-Y dB | vs lossless dB | "
+      "g2g p95 ms | received kbit/s | load 1/5/15 |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def f(v, d=2):
+    return "–" if v is None or v != v else f"{v:.{d}f}"
+
+
+def i(v):
+    return "–" if v is None else str(v)
+
+
+for n in names:
+    r, m = rows[n], rows[n]["m"]
+    tag = " (DISTURBED: foreign stream)" if r["foreign"] else ""
+    print(f"| {n}{tag} | {f(r['wire'])} | {f(m.get('post_repair_loss_pct'))} | "
+          f"{i(r['nacks'])} ({i(r['nacked'])}) | {i(r['rtx'])} / "
+          f"{i(r['rec'])} | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
+          f"{f(m['psnr'], 1)} | {f(m['psnr'] - ref, 1)} | "
+          f"{f(m['g2g_p95_ms'], 0)} | {f(m['flows'][0]['recv_kbps'], 0)} | "
+          f"{r['load']} |")
+EOF
