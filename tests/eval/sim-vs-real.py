@@ -6,11 +6,15 @@ run, with the ratio real / simulator.
 
     tests/eval/sim-vs-real.py --rt OUT/5.1-ours [--case 5.1]
                               [--controller gcc] [--seed 1] [--build build]
+                              [--ideal-encoder]
 
 --rt is the per-case directory rt-eval.py wrote (its flow0.csv has the
 simulator's columns). Prints a Markdown table: queuing delay p50/p95,
 utilisation and target, per phase of the case's forward schedule. The
 metrics are tests/eval/rfc8868.py's, over the same 200 ms rows for both.
+The simulated codec follows its target through rtpccsink's encoder
+hysteresis, as the real encoder does (rtpcc-eval --encoder-hysteresis);
+--ideal-encoder hands it every target at once.
 """
 import argparse
 import json
@@ -63,6 +67,8 @@ def main():
     ap.add_argument("--controller", default="gcc")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
+    ap.add_argument("--ideal-encoder", action="store_true",
+                    help="the target reaches the simulated codec at once")
     a = ap.parse_args()
 
     tool = os.path.join(a.build, "tests", "eval", "rtpcc-eval")
@@ -75,7 +81,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([tool, "--case", a.case, "--controller",
                         a.controller, "--seed", str(a.seed), "--out", tmp,
-                        "--quiet"], check=True)
+                        "--quiet"] + ([] if a.ideal_encoder else
+                                      ["--encoder-hysteresis"]), check=True)
         sim = rfc8868.read_csv(os.path.join(tmp, a.case, a.controller,
                                             "flow0.csv"))
     real = rfc8868.read_csv(real_csv)

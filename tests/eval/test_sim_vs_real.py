@@ -27,8 +27,8 @@ class SimVsReal(unittest.TestCase):
         build = os.path.dirname(os.path.dirname(os.path.dirname(EVAL)))
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([EVAL, "--case", "5.1", "--controller", "gcc",
-                            "--seed", "1", "--out", tmp, "--quiet"],
-                           check=True)
+                            "--seed", "1", "--out", tmp, "--quiet",
+                            "--encoder-hysteresis"], check=True)
             rt = os.path.join(tmp, "5.1", "gcc")
             out = self.run_tool(rt, build)
             rows = [l for l in out.splitlines() if l.startswith("| [")
@@ -36,6 +36,13 @@ class SimVsReal(unittest.TestCase):
             self.assertEqual(len(rows), 5)  # four phases and the whole run
             for l in rows:
                 self.assertIn("(1.00)", l)
+            # the same run against the ideal encoder is not the same run
+            ideal = subprocess.run(
+                [sys.executable, os.path.join(HERE, "sim-vs-real.py"),
+                 "--rt", rt, "--case", "5.1", "--controller", "gcc",
+                 "--seed", "1", "--build", build, "--ideal-encoder"],
+                check=True, capture_output=True, text=True).stdout
+            self.assertNotEqual(ideal, out)
             # double the queuing delay of the "real" run
             path = os.path.join(rt, "flow0.csv")
             with open(path, newline="") as fh:
