@@ -441,6 +441,7 @@ GST_START_TEST (test_sink_subflow_mode)
   GstHarness *h;
   guint16 port;
   GSocket *sock = udp_socket (&port);
+  GSocketAddress *sink_addr = NULL;
   guint got = 0;
 
   g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
@@ -457,8 +458,12 @@ GST_START_TEST (test_sink_subflow_mode)
   }
   while (got < 3) {
     guint8 buf[1500];
-    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL, NULL);
+    gssize n;
     RtpccMprtpSubflow sf;
+
+    g_clear_object (&sink_addr);
+    n = g_socket_receive_from (sock, &sink_addr, (gchar *) buf, sizeof buf,
+        NULL, NULL);
     fail_unless (n > 0, "nothing sent");
     if ((buf[1] & 0x7f) != 96)
       continue;                 /* an SR */
@@ -469,8 +474,45 @@ GST_START_TEST (test_sink_subflow_mode)
     got++;
   }
   fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-missing"), 0);
+
+  /* the path's receiver answers with a subflow report (one lost, two
+   * discarded): the sink keeps it in its stats */
+  {
+    RtpccMprtpSubflowReport rep = { 0, };
+    guint8 buf[200];
+    gsize n;
+    GstStructure *st = NULL;
+    guint id = 0, hi = 0;
+    gint lost = 0;
+    guint64 disc = 0;
+
+    rep.subflow_id = 1;
+    rep.rr.cumulative_lost = 1;
+    rep.rr.ext_highest_seq = 2;
+    rep.has_discards = TRUE;
+    rep.discards = 2;
+    n = rtpcc_mprtcp_write (buf, sizeof buf, 0x5eed, SSRC, &rep, 1);
+    fail_unless (g_socket_send_to (sock, sink_addr, (const gchar *) buf, n,
+            NULL, NULL) == (gssize) n);
+    for (guint i = 0; i < 200 && stat_u64 (sink, "mprtcp-received") == 0;
+        i++)
+      g_usleep (10000);
+    fail_unless_equals_uint64 (stat_u64 (sink, "mprtcp-received"), 1);
+    fail_unless_equals_uint64 (stat_u64 (sink, "mprtcp-rejected"), 0);
+    g_object_get (sink, "stats", &st, NULL);
+    fail_unless (gst_structure_get_uint (st, "subflow-id", &id));
+    fail_unless (gst_structure_get_int (st, "subflow-lost", &lost));
+    fail_unless (gst_structure_get_uint (st, "subflow-highest-seq", &hi));
+    fail_unless (gst_structure_get_uint64 (st, "subflow-discards", &disc));
+    fail_unless_equals_int (id, 1);
+    fail_unless_equals_int (lost, 1);
+    fail_unless_equals_int (hi, 2);
+    fail_unless_equals_uint64 (disc, 2);
+    gst_structure_free (st);
+  }
   gst_harness_teardown (h);
   gst_object_unref (sink);
+  g_object_unref (sink_addr);
   g_object_unref (sock);
 }
 
@@ -518,6 +560,42 @@ GST_START_TEST (test_src_subflow_accounting)
   }
   fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 5);
   fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 1);
+  /* its regular report carries the path's MPRTCP subflow report: subflow
+   * 2, FSSN 3 lost, highest FSSN 9 (the RR interval is 1 s ± 50 %). Four
+   * packets more in sequence first: feedback goes to the sender once a
+   * run of them has made its address the peer (gst/rtpcc/peer.h). */
+  {
+    RtpccMprtcp mp;
+    gboolean found = FALSE;
+
+    for (guint16 q = 6; q <= 9; q++) {
+      GBytes *bytes = mprtp_packet (200 + 5 * q, 2, q);
+      GstBuffer *out;
+
+      fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (bytes,
+                  NULL), g_bytes_get_size (bytes), NULL, NULL) > 0);
+      out = gst_harness_pull (h);
+      fail_unless (out != NULL);
+      gst_buffer_unref (out);
+      g_bytes_unref (bytes);
+    }
+
+    while (!found) {
+      guint8 buf[1500];
+      gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL,
+          NULL);
+      fail_unless (n > 0, "no subflow report");
+      found = rtpcc_mprtcp_find (buf, (gsize) n, &mp);
+    }
+    fail_unless_equals_int (mp.media_ssrc, SSRC);
+    fail_unless_equals_int (mp.n_reports, 1);
+    fail_unless_equals_int (mp.reports[0].subflow_id, 2);
+    fail_unless_equals_int (mp.reports[0].rr.cumulative_lost, 1);
+    fail_unless_equals_int (mp.reports[0].rr.ext_highest_seq & 0xffff, 9);
+    fail_unless (mp.reports[0].has_discards);
+    fail_unless_equals_int (mp.reports[0].discards, 0);
+    fail_unless (stat_u64 (src, "mprtcp-sent") >= 1);
+  }
   gst_harness_teardown (h);
   gst_object_unref (src);
   g_object_unref (dst);
