@@ -605,6 +605,94 @@ GST_START_TEST (test_src_subflow_accounting)
 
 GST_END_TEST;
 
+#define SRTP_KEY "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+
+/* SRTP on a path: rtpccsink behind mprtpsched protects what it sends
+ * after writing the media seq back into the header, so the path's rtpccsrc
+ * with the same key authenticates every packet, counts it on its FSSN and
+ * hands on the very packet mprtpsched produced. */
+GST_START_TEST (test_srtp_path)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *hs, *hr;
+  guint16 port, from;
+  GSocket *sock = udp_socket (&port), *out = udp_socket (&from);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *dst;
+  GstCaps *caps = gst_caps_from_string (CAPS);
+  GBytes *sent[6];
+  GPtrArray *wire = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  gint bound = 0;
+
+  g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
+      "fixed", "start-bitrate", 1000000, "srtp-key", SRTP_KEY, NULL);
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_use_systemclock (hs);
+  gst_harness_set_src_caps_str (hs, CAPS);
+  fail_unless (gst_harness_push_event (hs, gst_rtpcc_mprtp_event_new (5, 1)));
+  for (guint i = 0; i < 6; i++) {
+    sent[i] = mprtp_packet (300 + 3 * i, 1, i);
+    fail_unless_equals_int (gst_harness_push (hs,
+            gst_buffer_new_wrapped_bytes (sent[i])), GST_FLOW_OK);
+  }
+  while (wire->len < 6) {
+    guint8 buf[1500];
+    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL, NULL);
+    fail_unless (n > 0, "nothing sent");
+    if ((buf[1] & 0x7f) != 96)
+      continue;                 /* an SR */
+    /* encrypted: not the packet itself */
+    fail_if ((gsize) n == g_bytes_get_size (sent[wire->len]) &&
+        memcmp (buf, g_bytes_get_data (sent[wire->len], NULL), n) == 0);
+    g_ptr_array_add (wire, g_bytes_new (buf, n));
+  }
+
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "srtp-key", SRTP_KEY, NULL);
+  hr = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_use_systemclock (hr);
+  gst_harness_play (hr);
+  g_object_get (src, "bound-port", &bound, NULL);
+  dst = g_inet_socket_address_new (lo, (guint16) bound);
+  for (guint i = 0; i < 6; i++) {
+    GBytes *w = g_ptr_array_index (wire, i);
+    GstBuffer *b;
+    GstMapInfo map;
+
+    fail_unless (g_socket_send_to (out, dst, g_bytes_get_data (w, NULL),
+            g_bytes_get_size (w), NULL, NULL) > 0);
+    b = gst_harness_pull (hr);
+    fail_unless (b != NULL);
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_int (map.size, g_bytes_get_size (sent[i]));
+    fail_unless (memcmp (map.data, g_bytes_get_data (sent[i], NULL),
+            map.size) == 0, "packet %u differs", i);
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+  }
+  fail_unless_equals_uint64 (stat_u64 (src, "srtp-auth-failures"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 6);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-missing"), 0);
+
+  gst_harness_teardown (hr);
+  gst_harness_teardown (hs);
+  for (guint i = 0; i < 6; i++)
+    g_bytes_unref (sent[i]);
+  g_ptr_array_unref (wire);
+  gst_caps_unref (caps);
+  g_object_unref (dst);
+  g_object_unref (lo);
+  g_object_unref (out);
+  g_object_unref (sock);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
 /* A malformed rtpcc-target from a path is dropped and counted; it neither
  * reaches upstream nor changes the aggregate. */
 GST_START_TEST (test_malformed_target)
@@ -692,6 +780,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_malformed_target);
   tcase_add_test (tc, test_sink_subflow_mode);
   tcase_add_test (tc, test_src_subflow_accounting);
+  tcase_add_test (tc, test_srtp_path);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;
 }
