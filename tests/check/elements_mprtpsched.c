@@ -431,6 +431,29 @@ stat_u64 (GstElement * e, const gchar * field)
   return v;
 }
 
+/* Sends @datagram from @sock to @dst, where the rtpccsrc of @h listens,
+ * and checks that it pushes @expect (@datagram when NULL). */
+static void
+send_expect (GSocket * sock, GSocketAddress * dst, GstHarness * h,
+    GBytes * datagram, GBytes * expect)
+{
+  GstBuffer *out;
+  GstMapInfo map;
+
+  if (!expect)
+    expect = datagram;
+  fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (datagram, NULL),
+          g_bytes_get_size (datagram), NULL, NULL) > 0);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, g_bytes_get_size (expect));
+  fail_unless (memcmp (map.data, g_bytes_get_data (expect, NULL),
+          map.size) == 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+}
+
 /* rtpccsink behind mprtpsched (its rtpcc-mprtp event): the packets leave
  * with the media's seq in the RTP header and the subflow element intact,
  * although its sender numbers them by the FSSN. */
@@ -544,18 +567,7 @@ GST_START_TEST (test_src_subflow_accounting)
   dst = g_inet_socket_address_new (lo, port);
   for (guint i = 0; i < 5; i++) {
     GBytes *bytes = mprtp_packet (200 + 5 * i, 2, fssn[i]);
-    GstBuffer *out;
-    GstMapInfo map;
-    fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (bytes, NULL),
-            g_bytes_get_size (bytes), NULL, NULL) > 0);
-    out = gst_harness_pull (h);
-    fail_unless (out != NULL);
-    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-    fail_unless_equals_int (map.size, g_bytes_get_size (bytes));
-    fail_unless (memcmp (map.data, g_bytes_get_data (bytes, NULL),
-            map.size) == 0);
-    gst_buffer_unmap (out, &map);
-    gst_buffer_unref (out);
+    send_expect (sock, dst, h, bytes, NULL);
     g_bytes_unref (bytes);
   }
   fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 5);
@@ -570,13 +582,7 @@ GST_START_TEST (test_src_subflow_accounting)
 
     for (guint16 q = 6; q <= 9; q++) {
       GBytes *bytes = mprtp_packet (200 + 5 * q, 2, q);
-      GstBuffer *out;
-
-      fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (bytes,
-                  NULL), g_bytes_get_size (bytes), NULL, NULL) > 0);
-      out = gst_harness_pull (h);
-      fail_unless (out != NULL);
-      gst_buffer_unref (out);
+      send_expect (sock, dst, h, bytes, NULL);
       g_bytes_unref (bytes);
     }
 
@@ -656,22 +662,8 @@ GST_START_TEST (test_srtp_path)
   gst_harness_play (hr);
   g_object_get (src, "bound-port", &bound, NULL);
   dst = g_inet_socket_address_new (lo, (guint16) bound);
-  for (guint i = 0; i < 6; i++) {
-    GBytes *w = g_ptr_array_index (wire, i);
-    GstBuffer *b;
-    GstMapInfo map;
-
-    fail_unless (g_socket_send_to (out, dst, g_bytes_get_data (w, NULL),
-            g_bytes_get_size (w), NULL, NULL) > 0);
-    b = gst_harness_pull (hr);
-    fail_unless (b != NULL);
-    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
-    fail_unless_equals_int (map.size, g_bytes_get_size (sent[i]));
-    fail_unless (memcmp (map.data, g_bytes_get_data (sent[i], NULL),
-            map.size) == 0, "packet %u differs", i);
-    gst_buffer_unmap (b, &map);
-    gst_buffer_unref (b);
-  }
+  for (guint i = 0; i < 6; i++)
+    send_expect (out, dst, hr, g_ptr_array_index (wire, i), sent[i]);
   fail_unless_equals_uint64 (stat_u64 (src, "srtp-auth-failures"), 0);
   fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 6);
   fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 0);

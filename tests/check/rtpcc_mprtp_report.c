@@ -25,17 +25,19 @@ new_receiver (void)
   return rtpcc_receiver_new (&c, 0);
 }
 
-/* Packets @first .. @last (FSSN) at 10 ms apart, but @skip. */
+/* Packets @first .. @last (FSSN) 10 ms apart from @t0 on, but @skip_a
+ * and @skip_b; the time of the last. */
 static RtpccTime
-feed (RtpccReceiver * r, guint16 first, guint16 last, gint skip)
+feed (RtpccReceiver * r, RtpccTime t0, guint16 first, guint16 last,
+    gint skip_a, gint skip_b)
 {
-  RtpccTime now = 0;
+  RtpccTime now = t0;
 
   for (guint q = first; q <= last; q++) {
     RtpccRtpInfo info = { 0, };
 
-    now = MS (10) * (q + 1);
-    if ((gint) q == skip)
+    now += MS (10);
+    if ((gint) q == skip_a || (gint) q == skip_b)
       continue;
     info.ssrc = MEDIA_SSRC;
     info.seq = (guint16) q;
@@ -96,7 +98,7 @@ GST_START_TEST (test_single_path_sends_none)
 {
   RtpccReceiver *r = new_receiver ();
   guint8 buf[1500];
-  RtpccTime now = feed (r, 0, 50, -1);
+  RtpccTime now = feed (r, 0, 0, 50, -1, -1);
   gsize n = next_report (r, &now, buf, sizeof buf);
 
   fail_unless (n > 0);
@@ -119,7 +121,7 @@ GST_START_TEST (test_subflow_report)
 
   rtpcc_receiver_set_mprtp_subflow (r, 3);
   /* FSSN 0..50 with 20 lost, 7 and 9 discarded by the playout */
-  now = feed (r, 0, 50, 20);
+  now = feed (r, 0, 0, 50, 20, -1);
   fail_unless (rtpcc_receiver_mark_discarded (r, now, MEDIA_SSRC, 7, 1));
   fail_unless (rtpcc_receiver_mark_discarded (r, now, MEDIA_SSRC, 9, 1));
   n = next_report (r, &now, buf, sizeof buf);
@@ -146,24 +148,7 @@ GST_START_TEST (test_subflow_report)
   fail_unless_equals_int (rtpcc_receiver_get_stats (r, now)->mprtcp_sent, 1);
 
   /* the next interval: cumulative counts go on */
-  {
-    RtpccTime t = now;
-
-    for (guint q = 51; q <= 80; q++) {
-      RtpccRtpInfo info = { 0, };
-
-      t += MS (10);
-      if (q == 60 || q == 61)
-        continue;
-      info.ssrc = MEDIA_SSRC;
-      info.seq = (guint16) q;
-      info.rtp_ts = q * 900u;
-      info.pt = 96;
-      info.size = 1000;
-      rtpcc_receiver_on_rtp (r, t, &info);
-    }
-    now = t;
-  }
+  now = feed (r, now, 51, 80, 60, 61);
   n = next_report (r, &now, buf, sizeof buf);
   fail_unless (rtpcc_mprtcp_find (buf, n, &mp));
   fail_unless_equals_int (mp.reports[0].rr.cumulative_lost, 3);
