@@ -29,7 +29,11 @@
  *               re-admitted at a tenth of its rate and ramped up; the
  *               packets that were in flight on it are lost, so the encoder
  *               is asked for a key frame (upstream force-key-unit) at once
- *               rather than the picture waiting for the next one
+ *               rather than the picture waiting for the next one; the
+ *               path's MPRTCP subflow reports (loss and playout discards
+ *               by subflow, from its rtpccsrc, kept by the sink) classify
+ *               it (without them: the loss its feedback reports, once a
+ *               second)
  *
  * and publishes ONE aggregate rtpcc-target upstream (and as a bus message
  * from itself): media-bitrate is the sum of the paths' coupled rates
@@ -63,6 +67,7 @@
 #endif
 
 #include "gstmprtpsched.h"
+#include "gstmprtpschedreport.h"
 #include "rtpccelements.h"
 #include "gstrtpccevent.h"
 #include "gstrtpccnow.h"
@@ -452,12 +457,17 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gboolean interval = now - self->last_interval >= CLASS_INTERVAL;
     for (guint i = 0; i < n_paths; i++) {
       GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
+      RtpccMprtpSubflowReport rep;
       if (!stats[i])
         continue;
       feed_path (self, i, now, stats[i]);
-      if (interval) {
-        /* loss per interval from the path's own feedback (its subflow
-         * seq space): the path's class */
+      if (gst_mprtp_sched_report_from_stats (stats[i], &p->mprtcp_seen, &rep)) {
+        /* the path's receiver reports its loss and discards by subflow
+         * (MPRTCP): the path's class from them */
+        rtpcc_mprtp_sched_on_report (self->sched, i, now, &rep);
+      } else if (interval && p->mprtcp_seen == 0) {
+        /* a receiver without subflow reports: loss per interval from the
+         * path's own feedback (its subflow seq space) */
         guint64 r, l;
         /* (a sink restarted: its counters began again) */
         p->iv_received = MIN (p->iv_received, p->reported_received);

@@ -26,6 +26,7 @@ typedef struct
   /* the path sink's counters at the last poll */
   guint64 rtcp_received, reported_received, reported_lost;
   guint64 iv_received, iv_lost; /* at the last interval */
+  guint64 mprtcp_seen;          /* subflow reports taken (0: none came) */
   guint64 pushed, pushed_bytes, probes;
   guint failures, collapses;    /* the scheduler's, last seen */
 } GstMprtpSchedPath;
