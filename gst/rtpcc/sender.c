@@ -130,7 +130,9 @@ refresh_target (RtpccSender * s, RtpccTime now)
       rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
           (s->breaker)) : NULL);
 
-  /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything */
+  /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything; a
+   * REMB no longer renewed first lapses */
+  rtpcc_rate_cap_expire (s->ratecap, now);
   rtpcc_rate_cap_apply (s->ratecap, &t);
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
@@ -170,6 +172,7 @@ sync_stats (RtpccSender * s)
     s->stats.tmmbr_received = rc->tmmbr_received;
     s->stats.tmmbn_sent = rc->tmmbn_sent;
     s->stats.remb_received = rc->remb_received;
+    s->stats.remb_expired = rc->remb_expired;
     s->stats.receiver_limit = rtpcc_rate_cap_limit (s->ratecap);
   }
   s->stats.probe_media_packets = ps->probe_media_packets;
@@ -564,7 +567,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   mark_outage (s, now);
   ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
 
-  if (rtpcc_rate_cap_receive (s->ratecap, data, len)) {
+  if (rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
     ours = TRUE;
     /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
     if (rtpcc_rate_cap_tmmbn_due (s->ratecap))

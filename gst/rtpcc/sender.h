@@ -112,9 +112,10 @@ typedef struct
    * (feedback/reportinterval.h), RTPCC_TIME_NONE if never */
   RtpccTime report_interval_asked;
   /* the receiver's maximum rate (ratecap.h): TMMBRs about our media and
-   * the TMMBNs answering them, REMBs naming it, and the limit in force
-   * (bit/s, G_MAXUINT64 if none) */
-  guint64 tmmbr_received, tmmbn_sent, remb_received;
+   * the TMMBNs answering them, REMBs naming it, REMB limits lapsed for
+   * silence (ratecap.h), and the limit in force (bit/s, G_MAXUINT64 if
+   * none) */
+  guint64 tmmbr_received, tmmbn_sent, remb_received, remb_expired;
   guint64 receiver_limit;
 } RtpccSenderStats;
 

@@ -916,6 +916,7 @@ make_stats (GstRtpccSink * self)
       "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
       "tmmbn-sent", G_TYPE_UINT64, st->tmmbn_sent,
       "remb-received", G_TYPE_UINT64, st->remb_received,
+      "remb-expired", G_TYPE_UINT64, st->remb_expired,
       "receiver-limit", G_TYPE_UINT64, st->receiver_limit == G_MAXUINT64 ?
       (guint64) 0 : st->receiver_limit,
       "report-interval-asked", G_TYPE_UINT64,
@@ -1486,6 +1487,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, receive rate, queue delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
+   * remb-expired (REMB limits lifted after 5 s without a REMB),
    * receiver-limit (bit/s the target is held at or below, 0 = none;
    * RFC 5104 TMMBR, REMB); report-interval-asked (ns, the RR interval the
    * controller asked of the receiver, 0 = no preference); srtp (on or

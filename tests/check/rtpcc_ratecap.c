@@ -52,10 +52,10 @@ GST_START_TEST (test_cap)
   fail_unless_equals_uint64 (t.target_bitrate, 1000000);
 
   /* a TMMBR about another stream is not ours; no TMMBN is owed */
-  fail_if (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, 0x99u, 500000)));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, 0x99u, 500000)));
   fail_if (rtpcc_rate_cap_tmmbn_due (cap));
   /* ours: 500 kbit/s caps the total, media, FEC and pacing alike */
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA, 500000)));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, MEDIA, 500000)));
   fail_unless_equals_uint64 (st->tmmbr_received, 1);
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
   fail_unless (rtpcc_rate_cap_apply (cap, &t));
@@ -85,23 +85,23 @@ GST_START_TEST (test_cap)
 
   /* REMB naming us (among others) caps lower; not naming us: ignored */
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 300000, ssrcs, 2);
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
   t = target_of (1000000, 0);
   fail_unless (rtpcc_rate_cap_apply (cap, &t));
   fail_unless_equals_uint64 (t.target_bitrate, 300000);
   fail_unless_equals_string (t.reason, "remb-limit");
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 100000, ssrcs, 1);
-  fail_if (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
   /* a later REMB replaces the earlier, upwards too */
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 2000000, ssrcs, 2);
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
   fail_unless_equals_uint64 (st->remb_received, 2);
 
   /* a value no rate reaches withdraws the TMMBR (and is answered) */
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA,
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, MEDIA,
               RTPCC_RATE_CAP_NONE)));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
   fail_unless (rtpcc_rate_cap_tmmbn_due (cap));
@@ -109,9 +109,59 @@ GST_START_TEST (test_cap)
   /* malformed: counted, dropped */
   len = tmmbr (buf, MEDIA, 100000);
   buf[3] = 3;                   /* length too short for its FCI */
-  fail_if (rtpcc_rate_cap_receive (cap, buf, 16));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, 16));
   fail_unless_equals_uint64 (st->malformed, 1);
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
+  rtpcc_rate_cap_free (cap);
+}
+
+GST_END_TEST;
+
+/* A REMB limit holds while REMBs naming us keep coming and lapses
+ * RTPCC_RATE_CAP_REMB_TIMEOUT after the last one; a REMB for another
+ * stream does not renew it, and a TMMBR limit does not lapse with it. */
+GST_START_TEST (test_remb_expiry)
+{
+  RtpccRateCap *cap = rtpcc_rate_cap_new (MEDIA);
+  const RtpccRateCapStats *st = rtpcc_rate_cap_get_stats (cap);
+  guint32 ours = MEDIA, other = 0x99u;
+  const RtpccTime to = RTPCC_RATE_CAP_REMB_TIMEOUT;
+  guint8 buf[256];
+  gsize len;
+
+  /* nothing to expire */
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100)));
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 300000, &ours, 1);
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1), buf, len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + to - 1));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  /* renewed (same value) just before it would lapse */
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1) + to - 1, buf,
+          len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + to));
+  /* a REMB about another stream is not a renewal */
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 100000, &other, 1);
+  fail_if (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1) + 2 * to - 2, buf,
+          len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + 2 * to - 2));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  fail_unless (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + 2 * to - 1));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), G_MAXUINT64);
+  fail_unless_equals_uint64 (st->remb_limit, G_MAXUINT64);
+  fail_unless_equals_uint64 (st->remb_expired, 1);
+  /* once lapsed, nothing more to do */
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100)));
+  fail_unless_equals_uint64 (st->remb_expired, 1);
+
+  /* a TMMBR stays when the REMB beside it lapses */
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (100), buf,
+          tmmbr (buf, MEDIA, 500000)));
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 200000, &ours, 1);
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (100), buf, len));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 200000);
+  fail_unless (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100) + to));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
+  fail_unless_equals_uint64 (st->remb_expired, 2);
   rtpcc_rate_cap_free (cap);
 }
 
@@ -276,6 +326,42 @@ GST_START_TEST (test_loop)
 
 GST_END_TEST;
 
+/* A REMB from a receiver that then falls silent: the sender's target is
+ * held at the REMB's value while the cap is young and is the
+ * controller's again once RTPCC_RATE_CAP_REMB_TIMEOUT has passed. */
+GST_START_TEST (test_remb_loop)
+{
+  Loop l;
+  guint8 pkt[256];
+  guint32 media = MEDIA;
+  gsize n;
+
+  loop_init (&l, "fixed");
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  n += rtpcc_remb_write (pkt + n, sizeof pkt - n, 0x55667788, 400000, &media,
+      1);
+  fail_unless (rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n));
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      400000);
+  fail_unless_equals_string (rtpcc_sender_get_target (l.s)->reason,
+      "remb-limit");
+  run (&l, RTPCC_RATE_CAP_REMB_TIMEOUT / MS (1) - 10);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      400000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->remb_expired, 0);
+  run (&l, 20);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      1000000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->receiver_limit, G_MAXUINT64);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->remb_expired, 1);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
 /* What the loop puts on the wire when a maximum is set, as tshark reads
  * it: the receiver's RR + SDES + TMMBR + CCFB (300 kbit/s = 75000 · 2^2,
  * overhead 40), then the sender's SR + SDES + APP "FBIV" (fbra asks for
@@ -350,7 +436,9 @@ rtpcc_ratecap_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cap);
+  tcase_add_test (tc, test_remb_expiry);
   tcase_add_test (tc, test_loop);
+  tcase_add_test (tc, test_remb_loop);
   tcase_add_test (tc, test_tshark);
   return s;
 }

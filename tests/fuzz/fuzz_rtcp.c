@@ -126,7 +126,9 @@ drive_cap (const guint8 * data, gsize size)
   guint64 limit;
   gsize n;
 
-  (void) rtpcc_rate_cap_receive (cap, data, size);
+  (void) rtpcc_rate_cap_receive (cap, 0, data, size);
+  /* a REMB lapses after its timeout, never before */
+  FUZZ_CHECK (!rtpcc_rate_cap_expire (cap, RTPCC_RATE_CAP_REMB_TIMEOUT - 1));
   limit = rtpcc_rate_cap_limit (cap);
   t.target_bitrate = 5000000;
   t.fec_bitrate = 1000000;
