@@ -165,6 +165,7 @@ sync_stats (RtpccSender * s)
   s->stats.feedback_implausible = fs->feedback_implausible;
   s->stats.feedback_contradictory = fs->feedback_contradictory;
   s->stats.delivery_rate = fs->delivery_rate;
+  s->stats.xr = fs->xr;
   s->stats.probe_packets = ps->probe_packets;
   s->stats.probe_bytes = ps->probe_bytes;
   {
@@ -227,8 +228,17 @@ sink_feedback (gpointer user_data, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_controller_feedback (s->cc, now, fb);
 }
 
+static void
+sink_xr_delay (gpointer user_data, RtpccTime now, RtpccTime mean_rtt,
+    RtpccTime min_rtt, RtpccTime max_rtt)
+{
+  rtpcc_controller_xr_delay (((RtpccSender *) user_data)->cc, now, mean_rtt,
+      min_rtt, max_rtt);
+}
+
 static const RtpccFeedbackSink feedback_sink = {
   sink_rtcp, sink_receiver_report, sink_discards, sink_feedback,
+  sink_xr_delay,
 };
 
 RtpccSender *

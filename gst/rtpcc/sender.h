@@ -32,6 +32,7 @@
 #include <rtpcc/prober.h>
 #include <rtpcc/target.h>
 #include <rtpcc/transportfeedback.h>
+#include <rtpcc/feedbackadapter.h>
 
 G_BEGIN_DECLS
 
@@ -117,6 +118,9 @@ typedef struct
    * none) */
   guint64 tmmbr_received, tmmbn_sent, remb_received, remb_expired;
   guint64 receiver_limit;
+  /* RTCP XR blocks from the receiver beyond Discard RLE
+   * (feedbackadapter.h) */
+  RtpccXrFeedbackStats xr;
 } RtpccSenderStats;
 
 typedef struct _RtpccSender RtpccSender;
