@@ -1,0 +1,343 @@
+/* RTCP XR on the wire between RtpccReceiver and RtpccSender: every block
+ * RtpccReceiverConfig.xr_blocks can ask for is sent with the regular
+ * reports, reaches the sender's statistics with the exact values the
+ * receiver saw, and tshark dissects the compounds without a complaint.
+ * Also: by default only Discard RLE goes out, as before; and FBRA on
+ * RR + XR feedback takes its one-way delay from the Delay Metrics block.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+#include <rtpcc/cc/fbra.h>
+#include <math.h>
+
+#include "tshark-util.h"
+
+#define MEDIA 0x1234u
+#define MS(x) RTPCC_MSEC (x)
+#define SIZE 1200
+
+typedef struct
+{
+  RtpccSender *s;
+  RtpccReceiver *r;
+  RtpccTime now;
+  guint16 seq;
+  gboolean media;               /* enqueue new media */
+  GByteArray *pcap;             /* if set: every receiver compound */
+  guint frames;
+  /* what the receiver got, among seqs up to the newest it received */
+  guint64 delivered, lost, repaired, discarded;
+  guint16 highest;
+  guint64 xr_packets;           /* receiver compounds with XR */
+  guint64 other_blocks;         /* XR blocks but Discard RLE in them */
+} Loop;
+
+/* seq % 25 == 7 never arrives; half of those (seq % 50 == 7) RTX
+ * restores; seq % 40 == 3 arrives and is played out too late */
+static gboolean
+is_lost (guint16 seq)
+{
+  return seq % 25 == 7;
+}
+
+/* XR packets in a compound; blocks other than Discard RLE added to
+ * *@others */
+static guint
+xr_count (const guint8 * data, gsize len, guint64 * others)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket p;
+  guint n = 0;
+
+  fail_unless (rtpcc_rtcp_iter_init (&it, data, len));
+  while (rtpcc_rtcp_iter_next (&it, &p)) {
+    RtpccXrReport *x;
+    if (p.pt != RTPCC_RTCP_XR)
+      continue;
+    n++;
+    x = rtpcc_xr_report_parse (p.data, p.len, NULL);
+    fail_unless (x != NULL);
+    fail_unless_equals_int (x->n_unknown + x->n_discarded + x->n_over_cap,
+        0);
+    for (guint i = 0; i < x->n_blocks; i++)
+      *others += x->blocks[i].bt != RTPCC_XR_BT_DISCARD_RLE;
+    rtpcc_xr_report_free (x);
+  }
+  return n;
+}
+
+static void
+run (Loop * l, guint ms)
+{
+  guint8 buf[1500];
+  RtpccWirePacket w;
+  gsize n;
+
+  for (guint i = 0; i < ms; i++, l->now += MS (1)) {
+    if (l->media && l->now % MS (10) == 0) {
+      RtpccRtpInfo info = { 0, };
+      info.ssrc = MEDIA;
+      info.seq = l->seq++;
+      info.pt = 96;
+      info.size = SIZE;
+      info.clock_rate = 90000;
+      info.rtp_ts = (guint32) (l->now / MS (1) * 90);
+      rtpcc_sender_enqueue (l->s, l->now, &info, GUINT_TO_POINTER (1));
+    }
+    rtpcc_sender_tick (l->s, l->now);
+    while (rtpcc_sender_dequeue (l->s, l->now, &w)) {
+      RtpccRtpInfo ri = w.info;
+      if (is_lost (ri.seq)) {
+        l->lost++;
+        if (ri.seq % 50 == 7) {
+          fail_unless (rtpcc_receiver_mark_repaired (l->r, l->now, MEDIA,
+                  ri.seq));
+          l->repaired++;
+        }
+        continue;
+      }
+      rtpcc_receiver_on_rtp (l->r, l->now, &ri);
+      l->delivered++;
+      l->highest = ri.seq;
+      if (ri.seq % 40 == 3) {
+        fail_unless (rtpcc_receiver_mark_discarded (l->r, l->now, MEDIA,
+                ri.seq, 1));
+        l->discarded++;
+      }
+      if (ri.seq == 0)
+        fail_unless (rtpcc_receiver_set_dejitter (l->r, MEDIA, TRUE,
+                MS (120), MS (300), MS (200), RTPCC_TIME_NONE));
+    }
+    if (l->now % MS (50) == 0) {
+      /* two samples a time: mean 50 ms, min 40, max 60 per interval */
+      rtpcc_receiver_add_rtt (l->r, MS (40));
+      rtpcc_receiver_add_rtt (l->r, MS (60));
+    }
+    n = rtpcc_sender_build_rtcp (l->s, l->now, buf, sizeof buf);
+    if (n > 0)
+      rtpcc_receiver_on_rtcp (l->r, l->now, buf, n);
+    n = rtpcc_receiver_build_feedback (l->r, l->now, buf, sizeof buf);
+    if (n > 0) {
+      if (l->pcap)
+        test_pcap_add (l->pcap, ++l->frames, TSHARK_RTCP_PORT, buf, n);
+      l->xr_packets += xr_count (buf, n, &l->other_blocks) > 0;
+      rtpcc_sender_receive_rtcp (l->s, l->now, buf, n);
+    }
+  }
+}
+
+static void
+loop_init (Loop * l, const gchar * controller, guint xr_blocks)
+{
+  RtpccSenderConfig sc;
+  RtpccReceiverConfig rc;
+  GError *err = NULL;
+
+  memset (l, 0, sizeof (*l));
+  rtpcc_sender_config_init (&sc);
+  sc.controller = controller;
+  sc.feedback = RTPCC_FEEDBACK_RR;
+  sc.cc.start_bitrate = 1000000;
+  sc.cc.min_bitrate = 50000;
+  sc.cc.max_bitrate = 2000000;
+  sc.seed = 3;
+  l->s = rtpcc_sender_new (&sc, 0, &err);
+  g_assert_no_error (err);
+  rtpcc_receiver_config_init (&rc);
+  rc.feedback = RTPCC_FEEDBACK_RR;
+  rc.rtcp_interval = MS (200);
+  rc.seed = 4;
+  if (xr_blocks != G_MAXUINT)
+    rc.xr_blocks = xr_blocks;
+  l->r = rtpcc_receiver_new (&rc, 0);
+  l->media = TRUE;
+}
+
+static void
+loop_clear (Loop * l)
+{
+  rtpcc_receiver_free (l->r);
+  rtpcc_sender_free (l->s);
+}
+
+/* 3 s of media at 100 packets/s with losses, repairs and late discards,
+ * then 1.5 s of reports only, so the last report covers the newest
+ * packet: the sender's counts are exactly the receiver's. */
+GST_START_TEST (test_all_blocks)
+{
+  Loop l;
+  const RtpccSenderStats *ss;
+  const RtpccReceiverStats *rs;
+
+  loop_init (&l, "fixed", RTPCC_RECEIVER_XR_ALL);
+  run (&l, 3000);
+  l.media = FALSE;
+  run (&l, 1500);
+  fail_if (is_lost (l.highest));
+  fail_unless (l.delivered + l.lost >= 290);
+  fail_unless_equals_uint64 (l.delivered + l.lost, (guint64) l.highest + 1);
+
+  rs = rtpcc_receiver_get_stats (l.r, l.now);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  /* every RR compound carried XR */
+  fail_unless (l.xr_packets >= 15);
+  fail_unless_equals_uint64 (l.xr_packets, rs->rtcp_sent);
+  fail_unless_equals_uint64 (rs->xr_rle_skipped, 0);
+  fail_unless_equals_uint64 (rs->repairs_marked, l.repaired);
+  /* per compound: Loss + Post-repair RLE (while new packets came), the
+   * four fixed blocks always */
+  fail_unless (rs->xr_blocks_sent >= 4 * rs->rtcp_sent);
+  fail_unless_equals_uint64 (ss->xr.blocks, rs->xr_blocks_sent);
+  fail_unless_equals_uint64 (l.other_blocks, rs->xr_blocks_sent);
+  fail_unless_equals_uint64 (ss->xr.dropped, 0);
+
+  fail_unless_equals_uint64 (ss->xr.loss_lost, l.lost);
+  fail_unless_equals_uint64 (ss->xr.loss_received, l.delivered);
+  fail_unless_equals_uint64 (ss->xr.post_repair_lost, l.lost - l.repaired);
+  fail_unless_equals_uint64 (ss->xr.post_repair_received,
+      l.delivered + l.repaired);
+  fail_unless_equals_uint64 (ss->xr.discarded_packets, l.discarded);
+  fail_unless_equals_uint64 (ss->xr.discarded_bytes,
+      l.discarded * (SIZE - 12));
+  /* the last interval had its samples too (16.16 s rounds to 15 µs) */
+  fail_unless (llabs (ss->xr.rtt_mean - MS (50)) < RTPCC_USEC (20));
+  fail_unless (llabs (ss->xr.rtt_min - MS (40)) < RTPCC_USEC (20));
+  fail_unless (llabs (ss->xr.rtt_max - MS (60)) < RTPCC_USEC (20));
+  fail_unless_equals_int64 (ss->xr.djb_nominal, MS (120));
+  fail_unless_equals_int64 (ss->xr.djb_maximum, MS (300));
+  fail_unless_equals_int64 (ss->xr.djb_high, MS (200));
+  fail_unless_equals_int64 (ss->xr.djb_low, RTPCC_TIME_NONE);
+  /* Discard RLE still went its own way */
+  fail_unless_equals_uint64 (rs->discards_reported, l.discarded);
+  fail_unless_equals_uint64 (ss->reported_discarded, l.discarded);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
+/* The default (what rtpccsrc sends unless told): one XR packet of
+ * Discard RLE blocks, nothing else. */
+GST_START_TEST (test_default_discard_only)
+{
+  Loop l;
+  const RtpccSenderStats *ss;
+  const RtpccReceiverStats *rs;
+
+  loop_init (&l, "fixed", G_MAXUINT);
+  run (&l, 3000);
+  rs = rtpcc_receiver_get_stats (l.r, l.now);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  fail_unless (l.xr_packets > 0);
+  fail_unless_equals_uint64 (l.other_blocks, 0);
+  fail_unless_equals_uint64 (rs->xr_blocks_sent, 0);
+  fail_unless_equals_uint64 (ss->xr.blocks, 0);
+  fail_unless_equals_uint64 (ss->xr.loss_lost, 0);
+  fail_unless (l.discarded > 0);
+  fail_unless (rs->discards_reported > 0);
+  fail_unless_equals_uint64 (ss->reported_discarded, rs->discards_reported);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
+/* FBRA on RR + XR feedback: no per-packet feedback, so the only delay
+ * it has is the receiver's Delay Metrics block: half its mean round
+ * trip. Without the block it has none. */
+GST_START_TEST (test_fbra_rr_xr)
+{
+  Loop l;
+  RtpccFbraInfo info;
+
+  loop_init (&l, "fbra", RTPCC_RECEIVER_XR_LOSS_RLE |
+      RTPCC_RECEIVER_XR_DELAY);
+  run (&l, 3000);
+  fail_unless (rtpcc_fbra_get_info (rtpcc_sender_get_controller (l.s),
+          &info));
+  fail_unless (info.evaluations >= 5);
+  fail_unless (fabs (info.owd_ms - 25.0) < 0.02, "owd %f ms", info.owd_ms);
+  fail_unless (rtpcc_sender_get_stats (l.s, l.now)->xr.loss_lost > 0);
+  loop_clear (&l);
+
+  loop_init (&l, "fbra", RTPCC_RECEIVER_XR_LOSS_RLE);
+  run (&l, 3000);
+  fail_unless (rtpcc_fbra_get_info (rtpcc_sender_get_controller (l.s),
+          &info));
+  fail_unless (info.evaluations >= 5);
+  fail_unless (isnan (info.owd_ms));
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
+/* What the receiver puts on the wire with every block on, as tshark
+ * reads it: no malformed packet, no expert warning; and the blocks in
+ * order, per compound: RR, SDES, XR (Discard RLE, when some are pending),
+ * XR (Loss RLE, Post-repair Loss RLE, Delay, Discard Count, Bytes
+ * Discarded, De-jitter). */
+GST_START_TEST (test_tshark)
+{
+  gchar *tshark = tshark_find ("test_tshark");
+  Loop l;
+  gchar *dir, *file, *out;
+
+  if (tshark == NULL)
+    return;
+  loop_init (&l, "fixed", RTPCC_RECEIVER_XR_ALL);
+  l.pcap = test_pcap_new ();
+  run (&l, 1500);
+  fail_unless (l.frames >= 5);
+  file = test_pcap_save (l.pcap, "rtpcc-xrwire-XXXXXX", "xr.pcap", &dir);
+
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-V", NULL});
+  tshark_assert_clean (out);
+  tshark_assert_no_warnings (out);
+  g_free (out);
+
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-T", "fields", "-E", "separator=;", "-E", "occurrence=a",
+      "-e", "rtcp.pt", "-e", "rtcp.length_check", "-e", "rtcp.xr.bt", NULL});
+  {
+    /* new packets came before every report; discards (one every 40
+     * packets = 400 ms) were pending or not */
+    gchar **lines = g_strsplit (out, "\n", -1);
+    guint seen = 0, with_discards = 0;
+    for (guint i = 0; lines[i]; i++) {
+      if (!*lines[i])
+        continue;
+      fail_unless (g_str_equal (lines[i], "201,202,207;1;1,10,16,24,26,23")
+          || g_str_equal (lines[i],
+              "201,202,207,207;1;25,1,10,16,24,26,23"),
+          "unexpected line '%s'", lines[i]);
+      seen++;
+      with_discards += strstr (lines[i], ";25,") != NULL;
+    }
+    fail_unless_equals_int (seen, l.frames);
+    fail_unless (with_discards > 0 && with_discards < seen);
+    g_strfreev (lines);
+  }
+  g_free (out);
+
+  test_pcap_remove (file, dir);
+  g_free (tshark);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_xr_wire_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_xr_wire");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_all_blocks);
+  tcase_add_test (tc, test_default_discard_only);
+  tcase_add_test (tc, test_fbra_rr_xr);
+  tcase_add_test (tc, test_tshark);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_xr_wire);
