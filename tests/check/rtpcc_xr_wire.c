@@ -270,6 +270,73 @@ GST_START_TEST (test_fbra_rr_xr)
 
 GST_END_TEST;
 
+/* Bad XR at the sender is dropped and counted, never used: a Discard
+ * Count sampled (RFC 7002 forbids it), a Delay Metrics block of the wrong
+ * length, blocks about a stream we do not send. */
+GST_START_TEST (test_bad_xr_counted)
+{
+  Loop l;
+  const RtpccSenderStats *ss;
+  guint8 pkt[256];
+  RtpccXrBlock b;
+  guint64 malformed, blocks;
+  gsize n;
+
+  loop_init (&l, "fixed", RTPCC_RECEIVER_XR_ALL);
+  run (&l, 1000);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  blocks = ss->xr.blocks;
+  fail_unless (blocks > 0);
+  malformed = ss->rtcp_malformed;
+
+  /* a well-formed Discard Count, then its I changed to "sampled" */
+  memset (&b, 0, sizeof (b));
+  b.bt = RTPCC_XR_BT_DISCARD_COUNT;
+  b.discard_count.interval = RTPCC_XR_I_CUMULATIVE;
+  b.discard_count.ssrc = MEDIA;
+  b.discard_count.packets = 99;
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  fail_unless_equals_int (rtpcc_xr_report_write (pkt + n, sizeof pkt - n,
+          0x55667788, &b, 1), 20);
+  pkt[n + 9] = (guint8) ((RTPCC_XR_I_SAMPLED << 6) | (pkt[n + 9] & 0x3f));
+  rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n + 20);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  fail_unless_equals_uint64 (ss->xr.dropped, 1);
+  fail_unless_equals_uint64 (ss->xr.blocks, blocks);
+  fail_if (ss->xr.discarded_packets == 99);
+
+  /* a Delay Metrics block one word short: malformed, nothing taken */
+  memset (&b, 0, sizeof (b));
+  b.bt = RTPCC_XR_BT_DELAY;
+  b.delay.interval = RTPCC_XR_I_INTERVAL;
+  b.delay.ssrc = MEDIA;
+  b.delay.mean_rtt = rtpcc_xr_delay_from_time (MS (900));
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  fail_unless_equals_int (rtpcc_xr_report_write (pkt + n, sizeof pkt - n,
+          0x55667788, &b, 1), 36);
+  pkt[n + 3] -= 1;              /* XR length: one word less */
+  pkt[n + 11] -= 1;             /* block length: one word less */
+  rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n + 32);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  /* (the packet's framing holds, so it is the block that is dropped) */
+  fail_unless_equals_uint64 (ss->xr.dropped, 2);
+  fail_unless_equals_uint64 (ss->rtcp_malformed, malformed);
+  fail_unless (ss->xr.rtt_mean < MS (900));
+  fail_unless_equals_uint64 (ss->xr.blocks, blocks);
+
+  /* about another stream: ignored */
+  b.delay.ssrc = MEDIA + 1;
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  n += rtpcc_xr_report_write (pkt + n, sizeof pkt - n, 0x55667788, &b, 1);
+  rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n);
+  ss = rtpcc_sender_get_stats (l.s, l.now);
+  fail_unless (ss->xr.rtt_mean < MS (900));
+  fail_unless_equals_uint64 (ss->xr.blocks, blocks);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
 /* What the receiver puts on the wire with every block on, as tshark
  * reads it: no malformed packet, no expert warning; and the blocks in
  * order, per compound: RR, SDES, XR (Discard RLE, when some are pending),
@@ -336,6 +403,7 @@ rtpcc_xr_wire_suite (void)
   tcase_add_test (tc, test_all_blocks);
   tcase_add_test (tc, test_default_discard_only);
   tcase_add_test (tc, test_fbra_rr_xr);
+  tcase_add_test (tc, test_bad_xr_counted);
   tcase_add_test (tc, test_tshark);
   return s;
 }
