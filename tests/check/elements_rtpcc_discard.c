@@ -114,31 +114,44 @@ stat_u64 (GstElement * src, const gchar * field)
   return v;
 }
 
-GST_START_TEST (test_discard_event_reaches_feedback)
+/* @src (RR every 200 ms) playing in a harness on a test clock, bound to
+ * an ephemeral loopback port (*@bound); *@peer a socket to send it RTP
+ * and hear its RTCP. */
+static GstHarness *
+start_src (GstElement * src, GSocket ** peer, GstTestClock ** clock,
+    gint * bound)
 {
   GstCaps *caps = gst_caps_from_string (CAPS);
+  guint16 peer_port;
+  GstHarness *h;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  *peer = udp_socket_new (&peer_port);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "rtcp-interval", 200, NULL);
+  gst_caps_unref (caps);
+  h = gst_harness_new_with_element (src, NULL, "src");
+  *clock = gst_harness_get_testclock (h);
+  gst_harness_play (h);
+  g_object_get (src, "bound-port", bound, NULL);
+  fail_unless (*bound > 0);
+  clock_watch_port (*clock, (guint16) * bound);
+  clock_settle (*clock, 1);
+  return h;
+}
+
+GST_START_TEST (test_discard_event_reaches_feedback)
+{
   GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
   GstHarness *h;
   GSocket *peer;
-  guint16 peer_port;
   gint bound = 0;
   gboolean seen[20] = { FALSE, };
   guint8 buf[2048];
   GstTestClock *clock;
   GstClockTime end;
 
-  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
-  peer = udp_socket_new (&peer_port);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
-      "rtcp-interval", 200, NULL);
-  gst_caps_unref (caps);
-  h = gst_harness_new_with_element (src, NULL, "src");
-  clock = gst_harness_get_testclock (h);
-  gst_harness_play (h);
-  g_object_get (src, "bound-port", &bound, NULL);
-  fail_unless (bound > 0);
-  clock_watch_port (clock, (guint16) bound);
-  clock_settle (clock, 1);
+  h = start_src (src, &peer, &clock, &bound);
 
   for (guint i = 0; i < 10; i++)
     send_rtp (peer, (guint16) bound, (guint16) (100 + i));
@@ -196,13 +209,11 @@ GST_END_TEST;
  * sample); tshark dissects the compounds cleanly. */
 GST_START_TEST (test_xr_blocks_on_the_wire)
 {
-  GstCaps *caps = gst_caps_from_string (CAPS);
   GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
   gchar *tshark = tshark_find ("test_xr_blocks_on_the_wire");
   GByteArray *pcap = test_pcap_new ();
   GstHarness *h;
   GSocket *peer;
-  guint16 peer_port;
   gint bound = 0;
   guint8 buf[2048];
   GstTestClock *clock;
@@ -212,22 +223,12 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
       djb = FALSE, delay = FALSE;
 
   fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
-  peer = udp_socket_new (&peer_port);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
-      "rtcp-interval", 200, NULL);
   gst_util_set_object_arg (G_OBJECT (src), "xr-blocks",
       "discard-rle+loss-rle+post-repair-rle+delay+discard-count+"
       "bytes-discarded+dejitter");
   g_object_get (src, "xr-blocks", &flags, NULL);
   fail_unless_equals_int (flags, RTPCC_RECEIVER_XR_ALL);
-  gst_caps_unref (caps);
-  h = gst_harness_new_with_element (src, NULL, "src");
-  clock = gst_harness_get_testclock (h);
-  gst_harness_play (h);
-  g_object_get (src, "bound-port", &bound, NULL);
-  fail_unless (bound > 0);
-  clock_watch_port (clock, (guint16) bound);
-  clock_settle (clock, 1);
+  h = start_src (src, &peer, &clock, &bound);
 
   for (guint i = 0; i < 10; i++)
     if (i != 3)

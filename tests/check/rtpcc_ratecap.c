@@ -8,6 +8,7 @@
 #include <rtpcc/rtpcc.h>
 
 #include "tshark-util.h"
+#include "call-loop.h"
 
 #define MEDIA 0x1234u
 #define PEER 0xfeed0001u
@@ -208,16 +209,8 @@ run (Loop * l, guint ms)
   gsize n;
 
   for (guint i = 0; i < ms; i++, l->now += MS (1)) {
-    if (l->now % MS (10) == 0) {
-      RtpccRtpInfo info = { 0, };
-      info.ssrc = MEDIA;
-      info.seq = l->seq++;
-      info.pt = 96;
-      info.size = 1200;
-      info.clock_rate = 90000;
-      info.rtp_ts = (guint32) (l->now / MS (1) * 90);
-      rtpcc_sender_enqueue (l->s, l->now, &info, GUINT_TO_POINTER (1));
-    }
+    if (l->now % MS (10) == 0)
+      call_loop_enqueue (l->s, l->now, MEDIA, l->seq++, 1200);
     rtpcc_sender_tick (l->s, l->now);
     while (rtpcc_sender_dequeue (l->s, l->now, &w)) {
       RtpccRtpInfo ri = w.info;
@@ -242,22 +235,9 @@ run (Loop * l, guint ms)
 static void
 loop_init (Loop * l, const gchar * controller)
 {
-  RtpccSenderConfig sc;
-  RtpccReceiverConfig rc;
-  GError *err = NULL;
-
   memset (l, 0, sizeof (*l));
-  rtpcc_sender_config_init (&sc);
-  sc.controller = controller;
-  sc.cc.start_bitrate = 1000000;
-  sc.cc.min_bitrate = 50000;
-  sc.cc.max_bitrate = 2000000;
-  sc.seed = 3;
-  l->s = rtpcc_sender_new (&sc, 0, &err);
-  g_assert_no_error (err);
-  rtpcc_receiver_config_init (&rc);
-  rc.seed = 4;
-  l->r = rtpcc_receiver_new (&rc, 0);
+  l->s = call_loop_sender_new (controller, RTPCC_FEEDBACK_CCFB);
+  l->r = call_loop_receiver_new (RTPCC_FEEDBACK_CCFB, 0, G_MAXUINT);
   run (l, 2000);
 }
 

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "tshark-util.h"
+#include "call-loop.h"
 
 #define MEDIA 0x1234u
 #define MS(x) RTPCC_MSEC (x)
@@ -75,16 +76,8 @@ run (Loop * l, guint ms)
   gsize n;
 
   for (guint i = 0; i < ms; i++, l->now += MS (1)) {
-    if (l->media && l->now % MS (10) == 0) {
-      RtpccRtpInfo info = { 0, };
-      info.ssrc = MEDIA;
-      info.seq = l->seq++;
-      info.pt = 96;
-      info.size = SIZE;
-      info.clock_rate = 90000;
-      info.rtp_ts = (guint32) (l->now / MS (1) * 90);
-      rtpcc_sender_enqueue (l->s, l->now, &info, GUINT_TO_POINTER (1));
-    }
+    if (l->media && l->now % MS (10) == 0)
+      call_loop_enqueue (l->s, l->now, MEDIA, l->seq++, SIZE);
     rtpcc_sender_tick (l->s, l->now);
     while (rtpcc_sender_dequeue (l->s, l->now, &w)) {
       RtpccRtpInfo ri = w.info;
@@ -130,27 +123,9 @@ run (Loop * l, guint ms)
 static void
 loop_init (Loop * l, const gchar * controller, guint xr_blocks)
 {
-  RtpccSenderConfig sc;
-  RtpccReceiverConfig rc;
-  GError *err = NULL;
-
   memset (l, 0, sizeof (*l));
-  rtpcc_sender_config_init (&sc);
-  sc.controller = controller;
-  sc.feedback = RTPCC_FEEDBACK_RR;
-  sc.cc.start_bitrate = 1000000;
-  sc.cc.min_bitrate = 50000;
-  sc.cc.max_bitrate = 2000000;
-  sc.seed = 3;
-  l->s = rtpcc_sender_new (&sc, 0, &err);
-  g_assert_no_error (err);
-  rtpcc_receiver_config_init (&rc);
-  rc.feedback = RTPCC_FEEDBACK_RR;
-  rc.rtcp_interval = MS (200);
-  rc.seed = 4;
-  if (xr_blocks != G_MAXUINT)
-    rc.xr_blocks = xr_blocks;
-  l->r = rtpcc_receiver_new (&rc, 0);
+  l->s = call_loop_sender_new (controller, RTPCC_FEEDBACK_RR);
+  l->r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (200), xr_blocks);
   l->media = TRUE;
 }
 
