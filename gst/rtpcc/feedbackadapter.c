@@ -45,6 +45,9 @@ struct _RtpccFeedbackAdapter
 
   GArray *reports;              /* RtpccPacketReport of the current feedback */
   GArray *discards;             /* RtpccPacketReport from XR */
+  /* RR mode: the XR packet just read held Loss RLE about our media, the
+   * per-packet feedback of this mode */
+  gboolean xr_feedback;
   RtpccTwccUnwrapper *twcc;     /* TWCC mode */
   GArray *twcc_results;         /* RtpccTwccResult scratch */
   guint twcc_epoch;
@@ -671,6 +674,69 @@ xr_metrics (RtpccFeedbackAdapter * a, RtpccTime now, const guint8 * data,
   return about_us;
 }
 
+/* RR mode: Loss RLE blocks about our media (RFC 3611 §4.1: bit 1
+ * received, at a time not given) are this mode's per-packet feedback,
+ * checked whole first as a CCFB is. */
+static Verdict
+loss_rle_feedback (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccXr * xr)
+{
+  gboolean any = FALSE;
+  Verdict v;
+
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    RtpccSentStream *st;
+    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
+        || !(st = rtpcc_sent_history_get_stream (a->history, blk->ssrc)))
+      continue;
+    any = TRUE;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      guint16 seq = rtpcc_xr_rle_seq (blk, i);
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
+          seq);
+      if (!e) {
+        /* received, yet never sent: beyond the newest seq sent */
+        guint16 ahead = (guint16) (seq - st->highest_wire_seq);
+        if (blk->bits[i] && (!st->sent_any || (ahead > 0 && ahead < 0x8000))) {
+          g_array_set_size (a->disputed, 0);
+          return IMPLAUSIBLE;
+        }
+        continue;
+      }
+      check_entry (a, e, blk->bits[i], RTPCC_TIME_NONE, 0);
+    }
+  }
+  if (!any)
+    return IGNORED;
+  if ((v = disputes (a, now)) != ABOUT_US)
+    return v;
+  g_array_set_size (a->reports, 0);
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
+        || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
+      continue;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
+          rtpcc_xr_rle_seq (blk, i));
+      if (!e)
+        continue;
+      if (blk->bits[i])
+        (void) received (a, e, RTPCC_TIME_NONE);
+      else
+        rtpcc_sent_history_mark_missing (a->history, e);
+    }
+  }
+  a->stats.has_feedback = TRUE;
+  /* no arrival times, no RTT sample (the RR has one); the receive rate
+   * runs over our arrival times of the reports */
+  a->rtt_sample = RTPCC_TIME_NONE;
+  a->report_time = now;
+  a->arrival_resolution = 0;
+  a->xr_feedback = TRUE;
+  return ABOUT_US;
+}
+
 static Verdict
 on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
     const guint8 * data, gsize len)
@@ -683,18 +749,28 @@ on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
     g_clear_error (&err);
     return MALFORMED;
   }
+  if (a->mode == RTPCC_FEEDBACK_RR) {
+    /* an implausible or contradictory report is dropped whole, before
+     * anything in it is used */
+    Verdict v = loss_rle_feedback (a, now, xr);
+    if (v != IGNORED && v != ABOUT_US) {
+      rtpcc_xr_free (xr);
+      return v;
+    }
+    about_us = v == ABOUT_US;
+  }
   {
     /* a packet of Discard RLE blocks alone (as always sent) is read once */
     gboolean others = xr->n_skipped > 0;
     for (guint b = 0; b < xr->n_blocks; b++)
       others |= xr->blocks[b].bt != RTPCC_XR_BT_DISCARD_RLE;
     if (others)
-      about_us = xr_metrics (a, now, data, len);
+      about_us |= xr_metrics (a, now, data, len);
   }
   for (guint b = 0; b < xr->n_blocks; b++) {
     const RtpccXrRleBlock *blk = &xr->blocks[b];
-    /* Loss RLE goes to the stats (xr_metrics): per-packet feedback
-     * carries the same for the controller */
+    /* Loss RLE: the stats (xr_metrics), and RR mode's per-packet
+     * feedback (above); with CCFB / TWCC those say more */
     if (blk->bt != RTPCC_XR_BT_DISCARD_RLE || blk->early
         || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
       continue;
@@ -882,10 +958,14 @@ rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * a, RtpccTime now,
         break;
       }
       case RTPCC_RTCP_XR:
+        a->xr_feedback = FALSE;
         if (count (a, on_xr (a, now, pkt.data, pkt.len))) {
           about_us = TRUE;
-          /* no per-packet feedback to ride with */
-          if (a->mode == RTPCC_FEEDBACK_RR)
+          /* RR mode: Loss RLE is the per-packet feedback, discards ride
+           * with it; without it they go alone */
+          if (a->xr_feedback)
+            per_packet (a, now);
+          else if (a->mode == RTPCC_FEEDBACK_RR)
             hand_discards (a, now);
         }
         break;

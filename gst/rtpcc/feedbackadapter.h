@@ -10,8 +10,10 @@
  *   RTCP XR           Discard RLE (RFC 7097): received, then discarded late
  *                     Delay Metrics (RFC 6843): the receiver's round trip
  *                     ─▶ the controller (FBRA's one-way delay)
+ *                     Loss RLE (RFC 3611): RR mode's per-packet feedback
+ *                     (received or not, no arrival time) ─▶ RtpccPacketReport
  *                     Loss / Post-repair RLE, Discard Count, Bytes
- *                     Discarded, De-jitter Buffer: into the stats only
+ *                     Discarded, De-jitter Buffer: into the stats
  *   RR report blocks  fraction lost, LSR/DLSR round trip ─▶ RtpccReceiverReport
  *
  * Each sent packet is reported exactly once: received (its arrival mapped

@@ -187,6 +187,10 @@ GST_START_TEST (test_all_blocks)
   fail_unless_equals_int64 (ss->xr.djb_maximum, MS (300));
   fail_unless_equals_int64 (ss->xr.djb_high, MS (200));
   fail_unless_equals_int64 (ss->xr.djb_low, RTPCC_TIME_NONE);
+  /* RR mode: Loss RLE was the per-packet feedback, each packet reported
+   * once (a loss once later packets arrived, RFC 5681's three) */
+  fail_unless_equals_uint64 (ss->reported_received, l.delivered);
+  fail_unless_equals_uint64 (ss->reported_lost, l.lost);
   /* Discard RLE still went its own way */
   fail_unless_equals_uint64 (rs->discards_reported, l.discarded);
   fail_unless_equals_uint64 (ss->reported_discarded, l.discarded);
@@ -220,9 +224,10 @@ GST_START_TEST (test_default_discard_only)
 
 GST_END_TEST;
 
-/* FBRA on RR + XR feedback: no per-packet feedback, so the only delay
- * it has is the receiver's Delay Metrics block: half its mean round
- * trip. Without the block it has none. */
+/* FBRA on RR + XR feedback: Loss RLE is its per-packet feedback (losses,
+ * goodput), without arrival times, so the only delay it has is the
+ * receiver's Delay Metrics block: half its mean round trip. Without the
+ * block it has none. */
 GST_START_TEST (test_fbra_rr_xr)
 {
   Loop l;
@@ -235,7 +240,11 @@ GST_START_TEST (test_fbra_rr_xr)
           &info));
   fail_unless (info.evaluations >= 5);
   fail_unless (fabs (info.owd_ms - 25.0) < 0.02, "owd %f ms", info.owd_ms);
+  /* its losses came from the Loss RLE blocks */
   fail_unless (rtpcc_sender_get_stats (l.s, l.now)->xr.loss_lost > 0);
+  fail_unless (info.losses > 0);
+  fail_unless (info.losses <= rtpcc_sender_get_stats (l.s,
+          l.now)->xr.loss_lost);
   loop_clear (&l);
 
   loop_init (&l, "fbra", RTPCC_RECEIVER_XR_LOSS_RLE);
@@ -251,7 +260,8 @@ GST_END_TEST;
 
 /* Bad XR at the sender is dropped and counted, never used: a Discard
  * Count sampled (RFC 7002 forbids it), a Delay Metrics block of the wrong
- * length, blocks about a stream we do not send. */
+ * length, a Loss RLE acknowledging what was never sent, blocks about a
+ * stream we do not send. */
 GST_START_TEST (test_bad_xr_counted)
 {
   Loop l;
@@ -303,7 +313,32 @@ GST_START_TEST (test_bad_xr_counted)
   fail_unless (ss->xr.rtt_mean < MS (900));
   fail_unless_equals_uint64 (ss->xr.blocks, blocks);
 
+  /* a Loss RLE acknowledging packets never sent: implausible, dropped
+   * whole (none of its packets counts) */
+  {
+    guint8 bits[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+    guint64 implausible = ss->feedback_implausible;
+    guint64 got = ss->reported_received;
+    memset (&b, 0, sizeof (b));
+    b.bt = b.rle.bt = RTPCC_XR_BT_LOSS_RLE;
+    b.rle.ssrc = MEDIA;
+    b.rle.begin_seq = (guint16) (l.seq - 4);
+    b.rle.end_seq = (guint16) (l.seq + 4);
+    b.rle.n_bits = 8;
+    b.rle.bits = bits;
+    n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+    n += rtpcc_xr_report_write (pkt + n, sizeof pkt - n, 0x55667788, &b, 1);
+    rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n);
+    ss = rtpcc_sender_get_stats (l.s, l.now);
+    fail_unless_equals_uint64 (ss->feedback_implausible, implausible + 1);
+    fail_unless_equals_uint64 (ss->reported_received, got);
+  }
+
   /* about another stream: ignored */
+  memset (&b, 0, sizeof (b));
+  b.bt = RTPCC_XR_BT_DELAY;
+  b.delay.interval = RTPCC_XR_I_INTERVAL;
+  b.delay.mean_rtt = rtpcc_xr_delay_from_time (MS (900));
   b.delay.ssrc = MEDIA + 1;
   n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
   n += rtpcc_xr_report_write (pkt + n, sizeof pkt - n, 0x55667788, &b, 1);
