@@ -9,7 +9,8 @@
  * (rtpccsrc's playout-delay), the discard counts and the round trips
  * reported unavailable (no repair, so no RTT sample at the receiver), and
  * nothing dropped as malformed. Loopback loses nothing, so every packet
- * a Loss RLE covers was received.
+ * a Loss RLE covers was received; with feedback=rr the Loss RLE is also
+ * the per-packet feedback FBRA runs on.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -24,6 +25,15 @@
 #define RUN_S 3.0
 #define PLAYOUT_MS 150
 
+static guint64
+field (const GstStructure * st, const gchar * name)
+{
+  guint64 v = 0;
+
+  fail_unless (gst_structure_get_uint64 (st, name, &v), "no %s", name);
+  return v;
+}
+
 GST_START_TEST (test_xr_reaches_sink)
 {
   GstElement *rx, *tx, *src, *sink;
@@ -31,6 +41,7 @@ GST_START_TEST (test_xr_reaches_sink)
   gint64 start;
   gchar *desc;
   guint64 blocks, received, lost, sent;
+  GstStructure *st = NULL;
 
   desc = g_strdup_printf ("rtpccsrc name=rx address=127.0.0.1 port=0 "
       "feedback=rr rtcp-interval=250 playout-delay=%d "
@@ -63,26 +74,35 @@ GST_START_TEST (test_xr_reaches_sink)
     rt_check_no_error (tx, "sender");
     rt_check_no_error (rx, "receiver");
   }
-  blocks = rt_stat_u64 (sink, "xr-blocks");
-  received = rt_stat_u64 (sink, "xr-loss-received");
-  lost = rt_stat_u64 (sink, "xr-loss-lost");
+  /* one snapshot: reports keep arriving while we read */
+  g_object_get (sink, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  blocks = field (st, "xr-blocks");
+  received = field (st, "xr-loss-received");
+  lost = field (st, "xr-loss-lost");
   g_print ("XR blocks used by the sender %" G_GUINT64_FORMAT "; Loss RLE: %"
       G_GUINT64_FORMAT " received, %" G_GUINT64_FORMAT " lost\n", blocks,
       received, lost);
   /* a report every ~250 ms for ~3 s, six blocks each (Loss and
    * Post-repair RLE while media flows) */
   fail_unless (blocks >= 20, "only %" G_GUINT64_FORMAT " XR blocks", blocks);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-dropped"), 0);
+  fail_unless_equals_uint64 (field (st, "xr-dropped"), 0);
   fail_unless (received > 30, "Loss RLE covered %" G_GUINT64_FORMAT
       " packets", received);
   fail_unless_equals_uint64 (lost, 0);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-post-repair-received"),
+  /* feedback=rr: the Loss RLE blocks were the per-packet feedback, each
+   * packet acknowledged once */
+  fail_unless_equals_uint64 (field (st, "reported-received"),
       received);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-djb-nominal"),
+  fail_unless_equals_uint64 (field (st, "reported-lost"), 0);
+  fail_unless_equals_uint64 (field (st, "xr-post-repair-received"),
+      received);
+  fail_unless_equals_uint64 (field (st, "xr-djb-nominal"),
       (guint64) PLAYOUT_MS * GST_MSECOND);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-djb-maximum"), 0);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-rtt-mean"), 0);
-  fail_unless_equals_uint64 (rt_stat_u64 (sink, "xr-discarded-packets"), 0);
+  fail_unless_equals_uint64 (field (st, "xr-djb-maximum"), 0);
+  fail_unless_equals_uint64 (field (st, "xr-rtt-mean"), 0);
+  fail_unless_equals_uint64 (field (st, "xr-discarded-packets"), 0);
+  gst_structure_free (st);
   /* the receiver's count, read after the sender's: at least as many */
   sent = rt_stat_u64 (src, "xr-blocks-sent");
   fail_unless (blocks <= sent);
