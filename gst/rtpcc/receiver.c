@@ -35,6 +35,7 @@ typedef struct
   guint64 discarded, discarded_bytes;
   gboolean have_djb;
   RtpccXrDejitter djb;
+  guint64 xr_turn;              /* the XR packet it last went in, 0 never */
 } Source;
 
 /* packet sizes kept for Bytes Discarded: a discard is marked well within
@@ -89,6 +90,7 @@ struct _RtpccReceiver
   RtpccReceiverStats stats;
   guint64 lost_evicted;         /* RFC 3550 losses of evicted sources */
 
+  guint64 xr_packets;           /* XR packets of write_xr_metrics sent */
   /* RTT samples since the last XR Delay Metrics block */
   RtpccTime rtt_min, rtt_max;
   gdouble rtt_sum;
@@ -754,6 +756,14 @@ rtpcc_receiver_set_dejitter (RtpccReceiver * r, guint32 ssrc,
 #define XR_METRICS_BUDGET 256
 #define XR_RLE_MAX MIN (RTPCC_RECEIVER_XR_RLE_MAX, 512)
 
+/* sources that waited longest for their XR blocks first */
+static gint
+cmp_xr_turn (gconstpointer a, gconstpointer b)
+{
+  const Source *x = *(Source * const *) a, *y = *(Source * const *) b;
+  return x->xr_turn < y->xr_turn ? -1 : x->xr_turn > y->xr_turn;
+}
+
 /* A Loss (@post_repair FALSE) or Post-repair Loss RLE block over
  * [@begin, @begin + @n) of @s: bits freshly allocated. */
 static void
@@ -780,7 +790,8 @@ loss_block (RtpccReceiver * r, Source * s, guint64 begin, guint n,
 
 /* The blocks xr_blocks asks for besides Discard RLE, for every media
  * source, as one XR packet of at most XR_METRICS_BUDGET bytes; a source
- * whose blocks do not fit waits for the next report. 0 if none. */
+ * whose blocks do not fit waits for the next report, where it comes
+ * first (those that waited longest go first). 0 if none. */
 static gsize
 write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
 {
@@ -791,17 +802,23 @@ write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
   gsize n = 0, used = 8, budget = MIN (max, XR_METRICS_BUDGET);
   GPtrArray *advanced = g_ptr_array_new ();
   GArray *ends = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GPtrArray *order, *included = g_ptr_array_new ();
   guint64 skipped = 0;
 
   if (!(flags & ~RTPCC_RECEIVER_XR_DISCARD_RLE) || budget < 8 + 12) {
+    g_ptr_array_unref (included);
     g_ptr_array_unref (advanced);
     g_array_unref (ends);
     return 0;
   }
   blocks = g_array_new (FALSE, TRUE, sizeof (RtpccXrBlock));
+  order = g_ptr_array_new ();
   g_hash_table_iter_init (&hit, r->sources);
-  while (g_hash_table_iter_next (&hit, NULL, &value)) {
-    Source *s = value;
+  while (g_hash_table_iter_next (&hit, NULL, &value))
+    g_ptr_array_add (order, value);
+  g_ptr_array_sort (order, cmp_xr_turn);
+  for (guint si = 0; si < order->len; si++) {
+    Source *s = g_ptr_array_index (order, si);
     guint first = blocks->len;
     gsize need = 0;
     guint64 highest, begin = 0, end = 0;
@@ -882,6 +899,8 @@ write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
       continue;
     }
     used += need;
+    if (need > 0)
+      g_ptr_array_add (included, s);
     if (end > begin) {
       g_ptr_array_add (advanced, s);
       g_array_append_val (ends, end);
@@ -891,6 +910,9 @@ write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
     n = rtpcc_xr_report_write (buf, budget, r->ssrc,
         (const RtpccXrBlock *) blocks->data, blocks->len);
   if (n > 0) {
+    r->xr_packets++;
+    for (guint i = 0; i < included->len; i++)
+      ((Source *) g_ptr_array_index (included, i))->xr_turn = r->xr_packets;
     r->stats.xr_blocks_sent += blocks->len;
     r->stats.xr_rle_skipped += skipped;
     for (guint i = 0; i < advanced->len; i++) {
@@ -913,6 +935,8 @@ write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
       g_free (x->rle.bits);
   }
   g_array_unref (blocks);
+  g_ptr_array_unref (order);
+  g_ptr_array_unref (included);
   g_ptr_array_unref (advanced);
   g_array_unref (ends);
   return n;

@@ -351,6 +351,158 @@ GST_START_TEST (test_bad_xr_counted)
 
 GST_END_TEST;
 
+/* @n packets of @ssrc from seq 0, one every @step, from @t */
+static void
+deliver (RtpccReceiver * r, guint32 ssrc, guint n, RtpccTime t,
+    RtpccTime step)
+{
+  for (guint i = 0; i < n; i++, t += step) {
+    RtpccRtpInfo info = { 0, };
+    info.ssrc = ssrc;
+    info.seq = (guint16) i;
+    info.pt = 96;
+    info.size = SIZE;
+    info.clock_rate = 90000;
+    rtpcc_receiver_on_rtp (r, t, &info);
+  }
+}
+
+/* The XR blocks in the receiver's next report at or after @t (within
+ * 3 s), all XR packets of the compound merged. */
+static RtpccXrReport *
+next_xr (RtpccReceiver * r, RtpccTime t)
+{
+  guint8 buf[1500];
+  RtpccXrReport *all = g_new0 (RtpccXrReport, 1);
+
+  all->blocks = g_new0 (RtpccXrBlock, 4 * RTPCC_XR_MAX_BLOCKS);
+  for (RtpccTime end = t + RTPCC_SEC (3); t < end; t += MS (1)) {
+    RtpccRtcpIter it;
+    RtpccRtcpPacket p;
+    gsize n = rtpcc_receiver_build_feedback (r, t, buf, sizeof buf);
+    if (n == 0)
+      continue;
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+    while (rtpcc_rtcp_iter_next (&it, &p)) {
+      RtpccXrReport *x;
+      if (p.pt != RTPCC_RTCP_XR)
+        continue;
+      x = rtpcc_xr_report_parse (p.data, p.len, NULL);
+      fail_unless (x != NULL);
+      /* (the bits move over; the blocks array is freed bare) */
+      for (guint i = 0; i < x->n_blocks; i++)
+        all->blocks[all->n_blocks++] = x->blocks[i];
+      g_free (x->blocks);
+      g_free (x);
+    }
+    return all;
+  }
+  fail ("no report in 3 s");
+  return NULL;
+}
+
+static guint32
+block_ssrc (const RtpccXrBlock * b)
+{
+  switch (b->bt) {
+    case RTPCC_XR_BT_DELAY:
+      return b->delay.ssrc;
+    case RTPCC_XR_BT_DISCARD_COUNT:
+      return b->discard_count.ssrc;
+    case RTPCC_XR_BT_BYTES_DISCARDED:
+      return b->bytes_discarded.ssrc;
+    case RTPCC_XR_BT_DEJITTER:
+      return b->dejitter.ssrc;
+    default:
+      return b->rle.ssrc;
+  }
+}
+
+/* Four media sources whose blocks do not all fit in one report's XR
+ * budget: two go in the first report, the two that waited first in the
+ * next. */
+GST_START_TEST (test_budget_turns)
+{
+  RtpccReceiver *r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (400),
+      RTPCC_RECEIVER_XR_ALL & ~RTPCC_RECEIVER_XR_DEJITTER);
+  gboolean seen[4] = { FALSE, };
+  RtpccTime t = 0;
+
+  for (guint k = 0; k < 4; k++)
+    deliver (r, 0x100 + k, 10, 0, MS (1));
+  for (guint rep = 0; rep < 2; rep++) {
+    RtpccXrReport *x = next_xr (r, t + MS (1));
+    gboolean in[4] = { FALSE, };
+    guint n_in = 0;
+    for (guint i = 0; i < x->n_blocks; i++) {
+      guint32 ssrc = block_ssrc (&x->blocks[i]);
+      fail_unless (ssrc >= 0x100 && ssrc < 0x104);
+      in[ssrc - 0x100] = TRUE;
+    }
+    for (guint k = 0; k < 4; k++)
+      n_in += in[k];
+    if (rep == 0) {
+      /* Loss + Post-repair RLE of 10 packets (16 bytes each), Delay (28),
+       * Discard Count and Bytes Discarded (12 each): 84 bytes a source,
+       * two in 256 */
+      fail_unless_equals_int (n_in, 2);
+      fail_unless_equals_int (x->n_blocks, 10);
+    } else {
+      /* the two that waited go first, with their RLE blocks; a source
+       * with nothing new has only its 52 bytes of fixed blocks, and one
+       * of those still fits */
+      fail_unless_equals_int (n_in, 3);
+      for (guint k = 0; k < 4; k++)
+        fail_unless (seen[k] || in[k], "source %u waited twice", k);
+      for (guint i = 0; i < x->n_blocks; i++)
+        if (x->blocks[i].bt == RTPCC_XR_BT_LOSS_RLE)
+          fail_if (seen[block_ssrc (&x->blocks[i]) - 0x100]);
+    }
+    for (guint k = 0; k < 4; k++)
+      seen[k] |= in[k];
+    for (guint i = 0; i < x->n_blocks; i++)
+      if ((x->blocks[i].bt == RTPCC_XR_BT_LOSS_RLE
+              || x->blocks[i].bt == RTPCC_XR_BT_POST_REPAIR_RLE))
+        g_free (x->blocks[i].rle.bits);
+    g_free (x->blocks);
+    g_free (x);
+    t += MS (1);
+    while (rtpcc_receiver_next_feedback_time (r) > t)
+      t += MS (1);
+    t -= MS (1);
+  }
+  for (guint k = 0; k < 4; k++)
+    fail_unless (seen[k], "source %u never reported", k);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
+/* 1500 packets before the first report: the Loss RLE covers the newest
+ * 512, the 988 before them are counted as skipped. */
+GST_START_TEST (test_rle_skips_oldest)
+{
+  RtpccReceiver *r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (4000),
+      RTPCC_RECEIVER_XR_LOSS_RLE);
+  RtpccXrReport *x;
+
+  deliver (r, MEDIA, 1500, 0, RTPCC_USEC (500));
+  x = next_xr (r, MS (750));
+  fail_unless_equals_int (x->n_blocks, 1);
+  fail_unless_equals_int (x->blocks[0].bt, RTPCC_XR_BT_LOSS_RLE);
+  fail_unless_equals_int (x->blocks[0].rle.begin_seq, 988);
+  fail_unless_equals_int (x->blocks[0].rle.end_seq, 1500);
+  fail_unless_equals_int (x->blocks[0].rle.n_bits, 512);
+  fail_unless_equals_uint64 (rtpcc_receiver_get_stats (r,
+          MS (750))->xr_rle_skipped, 988);
+  g_free (x->blocks[0].rle.bits);
+  g_free (x->blocks);
+  g_free (x);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
 /* What the receiver puts on the wire with every block on, as tshark
  * reads it: no malformed packet, no expert warning; and the blocks in
  * order, per compound: RR, SDES, XR (Discard RLE, when some are pending),
@@ -418,6 +570,8 @@ rtpcc_xr_wire_suite (void)
   tcase_add_test (tc, test_default_discard_only);
   tcase_add_test (tc, test_fbra_rr_xr);
   tcase_add_test (tc, test_bad_xr_counted);
+  tcase_add_test (tc, test_budget_turns);
+  tcase_add_test (tc, test_rle_skips_oldest);
   tcase_add_test (tc, test_tshark);
   return s;
 }
