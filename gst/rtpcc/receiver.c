@@ -483,6 +483,28 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
       }
       used = TRUE;
       on_tmmbn (r, &pkt);
+    } else if (pkt.pt == RTPCC_RTCP_XR && pkt.len >= 8) {
+      guint32 lrr, dlrr;
+      gint found;
+      if (!get_source (r, rtpcc_rd32 (pkt.data + 4), FALSE, now)) {
+        unknown = TRUE;
+        continue;
+      }
+      found = rtpcc_xr_find_dlrr (pkt.data, pkt.len, r->ssrc, &lrr, &dlrr);
+      if (found < 0) {
+        r->stats.rtcp_malformed++;
+        return FALSE;
+      }
+      used = TRUE;
+      if (found) {
+        /* RFC 3611 §4.5: A − LRR − DLRR, as LSR / DLSR */
+        RtpccTime rtt = rtpcc_rtcp_rtt_from_lsr (rtpcc_ntp_short
+            (rtpcc_ntp_from_time (now, r->config.ntp_offset)), lrr, dlrr);
+        if (rtt != RTPCC_TIME_NONE) {
+          rtpcc_receiver_add_rtt (r, rtt);
+          r->stats.xr_rtt_samples++;
+        }
+      }
     } else if (pkt.pt == RTPCC_RTCP_APP) {
       guint32 ssrc;
       RtpccTime iv;
@@ -971,6 +993,10 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
   if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)
     n += write_discards (r, buf + n, max - n);
   n += write_xr_metrics (r, buf + n, max - n);
+  /* RFC 3611 §4.4: the sender's DLRR answer gives the next round trip */
+  if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DELAY)
+    n += rtpcc_xr_rrtr_write (buf + n, max - n, r->ssrc,
+        rtpcc_ntp_from_time (now, r->config.ntp_offset));
   return n + write_tmmbr (r, buf + n, max - n);
 }
 

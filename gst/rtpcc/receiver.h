@@ -21,9 +21,13 @@ G_BEGIN_DECLS
  *  POST_REPAIR_RLE  RFC 5725, the same range after repair: received or
  *                   marked repaired (rtpcc_receiver_mark_repaired);
  *  DELAY            RFC 6843, I = interval: min / mean / max round trip
- *                   of the samples given (rtpcc_receiver_add_rtt) since
- *                   the previous report, "unavailable" without one; the
- *                   end-system delay is always unavailable;
+ *                   of the samples since the previous report,
+ *                   "unavailable" without one; the end-system delay is
+ *                   always unavailable. The samples: each report also
+ *                   carries an RFC 3611 Receiver Reference Time block,
+ *                   which a media sender answers with a DLRR block (the
+ *                   round trip as from LSR / DLSR), and any the
+ *                   application gives (rtpcc_receiver_add_rtt);
  *  DISCARD_COUNT    RFC 7002, I = cumulative, DT = late: packets marked
  *                   discarded since the source started;
  *  BYTES_DISCARDED  RFC 7243, I = cumulative, E = 0: their payload bytes
@@ -114,6 +118,8 @@ typedef struct
    * packets a Loss RLE could not cover (the receiver fell more than
    * RTPCC_RECEIVER_XR_RLE_MAX behind between two reports) */
   guint64 xr_blocks_sent, repairs_marked, xr_rle_skipped;
+  /* round trips from the media sender's RTCP XR DLRR answers */
+  guint64 xr_rtt_samples;
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;

@@ -22,6 +22,7 @@
 #include <rtpcc/senthistory.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/feedback/rtcp.h>
+#include "feedback/bytes.h"
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
@@ -53,6 +54,11 @@ struct _RtpccSender
   guint32 rtcp_ssrc;
   guint32 urgent_ssrc;          /* 0: none */
   RtpccTime next_rtcp;          /* SR schedule */
+  /* the receiver's last RTCP XR Receiver Reference Time (RFC 3611 §4.4),
+   * answered with a DLRR block in the next SR: when it came (NONE: none
+   * to answer), its middle 32 bits, the receiver's SSRC */
+  RtpccTime rrtr_at;
+  guint32 rrtr_lrr, rrtr_ssrc;
 
   RtpccTime first_sent;          /* feedback-mismatch detection */
   /* the no-feedback timer brought the controller down while the breaker
@@ -274,6 +280,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->feedback = rtpcc_feedback_adapter_new (s->history, config->feedback,
       config->ntp_offset, &feedback_sink, s);
   s->next_rtcp = now;
+  s->rrtr_at = RTPCC_TIME_NONE;
   s->first_sent = RTPCC_TIME_NONE;
   s->stats.report_interval_asked = RTPCC_TIME_NONE;
   s->rate_window_start = now;
@@ -568,6 +575,30 @@ mark_outage (RtpccSender * s, RtpccTime now)
     rtpcc_feedback_adapter_outage (s->feedback, now);
 }
 
+/* An RTCP XR Receiver Reference Time in @data: kept for the DLRR of the
+ * next SR. TRUE if there was one. */
+static gboolean
+take_rrtr (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean got = FALSE;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return FALSE;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    guint64 ntp;
+    if (pkt.pt != RTPCC_RTCP_XR || pkt.len < 8
+        || rtpcc_xr_find_rrtr (pkt.data, pkt.len, &ntp) != 1)
+      continue;
+    s->rrtr_at = now;
+    s->rrtr_lrr = rtpcc_ntp_short (ntp);
+    s->rrtr_ssrc = rtpcc_rd32 (pkt.data + 4);
+    got = TRUE;
+  }
+  return got;
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
@@ -577,6 +608,9 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   mark_outage (s, now);
   ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
 
+  /* answered at once, so the receiver has a round trip per report */
+  if (take_rrtr (s, now, data, len))
+    s->next_rtcp = MIN (s->next_rtcp, now);
   if (rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
     ours = TRUE;
     /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
@@ -666,6 +700,14 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
     n += m;
   }
   n += rtpcc_rate_cap_write_tmmbn (s->ratecap, buf + n, max - n);
+  if (s->rrtr_at != RTPCC_TIME_NONE) {
+    /* RFC 3611 §4.5: DLRR in 1/65536 s */
+    m = rtpcc_xr_dlrr_write (buf + n, max - n, s->rtcp_ssrc, s->rrtr_ssrc,
+        s->rrtr_lrr, rtpcc_ntp_short_from_time (now - s->rrtr_at));
+    if (m > 0)
+      s->rrtr_at = RTPCC_TIME_NONE;
+    n += m;
+  }
   s->stats.rtcp_sent++;
 
   /* RFC 3550 §6.3.1: randomise to [0.5, 1.5] × interval */

@@ -345,7 +345,7 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
 
 /* What the XR blocks report that the receiver cannot see itself (under
  * self->lock): the NACK → RTX round trip the repair planner measured
- * (Delay Metrics), and the playout delay downstream as the de-jitter
+ * (Delay Metrics, beside the RRTR / DLRR ones), and the playout delay downstream as the de-jitter
  * buffer's nominal delay (RFC 7005: playoutbuffer sits downstream and is
  * not reachable; playout-delay is the target it is set to). */
 static void
@@ -1184,8 +1184,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * packets playoutbuffer reports discarded as late), loss-rle (RFC 3611:
    * arrivals since the previous report, up to 512 packets), post-repair-rle
    * (RFC 5725: the same, with packets RTX restored counted received),
-   * delay (RFC 6843: min/mean/max of the NACK → RTX round trips measured
-   * in the interval, "unavailable" without repair=nack), discard-count
+   * delay (RFC 6843: min/mean/max of the round trips measured in the
+   * interval: RFC 3611 RRTR blocks the sender answers with DLRR, and
+   * NACK → RTX times with repair=nack; "unavailable" without one),
+   * discard-count
    * (RFC 7002) and bytes-discarded (RFC 7243, cumulative, late discards),
    * dejitter (RFC 7005: playout-delay as the nominal delay of a fixed
    * buffer; the other fields "unavailable"). Read when the element starts.

@@ -204,9 +204,10 @@ GST_END_TEST;
 /* xr-blocks on: the report after 100..109 (103 lost on the way, 105
  * played out late) carries a Loss RLE and a Post-repair Loss RLE over
  * them, a Discard Count of 1 and 100 payload bytes discarded, the
- * playout delay as the de-jitter buffer's nominal delay, and a Delay
- * Metrics block whose round trips are unavailable (no repair, no RTT
- * sample); tshark dissects the compounds cleanly. */
+ * playout delay as the de-jitter buffer's nominal delay, a Delay Metrics
+ * block whose round trips are unavailable (this peer never answers the
+ * Receiver Reference Time block that comes with it, and there is no
+ * repair); tshark dissects the compounds cleanly. */
 GST_START_TEST (test_xr_blocks_on_the_wire)
 {
   GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
@@ -220,7 +221,7 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
   GstClockTime end;
   guint frames = 0, flags = 0;
   gboolean loss = FALSE, post = FALSE, count = FALSE, bytes = FALSE,
-      djb = FALSE, delay = FALSE;
+      djb = FALSE, delay = FALSE, rrtr = FALSE;
 
   fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
   gst_util_set_object_arg (G_OBJECT (src), "xr-blocks",
@@ -242,7 +243,7 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
                   NULL))));
 
   end = gst_clock_get_time (GST_CLOCK (clock)) + 3 * GST_SECOND;
-  while (!(loss && post && count && bytes && djb && delay)
+  while (!(loss && post && count && bytes && djb && delay && rrtr)
       && gst_clock_get_time (GST_CLOCK (clock)) < end) {
     gssize n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL,
         NULL);
@@ -259,6 +260,7 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
       RtpccXrReport *x;
       if (pkt.pt != RTPCC_RTCP_XR)
         continue;
+      rrtr |= rtpcc_xr_find_rrtr (pkt.data, pkt.len, NULL) == 1;
       x = rtpcc_xr_report_parse (pkt.data, pkt.len, NULL);
       fail_unless (x != NULL, "rtpccsrc sent a malformed XR");
       for (guint b = 0; b < x->n_blocks; b++) {
@@ -304,9 +306,9 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
       rtpcc_xr_report_free (x);
     }
   }
-  fail_unless (loss && post && count && bytes && djb && delay,
+  fail_unless (loss && post && count && bytes && djb && delay && rrtr,
       "blocks seen in 3 s: loss %d post %d count %d bytes %d djb %d "
-      "delay %d", loss, post, count, bytes, djb, delay);
+      "delay %d rrtr %d", loss, post, count, bytes, djb, delay, rrtr);
   fail_unless (stat_u64 (src, "xr-blocks-sent") >= 6);
 
   if (tshark) {

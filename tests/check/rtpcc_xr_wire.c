@@ -17,6 +17,8 @@
 #define MEDIA 0x1234u
 #define MS(x) RTPCC_MSEC (x)
 #define SIZE 1200
+/* RTCP takes this long each way (media arrives at once) */
+#define RTCP_DELAY MS (20)
 
 typedef struct
 {
@@ -32,7 +34,39 @@ typedef struct
   guint16 highest;
   guint64 xr_packets;           /* receiver compounds with XR */
   guint64 other_blocks;         /* XR blocks but Discard RLE in them */
+  GQueue to_sender, to_receiver;        /* Delayed RTCP */
 } Loop;
+
+typedef struct
+{
+  RtpccTime at;
+  GBytes *bytes;
+} Delayed;
+
+static void
+delay_push (GQueue * q, RtpccTime at, const guint8 * data, gsize len)
+{
+  Delayed *d = g_new (Delayed, 1);
+
+  d->at = at;
+  d->bytes = g_bytes_new (data, len);
+  g_queue_push_tail (q, d);
+}
+
+/* the next compound due at @now, or NULL */
+static GBytes *
+delay_pop (GQueue * q, RtpccTime now)
+{
+  Delayed *d = g_queue_peek_head (q);
+  GBytes *b;
+
+  if (!d || d->at > now)
+    return NULL;
+  g_queue_pop_head (q);
+  b = d->bytes;
+  g_free (d);
+  return b;
+}
 
 /* seq % 25 == 7 never arrives; half of those (seq % 50 == 7) RTX
  * restores; seq % 40 == 3 arrives and is played out too late */
@@ -59,8 +93,11 @@ xr_count (const guint8 * data, gsize len, guint64 * others)
     n++;
     x = rtpcc_xr_report_parse (p.data, p.len, NULL);
     fail_unless (x != NULL);
-    fail_unless_equals_int (x->n_unknown + x->n_discarded + x->n_over_cap,
-        0);
+    /* (the report parser does not know RFC 3611's RRTR: a packet of its
+     * own) */
+    fail_unless_equals_int (x->n_unknown, rtpcc_xr_find_rrtr (p.data, p.len,
+            NULL));
+    fail_unless_equals_int (x->n_discarded + x->n_over_cap, 0);
     for (guint i = 0; i < x->n_blocks; i++)
       *others += x->blocks[i].bt != RTPCC_XR_BT_DISCARD_RLE;
     rtpcc_xr_report_free (x);
@@ -102,21 +139,27 @@ run (Loop * l, guint ms)
         fail_unless (rtpcc_receiver_set_dejitter (l->r, MEDIA, TRUE,
                 MS (120), MS (300), MS (200), RTPCC_TIME_NONE));
     }
-    if (l->now % MS (50) == 0) {
-      /* two samples a time: mean 50 ms, min 40, max 60 per interval */
-      rtpcc_receiver_add_rtt (l->r, MS (40));
-      rtpcc_receiver_add_rtt (l->r, MS (60));
-    }
     n = rtpcc_sender_build_rtcp (l->s, l->now, buf, sizeof buf);
-    if (n > 0)
-      rtpcc_receiver_on_rtcp (l->r, l->now, buf, n);
+    if (n > 0) {
+      if (l->pcap)
+        test_pcap_add (l->pcap, ++l->frames, TSHARK_RTCP_PORT, buf, n);
+      delay_push (&l->to_receiver, l->now + RTCP_DELAY, buf, n);
+    }
     n = rtpcc_receiver_build_feedback (l->r, l->now, buf, sizeof buf);
     if (n > 0) {
       if (l->pcap)
         test_pcap_add (l->pcap, ++l->frames, TSHARK_RTCP_PORT, buf, n);
       l->xr_packets += xr_count (buf, n, &l->other_blocks) > 0;
-      rtpcc_sender_receive_rtcp (l->s, l->now, buf, n);
+      delay_push (&l->to_sender, l->now + RTCP_DELAY, buf, n);
     }
+    for (GBytes * b; (b = delay_pop (&l->to_receiver, l->now));
+        g_bytes_unref (b))
+      rtpcc_receiver_on_rtcp (l->r, l->now, g_bytes_get_data (b, NULL),
+          g_bytes_get_size (b));
+    for (GBytes * b; (b = delay_pop (&l->to_sender, l->now));
+        g_bytes_unref (b))
+      rtpcc_sender_receive_rtcp (l->s, l->now, g_bytes_get_data (b, NULL),
+          g_bytes_get_size (b));
   }
 }
 
@@ -132,6 +175,12 @@ loop_init (Loop * l, const gchar * controller, guint xr_blocks)
 static void
 loop_clear (Loop * l)
 {
+  GBytes *b;
+
+  while ((b = delay_pop (&l->to_sender, G_MAXINT64)))
+    g_bytes_unref (b);
+  while ((b = delay_pop (&l->to_receiver, G_MAXINT64)))
+    g_bytes_unref (b);
   rtpcc_receiver_free (l->r);
   rtpcc_sender_free (l->s);
 }
@@ -179,10 +228,13 @@ GST_START_TEST (test_all_blocks)
   fail_unless_equals_uint64 (ss->xr.discarded_packets, l.discarded);
   fail_unless_equals_uint64 (ss->xr.discarded_bytes,
       l.discarded * (SIZE - 12));
-  /* the last interval had its samples too (16.16 s rounds to 15 µs) */
-  fail_unless (llabs (ss->xr.rtt_mean - MS (50)) < RTPCC_USEC (20));
-  fail_unless (llabs (ss->xr.rtt_min - MS (40)) < RTPCC_USEC (20));
-  fail_unless (llabs (ss->xr.rtt_max - MS (60)) < RTPCC_USEC (20));
+  /* the round trip from RRTR / DLRR (RFC 3611 §4.4, §4.5): RTCP takes
+   * 20 ms each way, the sender's hold time is taken out; one sample per
+   * report (16.16 s rounds to 15 µs, twice) */
+  fail_unless (rs->xr_rtt_samples + 2 >= rs->rtcp_sent);
+  fail_unless (llabs (ss->xr.rtt_mean - 2 * RTCP_DELAY) < RTPCC_USEC (40));
+  fail_unless (llabs (ss->xr.rtt_min - 2 * RTCP_DELAY) < RTPCC_USEC (40));
+  fail_unless (llabs (ss->xr.rtt_max - 2 * RTCP_DELAY) < RTPCC_USEC (40));
   fail_unless_equals_int64 (ss->xr.djb_nominal, MS (120));
   fail_unless_equals_int64 (ss->xr.djb_maximum, MS (300));
   fail_unless_equals_int64 (ss->xr.djb_high, MS (200));
@@ -226,8 +278,8 @@ GST_END_TEST;
 
 /* FBRA on RR + XR feedback: Loss RLE is its per-packet feedback (losses,
  * goodput), without arrival times, so the only delay it has is the
- * receiver's Delay Metrics block: half its mean round trip. Without the
- * block it has none. */
+ * receiver's Delay Metrics block: half its mean round trip (the RRTR /
+ * DLRR one, 2 × 20 ms). Without the block it has none. */
 GST_START_TEST (test_fbra_rr_xr)
 {
   Loop l;
@@ -239,7 +291,8 @@ GST_START_TEST (test_fbra_rr_xr)
   fail_unless (rtpcc_fbra_get_info (rtpcc_sender_get_controller (l.s),
           &info));
   fail_unless (info.evaluations >= 5);
-  fail_unless (fabs (info.owd_ms - 25.0) < 0.02, "owd %f ms", info.owd_ms);
+  fail_unless (fabs (info.owd_ms - RTPCC_TIME_AS_MSEC (RTCP_DELAY)) < 0.05,
+      "owd %f ms", info.owd_ms);
   /* its losses came from the Loss RLE blocks */
   fail_unless (rtpcc_sender_get_stats (l.s, l.now)->xr.loss_lost > 0);
   fail_unless (info.losses > 0);
@@ -478,6 +531,90 @@ GST_START_TEST (test_budget_turns)
 
 GST_END_TEST;
 
+/* RFC 3611 §4.4 / §4.5 blocks: what is written is found again; a DLRR
+ * about another receiver is not ours; broken blocks are refused. */
+GST_START_TEST (test_rrtr_dlrr_codec)
+{
+  guint8 buf[64];
+  guint64 ntp = 0;
+  guint32 lrr = 0, dlrr = 0;
+  gsize n;
+
+  n = rtpcc_xr_rrtr_write (buf, sizeof buf, 0x22,
+      G_GUINT64_CONSTANT (0xE875470140001234));
+  fail_unless_equals_int (n, 20);
+  fail_unless_equals_int (rtpcc_xr_rrtr_write (buf, 19, 0x22, 1), 0);
+  fail_unless_equals_int (rtpcc_xr_find_rrtr (buf, n, &ntp), 1);
+  fail_unless (ntp == G_GUINT64_CONSTANT (0xE875470140001234));
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (buf, n, 0x22, &lrr, &dlrr),
+      0);
+  buf[11] = 1;                  /* RRTR of 8 bytes */
+  buf[3] -= 1;
+  fail_unless_equals_int (rtpcc_xr_find_rrtr (buf, n - 4, &ntp), -1);
+
+  n = rtpcc_xr_dlrr_write (buf, sizeof buf, 0x11, 0x22, 0x47014000, 0x8000);
+  fail_unless_equals_int (n, 24);
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (buf, n, 0x22, &lrr, &dlrr),
+      1);
+  fail_unless_equals_int (lrr, 0x47014000);
+  fail_unless_equals_int (dlrr, 0x8000);
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (buf, n, 0x33, &lrr, &dlrr),
+      0);
+  fail_unless_equals_int (rtpcc_xr_find_rrtr (buf, n, &ntp), 0);
+  /* a length past the packet, then a sub-block cut short */
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (buf, n - 4, 0x22, &lrr,
+          &dlrr), -1);
+  buf[11] = 2;
+  buf[3] -= 1;
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (buf, n - 4, 0x22, &lrr,
+          &dlrr), -1);
+  fail_unless_equals_int (rtpcc_xr_find_dlrr (NULL, 0, 0x22, &lrr, &dlrr),
+      -1);
+}
+
+GST_END_TEST;
+
+/* Round trips the application gives go into the Delay Metrics block of
+ * the next report (min / mean / max); a report with no sample since the
+ * previous one says "unavailable". */
+GST_START_TEST (test_delay_samples)
+{
+  RtpccReceiver *r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (400),
+      RTPCC_RECEIVER_XR_DELAY);
+  RtpccXrReport *x;
+  RtpccTime t;
+
+  deliver (r, MEDIA, 10, 0, MS (1));
+  rtpcc_receiver_add_rtt (r, MS (30));
+  rtpcc_receiver_add_rtt (r, MS (50));
+  rtpcc_receiver_add_rtt (r, RTPCC_TIME_NONE);  /* ignored */
+  x = next_xr (r, MS (10));
+  fail_unless_equals_int (x->n_blocks, 1);
+  fail_unless_equals_int (x->blocks[0].bt, RTPCC_XR_BT_DELAY);
+  fail_unless_equals_int (x->blocks[0].delay.interval, RTPCC_XR_I_INTERVAL);
+  fail_unless_equals_int (x->blocks[0].delay.min_rtt,
+      rtpcc_xr_delay_from_time (MS (30)));
+  fail_unless_equals_int (x->blocks[0].delay.mean_rtt,
+      rtpcc_xr_delay_from_time (MS (40)));
+  fail_unless_equals_int (x->blocks[0].delay.max_rtt,
+      rtpcc_xr_delay_from_time (MS (50)));
+  fail_unless (x->blocks[0].delay.end_system_delay ==
+      RTPCC_XR_ES_DELAY_UNAVAILABLE);
+  g_free (x->blocks);
+  g_free (x);
+  t = rtpcc_receiver_next_feedback_time (r);
+  x = next_xr (r, t);
+  fail_unless_equals_int (x->blocks[0].delay.mean_rtt,
+      RTPCC_XR_DELAY_UNAVAILABLE);
+  fail_unless_equals_int (x->blocks[0].delay.min_rtt,
+      RTPCC_XR_DELAY_UNAVAILABLE);
+  g_free (x->blocks);
+  g_free (x);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
 /* 1500 packets before the first report: the Loss RLE covers the newest
  * 512, the 988 before them are counted as skipped. */
 GST_START_TEST (test_rle_skips_oldest)
@@ -507,7 +644,8 @@ GST_END_TEST;
  * reads it: no malformed packet, no expert warning; and the blocks in
  * order, per compound: RR, SDES, XR (Discard RLE, when some are pending),
  * XR (Loss RLE, Post-repair Loss RLE, Delay, Discard Count, Bytes
- * Discarded, De-jitter). */
+ * Discarded, De-jitter), XR (Receiver Reference Time); the sender's SR,
+ * SDES and XR (DLRR) answering it. */
 GST_START_TEST (test_tshark)
 {
   gchar *tshark = tshark_find ("test_tshark");
@@ -535,19 +673,31 @@ GST_START_TEST (test_tshark)
     /* new packets came before every report; discards (one every 40
      * packets = 400 ms) were pending or not */
     gchar **lines = g_strsplit (out, "\n", -1);
-    guint seen = 0, with_discards = 0;
+    guint seen = 0, with_discards = 0, rr = 0, dlrr = 0;
     for (guint i = 0; lines[i]; i++) {
       if (!*lines[i])
         continue;
-      fail_unless (g_str_equal (lines[i], "201,202,207;1;1,10,16,24,26,23")
-          || g_str_equal (lines[i],
-              "201,202,207,207;1;25,1,10,16,24,26,23"),
-          "unexpected line '%s'", lines[i]);
+      if (g_str_has_prefix (lines[i], "200,")) {
+        /* the sender's SR, with a DLRR answering an RRTR or not */
+        fail_unless (g_str_equal (lines[i], "200,202,207;1;5")
+            || g_str_equal (lines[i], "200,202;1;"),
+            "unexpected line '%s'", lines[i]);
+        dlrr += g_str_equal (lines[i], "200,202,207;1;5");
+      } else {
+        fail_unless (g_str_equal (lines[i],
+                "201,202,207,207;1;1,10,16,24,26,23,4")
+            || g_str_equal (lines[i],
+                "201,202,207,207,207;1;25,1,10,16,24,26,23,4"),
+            "unexpected line '%s'", lines[i]);
+        rr++;
+        with_discards += strstr (lines[i], ";25,") != NULL;
+      }
       seen++;
-      with_discards += strstr (lines[i], ";25,") != NULL;
     }
     fail_unless_equals_int (seen, l.frames);
-    fail_unless (with_discards > 0 && with_discards < seen);
+    fail_unless (with_discards > 0 && with_discards < rr);
+    /* each RRTR answered (the last may still be on its way) */
+    fail_unless (dlrr + 1 >= rr);
     g_strfreev (lines);
   }
   g_free (out);
@@ -571,6 +721,8 @@ rtpcc_xr_wire_suite (void)
   tcase_add_test (tc, test_fbra_rr_xr);
   tcase_add_test (tc, test_bad_xr_counted);
   tcase_add_test (tc, test_budget_turns);
+  tcase_add_test (tc, test_delay_samples);
+  tcase_add_test (tc, test_rrtr_dlrr_codec);
   tcase_add_test (tc, test_rle_skips_oldest);
   tcase_add_test (tc, test_tshark);
   return s;

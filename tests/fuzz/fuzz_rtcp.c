@@ -1,6 +1,7 @@
 /* Fuzz target: RTCP compound iteration, SR/RR parsing (with a write-back
  * check), the CCFB parser reached through the iterator, every RTCP XR
- * block (both XR parsers, and a write-back of what the strict one took), LSR/DLSR RTT, the
+ * block (both XR parsers, and a write-back of what the strict one took;
+ * the RRTR / DLRR finders), LSR/DLSR RTT, the
  * report-interval request (APP "FBIV", with a write-back check), the
  * sender's TMMBR/REMB cap (ratecap.h) on the whole compound, and the
  * RFC 3550 A.1/A.3/A.8 receiver statistics driven by the same bytes.
@@ -123,6 +124,11 @@ static void
 check_xr (const RtpccRtcpPacket * pkt)
 {
   RtpccXr *lax = rtpcc_xr_parse (pkt->data, pkt->len, NULL);
+  guint64 ntp;
+  guint32 lrr, dlrr;
+
+  (void) rtpcc_xr_find_rrtr (pkt->data, pkt->len, &ntp);
+  (void) rtpcc_xr_find_dlrr (pkt->data, pkt->len, 0x22, &lrr, &dlrr);
   RtpccXrReport *x = rtpcc_xr_report_parse (pkt->data, pkt->len, NULL);
   guint8 *buf;
   gsize n;
@@ -344,4 +350,13 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
     n += rtpcc_xr_report_write (buf + n, sizeof (buf) - n, 0x22, b, 7);
     g_ptr_array_add (seeds, g_bytes_new (buf, n));
   }
+
+  /* RR + RRTR, and the SR + DLRR answering it (RFC 3611 §4.4, §4.5) */
+  n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+  n += rtpcc_xr_rrtr_write (buf + n, sizeof (buf) - n, 0x22, sr.ntp);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
+  n = rtpcc_rtcp_write_sr (buf, sizeof (buf), &sr);
+  n += rtpcc_xr_dlrr_write (buf + n, sizeof (buf) - n, 0x11111111, 0x22,
+      rtpcc_ntp_short (sr.ntp), 0x8000);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
 }
