@@ -397,12 +397,10 @@ test_rfc8867_51 (void)
 /* §5.1 with FBRA on RR + XR feedback, beside FBRA on CCFB: Loss RLE (its
  * losses and goodput), Discard RLE and Delay Metrics, whose round trips
  * the receiver measures with RRTR / DLRR (RFC 3611); half the mean round
- * trip is FBRA's one-way delay. Seed 1: 76 / 88 / 90 / 96 % utilisation,
- * whole-run p95 149 ms, loss 1.00 %, every change met (9.6 / 0.6 /
- * 5.2 s), next to CCFB's 76 / 87 / 95 / 96 %, 117 ms, 0.85 %. Without the
- * Delay Metrics block FBRA backs off on losses only: it meets every
- * change (7.8 / 0.6 / 2.6 s) but holds the 300 ms queue nearly full (p95
- * 273-291 ms per phase, loss 2.54 %). docs/fbra.md has the table. */
+ * trip is FBRA's one-way delay. It comes close to its CCFB run. Without
+ * the Delay Metrics block it backs off on losses only: it still meets
+ * every change but holds the 300 ms queue nearly full. The measured
+ * table is in docs/fbra.md ("§5.1 on RR + XR feedback"). */
 static void
 test_rfc8867_51_rr_xr (void)
 {

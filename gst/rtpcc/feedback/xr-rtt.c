@@ -22,26 +22,15 @@
 #include <rtpcc/feedback/rtcp.h>
 #include "bytes.h"
 
-#define XR_HEADER_SIZE 8
-
-static void
-xr_header (guint8 * buf, gsize total, guint32 sender_ssrc)
-{
-  buf[0] = 0x80;
-  buf[1] = RTPCC_RTCP_XR;
-  rtpcc_wr16 (buf + 2, (guint16) (total / 4 - 1));
-  rtpcc_wr32 (buf + 4, sender_ssrc);
-}
-
 gsize
 rtpcc_xr_rrtr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     guint64 ntp)
 {
-  const gsize total = XR_HEADER_SIZE + 12;
+  const gsize total = RTPCC_XR_HEADER_SIZE + 12;
 
   if (buf == NULL || max < total)
     return 0;
-  xr_header (buf, total, sender_ssrc);
+  rtpcc_xr_write_header (buf, total, sender_ssrc);
   buf[8] = RTPCC_XR_BT_RRTR;
   buf[9] = 0;
   rtpcc_wr16 (buf + 10, 2);
@@ -54,11 +43,11 @@ gsize
 rtpcc_xr_dlrr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     guint32 ssrc, guint32 lrr, guint32 dlrr)
 {
-  const gsize total = XR_HEADER_SIZE + 16;
+  const gsize total = RTPCC_XR_HEADER_SIZE + 16;
 
   if (buf == NULL || max < total)
     return 0;
-  xr_header (buf, total, sender_ssrc);
+  rtpcc_xr_write_header (buf, total, sender_ssrc);
   buf[8] = RTPCC_XR_BT_DLRR;
   buf[9] = 0;
   rtpcc_wr16 (buf + 10, 3);
@@ -75,30 +64,16 @@ walk (const guint8 * data, gsize len,
     gboolean (*fn) (const guint8 * blk, gsize blen, gpointer user_data),
     gpointer user_data)
 {
-  gsize end, off = XR_HEADER_SIZE;
+  gsize end, off, blen;
+  guint8 bt;
 
-  if (!data || len < XR_HEADER_SIZE || (data[0] >> 6) != 2
-      || data[1] != RTPCC_RTCP_XR)
+  if (!rtpcc_xr_check_header (data, len, FALSE, &end, NULL))
     return FALSE;
-  end = ((gsize) rtpcc_rd16 (data + 2) + 1) * 4;
-  if (end > len)
-    return FALSE;
-  if (data[0] & 0x20) {
-    guint pad = data[end - 1];
-    if (pad == 0 || pad > end - XR_HEADER_SIZE)
-      return FALSE;
-    end -= pad;
-  }
-  while (off < end) {
-    gsize blen;
-    if (end - off < RTPCC_XR_BLOCK_HEADER_SIZE)
-      return FALSE;
-    blen = ((gsize) rtpcc_rd16 (data + off + 2) + 1) * 4;
-    if (blen > end - off)
+  for (off = RTPCC_XR_HEADER_SIZE; off < end; off += blen) {
+    if (!rtpcc_xr_next_block (data, end, off, &bt, &blen, NULL))
       return FALSE;
     if (fn (data + off, blen, user_data))
       return TRUE;
-    off += blen;
   }
   return TRUE;
 }
