@@ -261,6 +261,14 @@ rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     cc->ops->on_discards (cc, now, reports, n_reports);
 }
 
+void
+rtpcc_controller_xr_delay (RtpccController * cc, RtpccTime now,
+    RtpccTime mean_rtt, RtpccTime min_rtt, RtpccTime max_rtt)
+{
+  if (cc->ops->on_xr_delay)
+    cc->ops->on_xr_delay (cc, now, mean_rtt, min_rtt, max_rtt);
+}
+
 RtpccTime
 rtpcc_controller_report_interval (RtpccController * cc)
 {

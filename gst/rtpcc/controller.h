@@ -158,6 +158,13 @@ struct _RtpccControllerOps
    * the receiver, RTPCC_TIME_NONE for no preference. The sender asks the
    * receiver for it in band (feedback/reportinterval.h). */
   RtpccTime (*report_interval) (RtpccController * cc);
+  /* optional: an RTCP XR Delay Metrics block (RFC 6843) about our media
+   * with the network round trip the receiver measured over its last
+   * report interval: mean, min, max (RTPCC_TIME_NONE where unavailable).
+   * Called while the compound is read, before the controller's tick
+   * evaluates the report it belongs to. */
+  void (*on_xr_delay) (RtpccController * cc, RtpccTime now,
+      RtpccTime mean_rtt, RtpccTime min_rtt, RtpccTime max_rtt);
 };
 
 struct _RtpccController
@@ -203,6 +210,8 @@ gboolean rtpcc_controller_feedback_stopped (const RtpccController * cc,
     RtpccTime * since);
 gboolean rtpcc_controller_can_send (RtpccController * cc, RtpccTime now,
     guint size);
+void rtpcc_controller_xr_delay (RtpccController * cc, RtpccTime now,
+    RtpccTime mean_rtt, RtpccTime min_rtt, RtpccTime max_rtt);
 void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     const RtpccPacketReport * reports, guint n_reports);
 gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,

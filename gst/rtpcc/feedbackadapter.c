@@ -45,6 +45,9 @@ struct _RtpccFeedbackAdapter
 
   GArray *reports;              /* RtpccPacketReport of the current feedback */
   GArray *discards;             /* RtpccPacketReport from XR */
+  /* RR mode: the XR packet just read held Loss RLE about our media, the
+   * per-packet feedback of this mode */
+  gboolean xr_feedback;
   RtpccTwccUnwrapper *twcc;     /* TWCC mode */
   GArray *twcc_results;         /* RtpccTwccResult scratch */
   guint twcc_epoch;
@@ -107,6 +110,10 @@ rtpcc_feedback_adapter_new (RtpccSentHistory * history,
   rtpcc_loss_events_init (&a->events);
   a->rr_window_start = RTPCC_TIME_NONE;
   a->stats.rtt = a->stats.srtt = RTPCC_TIME_NONE;
+  a->stats.xr.rtt_mean = a->stats.xr.rtt_min = a->stats.xr.rtt_max =
+      RTPCC_TIME_NONE;
+  a->stats.xr.djb_nominal = a->stats.xr.djb_maximum = a->stats.xr.djb_high =
+      a->stats.xr.djb_low = RTPCC_TIME_NONE;
   a->stats.last_contradiction = RTPCC_TIME_NONE;
   a->delivery = rtpcc_delivery_rate_new ();
   a->disputed = g_array_new (FALSE, FALSE, sizeof (RtpccSentEntry *));
@@ -568,6 +575,168 @@ finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
 
 /* ---- XR (RFC 7097 Discard RLE) ------------------------------------------- */
 
+static void
+count_rle (const RtpccXrRleBlock * b, guint64 * lost, guint64 * received)
+{
+  for (guint i = 0; i < b->n_bits; i++) {
+    if (b->bits[i])
+      (*received)++;
+    else
+      (*lost)++;
+  }
+}
+
+/* The XR blocks other than Discard RLE, about our media: into the stats,
+ * Delay Metrics to the sink. TRUE if one was about us. */
+static gboolean
+xr_metrics (RtpccFeedbackAdapter * a, RtpccTime now, const guint8 * data,
+    gsize len)
+{
+  g_autoptr (RtpccXrReport) x = NULL;
+  RtpccXrFeedbackStats *st = &a->stats.xr;
+  gboolean about_us = FALSE;
+
+  x = rtpcc_xr_report_parse (data, len, NULL);
+  if (!x) {
+    /* the RLE-only parser took it (it is laxer about length and
+     * padding): its other blocks are dropped */
+    st->dropped++;
+    return FALSE;
+  }
+  st->dropped += x->n_discarded;
+  for (guint i = 0; i < x->n_blocks; i++) {
+    const RtpccXrBlock *b = &x->blocks[i];
+    guint32 ssrc;
+
+    switch (b->bt) {
+      case RTPCC_XR_BT_LOSS_RLE:
+      case RTPCC_XR_BT_POST_REPAIR_RLE:
+        ssrc = b->rle.ssrc;
+        break;
+      case RTPCC_XR_BT_DELAY:
+        ssrc = b->delay.ssrc;
+        break;
+      case RTPCC_XR_BT_DEJITTER:
+        ssrc = b->dejitter.ssrc;
+        break;
+      case RTPCC_XR_BT_DISCARD_COUNT:
+        ssrc = b->discard_count.ssrc;
+        break;
+      case RTPCC_XR_BT_BYTES_DISCARDED:
+        ssrc = b->bytes_discarded.ssrc;
+        break;
+      default:                 /* Discard RLE: on_xr's */
+        continue;
+    }
+    if (!rtpcc_sent_history_get_stream (a->history, ssrc))
+      continue;
+    about_us = TRUE;
+    st->blocks++;
+    switch (b->bt) {
+      case RTPCC_XR_BT_LOSS_RLE:
+        count_rle (&b->rle, &st->loss_lost, &st->loss_received);
+        break;
+      case RTPCC_XR_BT_POST_REPAIR_RLE:
+        count_rle (&b->rle, &st->post_repair_lost,
+            &st->post_repair_received);
+        break;
+      case RTPCC_XR_BT_DELAY:
+        st->rtt_mean = rtpcc_xr_delay_to_time (b->delay.mean_rtt);
+        st->rtt_min = rtpcc_xr_delay_to_time (b->delay.min_rtt);
+        st->rtt_max = rtpcc_xr_delay_to_time (b->delay.max_rtt);
+        if (a->sink.xr_delay)
+          a->sink.xr_delay (a->user_data, now, st->rtt_mean,
+              st->rtt_min, st->rtt_max);
+        break;
+      case RTPCC_XR_BT_DEJITTER:
+        st->djb_nominal = rtpcc_xr_djb_to_time (b->dejitter.nominal);
+        st->djb_maximum = rtpcc_xr_djb_to_time (b->dejitter.maximum);
+        st->djb_high = rtpcc_xr_djb_to_time (b->dejitter.high_water);
+        st->djb_low = rtpcc_xr_djb_to_time (b->dejitter.low_water);
+        break;
+      case RTPCC_XR_BT_DISCARD_COUNT:
+        /* over range / unavailable: no count to take */
+        if (b->discard_count.packets >= RTPCC_XR_COUNT_OVER_RANGE)
+          break;
+        if (b->discard_count.interval == RTPCC_XR_I_CUMULATIVE)
+          st->discarded_packets = b->discard_count.packets;
+        else
+          st->discarded_packets += b->discard_count.packets;
+        break;
+      default:                 /* RTPCC_XR_BT_BYTES_DISCARDED */
+        if (b->bytes_discarded.interval == RTPCC_XR_I_CUMULATIVE)
+          st->discarded_bytes = b->bytes_discarded.bytes;
+        else
+          st->discarded_bytes += b->bytes_discarded.bytes;
+        break;
+    }
+  }
+  return about_us;
+}
+
+/* RR mode: Loss RLE blocks about our media (RFC 3611 §4.1: bit 1
+ * received, at a time not given) are this mode's per-packet feedback,
+ * checked whole first as a CCFB is. */
+static Verdict
+loss_rle_feedback (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccXr * xr)
+{
+  gboolean any = FALSE;
+  Verdict v;
+
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    RtpccSentStream *st;
+    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
+        || !(st = rtpcc_sent_history_get_stream (a->history, blk->ssrc)))
+      continue;
+    any = TRUE;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      guint16 seq = rtpcc_xr_rle_seq (blk, i);
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
+          seq);
+      if (!e) {
+        /* received, yet never sent: beyond the newest seq sent */
+        guint16 ahead = (guint16) (seq - st->highest_wire_seq);
+        if (blk->bits[i] && (!st->sent_any || (ahead > 0 && ahead < 0x8000))) {
+          g_array_set_size (a->disputed, 0);
+          return IMPLAUSIBLE;
+        }
+        continue;
+      }
+      check_entry (a, e, blk->bits[i], RTPCC_TIME_NONE, 0);
+    }
+  }
+  if (!any)
+    return IGNORED;
+  if ((v = disputes (a, now)) != ABOUT_US)
+    return v;
+  g_array_set_size (a->reports, 0);
+  for (guint b = 0; b < xr->n_blocks; b++) {
+    const RtpccXrRleBlock *blk = &xr->blocks[b];
+    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
+        || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
+      continue;
+    for (guint i = 0; i < blk->n_bits; i++) {
+      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
+          rtpcc_xr_rle_seq (blk, i));
+      if (!e)
+        continue;
+      if (blk->bits[i])
+        (void) received (a, e, RTPCC_TIME_NONE);
+      else
+        rtpcc_sent_history_mark_missing (a->history, e);
+    }
+  }
+  a->stats.has_feedback = TRUE;
+  /* no arrival times, no RTT sample (the RR has one); the receive rate
+   * runs over our arrival times of the reports */
+  a->rtt_sample = RTPCC_TIME_NONE;
+  a->report_time = now;
+  a->arrival_resolution = 0;
+  a->xr_feedback = TRUE;
+  return ABOUT_US;
+}
+
 static Verdict
 on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
     const guint8 * data, gsize len)
@@ -580,9 +749,28 @@ on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
     g_clear_error (&err);
     return MALFORMED;
   }
+  if (a->mode == RTPCC_FEEDBACK_RR) {
+    /* an implausible or contradictory report is dropped whole, before
+     * anything in it is used */
+    Verdict v = loss_rle_feedback (a, now, xr);
+    if (v != IGNORED && v != ABOUT_US) {
+      rtpcc_xr_free (xr);
+      return v;
+    }
+    about_us = v == ABOUT_US;
+  }
+  {
+    /* a packet of Discard RLE blocks alone (as always sent) is read once */
+    gboolean others = xr->n_skipped > 0;
+    for (guint b = 0; b < xr->n_blocks; b++)
+      others |= xr->blocks[b].bt != RTPCC_XR_BT_DISCARD_RLE;
+    if (others)
+      about_us |= xr_metrics (a, now, data, len);
+  }
   for (guint b = 0; b < xr->n_blocks; b++) {
     const RtpccXrRleBlock *blk = &xr->blocks[b];
-    /* Loss RLE is not used: per-packet feedback carries the same */
+    /* Loss RLE: the stats (xr_metrics), and RR mode's per-packet
+     * feedback (above); with CCFB / TWCC those say more */
     if (blk->bt != RTPCC_XR_BT_DISCARD_RLE || blk->early
         || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
       continue;
@@ -770,10 +958,14 @@ rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * a, RtpccTime now,
         break;
       }
       case RTPCC_RTCP_XR:
+        a->xr_feedback = FALSE;
         if (count (a, on_xr (a, now, pkt.data, pkt.len))) {
           about_us = TRUE;
-          /* no per-packet feedback to ride with */
-          if (a->mode == RTPCC_FEEDBACK_RR)
+          /* RR mode: Loss RLE is the per-packet feedback, discards ride
+           * with it; without it they go alone */
+          if (a->xr_feedback)
+            per_packet (a, now);
+          else if (a->mode == RTPCC_FEEDBACK_RR)
             hand_discards (a, now);
         }
         break;

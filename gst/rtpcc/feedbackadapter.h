@@ -8,6 +8,12 @@
  *   transport-wide CC packets by transport-wide seq, arrival  ├▶ RtpccPacketReport
  *                     deltas (250 µs), no report time         ┘   + RTT sample
  *   RTCP XR           Discard RLE (RFC 7097): received, then discarded late
+ *                     Delay Metrics (RFC 6843): the receiver's round trip
+ *                     ─▶ the controller (FBRA's one-way delay)
+ *                     Loss RLE (RFC 3611): RR mode's per-packet feedback
+ *                     (received or not, no arrival time) ─▶ RtpccPacketReport
+ *                     Loss / Post-repair RLE, Discard Count, Bytes
+ *                     Discarded, De-jitter Buffer: into the stats
  *   RR report blocks  fraction lost, LSR/DLSR round trip ─▶ RtpccReceiverReport
  *
  * Each sent packet is reported exactly once: received (its arrival mapped
@@ -54,6 +60,25 @@ G_BEGIN_DECLS
 
 typedef struct _RtpccFeedbackAdapter RtpccFeedbackAdapter;
 
+/* RTCP XR blocks about our media (feedback/xr.h), Discard RLE aside */
+typedef struct
+{
+  /* blocks used; blocks dropped (in a packet the strict parser refused,
+   * or with an I / DT value the block's RFC does not allow) */
+  guint64 blocks, dropped;
+  /* packets reported in Loss RLE (RFC 3611) and Post-repair Loss RLE
+   * (RFC 5725) blocks, lost (bit 0) and received */
+  guint64 loss_lost, loss_received;
+  guint64 post_repair_lost, post_repair_received;
+  /* the latest Discard Count (RFC 7002) and Bytes Discarded (RFC 7243):
+   * cumulative counts as the receiver sends them, interval ones summed */
+  guint64 discarded_packets, discarded_bytes;
+  /* the latest Delay Metrics (RFC 6843) round trip, NONE if unavailable */
+  RtpccTime rtt_mean, rtt_min, rtt_max;
+  /* the latest De-jitter Buffer Metrics (RFC 7005), NONE if unavailable */
+  RtpccTime djb_nominal, djb_maximum, djb_high, djb_low;
+} RtpccXrFeedbackStats;
+
 typedef struct
 {
   RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
@@ -70,6 +95,7 @@ typedef struct
   guint64 feedback_implausible, feedback_contradictory;
   RtpccTime last_contradiction; /* NONE if never */
   guint64 delivery_rate;        /* bit/s, deliveryrate.h (0: none yet) */
+  RtpccXrFeedbackStats xr;
   gboolean any_rtcp;            /* a valid RTCP compound was seen */
   gboolean has_feedback;        /* feedback of the configured mode was seen */
 } RtpccFeedbackAdapterStats;
@@ -97,6 +123,10 @@ typedef struct
    * resolved no packet (nothing for a controller) */
   void (*feedback) (gpointer user_data, RtpccTime now,
       const RtpccFeedback * fb);
+  /* optional: an XR Delay Metrics block about our media (RFC 6843):
+   * mean, min, max network round trip, NONE where unavailable */
+  void (*xr_delay) (gpointer user_data, RtpccTime now, RtpccTime mean_rtt,
+      RtpccTime min_rtt, RtpccTime max_rtt);
 } RtpccFeedbackSink;
 
 /* @history is the sender's (not owned); @ntp_offset maps our clock to NTP

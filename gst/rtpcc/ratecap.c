@@ -13,6 +13,7 @@ struct _RtpccRateCap
   guint32 media_ssrc;
   RtpccTmmbrState tmmbr;
   guint64 remb;                 /* G_MAXUINT64: none */
+  RtpccTime remb_time;          /* when the REMB in force arrived */
   gboolean tmmbn_due;
   RtpccRateCapStats stats;
 };
@@ -83,7 +84,7 @@ on_tmmbr (RtpccRateCap * cap, const RtpccRtcpPacket * pkt)
 }
 
 static gboolean
-on_remb (RtpccRateCap * cap, const RtpccRtcpPacket * pkt)
+on_remb (RtpccRateCap * cap, RtpccTime now, const RtpccRtcpPacket * pkt)
 {
   RtpccRemb r;
   GError *err = NULL;
@@ -98,16 +99,18 @@ on_remb (RtpccRateCap * cap, const RtpccRtcpPacket * pkt)
   }
   if (cap->media_ssrc == 0 || !rtpcc_remb_names (&r, cap->media_ssrc))
     return FALSE;
-  /* the latest estimate replaces the earlier (no expiry: a REMB peer
-   * sends one at least every second while it estimates) */
+  /* the latest estimate replaces the earlier; it holds until the next,
+   * or until rtpcc_rate_cap_expire finds the receiver silent */
   cap->remb = r.bitrate;
+  cap->remb_time = now;
   cap->stats.remb_received++;
   cap->stats.remb_limit = r.bitrate;
   return TRUE;
 }
 
 gboolean
-rtpcc_rate_cap_receive (RtpccRateCap * cap, const guint8 * data, gsize len)
+rtpcc_rate_cap_receive (RtpccRateCap * cap, RtpccTime now,
+    const guint8 * data, gsize len)
 {
   RtpccRtcpIter it;
   RtpccRtcpPacket pkt;
@@ -119,9 +122,21 @@ rtpcc_rate_cap_receive (RtpccRateCap * cap, const guint8 * data, gsize len)
     if (pkt.pt == RTPCC_RTCP_RTPFB && pkt.count == RTPCC_RTPFB_FMT_TMMBR)
       ours |= on_tmmbr (cap, &pkt);
     else if (pkt.pt == RTPCC_RTCP_PSFB && pkt.count == RTPCC_PSFB_FMT_AFB)
-      ours |= on_remb (cap, &pkt);
+      ours |= on_remb (cap, now, &pkt);
   }
   return ours;
+}
+
+gboolean
+rtpcc_rate_cap_expire (RtpccRateCap * cap, RtpccTime now)
+{
+  if (cap->remb == G_MAXUINT64
+      || now - cap->remb_time < RTPCC_RATE_CAP_REMB_TIMEOUT)
+    return FALSE;
+  cap->remb = G_MAXUINT64;
+  cap->stats.remb_limit = G_MAXUINT64;
+  cap->stats.remb_expired++;
+  return TRUE;
 }
 
 guint64

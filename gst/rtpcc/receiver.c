@@ -27,7 +27,23 @@ typedef struct
   guint32 discards_total;       /* marked ever (MPRTCP Discard Count) */
   RtpccTime last_heard;         /* last RTP packet */
   gboolean media;               /* a packet with payload came on it */
+
+  /* XR beyond Discard RLE (config xr_blocks) */
+  gboolean xr_started;
+  guint64 xr_next;              /* first extended seq the next Loss /
+                                 * Post-repair RLE covers */
+  guint8 *repaired;             /* bitmap of 2^16 seqs marked repaired */
+  guint32 *sizes;               /* seq << 16 | size, at seq % SIZE_RING */
+  guint64 discarded, discarded_bytes;
+  gboolean have_djb;
+  RtpccXrDejitter djb;
+  guint64 xr_turn;              /* the XR packet it last went in, 0 never */
 } Source;
+
+/* packet sizes kept for Bytes Discarded: a discard is marked well within
+ * this many packets of its arrival (a playout delay's worth) */
+#define SIZE_RING 4096
+#define RTP_FIXED_HEADER 12
 
 static void
 source_free (gpointer p)
@@ -36,6 +52,8 @@ source_free (gpointer p)
 
   if (s->discards)
     g_array_unref (s->discards);
+  g_free (s->repaired);
+  g_free (s->sizes);
   g_free (s);
 }
 
@@ -75,6 +93,12 @@ struct _RtpccReceiver
 
   RtpccReceiverStats stats;
   guint64 lost_evicted;         /* RFC 3550 losses of evicted sources */
+
+  guint64 xr_packets;           /* XR packets of write_xr_metrics sent */
+  /* RTT samples since the last XR Delay Metrics block */
+  RtpccTime rtt_min, rtt_max;
+  gdouble rtt_sum;
+  guint rtt_n;
 };
 
 void
@@ -88,6 +112,7 @@ rtpcc_receiver_config_init (RtpccReceiverConfig * config)
   config->rtcp_interval = RTPCC_SEC (1);
   config->cname = "rtpcc-receiver@localhost";
   config->honour_interval_requests = TRUE;
+  config->xr_blocks = RTPCC_RECEIVER_XR_DISCARD_RLE;
 }
 
 RtpccReceiver *
@@ -121,6 +146,7 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   r->last_marker = RTPCC_TIME_NONE;
   r->rate_window_start = now;
   r->mprtp_subflow = -1;
+  r->rtt_min = r->rtt_max = RTPCC_TIME_NONE;
   return r;
 }
 
@@ -276,8 +302,9 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
         info->seq, &ext) && rtpcc_arrival_log_lookup (r->log, info->ssrc, ext,
         NULL, NULL);
     /* FALSE also means "older than the log" or an unconfirmed restart */
-    if (!rtpcc_arrival_log_add (r->log, info->ssrc, info->seq, now,
-            info->ecn)) {
+    gboolean added = rtpcc_arrival_log_add (r->log, info->ssrc, info->seq,
+        now, info->ecn);
+    if (!added) {
       if (seen)
         r->stats.duplicates++;
       else
@@ -288,6 +315,18 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
        * packets fall out of its range unreported (the sender would take
        * them for losses) */
       r->next_feedback = MIN (r->next_feedback, now);
+    }
+    if (added && !s->xr_started && rtpcc_arrival_log_extend_seq (r->log,
+            info->ssrc, info->seq, &ext)) {
+      /* the Loss RLE starts at the first packet */
+      s->xr_started = TRUE;
+      s->xr_next = ext;
+    }
+    if (r->config.xr_blocks & RTPCC_RECEIVER_XR_BYTES_DISCARDED) {
+      if (!s->sizes)
+        s->sizes = g_new0 (guint32, SIZE_RING);
+      s->sizes[info->seq % SIZE_RING] = ((guint32) info->seq << 16)
+          | MIN (info->size, G_MAXUINT16);
     }
   }
   r->new_since_feedback = TRUE;
@@ -455,6 +494,28 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
       }
       used = TRUE;
       on_tmmbn (r, &pkt);
+    } else if (pkt.pt == RTPCC_RTCP_XR && pkt.len >= 8) {
+      guint32 lrr, dlrr;
+      gint found;
+      if (!get_source (r, rtpcc_rd32 (pkt.data + 4), FALSE, now)) {
+        unknown = TRUE;
+        continue;
+      }
+      found = rtpcc_xr_find_dlrr (pkt.data, pkt.len, r->ssrc, &lrr, &dlrr);
+      if (found < 0) {
+        r->stats.rtcp_malformed++;
+        return FALSE;
+      }
+      used = TRUE;
+      if (found) {
+        /* RFC 3611 §4.5: A − LRR − DLRR, as LSR / DLSR */
+        RtpccTime rtt = rtpcc_rtcp_rtt_from_lsr (rtpcc_ntp_short
+            (rtpcc_ntp_from_time (now, r->config.ntp_offset)), lrr, dlrr);
+        if (rtt != RTPCC_TIME_NONE) {
+          rtpcc_receiver_add_rtt (r, rtt);
+          r->stats.xr_rtt_samples++;
+        }
+      }
     } else if (pkt.pt == RTPCC_RTCP_APP) {
       guint32 ssrc;
       RtpccTime iv;
@@ -530,13 +591,20 @@ rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
     s->discards = g_array_new (FALSE, FALSE, sizeof (guint16));
   for (guint i = 0; i < count; i++) {
     guint16 q = (guint16) (seq + i);
-    if (s->discards->len >= RTPCC_RECEIVER_MAX_DISCARDS) {
+    if (s->discards->len >= RTPCC_RECEIVER_MAX_DISCARDS
+        && (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)) {
       r->stats.discards_rejected += count - i;
       return i > 0;
     }
-    g_array_append_val (s->discards, q);
     s->discards_total++;
+    /* only Discard RLE reports them one by one */
+    if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)
+      g_array_append_val (s->discards, q);
     r->stats.discards_marked++;
+    s->discarded++;
+    if (s->sizes && (s->sizes[q % SIZE_RING] >> 16) == q)
+      s->discarded_bytes += (s->sizes[q % SIZE_RING] & 0xffff) -
+          MIN (s->sizes[q % SIZE_RING] & 0xffff, RTP_FIXED_HEADER);
   }
   if (r->config.early_discard_feedback && r->next_rr != RTPCC_TIME_NONE
       && r->next_rr > now && (r->last_early == RTPCC_TIME_NONE
@@ -705,6 +773,246 @@ write_subflow_reports (RtpccReceiver * r, const RtpccRtcpRR * rr,
   return n;
 }
 
+gboolean
+rtpcc_receiver_mark_repaired (RtpccReceiver * r, RtpccTime now,
+    guint32 ssrc, guint16 seq)
+{
+  Source *s = get_source (r, ssrc, FALSE, now);
+
+  if (!s)
+    return FALSE;
+  if (!s->repaired)
+    s->repaired = g_malloc0 (65536 / 8);
+  s->repaired[seq >> 3] |= (guint8) (1u << (seq & 7));
+  r->stats.repairs_marked++;
+  return TRUE;
+}
+
+void
+rtpcc_receiver_add_rtt (RtpccReceiver * r, RtpccTime rtt)
+{
+  if (rtt == RTPCC_TIME_NONE || rtt <= 0)
+    return;
+  if (r->rtt_n == 0 || rtt < r->rtt_min)
+    r->rtt_min = rtt;
+  if (r->rtt_n == 0 || rtt > r->rtt_max)
+    r->rtt_max = rtt;
+  r->rtt_sum += (gdouble) rtt;
+  r->rtt_n++;
+}
+
+gboolean
+rtpcc_receiver_set_dejitter (RtpccReceiver * r, guint32 ssrc,
+    gboolean adaptive, RtpccTime nominal, RtpccTime maximum,
+    RtpccTime high_water, RtpccTime low_water)
+{
+  Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
+
+  if (!s)
+    return FALSE;
+  s->have_djb = TRUE;
+  s->djb.interval = RTPCC_XR_I_SAMPLED;
+  s->djb.adaptive = adaptive;
+  s->djb.ssrc = ssrc;
+  s->djb.nominal = rtpcc_xr_djb_from_time (nominal);
+  s->djb.maximum = rtpcc_xr_djb_from_time (maximum);
+  s->djb.high_water = rtpcc_xr_djb_from_time (high_water);
+  s->djb.low_water = rtpcc_xr_djb_from_time (low_water);
+  return TRUE;
+}
+
+/* XR bytes a regular report may spend on the blocks other than Discard
+ * RLE: two RLE blocks of XR_RLE_MAX packets at worst (all bit vectors,
+ * 15 packets per 2 bytes) and the fixed-size blocks fit */
+#define XR_METRICS_BUDGET 256
+#define XR_RLE_MAX MIN (RTPCC_RECEIVER_XR_RLE_MAX, 512)
+
+/* sources that waited longest for their XR blocks first */
+static gint
+cmp_xr_turn (gconstpointer a, gconstpointer b)
+{
+  const Source *x = *(Source * const *) a, *y = *(Source * const *) b;
+  return x->xr_turn < y->xr_turn ? -1 : x->xr_turn > y->xr_turn;
+}
+
+/* A Loss (@post_repair FALSE) or Post-repair Loss RLE block over
+ * [@begin, @begin + @n) of @s: bits freshly allocated. */
+static void
+loss_block (RtpccReceiver * r, Source * s, guint64 begin, guint n,
+    gboolean post_repair, RtpccXrBlock * out)
+{
+  RtpccXrRleBlock *b = &out->rle;
+
+  memset (out, 0, sizeof (*out));
+  out->bt = b->bt = post_repair ? RTPCC_XR_BT_POST_REPAIR_RLE :
+      RTPCC_XR_BT_LOSS_RLE;
+  b->ssrc = s->stats.ssrc;
+  b->begin_seq = (guint16) begin;
+  b->end_seq = (guint16) (begin + n);
+  b->n_bits = n;
+  b->bits = g_malloc0 (MAX (n, 1));
+  for (guint i = 0; i < n; i++) {
+    guint16 q = (guint16) (begin + i);
+    b->bits[i] = rtpcc_arrival_log_lookup (r->log, s->stats.ssrc, begin + i,
+        NULL, NULL) || (post_repair && s->repaired
+        && (s->repaired[q >> 3] >> (q & 7)) & 1);
+  }
+}
+
+/* The blocks xr_blocks asks for besides Discard RLE, for every media
+ * source, as one XR packet of at most XR_METRICS_BUDGET bytes; a source
+ * whose blocks do not fit waits for the next report, where it comes
+ * first (those that waited longest go first). 0 if none. */
+static gsize
+write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
+{
+  guint flags = r->config.xr_blocks;
+  GArray *blocks;
+  GHashTableIter hit;
+  gpointer value;
+  gsize n = 0, used = 8, budget = MIN (max, XR_METRICS_BUDGET);
+  GPtrArray *advanced = g_ptr_array_new ();
+  GArray *ends = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GPtrArray *order, *included = g_ptr_array_new ();
+  guint64 skipped = 0;
+
+  if (!(flags & ~RTPCC_RECEIVER_XR_DISCARD_RLE) || budget < 8 + 12) {
+    g_ptr_array_unref (included);
+    g_ptr_array_unref (advanced);
+    g_array_unref (ends);
+    return 0;
+  }
+  blocks = g_array_new (FALSE, TRUE, sizeof (RtpccXrBlock));
+  order = g_ptr_array_new ();
+  g_hash_table_iter_init (&hit, r->sources);
+  while (g_hash_table_iter_next (&hit, NULL, &value))
+    g_ptr_array_add (order, value);
+  g_ptr_array_sort (order, cmp_xr_turn);
+  for (guint si = 0; si < order->len; si++) {
+    Source *s = g_ptr_array_index (order, si);
+    guint first = blocks->len;
+    gsize need = 0;
+    guint64 highest, begin = 0, end = 0;
+    RtpccXrBlock b;
+
+    if (!s->media)
+      continue;
+    if ((flags & (RTPCC_RECEIVER_XR_LOSS_RLE |
+                RTPCC_RECEIVER_XR_POST_REPAIR_RLE)) && s->xr_started
+        && rtpcc_arrival_log_get_highest (r->log, s->stats.ssrc, &highest,
+            NULL) && highest + 1 > s->xr_next) {
+      begin = s->xr_next;
+      end = highest + 1;
+      if (end - begin > XR_RLE_MAX) {
+        /* fell behind: the newest packets matter, the older go unreported */
+        skipped += end - XR_RLE_MAX - begin;
+        begin = end - XR_RLE_MAX;
+      }
+      if (flags & RTPCC_RECEIVER_XR_LOSS_RLE) {
+        loss_block (r, s, begin, (guint) (end - begin), FALSE, &b);
+        g_array_append_val (blocks, b);
+      }
+      if (flags & RTPCC_RECEIVER_XR_POST_REPAIR_RLE) {
+        loss_block (r, s, begin, (guint) (end - begin), TRUE, &b);
+        g_array_append_val (blocks, b);
+      }
+    }
+    if (flags & RTPCC_RECEIVER_XR_DELAY) {
+      memset (&b, 0, sizeof (b));
+      b.bt = RTPCC_XR_BT_DELAY;
+      b.delay.interval = RTPCC_XR_I_INTERVAL;
+      b.delay.ssrc = s->stats.ssrc;
+      b.delay.min_rtt = rtpcc_xr_delay_from_time (r->rtt_n ? r->rtt_min :
+          RTPCC_TIME_NONE);
+      b.delay.max_rtt = rtpcc_xr_delay_from_time (r->rtt_n ? r->rtt_max :
+          RTPCC_TIME_NONE);
+      b.delay.mean_rtt = rtpcc_xr_delay_from_time (r->rtt_n ?
+          (RtpccTime) (r->rtt_sum / r->rtt_n) : RTPCC_TIME_NONE);
+      b.delay.end_system_delay = RTPCC_XR_ES_DELAY_UNAVAILABLE;
+      g_array_append_val (blocks, b);
+    }
+    if (flags & RTPCC_RECEIVER_XR_DISCARD_COUNT) {
+      memset (&b, 0, sizeof (b));
+      b.bt = RTPCC_XR_BT_DISCARD_COUNT;
+      b.discard_count.interval = RTPCC_XR_I_CUMULATIVE;
+      b.discard_count.discard_type = RTPCC_XR_DT_LATE;
+      b.discard_count.ssrc = s->stats.ssrc;
+      b.discard_count.packets = (guint32) MIN (s->discarded,
+          RTPCC_XR_COUNT_OVER_RANGE);
+      g_array_append_val (blocks, b);
+    }
+    if (flags & RTPCC_RECEIVER_XR_BYTES_DISCARDED) {
+      memset (&b, 0, sizeof (b));
+      b.bt = RTPCC_XR_BT_BYTES_DISCARDED;
+      b.bytes_discarded.interval = RTPCC_XR_I_CUMULATIVE;
+      b.bytes_discarded.ssrc = s->stats.ssrc;
+      /* RFC 7243 has no "over range": the count wraps like RTP's */
+      b.bytes_discarded.bytes = (guint32) s->discarded_bytes;
+      g_array_append_val (blocks, b);
+    }
+    if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && s->have_djb) {
+      memset (&b, 0, sizeof (b));
+      b.bt = RTPCC_XR_BT_DEJITTER;
+      b.dejitter = s->djb;
+      g_array_append_val (blocks, b);
+    }
+    for (guint i = first; i < blocks->len; i++)
+      need += rtpcc_xr_block_size (&g_array_index (blocks, RtpccXrBlock, i));
+    if (used + need > budget) {
+      /* next time (the cursor stays) */
+      for (guint i = first; i < blocks->len; i++) {
+        RtpccXrBlock *x = &g_array_index (blocks, RtpccXrBlock, i);
+        if (x->bt == RTPCC_XR_BT_LOSS_RLE
+            || x->bt == RTPCC_XR_BT_POST_REPAIR_RLE)
+          g_free (x->rle.bits);
+      }
+      g_array_set_size (blocks, first);
+      continue;
+    }
+    used += need;
+    if (need > 0)
+      g_ptr_array_add (included, s);
+    if (end > begin) {
+      g_ptr_array_add (advanced, s);
+      g_array_append_val (ends, end);
+    }
+  }
+  if (blocks->len > 0)
+    n = rtpcc_xr_report_write (buf, budget, r->ssrc,
+        (const RtpccXrBlock *) blocks->data, blocks->len);
+  if (n > 0) {
+    r->xr_packets++;
+    for (guint i = 0; i < included->len; i++)
+      ((Source *) g_ptr_array_index (included, i))->xr_turn = r->xr_packets;
+    r->stats.xr_blocks_sent += blocks->len;
+    r->stats.xr_rle_skipped += skipped;
+    for (guint i = 0; i < advanced->len; i++) {
+      Source *s = g_ptr_array_index (advanced, i);
+      guint64 end = g_array_index (ends, guint64, i);
+      /* the repairs reported are done with */
+      if (s->repaired && end - s->xr_next >= 65536)
+        memset (s->repaired, 0, 65536 / 8);
+      else if (s->repaired)
+        for (guint64 q = s->xr_next; q < end; q++)
+          s->repaired[(guint16) q >> 3] &= (guint8) ~(1u << (q & 7));
+      s->xr_next = end;
+    }
+    r->rtt_n = 0;
+    r->rtt_sum = 0;
+  }
+  for (guint i = 0; i < blocks->len; i++) {
+    RtpccXrBlock *x = &g_array_index (blocks, RtpccXrBlock, i);
+    if (x->bt == RTPCC_XR_BT_LOSS_RLE || x->bt == RTPCC_XR_BT_POST_REPAIR_RLE)
+      g_free (x->rle.bits);
+  }
+  g_array_unref (blocks);
+  g_ptr_array_unref (order);
+  g_ptr_array_unref (included);
+  g_ptr_array_unref (advanced);
+  g_array_unref (ends);
+  return n;
+}
+
 static gsize
 write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
 {
@@ -731,7 +1039,13 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
     return 0;
   /* XR after SDES (RFC 3550 §6.1 order), before any per-packet feedback */
   n += m;
-  n += write_discards (r, buf + n, max - n);
+  if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)
+    n += write_discards (r, buf + n, max - n);
+  n += write_xr_metrics (r, buf + n, max - n);
+  /* RFC 3611 §4.4: the sender's DLRR answer gives the next round trip */
+  if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DELAY)
+    n += rtpcc_xr_rrtr_write (buf + n, max - n, r->ssrc,
+        rtpcc_ntp_from_time (now, r->config.ntp_offset));
   n += write_tmmbr (r, buf + n, max - n);
   return n + write_subflow_reports (r, &rr, buf + n, max - n);
 }

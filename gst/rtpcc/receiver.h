@@ -14,6 +14,41 @@
 
 G_BEGIN_DECLS
 
+/* RTCP XR report blocks (feedback/xr.h) the receiver sends with each
+ * regular report, one block of each kind per media source:
+ *  DISCARD_RLE      RFC 7097, the packets marked discarded (as always);
+ *  LOSS_RLE         RFC 3611 §4.1, arrivals since the previous report;
+ *  POST_REPAIR_RLE  RFC 5725, the same range after repair: received or
+ *                   marked repaired (rtpcc_receiver_mark_repaired);
+ *  DELAY            RFC 6843, I = interval: min / mean / max round trip
+ *                   of the samples since the previous report,
+ *                   "unavailable" without one; the end-system delay is
+ *                   always unavailable. The samples: each report also
+ *                   carries an RFC 3611 Receiver Reference Time block,
+ *                   which a media sender answers with a DLRR block (the
+ *                   round trip as from LSR / DLSR), and any the
+ *                   application gives (rtpcc_receiver_add_rtt);
+ *  DISCARD_COUNT    RFC 7002, I = cumulative, DT = late: packets marked
+ *                   discarded since the source started;
+ *  BYTES_DISCARDED  RFC 7243, I = cumulative, E = 0: their payload bytes
+ *                   (packet size − the 12-byte fixed RTP header);
+ *  DEJITTER         RFC 7005, I = sampled: what
+ *                   rtpcc_receiver_set_dejitter last gave (not sent before).
+ * The RLE blocks cover at most RTPCC_RECEIVER_XR_RLE_MAX packets each. */
+typedef enum
+{
+  RTPCC_RECEIVER_XR_DISCARD_RLE = 1 << 0,
+  RTPCC_RECEIVER_XR_LOSS_RLE = 1 << 1,
+  RTPCC_RECEIVER_XR_POST_REPAIR_RLE = 1 << 2,
+  RTPCC_RECEIVER_XR_DELAY = 1 << 3,
+  RTPCC_RECEIVER_XR_DISCARD_COUNT = 1 << 4,
+  RTPCC_RECEIVER_XR_BYTES_DISCARDED = 1 << 5,
+  RTPCC_RECEIVER_XR_DEJITTER = 1 << 6,
+} RtpccReceiverXrBlocks;
+
+#define RTPCC_RECEIVER_XR_ALL 0x7f
+#define RTPCC_RECEIVER_XR_RLE_MAX 1024
+
 typedef struct
 {
   RtpccFeedbackMode feedback;
@@ -36,6 +71,8 @@ typedef struct
    * [RTPCC_RECEIVER_MIN_REPORT_INTERVAL, rtcp_interval]: the sender's
    * controller knows what it needs. Default TRUE. */
   gboolean honour_interval_requests;
+  /* RtpccReceiverXrBlocks to send; default RTPCC_RECEIVER_XR_DISCARD_RLE */
+  guint xr_blocks;
 } RtpccReceiverConfig;
 
 /* no request brings regular reports closer than this */
@@ -79,6 +116,12 @@ typedef struct
    * sender's TMMBNs received */
   guint64 tmmbr_sent, tmmbn_received;
   gboolean max_bitrate_acked;   /* a TMMBN showed the request in force */
+  /* XR blocks other than Discard RLE sent (xr_blocks); repairs marked;
+   * packets a Loss RLE could not cover (the receiver fell more than
+   * RTPCC_RECEIVER_XR_RLE_MAX behind between two reports) */
+  guint64 xr_blocks_sent, repairs_marked, xr_rle_skipped;
+  /* round trips from the media sender's RTCP XR DLRR answers */
+  guint64 xr_rtt_samples;
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;
@@ -159,6 +202,21 @@ const RtpccAddress *rtpcc_receiver_get_peer (const RtpccReceiver * receiver);
 #define RTPCC_RECEIVER_MAX_DISCARDS 4096
 gboolean rtpcc_receiver_mark_discarded (RtpccReceiver * receiver,
     RtpccTime now, guint32 ssrc, guint16 seq, guint count);
+
+/* @ssrc's packet @seq, lost on the way, was restored by repair (RTX,
+ * FEC): the Post-repair Loss RLE reports it received. FALSE for an SSRC
+ * never received. */
+gboolean rtpcc_receiver_mark_repaired (RtpccReceiver * receiver,
+    RtpccTime now, guint32 ssrc, guint16 seq);
+/* A round-trip time sample the receiver learnt (e.g. NACK → RTX), for
+ * the XR Delay Metrics block. */
+void rtpcc_receiver_add_rtt (RtpccReceiver * receiver, RtpccTime rtt);
+/* The de-jitter buffer's state for @ssrc (RFC 7005): nominal, maximum,
+ * high- and low-water delay, RTPCC_TIME_NONE where not known. FALSE for
+ * an SSRC never received. */
+gboolean rtpcc_receiver_set_dejitter (RtpccReceiver * receiver,
+    guint32 ssrc, gboolean adaptive, RtpccTime nominal, RtpccTime maximum,
+    RtpccTime high_water, RtpccTime low_water);
 
 /* When feedback is next due (RTPCC_TIME_NONE before any media). */
 RtpccTime rtpcc_receiver_next_feedback_time (RtpccReceiver * receiver);

@@ -22,6 +22,7 @@
 #include <rtpcc/senthistory.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/feedback/rtcp.h>
+#include "feedback/bytes.h"
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
@@ -53,6 +54,11 @@ struct _RtpccSender
   guint32 rtcp_ssrc;
   guint32 urgent_ssrc;          /* 0: none */
   RtpccTime next_rtcp;          /* SR schedule */
+  /* the receiver's last RTCP XR Receiver Reference Time (RFC 3611 §4.4),
+   * answered with a DLRR block in the next SR: when it came (NONE: none
+   * to answer), its middle 32 bits, the receiver's SSRC */
+  RtpccTime rrtr_at;
+  guint32 rrtr_lrr, rrtr_ssrc;
 
   RtpccTime first_sent;          /* feedback-mismatch detection */
   /* the no-feedback timer brought the controller down while the breaker
@@ -130,7 +136,9 @@ refresh_target (RtpccSender * s, RtpccTime now)
       rtpcc_circuit_breaker_reason_name (rtpcc_circuit_breaker_get_reason
           (s->breaker)) : NULL);
 
-  /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything */
+  /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything; a
+   * REMB no longer renewed first lapses */
+  rtpcc_rate_cap_expire (s->ratecap, now);
   rtpcc_rate_cap_apply (s->ratecap, &t);
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
@@ -163,6 +171,7 @@ sync_stats (RtpccSender * s)
   s->stats.feedback_implausible = fs->feedback_implausible;
   s->stats.feedback_contradictory = fs->feedback_contradictory;
   s->stats.delivery_rate = fs->delivery_rate;
+  s->stats.xr = fs->xr;
   s->stats.probe_packets = ps->probe_packets;
   s->stats.probe_bytes = ps->probe_bytes;
   {
@@ -170,6 +179,7 @@ sync_stats (RtpccSender * s)
     s->stats.tmmbr_received = rc->tmmbr_received;
     s->stats.tmmbn_sent = rc->tmmbn_sent;
     s->stats.remb_received = rc->remb_received;
+    s->stats.remb_expired = rc->remb_expired;
     s->stats.receiver_limit = rtpcc_rate_cap_limit (s->ratecap);
   }
   s->stats.probe_media_packets = ps->probe_media_packets;
@@ -224,8 +234,17 @@ sink_feedback (gpointer user_data, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_controller_feedback (s->cc, now, fb);
 }
 
+static void
+sink_xr_delay (gpointer user_data, RtpccTime now, RtpccTime mean_rtt,
+    RtpccTime min_rtt, RtpccTime max_rtt)
+{
+  rtpcc_controller_xr_delay (((RtpccSender *) user_data)->cc, now, mean_rtt,
+      min_rtt, max_rtt);
+}
+
 static const RtpccFeedbackSink feedback_sink = {
   sink_rtcp, sink_receiver_report, sink_discards, sink_feedback,
+  sink_xr_delay,
 };
 
 RtpccSender *
@@ -261,6 +280,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->feedback = rtpcc_feedback_adapter_new (s->history, config->feedback,
       config->ntp_offset, &feedback_sink, s);
   s->next_rtcp = now;
+  s->rrtr_at = RTPCC_TIME_NONE;
   s->first_sent = RTPCC_TIME_NONE;
   s->stats.report_interval_asked = RTPCC_TIME_NONE;
   s->rate_window_start = now;
@@ -590,6 +610,30 @@ receive_mprtcp (RtpccSender * s, const guint8 * data, gsize len)
   return ours;
 }
 
+/* An RTCP XR Receiver Reference Time in @data: kept for the DLRR of the
+ * next SR. TRUE if there was one. */
+static gboolean
+take_rrtr (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean got = FALSE;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return FALSE;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    guint64 ntp;
+    if (pkt.pt != RTPCC_RTCP_XR || pkt.len < 8
+        || rtpcc_xr_find_rrtr (pkt.data, pkt.len, &ntp) != 1)
+      continue;
+    s->rrtr_at = now;
+    s->rrtr_lrr = rtpcc_ntp_short (ntp);
+    s->rrtr_ssrc = rtpcc_rd32 (pkt.data + 4);
+    got = TRUE;
+  }
+  return got;
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
@@ -601,7 +645,10 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   if (receive_mprtcp (s, data, len))
     ours = TRUE;
 
-  if (rtpcc_rate_cap_receive (s->ratecap, data, len)) {
+  /* answered at once, so the receiver has a round trip per report */
+  if (take_rrtr (s, now, data, len))
+    s->next_rtcp = MIN (s->next_rtcp, now);
+  if (rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
     ours = TRUE;
     /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
     if (rtpcc_rate_cap_tmmbn_due (s->ratecap))
@@ -690,6 +737,14 @@ rtpcc_sender_build_rtcp (RtpccSender * s, RtpccTime now, guint8 * buf,
     n += m;
   }
   n += rtpcc_rate_cap_write_tmmbn (s->ratecap, buf + n, max - n);
+  if (s->rrtr_at != RTPCC_TIME_NONE) {
+    /* RFC 3611 §4.5: DLRR in 1/65536 s */
+    m = rtpcc_xr_dlrr_write (buf + n, max - n, s->rtcp_ssrc, s->rrtr_ssrc,
+        s->rrtr_lrr, rtpcc_ntp_short_from_time (now - s->rrtr_at));
+    if (m > 0)
+      s->rrtr_at = RTPCC_TIME_NONE;
+    n += m;
+  }
   s->stats.rtcp_sent++;
 
   /* RFC 3550 §6.3.1: randomise to [0.5, 1.5] × interval */

@@ -33,6 +33,7 @@
 #include <rtpcc/target.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/mprtp/ext.h>
+#include <rtpcc/feedbackadapter.h>
 
 G_BEGIN_DECLS
 
@@ -113,15 +114,19 @@ typedef struct
    * (feedback/reportinterval.h), RTPCC_TIME_NONE if never */
   RtpccTime report_interval_asked;
   /* the receiver's maximum rate (ratecap.h): TMMBRs about our media and
-   * the TMMBNs answering them, REMBs naming it, and the limit in force
-   * (bit/s, G_MAXUINT64 if none) */
-  guint64 tmmbr_received, tmmbn_sent, remb_received;
+   * the TMMBNs answering them, REMBs naming it, REMB limits lapsed for
+   * silence (ratecap.h), and the limit in force (bit/s, G_MAXUINT64 if
+   * none) */
+  guint64 tmmbr_received, tmmbn_sent, remb_received, remb_expired;
   guint64 receiver_limit;
   /* MPRTCP subflow reports (mprtp/ext.h) about our media: accepted, and
    * PT 211 packets dropped as malformed or about another SSRC; the latest
    * accepted one (valid while mprtcp_received > 0) */
   guint64 mprtcp_received, mprtcp_rejected;
   RtpccMprtpSubflowReport subflow_report;
+  /* RTCP XR blocks from the receiver beyond Discard RLE
+   * (feedbackadapter.h) */
+  RtpccXrFeedbackStats xr;
 } RtpccSenderStats;
 
 typedef struct _RtpccSender RtpccSender;

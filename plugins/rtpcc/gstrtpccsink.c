@@ -851,6 +851,13 @@ gst_rtpcc_sink_set_clock (GstElement * element, GstClock * clock)
 
 /* ---- GObject ------------------------------------------------------------ */
 
+/* a time for the stats: ns, 0 when unknown */
+static guint64
+xr_time (RtpccTime t)
+{
+  return t == RTPCC_TIME_NONE || t < 0 ? 0 : (guint64) t;
+}
+
 static GstStructure *
 make_stats (GstRtpccSink * self)
 {
@@ -918,6 +925,22 @@ make_stats (GstRtpccSink * self)
       "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
       "tmmbn-sent", G_TYPE_UINT64, st->tmmbn_sent,
       "remb-received", G_TYPE_UINT64, st->remb_received,
+      "remb-expired", G_TYPE_UINT64, st->remb_expired,
+      "xr-blocks", G_TYPE_UINT64, st->xr.blocks,
+      "xr-dropped", G_TYPE_UINT64, st->xr.dropped,
+      "xr-loss-lost", G_TYPE_UINT64, st->xr.loss_lost,
+      "xr-loss-received", G_TYPE_UINT64, st->xr.loss_received,
+      "xr-post-repair-lost", G_TYPE_UINT64, st->xr.post_repair_lost,
+      "xr-post-repair-received", G_TYPE_UINT64, st->xr.post_repair_received,
+      "xr-discarded-packets", G_TYPE_UINT64, st->xr.discarded_packets,
+      "xr-discarded-bytes", G_TYPE_UINT64, st->xr.discarded_bytes,
+      "xr-rtt-mean", G_TYPE_UINT64, xr_time (st->xr.rtt_mean),
+      "xr-rtt-min", G_TYPE_UINT64, xr_time (st->xr.rtt_min),
+      "xr-rtt-max", G_TYPE_UINT64, xr_time (st->xr.rtt_max),
+      "xr-djb-nominal", G_TYPE_UINT64, xr_time (st->xr.djb_nominal),
+      "xr-djb-maximum", G_TYPE_UINT64, xr_time (st->xr.djb_maximum),
+      "xr-djb-high-water", G_TYPE_UINT64, xr_time (st->xr.djb_high),
+      "xr-djb-low-water", G_TYPE_UINT64, xr_time (st->xr.djb_low),
       "receiver-limit", G_TYPE_UINT64, st->receiver_limit == G_MAXUINT64 ?
       (guint64) 0 : st->receiver_limit,
       "report-interval-asked", G_TYPE_UINT64,
@@ -1498,6 +1521,15 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, receive rate, queue delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
+   * remb-expired (REMB limits lifted after 5 s without a REMB),
+   * the receiver's RTCP XR blocks (rtpccsrc xr-blocks): xr-blocks (used),
+   * xr-dropped (malformed, or an I / DT value their RFC does not allow),
+   * xr-loss-lost / -received and xr-post-repair-lost / -received
+   * (packets in Loss RLE, RFC 3611, and Post-repair Loss RLE, RFC 5725),
+   * xr-discarded-packets / -bytes (RFC 7002 / RFC 7243, as reported),
+   * xr-rtt-mean / -min / -max (RFC 6843, ns), xr-djb-nominal / -maximum /
+   * -high-water / -low-water (RFC 7005, ns); times are 0 when the
+   * receiver said "unavailable",
    * receiver-limit (bit/s the target is held at or below, 0 = none;
    * RFC 5104 TMMBR, REMB); on one path of a multipath call
    * (docs/multipath.md): mprtp-missing, mprtcp-received / mprtcp-rejected

@@ -48,6 +48,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_RTX_PT 0
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_PLAYOUT_DELAY 200
+#define DEFAULT_XR_BLOCKS RTPCC_RECEIVER_XR_DISCARD_RLE
 /* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
  * FIR need after the feedback in one datagram */
 #define REPAIR_FEEDBACK_MAX (12 + 4 * RTPCC_REPAIR_MAX_NACK + 20)
@@ -81,6 +82,7 @@ enum
   PROP_MAX_BITRATE_REQUEST,
   PROP_SRTP_KEY,
   PROP_SRTP_SUITE,
+  PROP_XR_BLOCKS,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -121,6 +123,34 @@ gst_rtpcc_keyframe_request_get_type (void)
   };
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstRtpccKeyframeRequest", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* the nicks are what gst-launch takes: xr-blocks=discard-rle+loss-rle */
+static GType
+gst_rtpcc_xr_blocks_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {RTPCC_RECEIVER_XR_DISCARD_RLE, "Discarded Packets RLE (RFC 7097)",
+        "discard-rle"},
+    {RTPCC_RECEIVER_XR_LOSS_RLE, "Loss RLE (RFC 3611 section 4.1)",
+        "loss-rle"},
+    {RTPCC_RECEIVER_XR_POST_REPAIR_RLE, "Post-repair Loss RLE (RFC 5725)",
+        "post-repair-rle"},
+    {RTPCC_RECEIVER_XR_DELAY, "Delay Metrics (RFC 6843)", "delay"},
+    {RTPCC_RECEIVER_XR_DISCARD_COUNT, "Discard Count (RFC 7002)",
+        "discard-count"},
+    {RTPCC_RECEIVER_XR_BYTES_DISCARDED, "Bytes Discarded (RFC 7243)",
+        "bytes-discarded"},
+    {RTPCC_RECEIVER_XR_DEJITTER, "De-jitter Buffer Metrics (RFC 7005)",
+        "dejitter"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstRtpccXrBlocks", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -291,12 +321,19 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
       case RTPCC_RTX_RECEIVER_RESTORED:
         data = self->restore_buf;
         n = out_len;
+        /* the original's SSRC and seq: repaired, for the Post-repair
+         * Loss RLE (the RTX packet was logged on the RTX SSRC) */
+        if (n >= 12)
+          rtpcc_receiver_mark_repaired (self->receiver, now,
+              GST_READ_UINT32_BE (data + 8), GST_READ_UINT16_BE (data + 2));
         break;
       case RTPCC_RTX_RECEIVER_DROP:
         g_mutex_unlock (&self->lock);
         return NULL;
     }
   }
+  if (data != self->restore_buf && !info.padding_only)
+    self->media_ssrc = info.ssrc;
   buf = NULL;
   /* only then did our sender put it there: otherwise an element with
    * that ID is one of the sender's own extensions (mid, audio level) */
@@ -307,6 +344,35 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
     buf = gst_buffer_new_memdup (data, n);
   g_mutex_unlock (&self->lock);
   return buf;
+}
+
+/* What the XR blocks report that the receiver cannot see itself (under
+ * self->lock): the NACK → RTX round trip the repair planner measured
+ * (Delay Metrics, beside the RRTR / DLRR ones), and the playout delay downstream as the de-jitter
+ * buffer's nominal delay (RFC 7005: playoutbuffer sits downstream and is
+ * not reachable; playout-delay is the target it is set to). */
+static void
+feed_xr (GstRtpccSrc * self)
+{
+  guint flags, playout_ms;
+
+  GST_OBJECT_LOCK (self);
+  flags = self->xr_blocks;
+  playout_ms = self->playout_delay_ms;
+  GST_OBJECT_UNLOCK (self);
+  if ((flags & RTPCC_RECEIVER_XR_DELAY) && self->rtx) {
+    RtpccRtxReceiverStats rs;
+    rtpcc_rtx_receiver_get_stats (self->rtx, &rs);
+    if (rs.repair.repair_rtt > 0
+        && rs.repair.repair_rtt != self->last_repair_rtt) {
+      rtpcc_receiver_add_rtt (self->receiver, rs.repair.repair_rtt);
+      self->last_repair_rtt = rs.repair.repair_rtt;
+    }
+  }
+  if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && self->media_ssrc)
+    rtpcc_receiver_set_dejitter (self->receiver, self->media_ssrc, FALSE,
+        RTPCC_MSEC (playout_ms), RTPCC_TIME_NONE,
+        RTPCC_TIME_NONE, RTPCC_TIME_NONE);
 }
 
 static GstFlowReturn
@@ -334,6 +400,7 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       gsize room = sizeof (fb) - gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp);
       gsize n = 0;
       if (next != RTPCC_TIME_NONE && now >= next) {
+        feed_xr (self);
         n = rtpcc_receiver_build_feedback (self->receiver, now, fb, room);
         next = rtpcc_receiver_next_feedback_time (self->receiver);
       }
@@ -476,6 +543,9 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.feedback_interval = RTPCC_MSEC (self->feedback_interval_ms);
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.cname = self->cname;
+  cfg.xr_blocks = self->xr_blocks;
+  self->media_ssrc = 0;
+  self->last_repair_rtt = 0;
   now = rtpcc_timebase_now (&self->timebase);
   cfg.ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
@@ -701,7 +771,10 @@ make_stats (GstRtpccSrc * self)
         "interval-requests", G_TYPE_UINT64, st->interval_requests,
         "tmmbr-sent", G_TYPE_UINT64, st->tmmbr_sent,
         "tmmbn-received", G_TYPE_UINT64, st->tmmbn_received,
-        "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked, NULL);
+        "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked,
+        "xr-blocks-sent", G_TYPE_UINT64, st->xr_blocks_sent,
+        "xr-rle-skipped", G_TYPE_UINT64, st->xr_rle_skipped,
+        "repairs-marked", G_TYPE_UINT64, st->repairs_marked, NULL);
     if (self->rtx) {
       RtpccRtxReceiverStats rs;
       rtpcc_rtx_receiver_get_stats (self->rtx, &rs);
@@ -824,6 +897,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_PLAYOUT_DELAY:
       self->playout_delay_ms = g_value_get_uint (value);
       break;
+    case PROP_XR_BLOCKS:
+      self->xr_blocks = g_value_get_flags (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -890,6 +966,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PLAYOUT_DELAY:
       g_value_set_uint (value, self->playout_delay_ms);
+      break;
+    case PROP_XR_BLOCKS:
+      g_value_set_flags (value, self->xr_blocks);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1102,6 +1181,26 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
           "Jitter buffer latency downstream (ms): the repair deadline", 1,
           10000, DEFAULT_PLAYOUT_DELAY, rw));
   /**
+   * GstRtpccSrc:xr-blocks:
+   *
+   * The RTCP XR report blocks sent with each regular report, one of each
+   * per media source (docs/feedback-formats.md): discard-rle (RFC 7097,
+   * packets playoutbuffer reports discarded as late), loss-rle (RFC 3611:
+   * arrivals since the previous report, up to 512 packets), post-repair-rle
+   * (RFC 5725: the same, with packets RTX restored counted received),
+   * delay (RFC 6843: min/mean/max of the round trips measured in the
+   * interval: RFC 3611 RRTR blocks the sender answers with DLRR, and
+   * NACK → RTX times with repair=nack; "unavailable" without one),
+   * discard-count
+   * (RFC 7002) and bytes-discarded (RFC 7243, cumulative, late discards),
+   * dejitter (RFC 7005: playout-delay as the nominal delay of a fixed
+   * buffer; the other fields "unavailable"). Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_XR_BLOCKS,
+      g_param_spec_flags ("xr-blocks", "XR blocks",
+          "RTCP XR report blocks to send with each report",
+          gst_rtpcc_xr_blocks_get_type (), DEFAULT_XR_BLOCKS, rw));
+  /**
    * GstRtpccSrc:bound-port:
    *
    * The local UDP port actually bound.
@@ -1148,6 +1247,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * multipath stream, accounted on their subflow sequence number, see
    * mprtp-ext-id), mprtcp-sent (MPRTCP subflow reports of that path, one
    * beside each RR);
+   * xr-blocks-sent (XR blocks other than Discard
+   * RLE, xr-blocks), xr-rle-skipped (packets a Loss RLE could not cover),
+   * repairs-marked (RTX restorations, for the Post-repair Loss RLE);
    * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
    * (received packets that did not verify: dropped), srtp-protect-errors
    * (feedback that could not be protected: not sent).
@@ -1189,6 +1291,7 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_RTPCC_SRTP_SUITE, 0);
   gst_type_mark_as_plugin_api (gst_rtpcc_repair_mode_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_rtpcc_xr_blocks_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_rtpcc_keyframe_request_get_type (), 0);
 
   GST_DEBUG_CATEGORY_INIT (rtpcc_src_debug, "rtpccsrc", 0,
@@ -1214,6 +1317,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtx_pt = DEFAULT_RTX_PT;
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
+  self->xr_blocks = DEFAULT_XR_BLOCKS;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   /* one receive buffer for the element's life, not one per datagram */
   self->recv_buf = g_malloc (MAX_DATAGRAM);

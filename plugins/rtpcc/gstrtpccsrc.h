@@ -39,6 +39,9 @@ struct _GstRtpccSrc
   guint rtx_pt;
   guint rtx_ssrc;
   guint playout_delay_ms;
+  guint xr_blocks;              /* GstRtpccXrBlocks = RtpccReceiverXrBlocks */
+  guint32 media_ssrc;           /* of the last media packet passed on */
+  RtpccTime last_repair_rtt;    /* the repair RTT last given to the receiver */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */

@@ -3,8 +3,9 @@
  * as an RTCP XR Discard RLE block (RFC 7097) in the next regular report,
  * and show in the element's statistics; malformed events are counted and
  * dropped. Real loopback sockets (127.0.0.1, ephemeral ports), time from
- * the harness's GstTestClock (clock-util.h). Also: rtpccsink accepts
- * controller=fbra.
+ * the harness's GstTestClock (clock-util.h). With xr-blocks, the other
+ * XR blocks go out too, with what the element saw, and tshark dissects
+ * them. Also: rtpccsink accepts controller=fbra.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "clock-util.h"
+#include "tshark-util.h"
 
 #define SSRC 0x1234abcdu
 #define CAPS "application/x-rtp,media=video,clock-rate=90000," \
@@ -112,31 +114,44 @@ stat_u64 (GstElement * src, const gchar * field)
   return v;
 }
 
-GST_START_TEST (test_discard_event_reaches_feedback)
+/* @src (RR every 200 ms) playing in a harness on a test clock, bound to
+ * an ephemeral loopback port (*@bound); *@peer a socket to send it RTP
+ * and hear its RTCP. */
+static GstHarness *
+start_src (GstElement * src, GSocket ** peer, GstTestClock ** clock,
+    gint * bound)
 {
   GstCaps *caps = gst_caps_from_string (CAPS);
+  guint16 peer_port;
+  GstHarness *h;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  *peer = udp_socket_new (&peer_port);
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "rtcp-interval", 200, NULL);
+  gst_caps_unref (caps);
+  h = gst_harness_new_with_element (src, NULL, "src");
+  *clock = gst_harness_get_testclock (h);
+  gst_harness_play (h);
+  g_object_get (src, "bound-port", bound, NULL);
+  fail_unless (*bound > 0);
+  clock_watch_port (*clock, (guint16) * bound);
+  clock_settle (*clock, 1);
+  return h;
+}
+
+GST_START_TEST (test_discard_event_reaches_feedback)
+{
   GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
   GstHarness *h;
   GSocket *peer;
-  guint16 peer_port;
   gint bound = 0;
   gboolean seen[20] = { FALSE, };
   guint8 buf[2048];
   GstTestClock *clock;
   GstClockTime end;
 
-  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
-  peer = udp_socket_new (&peer_port);
-  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
-      "rtcp-interval", 200, NULL);
-  gst_caps_unref (caps);
-  h = gst_harness_new_with_element (src, NULL, "src");
-  clock = gst_harness_get_testclock (h);
-  gst_harness_play (h);
-  g_object_get (src, "bound-port", &bound, NULL);
-  fail_unless (bound > 0);
-  clock_watch_port (clock, (guint16) bound);
-  clock_settle (clock, 1);
+  h = start_src (src, &peer, &clock, &bound);
 
   for (guint i = 0; i < 10; i++)
     send_rtp (peer, (guint16) bound, (guint16) (100 + i));
@@ -186,6 +201,137 @@ GST_START_TEST (test_discard_event_reaches_feedback)
 
 GST_END_TEST;
 
+/* xr-blocks on: the report after 100..109 (103 lost on the way, 105
+ * played out late) carries a Loss RLE and a Post-repair Loss RLE over
+ * them, a Discard Count of 1 and 100 payload bytes discarded, the
+ * playout delay as the de-jitter buffer's nominal delay, a Delay Metrics
+ * block whose round trips are unavailable (this peer never answers the
+ * Receiver Reference Time block that comes with it, and there is no
+ * repair); tshark dissects the compounds cleanly. */
+GST_START_TEST (test_xr_blocks_on_the_wire)
+{
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  gchar *tshark = tshark_find ("test_xr_blocks_on_the_wire");
+  GByteArray *pcap = test_pcap_new ();
+  GstHarness *h;
+  GSocket *peer;
+  gint bound = 0;
+  guint8 buf[2048];
+  GstTestClock *clock;
+  GstClockTime end;
+  guint frames = 0, flags = 0;
+  gboolean loss = FALSE, post = FALSE, count = FALSE, bytes = FALSE,
+      djb = FALSE, delay = FALSE, rrtr = FALSE;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  gst_util_set_object_arg (G_OBJECT (src), "xr-blocks",
+      "discard-rle+loss-rle+post-repair-rle+delay+discard-count+"
+      "bytes-discarded+dejitter");
+  g_object_get (src, "xr-blocks", &flags, NULL);
+  fail_unless_equals_int (flags, RTPCC_RECEIVER_XR_ALL);
+  h = start_src (src, &peer, &clock, &bound);
+
+  for (guint i = 0; i < 10; i++)
+    if (i != 3)
+      send_rtp (peer, (guint16) bound, (guint16) (100 + i));
+  for (guint i = 0; i < 9; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-discard", "ssrc", G_TYPE_UINT, SSRC,
+                  "seqnum", G_TYPE_UINT, 105, "count", G_TYPE_UINT, 1,
+                  NULL))));
+
+  end = gst_clock_get_time (GST_CLOCK (clock)) + 3 * GST_SECOND;
+  while (!(loss && post && count && bytes && djb && delay && rrtr)
+      && gst_clock_get_time (GST_CLOCK (clock)) < end) {
+    gssize n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL,
+        NULL);
+    RtpccRtcpIter it;
+    RtpccRtcpPacket pkt;
+
+    if (n <= 0) {
+      clock_advance (clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
+    test_pcap_add (pcap, ++frames, TSHARK_RTCP_PORT, buf, (gsize) n);
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, (gsize) n));
+    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+      RtpccXrReport *x;
+      if (pkt.pt != RTPCC_RTCP_XR)
+        continue;
+      rrtr |= rtpcc_xr_find_rrtr (pkt.data, pkt.len, NULL) == 1;
+      x = rtpcc_xr_report_parse (pkt.data, pkt.len, NULL);
+      fail_unless (x != NULL, "rtpccsrc sent a malformed XR");
+      for (guint b = 0; b < x->n_blocks; b++) {
+        const RtpccXrBlock *blk = &x->blocks[b];
+        switch (blk->bt) {
+          case RTPCC_XR_BT_LOSS_RLE:
+          case RTPCC_XR_BT_POST_REPAIR_RLE:
+            /* the first report may come before all ten arrived */
+            if (blk->rle.ssrc != SSRC || blk->rle.end_seq != 110)
+              break;
+            fail_unless (blk->rle.n_bits >= 7);
+            for (guint i = 0; i < blk->rle.n_bits; i++)
+              fail_unless_equals_int (blk->rle.bits[i],
+                  rtpcc_xr_rle_seq (&blk->rle, i) != 103);
+            if (blk->bt == RTPCC_XR_BT_LOSS_RLE)
+              loss = TRUE;
+            else
+              post = TRUE;
+            break;
+          case RTPCC_XR_BT_DISCARD_COUNT:
+            fail_unless_equals_int (blk->discard_count.discard_type,
+                RTPCC_XR_DT_LATE);
+            count |= blk->discard_count.packets == 1;
+            break;
+          case RTPCC_XR_BT_BYTES_DISCARDED:
+            bytes |= blk->bytes_discarded.bytes == 112 - 12;
+            break;
+          case RTPCC_XR_BT_DEJITTER:
+            fail_unless_equals_int (blk->dejitter.nominal, 200);
+            fail_unless_equals_int (blk->dejitter.maximum,
+                RTPCC_XR_DJB_UNAVAILABLE);
+            djb = TRUE;
+            break;
+          case RTPCC_XR_BT_DELAY:
+            fail_unless_equals_int (blk->delay.mean_rtt,
+                RTPCC_XR_DELAY_UNAVAILABLE);
+            delay = TRUE;
+            break;
+          default:
+            break;
+        }
+      }
+      rtpcc_xr_report_free (x);
+    }
+  }
+  fail_unless (loss && post && count && bytes && djb && delay && rrtr,
+      "blocks seen in 3 s: loss %d post %d count %d bytes %d djb %d "
+      "delay %d rrtr %d", loss, post, count, bytes, djb, delay, rrtr);
+  fail_unless (stat_u64 (src, "xr-blocks-sent") >= 6);
+
+  if (tshark) {
+    gchar *dir, *file, *out;
+    file = test_pcap_save (pcap, "rtpcc-srcxr-XXXXXX", "xr.pcap", &dir);
+    out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+        "-V", NULL});
+    tshark_assert_clean (out);
+    tshark_assert_no_warnings (out);
+    g_free (out);
+    test_pcap_remove (file, dir);
+    g_free (tshark);
+  } else {
+    g_byte_array_unref (pcap);
+  }
+  gst_harness_teardown (h);
+  gst_object_unref (clock);
+  gst_object_unref (src);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
 /* rtpccsink takes "fbra" from the controller registry */
 GST_START_TEST (test_sink_accepts_fbra)
 {
@@ -216,6 +362,7 @@ elements_rtpcc_discard_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 30);
   tcase_add_test (tc, test_discard_event_reaches_feedback);
+  tcase_add_test (tc, test_xr_blocks_on_the_wire);
   tcase_add_test (tc, test_sink_accepts_fbra);
   return s;
 }

@@ -664,6 +664,63 @@ GST_START_TEST (test_owd_history)
 
 GST_END_TEST;
 
+/* RR + XR feedback (no per-packet feedback): the one-way delay of a
+ * report is half the mean round trip of the receiver's RFC 6843 Delay
+ * Metrics block in its compound; without one there is none; with
+ * per-packet feedback too, the XR block wins. */
+GST_START_TEST (test_xr_delay_owd)
+{
+  RtpccController *cc = make_fbra (0);
+  RtpccTime hist[16];
+  RtpccFbraInfo i;
+
+  /* an RR alone: no delay known */
+  send_rr (cc, RTPCC_SEC (1), MS (100));
+  i = info_of (cc);
+  fail_unless (isnan (i.owd_ms));
+  fail_unless_equals_int (rtpcc_fbra_get_owd_history (cc, hist, 16), 0);
+
+  /* RR then XR in one compound: evaluated on the tick after both */
+  for (guint k = 2; k <= 4; k++) {
+    RtpccReceiverReport rr;
+    RtpccTime t = RTPCC_SEC (k);
+    memset (&rr, 0, sizeof (rr));
+    rr.ssrc = 1;
+    rr.rtt = MS (100);
+    rtpcc_controller_receiver_report (cc, t, &rr);
+    rtpcc_controller_xr_delay (cc, t, MS (80 + 20 * k), MS (70), MS (200));
+    rtpcc_controller_tick (cc, t);
+    i = info_of (cc);
+    assert_close (i.owd_ms, (80.0 + 20 * k) / 2, 1e-9);
+    fail_unless_equals_int (rtpcc_fbra_get_owd_history (cc, hist, 16),
+        k - 1);
+    fail_unless_equals_int64 (hist[k - 2], MS (40 + 10 * k));
+  }
+
+  /* the next report has none (an "unavailable" mean): no delay again */
+  rtpcc_controller_xr_delay (cc, RTPCC_SEC (5), RTPCC_TIME_NONE,
+      RTPCC_TIME_NONE, RTPCC_TIME_NONE);
+  send_rr (cc, RTPCC_SEC (5), MS (100));
+  fail_unless (isnan (info_of (cc).owd_ms));
+
+  /* per-packet feedback says 50 + 5 ms; the XR block in the same report
+   * says 30 ms: the receiver's report is used */
+  feed_packets (cc, RTPCC_SEC (6), 1, 50, 5, -1, 0, FALSE);
+  {
+    RtpccReceiverReport rr;
+    memset (&rr, 0, sizeof (rr));
+    rr.ssrc = 1;
+    rr.rtt = MS (100);
+    rtpcc_controller_receiver_report (cc, RTPCC_SEC (6), &rr);
+  }
+  rtpcc_controller_xr_delay (cc, RTPCC_SEC (6), MS (60), MS (60), MS (60));
+  rtpcc_controller_tick (cc, RTPCC_SEC (6));
+  assert_close (info_of (cc).owd_ms, 30.0, 1e-9);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 /* FEC packets' fate is not the media's */
 GST_START_TEST (test_fec_excluded)
 {
@@ -1269,6 +1326,7 @@ rtpcc_fbra_suite (void)
   tcase_add_test (tc, test_early_report);
   tcase_add_test (tc, test_randomised_rtcp_not_early);
   tcase_add_test (tc, test_owd_history);
+  tcase_add_test (tc, test_xr_delay_owd);
   tcase_add_test (tc, test_fec_excluded);
   tcase_add_test (tc, test_up_by_measured_fec);
   tcase_add_test (tc, test_fec_interval_adapts);

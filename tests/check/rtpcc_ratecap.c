@@ -8,6 +8,7 @@
 #include <rtpcc/rtpcc.h>
 
 #include "tshark-util.h"
+#include "call-loop.h"
 
 #define MEDIA 0x1234u
 #define PEER 0xfeed0001u
@@ -52,10 +53,10 @@ GST_START_TEST (test_cap)
   fail_unless_equals_uint64 (t.target_bitrate, 1000000);
 
   /* a TMMBR about another stream is not ours; no TMMBN is owed */
-  fail_if (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, 0x99u, 500000)));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, 0x99u, 500000)));
   fail_if (rtpcc_rate_cap_tmmbn_due (cap));
   /* ours: 500 kbit/s caps the total, media, FEC and pacing alike */
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA, 500000)));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, MEDIA, 500000)));
   fail_unless_equals_uint64 (st->tmmbr_received, 1);
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
   fail_unless (rtpcc_rate_cap_apply (cap, &t));
@@ -85,23 +86,23 @@ GST_START_TEST (test_cap)
 
   /* REMB naming us (among others) caps lower; not naming us: ignored */
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 300000, ssrcs, 2);
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
   t = target_of (1000000, 0);
   fail_unless (rtpcc_rate_cap_apply (cap, &t));
   fail_unless_equals_uint64 (t.target_bitrate, 300000);
   fail_unless_equals_string (t.reason, "remb-limit");
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 100000, ssrcs, 1);
-  fail_if (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
   /* a later REMB replaces the earlier, upwards too */
   len = rtpcc_remb_write (buf, sizeof buf, PEER, 2000000, ssrcs, 2);
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, len));
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, len));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
   fail_unless_equals_uint64 (st->remb_received, 2);
 
   /* a value no rate reaches withdraws the TMMBR (and is answered) */
-  fail_unless (rtpcc_rate_cap_receive (cap, buf, tmmbr (buf, MEDIA,
+  fail_unless (rtpcc_rate_cap_receive (cap, 0, buf, tmmbr (buf, MEDIA,
               RTPCC_RATE_CAP_NONE)));
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
   fail_unless (rtpcc_rate_cap_tmmbn_due (cap));
@@ -109,9 +110,59 @@ GST_START_TEST (test_cap)
   /* malformed: counted, dropped */
   len = tmmbr (buf, MEDIA, 100000);
   buf[3] = 3;                   /* length too short for its FCI */
-  fail_if (rtpcc_rate_cap_receive (cap, buf, 16));
+  fail_if (rtpcc_rate_cap_receive (cap, 0, buf, 16));
   fail_unless_equals_uint64 (st->malformed, 1);
   fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 2000000);
+  rtpcc_rate_cap_free (cap);
+}
+
+GST_END_TEST;
+
+/* A REMB limit holds while REMBs naming us keep coming and lapses
+ * RTPCC_RATE_CAP_REMB_TIMEOUT after the last one; a REMB for another
+ * stream does not renew it, and a TMMBR limit does not lapse with it. */
+GST_START_TEST (test_remb_expiry)
+{
+  RtpccRateCap *cap = rtpcc_rate_cap_new (MEDIA);
+  const RtpccRateCapStats *st = rtpcc_rate_cap_get_stats (cap);
+  guint32 ours = MEDIA, other = 0x99u;
+  const RtpccTime to = RTPCC_RATE_CAP_REMB_TIMEOUT;
+  guint8 buf[256];
+  gsize len;
+
+  /* nothing to expire */
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100)));
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 300000, &ours, 1);
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1), buf, len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + to - 1));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  /* renewed (same value) just before it would lapse */
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1) + to - 1, buf,
+          len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + to));
+  /* a REMB about another stream is not a renewal */
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 100000, &other, 1);
+  fail_if (rtpcc_rate_cap_receive (cap, RTPCC_SEC (1) + 2 * to - 2, buf,
+          len));
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + 2 * to - 2));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 300000);
+  fail_unless (rtpcc_rate_cap_expire (cap, RTPCC_SEC (1) + 2 * to - 1));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), G_MAXUINT64);
+  fail_unless_equals_uint64 (st->remb_limit, G_MAXUINT64);
+  fail_unless_equals_uint64 (st->remb_expired, 1);
+  /* once lapsed, nothing more to do */
+  fail_if (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100)));
+  fail_unless_equals_uint64 (st->remb_expired, 1);
+
+  /* a TMMBR stays when the REMB beside it lapses */
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (100), buf,
+          tmmbr (buf, MEDIA, 500000)));
+  len = rtpcc_remb_write (buf, sizeof buf, PEER, 200000, &ours, 1);
+  fail_unless (rtpcc_rate_cap_receive (cap, RTPCC_SEC (100), buf, len));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 200000);
+  fail_unless (rtpcc_rate_cap_expire (cap, RTPCC_SEC (100) + to));
+  fail_unless_equals_uint64 (rtpcc_rate_cap_limit (cap), 500000);
+  fail_unless_equals_uint64 (st->remb_expired, 2);
   rtpcc_rate_cap_free (cap);
 }
 
@@ -158,16 +209,8 @@ run (Loop * l, guint ms)
   gsize n;
 
   for (guint i = 0; i < ms; i++, l->now += MS (1)) {
-    if (l->now % MS (10) == 0) {
-      RtpccRtpInfo info = { 0, };
-      info.ssrc = MEDIA;
-      info.seq = l->seq++;
-      info.pt = 96;
-      info.size = 1200;
-      info.clock_rate = 90000;
-      info.rtp_ts = (guint32) (l->now / MS (1) * 90);
-      rtpcc_sender_enqueue (l->s, l->now, &info, GUINT_TO_POINTER (1));
-    }
+    if (l->now % MS (10) == 0)
+      call_loop_enqueue (l->s, l->now, MEDIA, l->seq++, 1200);
     rtpcc_sender_tick (l->s, l->now);
     while (rtpcc_sender_dequeue (l->s, l->now, &w)) {
       RtpccRtpInfo ri = w.info;
@@ -192,22 +235,9 @@ run (Loop * l, guint ms)
 static void
 loop_init (Loop * l, const gchar * controller)
 {
-  RtpccSenderConfig sc;
-  RtpccReceiverConfig rc;
-  GError *err = NULL;
-
   memset (l, 0, sizeof (*l));
-  rtpcc_sender_config_init (&sc);
-  sc.controller = controller;
-  sc.cc.start_bitrate = 1000000;
-  sc.cc.min_bitrate = 50000;
-  sc.cc.max_bitrate = 2000000;
-  sc.seed = 3;
-  l->s = rtpcc_sender_new (&sc, 0, &err);
-  g_assert_no_error (err);
-  rtpcc_receiver_config_init (&rc);
-  rc.seed = 4;
-  l->r = rtpcc_receiver_new (&rc, 0);
+  l->s = call_loop_sender_new (controller, RTPCC_FEEDBACK_CCFB);
+  l->r = call_loop_receiver_new (RTPCC_FEEDBACK_CCFB, 0, G_MAXUINT);
   run (l, 2000);
 }
 
@@ -271,6 +301,42 @@ GST_START_TEST (test_loop)
       1000000);
   fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
           l.now)->tmmbn_sent, 2);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
+/* A REMB from a receiver that then falls silent: the sender's target is
+ * held at the REMB's value while the cap is young and is the
+ * controller's again once RTPCC_RATE_CAP_REMB_TIMEOUT has passed. */
+GST_START_TEST (test_remb_loop)
+{
+  Loop l;
+  guint8 pkt[256];
+  guint32 media = MEDIA;
+  gsize n;
+
+  loop_init (&l, "fixed");
+  n = test_rtcp_rr_sdes (pkt, sizeof pkt, 0x55667788);
+  n += rtpcc_remb_write (pkt + n, sizeof pkt - n, 0x55667788, 400000, &media,
+      1);
+  fail_unless (rtpcc_sender_receive_rtcp (l.s, l.now, pkt, n));
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      400000);
+  fail_unless_equals_string (rtpcc_sender_get_target (l.s)->reason,
+      "remb-limit");
+  run (&l, RTPCC_RATE_CAP_REMB_TIMEOUT / MS (1) - 10);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      400000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->remb_expired, 0);
+  run (&l, 20);
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l.s)->target_bitrate,
+      1000000);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->receiver_limit, G_MAXUINT64);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->remb_expired, 1);
   loop_clear (&l);
 }
 
@@ -350,7 +416,9 @@ rtpcc_ratecap_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cap);
+  tcase_add_test (tc, test_remb_expiry);
   tcase_add_test (tc, test_loop);
+  tcase_add_test (tc, test_remb_loop);
   tcase_add_test (tc, test_tshark);
   return s;
 }

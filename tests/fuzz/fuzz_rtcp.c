@@ -1,5 +1,7 @@
 /* Fuzz target: RTCP compound iteration, SR/RR parsing (with a write-back
- * check), the CCFB parser reached through the iterator, LSR/DLSR RTT, the
+ * check), the CCFB parser reached through the iterator, every RTCP XR
+ * block (both XR parsers, and a write-back of what the strict one took;
+ * the RRTR / DLRR finders), LSR/DLSR RTT, the
  * report-interval request (APP "FBIV", with a write-back check), the
  * sender's TMMBR/REMB cap (ratecap.h) on the whole compound, and the
  * RFC 3550 A.1/A.3/A.8 receiver statistics driven by the same bytes.
@@ -116,6 +118,51 @@ check_app (const RtpccRtcpPacket * pkt)
   FUZZ_CHECK (memcmp (buf, pkt->data, sizeof buf) == 0);
 }
 
+/* Both XR parsers; what the strict one kept writes back into a packet
+ * that parses to the same blocks. */
+static void
+check_xr (const RtpccRtcpPacket * pkt)
+{
+  RtpccXr *lax = rtpcc_xr_parse (pkt->data, pkt->len, NULL);
+  guint64 ntp;
+  guint32 lrr, dlrr;
+
+  (void) rtpcc_xr_find_rrtr (pkt->data, pkt->len, &ntp);
+  (void) rtpcc_xr_find_dlrr (pkt->data, pkt->len, 0x22, &lrr, &dlrr);
+  RtpccXrReport *x = rtpcc_xr_report_parse (pkt->data, pkt->len, NULL);
+  guint8 *buf;
+  gsize n;
+
+  rtpcc_xr_free (lax);
+  if (!x)
+    return;
+  FUZZ_CHECK (x->n_blocks <= RTPCC_XR_MAX_BLOCKS);
+  buf = g_malloc (pkt->len + 8);
+  n = rtpcc_xr_report_write (buf, pkt->len + 8, x->ssrc, x->blocks,
+      x->n_blocks);
+  FUZZ_CHECK (n > 0 && n % 4 == 0);
+  {
+    RtpccXrReport *y = rtpcc_xr_report_parse (buf, n, NULL);
+    FUZZ_CHECK (y != NULL);
+    FUZZ_CHECK (y->n_blocks == x->n_blocks);
+    for (guint i = 0; i < x->n_blocks; i++) {
+      const RtpccXrBlock *a = &x->blocks[i], *b = &y->blocks[i];
+      FUZZ_CHECK (a->bt == b->bt);
+      if (a->bt == RTPCC_XR_BT_LOSS_RLE || a->bt == RTPCC_XR_BT_POST_REPAIR_RLE
+          || a->bt == RTPCC_XR_BT_DISCARD_RLE) {
+        FUZZ_CHECK (a->rle.n_bits == b->rle.n_bits);
+        FUZZ_CHECK (a->rle.n_bits == 0
+            || memcmp (a->rle.bits, b->rle.bits, a->rle.n_bits) == 0);
+      } else {
+        FUZZ_CHECK (memcmp (a, b, sizeof (*a)) == 0);
+      }
+    }
+    rtpcc_xr_report_free (y);
+  }
+  g_free (buf);
+  rtpcc_xr_report_free (x);
+}
+
 /* the cap never raises a target, and its TMMBN parses */
 static void
 drive_cap (const guint8 * data, gsize size)
@@ -126,7 +173,9 @@ drive_cap (const guint8 * data, gsize size)
   guint64 limit;
   gsize n;
 
-  (void) rtpcc_rate_cap_receive (cap, data, size);
+  (void) rtpcc_rate_cap_receive (cap, 0, data, size);
+  /* a REMB lapses after its timeout, never before */
+  FUZZ_CHECK (!rtpcc_rate_cap_expire (cap, RTPCC_RATE_CAP_REMB_TIMEOUT - 1));
   limit = rtpcc_rate_cap_limit (cap);
   t.target_bitrate = 5000000;
   t.fec_bitrate = 1000000;
@@ -214,6 +263,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         break;
       case RTPCC_MPRTCP_PT:
         check_mprtcp (&pkt);
+        break;
+      case RTPCC_RTCP_XR:
+        check_xr (&pkt);
         break;
       default:
         break;
@@ -304,4 +356,62 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
     n += rtpcc_mprtcp_write (buf + n, sizeof (buf) - n, 0x22, 0x1234, sf, 2);
     g_ptr_array_add (seeds, g_bytes_new (buf, n));
   }
+  /* RR + SDES + one XR with every block type (RFC 3611, 5725, 6843,
+   * 7002, 7005, 7097, 7243) */
+  {
+    guint8 bits[40];
+    RtpccXrBlock b[7];
+    memset (b, 0, sizeof (b));
+    for (guint i = 0; i < sizeof (bits); i++)
+      bits[i] = i % 7 != 3;
+    for (guint i = 0; i < 3; i++) {
+      static const guint8 bt[3] = { RTPCC_XR_BT_LOSS_RLE,
+        RTPCC_XR_BT_POST_REPAIR_RLE, RTPCC_XR_BT_DISCARD_RLE
+      };
+      b[i].bt = b[i].rle.bt = bt[i];
+      b[i].rle.ssrc = 0x1234;
+      b[i].rle.begin_seq = 65520;
+      b[i].rle.end_seq = (guint16) (65520 + sizeof (bits));
+      b[i].rle.n_bits = sizeof (bits);
+      b[i].rle.bits = bits;
+    }
+    b[3].bt = RTPCC_XR_BT_DELAY;
+    b[3].delay.interval = RTPCC_XR_I_INTERVAL;
+    b[3].delay.ssrc = 0x1234;
+    b[3].delay.mean_rtt = rtpcc_xr_delay_from_time (RTPCC_MSEC (50));
+    b[3].delay.min_rtt = rtpcc_xr_delay_from_time (RTPCC_MSEC (40));
+    b[3].delay.max_rtt = RTPCC_XR_DELAY_UNAVAILABLE;
+    b[3].delay.end_system_delay = RTPCC_XR_ES_DELAY_UNAVAILABLE;
+    b[4].bt = RTPCC_XR_BT_DISCARD_COUNT;
+    b[4].discard_count.interval = RTPCC_XR_I_CUMULATIVE;
+    b[4].discard_count.discard_type = RTPCC_XR_DT_LATE;
+    b[4].discard_count.ssrc = 0x1234;
+    b[4].discard_count.packets = 17;
+    b[5].bt = RTPCC_XR_BT_BYTES_DISCARDED;
+    b[5].bytes_discarded.interval = RTPCC_XR_I_CUMULATIVE;
+    b[5].bytes_discarded.ssrc = 0x1234;
+    b[5].bytes_discarded.bytes = 17 * 1188;
+    b[6].bt = RTPCC_XR_BT_DEJITTER;
+    b[6].dejitter.interval = RTPCC_XR_I_SAMPLED;
+    b[6].dejitter.adaptive = TRUE;
+    b[6].dejitter.ssrc = 0x1234;
+    b[6].dejitter.nominal = 120;
+    b[6].dejitter.maximum = 300;
+    b[6].dejitter.high_water = 200;
+    b[6].dejitter.low_water = RTPCC_XR_DJB_UNAVAILABLE;
+    n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+    n += rtpcc_rtcp_write_sdes_cname (buf + n, sizeof (buf) - n, 0x22,
+        "fuzz@rtpcc");
+    n += rtpcc_xr_report_write (buf + n, sizeof (buf) - n, 0x22, b, 7);
+    g_ptr_array_add (seeds, g_bytes_new (buf, n));
+  }
+
+  /* RR + RRTR, and the SR + DLRR answering it (RFC 3611 §4.4, §4.5) */
+  n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+  n += rtpcc_xr_rrtr_write (buf + n, sizeof (buf) - n, 0x22, sr.ntp);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
+  n = rtpcc_rtcp_write_sr (buf, sizeof (buf), &sr);
+  n += rtpcc_xr_dlrr_write (buf + n, sizeof (buf) - n, 0x11111111, 0x22,
+      rtpcc_ntp_short (sr.ntp), 0x8000);
+  g_ptr_array_add (seeds, g_bytes_new (buf, n));
 }

@@ -3,7 +3,8 @@
  * checks, the delivery rate, the controller, the target ceiling), while
  * it sends media.
  *
- * Input: a byte picking the controller, a byte picking the feedback mode,
+ * Input: a byte picking the controller, a byte picking the feedback mode
+ * (and, when mode / 3 is odd, a receiver sending every RTCP XR block),
  * then records (fuzz.h) whose flags say what happens:
  *   & 3 == 0   the bytes arrive as an RTCP datagram from the peer
  *   & 3 == 1   a media packet is queued, its payload as long as the
@@ -94,5 +95,13 @@ seed (guint8 which, guint8 mode)
 void
 rtpcc_fuzz_seeds (GPtrArray * seeds)
 {
+  gchar **names = rtpcc_controller_list ();
+  guint n = g_strv_length (names);
+
+  g_strfreev (names);
   call_seeds (seeds, seed);
+  /* RR feedback with every XR block (Loss RLE with its losses) */
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (seeds, seed_call ((guint8) i, 3 + RTPCC_FEEDBACK_RR,
+            24, TRUE));
 }

@@ -48,6 +48,9 @@ call_init (Call * c, guint8 which, guint8 mode)
   rtpcc_receiver_config_init (&rc);
   rc.feedback = sc.feedback;
   rc.seed = 9;
+  /* mode / 3 odd: the receiver sends every RTCP XR block it can */
+  if ((mode / 3) & 1)
+    rc.xr_blocks = RTPCC_RECEIVER_XR_ALL;
   c->r = rtpcc_receiver_new (&rc, c->now);
   c->sent = g_array_new (FALSE, FALSE, sizeof (RtpccRtpInfo));
 }

@@ -172,6 +172,10 @@ net_new (const gchar * schedule, RtpccCapacity ** cap)
   return sim_rtpcc_net_new (&nc);
 }
 
+/* RR + XR feedback instead of CCFB (the receiver's RTCP XR blocks, as
+ * RtpccReceiverConfig.xr_blocks; 0: CCFB) */
+static guint rr_xr_blocks;
+
 static SimRtpccFlow *
 add_media (SimRtpccNet * net, const gchar * controller)
 {
@@ -179,8 +183,10 @@ add_media (SimRtpccNet * net, const gchar * controller)
   GError *err = NULL;
   SimRtpccFlow *f;
 
-  sim_rtpcc_flow_config_init (&fc, 0, controller, SIM_RTPCC_FEEDBACK_CCFB,
-      100 + seed ());
+  sim_rtpcc_flow_config_init (&fc, 0, controller, rr_xr_blocks ?
+      SIM_RTPCC_FEEDBACK_RR : SIM_RTPCC_FEEDBACK_CCFB, 100 + seed ());
+  if (rr_xr_blocks)
+    fc.receiver.receiver.xr_blocks = rr_xr_blocks;
   fc.sender.sender.cc.min_bitrate = MIN_BPS;
   fc.sender.sender.cc.max_bitrate = MAX_BPS;
   fc.sender.sender.cc.start_bitrate = MIN_BPS;
@@ -388,6 +394,61 @@ test_rfc8867_51 (void)
     sim_rtpcc_result_free (o[i].res);
 }
 
+/* §5.1 with FBRA on RR + XR feedback, beside FBRA on CCFB: Loss RLE (its
+ * losses and goodput), Discard RLE and Delay Metrics, whose round trips
+ * the receiver measures with RRTR / DLRR (RFC 3611); half the mean round
+ * trip is FBRA's one-way delay. It comes close to its CCFB run. Without
+ * the Delay Metrics block it backs off on losses only: it still meets
+ * every change but holds the 300 ms queue nearly full. The measured
+ * table is in docs/fbra.md ("§5.1 on RR + XR feedback"). */
+static void
+test_rfc8867_51_rr_xr (void)
+{
+  Outcome o[3];
+  const Outcome *xr = &o[0], *loss_only = &o[1];
+
+  rr_xr_blocks = RTPCC_RECEIVER_XR_DISCARD_RLE | RTPCC_RECEIVER_XR_LOSS_RLE
+      | RTPCC_RECEIVER_XR_DELAY;
+  run_51 (&o[0], "fbra", 0);
+  rr_xr_blocks = RTPCC_RECEIVER_XR_DISCARD_RLE | RTPCC_RECEIVER_XR_LOSS_RLE;
+  run_51 (&o[1], "fbra", 0);
+  rr_xr_blocks = 0;
+  run_51 (&o[2], "fbra", 0);
+  print_51 (o, 3);
+
+  for (guint i = 0; i < 2; i++) {
+    /* the Loss RLE was its per-packet feedback: every loss it counted was
+     * reported lost in a Loss RLE block; one evaluation per report */
+    g_assert_cmpuint (o[i].fbra.losses, >, 0);
+    g_assert_cmpuint (o[i].fbra.losses, <=, o[i].stats.xr.loss_lost);
+    g_assert_cmpuint (o[i].stats.reported_received, >, 0);
+    g_assert_cmpuint (o[i].fbra.evaluations + o[i].fbra.ignored, ==,
+        o[i].fbra.reports);
+    g_assert_cmpuint (o[i].fbra.timeouts, ==, 0);
+    /* it meets every capacity change */
+    g_assert_cmpuint (o[i].res->n_changes, ==, 3);
+    for (guint c = 0; c < o[i].res->n_changes; c++)
+      g_assert_true (isfinite (o[i].res->changes[c].response_s));
+    for (guint p = 0; p < o[i].res->n_phases; p++)
+      g_assert_cmpfloat (o[i].res->phases[p].utilisation, >, 0.6);
+  }
+  /* with the delay: the receiver's round trips reached the sender, the
+   * queue stays well short of full and the loss near CCFB's */
+  g_assert_cmpint (xr->stats.xr.rtt_mean, !=, RTPCC_TIME_NONE);
+  g_assert_cmpint (xr->stats.xr.rtt_min, >=, RTPCC_MSEC (100));
+  g_assert_cmpfloat (xr->res->phases[0].utilisation, >, 0.70);
+  g_assert_cmpfloat (xr->res->phases[1].utilisation, >, 0.70);
+  g_assert_cmpfloat (xr->res->total.qdelay_ms_p95, <, 200.0);
+  g_assert_cmpfloat (xr->res->total.loss_pct, <, 2.0);
+  /* without it, the queue fills: the delay is what keeps it short */
+  g_assert_cmpint (loss_only->stats.xr.rtt_mean, ==, RTPCC_TIME_NONE);
+  g_assert_cmpfloat (loss_only->res->total.qdelay_ms_p95, >,
+      xr->res->total.qdelay_ms_p95);
+  g_assert_cmpfloat (loss_only->res->total.loss_pct, <, 5.0);
+  for (guint i = 0; i < 3; i++)
+    sim_rtpcc_result_free (o[i].res);
+}
+
 /* §5.1 with a 150 ms playout deadline (capture to arrival): late packets
  * are discarded at the receiver and reported (RFC 7097), as the paper's
  * 400 ms delay_max does with its longer paths. The same deadline applies
@@ -553,5 +614,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/fbra/rfc8867-5.1-deadline",
       test_rfc8867_51_deadline);
   g_test_add_func ("/sim/fbra/short-tcp", test_short_tcp);
+  g_test_add_func ("/sim/fbra/rfc8867-5.1-rr-xr", test_rfc8867_51_rr_xr);
   return g_test_run ();
 }

@@ -67,6 +67,9 @@ typedef struct
   guint agg_owd_n;
   GArray *agg_loss_times, *agg_discard_times;   /* send times */
   RtpccTime min_rel_owd;        /* arrival − send on the mapped timeline */
+  /* the one-way delay an RTCP XR Delay Metrics block (RFC 6843) gave for
+   * this report: half the receiver's mean round trip, or NONE */
+  RtpccTime xr_owd;
 
   OwdSample owd[OWD_CAP];
   guint n_owd, owd_head;        /* ring: oldest at owd_head */
@@ -479,6 +482,7 @@ agg_reset (Fbra * f)
   f->agg_first_send = f->agg_last_send = RTPCC_TIME_NONE;
   f->agg_owd_sum = 0;
   f->agg_owd_n = 0;
+  f->xr_owd = RTPCC_TIME_NONE;
   g_array_set_size (f->agg_loss_times, 0);
   g_array_set_size (f->agg_discard_times, 0);
 }
@@ -527,6 +531,27 @@ build_report (Fbra * f, RtpccFbraReport * r)
    * unsynchronised clocks lacks */
   if (f->agg_owd_n > 0 && f->min_rtt != RTPCC_TIME_NONE)
     r->owd = f->min_rtt / 2 + (RtpccTime) (f->agg_owd_sum / f->agg_owd_n);
+  /* the receiver's own report, as the paper's receiver sends it, wins:
+   * with RR + XR feedback it is the only delay there is */
+  if (f->xr_owd != RTPCC_TIME_NONE)
+    r->owd = f->xr_owd;
+}
+
+/* RFC 6843 reports round trips, not one-way delays: over a path the same
+ * both ways, half the mean round trip of the interval is its one-way
+ * delay, queuing included, with a true zero (what the OWD ratio
+ * thresholds need). The minimum feeds the base RTT like any sample. */
+static void
+fbra_on_xr_delay (RtpccController * cc, RtpccTime now, RtpccTime mean_rtt,
+    RtpccTime min_rtt, RtpccTime max_rtt)
+{
+  Fbra *f = FBRA (cc);
+
+  (void) now;
+  (void) max_rtt;
+  add_rtt (f, min_rtt);
+  if (mean_rtt != RTPCC_TIME_NONE && mean_rtt > 0)
+    f->xr_owd = mean_rtt / 2;
 }
 
 static void
@@ -853,5 +878,6 @@ const RtpccControllerOps rtpcc_cc_fbra_ops = {
   .on_tick = fbra_on_tick,
   .set_param = fbra_set_param,
   .on_discards = fbra_on_discards,
+  .on_xr_delay = fbra_on_xr_delay,
   .report_interval = fbra_report_interval,
 };

@@ -13,6 +13,20 @@ G_BEGIN_DECLS
 
 /* BT, type-specific byte, 16-bit length (words − 1) */
 #define RTPCC_XR_BLOCK_HEADER_SIZE 4
+/* V P reserved, PT = 207, length; the sender's SSRC */
+#define RTPCC_XR_HEADER_SIZE 8
+
+/* Checks version, type and length of the XR packet @data; *@end is where
+ * its blocks end (before any padding). @exact: the length field must say
+ * exactly @len and a padding count be whole words; otherwise bytes after
+ * the packet are ignored and any count that fits is taken. */
+gboolean rtpcc_xr_check_header (const guint8 * data, gsize len,
+    gboolean exact, gsize * end, GError ** error);
+/* The block at @off (before @end): its type and whole length. */
+gboolean rtpcc_xr_next_block (const guint8 * data, gsize end, gsize off,
+    guint8 * bt, gsize * blen, GError ** error);
+/* The packet header of a @total-byte XR packet from @sender_ssrc. */
+void rtpcc_xr_write_header (guint8 * buf, gsize total, guint32 sender_ssrc);
 
 /* Sets @error (RTPCC_ERROR_PARSE, "XR: @what"); returns FALSE. */
 gboolean rtpcc_xr_fail (GError ** error, const gchar * what);

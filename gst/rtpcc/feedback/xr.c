@@ -15,7 +15,6 @@
 
 #include <string.h>
 
-#define XR_HEADER_SIZE 8
 
 gboolean
 rtpcc_xr_fail (GError ** error, const gchar * what)
@@ -24,18 +23,15 @@ rtpcc_xr_fail (GError ** error, const gchar * what)
   return FALSE;
 }
 
-/* Checks version, type and length; *@end is where the blocks end (before
- * any padding). @exact: the length field must say exactly @len and a
- * padding count be whole words (the strict parser); otherwise bytes after
- * the packet are ignored and any count that fits is taken (the RLE-only
- * parser, as it has always been). */
-static gboolean
-check_header (const guint8 * data, gsize len, gboolean exact, gsize * end,
-    GError ** error)
+/* (xr-private.h) @exact is the strict parser's; the RLE-only parser and
+ * the RRTR / DLRR finders take the lax reading, as it has always been. */
+gboolean
+rtpcc_xr_check_header (const guint8 * data, gsize len, gboolean exact,
+    gsize * end, GError ** error)
 {
   gsize plen;
 
-  if (!data || len < XR_HEADER_SIZE)
+  if (!data || len < RTPCC_XR_HEADER_SIZE)
     return rtpcc_xr_fail (error, "too short");
   if ((data[0] >> 6) != 2 || data[1] != RTPCC_RTCP_XR)
     return rtpcc_xr_fail (error, "not an XR packet");
@@ -46,7 +42,8 @@ check_header (const guint8 * data, gsize len, gboolean exact, gsize * end,
     return rtpcc_xr_fail (error, "length field disagrees with the packet");
   if (data[0] & 0x20) {
     guint pad = data[plen - 1];
-    if (pad == 0 || pad > plen - XR_HEADER_SIZE || (exact && pad % 4 != 0))
+    if (pad == 0 || pad > plen - RTPCC_XR_HEADER_SIZE
+        || (exact && pad % 4 != 0))
       return rtpcc_xr_fail (error, "bad padding");
     plen -= pad;
   }
@@ -55,8 +52,8 @@ check_header (const guint8 * data, gsize len, gboolean exact, gsize * end,
 }
 
 /* The block at *@off (before @end): its type and whole length. */
-static gboolean
-next_block (const guint8 * data, gsize end, gsize off, guint8 * bt,
+gboolean
+rtpcc_xr_next_block (const guint8 * data, gsize end, gsize off, guint8 * bt,
     gsize * blen, GError ** error)
 {
   if (end - off < RTPCC_XR_BLOCK_HEADER_SIZE)
@@ -68,8 +65,8 @@ next_block (const guint8 * data, gsize end, gsize off, guint8 * bt,
   return TRUE;
 }
 
-static void
-write_header (guint8 * buf, gsize total, guint32 sender_ssrc)
+void
+rtpcc_xr_write_header (guint8 * buf, gsize total, guint32 sender_ssrc)
 {
   buf[0] = 0x80;
   buf[1] = RTPCC_RTCP_XR;
@@ -98,14 +95,14 @@ rtpcc_xr_parse (const guint8 * data, gsize len, GError ** error)
   guint bits_left = RTPCC_XR_MAX_BITS;
   guint8 bt;
 
-  if (!check_header (data, len, FALSE, &end, error))
+  if (!rtpcc_xr_check_header (data, len, FALSE, &end, error))
     return NULL;
 
   xr = g_new0 (RtpccXr, 1);
   xr->ssrc = rtpcc_rd32 (data + 4);
   xr->blocks = g_new0 (RtpccXrRleBlock, RTPCC_XR_MAX_BLOCKS);
-  for (off = XR_HEADER_SIZE; off < end; off += blen) {
-    if (!next_block (data, end, off, &bt, &blen, error))
+  for (off = RTPCC_XR_HEADER_SIZE; off < end; off += blen) {
+    if (!rtpcc_xr_next_block (data, end, off, &bt, &blen, error))
       goto bad;
     if ((bt != RTPCC_XR_BT_LOSS_RLE && bt != RTPCC_XR_BT_DISCARD_RLE)
         || xr->n_blocks == RTPCC_XR_MAX_BLOCKS) {
@@ -128,7 +125,7 @@ gsize
 rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     const RtpccXrRleBlock * blocks, guint n_blocks)
 {
-  gsize total = XR_HEADER_SIZE, off;
+  gsize total = RTPCC_XR_HEADER_SIZE, off;
 
   for (guint i = 0; i < n_blocks; i++) {
     const RtpccXrRleBlock *b = &blocks[i];
@@ -141,8 +138,8 @@ rtpcc_xr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
   }
   if (total > max || total / 4 - 1 > G_MAXUINT16)
     return 0;
-  write_header (buf, total, sender_ssrc);
-  off = XR_HEADER_SIZE;
+  rtpcc_xr_write_header (buf, total, sender_ssrc);
+  off = RTPCC_XR_HEADER_SIZE;
   for (guint i = 0; i < n_blocks; i++) {
     gsize bs = rtpcc_xr_rle_block_size (&blocks[i]);
     rtpcc_xr_rle_write (buf + off, bs, &blocks[i]);
@@ -173,18 +170,18 @@ rtpcc_xr_report_parse (const guint8 * data, gsize len, GError ** error)
   guint bits_left = RTPCC_XR_MAX_BITS;
   guint8 bt;
 
-  if (!check_header (data, len, TRUE, &end, error))
+  if (!rtpcc_xr_check_header (data, len, TRUE, &end, error))
     return NULL;
 
   r = g_new0 (RtpccXrReport, 1);
   r->ssrc = rtpcc_rd32 (data + 4);
   /* every block is at least one word */
   r->blocks = g_new0 (RtpccXrBlock, MIN (RTPCC_XR_MAX_BLOCKS,
-          MAX ((end - XR_HEADER_SIZE) / 4, 1)));
-  for (off = XR_HEADER_SIZE; off < end; off += blen) {
+          MAX ((end - RTPCC_XR_HEADER_SIZE) / 4, 1)));
+  for (off = RTPCC_XR_HEADER_SIZE; off < end; off += blen) {
     RtpccXrBlock *b;
 
-    if (!next_block (data, end, off, &bt, &blen, error))
+    if (!rtpcc_xr_next_block (data, end, off, &bt, &blen, error))
       goto bad;
     if (!rtpcc_xr_is_rle_type (bt) && rtpcc_xr_metric_size (bt) == 0) {
       r->n_unknown++;
@@ -231,7 +228,7 @@ gsize
 rtpcc_xr_report_write (guint8 * buf, gsize max, guint32 sender_ssrc,
     const RtpccXrBlock * blocks, guint n_blocks)
 {
-  gsize total = XR_HEADER_SIZE, off;
+  gsize total = RTPCC_XR_HEADER_SIZE, off;
 
   if (buf == NULL || (n_blocks > 0 && blocks == NULL))
     return 0;
@@ -245,8 +242,8 @@ rtpcc_xr_report_write (guint8 * buf, gsize max, guint32 sender_ssrc,
   }
   if (total / 4 - 1 > G_MAXUINT16)
     return 0;
-  write_header (buf, total, sender_ssrc);
-  off = XR_HEADER_SIZE;
+  rtpcc_xr_write_header (buf, total, sender_ssrc);
+  off = RTPCC_XR_HEADER_SIZE;
   for (guint i = 0; i < n_blocks; i++) {
     const RtpccXrBlock *b = &blocks[i];
     gsize bs = rtpcc_xr_block_size (b);

@@ -58,6 +58,8 @@
 G_BEGIN_DECLS
 
 #define RTPCC_XR_BT_LOSS_RLE 1
+#define RTPCC_XR_BT_RRTR 4
+#define RTPCC_XR_BT_DLRR 5
 #define RTPCC_XR_BT_POST_REPAIR_RLE 10
 #define RTPCC_XR_BT_DELAY 16
 #define RTPCC_XR_BT_DEJITTER 23
@@ -232,6 +234,26 @@ RtpccTime rtpcc_xr_es_delay_to_time (guint64 v);
  * (no value is known). */
 guint16 rtpcc_xr_djb_from_time (RtpccTime d);
 RtpccTime rtpcc_xr_djb_to_time (guint16 v);
+
+/* ---- Round trips for a receiver (RFC 3611 §4.4, §4.5; xr-rtt.c) --------- */
+
+/* One XR packet from @sender_ssrc holding a Receiver Reference Time
+ * block with the 64-bit NTP timestamp @ntp: 20 bytes, 0 if @max is less. */
+gsize rtpcc_xr_rrtr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
+    guint64 ntp);
+/* One XR packet from @sender_ssrc holding a DLRR block with one
+ * sub-block: receiver @ssrc, @lrr (the middle 32 bits of its RRTR's
+ * timestamp) and @dlrr (the time since, 16.16 s): 24 bytes, 0 if @max is
+ * less. */
+gsize rtpcc_xr_dlrr_write (guint8 * buf, gsize max, guint32 sender_ssrc,
+    guint32 ssrc, guint32 lrr, guint32 dlrr);
+/* In one XR packet (@len = its length field): the first RRTR block's
+ * timestamp, or the DLRR sub-block about @ssrc. 1 found, 0 none, -1 a
+ * broken packet or a block of the wrong length (RRTR 12 bytes, DLRR 4 +
+ * 12 per sub-block). */
+gint rtpcc_xr_find_rrtr (const guint8 * data, gsize len, guint64 * ntp);
+gint rtpcc_xr_find_dlrr (const guint8 * data, gsize len, guint32 ssrc,
+    guint32 * lrr, guint32 * dlrr);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RtpccXrReport, rtpcc_xr_report_free)
 
