@@ -1,7 +1,7 @@
 /* RtpccFeedbackAdapter: CCFB, TWCC, XR and RR into per-packet reports.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <rtpcc/feedbackadapter.h>
+#include "feedbackadapter-private.h"
 #include <rtpcc/deliveryrate.h>
 #include <rtpcc/lossevents.h>
 #include <rtpcc/feedback/ccfb.h>
@@ -9,17 +9,6 @@
 #include <rtpcc/feedback/xr.h>
 
 #include <string.h>
-
-/* What one RTCP packet of a compound was to us. */
-typedef enum
-{
-  ABOUT_US,                     /* about packets or SSRCs we sent */
-  FOREIGN,                      /* about none of ours: counted */
-  IGNORED,                      /* valid, nothing for us (e.g. SDES) */
-  MALFORMED,                    /* counted */
-  IMPLAUSIBLE,                  /* counted, dropped whole */
-  CONTRADICTORY,                /* counted, dropped whole */
-} Verdict;
 
 /* A delivery-rate sample covers the packets sent within a smoothed RTT
  * of the newest acknowledged one (the span TFRC's X_recv covers, RFC 5348
@@ -29,49 +18,6 @@ typedef enum
 #define DELIVERY_WINDOW_MIN RTPCC_MSEC (100)
 #define DELIVERY_WINDOW_MAX RTPCC_SEC (1)
 
-struct _RtpccFeedbackAdapter
-{
-  RtpccSentHistory *history;
-  RtpccFeedbackMode mode;
-  RtpccTime ntp_offset;
-  RtpccFeedbackSink sink;
-  gpointer user_data;
-
-  /* the receiver's report clock on ours (a constant, unknown offset) */
-  gboolean have_remote;
-  RtpccTime remote_offset;
-  RtpccTime last_report_remote; /* unwrapped receiver time of last report */
-  RtpccTime min_owd;            /* minimum arrival − send seen (with offset) */
-
-  GArray *reports;              /* RtpccPacketReport of the current feedback */
-  GArray *discards;             /* RtpccPacketReport from XR */
-  /* RR mode: the XR packet just read held Loss RLE about our media, the
-   * per-packet feedback of this mode */
-  gboolean xr_feedback;
-  RtpccTwccUnwrapper *twcc;     /* TWCC mode */
-  GArray *twcc_results;         /* RtpccTwccResult scratch */
-  guint twcc_epoch;
-
-  /* what finish() hands the controller with the reports */
-  RtpccTime rtt_sample, report_time, arrival_resolution;
-  guint n_unreported;
-  /* packets sent before this crossed an outage: no RTT samples (NONE) */
-  RtpccTime rtt_from;
-
-  /* loss events among the packets reported since the last RTCP report,
-   * for the breaker's TCP equation */
-  RtpccLossEvents events;
-  guint64 cb_reported, cb_events;
-
-  /* receive rate over the receiver's report times */
-  RtpccTime rr_window_start;
-  guint64 rr_window_bytes;
-
-  RtpccDeliveryRate *delivery;
-  GArray *disputed;             /* RtpccSentEntry* a report contradicts */
-
-  RtpccFeedbackAdapterStats stats;
-};
 
 const gchar *
 rtpcc_feedback_mode_name (RtpccFeedbackMode mode)
@@ -169,8 +115,8 @@ update_rtt (RtpccFeedbackAdapter * a, RtpccTime sample)
 }
 
 /* what the controller learns of @e */
-static RtpccPacketReport
-report_of (const RtpccSentEntry * e)
+RtpccPacketReport
+rtpcc_feedback_adapter_report_of (const RtpccSentEntry * e)
 {
   RtpccPacketReport r;
 
@@ -187,7 +133,7 @@ report_of (const RtpccSentEntry * e)
 static void
 add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
 {
-  RtpccPacketReport r = report_of (e);
+  RtpccPacketReport r = rtpcc_feedback_adapter_report_of (e);
 
   g_array_append_val (a->reports, r);
   if (r.received) {
@@ -218,8 +164,8 @@ on_loss (RtpccSentEntry * e, gpointer user_data)
 }
 
 /* a packet reported received: TRUE if that is news */
-static gboolean
-received (RtpccFeedbackAdapter * a, RtpccSentEntry * e, RtpccTime arrival)
+gboolean
+rtpcc_feedback_adapter_mark_received (RtpccFeedbackAdapter * a, RtpccSentEntry * e, RtpccTime arrival)
 {
   if (e->state != RTPCC_SENT_PENDING && e->state != RTPCC_SENT_MISSING)
     return FALSE;
@@ -237,8 +183,8 @@ received (RtpccFeedbackAdapter * a, RtpccSentEntry * e, RtpccTime arrival)
  * (NONE: at an unknown time) or not (@got FALSE): does it contradict
  * what an earlier one said? A report repeats an arrival to within its
  * resolution @res. */
-static void
-check_entry (RtpccFeedbackAdapter * a, RtpccSentEntry * e, gboolean got,
+void
+rtpcc_feedback_adapter_check_entry (RtpccFeedbackAdapter * a, RtpccSentEntry * e, gboolean got,
     RtpccTime arrival, RtpccTime res)
 {
   if (e->state != RTPCC_SENT_RECEIVED)
@@ -251,8 +197,8 @@ check_entry (RtpccFeedbackAdapter * a, RtpccSentEntry * e, gboolean got,
 /* After the checks: the report is dropped if anything in it contradicted
  * an earlier one. Returns CONTRADICTORY then (the disputed packets no
  * longer count as delivered), else ABOUT_US. */
-static Verdict
-disputes (RtpccFeedbackAdapter * a, RtpccTime now)
+Verdict
+rtpcc_feedback_adapter_disputes (RtpccFeedbackAdapter * a, RtpccTime now)
 {
   if (a->disputed->len == 0)
     return ABOUT_US;
@@ -326,12 +272,12 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
         }
         continue;
       }
-      check_entry (a, e, m->received, ato == RTPCC_TIME_NONE
+      rtpcc_feedback_adapter_check_entry (a, e, m->received, ato == RTPCC_TIME_NONE
           || ato == RTPCC_TIME_INFINITE ? RTPCC_TIME_NONE :
           report_remote - ato + offset, res);
     }
   }
-  if ((v = disputes (a, now)) != ABOUT_US) {
+  if ((v = rtpcc_feedback_adapter_disputes (a, now)) != ABOUT_US) {
     rtpcc_ccfb_free (fb);
     return v;
   }
@@ -360,7 +306,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
       ato = rtpcc_ccfb_ato_to_delta (m->ato);
       arrival = ato == RTPCC_TIME_NONE || ato == RTPCC_TIME_INFINITE ?
           RTPCC_TIME_NONE : report_remote - ato + a->remote_offset;
-      if (received (a, e, arrival) && arrival != RTPCC_TIME_NONE
+      if (rtpcc_feedback_adapter_mark_received (a, e, arrival) && arrival != RTPCC_TIME_NONE
           && (!newest || e->seq > newest->seq))
         newest = e;
     }
@@ -421,12 +367,12 @@ on_twcc_parsed (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccTwcc * fb)
       }
       continue;
     }
-    check_entry (a, e, r->received, r->arrival != RTPCC_TIME_NONE
+    rtpcc_feedback_adapter_check_entry (a, e, r->received, r->arrival != RTPCC_TIME_NONE
         && a->have_remote && !mi.new_epoch && mi.epoch == a->twcc_epoch ?
         r->arrival + a->remote_offset : RTPCC_TIME_NONE, RTPCC_USEC (250));
   }
   {
-    Verdict v = disputes (a, now);
+    Verdict v = rtpcc_feedback_adapter_disputes (a, now);
     if (v != ABOUT_US)
       return v;
   }
@@ -459,7 +405,7 @@ on_twcc_parsed (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccTwcc * fb)
     known++;
     if (!r->received)
       rtpcc_sent_history_mark_missing (a->history, e);
-    else if (received (a, e, r->arrival != RTPCC_TIME_NONE && a->have_remote ?
+    else if (rtpcc_feedback_adapter_mark_received (a, e, r->arrival != RTPCC_TIME_NONE && a->have_remote ?
             r->arrival + a->remote_offset : RTPCC_TIME_NONE)
         && (!newest_sent || e->send_time > newest_sent->send_time))
       newest_sent = e;
@@ -573,241 +519,6 @@ finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
   return TRUE;
 }
 
-/* ---- XR (RFC 7097 Discard RLE) ------------------------------------------- */
-
-static void
-count_rle (const RtpccXrRleBlock * b, guint64 * lost, guint64 * received)
-{
-  for (guint i = 0; i < b->n_bits; i++) {
-    if (b->bits[i])
-      (*received)++;
-    else
-      (*lost)++;
-  }
-}
-
-/* The XR blocks other than Discard RLE, about our media: into the stats,
- * Delay Metrics to the sink. TRUE if one was about us. */
-static gboolean
-xr_metrics (RtpccFeedbackAdapter * a, RtpccTime now, const guint8 * data,
-    gsize len)
-{
-  g_autoptr (RtpccXrReport) x = NULL;
-  RtpccXrFeedbackStats *st = &a->stats.xr;
-  gboolean about_us = FALSE;
-
-  x = rtpcc_xr_report_parse (data, len, NULL);
-  if (!x) {
-    /* the RLE-only parser took it (it is laxer about length and
-     * padding): its other blocks are dropped */
-    st->dropped++;
-    return FALSE;
-  }
-  st->dropped += x->n_discarded;
-  for (guint i = 0; i < x->n_blocks; i++) {
-    const RtpccXrBlock *b = &x->blocks[i];
-    guint32 ssrc;
-
-    switch (b->bt) {
-      case RTPCC_XR_BT_LOSS_RLE:
-      case RTPCC_XR_BT_POST_REPAIR_RLE:
-        ssrc = b->rle.ssrc;
-        break;
-      case RTPCC_XR_BT_DELAY:
-        ssrc = b->delay.ssrc;
-        break;
-      case RTPCC_XR_BT_DEJITTER:
-        ssrc = b->dejitter.ssrc;
-        break;
-      case RTPCC_XR_BT_DISCARD_COUNT:
-        ssrc = b->discard_count.ssrc;
-        break;
-      case RTPCC_XR_BT_BYTES_DISCARDED:
-        ssrc = b->bytes_discarded.ssrc;
-        break;
-      default:                 /* Discard RLE: on_xr's */
-        continue;
-    }
-    if (!rtpcc_sent_history_get_stream (a->history, ssrc))
-      continue;
-    about_us = TRUE;
-    st->blocks++;
-    switch (b->bt) {
-      case RTPCC_XR_BT_LOSS_RLE:
-        count_rle (&b->rle, &st->loss_lost, &st->loss_received);
-        break;
-      case RTPCC_XR_BT_POST_REPAIR_RLE:
-        count_rle (&b->rle, &st->post_repair_lost,
-            &st->post_repair_received);
-        break;
-      case RTPCC_XR_BT_DELAY:
-        st->rtt_mean = rtpcc_xr_delay_to_time (b->delay.mean_rtt);
-        st->rtt_min = rtpcc_xr_delay_to_time (b->delay.min_rtt);
-        st->rtt_max = rtpcc_xr_delay_to_time (b->delay.max_rtt);
-        if (a->sink.xr_delay)
-          a->sink.xr_delay (a->user_data, now, st->rtt_mean,
-              st->rtt_min, st->rtt_max);
-        break;
-      case RTPCC_XR_BT_DEJITTER:
-        st->djb_nominal = rtpcc_xr_djb_to_time (b->dejitter.nominal);
-        st->djb_maximum = rtpcc_xr_djb_to_time (b->dejitter.maximum);
-        st->djb_high = rtpcc_xr_djb_to_time (b->dejitter.high_water);
-        st->djb_low = rtpcc_xr_djb_to_time (b->dejitter.low_water);
-        break;
-      case RTPCC_XR_BT_DISCARD_COUNT:
-        /* over range / unavailable: no count to take */
-        if (b->discard_count.packets >= RTPCC_XR_COUNT_OVER_RANGE)
-          break;
-        if (b->discard_count.interval == RTPCC_XR_I_CUMULATIVE)
-          st->discarded_packets = b->discard_count.packets;
-        else
-          st->discarded_packets += b->discard_count.packets;
-        break;
-      default:                 /* RTPCC_XR_BT_BYTES_DISCARDED */
-        if (b->bytes_discarded.interval == RTPCC_XR_I_CUMULATIVE)
-          st->discarded_bytes = b->bytes_discarded.bytes;
-        else
-          st->discarded_bytes += b->bytes_discarded.bytes;
-        break;
-    }
-  }
-  return about_us;
-}
-
-/* RR mode: Loss RLE blocks about our media (RFC 3611 §4.1: bit 1
- * received, at a time not given) are this mode's per-packet feedback,
- * checked whole first as a CCFB is. */
-static Verdict
-loss_rle_feedback (RtpccFeedbackAdapter * a, RtpccTime now, const RtpccXr * xr)
-{
-  gboolean any = FALSE;
-  Verdict v;
-
-  for (guint b = 0; b < xr->n_blocks; b++) {
-    const RtpccXrRleBlock *blk = &xr->blocks[b];
-    RtpccSentStream *st;
-    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
-        || !(st = rtpcc_sent_history_get_stream (a->history, blk->ssrc)))
-      continue;
-    any = TRUE;
-    for (guint i = 0; i < blk->n_bits; i++) {
-      guint16 seq = rtpcc_xr_rle_seq (blk, i);
-      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
-          seq);
-      if (!e) {
-        /* received, yet never sent: beyond the newest seq sent */
-        guint16 ahead = (guint16) (seq - st->highest_wire_seq);
-        if (blk->bits[i] && (!st->sent_any || (ahead > 0 && ahead < 0x8000))) {
-          g_array_set_size (a->disputed, 0);
-          return IMPLAUSIBLE;
-        }
-        continue;
-      }
-      check_entry (a, e, blk->bits[i], RTPCC_TIME_NONE, 0);
-    }
-  }
-  if (!any)
-    return IGNORED;
-  if ((v = disputes (a, now)) != ABOUT_US)
-    return v;
-  g_array_set_size (a->reports, 0);
-  for (guint b = 0; b < xr->n_blocks; b++) {
-    const RtpccXrRleBlock *blk = &xr->blocks[b];
-    if (blk->bt != RTPCC_XR_BT_LOSS_RLE
-        || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
-      continue;
-    for (guint i = 0; i < blk->n_bits; i++) {
-      RtpccSentEntry *e = rtpcc_sent_history_find (a->history, blk->ssrc,
-          rtpcc_xr_rle_seq (blk, i));
-      if (!e)
-        continue;
-      if (blk->bits[i])
-        (void) received (a, e, RTPCC_TIME_NONE);
-      else
-        rtpcc_sent_history_mark_missing (a->history, e);
-    }
-  }
-  a->stats.has_feedback = TRUE;
-  /* no arrival times, no RTT sample (the RR has one); the receive rate
-   * runs over our arrival times of the reports */
-  a->rtt_sample = RTPCC_TIME_NONE;
-  a->report_time = now;
-  a->arrival_resolution = 0;
-  a->xr_feedback = TRUE;
-  return ABOUT_US;
-}
-
-static Verdict
-on_xr (RtpccFeedbackAdapter * a, RtpccTime now,
-    const guint8 * data, gsize len)
-{
-  GError *err = NULL;
-  RtpccXr *xr = rtpcc_xr_parse (data, len, &err);
-  gboolean about_us = FALSE;
-
-  if (!xr) {
-    g_clear_error (&err);
-    return MALFORMED;
-  }
-  if (a->mode == RTPCC_FEEDBACK_RR) {
-    /* an implausible or contradictory report is dropped whole, before
-     * anything in it is used */
-    Verdict v = loss_rle_feedback (a, now, xr);
-    if (v != IGNORED && v != ABOUT_US) {
-      rtpcc_xr_free (xr);
-      return v;
-    }
-    about_us = v == ABOUT_US;
-  }
-  {
-    /* a packet of Discard RLE blocks alone (as always sent) is read once */
-    gboolean others = xr->n_skipped > 0;
-    for (guint b = 0; b < xr->n_blocks; b++)
-      others |= xr->blocks[b].bt != RTPCC_XR_BT_DISCARD_RLE;
-    if (others)
-      about_us |= xr_metrics (a, now, data, len);
-  }
-  for (guint b = 0; b < xr->n_blocks; b++) {
-    const RtpccXrRleBlock *blk = &xr->blocks[b];
-    /* Loss RLE: the stats (xr_metrics), and RR mode's per-packet
-     * feedback (above); with CCFB / TWCC those say more */
-    if (blk->bt != RTPCC_XR_BT_DISCARD_RLE || blk->early
-        || !rtpcc_sent_history_get_stream (a->history, blk->ssrc))
-      continue;
-    about_us = TRUE;
-    for (guint i = 0; i < blk->n_bits; i++) {
-      RtpccSentEntry *e;
-      RtpccPacketReport r;
-      if (!blk->bits[i])
-        continue;
-      /* thinned (T > 0): bit i is the i-th multiple of 2^T from
-       * begin_seq on, not begin_seq + i·2^T (RFC 3611 §4.1) */
-      e = rtpcc_sent_history_find (a->history, blk->ssrc,
-          rtpcc_xr_rle_seq (blk, i));
-      if (!e)
-        continue;
-      /* it arrived, whatever feedback has said about it yet */
-      r = report_of (e);
-      r.received = TRUE;
-      r.arrival = e->arrival;
-      g_array_append_val (a->discards, r);
-      a->stats.reported_discarded++;
-    }
-  }
-  rtpcc_xr_free (xr);
-  return about_us ? ABOUT_US : IGNORED;
-}
-
-static void
-hand_discards (RtpccFeedbackAdapter * a, RtpccTime now)
-{
-  if (a->discards->len == 0)
-    return;
-  a->sink.discards (a->user_data, now,
-      (const RtpccPacketReport *) a->discards->data, a->discards->len);
-  g_array_set_size (a->discards, 0);
-}
-
 /* ---- RR report blocks ---------------------------------------------------- */
 
 static gboolean
@@ -902,7 +613,7 @@ per_packet (RtpccFeedbackAdapter * a, RtpccTime now)
 {
   RtpccFeedback f;
 
-  hand_discards (a, now);
+  rtpcc_feedback_adapter_hand_discards (a, now);
   a->sink.feedback (a->user_data, now, finish (a, &f) ? &f : NULL);
 }
 
@@ -959,14 +670,14 @@ rtpcc_feedback_adapter_receive (RtpccFeedbackAdapter * a, RtpccTime now,
       }
       case RTPCC_RTCP_XR:
         a->xr_feedback = FALSE;
-        if (count (a, on_xr (a, now, pkt.data, pkt.len))) {
+        if (count (a, rtpcc_feedback_adapter_on_xr (a, now, pkt.data, pkt.len))) {
           about_us = TRUE;
           /* RR mode: Loss RLE is the per-packet feedback, discards ride
            * with it; without it they go alone */
           if (a->xr_feedback)
             per_packet (a, now);
           else if (a->mode == RTPCC_FEEDBACK_RR)
-            hand_discards (a, now);
+            rtpcc_feedback_adapter_hand_discards (a, now);
         }
         break;
       case RTPCC_RTCP_RTPFB:{

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <rtpcc/receiver.h>
+#include "receiver-private.h"
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/arrivallog.h>
@@ -17,34 +17,6 @@
 /* at most this many packets per SSRC in one CCFB */
 #define CCFB_MAX_REPORTS 512
 
-typedef struct
-{
-  RtpccRtpSourceStats stats;
-  guint32 clock_rate;
-  guint32 lsr;                  /* middle 32 bits of the last SR's NTP */
-  RtpccTime last_sr_arrival;
-  GArray *discards;             /* guint16 seqs awaiting a Discard RLE */
-  guint32 discards_total;       /* marked ever (MPRTCP Discard Count) */
-  RtpccTime last_heard;         /* last RTP packet */
-  gboolean media;               /* a packet with payload came on it */
-
-  /* XR beyond Discard RLE (config xr_blocks) */
-  gboolean xr_started;
-  guint64 xr_next;              /* first extended seq the next Loss /
-                                 * Post-repair RLE covers */
-  guint8 *repaired;             /* bitmap of 2^16 seqs marked repaired */
-  guint32 *sizes;               /* seq << 16 | size, at seq % SIZE_RING */
-  guint64 discarded, discarded_bytes;
-  gboolean have_djb;
-  RtpccXrDejitter djb;
-  guint64 xr_turn;              /* the XR packet it last went in, 0 never */
-} Source;
-
-/* packet sizes kept for Bytes Discarded: a discard is marked well within
- * this many packets of its arrival (a playout delay's worth) */
-#define SIZE_RING 4096
-#define RTP_FIXED_HEADER 12
-
 static void
 source_free (gpointer p)
 {
@@ -57,49 +29,6 @@ source_free (gpointer p)
   g_free (s);
 }
 
-struct _RtpccReceiver
-{
-  RtpccReceiverConfig config;
-  gchar *cname;
-  RtpccRng rng;
-  guint32 ssrc;
-
-  GHashTable *sources;          /* ssrc → Source* */
-  /* one path of a multipath stream: its subflow ID, or -1 (mprtp/ext.h) */
-  gint mprtp_subflow;
-  RtpccPeer *peer;              /* where the media comes from (on_*_from) */
-  RtpccArrivalLog *log;
-  RtpccTwccRecorder *twcc;      /* TWCC mode */
-  guint32 twcc_media_ssrc;      /* the media SSRC TWCC feedback names */
-
-  gboolean have_media;
-  gboolean new_since_feedback;
-  guint pending;                /* new packets since the last CCFB */
-  RtpccTime next_feedback;
-  RtpccTime next_rr;
-  RtpccTime rr_interval;        /* config, or shorter on request */
-  /* our maximum (TMMBR, RFC 5104): 0 none; sent with each RR until a
-   * TMMBN shows the sender has it */
-  guint64 max_bitrate;
-  gboolean tmmbr_pending;
-  RtpccTime last_early;         /* last early RR, or NONE */
-
-  /* frame interval from marker bits, for the adaptive CCFB interval */
-  RtpccTime last_marker;
-  RtpccTime frame_interval;
-
-  RtpccTime rate_window_start;
-  guint64 rate_window_bytes;
-
-  RtpccReceiverStats stats;
-  guint64 lost_evicted;         /* RFC 3550 losses of evicted sources */
-
-  guint64 xr_packets;           /* XR packets of write_xr_metrics sent */
-  /* RTT samples since the last XR Delay Metrics block */
-  RtpccTime rtt_min, rtt_max;
-  gdouble rtt_sum;
-  guint rtt_n;
-};
 
 void
 rtpcc_receiver_config_init (RtpccReceiverConfig * config)
@@ -247,8 +176,8 @@ evict_source (RtpccReceiver * r, RtpccTime now)
   return TRUE;
 }
 
-static Source *
-get_source (RtpccReceiver * r, guint32 ssrc, gboolean create, RtpccTime now)
+Source *
+rtpcc_receiver_get_source (RtpccReceiver * r, guint32 ssrc, gboolean create, RtpccTime now)
 {
   Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
 
@@ -270,7 +199,7 @@ gboolean
 rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
     const RtpccRtpInfo * info)
 {
-  Source *s = get_source (r, info->ssrc, TRUE, now);
+  Source *s = rtpcc_receiver_get_source (r, info->ssrc, TRUE, now);
 
   r->stats.packets_received++;
   r->stats.bytes_received += info->size;
@@ -479,7 +408,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         r->stats.rtcp_malformed++;
         return FALSE;
       }
-      s = get_source (r, sr.ssrc, FALSE, now);
+      s = rtpcc_receiver_get_source (r, sr.ssrc, FALSE, now);
       if (s) {
         s->lsr = rtpcc_ntp_short (sr.ntp);
         s->last_sr_arrival = now;
@@ -488,7 +417,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
         unknown = TRUE;
     } else if (pkt.pt == RTPCC_RTCP_RTPFB
         && pkt.count == RTPCC_RTPFB_FMT_TMMBN && pkt.body_len >= 4) {
-      if (!get_source (r, rtpcc_rd32 (pkt.body), FALSE, now)) {
+      if (!rtpcc_receiver_get_source (r, rtpcc_rd32 (pkt.body), FALSE, now)) {
         unknown = TRUE;
         continue;
       }
@@ -497,7 +426,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
     } else if (pkt.pt == RTPCC_RTCP_XR && pkt.len >= 8) {
       guint32 lrr, dlrr;
       gint found;
-      if (!get_source (r, rtpcc_rd32 (pkt.data + 4), FALSE, now)) {
+      if (!rtpcc_receiver_get_source (r, rtpcc_rd32 (pkt.data + 4), FALSE, now)) {
         unknown = TRUE;
         continue;
       }
@@ -522,7 +451,7 @@ rtpcc_receiver_on_rtcp (RtpccReceiver * r, RtpccTime now,
       /* another application's APP is not ours to judge: skipped */
       if (!rtpcc_report_interval_parse (pkt.data, pkt.len, &ssrc, &iv))
         continue;
-      if (!get_source (r, ssrc, FALSE, now)) {
+      if (!rtpcc_receiver_get_source (r, ssrc, FALSE, now)) {
         unknown = TRUE;
         continue;
       }
@@ -577,441 +506,6 @@ rtpcc_receiver_next_feedback_time (RtpccReceiver * r)
   return MIN (r->next_feedback, r->next_rr);
 }
 
-gboolean
-rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
-    guint32 ssrc, guint16 seq, guint count)
-{
-  Source *s = get_source (r, ssrc, FALSE, now);
-
-  if (!s || count == 0) {
-    r->stats.discards_rejected += MAX (count, 1);
-    return FALSE;
-  }
-  if (!s->discards)
-    s->discards = g_array_new (FALSE, FALSE, sizeof (guint16));
-  for (guint i = 0; i < count; i++) {
-    guint16 q = (guint16) (seq + i);
-    if (s->discards->len >= RTPCC_RECEIVER_MAX_DISCARDS
-        && (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)) {
-      r->stats.discards_rejected += count - i;
-      return i > 0;
-    }
-    s->discards_total++;
-    /* only Discard RLE reports them one by one */
-    if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)
-      g_array_append_val (s->discards, q);
-    r->stats.discards_marked++;
-    s->discarded++;
-    if (s->sizes && (s->sizes[q % SIZE_RING] >> 16) == q)
-      s->discarded_bytes += (s->sizes[q % SIZE_RING] & 0xffff) -
-          MIN (s->sizes[q % SIZE_RING] & 0xffff, RTP_FIXED_HEADER);
-  }
-  if (r->config.early_discard_feedback && r->next_rr != RTPCC_TIME_NONE
-      && r->next_rr > now && (r->last_early == RTPCC_TIME_NONE
-          || now - r->last_early >= 2 * r->rr_interval)) {
-    /* an early report: at most one per two regular intervals */
-    r->next_rr = now;
-    r->last_early = now;
-    r->stats.early_feedback++;
-  }
-  return TRUE;
-}
-
-/* XR bytes a regular report may spend on discards, so the per-packet
- * feedback behind it in the compound keeps its room */
-#define XR_BUDGET 256
-
-static gint
-cmp_int (gconstpointer a, gconstpointer b)
-{
-  gint x = *(const gint *) a, y = *(const gint *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* The Discard RLE block over the first @k of the sorted offsets @d (from
- * @ref); bits freshly allocated. */
-static void
-discard_block (RtpccXrRleBlock * b, guint32 ssrc, guint16 ref,
-    const gint * d, guint k)
-{
-  memset (b, 0, sizeof (*b));
-  b->bt = RTPCC_XR_BT_DISCARD_RLE;
-  b->ssrc = ssrc;
-  b->begin_seq = (guint16) (ref + d[0]);
-  b->n_bits = (guint) (d[k - 1] - d[0] + 1);
-  b->end_seq = (guint16) (b->begin_seq + b->n_bits);
-  b->bits = g_malloc0 (b->n_bits);
-  for (guint i = 0; i < k; i++)
-    b->bits[d[i] - d[0]] = 1;
-}
-
-/* One Discard RLE block per source with pending discards, all in one XR
- * packet of at most XR_BUDGET bytes. A source whose discards do not all
- * fit reports the oldest (in sequence order) and keeps the rest for the
- * next report. 0 if none. */
-static gsize
-write_discards (RtpccReceiver * r, guint8 * buf, gsize max)
-{
-  GHashTableIter hit;
-  gpointer value;
-  GArray *blocks = g_array_new (FALSE, TRUE, sizeof (RtpccXrRleBlock));
-  GPtrArray *srcs = g_ptr_array_new ();
-  GArray *reported = g_array_new (FALSE, FALSE, sizeof (guint));
-  gsize n = 0, budget, per;
-
-  budget = MIN (max, XR_BUDGET);
-  if (budget < 8 + 16)
-    goto out;
-  g_hash_table_iter_init (&hit, r->sources);
-  while (g_hash_table_iter_next (&hit, NULL, &value))
-    if (((Source *) value)->discards && ((Source *) value)->discards->len)
-      g_ptr_array_add (srcs, value);
-  if (srcs->len == 0)
-    goto out;
-  per = MAX ((budget - 8) / srcs->len, 16);
-  for (guint si = 0; si < srcs->len && (blocks->len + 1) * 16 + 8 <= budget;
-      si++) {
-    Source *s = g_ptr_array_index (srcs, si);
-    guint16 ref = g_array_index (s->discards, guint16, 0);
-    GArray *d = g_array_sized_new (FALSE, FALSE, sizeof (gint),
-        s->discards->len);
-    guint u = 0, lo, hi, k;
-    RtpccXrRleBlock b;
-
-    /* offsets from the first pending seq in serial-number order, unique */
-    for (guint i = 0; i < s->discards->len; i++) {
-      gint o = (gint16) (g_array_index (s->discards, guint16, i) - ref);
-      g_array_append_val (d, o);
-    }
-    g_array_sort (d, cmp_int);
-    for (guint i = 0; i < d->len; i++)
-      if (u == 0 || g_array_index (d, gint, i) != g_array_index (d, gint,
-              u - 1))
-        g_array_index (d, gint, u++) = g_array_index (d, gint, i);
-    /* the longest prefix whose block fits this source's share */
-    lo = 1;
-    hi = u;
-    while (lo < hi) {
-      guint mid = (lo + hi + 1) / 2;
-      gsize sz;
-      discard_block (&b, s->stats.ssrc, ref, (const gint *) d->data, mid);
-      sz = rtpcc_xr_rle_block_size (&b);
-      g_free (b.bits);
-      if (sz <= per)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    k = lo;
-    discard_block (&b, s->stats.ssrc, ref, (const gint *) d->data, k);
-    g_array_append_val (blocks, b);
-    /* keep what was not reported */
-    {
-      gint last = g_array_index (d, gint, k - 1);
-      guint kept = 0, gone = 0;
-      for (guint i = 0; i < s->discards->len; i++) {
-        guint16 q = g_array_index (s->discards, guint16, i);
-        if ((gint16) (q - ref) > last)
-          g_array_index (s->discards, guint16, kept++) = q;
-        else
-          gone++;
-      }
-      g_array_set_size (s->discards, kept);
-      g_array_append_val (reported, gone);
-    }
-    g_array_unref (d);
-  }
-  n = rtpcc_xr_write (buf, budget, r->ssrc,
-      (const RtpccXrRleBlock *) blocks->data, blocks->len);
-  /* cannot fail with the sizes checked; counted only when sent */
-  if (n > 0)
-    for (guint i = 0; i < reported->len; i++)
-      r->stats.discards_reported += g_array_index (reported, guint, i);
-out:
-  for (guint i = 0; i < blocks->len; i++)
-    g_free (g_array_index (blocks, RtpccXrRleBlock, i).bits);
-  g_array_unref (blocks);
-  g_ptr_array_unref (srcs);
-  g_array_unref (reported);
-  return n;
-}
-
-/* One path of a multipath stream: the RR's blocks again as MPRTCP subflow
- * reports (draft-ietf-avtcore-mprtp §9.2; the sequence space counted is
- * this path's FSSN, see rtpcc_receiver_set_mprtp_subflow), each with the
- * source's cumulative discards, one MPRTCP packet per media source. The
- * same blocks: a report block is made once per interval (its fraction
- * lost is since the previous one). */
-static gsize
-write_subflow_reports (RtpccReceiver * r, const RtpccRtcpRR * rr,
-    guint8 * buf, gsize max)
-{
-  gsize n = 0;
-
-  if (r->mprtp_subflow < 0)
-    return 0;
-  for (guint i = 0; i < rr->n_blocks; i++) {
-    Source *s = g_hash_table_lookup (r->sources,
-        GUINT_TO_POINTER (rr->blocks[i].ssrc));
-    RtpccMprtpSubflowReport rep;
-    gsize m;
-
-    if (!s || !s->media)
-      continue;
-    memset (&rep, 0, sizeof rep);
-    rep.subflow_id = (guint16) r->mprtp_subflow;
-    rep.rr = rr->blocks[i];
-    rep.has_discards = TRUE;
-    rep.discards = s->discards_total;
-    m = rtpcc_mprtcp_write (buf + n, max - n, r->ssrc, rr->blocks[i].ssrc,
-        &rep, 1);
-    if (m == 0)
-      break;
-    n += m;
-    r->stats.mprtcp_sent++;
-  }
-  return n;
-}
-
-gboolean
-rtpcc_receiver_mark_repaired (RtpccReceiver * r, RtpccTime now,
-    guint32 ssrc, guint16 seq)
-{
-  Source *s = get_source (r, ssrc, FALSE, now);
-
-  if (!s)
-    return FALSE;
-  if (!s->repaired)
-    s->repaired = g_malloc0 (65536 / 8);
-  s->repaired[seq >> 3] |= (guint8) (1u << (seq & 7));
-  r->stats.repairs_marked++;
-  return TRUE;
-}
-
-void
-rtpcc_receiver_add_rtt (RtpccReceiver * r, RtpccTime rtt)
-{
-  if (rtt == RTPCC_TIME_NONE || rtt <= 0)
-    return;
-  if (r->rtt_n == 0 || rtt < r->rtt_min)
-    r->rtt_min = rtt;
-  if (r->rtt_n == 0 || rtt > r->rtt_max)
-    r->rtt_max = rtt;
-  r->rtt_sum += (gdouble) rtt;
-  r->rtt_n++;
-}
-
-gboolean
-rtpcc_receiver_set_dejitter (RtpccReceiver * r, guint32 ssrc,
-    gboolean adaptive, RtpccTime nominal, RtpccTime maximum,
-    RtpccTime high_water, RtpccTime low_water)
-{
-  Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
-
-  if (!s)
-    return FALSE;
-  s->have_djb = TRUE;
-  s->djb.interval = RTPCC_XR_I_SAMPLED;
-  s->djb.adaptive = adaptive;
-  s->djb.ssrc = ssrc;
-  s->djb.nominal = rtpcc_xr_djb_from_time (nominal);
-  s->djb.maximum = rtpcc_xr_djb_from_time (maximum);
-  s->djb.high_water = rtpcc_xr_djb_from_time (high_water);
-  s->djb.low_water = rtpcc_xr_djb_from_time (low_water);
-  return TRUE;
-}
-
-/* XR bytes a regular report may spend on the blocks other than Discard
- * RLE: two RLE blocks of XR_RLE_MAX packets at worst (all bit vectors,
- * 15 packets per 2 bytes) and the fixed-size blocks fit */
-#define XR_METRICS_BUDGET 256
-#define XR_RLE_MAX MIN (RTPCC_RECEIVER_XR_RLE_MAX, 512)
-
-/* sources that waited longest for their XR blocks first */
-static gint
-cmp_xr_turn (gconstpointer a, gconstpointer b)
-{
-  const Source *x = *(Source * const *) a, *y = *(Source * const *) b;
-  return x->xr_turn < y->xr_turn ? -1 : x->xr_turn > y->xr_turn;
-}
-
-/* A Loss (@post_repair FALSE) or Post-repair Loss RLE block over
- * [@begin, @begin + @n) of @s: bits freshly allocated. */
-static void
-loss_block (RtpccReceiver * r, Source * s, guint64 begin, guint n,
-    gboolean post_repair, RtpccXrBlock * out)
-{
-  RtpccXrRleBlock *b = &out->rle;
-
-  memset (out, 0, sizeof (*out));
-  out->bt = b->bt = post_repair ? RTPCC_XR_BT_POST_REPAIR_RLE :
-      RTPCC_XR_BT_LOSS_RLE;
-  b->ssrc = s->stats.ssrc;
-  b->begin_seq = (guint16) begin;
-  b->end_seq = (guint16) (begin + n);
-  b->n_bits = n;
-  b->bits = g_malloc0 (MAX (n, 1));
-  for (guint i = 0; i < n; i++) {
-    guint16 q = (guint16) (begin + i);
-    b->bits[i] = rtpcc_arrival_log_lookup (r->log, s->stats.ssrc, begin + i,
-        NULL, NULL) || (post_repair && s->repaired
-        && (s->repaired[q >> 3] >> (q & 7)) & 1);
-  }
-}
-
-/* The blocks xr_blocks asks for besides Discard RLE, for every media
- * source, as one XR packet of at most XR_METRICS_BUDGET bytes; a source
- * whose blocks do not fit waits for the next report, where it comes
- * first (those that waited longest go first). 0 if none. */
-static gsize
-write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
-{
-  guint flags = r->config.xr_blocks;
-  GArray *blocks;
-  GHashTableIter hit;
-  gpointer value;
-  gsize n = 0, used = 8, budget = MIN (max, XR_METRICS_BUDGET);
-  GPtrArray *advanced = g_ptr_array_new ();
-  GArray *ends = g_array_new (FALSE, FALSE, sizeof (guint64));
-  GPtrArray *order, *included = g_ptr_array_new ();
-  guint64 skipped = 0;
-
-  if (!(flags & ~RTPCC_RECEIVER_XR_DISCARD_RLE) || budget < 8 + 12) {
-    g_ptr_array_unref (included);
-    g_ptr_array_unref (advanced);
-    g_array_unref (ends);
-    return 0;
-  }
-  blocks = g_array_new (FALSE, TRUE, sizeof (RtpccXrBlock));
-  order = g_ptr_array_new ();
-  g_hash_table_iter_init (&hit, r->sources);
-  while (g_hash_table_iter_next (&hit, NULL, &value))
-    g_ptr_array_add (order, value);
-  g_ptr_array_sort (order, cmp_xr_turn);
-  for (guint si = 0; si < order->len; si++) {
-    Source *s = g_ptr_array_index (order, si);
-    guint first = blocks->len;
-    gsize need = 0;
-    guint64 highest, begin = 0, end = 0;
-    RtpccXrBlock b;
-
-    if (!s->media)
-      continue;
-    if ((flags & (RTPCC_RECEIVER_XR_LOSS_RLE |
-                RTPCC_RECEIVER_XR_POST_REPAIR_RLE)) && s->xr_started
-        && rtpcc_arrival_log_get_highest (r->log, s->stats.ssrc, &highest,
-            NULL) && highest + 1 > s->xr_next) {
-      begin = s->xr_next;
-      end = highest + 1;
-      if (end - begin > XR_RLE_MAX) {
-        /* fell behind: the newest packets matter, the older go unreported */
-        skipped += end - XR_RLE_MAX - begin;
-        begin = end - XR_RLE_MAX;
-      }
-      if (flags & RTPCC_RECEIVER_XR_LOSS_RLE) {
-        loss_block (r, s, begin, (guint) (end - begin), FALSE, &b);
-        g_array_append_val (blocks, b);
-      }
-      if (flags & RTPCC_RECEIVER_XR_POST_REPAIR_RLE) {
-        loss_block (r, s, begin, (guint) (end - begin), TRUE, &b);
-        g_array_append_val (blocks, b);
-      }
-    }
-    if (flags & RTPCC_RECEIVER_XR_DELAY) {
-      memset (&b, 0, sizeof (b));
-      b.bt = RTPCC_XR_BT_DELAY;
-      b.delay.interval = RTPCC_XR_I_INTERVAL;
-      b.delay.ssrc = s->stats.ssrc;
-      b.delay.min_rtt = rtpcc_xr_delay_from_time (r->rtt_n ? r->rtt_min :
-          RTPCC_TIME_NONE);
-      b.delay.max_rtt = rtpcc_xr_delay_from_time (r->rtt_n ? r->rtt_max :
-          RTPCC_TIME_NONE);
-      b.delay.mean_rtt = rtpcc_xr_delay_from_time (r->rtt_n ?
-          (RtpccTime) (r->rtt_sum / r->rtt_n) : RTPCC_TIME_NONE);
-      b.delay.end_system_delay = RTPCC_XR_ES_DELAY_UNAVAILABLE;
-      g_array_append_val (blocks, b);
-    }
-    if (flags & RTPCC_RECEIVER_XR_DISCARD_COUNT) {
-      memset (&b, 0, sizeof (b));
-      b.bt = RTPCC_XR_BT_DISCARD_COUNT;
-      b.discard_count.interval = RTPCC_XR_I_CUMULATIVE;
-      b.discard_count.discard_type = RTPCC_XR_DT_LATE;
-      b.discard_count.ssrc = s->stats.ssrc;
-      b.discard_count.packets = (guint32) MIN (s->discarded,
-          RTPCC_XR_COUNT_OVER_RANGE);
-      g_array_append_val (blocks, b);
-    }
-    if (flags & RTPCC_RECEIVER_XR_BYTES_DISCARDED) {
-      memset (&b, 0, sizeof (b));
-      b.bt = RTPCC_XR_BT_BYTES_DISCARDED;
-      b.bytes_discarded.interval = RTPCC_XR_I_CUMULATIVE;
-      b.bytes_discarded.ssrc = s->stats.ssrc;
-      /* RFC 7243 has no "over range": the count wraps like RTP's */
-      b.bytes_discarded.bytes = (guint32) s->discarded_bytes;
-      g_array_append_val (blocks, b);
-    }
-    if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && s->have_djb) {
-      memset (&b, 0, sizeof (b));
-      b.bt = RTPCC_XR_BT_DEJITTER;
-      b.dejitter = s->djb;
-      g_array_append_val (blocks, b);
-    }
-    for (guint i = first; i < blocks->len; i++)
-      need += rtpcc_xr_block_size (&g_array_index (blocks, RtpccXrBlock, i));
-    if (used + need > budget) {
-      /* next time (the cursor stays) */
-      for (guint i = first; i < blocks->len; i++) {
-        RtpccXrBlock *x = &g_array_index (blocks, RtpccXrBlock, i);
-        if (x->bt == RTPCC_XR_BT_LOSS_RLE
-            || x->bt == RTPCC_XR_BT_POST_REPAIR_RLE)
-          g_free (x->rle.bits);
-      }
-      g_array_set_size (blocks, first);
-      continue;
-    }
-    used += need;
-    if (need > 0)
-      g_ptr_array_add (included, s);
-    if (end > begin) {
-      g_ptr_array_add (advanced, s);
-      g_array_append_val (ends, end);
-    }
-  }
-  if (blocks->len > 0)
-    n = rtpcc_xr_report_write (buf, budget, r->ssrc,
-        (const RtpccXrBlock *) blocks->data, blocks->len);
-  if (n > 0) {
-    r->xr_packets++;
-    for (guint i = 0; i < included->len; i++)
-      ((Source *) g_ptr_array_index (included, i))->xr_turn = r->xr_packets;
-    r->stats.xr_blocks_sent += blocks->len;
-    r->stats.xr_rle_skipped += skipped;
-    for (guint i = 0; i < advanced->len; i++) {
-      Source *s = g_ptr_array_index (advanced, i);
-      guint64 end = g_array_index (ends, guint64, i);
-      /* the repairs reported are done with */
-      if (s->repaired && end - s->xr_next >= 65536)
-        memset (s->repaired, 0, 65536 / 8);
-      else if (s->repaired)
-        for (guint64 q = s->xr_next; q < end; q++)
-          s->repaired[(guint16) q >> 3] &= (guint8) ~(1u << (q & 7));
-      s->xr_next = end;
-    }
-    r->rtt_n = 0;
-    r->rtt_sum = 0;
-  }
-  for (guint i = 0; i < blocks->len; i++) {
-    RtpccXrBlock *x = &g_array_index (blocks, RtpccXrBlock, i);
-    if (x->bt == RTPCC_XR_BT_LOSS_RLE || x->bt == RTPCC_XR_BT_POST_REPAIR_RLE)
-      g_free (x->rle.bits);
-  }
-  g_array_unref (blocks);
-  g_ptr_array_unref (order);
-  g_ptr_array_unref (included);
-  g_ptr_array_unref (advanced);
-  g_array_unref (ends);
-  return n;
-}
 
 static gsize
 write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
@@ -1040,14 +534,14 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
   /* XR after SDES (RFC 3550 §6.1 order), before any per-packet feedback */
   n += m;
   if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DISCARD_RLE)
-    n += write_discards (r, buf + n, max - n);
-  n += write_xr_metrics (r, buf + n, max - n);
+    n += rtpcc_receiver_write_discards (r, buf + n, max - n);
+  n += rtpcc_receiver_write_xr_metrics (r, buf + n, max - n);
   /* RFC 3611 §4.4: the sender's DLRR answer gives the next round trip */
   if (r->config.xr_blocks & RTPCC_RECEIVER_XR_DELAY)
     n += rtpcc_xr_rrtr_write (buf + n, max - n, r->ssrc,
         rtpcc_ntp_from_time (now, r->config.ntp_offset));
   n += write_tmmbr (r, buf + n, max - n);
-  return n + write_subflow_reports (r, &rr, buf + n, max - n);
+  return n + rtpcc_receiver_write_subflow_reports (r, &rr, buf + n, max - n);
 }
 
 gsize
