@@ -82,6 +82,19 @@ typedef struct
   gboolean no_more_nacks;       /* a retry could no longer arrive in time */
 } Missing;
 
+/* A FEC block some of whose repair packets are in. */
+typedef struct
+{
+  gint64 ext[RTPCC_REPAIR_FEC_MAX_SEQS];        /* extended seqs covered */
+  guint n;
+  guint n_parity;               /* repair packets in: losses it rebuilds */
+  gboolean complete;
+  RtpccTime at;                 /* latest repair packet */
+} FecBlock;
+
+/* arrival times of the latest originals, for the FEC window */
+#define ARRIVALS 1024
+
 struct _RtpccRepair
 {
   RtpccRepairConfig config;
@@ -103,6 +116,13 @@ struct _RtpccRepair
 
   GArray *missing;              /* Missing, ascending ext */
 
+  /* FEC */
+  FecBlock *blocks;             /* ring of RTPCC_REPAIR_FEC_BLOCKS */
+  guint n_blocks, next_block;
+  WindowExtreme fec_window;     /* max first packet → repair packet */
+  gint64 arrival_ext[ARRIVALS];
+  RtpccTime arrival_at[ARRIVALS];
+
   /* RTT */
   RtpccTime rtt_set;            /* NONE: not set */
   RtpccTime srtt;               /* 0: no sample */
@@ -112,6 +132,7 @@ struct _RtpccRepair
   RtpccTime broken_since;
   RtpccTime last_request;       /* NONE: never asked */
   gboolean request_pending;     /* asked, no key frame since */
+  guint request_repeats;        /* of the pending request */
   guint8 fir_seq;
 
   RtpccTime last_now;           /* the latest time we were given */
@@ -132,6 +153,8 @@ rtpcc_repair_config_init (RtpccRepairConfig * config)
   config->fec_window = 0;
   config->keyframe_min_interval = RTPCC_MSEC (300);
   config->keyframe_feedback = FALSE;
+  config->max_keyframe_repeats = 3;
+  config->fec_downstream = FALSE;
   config->max_missing = 1000;
 }
 
@@ -167,6 +190,10 @@ reset_stream (RtpccRepair * r)
   window_reset (&r->transit);
   window_reset (&r->reorder);
   g_array_set_size (r->missing, 0);
+  r->n_blocks = r->next_block = 0;
+  window_reset (&r->fec_window);
+  for (guint i = 0; i < ARRIVALS; i++)
+    r->arrival_ext[i] = -1;
   r->broken = FALSE;
   r->request_pending = FALSE;
 }
@@ -186,6 +213,7 @@ rtpcc_repair_new (const RtpccRepairConfig * config, GError ** error)
   r = g_new0 (RtpccRepair, 1);
   r->config = *config;
   r->missing = g_array_new (FALSE, FALSE, sizeof (Missing));
+  r->blocks = g_new0 (FecBlock, RTPCC_REPAIR_FEC_BLOCKS);
   r->rtt_set = RTPCC_TIME_NONE;
   r->last_request = RTPCC_TIME_NONE;
   reset_stream (r);
@@ -198,6 +226,7 @@ rtpcc_repair_free (RtpccRepair * repair)
   if (repair == NULL)
     return;
   g_array_free (repair->missing, TRUE);
+  g_free (repair->blocks);
   g_free (repair);
 }
 
@@ -220,6 +249,17 @@ reorder_wait (const RtpccRepair * r, RtpccTime now)
   if (window_get (&r->reorder, now, TRUE, &late))
     w = MAX (w, late + late / 2);
   return MIN (w, r->config.reorder_max);
+}
+
+/* The FEC window in force: configured, or the largest learnt of late. */
+static RtpccTime
+fec_window (const RtpccRepair * r, RtpccTime now)
+{
+  gint64 learnt;
+
+  if (window_get (&r->fec_window, now, TRUE, &learnt))
+    return MAX (r->config.fec_window, learnt);
+  return r->config.fec_window;
 }
 
 static RtpccTime
@@ -339,6 +379,8 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
   gint64 gap = ext - r->highest - 1;
   guint32 lost_ts = r->highest_marker ? ts : r->highest_ts;
   RtpccTime deadline, wait = reorder_wait (r, now);
+  RtpccTime window = fec_window (r, now);
+  RtpccTime answer = current_rtt (r) + r->config.nack_margin;
 
   if (gap <= 0)
     return;
@@ -362,8 +404,9 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
     m.lost_at = now + wait;
     m.deadline = deadline;
     m.fec_until = RTPCC_TIME_NONE;
-    if (r->config.fec_window > 0 && now + r->config.fec_window < deadline)
-      m.fec_until = now + r->config.fec_window;
+    /* wait only if what FEC leaves can still be NACKed in time */
+    if (window > 0 && now + window + answer < deadline)
+      m.fec_until = now + window;
     m.last_nack = RTPCC_TIME_NONE;
     g_array_append_val (r->missing, m);
   }
@@ -465,37 +508,126 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     return;
   }
   /* learn this packet's transit first: the gap's deadline uses it */
-  if (source == RTPCC_REPAIR_ORIGINAL)
+  if (source == RTPCC_REPAIR_ORIGINAL) {
     learn_transit (r, now, rtp_ts);
+    r->arrival_ext[ext % ARRIVALS] = ext;
+    r->arrival_at[ext % ARRIVALS] = now;
+  }
   add_gap (r, now, ext, rtp_ts);
   r->highest = ext;
   r->highest_ts = rtp_ts;
   r->highest_marker = marker;
 }
 
+/* Peels the remembered blocks: a block with no more losses left than
+ * repair packets in rebuilds them, and those count as present for the
+ * other blocks (a 2-D decoder's iteration); then the losses of complete
+ * blocks that cannot rebuild them are NACK-able at once. */
+static void
+settle_fec (RtpccRepair * r)
+{
+  gboolean changed = TRUE;
+
+  while (changed) {
+    changed = FALSE;
+    for (guint b = 0; b < r->n_blocks; b++) {
+      FecBlock *blk = &r->blocks[b];
+      guint left = 0;
+
+      for (guint i = 0; i < blk->n; i++) {
+        Missing *m = find_missing (r, blk->ext[i], NULL);
+        if (m != NULL && !m->fec_ok)
+          left++;
+      }
+      if (left == 0 || left > blk->n_parity)
+        continue;
+      for (guint i = 0; i < blk->n; i++) {
+        Missing *m = find_missing (r, blk->ext[i], NULL);
+        if (m != NULL && !m->fec_ok) {
+          m->fec_ok = TRUE;
+          r->stats.fec_rebuildable++;
+        }
+      }
+      changed = TRUE;
+    }
+  }
+  for (guint b = 0; b < r->n_blocks; b++) {
+    FecBlock *blk = &r->blocks[b];
+
+    if (!blk->complete)
+      continue;
+    for (guint i = 0; i < blk->n; i++) {
+      Missing *m = find_missing (r, blk->ext[i], NULL);
+      if (m != NULL && !m->fec_ok && m->fec_until != RTPCC_TIME_NONE) {
+        m->fec_until = RTPCC_TIME_NONE;
+        r->stats.fec_unrecoverable++;
+      }
+    }
+  }
+}
+
+/* The window sample of a repair packet: from the earliest arrival among
+ * the originals it covers. */
+static void
+learn_fec_window (RtpccRepair * r, RtpccTime now, const FecBlock * blk)
+{
+  RtpccTime first = RTPCC_TIME_NONE;
+
+  for (guint i = 0; i < blk->n; i++) {
+    guint slot = (guint) (blk->ext[i] % ARRIVALS);
+
+    if (r->arrival_ext[slot] == blk->ext[i] && (first == RTPCC_TIME_NONE
+            || r->arrival_at[slot] < first))
+      first = r->arrival_at[slot];
+  }
+  if (first != RTPCC_TIME_NONE && now >= first)
+    window_add (&r->fec_window, now, now - first, TRUE);
+}
+
+void
+rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
+    const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete)
+{
+  RtpccRepair *r = repair;
+  FecBlock blk = { {0}, 0, 0, FALSE, 0 };
+  FecBlock *slot = NULL;
+
+  r->last_now = now;
+  if (!r->started || seqs == NULL || n_seqs == 0)
+    return;
+  blk.n = MIN (n_seqs, RTPCC_REPAIR_FEC_MAX_SEQS);
+  for (guint i = 0; i < blk.n; i++)
+    blk.ext[i] = ext_of (r, seqs[i]);
+  blk.n_parity = n_parity;
+  blk.complete = complete;
+  blk.at = now;
+  learn_fec_window (r, now, &blk);
+
+  for (guint b = 0; b < r->n_blocks && slot == NULL; b++) {
+    FecBlock *o = &r->blocks[b];
+    if (o->n == blk.n && memcmp (o->ext, blk.ext,
+            blk.n * sizeof (gint64)) == 0)
+      slot = o;
+  }
+  if (slot != NULL) {
+    slot->n_parity = MAX (slot->n_parity, blk.n_parity);
+    slot->complete |= blk.complete;
+    slot->at = now;
+  } else {
+    /* the oldest goes: its losses are long settled */
+    slot = &r->blocks[r->next_block];
+    r->next_block = (r->next_block + 1) % RTPCC_REPAIR_FEC_BLOCKS;
+    r->n_blocks = MIN (r->n_blocks + 1, RTPCC_REPAIR_FEC_BLOCKS);
+    *slot = blk;
+  }
+  settle_fec (r);
+}
+
 void
 rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint can_recover)
 {
-  RtpccRepair *r = repair;
-  guint missing = 0;
-
-  r->last_now = now;
-  if (!r->started || seqs == NULL)
-    return;
-  for (guint i = 0; i < n_seqs; i++)
-    if (find_missing (r, ext_of (r, seqs[i]), NULL))
-      missing++;
-  for (guint i = 0; i < n_seqs && missing > 0; i++) {
-    Missing *m = find_missing (r, ext_of (r, seqs[i]), NULL);
-
-    if (m == NULL)
-      continue;
-    if (missing <= can_recover)
-      m->fec_ok = TRUE;
-    else
-      m->fec_until = RTPCC_TIME_NONE;
-  }
+  rtpcc_repair_on_fec_parity (repair, now, seqs, n_seqs, can_recover, TRUE);
 }
 
 void
@@ -568,7 +700,10 @@ decide (RtpccRepair * r, Missing * m, RtpccTime now, gboolean * nack)
       r->stats.fec_waits++;
   }
   if (now >= m->deadline) {
-    give_up (r, m, now);
+    if (m->fec_ok && r->config.fec_downstream)
+      r->stats.fec_left++;      /* its rebuild is not ours to see */
+    else
+      give_up (r, m, now);
     return FALSE;
   }
   if (m->fec_ok)
@@ -625,6 +760,8 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
   memset (out, 0, sizeof (*out));
   out->ssrc = r->ssrc;
   r->last_now = now;
+  if (r->n_blocks > 0 && r->missing->len > 0)
+    settle_fec (r);
 
   for (guint i = 0; i < r->missing->len; i++) {
     Missing m = g_array_index (r->missing, Missing, i);
@@ -650,8 +787,17 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
     r->stats.nacked += out->n_nack;
   }
 
+  if (r->broken && r->request_pending
+      && r->request_repeats >= r->config.max_keyframe_repeats
+      && now >= r->last_request + keyframe_interval (r)) {
+    /* the sender does not answer: stop until the next breakage */
+    r->stats.keyframe_unanswered++;
+    r->broken = FALSE;
+    r->request_pending = FALSE;
+  }
   if (r->broken && (r->last_request == RTPCC_TIME_NONE
           || now >= r->last_request + keyframe_interval (r))) {
+    r->request_repeats = r->request_pending ? r->request_repeats + 1 : 0;
     out->keyframe = TRUE;
     out->keyframe_repeat = r->request_pending;
     if (!r->request_pending)
@@ -691,4 +837,5 @@ rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats)
   stats->rtt = current_rtt (repair);
   stats->repair_rtt = repair->srtt;
   stats->reorder_wait = reorder_wait (repair, repair->last_now);
+  stats->fec_window = fec_window (repair, repair->last_now);
 }
