@@ -79,6 +79,7 @@ typedef struct
   guint nacks;
   gboolean declared;            /* counted as a loss */
   gboolean fec_ok;              /* a complete FEC block will rebuild it */
+  gboolean fec_failed;          /* a complete FEC block cannot */
   gboolean no_more_nacks;       /* a retry could no longer arrive in time */
 } Missing;
 
@@ -558,7 +559,8 @@ settle_fec (RtpccRepair * r)
       continue;
     for (guint i = 0; i < blk->n; i++) {
       Missing *m = find_missing (r, blk->ext[i], NULL);
-      if (m != NULL && !m->fec_ok && m->fec_until != RTPCC_TIME_NONE) {
+      if (m != NULL && !m->fec_ok && !m->fec_failed) {
+        m->fec_failed = TRUE;
         m->fec_until = RTPCC_TIME_NONE;
         r->stats.fec_unrecoverable++;
       }

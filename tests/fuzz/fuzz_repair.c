@@ -56,11 +56,16 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         break;
       case 6:{
         guint16 seqs[16];
-        guint n = 1 + arg % 16;
+        guint n = 1 + arg % 16, stride = 1 + (data[i + 1] & 3);
 
         for (guint k = 0; k < n; k++)
-          seqs[k] = (guint16) (seq + k);
-        rtpcc_repair_on_fec_block (r, now, seqs, n, arg >> 4);
+          seqs[k] = (guint16) (seq + k * stride);
+        /* a complete block, or one repair packet of several (2-D, RS) */
+        if (data[i + 2] & 1)
+          rtpcc_repair_on_fec_block (r, now, seqs, n, arg >> 4);
+        else
+          rtpcc_repair_on_fec_parity (r, now, seqs, n, arg >> 4,
+              data[i + 2] & 2);
         break;
       }
       case 7:
