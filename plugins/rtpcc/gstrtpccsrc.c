@@ -48,6 +48,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_RTX_PT 0
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_PLAYOUT_DELAY 200
+#define DEFAULT_FEC_PT -1
 /* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
  * FIR need after the feedback in one datagram */
 #define REPAIR_FEEDBACK_MAX (12 + 4 * RTPCC_REPAIR_MAX_NACK + 20)
@@ -76,6 +77,7 @@ enum
   PROP_RTX_PAYLOAD_TYPE,
   PROP_RTX_SSRC,
   PROP_PLAYOUT_DELAY,
+  PROP_FEC_PT,
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_MAX_BITRATE_REQUEST,
@@ -134,6 +136,19 @@ caps_clock_rate (GstCaps * caps)
     gst_structure_get_int (gst_caps_get_structure (caps, 0), "clock-rate",
         &rate);
   return rate > 0 ? (guint32) rate : 0;
+}
+
+/* The codec whose payload tells key frames (encoding-name in the caps). */
+static RtpccSendbufCodec
+caps_codec (GstCaps * caps)
+{
+  const gchar *name = NULL;
+
+  if (caps && gst_caps_get_size (caps) > 0)
+    name = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+        "encoding-name");
+  return name ? rtpcc_sendbuf_codec_from_name (name) :
+      RTPCC_SENDBUF_CODEC_OTHER;
 }
 
 /* With self->lock. */
@@ -497,6 +512,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
     rc.rtx_pt = (guint8) self->rtx_pt;
     rc.rtx_ssrc = self->rtx_ssrc;
     rc.repair.playout_delay = RTPCC_MSEC (self->playout_delay_ms);
+    rc.codec = caps_codec (self->caps);
+    rc.fec_pt = self->fec_pt;
     rc.repair.clock_rate = caps_clock_rate (self->caps);
     if (rc.repair.clock_rate == 0)
       rc.repair.clock_rate = 90000;
@@ -715,6 +732,15 @@ make_stats (GstRtpccSrc * self)
           "keyunit-events", G_TYPE_UINT64, rs.keyframe_requests_downstream,
           "repair-losses", G_TYPE_UINT64, rs.repair.losses,
           "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
+          "keyframes-received", G_TYPE_UINT64, rs.repair.keyframes,
+          "keyframe-repeats", G_TYPE_UINT64, rs.repair.keyframe_repeats,
+          "keyframe-unanswered", G_TYPE_UINT64,
+          rs.repair.keyframe_unanswered,
+          "fec-packets", G_TYPE_UINT64, rs.fec_packets,
+          "fec-invalid", G_TYPE_UINT64, rs.fec_invalid,
+          "fec-waits", G_TYPE_UINT64, rs.repair.fec_waits,
+          "fec-rebuildable", G_TYPE_UINT64, rs.repair.fec_rebuildable,
+          "fec-unrecoverable", G_TYPE_UINT64, rs.repair.fec_unrecoverable,
           "repair-rtt", G_TYPE_UINT64, (guint64) rs.repair.repair_rtt, NULL);
     }
   } else {
@@ -820,6 +846,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_PLAYOUT_DELAY:
       self->playout_delay_ms = g_value_get_uint (value);
       break;
+    case PROP_FEC_PT:
+      self->fec_pt = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -886,6 +915,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PLAYOUT_DELAY:
       g_value_set_uint (value, self->playout_delay_ms);
+      break;
+    case PROP_FEC_PT:
+      g_value_set_int (value, self->fec_pt);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1098,6 +1130,20 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
           "Jitter buffer latency downstream (ms): the repair deadline", 1,
           10000, DEFAULT_PLAYOUT_DELAY, rw));
   /**
+   * GstRtpccSrc:fec-pt:
+   *
+   * Payload type of the FEC packets that come with the media (fecenc's
+   * pt; on their own SSRC, or RFC 5109 ULPFEC on the media's), -1 for
+   * none. With repair on, the planner reads which media packets each
+   * protects: a loss FEC can rebuild is not NACKed, and a loss waits for
+   * FEC only while a NACK after it could still arrive in time. The FEC
+   * packets are pushed on untouched, for fecdec downstream.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEC_PT,
+      g_param_spec_int ("fec-pt", "FEC payload type",
+          "Payload type of FEC packets the repair planner reads (-1 = none)",
+          -1, 127, DEFAULT_FEC_PT, rw));
+  /**
    * GstRtpccSrc:bound-port:
    *
    * The local UDP port actually bound.
@@ -1153,7 +1199,14 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * rtx-invalid (no OSN, or before any media: dropped), plis-sent,
    * firs-sent, keyunit-events (GstForceKeyUnit events from downstream),
    * repair-losses (gaps the planner declared lost), repair-gave-up (not
-   * repaired in time), repair-rtt (measured NACK → RTX time, ns).
+   * repaired in time), repair-rtt (measured NACK → RTX time, ns),
+   * keyframes-received (key frames read in the H.264 / VP8 payload),
+   * keyframe-repeats (requests repeated because no key frame came),
+   * keyframe-unanswered (requests given up after the repeats),
+   * fec-packets / fec-invalid (fec-pt packets read / unreadable),
+   * fec-waits (losses held back from NACK for FEC), fec-rebuildable
+   * (losses the FEC packets in can rebuild: not NACKed),
+   * fec-unrecoverable (losses a complete FEC block cannot rebuild).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
@@ -1207,6 +1260,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtx_pt = DEFAULT_RTX_PT;
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
+  self->fec_pt = DEFAULT_FEC_PT;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   /* one receive buffer for the element's life, not one per datagram */
   self->recv_buf = g_malloc (MAX_DATAGRAM);

@@ -39,6 +39,7 @@ struct _GstRtpccSrc
   guint rtx_pt;
   guint rtx_ssrc;
   guint playout_delay_ms;
+  gint fec_pt;                  /* -1: no FEC expected */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */
