@@ -80,6 +80,8 @@ typedef struct
   gboolean declared;            /* counted as a loss */
   gboolean fec_ok;              /* a complete FEC block will rebuild it */
   gboolean fec_failed;          /* a complete FEC block cannot */
+  gboolean fec_counted;         /* in stats.fec_rebuildable */
+  gboolean fec_held;            /* waits for the block's other losses */
   gboolean no_more_nacks;       /* a retry could no longer arrive in time */
 } Missing;
 
@@ -88,6 +90,7 @@ typedef struct
 {
   gint64 ext[RTPCC_REPAIR_FEC_MAX_SEQS];        /* extended seqs covered */
   guint n;
+  gint64 lo, hi;                /* the extremes of ext */
   guint n_parity;               /* repair packets in: losses it rebuilds */
   gboolean complete;
   RtpccTime at;                 /* latest repair packet */
@@ -520,21 +523,36 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
   r->highest_marker = marker;
 }
 
-/* Peels the remembered blocks: a block with no more losses left than
- * repair packets in rebuilds them, and those count as present for the
- * other blocks (a 2-D decoder's iteration); then the losses of complete
- * blocks that cannot rebuild them are NACK-able at once. */
+/* Peels the remembered blocks, from scratch each time (a loss revealed
+ * later may join a block that looked rebuildable): a block with no more
+ * losses left than repair packets in rebuilds them, and those count as
+ * present for the other blocks (a 2-D decoder's iteration); then
+ * complete blocks that cannot rebuild their losses get some NACKed. */
+/* TRUE if @blk may cover a missing seq (most remembered blocks do not). */
+static gboolean
+block_active (const RtpccRepair * r, const FecBlock * blk)
+{
+  const GArray *a = r->missing;
+
+  return a->len > 0 && blk->hi >= g_array_index (a, Missing, 0).ext
+      && blk->lo <= g_array_index (a, Missing, a->len - 1).ext;
+}
+
 static void
-settle_fec (RtpccRepair * r)
+settle_fec (RtpccRepair * r, RtpccTime now)
 {
   gboolean changed = TRUE;
 
+  for (guint i = 0; i < r->missing->len; i++)
+    g_array_index (r->missing, Missing, i).fec_ok = FALSE;
   while (changed) {
     changed = FALSE;
     for (guint b = 0; b < r->n_blocks; b++) {
       FecBlock *blk = &r->blocks[b];
       guint left = 0;
 
+      if (!block_active (r, blk))
+        continue;
       for (guint i = 0; i < blk->n; i++) {
         Missing *m = find_missing (r, blk->ext[i], NULL);
         if (m != NULL && !m->fec_ok)
@@ -546,23 +564,45 @@ settle_fec (RtpccRepair * r)
         Missing *m = find_missing (r, blk->ext[i], NULL);
         if (m != NULL && !m->fec_ok) {
           m->fec_ok = TRUE;
-          r->stats.fec_rebuildable++;
+          if (!m->fec_counted) {
+            m->fec_counted = TRUE;
+            r->stats.fec_rebuildable++;
+          }
         }
       }
       changed = TRUE;
     }
   }
+  /* a complete block short of k repair packets needs k of its losses
+   * retransmitted, and rebuilds the rest once they are in: NACK k, hold
+   * the others back for as long as that takes (an RTT), then NACK them
+   * too if they are still missing */
   for (guint b = 0; b < r->n_blocks; b++) {
     FecBlock *blk = &r->blocks[b];
+    guint left = 0, failed = 0;
 
-    if (!blk->complete)
+    if (!blk->complete || !block_active (r, blk))
       continue;
     for (guint i = 0; i < blk->n; i++) {
       Missing *m = find_missing (r, blk->ext[i], NULL);
-      if (m != NULL && !m->fec_ok && !m->fec_failed) {
+      if (m != NULL && !m->fec_ok) {
+        left++;
+        if (m->fec_failed)
+          failed++;
+      }
+    }
+    for (guint i = 0; i < blk->n && left > blk->n_parity; i++) {
+      Missing *m = find_missing (r, blk->ext[i], NULL);
+      if (m == NULL || m->fec_ok || m->fec_failed)
+        continue;
+      if (failed < left - blk->n_parity) {
         m->fec_failed = TRUE;
         m->fec_until = RTPCC_TIME_NONE;
         r->stats.fec_unrecoverable++;
+        failed++;
+      } else if (!m->fec_held) {
+        m->fec_held = TRUE;
+        m->fec_until = now + current_rtt (r) + r->config.nack_margin;
       }
     }
   }
@@ -591,15 +631,20 @@ rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete)
 {
   RtpccRepair *r = repair;
-  FecBlock blk = { {0}, 0, 0, FALSE, 0 };
+  FecBlock blk = { {0}, 0, 0, 0, 0, FALSE, 0 };
   FecBlock *slot = NULL;
 
   r->last_now = now;
   if (!r->started || seqs == NULL || n_seqs == 0)
     return;
   blk.n = MIN (n_seqs, RTPCC_REPAIR_FEC_MAX_SEQS);
-  for (guint i = 0; i < blk.n; i++)
+  blk.lo = G_MAXINT64;
+  blk.hi = G_MININT64;
+  for (guint i = 0; i < blk.n; i++) {
     blk.ext[i] = ext_of (r, seqs[i]);
+    blk.lo = MIN (blk.lo, blk.ext[i]);
+    blk.hi = MAX (blk.hi, blk.ext[i]);
+  }
   blk.n_parity = n_parity;
   blk.complete = complete;
   blk.at = now;
@@ -622,7 +667,7 @@ rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
     r->n_blocks = MIN (r->n_blocks + 1, RTPCC_REPAIR_FEC_BLOCKS);
     *slot = blk;
   }
-  settle_fec (r);
+  settle_fec (r, now);
 }
 
 void
@@ -763,7 +808,7 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
   out->ssrc = r->ssrc;
   r->last_now = now;
   if (r->n_blocks > 0 && r->missing->len > 0)
-    settle_fec (r);
+    settle_fec (r, now);
 
   for (guint i = 0; i < r->missing->len; i++) {
     Missing m = g_array_index (r->missing, Missing, i);
