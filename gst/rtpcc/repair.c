@@ -376,13 +376,17 @@ give_up (RtpccRepair * r, Missing * m, RtpccTime now)
 }
 
 /* Missing seqs highest+1 .. ext−1, revealed at @now by a packet of
- * timestamp @ts. */
+ * timestamp @ts. The first is the frame's of the highest packet unless
+ * that one ended its frame. When the gap spans a change of timestamp the
+ * others may be that frame's tail or the next frame's head: they get the
+ * later frame's deadline, so that a burst across a frame boundary is not
+ * given up (with its retransmissions on the way) one frame early. */
 static void
 add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
 {
   gint64 gap = ext - r->highest - 1;
-  guint32 lost_ts = r->highest_marker ? ts : r->highest_ts;
-  RtpccTime deadline, wait = reorder_wait (r, now);
+  guint32 first_ts = r->highest_marker ? ts : r->highest_ts;
+  RtpccTime deadline[2], wait = reorder_wait (r, now);
   RtpccTime window = fec_window (r, now);
   RtpccTime answer = current_rtt (r) + r->config.nack_margin;
 
@@ -394,22 +398,25 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
     mark_broken (r, now);
     return;
   }
-  deadline = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
-      RTPCC_TIME_NONE;
-  /* no timing yet (the gap is revealed by an RTX or FEC packet before any
-   * original): only the playout delay is known */
-  if (deadline == RTPCC_TIME_NONE)
-    deadline = now + r->config.playout_delay;
+  for (guint i = 0; i < 2; i++) {
+    guint32 lost_ts = i == 0 ? first_ts : ts;
+    deadline[i] = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
+        RTPCC_TIME_NONE;
+    /* no timing yet (the gap is revealed by an RTX or FEC packet before
+     * any original): only the playout delay is known */
+    if (deadline[i] == RTPCC_TIME_NONE)
+      deadline[i] = now + r->config.playout_delay;
+  }
   for (gint64 s = r->highest + 1; s < ext; s++) {
     Missing m = { 0, };
 
     m.ext = s;
     m.detected = now;
     m.lost_at = now + wait;
-    m.deadline = deadline;
+    m.deadline = deadline[s == r->highest + 1 ? 0 : 1];
     m.fec_until = RTPCC_TIME_NONE;
     /* wait only if what FEC leaves can still be NACKed in time */
-    if (window > 0 && now + window + answer < deadline)
+    if (window > 0 && now + window + answer < m.deadline)
       m.fec_until = now + window;
     m.last_nack = RTPCC_TIME_NONE;
     g_array_append_val (r->missing, m);

@@ -17,11 +17,14 @@
  *   deadline = media_time(ts) + lowest transit + playout delay
  *
  * which is what a jitter buffer of that latency (rtpjitterbuffer's
- * "latency", playoutbuffer's target plus its FEC window) does. A lost
- * packet's timestamp is its predecessor's when that one did not end a
- * frame (marker clear: the loss is in the same frame, or a later one, so
- * this is the earliest its deadline can be), else the timestamp of the
- * packet that revealed the gap (exact unless whole frames were lost).
+ * "latency", playoutbuffer's target plus its FEC window) does. The first
+ * packet of a gap has its predecessor's timestamp when that one did not
+ * end a frame (marker clear: the frame goes on), else the timestamp of
+ * the packet that revealed the gap (exact unless whole frames were lost).
+ * The others of the gap have the revealing packet's: where the
+ * timestamp changes within the gap they may be either frame's, and the
+ * later deadline keeps a burst across a frame boundary from being given
+ * up a frame early while its retransmissions are on the way.
  *
  * The rules, per missing sequence number:
  *

@@ -393,6 +393,33 @@ GST_START_TEST (test_frame_of_a_loss)
 
 GST_END_TEST;
 
+/* A burst across a frame boundary: 14 (last of frame 2) and 15 (first of
+ * frame 3) lost, revealed by 16 at 141 ms, lost at 146. Playout 60 ms.
+ * 14 follows a packet without a marker: frame 2's, due 160, given up
+ * (146 + 50 > 160). 15 may be frame 2's tail or frame 3's head: it gets
+ * frame 3's deadline, 200, and is NACKed (146 + 50 < 200), its RTX in at
+ * 186. */
+GST_START_TEST (test_burst_across_frames)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.playout_delay = MS (60);
+  s = sim_new (&cfg, 50);
+  s->lost[14] = s->lost[15] = TRUE;
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.nacked, 1);
+  fail_unless_equals_int (out_at (s, 0)->nack[0], 15);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (146));
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.gave_up, 1);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
 /* A burst of 11..15 (across a frame boundary) is one poll, one NACK
  * packet, one FCI: PID 11, BLP 0x000F. */
 GST_START_TEST (test_burst_one_nack_packet)
@@ -1119,6 +1146,7 @@ rtpcc_repair_suite (void)
   tcase_add_test (tc, test_too_late_no_nack_keyframe);
   tcase_add_test (tc, test_deadline_edge);
   tcase_add_test (tc, test_frame_of_a_loss);
+  tcase_add_test (tc, test_burst_across_frames);
   tcase_add_test (tc, test_burst_one_nack_packet);
   tcase_add_test (tc, test_reorder_tolerance);
   tcase_add_test (tc, test_retries_bounded);
