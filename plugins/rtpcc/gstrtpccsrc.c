@@ -732,6 +732,8 @@ make_stats (GstRtpccSrc * self)
           "keyunit-events", G_TYPE_UINT64, rs.keyframe_requests_downstream,
           "repair-losses", G_TYPE_UINT64, rs.repair.losses,
           "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
+          "repair-gave-up-unnacked", G_TYPE_UINT64,
+          rs.repair.gave_up_unnacked,
           "keyframes-received", G_TYPE_UINT64, rs.repair.keyframes,
           "keyframe-repeats", G_TYPE_UINT64, rs.repair.keyframe_repeats,
           "keyframe-unanswered", G_TYPE_UINT64,
@@ -1199,7 +1201,8 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * rtx-invalid (no OSN, or before any media: dropped), plis-sent,
    * firs-sent, keyunit-events (GstForceKeyUnit events from downstream),
    * repair-losses (gaps the planner declared lost), repair-gave-up (not
-   * repaired in time), repair-rtt (measured NACK → RTX time, ns),
+   * repaired in time), repair-gave-up-unnacked (of those, never NACKed:
+   * too late when seen), repair-rtt (measured NACK → RTX time, ns),
    * keyframes-received (key frames read in the H.264 / VP8 payload),
    * keyframe-repeats (requests repeated because no key frame came),
    * keyframe-unanswered (requests given up after the repeats),
