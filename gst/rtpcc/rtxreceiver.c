@@ -128,7 +128,6 @@ check_keyframe (RtpccRtxReceiver * r, RtpccTime now, const guint8 * data,
     gsize len, gsize size, gsize hdr_len, const RtpccRtpInfo * info,
     gboolean original)
 {
-  gboolean key = FALSE, droppable = FALSE;
   guint16 first = info->seq;
 
   if (original) {
@@ -147,8 +146,8 @@ check_keyframe (RtpccRtxReceiver * r, RtpccTime now, const guint8 * data,
   }
   if (r->config.codec == RTPCC_SENDBUF_CODEC_OTHER)
     return;
-  if (!rtpcc_sendbuf_classify (r->config.codec, data + hdr_len,
-          payload_len (data, len, size, hdr_len), &key, &droppable) || !key)
+  if (!rtpcc_frametype_has_keyframe (r->config.codec, data + hdr_len,
+          payload_len (data, len, size, hdr_len)))
     return;
   if (r->have_key_ts && r->key_ts == info->rtp_ts)
     return;                     /* this key frame is known */

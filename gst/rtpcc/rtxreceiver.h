@@ -13,12 +13,11 @@
  * other SSRCs (FEC on an SSRC of its own) are passed on untouched.
  *
  * Key frames. With the codec known (H.264 or VP8), every media packet's
- * payload is read (frametype.h: an H.264 IDR slice or SPS/PPS, plain, in
- * a STAP-A or a FU-A; a VP8 key frame's start, P bit clear): a key frame
- * arriving answers a request, so an unanswered one is repeated (the
- * planner's keyframe_feedback, rule 6 of repair.h) and a loss before the
- * key frame is no longer repaired. H.264 parameter sets sent on their own
- * (rtph264pay config-interval > 0) count as a key frame too.
+ * payload is read (rtpcc_frametype_has_keyframe: an H.264 IDR slice,
+ * plain, in a STAP-A or a FU-A; a VP8 key frame's start, P bit clear): a
+ * key frame arriving answers a request, so an unanswered one is repeated
+ * (the planner's keyframe_feedback, rule 6 of repair.h) and a loss before
+ * the key frame's first packet is no longer repaired.
  *
  * FEC. Packets of fec_pt are read as this library's FEC (gst/rtpcc/fec/,
  * on an SSRC of their own) or, on the media SSRC, as RFC 5109 ULPFEC;
