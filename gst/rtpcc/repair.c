@@ -109,6 +109,9 @@ struct _RtpccRepair
   gint64 highest;               /* extended seq */
   guint32 highest_ts;
   gboolean highest_marker;
+  RtpccTime highest_at;         /* arrival of the highest original */
+  RtpccTime tail_at;            /* tail probe due; NONE: none armed */
+  WindowExtreme intra_gap;      /* max gap between packets of a frame */
   gboolean have_bad_seq;
   guint16 bad_seq;              /* A.1: a jump waiting for confirmation */
 
@@ -157,6 +160,7 @@ rtpcc_repair_config_init (RtpccRepairConfig * config)
   config->fec_window = 0;
   config->keyframe_min_interval = RTPCC_MSEC (300);
   config->keyframe_feedback = FALSE;
+  config->tail_probe = FALSE;
   config->max_keyframe_repeats = 3;
   config->fec_downstream = FALSE;
   config->max_missing = 1000;
@@ -193,6 +197,9 @@ reset_stream (RtpccRepair * r)
   r->have_ts = FALSE;
   window_reset (&r->transit);
   window_reset (&r->reorder);
+  window_reset (&r->intra_gap);
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
   g_array_set_size (r->missing, 0);
   r->n_blocks = r->next_block = 0;
   window_reset (&r->fec_window);
@@ -264,6 +271,18 @@ fec_window (const RtpccRepair * r, RtpccTime now)
   if (window_get (&r->fec_window, now, TRUE, &learnt))
     return MAX (r->config.fec_window, learnt);
   return r->config.fec_window;
+}
+
+/* How long after a packet of an unfinished frame the rest is due: twice
+ * the widest spacing of a frame's packets of late plus the reorder wait,
+ * at most reorder_max. */
+static RtpccTime
+tail_wait (const RtpccRepair * r, RtpccTime now)
+{
+  gint64 gap = 0;
+
+  window_get (&r->intra_gap, now, TRUE, &gap);
+  return MIN (reorder_wait (r, now) + 2 * gap, r->config.reorder_max);
 }
 
 static RtpccTime
@@ -434,6 +453,8 @@ start_stream (RtpccRepair * r, guint32 ssrc, guint16 seq, guint32 ts,
   r->highest_ts = ts;
   r->highest_marker = marker;
   r->have_bad_seq = FALSE;
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
 }
 
 static void
@@ -525,9 +546,52 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     r->arrival_at[ext % ARRIVALS] = now;
   }
   add_gap (r, now, ext, rtp_ts);
+  /* the spacing of a frame's packets, for the tail probe */
+  if (source == RTPCC_REPAIR_ORIGINAL && delta == 1 && !r->highest_marker
+      && rtp_ts == r->highest_ts && r->highest_at != RTPCC_TIME_NONE)
+    window_add (&r->intra_gap, now, now - r->highest_at, TRUE);
   r->highest = ext;
   r->highest_ts = rtp_ts;
   r->highest_marker = marker;
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
+  if (source == RTPCC_REPAIR_ORIGINAL) {
+    r->highest_at = now;
+    if (r->config.tail_probe && !marker)
+      r->tail_at = now + tail_wait (r, now);
+  }
+}
+
+void
+rtpcc_repair_on_padding (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
+    guint16 seq, guint32 rtp_ts)
+{
+  rtpcc_repair_on_packet (repair, now, ssrc, seq, rtp_ts, FALSE,
+      RTPCC_REPAIR_ORIGINAL);
+  /* a padding packet ends no frame and starts none: nothing follows it */
+  repair->tail_at = RTPCC_TIME_NONE;
+}
+
+/* The tail probe: a frame whose marker has not come, and after whose
+ * latest packet nothing arrived for tail_wait, lost its next packet. */
+static void
+tail_probe (RtpccRepair * r, RtpccTime now)
+{
+  Missing *m;
+
+  if (r->tail_at == RTPCC_TIME_NONE || now < r->tail_at)
+    return;
+  r->tail_at = RTPCC_TIME_NONE;
+  add_gap (r, now, r->highest + 2, r->highest_ts);
+  if (r->missing->len == 0)
+    return;                     /* overflow */
+  m = &g_array_index (r->missing, Missing, r->missing->len - 1);
+  m->lost_at = now;             /* waited already */
+  r->highest++;
+  /* whether the probed packet ended the frame is unknown: the next gap's
+   * first loss may be the next frame's (the later deadline) */
+  r->highest_marker = TRUE;
+  r->stats.tail_probes++;
 }
 
 /* Peels the remembered blocks, from scratch each time (a loss revealed
@@ -814,6 +878,7 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
   memset (out, 0, sizeof (*out));
   out->ssrc = r->ssrc;
   r->last_now = now;
+  tail_probe (r, now);
   if (r->n_blocks > 0 && r->missing->len > 0)
     settle_fec (r, now);
 
@@ -877,6 +942,8 @@ rtpcc_repair_next_timeout (RtpccRepair * repair)
 
   for (guint i = 0; i < r->missing->len; i++)
     t = MIN (t, next_event (r, &g_array_index (r->missing, Missing, i)));
+  if (r->tail_at != RTPCC_TIME_NONE)
+    t = MIN (t, r->tail_at);
   if (r->broken)
     t = MIN (t, r->last_request == RTPCC_TIME_NONE ? r->broken_since :
         r->last_request + keyframe_interval (r));

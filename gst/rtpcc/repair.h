@@ -38,6 +38,14 @@
  *    the packets of a video frame leave back to back, so three later
  *    packets can arrive within a fraction of a millisecond, which says
  *    nothing about whether the missing one is still on its way.
+ *    With tail_probe, the loss of a frame's last packets is not left
+ *    until the next frame reveals it (a frame interval later, often too
+ *    late to NACK): when the latest packet did not carry the marker
+ *    (RFC 6184 §5.1, RFC 7741 §4.1: it is set on a frame's last packet),
+ *    the frame goes on, and if nothing arrives for reorder_wait + twice
+ *    the widest spacing of a frame's packets of late (at most
+ *    reorder_max), the next seq is lost. Padding packets
+ *    (rtpcc_repair_on_padding) arm no probe.
  *
  * 2. FEC first. With a FEC window (the time from a gap to its FEC
  *    block's repair packet: configured, or learnt from the FEC packets
@@ -138,6 +146,7 @@ typedef struct
   RtpccTime keyframe_min_interval;      /* default 300 ms */
   gboolean keyframe_feedback;   /* caller reports key frames, default FALSE */
   guint max_keyframe_repeats;   /* with keyframe_feedback, default 3 */
+  gboolean tail_probe;          /* see rule 1, default FALSE */
   gboolean fec_downstream;      /* FEC is decoded after us: rebuilds are
                                  * not reported, default FALSE */
   guint max_missing;            /* default 1000 */
@@ -182,6 +191,7 @@ typedef struct
   guint64 duplicates;           /* packets for seqs not missing (twice,
                                  * or after being given up) */
   guint64 restarts;             /* sequence jumps taken as a new start */
+  guint64 tail_probes;          /* losses found by the tail probe */
   guint64 ssrc_changes;
   guint missing;                /* tracked now */
   RtpccTime rtt;                /* in use */
@@ -216,6 +226,10 @@ void rtpcc_repair_free (RtpccRepair * repair);
 void rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now,
     guint32 ssrc, guint16 seq, guint32 rtp_ts, gboolean marker,
     RtpccRepairSource source);
+/* A padding-only packet (e.g. a bandwidth probe) in the media's
+ * sequence space: as on_packet, but it continues no frame. */
+void rtpcc_repair_on_padding (RtpccRepair * repair, RtpccTime now,
+    guint32 ssrc, guint16 seq, guint32 rtp_ts);
 /* A FEC block covering @seqs (distinct) has all its repair packets, and
  * can rebuild up to @can_recover of them: if as many or fewer are missing
  * they will be rebuilt (not NACKed); otherwise FEC cannot help them

@@ -72,8 +72,12 @@ rtpcc_rtx_receiver_new (const RtpccRtxReceiverConfig * config,
   }
   if (!config->nack)
     rc.max_nacks = 0;
-  if (config->codec != RTPCC_SENDBUF_CODEC_OTHER)
+  /* H.264 and VP8 payloaders set the marker on a frame's last packet
+   * (RFC 6184 §5.1, RFC 7741 §4.1): a frame without it goes on */
+  if (config->codec != RTPCC_SENDBUF_CODEC_OTHER) {
     rc.keyframe_feedback = TRUE;
+    rc.tail_probe = TRUE;
+  }
   if (config->fec_pt >= 0)
     rc.fec_downstream = TRUE;
   planner = rtpcc_repair_new (&rc, error);
@@ -287,8 +291,12 @@ rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver * r, RtpccTime now,
     r->have_media_pt = TRUE;
   }
   /* ULPFEC shares the media's sequence space: the planner sees it */
-  rtpcc_repair_on_packet (r->planner, now, info.ssrc, info.seq, info.rtp_ts,
-      info.marker, RTPCC_REPAIR_ORIGINAL);
+  if (info.padding_only || fec)
+    rtpcc_repair_on_padding (r->planner, now, info.ssrc, info.seq,
+        info.rtp_ts);
+  else
+    rtpcc_repair_on_packet (r->planner, now, info.ssrc, info.seq,
+        info.rtp_ts, info.marker, RTPCC_REPAIR_ORIGINAL);
   if (fec)
     on_fec (r, now, data, len, MAX (size, len), TRUE);
   else if (!info.padding_only)

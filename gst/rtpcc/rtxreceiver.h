@@ -17,7 +17,9 @@
  * plain, in a STAP-A or a FU-A; a VP8 key frame's start, P bit clear): a
  * key frame arriving answers a request, so an unanswered one is repeated
  * (the planner's keyframe_feedback, rule 6 of repair.h) and a loss before
- * the key frame's first packet is no longer repaired.
+ * the key frame's first packet is no longer repaired. Both payload formats
+ * set the marker on a frame's last packet, so the planner's tail probe
+ * (rule 1 of repair.h) is on too.
  *
  * FEC. Packets of fec_pt are read as this library's FEC (gst/rtpcc/fec/,
  * on an SSRC of their own) or, on the media SSRC, as RFC 5109 ULPFEC;
@@ -59,7 +61,8 @@ typedef struct
   guint32 rtx_ssrc;             /* 0 = learnt */
   guint32 media_ssrc;           /* 0 = learnt */
   RtpccSendbufCodec codec;      /* key-frame detection, default OTHER
-                                 * (none: keyframe_feedback stays off) */
+                                 * (none: keyframe_feedback and
+                                 * tail_probe stay off) */
   gint fec_pt;                  /* FEC packets' PT, -1 (default): none */
   RtpccRepairConfig repair;     /* max_nacks is set to 0 without nack;
                                  * keyframe_feedback with a codec;

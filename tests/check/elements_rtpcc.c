@@ -4078,7 +4078,7 @@ GST_START_TEST (test_repair_src_keyframe_repeat)
 
 GST_END_TEST;
 
-/* FEC packets (fec-pt) tell the planner what they protect. Media 110..124
+/* FEC packets (fec-pt) tell the planner what they protect. Media 110..125
  * (payload bytes = seq: no H.264 key-frame NAL type among them) with one
  * XOR repair packet per 3 (the library's encoder, on its own SSRC), seq
  * 115 lost: its block can rebuild it, so it is not NACKed and
@@ -4106,7 +4106,7 @@ src_fec_run (gboolean fec_pt)
   fc.pt = 122;
   enc = rtpcc_fec_encoder_new (&fc, NULL);
   fail_unless (enc != NULL);
-  for (guint i = 110; i <= 124; i++) {
+  for (guint i = 110; i <= 125; i++) {
     gsize n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, (guint16) i,
         3000 * (i / 3), i % 3 == 2, 800);
     rtpcc_fec_encoder_push (enc, pkt, n, 0);
@@ -4133,7 +4133,7 @@ src_fec_run (gboolean fec_pt)
     gst_rtp_buffer_unmap (&rtp);
     gst_buffer_unref (b);
   }
-  fail_unless_equals_int (pulled, 14);
+  fail_unless_equals_int (pulled, 15);
   fail_unless_equals_int (fec_pulled, 5);
   nacks = stat_u64 (f.src, "nacked-packets");
   if (fec_pt) {

@@ -393,6 +393,50 @@ GST_START_TEST (test_frame_of_a_loss)
 
 GST_END_TEST;
 
+/* The tail probe. Playout 70 ms. Seq 14 (last of frame 2, due 80 + 20 +
+ * 70 = 170 ms) lost: 13 arrives at 103 without the marker, so frame 2
+ * goes on; its packets come 1 ms apart, so after 5 + 2 × 1 = 7 ms of
+ * silence (110 ms) 14 is lost and NACKed at once: 110 + 50 < 170, its RTX
+ * in at 150. Without the probe it is seen only with frame 3 (141 ms, lost
+ * at 146): 146 + 50 > 170, given up. */
+GST_START_TEST (test_tail_probe)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.playout_delay = MS (70);
+  s = run_losing (&cfg, 14);
+  fail_unless_equals_int (stats (s).gave_up, 1);
+  fail_unless_equals_int (stats (s).nacked, 0);
+  sim_free (s);
+
+  cfg.tail_probe = TRUE;
+  s = run_losing (&cfg, 14);
+  st = stats (s);
+  fail_unless_equals_int (st.tail_probes, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
+  fail_unless_equals_int (out_at (s, 0)->nack[0], 14);
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.losses, 1);
+  sim_free (s);
+
+  /* a frame's last packet only late (12 ms, past the probe): NACKed for
+   * nothing, but the original fills the gap when it comes */
+  s = sim_new (&cfg, 50);
+  s->extra[14] = MS (12);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.tail_probes, 1);
+  fail_unless_equals_int (st.late_originals, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.duplicates, 1);    /* the RTX */
+  sim_free (s);
+}
+
+GST_END_TEST;
+
 /* A burst across a frame boundary: 14 (last of frame 2) and 15 (first of
  * frame 3) lost, revealed by 16 at 141 ms, lost at 146. Playout 60 ms.
  * 14 follows a packet without a marker: frame 2's, due 160, given up
@@ -1147,6 +1191,7 @@ rtpcc_repair_suite (void)
   tcase_add_test (tc, test_deadline_edge);
   tcase_add_test (tc, test_frame_of_a_loss);
   tcase_add_test (tc, test_burst_across_frames);
+  tcase_add_test (tc, test_tail_probe);
   tcase_add_test (tc, test_burst_one_nack_packet);
   tcase_add_test (tc, test_reorder_tolerance);
   tcase_add_test (tc, test_retries_bounded);
