@@ -734,6 +734,7 @@ make_stats (GstRtpccSrc * self)
           "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
           "repair-gave-up-unnacked", G_TYPE_UINT64,
           rs.repair.gave_up_unnacked,
+          "repair-tail-probes", G_TYPE_UINT64, rs.repair.tail_probes,
           "keyframes-received", G_TYPE_UINT64, rs.repair.keyframes,
           "keyframe-repeats", G_TYPE_UINT64, rs.repair.keyframe_repeats,
           "keyframe-unanswered", G_TYPE_UINT64,
@@ -1202,7 +1203,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * firs-sent, keyunit-events (GstForceKeyUnit events from downstream),
    * repair-losses (gaps the planner declared lost), repair-gave-up (not
    * repaired in time), repair-gave-up-unnacked (of those, never NACKed:
-   * too late when seen), repair-rtt (measured NACK → RTX time, ns),
+   * too late when seen), repair-tail-probes (losses of a frame's last
+   * packets found before the next frame), repair-rtt (measured NACK → RTX
+   * time, ns),
    * keyframes-received (key frames read in the H.264 / VP8 payload),
    * keyframe-repeats (requests repeated because no key frame came),
    * keyframe-unanswered (requests given up after the repeats),

@@ -3967,52 +3967,6 @@ GST_START_TEST (test_repair_pli_force_key_unit)
 
 GST_END_TEST;
 
-/* A GstForceKeyUnit event from downstream makes rtpccsrc send a PLI (with
- * keyframe-request=pli), once per 300 ms. */
-GST_START_TEST (test_repair_src_force_key_unit_pli)
-{
-  SrcFixture f;
-  guint8 buf[2048];
-  guint plis = 0;
-  gssize n;
-
-  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
-      "keyframe-request=pli", NULL});
-  /* enough for the src to take f.peer as its peer (peer.h) */
-  for (guint i = 0; i < 6; i++)
-    send_rtp (&f, (guint16) i, i % 3 == 2);
-  for (guint i = 0; i < 6; i++)
-    pull_seq (&f);
-  for (guint k = 0; k < 2; k++) {
-    GList *before = clock_snapshot (f.clock);
-    fail_unless (gst_harness_push_upstream_event (f.h,
-            gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
-                TRUE, k)));
-    clock_settle_after (f.clock, 1, before);
-  }
-  clock_advance (f.clock, 1, 10 * GST_MSECOND);
-  while ((n = recv_datagram (f.peer, buf, sizeof buf, NULL)) >= 0) {
-    RtpccRtcpIter it;
-    RtpccRtcpPacket pkt;
-    fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
-    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
-      guint32 media = 0;
-      if (pkt.pt != RTPCC_RTCP_PSFB)
-        continue;
-      fail_unless (rtpcc_pli_parse (pkt.data, pkt.len, NULL, &media, NULL));
-      fail_unless_equals_int (media, TEST_SSRC);
-      plis++;
-    }
-  }
-  fail_unless_equals_int (plis, 1);
-  fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 1);
-  fail_unless_equals_uint64 (stat_u64 (f.src, "keyunit-events"), 2);
-  fail_unless_equals_uint64 (stat_u64 (f.src, "nacks-sent"), 0);
-  src_fixture_clear (&f);
-}
-
-GST_END_TEST;
-
 /* Counts the PLIs about TEST_SSRC the peer received so far. */
 static guint
 recv_plis (SrcFixture * f)
@@ -4036,6 +3990,36 @@ recv_plis (SrcFixture * f)
   }
   return plis;
 }
+
+/* A GstForceKeyUnit event from downstream makes rtpccsrc send a PLI (with
+ * keyframe-request=pli), once per 300 ms. */
+GST_START_TEST (test_repair_src_force_key_unit_pli)
+{
+  SrcFixture f;
+
+  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
+      "keyframe-request=pli", NULL});
+  /* enough for the src to take f.peer as its peer (peer.h) */
+  for (guint i = 0; i < 6; i++)
+    send_rtp (&f, (guint16) i, i % 3 == 2);
+  for (guint i = 0; i < 6; i++)
+    pull_seq (&f);
+  for (guint k = 0; k < 2; k++) {
+    GList *before = clock_snapshot (f.clock);
+    fail_unless (gst_harness_push_upstream_event (f.h,
+            gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+                TRUE, k)));
+    clock_settle_after (f.clock, 1, before);
+  }
+  clock_advance (f.clock, 1, 10 * GST_MSECOND);
+  fail_unless_equals_int (recv_plis (&f), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyunit-events"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "nacks-sent"), 0);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
 
 /* An unanswered PLI is repeated after max(2 × RTT, 300 ms) until a key
  * frame arrives, which rtpccsrc reads in the H.264 payload (the caps'
