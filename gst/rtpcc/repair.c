@@ -93,7 +93,6 @@ typedef struct
   gint64 lo, hi;                /* the extremes of ext */
   guint n_parity;               /* repair packets in: losses it rebuilds */
   gboolean complete;
-  RtpccTime at;                 /* latest repair packet */
 } FecBlock;
 
 /* arrival times of the latest originals, for the FEC window */
@@ -594,11 +593,6 @@ tail_probe (RtpccRepair * r, RtpccTime now)
   r->stats.tail_probes++;
 }
 
-/* Peels the remembered blocks, from scratch each time (a loss revealed
- * later may join a block that looked rebuildable): a block with no more
- * losses left than repair packets in rebuilds them, and those count as
- * present for the other blocks (a 2-D decoder's iteration); then
- * complete blocks that cannot rebuild their losses get some NACKed. */
 /* TRUE if @blk may cover a missing seq (most remembered blocks do not). */
 static gboolean
 block_active (const RtpccRepair * r, const FecBlock * blk)
@@ -609,6 +603,11 @@ block_active (const RtpccRepair * r, const FecBlock * blk)
       && blk->lo <= g_array_index (a, Missing, a->len - 1).ext;
 }
 
+/* Peels the remembered blocks, from scratch each time (a loss revealed
+ * later may join a block that looked rebuildable): a block with no more
+ * losses left than repair packets in rebuilds them, and those count as
+ * present for the other blocks (a 2-D decoder's iteration); then
+ * complete blocks that cannot rebuild their losses get some NACKed. */
 static void
 settle_fec (RtpccRepair * r, RtpccTime now)
 {
@@ -702,7 +701,7 @@ rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete)
 {
   RtpccRepair *r = repair;
-  FecBlock blk = { {0}, 0, 0, 0, 0, FALSE, 0 };
+  FecBlock blk = { {0}, 0, 0, 0, 0, FALSE };
   FecBlock *slot = NULL;
 
   r->last_now = now;
@@ -718,7 +717,6 @@ rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
   }
   blk.n_parity = n_parity;
   blk.complete = complete;
-  blk.at = now;
   learn_fec_window (r, now, &blk);
 
   for (guint b = 0; b < r->n_blocks && slot == NULL; b++) {
@@ -730,7 +728,6 @@ rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
   if (slot != NULL) {
     slot->n_parity = MAX (slot->n_parity, blk.n_parity);
     slot->complete |= blk.complete;
-    slot->at = now;
   } else {
     /* the oldest goes: its losses are long settled */
     slot = &r->blocks[r->next_block];
