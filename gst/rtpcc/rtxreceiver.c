@@ -70,6 +70,11 @@ rtpcc_rtx_receiver_new (const RtpccRtxReceiverConfig * config,
         "FEC payload type %d is over 127", config->fec_pt);
     return NULL;
   }
+  if (config->rtx_pt != 0 && config->fec_pt == config->rtx_pt) {
+    g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
+        "FEC and RTX have the same payload type %d", config->fec_pt);
+    return NULL;
+  }
   if (!config->nack)
     rc.max_nacks = 0;
   /* H.264 and VP8 payloaders set the marker on a frame's last packet

@@ -406,6 +406,11 @@ GST_START_TEST (test_fec_settles_nacks)
   rc.nack = TRUE;
   rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
   rc.rtx_pt = RTX_PT;
+  /* bogus: FEC and RTX on one payload type, or FEC's over 127 */
+  rc.fec_pt = RTX_PT;
+  fail_unless (rtpcc_rtx_receiver_new (&rc, NULL) == NULL);
+  rc.fec_pt = 128;
+  fail_unless (rtpcc_rtx_receiver_new (&rc, NULL) == NULL);
   rc.fec_pt = RTPCC_FEC_DEFAULT_PT;
   p.rx = rtpcc_rtx_receiver_new (&rc, NULL);
   fail_unless (p.rx != NULL);
