@@ -137,3 +137,42 @@ rtpcc_sendbuf_classify (RtpccSendbufCodec codec, const guint8 * payload,
   }
   return known;
 }
+
+/* TRUE if a NAL header byte is an IDR slice's. */
+static gboolean
+h264_idr (guint8 hdr)
+{
+  return (hdr & 0x1f) == 5;
+}
+
+gboolean
+rtpcc_frametype_has_keyframe (RtpccSendbufCodec codec,
+    const guint8 * payload, gsize len)
+{
+  gboolean k = FALSE, d = FALSE;
+
+  if (!payload || len < 1)
+    return FALSE;
+  if (codec == RTPCC_SENDBUF_CODEC_VP8)
+    return classify_vp8 (payload, len, &k, &d) && k;
+  if (codec != RTPCC_SENDBUF_CODEC_H264)
+    return FALSE;
+  switch (payload[0] & 0x1f) {
+    case 24:{                  /* STAP-A */
+      gsize pos = 1;
+      while (pos + 2 < len) {
+        gsize n = ((gsize) payload[pos] << 8) | payload[pos + 1];
+        if (n == 0 || pos + 2 + n > len)
+          return FALSE;
+        if (h264_idr (payload[pos + 2]))
+          return TRUE;
+        pos += 2 + n;
+      }
+      return FALSE;
+    }
+    case 28:                   /* FU-A */
+      return len >= 2 && h264_idr (payload[1]);
+    default:
+      return h264_idr (payload[0]);
+  }
+}

@@ -33,6 +33,15 @@ gboolean rtpcc_sendbuf_classify (RtpccSendbufCodec codec,
     const guint8 * payload, gsize len, gboolean * keyframe,
     gboolean * droppable);
 
+/* TRUE if the payload carries (part of) a key frame's picture: an H.264
+ * IDR slice (alone, in a STAP-A or in a FU-A) or a VP8 key frame's start.
+ * Stricter than rtpcc_sendbuf_classify's @keyframe: H.264 parameter sets
+ * alone do not count, since a payloader may repeat them before any frame
+ * (rtph264pay config-interval > 0). A receiver uses it to see a requested
+ * key frame arrive. */
+gboolean rtpcc_frametype_has_keyframe (RtpccSendbufCodec codec,
+    const guint8 * payload, gsize len);
+
 G_END_DECLS
 
 #endif /* __RTPCC_FRAMETYPE_H__ */

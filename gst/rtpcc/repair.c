@@ -79,8 +79,24 @@ typedef struct
   guint nacks;
   gboolean declared;            /* counted as a loss */
   gboolean fec_ok;              /* a complete FEC block will rebuild it */
+  gboolean fec_failed;          /* a complete FEC block cannot */
+  gboolean fec_counted;         /* in stats.fec_rebuildable */
+  gboolean fec_held;            /* waits for the block's other losses */
   gboolean no_more_nacks;       /* a retry could no longer arrive in time */
 } Missing;
+
+/* A FEC block some of whose repair packets are in. */
+typedef struct
+{
+  gint64 ext[RTPCC_REPAIR_FEC_MAX_SEQS];        /* extended seqs covered */
+  guint n;
+  gint64 lo, hi;                /* the extremes of ext */
+  guint n_parity;               /* repair packets in: losses it rebuilds */
+  gboolean complete;
+} FecBlock;
+
+/* arrival times of the latest originals, for the FEC window */
+#define ARRIVALS 1024
 
 struct _RtpccRepair
 {
@@ -92,6 +108,9 @@ struct _RtpccRepair
   gint64 highest;               /* extended seq */
   guint32 highest_ts;
   gboolean highest_marker;
+  RtpccTime highest_at;         /* arrival of the highest original */
+  RtpccTime tail_at;            /* tail probe due; NONE: none armed */
+  WindowExtreme intra_gap;      /* max gap between packets of a frame */
   gboolean have_bad_seq;
   guint16 bad_seq;              /* A.1: a jump waiting for confirmation */
 
@@ -103,6 +122,13 @@ struct _RtpccRepair
 
   GArray *missing;              /* Missing, ascending ext */
 
+  /* FEC */
+  FecBlock *blocks;             /* ring of RTPCC_REPAIR_FEC_BLOCKS */
+  guint n_blocks, next_block;
+  WindowExtreme fec_window;     /* max first packet → repair packet */
+  gint64 arrival_ext[ARRIVALS];
+  RtpccTime arrival_at[ARRIVALS];
+
   /* RTT */
   RtpccTime rtt_set;            /* NONE: not set */
   RtpccTime srtt;               /* 0: no sample */
@@ -112,6 +138,7 @@ struct _RtpccRepair
   RtpccTime broken_since;
   RtpccTime last_request;       /* NONE: never asked */
   gboolean request_pending;     /* asked, no key frame since */
+  guint request_repeats;        /* of the pending request */
   guint8 fir_seq;
 
   RtpccTime last_now;           /* the latest time we were given */
@@ -132,6 +159,9 @@ rtpcc_repair_config_init (RtpccRepairConfig * config)
   config->fec_window = 0;
   config->keyframe_min_interval = RTPCC_MSEC (300);
   config->keyframe_feedback = FALSE;
+  config->tail_probe = FALSE;
+  config->max_keyframe_repeats = 3;
+  config->fec_downstream = FALSE;
   config->max_missing = 1000;
 }
 
@@ -166,7 +196,14 @@ reset_stream (RtpccRepair * r)
   r->have_ts = FALSE;
   window_reset (&r->transit);
   window_reset (&r->reorder);
+  window_reset (&r->intra_gap);
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
   g_array_set_size (r->missing, 0);
+  r->n_blocks = r->next_block = 0;
+  window_reset (&r->fec_window);
+  for (guint i = 0; i < ARRIVALS; i++)
+    r->arrival_ext[i] = -1;
   r->broken = FALSE;
   r->request_pending = FALSE;
 }
@@ -186,6 +223,7 @@ rtpcc_repair_new (const RtpccRepairConfig * config, GError ** error)
   r = g_new0 (RtpccRepair, 1);
   r->config = *config;
   r->missing = g_array_new (FALSE, FALSE, sizeof (Missing));
+  r->blocks = g_new0 (FecBlock, RTPCC_REPAIR_FEC_BLOCKS);
   r->rtt_set = RTPCC_TIME_NONE;
   r->last_request = RTPCC_TIME_NONE;
   reset_stream (r);
@@ -198,6 +236,7 @@ rtpcc_repair_free (RtpccRepair * repair)
   if (repair == NULL)
     return;
   g_array_free (repair->missing, TRUE);
+  g_free (repair->blocks);
   g_free (repair);
 }
 
@@ -220,6 +259,29 @@ reorder_wait (const RtpccRepair * r, RtpccTime now)
   if (window_get (&r->reorder, now, TRUE, &late))
     w = MAX (w, late + late / 2);
   return MIN (w, r->config.reorder_max);
+}
+
+/* The FEC window in force: configured, or the largest learnt of late. */
+static RtpccTime
+fec_window (const RtpccRepair * r, RtpccTime now)
+{
+  gint64 learnt;
+
+  if (window_get (&r->fec_window, now, TRUE, &learnt))
+    return MAX (r->config.fec_window, learnt);
+  return r->config.fec_window;
+}
+
+/* How long after a packet of an unfinished frame the rest is due: twice
+ * the widest spacing of a frame's packets of late plus the reorder wait,
+ * at most reorder_max. */
+static RtpccTime
+tail_wait (const RtpccRepair * r, RtpccTime now)
+{
+  gint64 gap = 0;
+
+  window_get (&r->intra_gap, now, TRUE, &gap);
+  return MIN (reorder_wait (r, now) + 2 * gap, r->config.reorder_max);
 }
 
 static RtpccTime
@@ -332,13 +394,19 @@ give_up (RtpccRepair * r, Missing * m, RtpccTime now)
 }
 
 /* Missing seqs highest+1 .. ext−1, revealed at @now by a packet of
- * timestamp @ts. */
+ * timestamp @ts. The first is the frame's of the highest packet unless
+ * that one ended its frame. When the gap spans a change of timestamp the
+ * others may be that frame's tail or the next frame's head: they get the
+ * later frame's deadline, so that a burst across a frame boundary is not
+ * given up (with its retransmissions on the way) one frame early. */
 static void
 add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
 {
   gint64 gap = ext - r->highest - 1;
-  guint32 lost_ts = r->highest_marker ? ts : r->highest_ts;
-  RtpccTime deadline, wait = reorder_wait (r, now);
+  guint32 first_ts = r->highest_marker ? ts : r->highest_ts;
+  RtpccTime deadline[2], wait = reorder_wait (r, now);
+  RtpccTime window = fec_window (r, now);
+  RtpccTime answer = current_rtt (r) + r->config.nack_margin;
 
   if (gap <= 0)
     return;
@@ -348,22 +416,26 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
     mark_broken (r, now);
     return;
   }
-  deadline = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
-      RTPCC_TIME_NONE;
-  /* no timing yet (the gap is revealed by an RTX or FEC packet before any
-   * original): only the playout delay is known */
-  if (deadline == RTPCC_TIME_NONE)
-    deadline = now + r->config.playout_delay;
+  for (guint i = 0; i < 2; i++) {
+    guint32 lost_ts = i == 0 ? first_ts : ts;
+    deadline[i] = r->have_ts ? deadline_of (r, now, unwrap_ts (r, lost_ts)) :
+        RTPCC_TIME_NONE;
+    /* no timing yet (the gap is revealed by an RTX or FEC packet before
+     * any original): only the playout delay is known */
+    if (deadline[i] == RTPCC_TIME_NONE)
+      deadline[i] = now + r->config.playout_delay;
+  }
   for (gint64 s = r->highest + 1; s < ext; s++) {
     Missing m = { 0, };
 
     m.ext = s;
     m.detected = now;
     m.lost_at = now + wait;
-    m.deadline = deadline;
+    m.deadline = deadline[s == r->highest + 1 ? 0 : 1];
     m.fec_until = RTPCC_TIME_NONE;
-    if (r->config.fec_window > 0 && now + r->config.fec_window < deadline)
-      m.fec_until = now + r->config.fec_window;
+    /* wait only if what FEC leaves can still be NACKed in time */
+    if (window > 0 && now + window + answer < m.deadline)
+      m.fec_until = now + window;
     m.last_nack = RTPCC_TIME_NONE;
     g_array_append_val (r->missing, m);
   }
@@ -380,6 +452,8 @@ start_stream (RtpccRepair * r, guint32 ssrc, guint16 seq, guint32 ts,
   r->highest_ts = ts;
   r->highest_marker = marker;
   r->have_bad_seq = FALSE;
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
 }
 
 static void
@@ -465,37 +539,210 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     return;
   }
   /* learn this packet's transit first: the gap's deadline uses it */
-  if (source == RTPCC_REPAIR_ORIGINAL)
+  if (source == RTPCC_REPAIR_ORIGINAL) {
     learn_transit (r, now, rtp_ts);
+    r->arrival_ext[ext % ARRIVALS] = ext;
+    r->arrival_at[ext % ARRIVALS] = now;
+  }
   add_gap (r, now, ext, rtp_ts);
+  /* the spacing of a frame's packets, for the tail probe */
+  if (source == RTPCC_REPAIR_ORIGINAL && delta == 1 && !r->highest_marker
+      && rtp_ts == r->highest_ts && r->highest_at != RTPCC_TIME_NONE)
+    window_add (&r->intra_gap, now, now - r->highest_at, TRUE);
   r->highest = ext;
   r->highest_ts = rtp_ts;
   r->highest_marker = marker;
+  r->tail_at = RTPCC_TIME_NONE;
+  r->highest_at = RTPCC_TIME_NONE;
+  if (source == RTPCC_REPAIR_ORIGINAL) {
+    r->highest_at = now;
+    if (r->config.tail_probe && !marker)
+      r->tail_at = now + tail_wait (r, now);
+  }
+}
+
+void
+rtpcc_repair_on_padding (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
+    guint16 seq, guint32 rtp_ts)
+{
+  rtpcc_repair_on_packet (repair, now, ssrc, seq, rtp_ts, FALSE,
+      RTPCC_REPAIR_ORIGINAL);
+  /* a padding packet ends no frame and starts none: nothing follows it */
+  repair->tail_at = RTPCC_TIME_NONE;
+}
+
+/* The tail probe: a frame whose marker has not come, and after whose
+ * latest packet nothing arrived for tail_wait, lost its next packet. */
+static void
+tail_probe (RtpccRepair * r, RtpccTime now)
+{
+  Missing *m;
+
+  if (r->tail_at == RTPCC_TIME_NONE || now < r->tail_at)
+    return;
+  r->tail_at = RTPCC_TIME_NONE;
+  add_gap (r, now, r->highest + 2, r->highest_ts);
+  if (r->missing->len == 0)
+    return;                     /* overflow */
+  m = &g_array_index (r->missing, Missing, r->missing->len - 1);
+  m->lost_at = now;             /* waited already */
+  r->highest++;
+  /* whether the probed packet ended the frame is unknown: the next gap's
+   * first loss may be the next frame's (the later deadline) */
+  r->highest_marker = TRUE;
+  r->stats.tail_probes++;
+}
+
+/* TRUE if @blk may cover a missing seq (most remembered blocks do not). */
+static gboolean
+block_active (const RtpccRepair * r, const FecBlock * blk)
+{
+  const GArray *a = r->missing;
+
+  return a->len > 0 && blk->hi >= g_array_index (a, Missing, 0).ext
+      && blk->lo <= g_array_index (a, Missing, a->len - 1).ext;
+}
+
+/* Peels the remembered blocks, from scratch each time (a loss revealed
+ * later may join a block that looked rebuildable): a block with no more
+ * losses left than repair packets in rebuilds them, and those count as
+ * present for the other blocks (a 2-D decoder's iteration); then
+ * complete blocks that cannot rebuild their losses get some NACKed. */
+static void
+settle_fec (RtpccRepair * r, RtpccTime now)
+{
+  gboolean changed = TRUE;
+
+  for (guint i = 0; i < r->missing->len; i++)
+    g_array_index (r->missing, Missing, i).fec_ok = FALSE;
+  while (changed) {
+    changed = FALSE;
+    for (guint b = 0; b < r->n_blocks; b++) {
+      FecBlock *blk = &r->blocks[b];
+      guint left = 0;
+
+      if (!block_active (r, blk))
+        continue;
+      for (guint i = 0; i < blk->n; i++) {
+        Missing *m = find_missing (r, blk->ext[i], NULL);
+        if (m != NULL && !m->fec_ok)
+          left++;
+      }
+      if (left == 0 || left > blk->n_parity)
+        continue;
+      for (guint i = 0; i < blk->n; i++) {
+        Missing *m = find_missing (r, blk->ext[i], NULL);
+        if (m != NULL && !m->fec_ok) {
+          m->fec_ok = TRUE;
+          if (!m->fec_counted) {
+            m->fec_counted = TRUE;
+            r->stats.fec_rebuildable++;
+          }
+        }
+      }
+      changed = TRUE;
+    }
+  }
+  /* a complete block short of k repair packets needs k of its losses
+   * retransmitted, and rebuilds the rest once they are in: NACK k, hold
+   * the others back for as long as that takes (an RTT), then NACK them
+   * too if they are still missing */
+  for (guint b = 0; b < r->n_blocks; b++) {
+    FecBlock *blk = &r->blocks[b];
+    guint left = 0, failed = 0;
+
+    if (!blk->complete || !block_active (r, blk))
+      continue;
+    for (guint i = 0; i < blk->n; i++) {
+      Missing *m = find_missing (r, blk->ext[i], NULL);
+      if (m != NULL && !m->fec_ok) {
+        left++;
+        if (m->fec_failed)
+          failed++;
+      }
+    }
+    for (guint i = 0; i < blk->n && left > blk->n_parity; i++) {
+      Missing *m = find_missing (r, blk->ext[i], NULL);
+      if (m == NULL || m->fec_ok || m->fec_failed)
+        continue;
+      if (failed < left - blk->n_parity) {
+        m->fec_failed = TRUE;
+        m->fec_until = RTPCC_TIME_NONE;
+        r->stats.fec_unrecoverable++;
+        failed++;
+      } else if (!m->fec_held) {
+        m->fec_held = TRUE;
+        m->fec_until = now + current_rtt (r) + r->config.nack_margin;
+      }
+    }
+  }
+}
+
+/* The window sample of a repair packet: from the earliest arrival among
+ * the originals it covers. */
+static void
+learn_fec_window (RtpccRepair * r, RtpccTime now, const FecBlock * blk)
+{
+  RtpccTime first = RTPCC_TIME_NONE;
+
+  for (guint i = 0; i < blk->n; i++) {
+    guint slot = (guint) (blk->ext[i] % ARRIVALS);
+
+    if (r->arrival_ext[slot] == blk->ext[i] && (first == RTPCC_TIME_NONE
+            || r->arrival_at[slot] < first))
+      first = r->arrival_at[slot];
+  }
+  if (first != RTPCC_TIME_NONE && now >= first)
+    window_add (&r->fec_window, now, now - first, TRUE);
+}
+
+void
+rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
+    const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete)
+{
+  RtpccRepair *r = repair;
+  FecBlock blk = { {0}, 0, 0, 0, 0, FALSE };
+  FecBlock *slot = NULL;
+
+  r->last_now = now;
+  if (!r->started || seqs == NULL || n_seqs == 0)
+    return;
+  blk.n = MIN (n_seqs, RTPCC_REPAIR_FEC_MAX_SEQS);
+  blk.lo = G_MAXINT64;
+  blk.hi = G_MININT64;
+  for (guint i = 0; i < blk.n; i++) {
+    blk.ext[i] = ext_of (r, seqs[i]);
+    blk.lo = MIN (blk.lo, blk.ext[i]);
+    blk.hi = MAX (blk.hi, blk.ext[i]);
+  }
+  blk.n_parity = n_parity;
+  blk.complete = complete;
+  learn_fec_window (r, now, &blk);
+
+  for (guint b = 0; b < r->n_blocks && slot == NULL; b++) {
+    FecBlock *o = &r->blocks[b];
+    if (o->n == blk.n && memcmp (o->ext, blk.ext,
+            blk.n * sizeof (gint64)) == 0)
+      slot = o;
+  }
+  if (slot != NULL) {
+    slot->n_parity = MAX (slot->n_parity, blk.n_parity);
+    slot->complete |= blk.complete;
+  } else {
+    /* the oldest goes: its losses are long settled */
+    slot = &r->blocks[r->next_block];
+    r->next_block = (r->next_block + 1) % RTPCC_REPAIR_FEC_BLOCKS;
+    r->n_blocks = MIN (r->n_blocks + 1, RTPCC_REPAIR_FEC_BLOCKS);
+    *slot = blk;
+  }
+  settle_fec (r, now);
 }
 
 void
 rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint can_recover)
 {
-  RtpccRepair *r = repair;
-  guint missing = 0;
-
-  r->last_now = now;
-  if (!r->started || seqs == NULL)
-    return;
-  for (guint i = 0; i < n_seqs; i++)
-    if (find_missing (r, ext_of (r, seqs[i]), NULL))
-      missing++;
-  for (guint i = 0; i < n_seqs && missing > 0; i++) {
-    Missing *m = find_missing (r, ext_of (r, seqs[i]), NULL);
-
-    if (m == NULL)
-      continue;
-    if (missing <= can_recover)
-      m->fec_ok = TRUE;
-    else
-      m->fec_until = RTPCC_TIME_NONE;
-  }
+  rtpcc_repair_on_fec_parity (repair, now, seqs, n_seqs, can_recover, TRUE);
 }
 
 void
@@ -568,7 +815,10 @@ decide (RtpccRepair * r, Missing * m, RtpccTime now, gboolean * nack)
       r->stats.fec_waits++;
   }
   if (now >= m->deadline) {
-    give_up (r, m, now);
+    if (m->fec_ok && r->config.fec_downstream)
+      r->stats.fec_left++;      /* its rebuild is not ours to see */
+    else
+      give_up (r, m, now);
     return FALSE;
   }
   if (m->fec_ok)
@@ -625,6 +875,9 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
   memset (out, 0, sizeof (*out));
   out->ssrc = r->ssrc;
   r->last_now = now;
+  tail_probe (r, now);
+  if (r->n_blocks > 0 && r->missing->len > 0)
+    settle_fec (r, now);
 
   for (guint i = 0; i < r->missing->len; i++) {
     Missing m = g_array_index (r->missing, Missing, i);
@@ -650,8 +903,17 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
     r->stats.nacked += out->n_nack;
   }
 
+  if (r->broken && r->request_pending
+      && r->request_repeats >= r->config.max_keyframe_repeats
+      && now >= r->last_request + keyframe_interval (r)) {
+    /* the sender does not answer: stop until the next breakage */
+    r->stats.keyframe_unanswered++;
+    r->broken = FALSE;
+    r->request_pending = FALSE;
+  }
   if (r->broken && (r->last_request == RTPCC_TIME_NONE
           || now >= r->last_request + keyframe_interval (r))) {
+    r->request_repeats = r->request_pending ? r->request_repeats + 1 : 0;
     out->keyframe = TRUE;
     out->keyframe_repeat = r->request_pending;
     if (!r->request_pending)
@@ -677,6 +939,8 @@ rtpcc_repair_next_timeout (RtpccRepair * repair)
 
   for (guint i = 0; i < r->missing->len; i++)
     t = MIN (t, next_event (r, &g_array_index (r->missing, Missing, i)));
+  if (r->tail_at != RTPCC_TIME_NONE)
+    t = MIN (t, r->tail_at);
   if (r->broken)
     t = MIN (t, r->last_request == RTPCC_TIME_NONE ? r->broken_since :
         r->last_request + keyframe_interval (r));
@@ -691,4 +955,5 @@ rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats)
   stats->rtt = current_rtt (repair);
   stats->repair_rtt = repair->srtt;
   stats->reorder_wait = reorder_wait (repair, repair->last_now);
+  stats->fec_window = fec_window (repair, repair->last_now);
 }

@@ -17,11 +17,14 @@
  *   deadline = media_time(ts) + lowest transit + playout delay
  *
  * which is what a jitter buffer of that latency (rtpjitterbuffer's
- * "latency", playoutbuffer's target plus its FEC window) does. A lost
- * packet's timestamp is its predecessor's when that one did not end a
- * frame (marker clear: the loss is in the same frame, or a later one, so
- * this is the earliest its deadline can be), else the timestamp of the
- * packet that revealed the gap (exact unless whole frames were lost).
+ * "latency", playoutbuffer's target plus its FEC window) does. The first
+ * packet of a gap has its predecessor's timestamp when that one did not
+ * end a frame (marker clear: the frame goes on), else the timestamp of
+ * the packet that revealed the gap (exact unless whole frames were lost).
+ * The others of the gap have the revealing packet's: where the
+ * timestamp changes within the gap they may be either frame's, and the
+ * later deadline keeps a burst across a frame boundary from being given
+ * up a frame early while its retransmissions are on the way.
  *
  * The rules, per missing sequence number:
  *
@@ -35,15 +38,32 @@
  *    the packets of a video frame leave back to back, so three later
  *    packets can arrive within a fraction of a millisecond, which says
  *    nothing about whether the missing one is still on its way.
+ *    With tail_probe, the loss of a frame's last packets is not left
+ *    until the next frame reveals it (a frame interval later, often too
+ *    late to NACK): when the latest packet did not carry the marker
+ *    (RFC 6184 §5.1, RFC 7741 §4.1: it is set on a frame's last packet),
+ *    the frame goes on, and if nothing arrives for reorder_wait + twice
+ *    the widest spacing of a frame's packets of late (at most
+ *    reorder_max), the next seq is lost. Padding packets
+ *    (rtpcc_repair_on_padding) arm no probe.
  *
- * 2. FEC first. With a FEC window set (the time from a gap to its FEC
- *    block's repair packet), a loss whose window ends before its deadline
- *    is not NACKed during that window: FEC is expected to rebuild it, and
- *    a NACK would spend the same bytes twice. When the block's repair
- *    packets are in (rtpcc_repair_on_fec_block), its losses are either
- *    rebuildable — never NACKed — or not: NACK-able at once, window or
- *    not. A loss whose window runs past its deadline is handled as if
- *    unprotected.
+ * 2. FEC first. With a FEC window (the time from a gap to its FEC
+ *    block's repair packet: configured, or learnt from the FEC packets
+ *    the caller reports, the largest time from a block's first packet to
+ *    a repair packet of it over the last 2–4 s), a loss is not NACKed
+ *    during that window if a NACK sent when it ends can still be answered
+ *    before the deadline (now + window + RTT + nack_margin < deadline):
+ *    FEC is expected to rebuild it, and a NACK would spend the same bytes
+ *    twice. Otherwise waiting would leave no time to repair what FEC
+ *    cannot, and the loss is handled as if unprotected. Repair packets
+ *    (rtpcc_repair_on_fec_parity) settle losses early: a loss is
+ *    rebuildable if some block covering it has at most as many losses
+ *    not otherwise rebuildable as repair packets in (iterated, as a 2-D
+ *    or overlapping decoder peels) — never NACKed from then on; a loss a
+ *    complete block cannot rebuild is NACK-able at once, window or not.
+ *    With fec_downstream (the caller does not see the rebuilt packets) a
+ *    rebuildable loss is left to the decoder at its deadline rather than
+ *    given up.
  *
  * 3. NACK only what can arrive in time: a NACK is sent at @now only if
  *    now + RTT + nack_margin < deadline (the request takes half an RTT,
@@ -82,8 +102,11 @@
  *    caller reports key frames (rtpcc_repair_on_keyframe) and a request is
  *    repeated, with the same FIR sequence number (RFC 5104 §4.3.1.2: a
  *    repetition keeps it), until one arrives; without, each breakage asks
- *    once (a new FIR number each time). A key frame also drops the losses before it: the
- *    decoder restarts there (libwebrtc's NackModule does the same).
+ *    once (a new FIR number each time). Repeats are bounded
+ *    (max_keyframe_repeats): a sender that never answers is not asked
+ *    forever; the next breakage asks again. A key frame also drops the
+ *    losses before it: the decoder restarts there (libwebrtc's NackModule
+ *    does the same).
  *
  * 7. RTT. rtpcc_repair_set_rtt() (e.g. from the sender's reports); until
  *    then the NACK-to-retransmission time measured on packets NACKed
@@ -104,6 +127,9 @@ G_BEGIN_DECLS
 
 /* at most this many seqs are returned per poll (the rest stay due) */
 #define RTPCC_REPAIR_MAX_NACK 128
+/* seqs one FEC block may cover (a FEC mask's span), blocks remembered */
+#define RTPCC_REPAIR_FEC_MAX_SEQS 48
+#define RTPCC_REPAIR_FEC_BLOCKS 64
 /* windows of the lowest-transit and reordering trackers */
 #define RTPCC_REPAIR_TRACK_WINDOW RTPCC_SEC (2)
 
@@ -119,6 +145,10 @@ typedef struct
   RtpccTime fec_window;         /* default 0: no FEC expected */
   RtpccTime keyframe_min_interval;      /* default 300 ms */
   gboolean keyframe_feedback;   /* caller reports key frames, default FALSE */
+  guint max_keyframe_repeats;   /* with keyframe_feedback, default 3 */
+  gboolean tail_probe;          /* see rule 1, default FALSE */
+  gboolean fec_downstream;      /* FEC is decoded after us: rebuilds are
+                                 * not reported, default FALSE */
   guint max_missing;            /* default 1000 */
 } RtpccRepairConfig;
 
@@ -145,20 +175,29 @@ typedef struct
   guint64 retries;              /* ... of which a repeated NACK */
   guint64 recovered_rtx, recovered_fec;
   guint64 fec_waits;            /* losses held back from NACK for FEC */
+  guint64 fec_rebuildable;      /* losses FEC packets can rebuild (never
+                                 * NACKed from then on) */
+  guint64 fec_unrecoverable;    /* losses a complete FEC block cannot
+                                 * rebuild (NACKed at once) */
+  guint64 fec_left;             /* rebuildable losses left to a FEC
+                                 * decoder downstream at their deadline */
   guint64 gave_up;              /* losses not repaired in time */
   guint64 gave_up_unnacked;     /* ... of which never NACKed */
   guint64 keyframe_requests;    /* polls that asked for a key frame */
   guint64 keyframe_repeats;     /* ... repeating an unanswered one */
+  guint64 keyframe_unanswered;  /* requests given up after the repeats */
   guint64 corrupt_reports, keyframes;
   guint64 overflows;            /* loss lists over max_missing, dropped */
   guint64 duplicates;           /* packets for seqs not missing (twice,
                                  * or after being given up) */
   guint64 restarts;             /* sequence jumps taken as a new start */
+  guint64 tail_probes;          /* losses found by the tail probe */
   guint64 ssrc_changes;
   guint missing;                /* tracked now */
   RtpccTime rtt;                /* in use */
   RtpccTime repair_rtt;         /* measured NACK → RTX, 0 before a sample */
   RtpccTime reorder_wait;       /* in use */
+  RtpccTime fec_window;         /* in use (configured or learnt) */
 } RtpccRepairStats;
 
 /* What to send now. */
@@ -187,12 +226,24 @@ void rtpcc_repair_free (RtpccRepair * repair);
 void rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now,
     guint32 ssrc, guint16 seq, guint32 rtp_ts, gboolean marker,
     RtpccRepairSource source);
+/* A padding-only packet (e.g. a bandwidth probe) in the media's
+ * sequence space: as on_packet, but it continues no frame. */
+void rtpcc_repair_on_padding (RtpccRepair * repair, RtpccTime now,
+    guint32 ssrc, guint16 seq, guint32 rtp_ts);
 /* A FEC block covering @seqs (distinct) has all its repair packets, and
  * can rebuild up to @can_recover of them: if as many or fewer are missing
  * they will be rebuilt (not NACKed); otherwise FEC cannot help them
- * (NACK-able at once). Seqs not missing are ignored. */
+ * (NACK-able at once). Seqs not missing are ignored. The same as
+ * rtpcc_repair_on_fec_parity (..., can_recover, TRUE). */
 void rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
     const guint16 * seqs, guint n_seqs, guint can_recover);
+/* A repair packet of a FEC block covering @seqs (distinct, at most
+ * RTPCC_REPAIR_FEC_MAX_SEQS, the rest ignored) arrived; @n_parity of the block's repair packets
+ * are in so far (the same @seqs again: the caller's count, the largest
+ * is kept), each rebuilding one loss; @complete: no more will come. It
+ * also teaches the FEC window (see rule 2). */
+void rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
+    const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete);
 /* A key frame starting at @first_seq arrived: the stream is whole again,
  * losses before it are dropped, a pending request is answered. */
 void rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,

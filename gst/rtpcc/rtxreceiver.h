@@ -12,6 +12,22 @@
  * for RTPCC_RTX_RECEIVER_MEDIA_TIMEOUT (a restarted sender). Packets of
  * other SSRCs (FEC on an SSRC of its own) are passed on untouched.
  *
+ * Key frames. With the codec known (H.264 or VP8), every media packet's
+ * payload is read (rtpcc_frametype_has_keyframe: an H.264 IDR slice,
+ * plain, in a STAP-A or a FU-A; a VP8 key frame's start, P bit clear): a
+ * key frame arriving answers a request, so an unanswered one is repeated
+ * (the planner's keyframe_feedback, rule 6 of repair.h) and a loss before
+ * the key frame's first packet is no longer repaired. Both payload formats
+ * set the marker on a frame's last packet, so the planner's tail probe
+ * (rule 1 of repair.h) is on too.
+ *
+ * FEC. Packets of fec_pt are read as this library's FEC (gst/rtpcc/fec/,
+ * on an SSRC of their own) or, on the media SSRC, as RFC 5109 ULPFEC;
+ * the planner learns which media packets each protects and how many
+ * repair packets of the block are in, so it neither NACKs what FEC will
+ * rebuild nor waits for FEC that cannot help (rule 2 of repair.h). The
+ * FEC packets are passed on untouched (fecdec downstream decodes them).
+ *
  * RTX packets whose original is no longer missing — it arrived, was
  * already restored, or was given up at its playout deadline — are dropped
  * and counted (rtx_duplicate, rtx_late): downstream would have to drop
@@ -24,6 +40,7 @@
 
 #include <rtpcc/common.h>
 #include <rtpcc/repair.h>
+#include <rtpcc/frametype.h>
 
 G_BEGIN_DECLS
 
@@ -43,7 +60,13 @@ typedef struct
   guint8 rtx_pt;                /* 0 = no RTX expected (default) */
   guint32 rtx_ssrc;             /* 0 = learnt */
   guint32 media_ssrc;           /* 0 = learnt */
-  RtpccRepairConfig repair;     /* max_nacks is set to 0 without nack */
+  RtpccSendbufCodec codec;      /* key-frame detection, default OTHER
+                                 * (none: keyframe_feedback and
+                                 * tail_probe stay off) */
+  gint fec_pt;                  /* FEC packets' PT, -1 (default): none */
+  RtpccRepairConfig repair;     /* max_nacks is set to 0 without nack;
+                                 * keyframe_feedback with a codec;
+                                 * fec_downstream with fec_pt */
 } RtpccRtxReceiverConfig;
 
 void rtpcc_rtx_receiver_config_init (RtpccRtxReceiverConfig * config);
@@ -59,6 +82,8 @@ typedef struct
   guint64 rtx_invalid;          /* ... no OSN, or before any media */
   guint64 plis_sent, firs_sent;
   guint64 keyframe_requests_downstream; /* on_keyframe_request calls */
+  guint64 fec_packets;          /* fec_pt packets about the media SSRC */
+  guint64 fec_invalid;          /* fec_pt packets that did not parse */
   RtpccRepairStats repair;      /* the planner's own */
 } RtpccRtxReceiverStats;
 

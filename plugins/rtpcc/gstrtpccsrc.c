@@ -49,6 +49,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_PLAYOUT_DELAY 200
 #define DEFAULT_XR_BLOCKS RTPCC_RECEIVER_XR_DISCARD_RLE
+#define DEFAULT_FEC_PT -1
 /* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
  * FIR need after the feedback in one datagram */
 #define REPAIR_FEEDBACK_MAX (12 + 4 * RTPCC_REPAIR_MAX_NACK + 20)
@@ -77,6 +78,7 @@ enum
   PROP_RTX_PAYLOAD_TYPE,
   PROP_RTX_SSRC,
   PROP_PLAYOUT_DELAY,
+  PROP_FEC_PT,
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_MAX_BITRATE_REQUEST,
@@ -164,6 +166,19 @@ caps_clock_rate (GstCaps * caps)
     gst_structure_get_int (gst_caps_get_structure (caps, 0), "clock-rate",
         &rate);
   return rate > 0 ? (guint32) rate : 0;
+}
+
+/* The codec whose payload tells key frames (encoding-name in the caps). */
+static RtpccSendbufCodec
+caps_codec (GstCaps * caps)
+{
+  const gchar *name = NULL;
+
+  if (caps && gst_caps_get_size (caps) > 0)
+    name = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+        "encoding-name");
+  return name ? rtpcc_sendbuf_codec_from_name (name) :
+      RTPCC_SENDBUF_CODEC_OTHER;
 }
 
 /* With self->lock. */
@@ -570,6 +585,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
     rc.rtx_pt = (guint8) self->rtx_pt;
     rc.rtx_ssrc = self->rtx_ssrc;
     rc.repair.playout_delay = RTPCC_MSEC (self->playout_delay_ms);
+    rc.codec = caps_codec (self->caps);
+    rc.fec_pt = self->fec_pt;
     rc.repair.clock_rate = caps_clock_rate (self->caps);
     if (rc.repair.clock_rate == 0)
       rc.repair.clock_rate = 90000;
@@ -792,6 +809,18 @@ make_stats (GstRtpccSrc * self)
           "keyunit-events", G_TYPE_UINT64, rs.keyframe_requests_downstream,
           "repair-losses", G_TYPE_UINT64, rs.repair.losses,
           "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
+          "repair-gave-up-unnacked", G_TYPE_UINT64,
+          rs.repair.gave_up_unnacked,
+          "repair-tail-probes", G_TYPE_UINT64, rs.repair.tail_probes,
+          "keyframes-received", G_TYPE_UINT64, rs.repair.keyframes,
+          "keyframe-repeats", G_TYPE_UINT64, rs.repair.keyframe_repeats,
+          "keyframe-unanswered", G_TYPE_UINT64,
+          rs.repair.keyframe_unanswered,
+          "fec-packets", G_TYPE_UINT64, rs.fec_packets,
+          "fec-invalid", G_TYPE_UINT64, rs.fec_invalid,
+          "fec-waits", G_TYPE_UINT64, rs.repair.fec_waits,
+          "fec-rebuildable", G_TYPE_UINT64, rs.repair.fec_rebuildable,
+          "fec-unrecoverable", G_TYPE_UINT64, rs.repair.fec_unrecoverable,
           "repair-rtt", G_TYPE_UINT64, (guint64) rs.repair.repair_rtt, NULL);
     }
   } else {
@@ -900,6 +929,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_XR_BLOCKS:
       self->xr_blocks = g_value_get_flags (value);
       break;
+    case PROP_FEC_PT:
+      self->fec_pt = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -969,6 +1001,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_XR_BLOCKS:
       g_value_set_flags (value, self->xr_blocks);
+      break;
+    case PROP_FEC_PT:
+      g_value_set_int (value, self->fec_pt);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1200,6 +1235,21 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
       g_param_spec_flags ("xr-blocks", "XR blocks",
           "RTCP XR report blocks to send with each report",
           gst_rtpcc_xr_blocks_get_type (), DEFAULT_XR_BLOCKS, rw));
+
+  /**
+   * GstRtpccSrc:fec-pt:
+   *
+   * Payload type of the FEC packets that come with the media (fecenc's
+   * pt; on their own SSRC, or RFC 5109 ULPFEC on the media's), -1 for
+   * none. With repair on, the planner reads which media packets each
+   * protects: a loss FEC can rebuild is not NACKed, and a loss waits for
+   * FEC only while a NACK after it could still arrive in time. The FEC
+   * packets are pushed on untouched, for fecdec downstream.
+   */
+  g_object_class_install_property (gobject_class, PROP_FEC_PT,
+      g_param_spec_int ("fec-pt", "FEC payload type",
+          "Payload type of FEC packets the repair planner reads (-1 = none)",
+          -1, 127, DEFAULT_FEC_PT, rw));
   /**
    * GstRtpccSrc:bound-port:
    *
@@ -1262,7 +1312,17 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * rtx-invalid (no OSN, or before any media: dropped), plis-sent,
    * firs-sent, keyunit-events (GstForceKeyUnit events from downstream),
    * repair-losses (gaps the planner declared lost), repair-gave-up (not
-   * repaired in time), repair-rtt (measured NACK → RTX time, ns).
+   * repaired in time), repair-gave-up-unnacked (of those, never NACKed:
+   * too late when seen), repair-tail-probes (losses of a frame's last
+   * packets found before the next frame), repair-rtt (measured NACK → RTX
+   * time, ns),
+   * keyframes-received (key frames read in the H.264 / VP8 payload),
+   * keyframe-repeats (requests repeated because no key frame came),
+   * keyframe-unanswered (requests given up after the repeats),
+   * fec-packets / fec-invalid (fec-pt packets read / unreadable),
+   * fec-waits (losses held back from NACK for FEC), fec-rebuildable
+   * (losses the FEC packets in can rebuild: not NACKed),
+   * fec-unrecoverable (losses a complete FEC block cannot rebuild).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Receiver statistics",
@@ -1318,6 +1378,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->xr_blocks = DEFAULT_XR_BLOCKS;
+  self->fec_pt = DEFAULT_FEC_PT;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   /* one receive buffer for the element's life, not one per datagram */
   self->recv_buf = g_malloc (MAX_DATAGRAM);

@@ -42,6 +42,7 @@ struct _GstRtpccSrc
   guint xr_blocks;              /* GstRtpccXrBlocks = RtpccReceiverXrBlocks */
   guint32 media_ssrc;           /* of the last media packet passed on */
   RtpccTime last_repair_rtt;    /* the repair RTT last given to the receiver */
+  gint fec_pt;                  /* -1: no FEC expected */
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */

@@ -3967,14 +3967,35 @@ GST_START_TEST (test_repair_pli_force_key_unit)
 
 GST_END_TEST;
 
+/* Counts the PLIs about TEST_SSRC the peer received so far. */
+static guint
+recv_plis (SrcFixture * f)
+{
+  guint8 buf[2048];
+  guint plis = 0;
+  gssize n;
+
+  while ((n = recv_datagram (f->peer, buf, sizeof buf, NULL)) >= 0) {
+    RtpccRtcpIter it;
+    RtpccRtcpPacket pkt;
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+      guint32 media = 0;
+      if (pkt.pt != RTPCC_RTCP_PSFB)
+        continue;
+      fail_unless (rtpcc_pli_parse (pkt.data, pkt.len, NULL, &media, NULL));
+      fail_unless_equals_int (media, TEST_SSRC);
+      plis++;
+    }
+  }
+  return plis;
+}
+
 /* A GstForceKeyUnit event from downstream makes rtpccsrc send a PLI (with
  * keyframe-request=pli), once per 300 ms. */
 GST_START_TEST (test_repair_src_force_key_unit_pli)
 {
   SrcFixture f;
-  guint8 buf[2048];
-  guint plis = 0;
-  gssize n;
 
   src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
       "keyframe-request=pli", NULL});
@@ -3991,24 +4012,132 @@ GST_START_TEST (test_repair_src_force_key_unit_pli)
     clock_settle_after (f.clock, 1, before);
   }
   clock_advance (f.clock, 1, 10 * GST_MSECOND);
-  while ((n = recv_datagram (f.peer, buf, sizeof buf, NULL)) >= 0) {
-    RtpccRtcpIter it;
-    RtpccRtcpPacket pkt;
-    fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
-    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
-      guint32 media = 0;
-      if (pkt.pt != RTPCC_RTCP_PSFB)
-        continue;
-      fail_unless (rtpcc_pli_parse (pkt.data, pkt.len, NULL, &media, NULL));
-      fail_unless_equals_int (media, TEST_SSRC);
-      plis++;
-    }
-  }
-  fail_unless_equals_int (plis, 1);
+  fail_unless_equals_int (recv_plis (&f), 1);
   fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 1);
   fail_unless_equals_uint64 (stat_u64 (f.src, "keyunit-events"), 2);
   fail_unless_equals_uint64 (stat_u64 (f.src, "nacks-sent"), 0);
   src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* An unanswered PLI is repeated after max(2 × RTT, 300 ms) until a key
+ * frame arrives, which rtpccsrc reads in the H.264 payload (the caps'
+ * encoding-name). send_rtp's payload bytes are the seq: seqs 90..100 are
+ * NAL types 26..31 and 0..4 (no key frame), seq 101 (0x65) an IDR slice. */
+GST_START_TEST (test_repair_src_keyframe_repeat)
+{
+  SrcFixture f;
+  GList *before;
+
+  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
+      "keyframe-request=pli", NULL});
+  for (guint i = 90; i <= 100; i++)
+    send_rtp (&f, (guint16) i, i % 3 == 2);
+  for (guint i = 90; i <= 100; i++)
+    pull_seq (&f);
+  before = clock_snapshot (f.clock);
+  fail_unless (gst_harness_push_upstream_event (f.h,
+          gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
+              TRUE, 0)));
+  clock_settle_after (f.clock, 1, before);
+  clock_advance (f.clock, 1, 10 * GST_MSECOND);
+  fail_unless_equals_int (recv_plis (&f), 1);
+  /* no key frame within 300 ms: asked again */
+  clock_advance (f.clock, 1, 310 * GST_MSECOND);
+  fail_unless_equals_int (recv_plis (&f), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyframe-repeats"), 1);
+  /* the IDR answers it: no more requests */
+  send_rtp (&f, 101, TRUE);
+  pull_seq (&f);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyframes-received"), 1);
+  for (guint k = 0; k < 4; k++)
+    clock_advance (f.clock, 1, 200 * GST_MSECOND);
+  fail_unless_equals_int (recv_plis (&f), 0);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 2);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyframe-repeats"), 1);
+  fail_unless_equals_uint64 (stat_u64 (f.src, "keyframe-unanswered"), 0);
+  src_fixture_clear (&f);
+}
+
+GST_END_TEST;
+
+/* FEC packets (fec-pt) tell the planner what they protect. Media 110..125
+ * (payload bytes = seq: no H.264 key-frame NAL type among them) with one
+ * XOR repair packet per 3 (the library's encoder, on its own SSRC), seq
+ * 115 lost: its block can rebuild it, so it is not NACKed and
+ * the FEC packets go downstream untouched (for fecdec). Without fec-pt
+ * the same loss is NACKed. */
+static guint64
+src_fec_run (gboolean fec_pt)
+{
+  SrcFixture f;
+  RtpccFecEncoderConfig fc;
+  RtpccFecEncoder *enc;
+  guint8 pkt[1500];
+  guint pulled = 0, fec_pulled = 0;
+  guint64 nacks;
+  GstBuffer *b;
+  GBytes *fec;
+
+  src_fixture_init_props (&f, NULL, 0, (const gchar *[]) {
+      "repair=nack", "rtx-payload-type=97",
+      fec_pt ? "fec-pt=122" : "fec-pt=-1", NULL});
+  rtpcc_fec_encoder_config_init (&fc);
+  fc.scheme = RTPCC_FEC_SCHEME_XOR;
+  fc.n = 3;
+  fc.ssrc = 0xFEC0FEC0u;
+  fc.pt = 122;
+  enc = rtpcc_fec_encoder_new (&fc, NULL);
+  fail_unless (enc != NULL);
+  for (guint i = 110; i <= 125; i++) {
+    gsize n = make_rtp_bytes (pkt, sizeof pkt, TEST_SSRC, (guint16) i,
+        3000 * (i / 3), i % 3 == 2, 800);
+    rtpcc_fec_encoder_push (enc, pkt, n, 0);
+    if (i != 115)
+      src_fixture_send (&f, f.peer, pkt, n);
+    while ((fec = rtpcc_fec_encoder_pop (enc)) != NULL) {
+      gsize len;
+      const guint8 *d = g_bytes_get_data (fec, &len);
+      src_fixture_send (&f, f.peer, d, len);
+      g_bytes_unref (fec);
+    }
+    if (i % 3 == 2)
+      clock_advance (f.clock, 1, 33 * GST_MSECOND);
+  }
+  for (guint k = 0; k < 30; k++)
+    clock_advance (f.clock, 1, 10 * GST_MSECOND);
+  while ((b = gst_harness_try_pull (f.h)) != NULL) {
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+    fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+    if (gst_rtp_buffer_get_ssrc (&rtp) == 0xFEC0FEC0u)
+      fec_pulled++;
+    else
+      pulled++;
+    gst_rtp_buffer_unmap (&rtp);
+    gst_buffer_unref (b);
+  }
+  fail_unless_equals_int (pulled, 15);
+  fail_unless_equals_int (fec_pulled, 5);
+  nacks = stat_u64 (f.src, "nacked-packets");
+  if (fec_pt) {
+    fail_unless_equals_uint64 (stat_u64 (f.src, "fec-packets"), 5);
+    fail_unless_equals_uint64 (stat_u64 (f.src, "fec-invalid"), 0);
+    fail_unless_equals_uint64 (stat_u64 (f.src, "fec-rebuildable"), 1);
+    fail_unless_equals_uint64 (stat_u64 (f.src, "repair-gave-up"), 0);
+    fail_unless_equals_uint64 (stat_u64 (f.src, "plis-sent"), 0);
+  } else {
+    fail_unless_equals_uint64 (stat_u64 (f.src, "fec-packets"), 0);
+  }
+  rtpcc_fec_encoder_free (enc);
+  src_fixture_clear (&f);
+  return nacks;
+}
+
+GST_START_TEST (test_repair_src_fec_not_nacked)
+{
+  fail_unless_equals_uint64 (src_fec_run (TRUE), 0);
+  fail_unless (src_fec_run (FALSE) >= 1);
 }
 
 GST_END_TEST;
@@ -4053,6 +4182,8 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_repair_nack_rtx_loopback);
   tcase_add_test (tc_src, test_repair_src_rtx_duplicate);
   tcase_add_test (tc_src, test_repair_src_force_key_unit_pli);
+  tcase_add_test (tc_src, test_repair_src_keyframe_repeat);
+  tcase_add_test (tc_src, test_repair_src_fec_not_nacked);
   tcase_add_test (tc_sink, test_repair_pli_force_key_unit);
 
   suite_add_tcase (s, tc_enc);

@@ -23,6 +23,7 @@ typedef enum
   EV_RTX,
   EV_FEC,                       /* a packet rebuilt by FEC */
   EV_FEC_BLOCK,                 /* a complete FEC block: seq..seq+n-1 */
+  EV_FEC_PARITY,                /* repair packets: seq + i × stride, i < n */
   EV_KEYFRAME,                  /* a key frame starting at seq */
   EV_CORRUPT,
 } EvType;
@@ -32,7 +33,9 @@ typedef struct
   RtpccTime at;
   EvType type;
   guint seq;
-  guint n, can_recover;         /* EV_FEC_BLOCK */
+  guint n, can_recover;         /* EV_FEC_BLOCK, EV_FEC_PARITY */
+  guint stride;                 /* EV_FEC_PARITY */
+  gboolean complete;            /* EV_FEC_PARITY */
 } Ev;
 
 typedef struct
@@ -67,7 +70,7 @@ sent_at (guint seq)
 static void
 add_ev (Sim * s, RtpccTime at, EvType type, guint seq)
 {
-  Ev e = { at, type, seq, 0, 0 };
+  Ev e = { at, type, seq, 0, 0, 1, FALSE };
   guint i = s->ev->len;
 
   /* keep time order, later insertions after equal times */
@@ -87,6 +90,20 @@ add_fec_block (Sim * s, RtpccTime at, guint first, guint n, guint can)
       e->can_recover = can;
     }
   }
+}
+
+/* Repair packets of a block over @first + i × @stride (i < @n): @parity of
+ * them in so far, @complete if no more come. */
+static void
+add_fec_parity (Sim * s, RtpccTime at, guint first, guint n, guint stride,
+    guint parity, gboolean complete)
+{
+  Ev e = { at, EV_FEC_PARITY, first, n, parity, stride, complete };
+  guint i = s->ev->len;
+
+  while (i > 0 && g_array_index (s->ev, Ev, i - 1).at > at)
+    i--;
+  g_array_insert_val (s->ev, i, e);
 }
 
 static RtpccRepairConfig
@@ -171,6 +188,12 @@ sim_event (Sim * s, const Ev * e)
       for (guint i = 0; i < e->n; i++)
         seqs[i] = (guint16) (seq + i);
       rtpcc_repair_on_fec_block (s->r, e->at, seqs, e->n, e->can_recover);
+      break;
+    case EV_FEC_PARITY:
+      for (guint i = 0; i < e->n; i++)
+        seqs[i] = (guint16) (seq + i * e->stride);
+      rtpcc_repair_on_fec_parity (s->r, e->at, seqs, e->n, e->can_recover,
+          e->complete);
       break;
     case EV_KEYFRAME:
       rtpcc_repair_on_keyframe (s->r, e->at, (guint16) seq);
@@ -365,6 +388,77 @@ GST_START_TEST (test_frame_of_a_loss)
   fail_unless_equals_int (stats (s).gave_up, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (145));
   fail_unless (out_at (s, 0)->keyframe);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* The tail probe. Playout 70 ms. Seq 14 (last of frame 2, due 80 + 20 +
+ * 70 = 170 ms) lost: 13 arrives at 103 without the marker, so frame 2
+ * goes on; its packets come 1 ms apart, so after 5 + 2 × 1 = 7 ms of
+ * silence (110 ms) 14 is lost and NACKed at once: 110 + 50 < 170, its RTX
+ * in at 150. Without the probe it is seen only with frame 3 (141 ms, lost
+ * at 146): 146 + 50 > 170, given up. */
+GST_START_TEST (test_tail_probe)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.playout_delay = MS (70);
+  s = run_losing (&cfg, 14);
+  fail_unless_equals_int (stats (s).gave_up, 1);
+  fail_unless_equals_int (stats (s).nacked, 0);
+  sim_free (s);
+
+  cfg.tail_probe = TRUE;
+  s = run_losing (&cfg, 14);
+  st = stats (s);
+  fail_unless_equals_int (st.tail_probes, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
+  fail_unless_equals_int (out_at (s, 0)->nack[0], 14);
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.losses, 1);
+  sim_free (s);
+
+  /* a frame's last packet only late (12 ms, past the probe): NACKed for
+   * nothing, but the original fills the gap when it comes */
+  s = sim_new (&cfg, 50);
+  s->extra[14] = MS (12);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.tail_probes, 1);
+  fail_unless_equals_int (st.late_originals, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.duplicates, 1);    /* the RTX */
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* A burst across a frame boundary: 14 (last of frame 2) and 15 (first of
+ * frame 3) lost, revealed by 16 at 141 ms, lost at 146. Playout 60 ms.
+ * 14 follows a packet without a marker: frame 2's, due 160, given up
+ * (146 + 50 > 160). 15 may be frame 2's tail or frame 3's head: it gets
+ * frame 3's deadline, 200, and is NACKed (146 + 50 < 200), its RTX in at
+ * 186. */
+GST_START_TEST (test_burst_across_frames)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.playout_delay = MS (60);
+  s = sim_new (&cfg, 50);
+  s->lost[14] = s->lost[15] = TRUE;
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.nacked, 1);
+  fail_unless_equals_int (out_at (s, 0)->nack[0], 15);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (146));
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.gave_up, 1);
   sim_free (s);
 }
 
@@ -573,10 +667,13 @@ GST_START_TEST (test_fec_window_ends_nack)
 GST_END_TEST;
 
 /* A complete block over 10..14 that can rebuild one packet arrives at
- * 110 ms with two missing (11, 12): FEC cannot; both are NACKed at once,
- * inside the FEC window. With one missing it can: no NACK even after the
- * window, and if FEC never delivers, the loss is given up at its deadline
- * (300 ms). */
+ * 110 ms with two missing (11, 12): FEC cannot alone. One retransmission
+ * is enough: 11 is NACKed at once, inside the FEC window, and 12 is held
+ * back for an RTT + margin (until 160), since FEC rebuilds it once 11 is
+ * in (RTX at 150, the rebuild at 151). If that RTX is lost, 12 is NACKed
+ * at 160 with 11's retry. With one missing FEC can: no NACK even after
+ * the window, and if FEC never delivers, the loss is given up at its
+ * deadline (300 ms). */
 GST_START_TEST (test_fec_block_decides)
 {
   RtpccRepairConfig cfg = default_config ();
@@ -587,10 +684,26 @@ GST_START_TEST (test_fec_block_decides)
   s = sim_new (&cfg, 50);
   s->lost[11] = s->lost[12] = TRUE;
   add_fec_block (s, MS (110), 10, 5, 1);
+  add_ev (s, MS (151), EV_FEC, 12);
   sim_run (s, END);
+  st = stats (s);
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
-  fail_unless_equals_int (out_at (s, 0)->n_nack, 2);
+  fail_unless_equals_int (out_at (s, 0)->n_nack, 1);
+  fail_unless_equals_int (out_at (s, 0)->nack[0], 11);
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.recovered_fec, 1);
+  fail_unless_equals_int (st.fec_unrecoverable, 1);
+  sim_free (s);
+
+  s = sim_new (&cfg, 50);
+  s->lost[11] = s->lost[12] = TRUE;
+  s->rtx_losses[11] = 1;
+  add_fec_block (s, MS (110), 10, 5, 1);
+  sim_run (s, END);
+  fail_unless_equals_int (s->out->len, 2);
+  fail_unless_equals_int64 (out_at (s, 1)->at, MS (160));
+  fail_unless_equals_int (out_at (s, 1)->n_nack, 2);
   fail_unless_equals_int (stats (s).recovered_rtx, 2);
   sim_free (s);
 
@@ -603,6 +716,151 @@ GST_START_TEST (test_fec_block_decides)
   fail_unless_equals_int (s->out->len, 1);
   fail_unless_equals_int64 (out_at (s, 0)->at, MS (300));
   fail_unless (out_at (s, 0)->keyframe);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* FEC is waited for only if a NACK after the window can still be
+ * answered. Playout 70 ms: the loss of 12 (frame 2, media time 80 ms,
+ * transit 20 ms) is due at 170 ms. Declared at 108; a 30 ms window from
+ * 103 ends at 133, and a NACK then would be answered at 133 + 40 + 10 =
+ * 183, too late: no wait, the NACK leaves at 108 and its answer (148)
+ * repairs the loss. */
+GST_START_TEST (test_fec_wait_leaves_time_to_nack)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.fec_window = MS (30);
+  cfg.playout_delay = MS (70);
+  s = run_losing (&cfg, 12);
+  st = stats (s);
+  fail_unless_equals_int (s->out->len, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (108));
+  fail_unless_equals_int (st.fec_waits, 0);
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  sim_free (s);
+
+  /* playout 100 ms (due 200): 183 < 200, so it waits; FEC does not come
+   * and the NACK at 133 is still answered (173) */
+  cfg.playout_delay = MS (100);
+  s = run_losing (&cfg, 12);
+  st = stats (s);
+  fail_unless_equals_int (st.fec_waits, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (133));
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* 2-D XOR: 11 and 12 lost; the row 10..14 alone (one repair packet, two
+ * losses) cannot rebuild them, but the column 12, 17, 22 rebuilds 12 and
+ * then the row rebuilds 11, as a peeling decoder does. Neither is NACKed;
+ * without the column one is, at once (110 ms). */
+GST_START_TEST (test_fec_peels_2d)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.fec_window = MS (30);
+  s = sim_new (&cfg, 50);
+  s->lost[11] = s->lost[12] = TRUE;
+  add_fec_parity (s, MS (110), 10, 5, 1, 1, TRUE);
+  add_fec_parity (s, MS (110), 12, 3, 5, 1, TRUE);
+  add_ev (s, MS (120), EV_FEC, 12);
+  add_ev (s, MS (120), EV_FEC, 11);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.nacked, 0);
+  fail_unless_equals_int (st.fec_rebuildable, 2);
+  fail_unless_equals_int (st.recovered_fec, 2);
+  fail_unless_equals_int (s->out->len, 0);
+  sim_free (s);
+
+  s = sim_new (&cfg, 50);
+  s->lost[11] = s->lost[12] = TRUE;
+  add_fec_parity (s, MS (110), 10, 5, 1, 1, TRUE);
+  sim_run (s, END);
+  st = stats (s);
+  /* one retransmission lets the row rebuild the other */
+  fail_unless_equals_int (st.fec_unrecoverable, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
+  fail_unless_equals_int (out_at (s, 0)->n_nack, 1);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* Reed-Solomon, two repair rows over 10..14, 11 and 12 lost: the first
+ * row (110 ms, not the last) neither rebuilds both nor gives up on them;
+ * the second (112 ms) makes both rebuildable. FEC decoded downstream: the
+ * rebuilds are never reported, and at the deadline the losses are left to
+ * the decoder: nothing NACKed, nothing given up, no key frame asked for. */
+GST_START_TEST (test_fec_rs_rows_downstream)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.fec_window = MS (30);
+  cfg.fec_downstream = TRUE;
+  s = sim_new (&cfg, 50);
+  s->lost[11] = s->lost[12] = TRUE;
+  add_fec_parity (s, MS (110), 10, 5, 1, 1, FALSE);
+  add_fec_parity (s, MS (112), 10, 5, 1, 2, TRUE);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (st.nacked, 0);
+  fail_unless_equals_int (st.fec_unrecoverable, 0);
+  fail_unless_equals_int (st.fec_rebuildable, 2);
+  fail_unless_equals_int (st.fec_left, 2);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.keyframe_requests, 0);
+  fail_unless_equals_int (s->out->len, 0);
+  sim_free (s);
+
+  /* the second row lost (the first was the last one sent): complete with
+   * one row, two losses: one NACKed at once; once its retransmission is
+   * in (150 ms), the row rebuilds the other downstream */
+  s = sim_new (&cfg, 50);
+  s->lost[11] = s->lost[12] = TRUE;
+  add_fec_parity (s, MS (110), 10, 5, 1, 1, TRUE);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int (s->out->len, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (110));
+  fail_unless_equals_int (out_at (s, 0)->n_nack, 1);
+  fail_unless_equals_int (st.recovered_rtx, 1);
+  fail_unless_equals_int (st.fec_left, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* No configured window: the planner learns it from the repair packets.
+ * A block over 5..9 (frame 1: first packet arrives at 40 + 20 = 60 ms)
+ * whose repair packet comes at 72 ms: a 12 ms window. The loss of 12,
+ * revealed at 103, then waits until 115 and is NACKed then. */
+GST_START_TEST (test_fec_window_learnt)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  s = sim_losing (&cfg, 12);
+  add_fec_parity (s, MS (72), 5, 5, 1, 1, TRUE);
+  sim_run (s, END);
+  st = stats (s);
+  fail_unless_equals_int64 (st.fec_window, MS (12));
+  fail_unless_equals_int (st.fec_waits, 1);
+  fail_unless_equals_int64 (out_at (s, 0)->at, MS (115));
+  fail_unless_equals_int (st.recovered_rtx, 1);
   sim_free (s);
 }
 
@@ -707,6 +965,40 @@ GST_START_TEST (test_keyframe_feedback_repeats)
   fail_unless_equals_int64 (out_at (s, 5)->at, MS (1608));
   fail_unless_equals_int (out_at (s, 5)->fir_seq, 2);
   fail_unless (out_at (s, 5)->repeat);
+  sim_free (s);
+}
+
+GST_END_TEST;
+
+/* Repeats are bounded: with two allowed, an unanswered request goes out
+ * at 108, 408 and 708 ms; at 1008 it is given up (no request). The next
+ * breakage (a corruption report at 1500) asks again, a new command. */
+GST_START_TEST (test_keyframe_repeats_bounded)
+{
+  RtpccRepairConfig cfg = default_config ();
+  Sim *s;
+  RtpccRepairStats st;
+
+  cfg.playout_delay = MS (50);
+  cfg.keyframe_feedback = TRUE;
+  cfg.max_keyframe_repeats = 2;
+  s = sim_new (&cfg, 100);
+  s->lost[12] = TRUE;
+  sim_run (s, MS (1400));
+  fail_unless_equals_int (s->out->len, 3);
+  for (guint i = 0; i < 3; i++) {
+    fail_unless_equals_int64 (out_at (s, i)->at, MS (108 + 300 * i));
+    fail_unless_equals_int (out_at (s, i)->repeat, i > 0);
+  }
+  st = stats (s);
+  fail_unless_equals_int (st.keyframe_repeats, 2);
+  fail_unless_equals_int (st.keyframe_unanswered, 1);
+  add_ev (s, MS (1500), EV_CORRUPT, 0);
+  sim_run (s, MS (1600));
+  fail_unless_equals_int (s->out->len, 4);
+  fail_unless_equals_int64 (out_at (s, 3)->at, MS (1500));
+  fail_unless_equals_int (out_at (s, 3)->fir_seq, 2);
+  fail_if (out_at (s, 3)->repeat);
   sim_free (s);
 }
 
@@ -898,6 +1190,8 @@ rtpcc_repair_suite (void)
   tcase_add_test (tc, test_too_late_no_nack_keyframe);
   tcase_add_test (tc, test_deadline_edge);
   tcase_add_test (tc, test_frame_of_a_loss);
+  tcase_add_test (tc, test_burst_across_frames);
+  tcase_add_test (tc, test_tail_probe);
   tcase_add_test (tc, test_burst_one_nack_packet);
   tcase_add_test (tc, test_reorder_tolerance);
   tcase_add_test (tc, test_retries_bounded);
@@ -907,11 +1201,16 @@ rtpcc_repair_suite (void)
   tcase_add_test (tc_fec, test_fec_recovers_no_nack);
   tcase_add_test (tc_fec, test_fec_window_ends_nack);
   tcase_add_test (tc_fec, test_fec_block_decides);
+  tcase_add_test (tc_fec, test_fec_wait_leaves_time_to_nack);
+  tcase_add_test (tc_fec, test_fec_peels_2d);
+  tcase_add_test (tc_fec, test_fec_rs_rows_downstream);
+  tcase_add_test (tc_fec, test_fec_window_learnt);
 
   suite_add_tcase (s, tc_key);
   tcase_add_test (tc_key, test_keyframe_rate_limit);
   tcase_add_test (tc_key, test_keyframe_covers_earlier_losses);
   tcase_add_test (tc_key, test_keyframe_feedback_repeats);
+  tcase_add_test (tc_key, test_keyframe_repeats_bounded);
   tcase_add_test (tc_key, test_keyframe_drops_older_losses);
 
   suite_add_tcase (s, tc_edge);

@@ -333,6 +333,132 @@ GST_START_TEST (test_keyframe_requests)
 
 GST_END_TEST;
 
+/* Key frames seen in the payload (H.264, NAL type in the first byte): a
+ * loss given up at once (no NACK, playout 50 ms) asks for a key frame
+ * at 48 ms; unanswered, the request is repeated every 300 ms (348, 648)
+ * until the IDR of frame 25 arrives (835 ms): three PLIs in 1.3 s. The
+ * same stream without a codec to read asks once. */
+static guint
+keyframe_run (RtpccSendbufCodec codec, RtpccRtxReceiverStats * st)
+{
+  RtpccRtxReceiverConfig rc;
+  RtpccRtxReceiver *rx;
+  guint8 pkt[2048], out[2048], buf[1500];
+  gsize len, out_len;
+
+  rtpcc_rtx_receiver_config_init (&rc);
+  rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
+  rc.codec = codec;
+  rc.repair.playout_delay = RTPCC_MSEC (50);
+  rx = rtpcc_rtx_receiver_new (&rc, NULL);
+  fail_unless (rx != NULL);
+  for (guint16 seq = 0; seq < 120; seq++) {
+    RtpccTime t = sent_at (seq) + RTPCC_MSEC (10);
+    len = media (pkt, seq);
+    /* an IDR slice (nal_ref_idc 3, type 5) in frame 25, else non-IDR */
+    pkt[12] = seq / 3 == 25 ? 0x65 : 0x41;
+    if (seq != 4)
+      rtpcc_rtx_receiver_on_rtp (rx, t, pkt, len, len, out, sizeof out,
+          &out_len);
+    for (RtpccTime u = t; u < sent_at (seq + 1) + RTPCC_MSEC (10);
+        u += RTPCC_MSEC (1))
+      if (rtpcc_rtx_receiver_next_timeout (rx) <= u)
+        rtpcc_rtx_receiver_build (rx, u, RECV_SSRC, buf, sizeof buf);
+  }
+  rtpcc_rtx_receiver_get_stats (rx, st);
+  rtpcc_rtx_receiver_free (rx);
+  return (guint) st->plis_sent;
+}
+
+GST_START_TEST (test_keyframe_seen_ends_repeats)
+{
+  RtpccRtxReceiverStats st;
+
+  fail_unless_equals_int (keyframe_run (RTPCC_SENDBUF_CODEC_H264, &st), 3);
+  fail_unless_equals_uint64 (st.repair.keyframe_repeats, 2);
+  fail_unless_equals_uint64 (st.repair.keyframes, 1);
+  fail_unless_equals_uint64 (st.repair.keyframe_unanswered, 0);
+  fail_unless_equals_int (keyframe_run (RTPCC_SENDBUF_CODEC_OTHER, &st), 1);
+  fail_unless_equals_uint64 (st.repair.keyframes, 0);
+}
+
+GST_END_TEST;
+
+/* FEC on its own SSRC (the library's XOR encoder, one repair packet per
+ * 3-packet frame) reaches the receiver after each frame. Seq 7 is lost
+ * alone in its block: rebuildable, never NACKed, left to the decoder
+ * downstream. Seqs 10 and 11 are lost in one block: FEC cannot alone;
+ * 10 is NACKed and restored by RTX, after which the block rebuilds 11. */
+GST_START_TEST (test_fec_settles_nacks)
+{
+  Pair p;
+  RtpccRtxReceiverConfig rc;
+  RtpccFecEncoderConfig fc;
+  RtpccFecEncoder *enc;
+  RtpccRtxReceiverStats st;
+  guint8 pkt[2048], out[2048];
+  gsize len, out_len;
+  GBytes *fec;
+
+  pair_init (&p, RTX_PT);
+  rtpcc_rtx_receiver_free (p.rx);
+  rtpcc_rtx_receiver_config_init (&rc);
+  rc.nack = TRUE;
+  rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
+  rc.rtx_pt = RTX_PT;
+  /* bogus: FEC and RTX on one payload type, or FEC's over 127 */
+  rc.fec_pt = RTX_PT;
+  fail_unless (rtpcc_rtx_receiver_new (&rc, NULL) == NULL);
+  rc.fec_pt = 128;
+  fail_unless (rtpcc_rtx_receiver_new (&rc, NULL) == NULL);
+  rc.fec_pt = RTPCC_FEC_DEFAULT_PT;
+  p.rx = rtpcc_rtx_receiver_new (&rc, NULL);
+  fail_unless (p.rx != NULL);
+  p.deliver = TRUE;
+  rtpcc_fec_encoder_config_init (&fc);
+  fc.scheme = RTPCC_FEC_SCHEME_XOR;
+  fc.n = 3;
+  fc.ssrc = 0xFEC0FEC0u;
+  fc.pt = RTPCC_FEC_DEFAULT_PT;
+  enc = rtpcc_fec_encoder_new (&fc, NULL);
+  fail_unless (enc != NULL);
+
+  for (guint16 seq = 0; seq < 60; seq++) {
+    RtpccTime t = sent_at (seq);
+    len = media (pkt, seq);
+    rtpcc_rtx_sender_on_sent (p.tx, t, pkt, len, len);
+    rtpcc_fec_encoder_push (enc, pkt, len, t);
+    if (seq != 7 && seq != 10 && seq != 11)
+      rtpcc_rtx_receiver_on_rtp (p.rx, t + RTPCC_MSEC (10), pkt, len, len,
+          out, sizeof out, &out_len);
+    while ((fec = rtpcc_fec_encoder_pop (enc)) != NULL) {
+      const guint8 *d = g_bytes_get_data (fec, &len);
+      fail_unless_equals_int (rtpcc_rtx_receiver_on_rtp (p.rx,
+              t + RTPCC_MSEC (10), d, len, len, out, sizeof out, &out_len),
+          RTPCC_RTX_RECEIVER_PASS);
+      g_bytes_unref (fec);
+    }
+    if (seq % 3 == 2)
+      for (RtpccTime u = t + RTPCC_MSEC (10); u < sent_at (seq + 1) +
+          RTPCC_MSEC (10); u += RTPCC_MSEC (1))
+        pair_poll (&p, u, 0);
+  }
+  rtpcc_rtx_receiver_get_stats (p.rx, &st);
+  fail_unless_equals_uint64 (st.fec_packets, 20);
+  fail_unless_equals_uint64 (st.fec_invalid, 0);
+  fail_unless_equals_uint64 (st.nacked_packets, 1);
+  fail_unless_equals_uint64 (st.rtx_recovered, 1);
+  fail_unless_equals_uint64 (st.repair.fec_rebuildable, 2);
+  fail_unless_equals_uint64 (st.repair.fec_unrecoverable, 1);
+  fail_unless_equals_uint64 (st.repair.fec_left, 2);
+  fail_unless_equals_uint64 (st.repair.gave_up, 0);
+  fail_unless_equals_uint64 (st.plis_sent, 0);
+  rtpcc_fec_encoder_free (enc);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* tshark dissects the NACK and PLI the receiver wrote and the RTX packet
  * the sender wrote without a warning, and reads the fields back. */
 GST_START_TEST (test_tshark)
@@ -410,6 +536,8 @@ rtpcc_rtxpair_suite (void)
   tcase_add_test (tc, test_late_rtx);
   tcase_add_test (tc, test_rtx_off_and_budget);
   tcase_add_test (tc, test_keyframe_requests);
+  tcase_add_test (tc, test_keyframe_seen_ends_repeats);
+  tcase_add_test (tc, test_fec_settles_nacks);
   tcase_add_test (tc, test_tshark);
   return s;
 }

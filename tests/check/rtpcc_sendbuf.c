@@ -665,7 +665,8 @@ GST_START_TEST (test_many_ssrcs_bounded)
 
 GST_END_TEST;
 
-/* Frame types from H.264 and VP8 payloads; malformed input says nothing. */
+/* Frame types from H.264 and VP8 payloads; malformed input says nothing.
+ * And the stricter key-frame check a receiver uses. */
 GST_START_TEST (test_classify_payloads)
 {
   const RtpccSendbufCodec h264 = rtpcc_sendbuf_codec_from_name ("h264");
@@ -722,6 +723,35 @@ GST_START_TEST (test_classify_payloads)
   UNKNOWN (vp8, NULL, 4);
 #undef CLASSIFY
 #undef UNKNOWN
+
+  /* a receiver's key-frame check: pictures only, parameter sets not */
+  {
+    const guint8 stap_sps_idr[] = { 0x18, 0x00, 0x02, 0x67, 0x42, 0x00,
+      0x02, 0x65, 0x88
+    };
+    fail_unless (rtpcc_frametype_has_keyframe (h264, idr, sizeof idr));
+    fail_unless (rtpcc_frametype_has_keyframe (h264, fua_idr,
+            sizeof fua_idr));
+    fail_unless (rtpcc_frametype_has_keyframe (h264, stap_sps_idr,
+            sizeof stap_sps_idr));
+    fail_if (rtpcc_frametype_has_keyframe (h264, stap_sps_pps,
+            sizeof stap_sps_pps));
+    fail_if (rtpcc_frametype_has_keyframe (h264, p_ref, sizeof p_ref));
+    fail_if (rtpcc_frametype_has_keyframe (h264, fua_p, sizeof fua_p));
+    fail_if (rtpcc_frametype_has_keyframe (h264, stap_bad,
+            sizeof stap_bad));
+    fail_if (rtpcc_frametype_has_keyframe (h264, idr, 0));
+    fail_unless (rtpcc_frametype_has_keyframe (vp8, vp8_key,
+            sizeof vp8_key));
+    fail_unless (rtpcc_frametype_has_keyframe (vp8, vp8_ext_key,
+            sizeof vp8_ext_key));
+    fail_if (rtpcc_frametype_has_keyframe (vp8, vp8_delta,
+            sizeof vp8_delta));
+    fail_if (rtpcc_frametype_has_keyframe (vp8, vp8_cont, sizeof vp8_cont));
+    fail_if (rtpcc_frametype_has_keyframe (RTPCC_SENDBUF_CODEC_OTHER, idr,
+            sizeof idr));
+    fail_if (rtpcc_frametype_has_keyframe (vp8, NULL, 4));
+  }
 }
 
 GST_END_TEST;

@@ -27,6 +27,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 
   rtpcc_repair_config_init (&cfg);
   cfg.max_missing = 300;
+  /* the tail probe on for half the inputs */
+  cfg.tail_probe = size > 0 && (data[size - 1] & 1);
   r = rtpcc_repair_new (&cfg, NULL);
   FUZZ_CHECK (r != NULL);
   for (size_t i = 0; i + 5 <= size; i += 5) {
@@ -40,8 +42,11 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       case 1:
       case 2:
       case 3:
-        rtpcc_repair_on_packet (r, now, ssrc, seq, ts, arg & 1,
-            RTPCC_REPAIR_ORIGINAL);
+        if (op == 3 && (arg & 2))
+          rtpcc_repair_on_padding (r, now, ssrc, seq, ts);
+        else
+          rtpcc_repair_on_packet (r, now, ssrc, seq, ts, arg & 1,
+              RTPCC_REPAIR_ORIGINAL);
         /* offsets count from the next seq in order: 0 is in order, 1
          * loses one, 0xFFFF is the last one again */
         base = (guint16) (seq + 1);
@@ -56,11 +61,16 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         break;
       case 6:{
         guint16 seqs[16];
-        guint n = 1 + arg % 16;
+        guint n = 1 + arg % 16, stride = 1 + (data[i + 1] & 3);
 
         for (guint k = 0; k < n; k++)
-          seqs[k] = (guint16) (seq + k);
-        rtpcc_repair_on_fec_block (r, now, seqs, n, arg >> 4);
+          seqs[k] = (guint16) (seq + k * stride);
+        /* a complete block, or one repair packet of several (2-D, RS) */
+        if (data[i + 2] & 1)
+          rtpcc_repair_on_fec_block (r, now, seqs, n, arg >> 4);
+        else
+          rtpcc_repair_on_fec_parity (r, now, seqs, n, arg >> 4,
+              data[i + 2] & 2);
         break;
       }
       case 7:

@@ -10,9 +10,16 @@
  * must fall to under a quarter of the link's, and retransmissions must stay
  * a small share of what was sent.
  *
+ * FEC and NACK together: the receiver's planner (RtpccRepair) on a stream
+ * protected by XOR FEC, with the same losses as without FEC. Told which
+ * packets each repair packet protects, it must NACK only what FEC cannot
+ * rebuild: fewer retransmissions than NACK alone, at an equal or better
+ * share of losses repaired before their playout deadline.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "sim-rtpcc.h"
+#include "sim.h"
 
 #include <math.h>
 
@@ -100,11 +107,286 @@ test_nack_rtx_repairs_random_loss (void)
   g_assert_cmpuint (on.stalls, ==, 0);
 }
 
+/* ---- FEC + NACK ----------------------------------------------------------- */
+
+/* 30 fps, 6 packets a frame 1 ms apart, 30 ms each way, playout 120 ms
+ * after the fastest transit; XOR FEC over every 3 consecutive packets,
+ * its repair packet sent right after the third. Media, FEC and RTX draw
+ * their losses from three separate streams, so both runs lose the same
+ * media packets. */
+#define CO_PPF 6
+#define CO_FRAMES 600
+#define CO_NPKT (CO_PPF * CO_FRAMES)
+#define CO_BLOCK 3
+#define CO_OWD RTPCC_MSEC (30)
+#define CO_PLAYOUT RTPCC_MSEC (120)
+
+typedef struct
+{
+  Sim *sim;
+  RtpccRepair *r;
+  gboolean fec;
+  RtpccLoss media_loss, fec_loss, rtx_loss;
+  SimTimer poll_timer;
+  RtpccTime poll_at;
+  gboolean lost[CO_NPKT];       /* original lost on the wire */
+  gboolean have[CO_NPKT];       /* at the receiver (any way) */
+  RtpccTime repaired_at[CO_NPKT];
+  RtpccTime last_rtx[CO_NPKT];
+  gboolean fec_in[CO_NPKT / CO_BLOCK];
+  guint64 rtx_sent, rtx_useless, fec_rebuilt;
+} Co;
+
+typedef struct
+{
+  Co *co;
+  guint kind;                   /* 0 media, 1 FEC (seq = block), 2 RTX */
+  guint seq;
+} CoEv;
+
+static RtpccTime
+co_sent_at (guint seq)
+{
+  return (RtpccTime) (seq / CO_PPF) * RTPCC_SEC (1) / 30 +
+      RTPCC_MSEC (seq % CO_PPF);
+}
+
+static RtpccTime
+co_deadline (guint seq)
+{
+  return (RtpccTime) (seq / CO_PPF) * RTPCC_SEC (1) / 30 + CO_OWD +
+      CO_PLAYOUT;
+}
+
+static void co_event (Sim * sim, gpointer data);
+
+static void
+co_at (Co * co, RtpccTime at, guint kind, guint seq)
+{
+  CoEv *e = g_new (CoEv, 1);
+
+  e->co = co;
+  e->kind = kind;
+  e->seq = seq;
+  sim_schedule (co->sim, at, co_event, e);
+}
+
+static void
+co_packet (Co * co, guint seq, RtpccRepairSource source)
+{
+  rtpcc_repair_on_packet (co->r, sim_now (co->sim), 0xC0DEC0DEu,
+      (guint16) seq, (guint32) (seq / CO_PPF) * 3000,
+      seq % CO_PPF == CO_PPF - 1, source);
+}
+
+/* An XOR decoder: a block whose repair packet is in rebuilds its one
+ * missing packet, whenever that becomes the case. */
+static void
+co_try_rebuild (Co * co, guint block)
+{
+  guint missing = 0, which = 0;
+
+  if (!co->fec_in[block])
+    return;
+  for (guint i = 0; i < CO_BLOCK; i++)
+    if (!co->have[block * CO_BLOCK + i]) {
+      missing++;
+      which = block * CO_BLOCK + i;
+    }
+  if (missing != 1)
+    return;
+  co->have[which] = TRUE;
+  co->repaired_at[which] = sim_now (co->sim);
+  co->fec_rebuilt++;
+  co_packet (co, which, RTPCC_REPAIR_FEC);
+}
+
+static void co_poll (Sim * sim, gpointer data);
+
+static void
+co_service (Co * co)
+{
+  RtpccTime now = sim_now (co->sim), next;
+  RtpccRepairRequest req;
+
+  rtpcc_repair_poll (co->r, now, &req);
+  for (guint i = 0; i < req.n_nack; i++) {
+    guint seq = req.nack[i];
+    /* the sender, 30 ms later, answers unless it did within an RTT */
+    RtpccTime at_sender = now + CO_OWD;
+    if (co->last_rtx[seq] != RTPCC_TIME_NONE
+        && at_sender - co->last_rtx[seq] < 2 * CO_OWD)
+      continue;
+    co->last_rtx[seq] = at_sender;
+    co->rtx_sent++;
+    if (!rtpcc_loss_next (&co->rtx_loss))
+      co_at (co, at_sender + CO_OWD, 2, seq);
+  }
+  next = rtpcc_repair_next_timeout (co->r);
+  if (next != co->poll_at || !sim_timer_pending (co->sim, co->poll_timer)) {
+    sim_cancel (co->sim, co->poll_timer);
+    co->poll_timer = 0;
+    co->poll_at = next;
+    if (next != RTPCC_TIME_INFINITE)
+      co->poll_timer = sim_schedule (co->sim, MAX (next, now), co_poll, co);
+  }
+}
+
+static void
+co_poll (Sim * sim, gpointer data)
+{
+  Co *co = data;
+
+  co->poll_timer = 0;
+  co->poll_at = RTPCC_TIME_NONE;
+  co_service (co);
+}
+
+static void
+co_event (Sim * sim, gpointer data)
+{
+  CoEv *e = data;
+  Co *co = e->co;
+  guint seq = e->seq;
+
+  switch (e->kind) {
+    case 0:
+      co->have[seq] = TRUE;
+      co_packet (co, seq, RTPCC_REPAIR_ORIGINAL);
+      break;
+    case 1:{
+      guint16 seqs[CO_BLOCK];
+      for (guint i = 0; i < CO_BLOCK; i++)
+        seqs[i] = (guint16) (seq * CO_BLOCK + i);
+      co->fec_in[seq] = TRUE;
+      rtpcc_repair_on_fec_parity (co->r, sim_now (sim), seqs, CO_BLOCK, 1,
+          TRUE);
+      co_try_rebuild (co, seq);
+      break;
+    }
+    case 2:
+      if (co->have[seq]) {
+        co->rtx_useless++;
+        break;
+      }
+      co->have[seq] = TRUE;
+      co->repaired_at[seq] = sim_now (sim);
+      co_packet (co, seq, RTPCC_REPAIR_RTX);
+      co_try_rebuild (co, seq / CO_BLOCK);
+      break;
+  }
+  g_free (e);
+  co_service (co);
+}
+
+typedef struct
+{
+  guint losses, in_time;
+  guint64 rtx_sent, rtx_useless, fec_rebuilt, nacked;
+} CoOutcome;
+
+static void
+co_run (const RtpccLossParams * lp, gboolean fec, CoOutcome * o)
+{
+  Co *co = g_new0 (Co, 1);
+  RtpccRepairConfig cfg;
+  RtpccRepairStats st;
+  RtpccRng rng;
+
+  co->sim = sim_new ();
+  co->fec = fec;
+  rtpcc_repair_config_init (&cfg);
+  cfg.playout_delay = CO_PLAYOUT;
+  co->r = rtpcc_repair_new (&cfg, NULL);
+  rtpcc_repair_set_rtt (co->r, 2 * CO_OWD);
+  rtpcc_rng_init_stream (&rng, 11, 1);
+  rtpcc_loss_init (&co->media_loss, lp, &rng);
+  rtpcc_rng_init_stream (&rng, 11, 2);
+  rtpcc_loss_init (&co->fec_loss, lp, &rng);
+  rtpcc_rng_init_stream (&rng, 11, 3);
+  rtpcc_loss_init (&co->rtx_loss, lp, &rng);
+  co->poll_at = RTPCC_TIME_NONE;
+  for (guint seq = 0; seq < CO_NPKT; seq++) {
+    co->last_rtx[seq] = RTPCC_TIME_NONE;
+    co->repaired_at[seq] = RTPCC_TIME_NONE;
+    co->lost[seq] = rtpcc_loss_next (&co->media_loss);
+    if (!co->lost[seq])
+      co_at (co, co_sent_at (seq) + CO_OWD, 0, seq);
+    if (seq % CO_BLOCK == CO_BLOCK - 1 && !rtpcc_loss_next (&co->fec_loss)
+        && fec)
+      co_at (co, co_sent_at (seq) + RTPCC_USEC (500) + CO_OWD, 1,
+          seq / CO_BLOCK);
+  }
+  sim_run (co->sim);
+
+  memset (o, 0, sizeof *o);
+  for (guint seq = 0; seq < CO_NPKT; seq++) {
+    if (!co->lost[seq])
+      continue;
+    o->losses++;
+    if (co->repaired_at[seq] != RTPCC_TIME_NONE
+        && co->repaired_at[seq] <= co_deadline (seq))
+      o->in_time++;
+  }
+  rtpcc_repair_get_stats (co->r, &st);
+  o->rtx_sent = co->rtx_sent;
+  o->rtx_useless = co->rtx_useless;
+  o->fec_rebuilt = co->fec_rebuilt;
+  o->nacked = st.nacked;
+  rtpcc_repair_free (co->r);
+  sim_free (co->sim);
+  g_free (co);
+}
+
+static void
+co_compare (const RtpccLossParams * lp, const gchar * what)
+{
+  CoOutcome nack, both;
+
+  co_run (lp, FALSE, &nack);
+  co_run (lp, TRUE, &both);
+  g_test_message ("%s, NACK alone: %u losses, %u repaired in time, %"
+      G_GUINT64_FORMAT " RTX (%" G_GUINT64_FORMAT " useless)", what,
+      nack.losses, nack.in_time, nack.rtx_sent, nack.rtx_useless);
+  g_test_message ("%s, FEC + NACK: %u losses, %u repaired in time (%"
+      G_GUINT64_FORMAT " by FEC), %" G_GUINT64_FORMAT " RTX (%"
+      G_GUINT64_FORMAT " useless)", what, both.losses, both.in_time,
+      both.fec_rebuilt, both.rtx_sent, both.rtx_useless);
+  /* the same media losses, and enough of them to mean something */
+  g_assert_cmpuint (both.losses, ==, nack.losses);
+  g_assert_cmpuint (nack.losses, >, 50);
+  g_assert_cmpuint (nack.rtx_sent, >=, nack.losses);
+  /* FEC rebuilds most; NACK only what it cannot: well under half the
+   * retransmissions, none spent on a packet FEC had rebuilt */
+  g_assert_cmpuint (both.fec_rebuilt, >, 0);
+  g_assert_cmpuint (2 * both.rtx_sent, <, nack.rtx_sent);
+  g_assert_cmpuint (both.rtx_useless, <=, nack.rtx_useless);
+  g_assert_cmpuint (both.in_time, >=, nack.in_time);
+}
+
+static void
+test_fec_nack_coordination (void)
+{
+  RtpccLossParams lp;
+
+  rtpcc_loss_params_init (&lp);
+  lp.loss = 0.03;
+  co_compare (&lp, "3 % random");
+  /* bursts of 2 on average (r = 0.5), 2 % mean */
+  rtpcc_loss_params_init (&lp);
+  lp.model = RTPCC_LOSS_GILBERT_ELLIOTT;
+  lp.ge_p = 0.0102;
+  lp.ge_r = 0.5;
+  co_compare (&lp, "2 % bursty");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim/repair/nack-rtx-repairs-random-loss",
       test_nack_rtx_repairs_random_loss);
+  g_test_add_func ("/sim/repair/fec-nack-coordination",
+      test_fec_nack_coordination);
   return g_test_run ();
 }

@@ -8,20 +8,29 @@
 # with and without NACK/RTX + PLI repair. Prints the table in markdown.
 #
 #   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR] [--table-only]
+#       [--port-base N] [--runs NAME,NAME...]
 #
 # --scale 1 (default) runs the scenario's 60 s each; 0.5 runs 30 s.
+# --port-base (default 47300): the runner's ports, N and up; give each
+# concurrent run on a host its own. --runs: only these (the table shows
+# the last result of every run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../../.." && pwd)
 scale=1
 build="$src/build"
 table_only=0
+port_base=47300
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --scale) scale=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --table-only) table_only=1; shift ;;   # the table of the last runs
-    *) echo "usage: $0 [--scale F] [--build DIR] [--table-only]" >&2; exit 2 ;;
+    --port-base) port_base=$2; shift 2 ;;
+    --runs) only=",$2,"; shift 2 ;;
+    *) echo "usage: $0 [--scale F] [--build DIR] [--table-only]" \
+         "[--port-base N] [--runs NAME,...]" >&2; exit 2 ;;
   esac
 done
 out="$src/out/eval/rt/repair"
@@ -38,11 +47,12 @@ runs=(
 mkdir -p "$out"
 [ $table_only = 1 ] || for r in "${runs[@]}"; do
   set -- $r
+  [ -z "$only" ] || [[ "$only" == *",$1,"* ]] || continue
   cut -d' ' -f1-3 /proc/loadavg > "$out/$1.load"
   "$here/rt-eval.py" --matrix loss-random --seed 1 --stacks ours \
     --mode loopback --scale "$scale" --build "$build" --out "$out/$1" \
     --loss "$2" --repair "$3" --key-int-max 300 --jitter-ms 200 \
-    --port-base 47300 >&2
+    --port-base "$port_base" >&2
 done
 
 python3 - "$out" "$scale" <<'EOF'
@@ -77,6 +87,10 @@ for n in names:
         rtx=stat(os.path.join(d, "flow0-send.log"), "rtx-sent"),
         rec=stat(os.path.join(d, "flow0-recv.log"), "rtx-recovered"),
         plis=stat(os.path.join(d, "flow0-recv.log"), "plis-sent"),
+        losses=stat(os.path.join(d, "flow0-recv.log"), "repair-losses"),
+        gave=stat(os.path.join(d, "flow0-recv.log"), "repair-gave-up"),
+        unnacked=stat(os.path.join(d, "flow0-recv.log"),
+                      "repair-gave-up-unnacked"),
         # another stream on the same ports (a concurrent run on this host)
         foreign=stat(os.path.join(d, "flow0-recv.log"), "peer-changes"))
 ref = rows["lossless"]["m"]["psnr"]
@@ -85,9 +99,10 @@ commit = subprocess.run(["git", "-C", out, "rev-parse", "--short", "HEAD"],
 print(f"{rows['lossless']['m']['date']} UTC, commit {commit}, "
       f"{rows['lossless']['m']['duration']:g} s per run (scale {scale:g})\n")
 print("| run | wire loss % | residual loss % | NACKs (packets) | RTX sent / "
-      "recovered | PLIs | frozen % | PSNR-Y dB | vs lossless dB | "
-      "g2g p95 ms | received kbit/s | load 1/5/15 |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "recovered | losses / given up (never NACKed) | PLIs | frozen % | "
+      "PSNR-Y dB | vs lossless dB | g2g p95 ms | received kbit/s | "
+      "load 1/5/15 |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def f(v, d=2):
@@ -103,7 +118,8 @@ for n in names:
     tag = " (DISTURBED: foreign stream)" if r["foreign"] else ""
     print(f"| {n}{tag} | {f(r['wire'])} | {f(m.get('post_repair_loss_pct'))} | "
           f"{i(r['nacks'])} ({i(r['nacked'])}) | {i(r['rtx'])} / "
-          f"{i(r['rec'])} | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
+          f"{i(r['rec'])} | {i(r['losses'])} / {i(r['gave'])} "
+          f"({i(r['unnacked'])}) | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
           f"{f(m['psnr'], 1)} | {f(m['psnr'] - ref, 1)} | "
           f"{f(m['g2g_p95_ms'], 0)} | {f(m['flows'][0]['recv_kbps'], 0)} | "
           f"{r['load']} |")

@@ -12,13 +12,17 @@ suite is the benchmark command.
 With --repair it checks NACK/RTX instead (docs/repair.md): two 7 s calls
 on the 2 Mbit/s path of the matrix scenario loss-random with 2 % random
 loss on the wire, one with repair (NACK/RTX, PLI) and one without; the
-post-repair loss (what reaches the depayloader) with repair must be well
-below the loss without. A ratio, no timing threshold.
+post-repair loss (what reaches the depayloader) and the frozen frames with
+repair must be well below those without, and the checks a repaired call
+must pass (post-repair loss under a quarter of the wire's, most losses
+restored by RTX) are run on the call without repair too, where every one
+must fail. Ratios and counts, no timing threshold.
 
   rt-ci.py [--repair] BUILD_ROOT [OUTDIR]   exit 0 pass, 1 fail, 77 skip
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,8 +56,36 @@ def sanitizer_env(build):
     return env
 
 
+def recv_stats(path):
+    """rtpccsrc's final stats line in a receiver log: {field: int}."""
+    stats = {}
+    try:
+        text = open(path).read()
+    except OSError:
+        return stats
+    for m in re.finditer(r"([a-z-]+)=\(guint64\)(\d+)", text):
+        stats[m.group(1)] = int(m.group(2))
+    return stats
+
+
+WIRE_LOSS_PCT = 2.0
+
+
+def repaired(m, st):
+    """What a repaired call must show, in absolute terms (the loss put on
+    the wire is known), so that the same checks can be run on the call
+    without repair, where they must fail."""
+    losses = st.get("repair-losses", 0)
+    return [
+        ("post-repair loss < 1/4 of the wire's %.1f %%" % WIRE_LOSS_PCT,
+         m.get("post_repair_loss_pct", float("nan")) < WIRE_LOSS_PCT / 4),
+        ("retransmissions restored >= half the losses rtpccsrc saw",
+         losses > 0 and st.get("rtx-recovered", 0) >= losses / 2),
+    ]
+
+
 def repair_check(build, out, env):
-    loss = {}
+    metrics, stats = {}, {}
     for rep in ("nack", "none"):
         r = subprocess.run(["/usr/bin/python3",
                             os.path.join(HERE, "rt-eval.py"),
@@ -61,23 +93,44 @@ def repair_check(build, out, env):
                             "--stacks", "ours", "--mode", "loopback",
                             "--scale", "0.12", "--build", build,
                             "--out", os.path.join(out, rep),
-                            "--loss", "bernoulli:0.02", "--repair", rep,
+                            "--loss", "bernoulli:%g" % (WIRE_LOSS_PCT / 100),
+                            "--repair", rep,
                             "--jitter-ms", "200", "--port-base", "43300"],
                            env=env)
         if r.returncode != 0:
             print(f"FAIL: rt-eval.py --repair {rep} exited {r.returncode}")
             return 1
-        m = json.load(open(os.path.join(out, rep, "loss-random-ours",
-                                        "metrics.json")))
-        loss[rep] = m.get("post_repair_loss_pct", float("nan"))
+        d = os.path.join(out, rep, "loss-random-ours")
+        metrics[rep] = json.load(open(os.path.join(d, "metrics.json")))
+        stats[rep] = recv_stats(os.path.join(d, "flow0-recv.log"))
+    loss = {k: v.get("post_repair_loss_pct", float("nan"))
+            for k, v in metrics.items()}
+    frozen = {k: v.get("freeze_pct", float("nan"))
+              for k, v in metrics.items()}
     print(f"post-repair loss %: with repair {loss['nack']:.3f}, "
           f"without {loss['none']:.3f}")
+    print(f"frozen frames %: with repair {frozen['nack']:.1f}, "
+          f"without {frozen['none']:.1f}")
+    print(f"rtpccsrc with repair: {stats['nack'].get('repair-losses', 0)} "
+          f"losses, {stats['nack'].get('rtx-recovered', 0)} restored by RTX")
     checks = [
         # the loss must have happened for the ratio to mean anything
         ("without repair: post-repair loss >= 0.5 %", loss["none"] >= 0.5),
         ("with repair: post-repair loss < 1/4 of it",
          loss["nack"] < 0.25 * loss["none"]),
+        # frames freeze without repair (nothing repairs the picture until
+        # the next key frame); with it at most half as many, 1 point slack
+        # for a loaded machine
+        ("without repair: frozen frames >= 2 %", frozen["none"] >= 2),
+        ("with repair: frozen frames <= half of it + 1",
+         frozen["nack"] <= frozen["none"] / 2 + 1),
     ]
+    checks += [("with repair: " + n, ok)
+                for n, ok in repaired(metrics["nack"], stats["nack"])]
+    # the run without repair fails those same checks: they can fail
+    checks.append(("without repair: fails every one of them",
+                   not any(ok for _n, ok in
+                           repaired(metrics["none"], stats["none"]))))
     for n, ok in checks:
         print(("ok   " if ok else "FAIL ") + n)
     return 0 if all(ok for _n, ok in checks) else 1

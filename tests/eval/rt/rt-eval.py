@@ -932,6 +932,15 @@ def quality(run, keep_raw):
         except (OSError, subprocess.SubprocessError, ValueError,
                 StopIteration, RuntimeError) as e:
             q = {"error": str(e)}
+        # per frame slot, to see where the quality goes (e.g. against
+        # the losses or the key frames of the run)
+        if "psnr_per_frame" in q:
+            with open(os.path.join(run.out, f"flow{i}-quality.csv"),
+                      "w") as f:
+                f.write("slot,psnr_y,ssim\n")
+                for k, (p, s) in enumerate(zip(q["psnr_per_frame"],
+                                               q["ssim_per_frame"])):
+                    f.write(f"{k},{p:.2f},{s:.5f}\n")
         q.pop("psnr_per_frame", None)
         q.pop("ssim_per_frame", None)
         out.append(q)
