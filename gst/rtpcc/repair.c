@@ -2,148 +2,11 @@
  * ask for a key frame. The rules are in repair.h.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "repair.h"
+#include "repair-private.h"
 #include "feedback/rtcp.h"
 
 #include <string.h>
 
-/* A windowed extreme (min or max) of what was added over the last one to
- * two windows: the current window's and the previous one's, each kept
- * until it is two windows old. Cheap, and forgets a route change or a
- * reordering episode within two windows. */
-typedef struct
-{
-  RtpccTime start;              /* of cur; RTPCC_TIME_NONE: empty */
-  RtpccTime prev_start;         /* of prev; RTPCC_TIME_NONE: none */
-  gint64 cur, prev;
-} WindowExtreme;
-
-static void
-window_reset (WindowExtreme * w)
-{
-  w->start = w->prev_start = RTPCC_TIME_NONE;
-}
-
-static gboolean
-window_fresh (RtpccTime start, RtpccTime now)
-{
-  return start != RTPCC_TIME_NONE && now - start < 2 *
-      RTPCC_REPAIR_TRACK_WINDOW;
-}
-
-static gint64
-pick (gint64 a, gint64 b, gboolean max)
-{
-  return max ? MAX (a, b) : MIN (a, b);
-}
-
-static void
-window_add (WindowExtreme * w, RtpccTime now, gint64 v, gboolean max)
-{
-  if (!window_fresh (w->start, now)) {
-    window_reset (w);
-    w->start = now;
-    w->cur = v;
-  } else if (now - w->start >= RTPCC_REPAIR_TRACK_WINDOW) {
-    w->prev = w->cur;
-    w->prev_start = w->start;
-    w->start = now;
-    w->cur = v;
-  } else {
-    w->cur = pick (w->cur, v, max);
-  }
-}
-
-/* The extreme of what is fresh at @now. */
-static gboolean
-window_get (const WindowExtreme * w, RtpccTime now, gboolean max, gint64 * v)
-{
-  gboolean cur = window_fresh (w->start, now);
-  gboolean prev = window_fresh (w->prev_start, now);
-
-  if (cur && prev)
-    *v = pick (w->cur, w->prev, max);
-  else if (cur || prev)
-    *v = cur ? w->cur : w->prev;
-  return cur || prev;
-}
-
-typedef struct
-{
-  gint64 ext;                   /* extended sequence number */
-  RtpccTime detected;           /* a later packet arrived */
-  RtpccTime lost_at;            /* detected + reorder wait */
-  RtpccTime deadline;           /* its frame's playout time */
-  RtpccTime fec_until;          /* waiting for FEC until; NONE: not */
-  RtpccTime last_nack;
-  guint nacks;
-  gboolean declared;            /* counted as a loss */
-  gboolean fec_ok;              /* a complete FEC block will rebuild it */
-  gboolean fec_failed;          /* a complete FEC block cannot */
-  gboolean fec_counted;         /* in stats.fec_rebuildable */
-  gboolean fec_held;            /* waits for the block's other losses */
-  gboolean no_more_nacks;       /* a retry could no longer arrive in time */
-} Missing;
-
-/* A FEC block some of whose repair packets are in. */
-typedef struct
-{
-  gint64 ext[RTPCC_REPAIR_FEC_MAX_SEQS];        /* extended seqs covered */
-  guint n;
-  gint64 lo, hi;                /* the extremes of ext */
-  guint n_parity;               /* repair packets in: losses it rebuilds */
-  gboolean complete;
-} FecBlock;
-
-/* arrival times of the latest originals, for the FEC window */
-#define ARRIVALS 1024
-
-struct _RtpccRepair
-{
-  RtpccRepairConfig config;
-
-  /* stream */
-  gboolean started;
-  guint32 ssrc;
-  gint64 highest;               /* extended seq */
-  guint32 highest_ts;
-  gboolean highest_marker;
-  RtpccTime highest_at;         /* arrival of the highest original */
-  RtpccTime tail_at;            /* tail probe due; NONE: none armed */
-  WindowExtreme intra_gap;      /* max gap between packets of a frame */
-  gboolean have_bad_seq;
-  guint16 bad_seq;              /* A.1: a jump waiting for confirmation */
-
-  /* RTP time: extended timestamps, media time from the first one */
-  gboolean have_ts;
-  gint64 ts_base, ts_last;
-  WindowExtreme transit;        /* min of arrival − media time */
-  WindowExtreme reorder;        /* max lateness of reordered packets */
-
-  GArray *missing;              /* Missing, ascending ext */
-
-  /* FEC */
-  FecBlock *blocks;             /* ring of RTPCC_REPAIR_FEC_BLOCKS */
-  guint n_blocks, next_block;
-  WindowExtreme fec_window;     /* max first packet → repair packet */
-  gint64 arrival_ext[ARRIVALS];
-  RtpccTime arrival_at[ARRIVALS];
-
-  /* RTT */
-  RtpccTime rtt_set;            /* NONE: not set */
-  RtpccTime srtt;               /* 0: no sample */
-
-  /* key frames */
-  gboolean broken;
-  RtpccTime broken_since;
-  RtpccTime last_request;       /* NONE: never asked */
-  gboolean request_pending;     /* asked, no key frame since */
-  guint request_repeats;        /* of the pending request */
-  guint8 fir_seq;
-
-  RtpccTime last_now;           /* the latest time we were given */
-  RtpccRepairStats stats;
-};
 
 void
 rtpcc_repair_config_init (RtpccRepairConfig * config)
@@ -194,14 +57,14 @@ reset_stream (RtpccRepair * r)
   r->started = FALSE;
   r->have_bad_seq = FALSE;
   r->have_ts = FALSE;
-  window_reset (&r->transit);
-  window_reset (&r->reorder);
-  window_reset (&r->intra_gap);
+  rtpcc_window_extreme_init (&r->transit, RTPCC_REPAIR_TRACK_WINDOW);
+  rtpcc_window_extreme_init (&r->reorder, RTPCC_REPAIR_TRACK_WINDOW);
+  rtpcc_window_extreme_init (&r->intra_gap, RTPCC_REPAIR_TRACK_WINDOW);
   r->tail_at = RTPCC_TIME_NONE;
   r->highest_at = RTPCC_TIME_NONE;
   g_array_set_size (r->missing, 0);
   r->n_blocks = r->next_block = 0;
-  window_reset (&r->fec_window);
+  rtpcc_window_extreme_init (&r->fec_window, RTPCC_REPAIR_TRACK_WINDOW);
   for (guint i = 0; i < ARRIVALS; i++)
     r->arrival_ext[i] = -1;
   r->broken = FALSE;
@@ -240,8 +103,8 @@ rtpcc_repair_free (RtpccRepair * repair)
   g_free (repair);
 }
 
-static RtpccTime
-current_rtt (const RtpccRepair * r)
+RtpccTime
+rtpcc_repair_current_rtt (const RtpccRepair * r)
 {
   if (r->rtt_set != RTPCC_TIME_NONE)
     return r->rtt_set;
@@ -256,7 +119,7 @@ reorder_wait (const RtpccRepair * r, RtpccTime now)
   gint64 late;
   RtpccTime w = r->config.reorder_min;
 
-  if (window_get (&r->reorder, now, TRUE, &late))
+  if (rtpcc_window_extreme_get (&r->reorder, now, TRUE, &late))
     w = MAX (w, late + late / 2);
   return MIN (w, r->config.reorder_max);
 }
@@ -267,7 +130,7 @@ fec_window (const RtpccRepair * r, RtpccTime now)
 {
   gint64 learnt;
 
-  if (window_get (&r->fec_window, now, TRUE, &learnt))
+  if (rtpcc_window_extreme_get (&r->fec_window, now, TRUE, &learnt))
     return MAX (r->config.fec_window, learnt);
   return r->config.fec_window;
 }
@@ -280,14 +143,14 @@ tail_wait (const RtpccRepair * r, RtpccTime now)
 {
   gint64 gap = 0;
 
-  window_get (&r->intra_gap, now, TRUE, &gap);
+  rtpcc_window_extreme_get (&r->intra_gap, now, TRUE, &gap);
   return MIN (reorder_wait (r, now) + 2 * gap, r->config.reorder_max);
 }
 
 static RtpccTime
 keyframe_interval (const RtpccRepair * r)
 {
-  return MAX (r->config.keyframe_min_interval, 2 * current_rtt (r));
+  return MAX (r->config.keyframe_min_interval, 2 * rtpcc_repair_current_rtt (r));
 }
 
 /* ---- RTP time ----------------------------------------------------------- */
@@ -312,7 +175,7 @@ deadline_of (const RtpccRepair * r, RtpccTime now, gint64 ext_ts)
 {
   gint64 base;
 
-  if (!r->have_ts || !window_get (&r->transit, now, FALSE, &base))
+  if (!r->have_ts || !rtpcc_window_extreme_get (&r->transit, now, FALSE, &base))
     return RTPCC_TIME_NONE;
   return media_time (r, ext_ts) + base + r->config.playout_delay;
 }
@@ -337,20 +200,20 @@ learn_transit (RtpccRepair * r, RtpccTime now, guint32 ts)
   ext = unwrap_ts (r, ts);
   if (ext > r->ts_last)
     r->ts_last = ext;
-  window_add (&r->transit, now, now - media_time (r, ext), FALSE);
+  rtpcc_window_extreme_add (&r->transit, now, now - media_time (r, ext), FALSE);
 }
 
 /* ---- the loss list ------------------------------------------------------ */
 
 /* The extended seq of @seq: the one nearest the highest seen. */
-static gint64
-ext_of (const RtpccRepair * r, guint16 seq)
+gint64
+rtpcc_repair_ext_of (const RtpccRepair * r, guint16 seq)
 {
   return r->highest + (gint16) (seq - (guint16) r->highest);
 }
 
-static Missing *
-find_missing (RtpccRepair * r, gint64 ext, guint * index)
+Missing *
+rtpcc_repair_find_missing (RtpccRepair * r, gint64 ext, guint * index)
 {
   guint lo = 0, hi = r->missing->len;
 
@@ -406,7 +269,7 @@ add_gap (RtpccRepair * r, RtpccTime now, gint64 ext, guint32 ts)
   guint32 first_ts = r->highest_marker ? ts : r->highest_ts;
   RtpccTime deadline[2], wait = reorder_wait (r, now);
   RtpccTime window = fec_window (r, now);
-  RtpccTime answer = current_rtt (r) + r->config.nack_margin;
+  RtpccTime answer = rtpcc_repair_current_rtt (r) + r->config.nack_margin;
 
   if (gap <= 0)
     return;
@@ -481,7 +344,7 @@ repaired (RtpccRepair * r, RtpccTime now, guint index,
         r->stats.reordered++;
       else
         r->stats.late_originals++;
-      window_add (&r->reorder, now, MIN (now - m->detected,
+      rtpcc_window_extreme_add (&r->reorder, now, MIN (now - m->detected,
               r->config.reorder_max), TRUE);
       break;
   }
@@ -510,9 +373,9 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     return;
   }
 
-  ext = ext_of (r, seq);
+  ext = rtpcc_repair_ext_of (r, seq);
   delta = (gint32) (ext - r->highest);
-  if (delta <= 0 && find_missing (r, ext, &index)) {
+  if (delta <= 0 && rtpcc_repair_find_missing (r, ext, &index)) {
     repaired (r, now, index, source);
     return;
   }
@@ -524,7 +387,7 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
       r->stats.restarts++;
       g_array_set_size (r->missing, 0);
       r->have_ts = FALSE;
-      window_reset (&r->transit);
+      rtpcc_window_extreme_reset (&r->transit);
       start_stream (r, ssrc, seq, rtp_ts, marker);
       learn_transit (r, now, rtp_ts);
     } else if (source == RTPCC_REPAIR_ORIGINAL) {
@@ -548,7 +411,7 @@ rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
   /* the spacing of a frame's packets, for the tail probe */
   if (source == RTPCC_REPAIR_ORIGINAL && delta == 1 && !r->highest_marker
       && rtp_ts == r->highest_ts && r->highest_at != RTPCC_TIME_NONE)
-    window_add (&r->intra_gap, now, now - r->highest_at, TRUE);
+    rtpcc_window_extreme_add (&r->intra_gap, now, now - r->highest_at, TRUE);
   r->highest = ext;
   r->highest_ts = rtp_ts;
   r->highest_marker = marker;
@@ -593,158 +456,6 @@ tail_probe (RtpccRepair * r, RtpccTime now)
   r->stats.tail_probes++;
 }
 
-/* TRUE if @blk may cover a missing seq (most remembered blocks do not). */
-static gboolean
-block_active (const RtpccRepair * r, const FecBlock * blk)
-{
-  const GArray *a = r->missing;
-
-  return a->len > 0 && blk->hi >= g_array_index (a, Missing, 0).ext
-      && blk->lo <= g_array_index (a, Missing, a->len - 1).ext;
-}
-
-/* Peels the remembered blocks, from scratch each time (a loss revealed
- * later may join a block that looked rebuildable): a block with no more
- * losses left than repair packets in rebuilds them, and those count as
- * present for the other blocks (a 2-D decoder's iteration); then
- * complete blocks that cannot rebuild their losses get some NACKed. */
-static void
-settle_fec (RtpccRepair * r, RtpccTime now)
-{
-  gboolean changed = TRUE;
-
-  for (guint i = 0; i < r->missing->len; i++)
-    g_array_index (r->missing, Missing, i).fec_ok = FALSE;
-  while (changed) {
-    changed = FALSE;
-    for (guint b = 0; b < r->n_blocks; b++) {
-      FecBlock *blk = &r->blocks[b];
-      guint left = 0;
-
-      if (!block_active (r, blk))
-        continue;
-      for (guint i = 0; i < blk->n; i++) {
-        Missing *m = find_missing (r, blk->ext[i], NULL);
-        if (m != NULL && !m->fec_ok)
-          left++;
-      }
-      if (left == 0 || left > blk->n_parity)
-        continue;
-      for (guint i = 0; i < blk->n; i++) {
-        Missing *m = find_missing (r, blk->ext[i], NULL);
-        if (m != NULL && !m->fec_ok) {
-          m->fec_ok = TRUE;
-          if (!m->fec_counted) {
-            m->fec_counted = TRUE;
-            r->stats.fec_rebuildable++;
-          }
-        }
-      }
-      changed = TRUE;
-    }
-  }
-  /* a complete block short of k repair packets needs k of its losses
-   * retransmitted, and rebuilds the rest once they are in: NACK k, hold
-   * the others back for as long as that takes (an RTT), then NACK them
-   * too if they are still missing */
-  for (guint b = 0; b < r->n_blocks; b++) {
-    FecBlock *blk = &r->blocks[b];
-    guint left = 0, failed = 0;
-
-    if (!blk->complete || !block_active (r, blk))
-      continue;
-    for (guint i = 0; i < blk->n; i++) {
-      Missing *m = find_missing (r, blk->ext[i], NULL);
-      if (m != NULL && !m->fec_ok) {
-        left++;
-        if (m->fec_failed)
-          failed++;
-      }
-    }
-    for (guint i = 0; i < blk->n && left > blk->n_parity; i++) {
-      Missing *m = find_missing (r, blk->ext[i], NULL);
-      if (m == NULL || m->fec_ok || m->fec_failed)
-        continue;
-      if (failed < left - blk->n_parity) {
-        m->fec_failed = TRUE;
-        m->fec_until = RTPCC_TIME_NONE;
-        r->stats.fec_unrecoverable++;
-        failed++;
-      } else if (!m->fec_held) {
-        m->fec_held = TRUE;
-        m->fec_until = now + current_rtt (r) + r->config.nack_margin;
-      }
-    }
-  }
-}
-
-/* The window sample of a repair packet: from the earliest arrival among
- * the originals it covers. */
-static void
-learn_fec_window (RtpccRepair * r, RtpccTime now, const FecBlock * blk)
-{
-  RtpccTime first = RTPCC_TIME_NONE;
-
-  for (guint i = 0; i < blk->n; i++) {
-    guint slot = (guint) (blk->ext[i] % ARRIVALS);
-
-    if (r->arrival_ext[slot] == blk->ext[i] && (first == RTPCC_TIME_NONE
-            || r->arrival_at[slot] < first))
-      first = r->arrival_at[slot];
-  }
-  if (first != RTPCC_TIME_NONE && now >= first)
-    window_add (&r->fec_window, now, now - first, TRUE);
-}
-
-void
-rtpcc_repair_on_fec_parity (RtpccRepair * repair, RtpccTime now,
-    const guint16 * seqs, guint n_seqs, guint n_parity, gboolean complete)
-{
-  RtpccRepair *r = repair;
-  FecBlock blk = { {0}, 0, 0, 0, 0, FALSE };
-  FecBlock *slot = NULL;
-
-  r->last_now = now;
-  if (!r->started || seqs == NULL || n_seqs == 0)
-    return;
-  blk.n = MIN (n_seqs, RTPCC_REPAIR_FEC_MAX_SEQS);
-  blk.lo = G_MAXINT64;
-  blk.hi = G_MININT64;
-  for (guint i = 0; i < blk.n; i++) {
-    blk.ext[i] = ext_of (r, seqs[i]);
-    blk.lo = MIN (blk.lo, blk.ext[i]);
-    blk.hi = MAX (blk.hi, blk.ext[i]);
-  }
-  blk.n_parity = n_parity;
-  blk.complete = complete;
-  learn_fec_window (r, now, &blk);
-
-  for (guint b = 0; b < r->n_blocks && slot == NULL; b++) {
-    FecBlock *o = &r->blocks[b];
-    if (o->n == blk.n && memcmp (o->ext, blk.ext,
-            blk.n * sizeof (gint64)) == 0)
-      slot = o;
-  }
-  if (slot != NULL) {
-    slot->n_parity = MAX (slot->n_parity, blk.n_parity);
-    slot->complete |= blk.complete;
-  } else {
-    /* the oldest goes: its losses are long settled */
-    slot = &r->blocks[r->next_block];
-    r->next_block = (r->next_block + 1) % RTPCC_REPAIR_FEC_BLOCKS;
-    r->n_blocks = MIN (r->n_blocks + 1, RTPCC_REPAIR_FEC_BLOCKS);
-    *slot = blk;
-  }
-  settle_fec (r, now);
-}
-
-void
-rtpcc_repair_on_fec_block (RtpccRepair * repair, RtpccTime now,
-    const guint16 * seqs, guint n_seqs, guint can_recover)
-{
-  rtpcc_repair_on_fec_parity (repair, now, seqs, n_seqs, can_recover, TRUE);
-}
-
 void
 rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
     guint16 first_seq)
@@ -759,7 +470,7 @@ rtpcc_repair_on_keyframe (RtpccRepair * repair, RtpccTime now,
   r->request_pending = FALSE;
   if (!r->started)
     return;
-  first = ext_of (r, first_seq);
+  first = rtpcc_repair_ext_of (r, first_seq);
   while (older < r->missing->len
       && g_array_index (r->missing, Missing, older).ext < first)
     older++;
@@ -802,7 +513,7 @@ rtpcc_repair_set_fec_window (RtpccRepair * repair, RtpccTime window)
 static gboolean
 decide (RtpccRepair * r, Missing * m, RtpccTime now, gboolean * nack)
 {
-  RtpccTime rtt = current_rtt (r), answer = rtt + r->config.nack_margin;
+  RtpccTime rtt = rtpcc_repair_current_rtt (r), answer = rtt + r->config.nack_margin;
   gboolean in_time;
 
   *nack = FALSE;
@@ -850,7 +561,7 @@ decide (RtpccRepair * r, Missing * m, RtpccTime now, gboolean * nack)
 static RtpccTime
 next_event (const RtpccRepair * r, const Missing * m)
 {
-  RtpccTime answer = current_rtt (r) + r->config.nack_margin;
+  RtpccTime answer = rtpcc_repair_current_rtt (r) + r->config.nack_margin;
 
   if (!m->declared)
     return m->lost_at;
@@ -877,7 +588,7 @@ rtpcc_repair_poll (RtpccRepair * repair, RtpccTime now,
   r->last_now = now;
   tail_probe (r, now);
   if (r->n_blocks > 0 && r->missing->len > 0)
-    settle_fec (r, now);
+    rtpcc_repair_settle_fec (r, now);
 
   for (guint i = 0; i < r->missing->len; i++) {
     Missing m = g_array_index (r->missing, Missing, i);
@@ -952,7 +663,7 @@ rtpcc_repair_get_stats (RtpccRepair * repair, RtpccRepairStats * stats)
 {
   *stats = repair->stats;
   stats->missing = repair->missing->len;
-  stats->rtt = current_rtt (repair);
+  stats->rtt = rtpcc_repair_current_rtt (repair);
   stats->repair_rtt = repair->srtt;
   stats->reorder_wait = reorder_wait (repair, repair->last_now);
   stats->fec_window = fec_window (repair, repair->last_now);
