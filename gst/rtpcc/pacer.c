@@ -13,7 +13,11 @@ struct _RtpccPacer
 {
   RtpccPacerConfig config;
   GDestroyNotify free_func;
-  GQueue queue;                 /* of PacerItem*, the urgent ones first */
+  /* the queue, the urgent ones first: a ring of items by value (a packet
+   * in and out per send costs no allocation), a power of two in size,
+   * grown as needed */
+  PacerItem *ring;
+  guint cap, first, length;
   guint n_urgent;
   guint64 bytes;
   /* earliest time the next packet may go: advanced by each packet's
@@ -35,9 +39,61 @@ rtpcc_pacer_new (const RtpccPacerConfig * config)
 {
   RtpccPacer *p = g_new0 (RtpccPacer, 1);
   p->config = *config;
-  g_queue_init (&p->queue);
   p->next_allowed = RTPCC_TIME_NONE;
   return p;
+}
+
+/* ---- the ring ---- */
+
+static PacerItem *
+item_at (const RtpccPacer * p, guint i)
+{
+  return &p->ring[(p->first + i) & (p->cap - 1)];
+}
+
+static PacerItem *
+peek_head (const RtpccPacer * p)
+{
+  return p->length ? item_at (p, 0) : NULL;
+}
+
+/* Inserts @it before position @pos (0 = the head, length = the tail). */
+static void
+insert_at (RtpccPacer * p, guint pos, const PacerItem * it)
+{
+  if (p->length == p->cap) {
+    guint cap = MAX (16, p->cap * 2);
+    PacerItem *ring = g_new (PacerItem, cap);
+
+    for (guint i = 0; i < p->length; i++)
+      ring[i] = *item_at (p, i);
+    g_free (p->ring);
+    p->ring = ring;
+    p->cap = cap;
+    p->first = 0;
+  }
+  if (pos == 0) {
+    p->first = (p->first - 1) & (p->cap - 1);
+  } else {
+    for (guint i = p->length; i > pos; i--)
+      *item_at (p, i) = *item_at (p, i - 1);
+  }
+  *item_at (p, pos) = *it;
+  p->length++;
+}
+
+/* Takes the item at @pos off the queue into *@out. */
+static void
+remove_at (RtpccPacer * p, guint pos, PacerItem * out)
+{
+  *out = *item_at (p, pos);
+  if (pos == 0) {
+    p->first = (p->first + 1) & (p->cap - 1);
+  } else {
+    for (guint i = pos; i + 1 < p->length; i++)
+      *item_at (p, i) = *item_at (p, i + 1);
+  }
+  p->length--;
 }
 
 void
@@ -51,18 +107,20 @@ item_free (RtpccPacer * p, PacerItem * it)
 {
   if (p->free_func && it->handle)
     p->free_func (it->handle);
-  g_free (it);
 }
 
 void
 rtpcc_pacer_free (RtpccPacer * pacer)
 {
-  PacerItem *it;
+  PacerItem it;
 
   if (!pacer)
     return;
-  while ((it = g_queue_pop_head (&pacer->queue)))
-    item_free (pacer, it);
+  while (pacer->length) {
+    remove_at (pacer, 0, &it);
+    item_free (pacer, &it);
+  }
+  g_free (pacer->ring);
   g_free (pacer);
 }
 
@@ -93,10 +151,12 @@ drop_over_limit (RtpccPacer * pacer, guint keep)
   guint dropped = 0;
 
   while (pacer->config.max_bytes && pacer->bytes > pacer->config.max_bytes
-      && pacer->queue.length > pacer->n_urgent + keep) {
-    PacerItem *old = g_queue_pop_nth (&pacer->queue, pacer->n_urgent);
-    pacer->bytes -= old->size;
-    item_free (pacer, old);
+      && pacer->length > pacer->n_urgent + keep) {
+    PacerItem old;
+
+    remove_at (pacer, pacer->n_urgent, &old);
+    pacer->bytes -= old.size;
+    item_free (pacer, &old);
     dropped++;
   }
   return dropped;
@@ -106,13 +166,9 @@ guint
 rtpcc_pacer_push (RtpccPacer * pacer, RtpccTime now, gpointer handle,
     guint size)
 {
-  PacerItem *it = g_new (PacerItem, 1);
+  PacerItem it = { handle, size, now, FALSE };
 
-  it->handle = handle;
-  it->size = size;
-  it->enqueued = now;
-  it->urgent = FALSE;
-  g_queue_push_tail (&pacer->queue, it);
+  insert_at (pacer, pacer->length, &it);
   pacer->bytes += size;
   return drop_over_limit (pacer, 1);
 }
@@ -121,52 +177,50 @@ guint
 rtpcc_pacer_push_urgent (RtpccPacer * pacer, RtpccTime now, gpointer handle,
     guint size)
 {
-  PacerItem *it = g_new (PacerItem, 1);
-  PacerItem *head = g_queue_peek_head (&pacer->queue);
+  PacerItem *head = peek_head (pacer);
+  PacerItem it = { handle, size, head ? MIN (now, head->enqueued) : now,
+    TRUE
+  };
 
-  it->handle = handle;
-  it->size = size;
-  it->enqueued = head ? MIN (now, head->enqueued) : now;
-  it->urgent = TRUE;
-  g_queue_push_nth (&pacer->queue, it, (gint) pacer->n_urgent);
+  insert_at (pacer, pacer->n_urgent, &it);
   pacer->n_urgent++;
   pacer->bytes += size;
 
   return drop_over_limit (pacer, 0);
 }
 
-/* the head, with the urgent count kept */
-static PacerItem *
-pop_head (RtpccPacer * pacer)
+/* the head (the queue is not empty) into *@it, with the urgent count kept */
+static void
+pop_head (RtpccPacer * pacer, PacerItem * it)
 {
-  PacerItem *it = g_queue_pop_head (&pacer->queue);
-
-  if (it && it->urgent)
+  remove_at (pacer, 0, it);
+  if (it->urgent)
     pacer->n_urgent--;
-  return it;
 }
 
-/* @it (taken off the queue, may be NULL): its handle, size and bytes */
+/* The item at @pos (head: 0) off the queue: its handle, size and bytes;
+ * NULL if the queue is empty. */
 static gpointer
-take (RtpccPacer * pacer, PacerItem * it, guint * size)
+take (RtpccPacer * pacer, guint pos, guint * size)
 {
-  gpointer handle;
+  PacerItem it;
 
-  if (!it)
+  if (!pacer->length)
     return NULL;
-  pacer->bytes -= it->size;
+  if (pos == 0)
+    pop_head (pacer, &it);
+  else
+    remove_at (pacer, pos, &it);
+  pacer->bytes -= it.size;
   if (size)
-    *size = it->size;
-  handle = it->handle;
-  g_free (it);
-  return handle;
+    *size = it.size;
+  return it.handle;
 }
 
 gpointer
 rtpcc_pacer_pop_oldest (RtpccPacer * pacer, guint * size)
 {
-  return take (pacer, pacer->queue.length > pacer->n_urgent ?
-      g_queue_pop_nth (&pacer->queue, pacer->n_urgent) : pop_head (pacer),
+  return take (pacer, pacer->length > pacer->n_urgent ? pacer->n_urgent : 0,
       size);
 }
 
@@ -176,7 +230,7 @@ static guint64
 effective_rate (RtpccPacer * p, RtpccTime now)
 {
   guint64 rate = p->config.rate;
-  PacerItem *head = g_queue_peek_head (&p->queue);
+  PacerItem *head = peek_head (p);
 
   if (rate == 0 || !head)
     return rate;
@@ -195,7 +249,7 @@ effective_rate (RtpccPacer * p, RtpccTime now)
 RtpccTime
 rtpcc_pacer_next_send_time (RtpccPacer * pacer, RtpccTime now)
 {
-  if (g_queue_is_empty (&pacer->queue))
+  if (!pacer->length)
     return RTPCC_TIME_NONE;
   if (pacer->config.rate == 0 || pacer->next_allowed == RTPCC_TIME_NONE)
     return now;
@@ -206,19 +260,18 @@ gpointer
 rtpcc_pacer_pop (RtpccPacer * pacer, RtpccTime now, guint * size,
     RtpccTime * enqueued)
 {
-  PacerItem *it;
-  gpointer handle;
+  PacerItem it;
   guint64 rate;
 
-  if (g_queue_is_empty (&pacer->queue))
+  if (!pacer->length)
     return NULL;
   if (pacer->config.rate > 0 && pacer->next_allowed != RTPCC_TIME_NONE
       && now < pacer->next_allowed)
     return NULL;
 
   rate = effective_rate (pacer, now);
-  it = pop_head (pacer);
-  pacer->bytes -= it->size;
+  pop_head (pacer, &it);
+  pacer->bytes -= it.size;
 
   if (rate > 0) {
     /* Credit from a late wake-up carries over, but at most burst worth of
@@ -229,28 +282,26 @@ rtpcc_pacer_pop (RtpccPacer * pacer, RtpccTime now, guint * size,
     if (base > now)
       base = now;
     pacer->next_allowed = base +
-        (RtpccTime) ((gdouble) it->size * 8.0 * RTPCC_NSEC_PER_SEC / rate);
+        (RtpccTime) ((gdouble) it.size * 8.0 * RTPCC_NSEC_PER_SEC / rate);
   }
 
   if (size)
-    *size = it->size;
+    *size = it.size;
   if (enqueued)
-    *enqueued = it->enqueued;
-  handle = it->handle;
-  g_free (it);
-  return handle;
+    *enqueued = it.enqueued;
+  return it.handle;
 }
 
 gpointer
 rtpcc_pacer_pop_any (RtpccPacer * pacer, guint * size)
 {
-  return take (pacer, pop_head (pacer), size);
+  return take (pacer, 0, size);
 }
 
 guint
 rtpcc_pacer_get_packets (const RtpccPacer * pacer)
 {
-  return pacer->queue.length;
+  return pacer->length;
 }
 
 guint64
@@ -262,6 +313,6 @@ rtpcc_pacer_get_bytes (const RtpccPacer * pacer)
 RtpccTime
 rtpcc_pacer_get_head_age (const RtpccPacer * pacer, RtpccTime now)
 {
-  PacerItem *head = g_queue_peek_head ((GQueue *) & pacer->queue);
+  PacerItem *head = peek_head (pacer);
   return head ? MAX (0, now - head->enqueued) : 0;
 }

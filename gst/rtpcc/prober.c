@@ -32,6 +32,8 @@ struct _RtpccProber
   RtpccProberConfig config;
   RtpccSentHistory *history;
   GHashTable *streams;          /* ssrc → Stream* */
+  Stream *last;                 /* the stream looked up last (most lookups:
+                                 * streams are never removed) */
 
   guint16 probe_seq;            /* SEPARATE */
   guint32 probe_ts;
@@ -82,9 +84,22 @@ rtpcc_prober_get_stats (const RtpccProber * p)
 }
 
 static Stream *
+lookup (RtpccProber * p, guint32 ssrc)
+{
+  Stream *st = p->last;
+
+  if (st && st->ssrc == ssrc)
+    return st;
+  st = g_hash_table_lookup (p->streams, GUINT_TO_POINTER (ssrc));
+  if (st)
+    p->last = st;
+  return st;
+}
+
+static Stream *
 get_stream (RtpccProber * p, const RtpccRtpInfo * info)
 {
-  Stream *st = g_hash_table_lookup (p->streams, GUINT_TO_POINTER (info->ssrc));
+  Stream *st = lookup (p, info->ssrc);
 
   if (!st) {
     st = g_new0 (Stream, 1);
@@ -116,7 +131,7 @@ rtpcc_prober_on_enqueue (RtpccProber * p, RtpccTime now,
 void
 rtpcc_prober_note_fec_protected (RtpccProber * p, guint32 ssrc)
 {
-  Stream *st = g_hash_table_lookup (p->streams, GUINT_TO_POINTER (ssrc));
+  Stream *st = lookup (p, ssrc);
 
   /* FEC follows the media it protects, so the stream exists; an SSRC we
    * never queued (a bogus header) is not made one of ours */
@@ -270,7 +285,7 @@ gboolean
 rtpcc_prober_map_seq (RtpccProber * p, guint32 ssrc, guint16 orig_seq,
     guint16 * wire_seq)
 {
-  Stream *st = g_hash_table_lookup (p->streams, GUINT_TO_POINTER (ssrc));
+  Stream *st = lookup (p, ssrc);
   RtpccSentEntry *e;
 
   if (!st || !st->renumbered || p->config.mode != RTPCC_PROBE_SSRC_MEDIA)

@@ -22,7 +22,23 @@ struct _RtpccSentHistory
   guint64 oldest_unresolved;    /* lowest seq not yet received or lost */
   guint64 highest_received;
   GHashTable *streams;          /* ssrc → Stream* */
+  Stream *last;                 /* the stream looked up last: a call has one
+                                 * or two, so most lookups end here (streams
+                                 * are never removed) */
 };
+
+static Stream *
+lookup (RtpccSentHistory * h, guint32 ssrc)
+{
+  Stream *st = h->last;
+
+  if (st && st->pub.ssrc == ssrc)
+    return st;
+  st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  if (st)
+    h->last = st;
+  return st;
+}
 
 static void
 stream_free (gpointer data)
@@ -62,7 +78,7 @@ rtpcc_sent_history_free (RtpccSentHistory * h)
 RtpccSentStream *
 rtpcc_sent_history_add_stream (RtpccSentHistory * h, guint32 ssrc)
 {
-  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  Stream *st = lookup (h, ssrc);
 
   if (!st) {
     st = g_new0 (Stream, 1);
@@ -80,7 +96,7 @@ rtpcc_sent_history_add_stream (RtpccSentHistory * h, guint32 ssrc)
 RtpccSentStream *
 rtpcc_sent_history_get_stream (RtpccSentHistory * h, guint32 ssrc)
 {
-  return g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  return (RtpccSentStream *) lookup (h, ssrc);
 }
 
 guint
@@ -111,7 +127,7 @@ RtpccSentEntry *
 rtpcc_sent_history_find (RtpccSentHistory * h, guint32 ssrc,
     guint16 wire_seq)
 {
-  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  Stream *st = lookup (h, ssrc);
   RtpccSentEntry *e;
 
   if (!st)
@@ -124,7 +140,7 @@ RtpccSentEntry *
 rtpcc_sent_history_find_original (RtpccSentHistory * h, guint32 ssrc,
     guint16 orig_seq)
 {
-  Stream *st = g_hash_table_lookup (h->streams, GUINT_TO_POINTER (ssrc));
+  Stream *st = lookup (h, ssrc);
   RtpccSentEntry *e;
 
   if (!st || !st->origmap)

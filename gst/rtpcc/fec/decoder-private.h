@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 
 #define RTPCC_FEC_WIN 1024      /* sequence window, power of two */
 #define RTPCC_FEC_MAX_ROWS 1024 /* stored FEC packets at most */
+/* Blocks whose last seq is this far behind the release point are dropped
+ * unread: nothing they could rebuild would still be wanted. */
+#define RTPCC_FEC_TOO_OLD (RTPCC_FEC_WIN / 2)
 
 typedef enum
 {

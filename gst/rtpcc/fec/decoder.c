@@ -491,6 +491,25 @@ hole_known_since (RtpccFecDecoder * dec)
   return dec->next <= dec->highest ? dec->highest_time : RTPCC_TIME_NONE;
 }
 
+/* The release point moves on by one. The bytes of the packet
+ * RTPCC_FEC_TOO_OLD + RTPCC_FEC_MAX_SPAN + 1 seqs behind it go: every
+ * block that could still read them is dropped unread (recover.c), so
+ * keeping them until the slot is reused would only hold a window's worth
+ * of copies per stream. The slot's state stays (duplicates are still
+ * told apart). */
+static void
+advance (RtpccFecDecoder * dec)
+{
+  gint64 old;
+  Slot *s;
+
+  dec->next++;
+  old = dec->next - (RTPCC_FEC_TOO_OLD + RTPCC_FEC_MAX_SPAN + 1);
+  s = &dec->slots[old & (RTPCC_FEC_WIN - 1)];
+  if (s->ext == old)
+    g_clear_pointer (&s->pkt, g_bytes_unref);
+}
+
 GBytes *
 rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
     gboolean * recovered, guint64 * tag)
@@ -522,7 +541,7 @@ rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
     RtpccTime t;
 
     if (slot_has_data (s)) {
-      dec->next++;
+      advance (dec);
       dec->stats.pushed++;
       if (s->state == SLOT_RECOVERED) {
         dec->stats.recovered++;
@@ -537,7 +556,7 @@ rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
     }
     if (s && s->state == SLOT_NOT_MEDIA) {
       dec->fec_slots++;
-      dec->next++;
+      advance (dec);
       continue;
     }
     t = hole_known_since (dec);
@@ -547,7 +566,7 @@ rtpcc_fec_decoder_pop_tagged (RtpccFecDecoder * dec, RtpccTime now,
       return NULL;
     slot_take (dec, dec->next, SLOT_GONE, NULL, 0, now);
     dec->stats.unrecoverable++;
-    dec->next++;
+    advance (dec);
     rtpcc_fec_blocks_given_up (dec, dec->next - 1);
   }
   return NULL;

@@ -19,7 +19,9 @@ struct _RtpccFecEncoder
   guint32 media_ssrc;
   guint count;
   guint row_start;
-  guint8 *bs[RTPCC_FEC_MAX_SPAN];       /* capacity RTPCC_FEC_MAX_RTP each */
+  guint8 *bs[RTPCC_FEC_MAX_SPAN];       /* capacity RTPCC_FEC_MAX_RTP each,
+                                         * allocated on first use (a block
+                                         * spans a few of them) */
   gsize bs_len[RTPCC_FEC_MAX_SPAN];
   guint16 seq[RTPCC_FEC_MAX_SPAN];
   guint32 last_ts;
@@ -88,8 +90,6 @@ rtpcc_fec_encoder_new (const RtpccFecEncoderConfig * config, GError ** error)
   enc->cfg = *config;
   enc->enabled = TRUE;
   g_queue_init (&enc->out);
-  for (guint i = 0; i < RTPCC_FEC_MAX_SPAN; i++)
-    enc->bs[i] = g_malloc (RTPCC_FEC_MAX_RTP);
   return enc;
 }
 
@@ -369,6 +369,8 @@ rtpcc_fec_encoder_push (RtpccFecEncoder * enc, const guint8 * rtp, gsize len,
     enc->media_ssrc = ssrc;
     enc->first_time = now;
   }
+  if (!enc->bs[enc->count])
+    enc->bs[enc->count] = g_malloc (RTPCC_FEC_MAX_RTP);
   enc->bs_len[enc->count] = rtpcc_fec_bitstring (rtp, len, enc->bs[enc->count]);
   enc->seq[enc->count] = seq;
   enc->last_ts = ((guint32) rtp[4] << 24) | ((guint32) rtp[5] << 16) |

@@ -10,9 +10,7 @@
 
 #include <string.h>
 
-/* Blocks whose last seq is this far behind the release point are dropped:
- * nothing they could rebuild would still be wanted. */
-#define TOO_OLD (RTPCC_FEC_WIN / 2)
+#define TOO_OLD RTPCC_FEC_TOO_OLD
 
 void
 rtpcc_fec_blocks_init (RtpccFecDecoder * dec)
@@ -21,8 +19,16 @@ rtpcc_fec_blocks_init (RtpccFecDecoder * dec)
   dec->early = g_ptr_array_new ();
   dec->work = g_array_new (FALSE, FALSE, sizeof (gint64));
   dec->snapshot = g_ptr_array_new ();
-  for (guint i = 0; i <= RTPCC_FEC_MAX_SPAN; i++)
+}
+
+/* Scratch row @i, allocated on first use: a decoder only ever uses as many
+ * rows as its largest block (and most never recover anything). */
+static guint8 *
+scratch (RtpccFecDecoder * dec, guint i)
+{
+  if (!dec->scratch[i])
     dec->scratch[i] = g_malloc (RTPCC_FEC_MAX_RTP);
+  return dec->scratch[i];
 }
 
 static void
@@ -156,7 +162,7 @@ block_try (RtpccFecDecoder * dec, FecBlock * b, RtpccTime now)
     return TRUE;
   }
   if (b->scheme == RTPCC_FEC_SCHEME_XOR) {
-    guint8 *acc = dec->scratch[RTPCC_FEC_MAX_SPAN];
+    guint8 *acc = scratch (dec, RTPCC_FEC_MAX_SPAN);
     gsize plen = b->parity_len;
     gboolean ok = TRUE;
 
@@ -166,7 +172,7 @@ block_try (RtpccFecDecoder * dec, FecBlock * b, RtpccTime now)
     for (guint j = 0; j < b->k && ok; j++) {
       if (b->ext[j] == miss_ext)
         continue;
-      ok = load_bitstring (dec, b->ext[j], dec->scratch[0], plen);
+      ok = load_bitstring (dec, b->ext[j], scratch (dec, 0), plen);
       if (ok)
         rtpcc_fec_xor_into (acc, dec->scratch[0], plen);
     }
@@ -182,6 +188,8 @@ block_try (RtpccFecDecoder * dec, FecBlock * b, RtpccTime now)
 
     if (missing > b->n_rows)
       return FALSE;
+    for (guint j = 0; j < k; j++)
+      scratch (dec, j);
     for (guint j = 0; j < k && ok; j++) {
       present[j] = rtpcc_fec_dec_has_data (dec, b->ext[j]);
       if (present[j])
