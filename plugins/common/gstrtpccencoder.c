@@ -21,6 +21,24 @@ ensure_debug (void)
   }
 }
 
+GType
+gst_rtpcc_encoder_control_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTPCC_ENCODER_CONTROL_NONE,
+        "Only publish the target (bus message, event, property)", "none"},
+    {GST_RTPCC_ENCODER_CONTROL_AUTO,
+        "Find the encoder upstream and set its bitrate", "auto"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstRtpccEncoderControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 void
 gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
     GstElement * owner)
