@@ -179,13 +179,10 @@ set_string_or_default (gchar ** field, const GValue * value, const gchar * def)
   *field = g_strdup (v && *v ? v : def);
 }
 
-gboolean
-gst_rtpcc_sender_props_set_property (GstRtpccSenderProps * p,
-    guint first_prop_id, guint prop_id, const GValue * value)
+static gboolean
+set_locked (GstRtpccSenderProps * p, guint id, const GValue * value)
 {
-  if (prop_id < first_prop_id)
-    return FALSE;
-  switch (prop_id - first_prop_id) {
+  switch (id) {
     case GST_RTPCC_SENDER_PROP_CONTROLLER:
       set_string_or_default (&p->controller, value, p->default_controller);
       return TRUE;
@@ -217,12 +214,23 @@ gst_rtpcc_sender_props_set_property (GstRtpccSenderProps * p,
 }
 
 gboolean
-gst_rtpcc_sender_props_get_property (const GstRtpccSenderProps * p,
-    guint first_prop_id, guint prop_id, GValue * value)
+gst_rtpcc_sender_props_set_property (GstRtpccSenderProps * p,
+    GstObject * obj, guint first_prop_id, guint prop_id, const GValue * value)
 {
+  gboolean handled;
+
   if (prop_id < first_prop_id)
     return FALSE;
-  switch (prop_id - first_prop_id) {
+  GST_OBJECT_LOCK (obj);
+  handled = set_locked (p, prop_id - first_prop_id, value);
+  GST_OBJECT_UNLOCK (obj);
+  return handled;
+}
+
+static gboolean
+get_locked (const GstRtpccSenderProps * p, guint id, GValue * value)
+{
+  switch (id) {
     case GST_RTPCC_SENDER_PROP_CONTROLLER:
       g_value_set_string (value, p->controller);
       return TRUE;
@@ -252,12 +260,29 @@ gst_rtpcc_sender_props_get_property (const GstRtpccSenderProps * p,
   }
 }
 
-void
-gst_rtpcc_sender_props_get_target (RtpccSender * sender, GValue * value)
+gboolean
+gst_rtpcc_sender_props_get_property (const GstRtpccSenderProps * p,
+    GstObject * obj, guint first_prop_id, guint prop_id, GValue * value,
+    GMutex * sender_lock, RtpccSender * const *sender)
 {
-  guint64 t = sender ? rtpcc_sender_get_target (sender)->target_bitrate : 0;
+  gboolean handled;
 
-  g_value_set_uint (value, (guint) MIN (t, G_MAXUINT));
+  if (prop_id < first_prop_id)
+    return FALSE;
+  if (prop_id - first_prop_id == GST_RTPCC_SENDER_PROP_TARGET_BITRATE) {
+    guint64 t = 0;
+
+    g_mutex_lock (sender_lock);
+    if (*sender)
+      t = rtpcc_sender_get_target (*sender)->target_bitrate;
+    g_mutex_unlock (sender_lock);
+    g_value_set_uint (value, (guint) MIN (t, G_MAXUINT));
+    return TRUE;
+  }
+  GST_OBJECT_LOCK (obj);
+  handled = get_locked (p, prop_id - first_prop_id, value);
+  GST_OBJECT_UNLOCK (obj);
+  return handled;
 }
 
 void

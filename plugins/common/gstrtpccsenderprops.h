@@ -56,18 +56,17 @@ void gst_rtpcc_sender_props_install (GObjectClass * klass,
     guint first_prop_id, const gchar * default_controller,
     guint default_max_pacing_delay_ms);
 
-/* TRUE when @prop_id is one of the group's writable properties (then it
- * is set). Call with the object lock. */
+/* TRUE when @prop_id is one of the group's writable properties of @obj:
+ * then it is set, under the object lock. */
 gboolean gst_rtpcc_sender_props_set_property (GstRtpccSenderProps * p,
-    guint first_prop_id, guint prop_id, const GValue * value);
-/* Likewise for reading; target-bitrate is not among them (see below).
- * Call with the object lock. */
+    GstObject * obj, guint first_prop_id, guint prop_id,
+    const GValue * value);
+/* TRUE when @prop_id is one of the group's properties: then @value holds
+ * it, read under the object lock, or for target-bitrate from *@sender
+ * (NULL: 0) under @sender_lock. */
 gboolean gst_rtpcc_sender_props_get_property (const GstRtpccSenderProps * p,
-    guint first_prop_id, guint prop_id, GValue * value);
-
-/* target-bitrate from @sender (NULL: 0). Call with the lock that guards
- * the sender. */
-void gst_rtpcc_sender_props_get_target (RtpccSender * sender, GValue * value);
+    GstObject * obj, guint first_prop_id, guint prop_id, GValue * value,
+    GMutex * sender_lock, RtpccSender * const *sender);
 
 /* Copies the group's values into @cfg (after rtpcc_sender_config_init);
  * cfg->controller points into @p, so make the sender under the same lock. */

@@ -181,6 +181,27 @@ gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
   return gst_pad_stop_task (task->srcpad);
 }
 
+gboolean
+gst_rtpcc_timed_task_activate_holding (GstRtpccTimedTask * task,
+    gboolean active, GstTaskFunction func, gpointer data,
+    GstFlowReturn * srcresult, gboolean * eos, void (*drop_locked) (gpointer))
+{
+  gboolean res;
+
+  g_mutex_lock (task->lock);
+  *srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
+  if (active)
+    *eos = FALSE;
+  g_mutex_unlock (task->lock);
+  res = gst_rtpcc_timed_task_activate (task, active, func, data);
+  if (active)
+    return res;
+  g_mutex_lock (task->lock);
+  drop_locked (data);
+  g_mutex_unlock (task->lock);
+  return res;
+}
+
 void
 gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
     GstRtpccNextTimeFunc next_time, GstRtpccReleaseFunc release,

@@ -78,6 +78,14 @@ void gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
 gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data);
 
+/* The same for an element that holds what it received until the task
+ * sends it (linkemu, playoutbuffer): under the lock, *@srcresult becomes
+ * OK or FLUSHING and activating clears *@eos; after deactivating (the
+ * task joined), @drop_locked (@data) drops what is held, under the lock. */
+gboolean gst_rtpcc_timed_task_activate_holding (GstRtpccTimedTask * task,
+    gboolean active, GstTaskFunction func, gpointer data,
+    GstFlowReturn * srcresult, gboolean * eos, void (*drop_locked) (gpointer));
+
 /* For a task that releases what its element holds at times the library
  * computes (fecenc's block bound, fecdec's hole deadline). */
 typedef RtpccTime (*GstRtpccNextTimeFunc) (gpointer data);

@@ -869,12 +869,10 @@ gst_rtpcc_bwe_set_property (GObject * object, guint prop_id,
 {
   GstRtpccBwe *self = GST_RTPCC_BWE (object);
 
-  GST_OBJECT_LOCK (self);
-  if (gst_rtpcc_sender_props_set_property (&self->props, PROP_SENDER, prop_id,
-          value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_rtpcc_sender_props_set_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
@@ -901,25 +899,14 @@ gst_rtpcc_bwe_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstRtpccBwe *self = GST_RTPCC_BWE (object);
 
-  switch (prop_id) {
-    case PROP_SENDER + GST_RTPCC_SENDER_PROP_TARGET_BITRATE:
-      g_mutex_lock (&self->lock);
-      gst_rtpcc_sender_props_get_target (self->sender, value);
-      g_mutex_unlock (&self->lock);
-      return;
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      return;
-    default:
-      break;
-  }
-
-  GST_OBJECT_LOCK (self);
-  if (gst_rtpcc_sender_props_get_property (&self->props, PROP_SENDER, prop_id,
-          value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_rtpcc_sender_props_get_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value, &self->lock, &self->sender))
+    return;
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
     return;
   }
+  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);

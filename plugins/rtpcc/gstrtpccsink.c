@@ -895,12 +895,10 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
 {
   GstRtpccSink *self = GST_RTPCC_SINK (object);
 
-  GST_OBJECT_LOCK (self);
-  if (gst_rtpcc_sender_props_set_property (&self->props, PROP_SENDER, prop_id,
-          value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_rtpcc_sender_props_set_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value))
     return;
-  }
+  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
       rtpcc_set_string_prop (&self->host, value, DEFAULT_HOST);
@@ -967,25 +965,14 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstRtpccSink *self = GST_RTPCC_SINK (object);
 
-  switch (prop_id) {
-    case PROP_SENDER + GST_RTPCC_SENDER_PROP_TARGET_BITRATE:
-      g_mutex_lock (&self->lock);
-      gst_rtpcc_sender_props_get_target (self->sender, value);
-      g_mutex_unlock (&self->lock);
-      return;
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      return;
-    default:
-      break;
-  }
-
-  GST_OBJECT_LOCK (self);
-  if (gst_rtpcc_sender_props_get_property (&self->props, PROP_SENDER, prop_id,
-          value)) {
-    GST_OBJECT_UNLOCK (self);
+  if (gst_rtpcc_sender_props_get_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value, &self->lock, &self->sender))
+    return;
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
     return;
   }
+  GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
       g_value_set_string (value, self->host);
