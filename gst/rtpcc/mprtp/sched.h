@@ -88,16 +88,9 @@
 #include <rtpcc/common.h>
 #include <rtpcc/mprtp/ext.h>
 #include <rtpcc/mprtp/couple.h>
+#include <rtpcc/mprtp/classify.h>
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  RTPCC_MPRTP_CLASS_NON_CONGESTED = 0,
-  RTPCC_MPRTP_CLASS_LOSSY,
-  RTPCC_MPRTP_CLASS_MILDLY_CONGESTED,
-  RTPCC_MPRTP_CLASS_CONGESTED,
-} RtpccMprtpPathClass;
 
 typedef enum
 {
@@ -106,7 +99,6 @@ typedef enum
   RTPCC_MPRTP_PATH_FAILED,
 } RtpccMprtpPathState;
 
-const gchar *rtpcc_mprtp_path_class_name (RtpccMprtpPathClass klass);
 const gchar *rtpcc_mprtp_path_state_name (RtpccMprtpPathState state);
 
 typedef struct
