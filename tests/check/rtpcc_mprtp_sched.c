@@ -427,8 +427,12 @@ GST_START_TEST (test_failure_and_readmission)
   fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1310));
   rtpcc_mprtp_sched_tick (s, MS (1310) - 1);
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
+  fail_if (rtpcc_mprtp_sched_take_losses (s));
   rtpcc_mprtp_sched_tick (s, MS (1310));
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_FAILED);
+  /* what was in flight on it is lost: said once */
+  fail_unless (rtpcc_mprtp_sched_take_losses (s));
+  fail_if (rtpcc_mprtp_sched_take_losses (s));
   fail_unless_equals_int64 (info (s, 1).failed_at, MS (1310));
   fail_unless_equals_int (info (s, 1).failures, 1);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),

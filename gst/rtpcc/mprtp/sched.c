@@ -545,6 +545,22 @@ rtpcc_mprtp_sched_tick (RtpccMprtpSched * s, RtpccTime now)
     recompute (s, now);
 }
 
+gboolean
+rtpcc_mprtp_sched_take_losses (RtpccMprtpSched * s)
+{
+  gboolean lost = FALSE;
+
+  for (guint i = 0; i < s->n; i++) {
+    Path *p = &s->path[i];
+
+    if (p->failures > p->seen_failures || p->collapses > p->seen_collapses)
+      lost = TRUE;
+    p->seen_failures = p->failures;
+    p->seen_collapses = p->collapses;
+  }
+  return lost;
+}
+
 RtpccTime
 rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * s)
 {

@@ -173,6 +173,10 @@ gboolean rtpcc_mprtp_sched_on_report (RtpccMprtpSched * sched, guint path,
 
 /* Failure detection; call at next_timeout() (and whenever convenient). */
 void rtpcc_mprtp_sched_tick (RtpccMprtpSched * sched, RtpccTime now);
+/* TRUE when a path failed or collapsed since the last call: what was in
+ * flight on it is lost (a sender asks the encoder for a key frame then,
+ * rather than the picture waiting for the next one). */
+gboolean rtpcc_mprtp_sched_take_losses (RtpccMprtpSched * sched);
 /* When a path would be declared failed if nothing arrives before
  * (RTPCC_TIME_NONE: no deadline). */
 RtpccTime rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * sched);

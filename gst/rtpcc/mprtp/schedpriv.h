@@ -32,6 +32,7 @@ typedef struct
   guint64 cap;                  /* collapse cap, 0 = none */
   guint64 ramp, ramp_step;      /* re-admission ramp, 0 = none */
   guint collapses, parks;
+  guint seen_failures, seen_collapses;  /* at the last take_losses() */
   RtpccTime drain_until;        /* after a collapse: nothing until then */
   RtpccTime parked_until;       /* congested in recovery: passive until */
   RtpccTime probed_at;          /* last duplicate sent on it while unused */
