@@ -305,6 +305,31 @@ gst_rtpcc_sender_props_apply_params (const GstRtpccSenderProps * p,
       p->controller_params, error);
 }
 
+gboolean
+gst_rtpcc_sender_push_target (GstPad * sinkpad, GstStructure * s)
+{
+  gboolean was_flushing = GST_PAD_IS_FLUSHING (sinkpad);
+
+  /* the task may start before the pad is active, and a flushing pad drops
+   * the event */
+  return !gst_pad_push_event (sinkpad,
+      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s))
+      && (was_flushing || GST_PAD_IS_FLUSHING (sinkpad));
+}
+
+gboolean
+gst_rtpcc_sender_publish_target (GstElement * element, GstPad * sinkpad,
+    GstStructure * s)
+{
+  gboolean pending;
+
+  pending = gst_rtpcc_sender_push_target (sinkpad, gst_structure_copy (s));
+  gst_element_post_message (element,
+      gst_message_new_element (GST_OBJECT (element), s));
+  g_object_notify (G_OBJECT (element), "target-bitrate");
+  return pending;
+}
+
 void
 gst_rtpcc_sender_props_add_stats (GstStructure * s, RtpccSender * sender,
     RtpccTime now, const GstRtpccEncoderSetter * encoder)

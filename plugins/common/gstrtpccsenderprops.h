@@ -77,6 +77,15 @@ void gst_rtpcc_sender_props_to_config (const GstRtpccSenderProps * p,
 gboolean gst_rtpcc_sender_props_apply_params (const GstRtpccSenderProps * p,
     RtpccSender * sender, GError ** error);
 
+/* Pushes the target @s (taken) upstream from @sinkpad as an rtpcc-target
+ * event. TRUE when it must be pushed again later: the pad was flushing
+ * (or became so) and dropped it. */
+gboolean gst_rtpcc_sender_push_target (GstPad * sinkpad, GstStructure * s);
+/* Publishes a new target @s (taken) of @element: the upstream event as
+ * above (same return), a bus message, notify::target-bitrate. */
+gboolean gst_rtpcc_sender_publish_target (GstElement * element,
+    GstPad * sinkpad, GstStructure * s);
+
 /* Adds to @s the fields every sender element reports: controller, state,
  * target-bitrate, pacing-rate, packets and bytes sent, drops, the
  * per-packet reports' rtt, loss, receive-rate, queue-delay,

@@ -181,6 +181,24 @@ gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
   return gst_pad_stop_task (task->srcpad);
 }
 
+void
+gst_rtpcc_timed_task_flush_start (GstRtpccTimedTask * task)
+{
+  g_mutex_lock (task->lock);
+  gst_rtpcc_timed_task_set_flushing (task, TRUE);
+  g_mutex_unlock (task->lock);
+}
+
+gboolean
+gst_rtpcc_timed_task_flush_stop (GstRtpccTimedTask * task,
+    GstTaskFunction func, gpointer data)
+{
+  g_mutex_lock (task->lock);
+  gst_rtpcc_timed_task_set_flushing (task, FALSE);
+  g_mutex_unlock (task->lock);
+  return gst_pad_start_task (task->srcpad, func, data, NULL);
+}
+
 gboolean
 gst_rtpcc_timed_task_activate_holding (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data,

@@ -78,6 +78,13 @@ void gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
 gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data);
 
+/* For a sink pad's flush events (lock not held): FLUSH_START sets
+ * flushing (the task wakes and pauses); FLUSH_STOP clears it and starts
+ * the task again, running @func (@data). */
+void gst_rtpcc_timed_task_flush_start (GstRtpccTimedTask * task);
+gboolean gst_rtpcc_timed_task_flush_stop (GstRtpccTimedTask * task,
+    GstTaskFunction func, gpointer data);
+
 /* The same for an element that holds what it received until the task
  * sends it (linkemu, playoutbuffer): under the lock, *@srcresult becomes
  * OK or FLUSHING and activating clears *@eos; after deactivating (the

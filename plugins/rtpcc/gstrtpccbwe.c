@@ -357,14 +357,11 @@ handle_twcc_packets (GstRtpccBwe * self, const GstStructure * s)
 static void
 push_target_upstream (GstRtpccBwe * self, GstStructure * s)
 {
-  gboolean was_flushing = GST_PAD_IS_FLUSHING (self->sinkpad);
-  gboolean ok = gst_pad_push_event (self->sinkpad,
-      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
+  /* not delivered: pushed again once the pad is active */
+  gboolean pending = gst_rtpcc_sender_push_target (self->sinkpad, s);
 
-  /* a flushing pad drops it: pushed again once the pad is active */
   g_mutex_lock (&self->lock);
-  self->upstream_pending = !ok && (was_flushing
-      || GST_PAD_IS_FLUSHING (self->sinkpad));
+  self->upstream_pending = pending;
   g_mutex_unlock (&self->lock);
 }
 
@@ -372,11 +369,14 @@ push_target_upstream (GstRtpccBwe * self, GstStructure * s)
 static void
 publish_target (GstRtpccBwe * self, GstStructure * s, guint64 media_bps)
 {
+  gboolean pending;
+
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  push_target_upstream (self, gst_structure_copy (s));
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-  g_object_notify (G_OBJECT (self), "target-bitrate");
+  pending = gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
+      self->sinkpad, s);
+  g_mutex_lock (&self->lock);
+  self->upstream_pending = pending;
+  g_mutex_unlock (&self->lock);
   if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, self->sinkpad,
         rtpcc_mono_now (), media_bps);

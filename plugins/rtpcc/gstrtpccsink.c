@@ -159,15 +159,9 @@ target_structure (GstRtpccSink * self, RtpccTime now)
 static void
 push_target_upstream (GstRtpccSink * self, GstStructure * s)
 {
-  GstPad *pad = GST_BASE_SINK_PAD (self);
-  gboolean was_flushing = GST_PAD_IS_FLUSHING (pad);
-
-  /* the task starts in NULL->READY, before the pad is active, and a
-   * flushing pad drops the event: the loop pushes it again once the pad is
-   * active */
-  self->upstream_pending = !gst_pad_push_event (pad,
-      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s))
-      && (was_flushing || GST_PAD_IS_FLUSHING (pad));
+  /* not delivered: the loop pushes it again once the pad is active */
+  self->upstream_pending =
+      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s);
 }
 
 static void
@@ -175,10 +169,8 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
     gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
 {
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  push_target_upstream (self, gst_structure_copy (s));
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-  g_object_notify (G_OBJECT (self), "target-bitrate");
+  self->upstream_pending = gst_rtpcc_sender_publish_target (GST_ELEMENT
+      (self), GST_BASE_SINK_PAD (self), s);
   if (breaker_changed) {
     if (breaker_tripped)
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
