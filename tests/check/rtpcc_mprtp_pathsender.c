@@ -6,34 +6,13 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "mprtp-util.h"
 
 #define MS(x) RTPCC_MSEC (x)
 
-static RtpccMprtpSched *
-new_sched (guint n)
-{
-  RtpccMprtpSchedConfig c;
-  RtpccMprtpSched *s;
-  GError *err = NULL;
-
-  rtpcc_mprtp_sched_config_init (&c);
-  s = rtpcc_mprtp_sched_new (&c, n, 0, &err);
-  fail_unless (s != NULL, "%s", err ? err->message : "");
-  return s;
-}
-
-static RtpccMprtpPathInfo
-info (RtpccMprtpSched * s, guint path)
-{
-  RtpccMprtpPathInfo i;
-
-  fail_unless (rtpcc_mprtp_sched_get_path (s, path, &i));
-  return i;
-}
-
 GST_START_TEST (test_poll_feedback_and_interval)
 {
-  RtpccMprtpSched *s = new_sched (2);
+  RtpccMprtpSched *s = new_sched (2, NULL);
   RtpccMprtpPathSender ps;
   RtpccMprtpSenderStats st = { 0 };
 
@@ -86,7 +65,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_aggregate_target)
 {
-  RtpccMprtpSched *s = new_sched (2);
+  RtpccMprtpSched *s = new_sched (2, NULL);
   RtpccMprtpPathSender a, b;
   const RtpccMprtpPathSender *paths[2] = { &a, &b };
   guint64 media, target;

@@ -8,34 +8,11 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "mprtp-util.h"
 #include <math.h>
 
 #define MS(x) RTPCC_MSEC (x)
 #define PKT 1200
-
-static RtpccMprtpSched *
-new_sched (guint n, RtpccMprtpSchedConfig * cfg)
-{
-  RtpccMprtpSchedConfig c;
-  RtpccMprtpSched *s;
-  GError *err = NULL;
-
-  if (cfg == NULL) {
-    rtpcc_mprtp_sched_config_init (&c);
-    cfg = &c;
-  }
-  s = rtpcc_mprtp_sched_new (cfg, n, 0, &err);
-  fail_unless (s != NULL, "%s", err ? err->message : "");
-  return s;
-}
-
-static RtpccMprtpPathInfo
-info (RtpccMprtpSched * s, guint path)
-{
-  RtpccMprtpPathInfo i;
-  fail_unless (rtpcc_mprtp_sched_get_path (s, path, &i));
-  return i;
-}
 
 static void
 feedback (RtpccMprtpSched * s, guint path, RtpccTime now, RtpccTime srtt,
