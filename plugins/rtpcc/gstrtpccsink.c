@@ -169,8 +169,9 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
     gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
 {
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  self->upstream_pending = gst_rtpcc_sender_publish_target (GST_ELEMENT
-      (self), GST_BASE_SINK_PAD (self), s);
+  self->upstream_pending =
+      gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
+      GST_BASE_SINK_PAD (self), s);
   if (breaker_changed) {
     if (breaker_tripped)
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
