@@ -490,6 +490,8 @@ GST_START_TEST (test_sender_props)
   fail_unless_equals_string (t->props.controller, "gcc");
   g_object_set (t, "controller", "fixed", NULL);
 
+  /* cfg.controller points into the group: filled again after the set */
+  gst_rtpcc_sender_props_to_config (&t->props, &cfg);
   t->sender = rtpcc_sender_new (&cfg, 0, &err);
   fail_unless (t->sender != NULL, "%s", err ? err->message : "");
   fail_unless (gst_rtpcc_sender_props_apply_params (&t->props, t->sender,
