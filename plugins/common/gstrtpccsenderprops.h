@@ -2,9 +2,11 @@
  * its tuning and bitrate bounds, pacing, whether the upstream encoder is
  * driven, and the current target. One struct holds the values; the element
  * installs the properties from its first ID on, forwards set/get to the
- * group first, and fills its RtpccSenderConfig and stats from it. The
- * properties whose meaning differs between the two elements (feedback,
- * probing, circuit-breaker, twcc-ext-id, fec-pt) stay with each element.
+ * group first, fills its RtpccSenderConfig and stats from it, and
+ * publishes each new target through it (upstream event, bus message,
+ * notify). The properties whose meaning differs between the two elements
+ * (feedback, probing, circuit-breaker, twcc-ext-id, fec-pt) stay with
+ * each element.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
