@@ -3,8 +3,9 @@
  * This file ties the parts together: per packet it asks the reorder queue
  * (playout/queue.c) whether the packet's slot is still open, feeds the
  * drift estimate (playout/drift.c), the path's delay estimator
- * (playout/path.c) and the multipath skew (playout/skew.c), and sets the
- * target delay from what they say.
+ * (playout/path.c) and the multipath skew compensation (mprtp/skew.c, the
+ * one implementation of the thesis' formulas, shared with the simulator),
+ * and sets the target delay from what they say.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -18,8 +19,11 @@
 #include "playout/drift.h"
 #include "playout/path.h"
 #include "playout/queue.h"
-#include "playout/skew.h"
+#include "mprtp/skew.h"
 #include "seqjump.h"
+
+/* a playout subflow is an mprtp/skew path */
+G_STATIC_ASSERT (RTPCC_PLAYOUT_MAX_SUBFLOWS <= RTPCC_MPRTP_MAX_PATHS);
 
 /* A packet held on sequence probation (seqjump.h). */
 typedef struct
@@ -46,9 +50,9 @@ struct _RtpccPlayout
   gint64 ext_seq;               /* highest unwrapped sequence number seen */
 
   RtpccPlayoutPath path[RTPCC_PLAYOUT_MAX_SUBFLOWS];
-  RtpccPlayoutSkew skew[RTPCC_PLAYOUT_MAX_SUBFLOWS];
+  RtpccMprtpSkew *skew;         /* path skew, in every mode */
+  RtpccTime skew_ref;           /* d of the skew's first packet, or NONE */
   RtpccPlayoutDrift drift;
-  RtpccPlayoutSingh singh;
 
   gdouble target;               /* current extra delay (ns) before clamping */
   gdouble raw;                  /* rule input: percentile or singh */
@@ -76,10 +80,19 @@ fec_window (const RtpccPlayout * p)
 static void
 paths_alloc (RtpccPlayout * p)
 {
+  RtpccMprtpSkewConfig sc;
   guint i;
 
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
     rtpcc_playout_path_init (&p->path[i], p->config.window_packets);
+  /* a path counts in the skew window while it delivered within the
+   * delay history's span, as in adaptive mode */
+  rtpcc_mprtp_skew_config_init (&sc);
+  sc.clock_rate = p->config.clock_rate;
+  sc.live_window = p->config.window;
+  p->skew = rtpcc_mprtp_skew_new (&sc);
+  /* the config was validated: clock rate and window are > 0 */
+  g_assert (p->skew != NULL);
 }
 
 static void
@@ -89,6 +102,8 @@ paths_free (RtpccPlayout * p)
 
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
     rtpcc_playout_path_clear (&p->path[i]);
+  rtpcc_mprtp_skew_free (p->skew);
+  p->skew = NULL;
 }
 
 RtpccPlayout *
@@ -149,10 +164,10 @@ restart_timing (RtpccPlayout * p)
 {
   guint i;
 
-  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
+  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
     rtpcc_playout_path_reset (&p->path[i]);
-    rtpcc_playout_skew_reset (&p->skew[i]);
-  }
+  rtpcc_mprtp_skew_reset (p->skew);
+  p->skew_ref = RTPCC_TIME_NONE;
   p->started = FALSE;
   p->last_arrival = RTPCC_TIME_NONE;
   p->mean_gap = 0.0;
@@ -161,7 +176,6 @@ restart_timing (RtpccPlayout * p)
   p->raw = 0.0;
   p->last_update = RTPCC_TIME_NONE;
   p->hold_until = RTPCC_TIME_NONE;
-  rtpcc_playout_singh_reset (&p->singh);
   rtpcc_seq_jump_reset (&p->jump);
 }
 
@@ -187,7 +201,9 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
 {
   if (!rtpcc_playout_config_validate (config, NULL))
     return;
-  if (config->window_packets != p->config.window_packets) {
+  if (config->window_packets != p->config.window_packets ||
+      config->clock_rate != p->config.clock_rate ||
+      config->window != p->config.window) {
     /* The history is resized: start learning again but keep the packets
      * and where the stream is. */
     RtpccPlayoutQueue keep = p->queue;
@@ -211,11 +227,6 @@ rtpcc_playout_set_config (RtpccPlayout * p, const RtpccPlayoutConfig * config)
     p->held = held;
     return;
   }
-  /* the singh filters run in that mode only: entering it, they start
-   * from the paths' skews now */
-  if (config->mode == RTPCC_PLAYOUT_MODE_SINGH &&
-      p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
-    rtpcc_playout_singh_reset (&p->singh);
   p->config = *config;
 }
 
@@ -235,25 +246,29 @@ drift_add (RtpccPlayout * p, RtpccTime now, RtpccTime d)
     rtpcc_playout_path_detrend (&p->path[i], p->drift.slope, old, now);
 }
 
-/* The path's skew (reported in every mode); in mode singh the playout
- * delay from the largest one. */
+/* The thesis' PacketSkew / PathSkew / PlayoutDelay for this arrival (run
+ * in every mode: the path skews are reported in all of them). @d: its
+ * relative delay, kept for the skew's first packet, whose transit is the
+ * origin of every drift. */
 static void
-skew_update (RtpccPlayout * p, guint subflow, RtpccTime now, gdouble r)
+skew_update (RtpccPlayout * p, guint subflow, RtpccTime now, guint32 rtp_ts,
+    RtpccTime d)
 {
-  gdouble base = rtpcc_playout_drift_base (&p->drift), max_skew = 0.0;
-  RtpccPlayoutSkew *s = &p->skew[subflow];
-  guint i;
+  if (rtpcc_mprtp_skew_push (p->skew, now, subflow, rtp_ts, NULL) &&
+      p->skew_ref == RTPCC_TIME_NONE)
+    p->skew_ref = d;
+}
 
-  rtpcc_playout_skew_add (s, now, r, base);
-  if (p->config.mode != RTPCC_PLAYOUT_MODE_SINGH)
-    return;
-  /* Skew window: the current skew of every live path. */
-  for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    if (p->skew[i].have_skew &&
-        now - p->path[i].last_arrival <= p->config.window)
-      max_skew = MAX (max_skew, p->skew[i].path_skew);
-  }
-  rtpcc_playout_singh_add (&p->singh, max_skew, r, base, s->path_skew);
+/* mode singh: the thesis' playout point (media time + the first packet's
+ * transit + PlayoutDelay + 4 v) as buffering over base + drift·now. */
+static gdouble
+singh_raw (const RtpccPlayout * p, RtpccTime now)
+{
+  if (p->skew_ref == RTPCC_TIME_NONE)
+    return 0.0;
+  return (gdouble) p->skew_ref - rtpcc_playout_drift_base (&p->drift) -
+      p->drift.slope * (gdouble) now +
+      (gdouble) rtpcc_mprtp_skew_get_target (p->skew);
 }
 
 /* --- target delay ---------------------------------------------------------- */
@@ -292,7 +307,7 @@ update_target (RtpccPlayout * p, RtpccTime now)
       p->last_update = now;
       return;
     case RTPCC_PLAYOUT_MODE_SINGH:
-      raw = p->singh.delay + 4.0 * p->singh.dev;
+      raw = MAX (0.0, singh_raw (p, now));
       break;
     case RTPCC_PLAYOUT_MODE_ADAPTIVE:
       /* the slowest live path sets the pace (skew compensation) */
@@ -454,7 +469,7 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   if (p->config.late_target > 0.0)
     rtpcc_playout_path_track (s, &p->config, now, (gdouble) d -
         p->drift.slope * (gdouble) now, missed, over);
-  skew_update (p, subflow, now, (gdouble) d - p->drift.slope * (gdouble) now);
+  skew_update (p, subflow, now, rtp_ts, d);
   update_target (p, now);
   if (first_frame && p->config.mode != RTPCC_PLAYOUT_MODE_FIXED) {
     gdouble j = (gdouble) d - p->drift.slope * (gdouble) now -
@@ -633,13 +648,17 @@ rtpcc_playout_get_stats (RtpccPlayout * p, RtpccPlayoutStats * stats)
   stats->queued = rtpcc_playout_queue_length (&p->queue);
   stats->subflows = 0;
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    if (p->skew[i].have_skew) {
+    gdouble ps;
+
+    if (rtpcc_mprtp_skew_get_path_skew (p->skew, i, &ps)) {
       stats->subflows++;
-      fastest = MIN (fastest, p->skew[i].path_skew);
+      fastest = MIN (fastest, ps);
     }
   }
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++) {
-    stats->path_skew[i] = p->skew[i].have_skew ?
-        (RtpccTime) llround (p->skew[i].path_skew - fastest) : 0;
+    gdouble ps;
+
+    stats->path_skew[i] = rtpcc_mprtp_skew_get_path_skew (p->skew, i, &ps) ?
+        (RtpccTime) llround (ps - fastest) : 0;
   }
 }

@@ -36,11 +36,16 @@
  *             faster than real time.
  *   singh:    the MPRTP skew compensation of Singh's doctoral thesis
  *             ("Protocols and Algorithms for Adaptive Multimedia Systems",
- *             Aalto University 2015, ch. 6): per path a drift window of
- *             min(2 s, 100 packets) of packet skews, PathSkew = 0.01·median +
- *             0.99·PathSkew_prev, PlayoutDelay = (MAX(SW) + 124·prev)/125,
- *             plus four mean deviations of the jitter (the classic playout
- *             calculation) and the FEC window.
+ *             Aalto University 2015, ch. 6), computed by mprtp/skew.h:
+ *             PacketSkew between consecutive packets of the same path,
+ *             drift window of min(2 s, 100 packets), PathSkew =
+ *             0.01·median + 0.99·PathSkew_prev, PlayoutDelay =
+ *             (MAX(SW) + 124·prev)/125, plus four mean deviations (the
+ *             classic playout calculation); a packet is due at its media
+ *             time + the first packet's transit + that, + the FEC window.
+ *             Clock drift is not removed (the thesis does not): it shows
+ *             as a skew growing on every path alike, which the filters
+ *             follow.
  *   fixed:    target = min_delay (what rtpjitterbuffer's latency does).
  *
  * A packet is due at media time + offset(now). It is late, and must be
@@ -233,11 +238,6 @@ gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
 /* The playout offset (due time − media time) in force at @now. */
 RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
 void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
-
-/* The singh mode's two filters, exposed so their numerics can be tested
- * alone. */
-RtpccTime rtpcc_playout_singh_path_skew (RtpccTime prev, RtpccTime median);
-RtpccTime rtpcc_playout_singh_delay (RtpccTime prev, RtpccTime max_skew);
 
 G_END_DECLS
 

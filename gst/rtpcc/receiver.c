@@ -9,6 +9,7 @@
 #include <rtpcc/feedback/tmmbr.h>
 #include "feedback/bytes.h"
 #include <rtpcc/ratecap.h>
+#include <rtpcc/mprtp/ext.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -23,6 +24,7 @@ typedef struct
   guint32 lsr;                  /* middle 32 bits of the last SR's NTP */
   RtpccTime last_sr_arrival;
   GArray *discards;             /* guint16 seqs awaiting a Discard RLE */
+  guint32 discards_total;       /* marked ever (MPRTCP Discard Count) */
   RtpccTime last_heard;         /* last RTP packet */
   gboolean media;               /* a packet with payload came on it */
 } Source;
@@ -45,6 +47,8 @@ struct _RtpccReceiver
   guint32 ssrc;
 
   GHashTable *sources;          /* ssrc → Source* */
+  /* one path of a multipath stream: its subflow ID, or -1 (mprtp/ext.h) */
+  gint mprtp_subflow;
   RtpccPeer *peer;              /* where the media comes from (on_*_from) */
   RtpccArrivalLog *log;
   RtpccTwccRecorder *twcc;      /* TWCC mode */
@@ -116,7 +120,14 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   r->last_early = RTPCC_TIME_NONE;
   r->last_marker = RTPCC_TIME_NONE;
   r->rate_window_start = now;
+  r->mprtp_subflow = -1;
   return r;
+}
+
+void
+rtpcc_receiver_set_mprtp_subflow (RtpccReceiver * r, guint16 subflow_id)
+{
+  r->mprtp_subflow = subflow_id;
 }
 
 void
@@ -524,6 +535,7 @@ rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
       return i > 0;
     }
     g_array_append_val (s->discards, q);
+    s->discards_total++;
     r->stats.discards_marked++;
   }
   if (r->config.early_discard_feedback && r->next_rr != RTPCC_TIME_NONE
@@ -656,6 +668,43 @@ out:
   return n;
 }
 
+/* One path of a multipath stream: the RR's blocks again as MPRTCP subflow
+ * reports (draft-ietf-avtcore-mprtp §9.2; the sequence space counted is
+ * this path's FSSN, see rtpcc_receiver_set_mprtp_subflow), each with the
+ * source's cumulative discards, one MPRTCP packet per media source. The
+ * same blocks: a report block is made once per interval (its fraction
+ * lost is since the previous one). */
+static gsize
+write_subflow_reports (RtpccReceiver * r, const RtpccRtcpRR * rr,
+    guint8 * buf, gsize max)
+{
+  gsize n = 0;
+
+  if (r->mprtp_subflow < 0)
+    return 0;
+  for (guint i = 0; i < rr->n_blocks; i++) {
+    Source *s = g_hash_table_lookup (r->sources,
+        GUINT_TO_POINTER (rr->blocks[i].ssrc));
+    RtpccMprtpSubflowReport rep;
+    gsize m;
+
+    if (!s || !s->media)
+      continue;
+    memset (&rep, 0, sizeof rep);
+    rep.subflow_id = (guint16) r->mprtp_subflow;
+    rep.rr = rr->blocks[i];
+    rep.has_discards = TRUE;
+    rep.discards = s->discards_total;
+    m = rtpcc_mprtcp_write (buf + n, max - n, r->ssrc, rr->blocks[i].ssrc,
+        &rep, 1);
+    if (m == 0)
+      break;
+    n += m;
+    r->stats.mprtcp_sent++;
+  }
+  return n;
+}
+
 static gsize
 write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
 {
@@ -683,7 +732,8 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
   /* XR after SDES (RFC 3550 §6.1 order), before any per-packet feedback */
   n += m;
   n += write_discards (r, buf + n, max - n);
-  return n + write_tmmbr (r, buf + n, max - n);
+  n += write_tmmbr (r, buf + n, max - n);
+  return n + write_subflow_reports (r, &rr, buf + n, max - n);
 }
 
 gsize

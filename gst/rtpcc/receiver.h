@@ -71,6 +71,8 @@ typedef struct
    * or over the per-source backlog */
   guint64 discards_marked, discards_reported, discards_rejected;
   guint64 early_feedback;       /* RRs brought forward for discards */
+  /* MPRTCP subflow reports sent (rtpcc_receiver_set_mprtp_subflow) */
+  guint64 mprtcp_sent;
   RtpccTime report_interval;    /* RR interval in use (before randomisation) */
   guint64 interval_requests;    /* report-interval requests from a source */
   /* our maximum rate (rtpcc_receiver_set_max_bitrate): TMMBRs sent, the
@@ -116,6 +118,15 @@ gboolean rtpcc_receiver_on_rtcp (RtpccReceiver * receiver, RtpccTime now,
  * after a maximum withdraws it (a TMMBR no rate reaches). */
 void rtpcc_receiver_set_max_bitrate (RtpccReceiver * receiver, RtpccTime now,
     guint64 bitrate);
+/* This receiver sees one path (subflow @subflow_id) of a multipath stream
+ * (draft-ietf-avtcore-mprtp), its packets handed over numbered by their
+ * subflow sequence numbers (FSSN): from now on every regular report also
+ * carries, after the RR, an MPRTCP subflow report (PT 211, mprtp/ext.h)
+ * per media source with the same report block and the source's
+ * cumulative count of packets marked discarded, so that the path's sender
+ * learns this path's own loss and discards by subflow. */
+void rtpcc_receiver_set_mprtp_subflow (RtpccReceiver * receiver,
+    guint16 subflow_id);
 guint64 rtpcc_receiver_get_max_bitrate (const RtpccReceiver * receiver);
 
 typedef enum

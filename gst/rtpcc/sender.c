@@ -555,6 +555,41 @@ mark_outage (RtpccSender * s, RtpccTime now)
     rtpcc_feedback_adapter_outage (s->feedback, now);
 }
 
+/* MPRTCP subflow reports in a compound (one path of a multipath stream,
+ * mprtp/ext.h): the latest about our media is kept for the application
+ * (mprtpsched classifies the path by it). The report block speaks of the
+ * path's FSSN space, which is what this sender numbers its packets by on
+ * such a path, but the RR beside it carries the same block to the
+ * feedback adapter: the report is not fed to the controller twice. */
+static gboolean
+receive_mprtcp (RtpccSender * s, const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  guint32 media = rtpcc_rate_cap_get_ssrc (s->ratecap);
+  gboolean ours = FALSE;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return FALSE;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    RtpccMprtcp mp;
+
+    if (pkt.pt != RTPCC_MPRTCP_PT)
+      continue;
+    if (!rtpcc_mprtcp_parse (pkt.data, pkt.len, &mp) || mp.n_reports == 0
+        || media == 0 || mp.media_ssrc != media) {
+      s->stats.mprtcp_rejected++;
+      continue;
+    }
+    for (guint i = 0; i < mp.n_reports; i++) {
+      s->stats.subflow_report = mp.reports[i];
+      s->stats.mprtcp_received++;
+    }
+    ours = TRUE;
+  }
+  return ours;
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
@@ -563,6 +598,8 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
 
   mark_outage (s, now);
   ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
+  if (receive_mprtcp (s, data, len))
+    ours = TRUE;
 
   if (rtpcc_rate_cap_receive (s->ratecap, data, len)) {
     ours = TRUE;

@@ -32,6 +32,7 @@
 #include <rtpcc/prober.h>
 #include <rtpcc/target.h>
 #include <rtpcc/transportfeedback.h>
+#include <rtpcc/mprtp/ext.h>
 
 G_BEGIN_DECLS
 
@@ -116,6 +117,11 @@ typedef struct
    * (bit/s, G_MAXUINT64 if none) */
   guint64 tmmbr_received, tmmbn_sent, remb_received;
   guint64 receiver_limit;
+  /* MPRTCP subflow reports (mprtp/ext.h) about our media: accepted, and
+   * PT 211 packets dropped as malformed or about another SSRC; the latest
+   * accepted one (valid while mprtcp_received > 0) */
+  guint64 mprtcp_received, mprtcp_rejected;
+  RtpccMprtpSubflowReport subflow_report;
 } RtpccSenderStats;
 
 typedef struct _RtpccSender RtpccSender;

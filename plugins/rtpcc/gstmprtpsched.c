@@ -29,7 +29,11 @@
  *               re-admitted at a tenth of its rate and ramped up; the
  *               packets that were in flight on it are lost, so the encoder
  *               is asked for a key frame (upstream force-key-unit) at once
- *               rather than the picture waiting for the next one
+ *               rather than the picture waiting for the next one; the
+ *               path's MPRTCP subflow reports (loss and playout discards
+ *               by subflow, from its rtpccsrc, kept by the sink) classify
+ *               it (without them: the loss its feedback reports, once a
+ *               second)
  *
  * and publishes ONE aggregate rtpcc-target upstream (and as a bus message
  * from itself): media-bitrate is the sum of the paths' coupled rates
@@ -63,6 +67,7 @@
 #endif
 
 #include "gstmprtpschedpriv.h"
+#include "gstmprtpschedreport.h"
 #include "rtpccelements.h"
 #include "gstrtpccevent.h"
 #include "gstrtpccnow.h"
@@ -385,12 +390,16 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     for (guint i = 0; i < n_paths; i++) {
       GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
       RtpccMprtpSenderStats st;
+      RtpccMprtpSubflowReport rep;
+      gboolean have_rep;
 
       if (!stats[i])
         continue;
       sender_stats_of (stats[i], &st);
+      have_rep = gst_mprtp_sched_report_from_stats (stats[i], &p->mprtcp_seen,
+          &rep);
       rtpcc_mprtp_path_sender_poll (&p->sender, self->sched, i, now, &st,
-          interval);
+          have_rep ? &rep : NULL, interval);
       gst_structure_free (stats[i]);
     }
     if (interval)

@@ -22,6 +22,7 @@ typedef struct
   gboolean announced;           /* rtpcc-mprtp event pushed */
   guint16 fssn;                 /* next subflow seq */
   RtpccMprtpPathSender sender;  /* its rtpccsink's target and counters */
+  guint64 mprtcp_seen;          /* subflow reports taken (0: none came) */
   guint64 pushed, pushed_bytes, probes;
 } GstMprtpSchedPath;
 

@@ -845,6 +845,8 @@ make_stats (GstRtpccSink * self)
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
+      "mprtcp-received", G_TYPE_UINT64, st->mprtcp_received,
+      "mprtcp-rejected", G_TYPE_UINT64, st->mprtcp_rejected,
       "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
       "tmmbn-sent", G_TYPE_UINT64, st->tmmbn_sent,
       "remb-received", G_TYPE_UINT64, st->remb_received,
@@ -855,6 +857,16 @@ make_stats (GstRtpccSink * self)
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
   gst_rtpcc_sender_props_add_stats (s, self->sender, now, &self->encoder);
+  if (st->mprtcp_received > 0)
+    gst_structure_set (s,
+        "subflow-id", G_TYPE_UINT, (guint) st->subflow_report.subflow_id,
+        "subflow-fraction-lost", G_TYPE_UINT,
+        (guint) st->subflow_report.rr.fraction_lost,
+        "subflow-lost", G_TYPE_INT, st->subflow_report.rr.cumulative_lost,
+        "subflow-highest-seq", G_TYPE_UINT,
+        st->subflow_report.rr.ext_highest_seq,
+        "subflow-discards", G_TYPE_UINT64,
+        (guint64) st->subflow_report.discards, NULL);
   gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
   if (self->rtx) {
     RtpccRtxSenderStats rs;
@@ -1266,7 +1278,12 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * it), RTT, loss, receive rate, queue delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
    * receiver-limit (bit/s the target is held at or below, 0 = none;
-   * RFC 5104 TMMBR, REMB); report-interval-asked (ns, the RR interval the
+   * RFC 5104 TMMBR, REMB); on one path of a multipath call
+   * (docs/multipath.md): mprtp-missing, mprtcp-received / mprtcp-rejected
+   * (MPRTCP subflow reports about our media, and PT 211 packets dropped)
+   * and, once one came, the latest: subflow-id, subflow-fraction-lost
+   * (/256), subflow-lost (cumulative), subflow-highest-seq (extended
+   * highest subflow sequence number), subflow-discards (cumulative); report-interval-asked (ns, the RR interval the
    * controller asked of the receiver, 0 = no preference); srtp (on or
    * off), srtp-auth-failures, srtp-replays, srtp-malformed (received RTCP
    * that did not verify: dropped), srtp-protect-errors (packets that could

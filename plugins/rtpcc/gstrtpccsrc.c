@@ -257,6 +257,9 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
     self->mprtp_map_valid[slot] = 1;
     info.seq = sf.fssn;
     self->mprtp_packets++;
+    /* and its regular reports carry an MPRTCP subflow report of this
+     * path (the subflow ID of the latest packet) */
+    rtpcc_receiver_set_mprtp_subflow (self->receiver, sf.subflow_id);
   }
   verdict = rtpcc_receiver_on_rtp_from (self->receiver, now, &info, &addr);
   follow_peer (self, from, from_len);
@@ -686,6 +689,7 @@ make_stats (GstRtpccSrc * self)
         "padding-pushed", G_TYPE_UINT64, self->padding_pushed,
         "twcc-stripped", G_TYPE_UINT64, self->twcc_stripped,
         "mprtp-packets", G_TYPE_UINT64, self->mprtp_packets,
+        "mprtcp-sent", G_TYPE_UINT64, st->mprtcp_sent,
         "media-ssrcs", G_TYPE_UINT64, (guint64) st->media_sources,
         "sources", G_TYPE_UINT64, (guint64) st->sources,
         "sources-evicted", G_TYPE_UINT64, st->sources_evicted,
@@ -1140,7 +1144,10 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * report-interval (RR interval in use, ns: the configured one, or shorter
    * when the sender's controller asked, gst/rtpcc/feedback/reportinterval.h),
    * interval-requests; tmmbr-sent, tmmbn-received, max-bitrate-acked
-   * (max-bitrate-request);
+   * (max-bitrate-request); mprtp-packets (packets of one path of a
+   * multipath stream, accounted on their subflow sequence number, see
+   * mprtp-ext-id), mprtcp-sent (MPRTCP subflow reports of that path, one
+   * beside each RR);
    * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
    * (received packets that did not verify: dropped), srtp-protect-errors
    * (feedback that could not be protected: not sent).

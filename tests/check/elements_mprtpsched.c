@@ -431,6 +431,29 @@ stat_u64 (GstElement * e, const gchar * field)
   return v;
 }
 
+/* Sends @datagram from @sock to @dst, where the rtpccsrc of @h listens,
+ * and checks that it pushes @expect (@datagram when NULL). */
+static void
+send_expect (GSocket * sock, GSocketAddress * dst, GstHarness * h,
+    GBytes * datagram, GBytes * expect)
+{
+  GstBuffer *out;
+  GstMapInfo map;
+
+  if (!expect)
+    expect = datagram;
+  fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (datagram, NULL),
+          g_bytes_get_size (datagram), NULL, NULL) > 0);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, g_bytes_get_size (expect));
+  fail_unless (memcmp (map.data, g_bytes_get_data (expect, NULL),
+          map.size) == 0);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+}
+
 /* rtpccsink behind mprtpsched (its rtpcc-mprtp event): the packets leave
  * with the media's seq in the RTP header and the subflow element intact,
  * although its sender numbers them by the FSSN. */
@@ -441,6 +464,7 @@ GST_START_TEST (test_sink_subflow_mode)
   GstHarness *h;
   guint16 port;
   GSocket *sock = udp_socket (&port);
+  GSocketAddress *sink_addr = NULL;
   guint got = 0;
 
   g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
@@ -457,8 +481,12 @@ GST_START_TEST (test_sink_subflow_mode)
   }
   while (got < 3) {
     guint8 buf[1500];
-    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL, NULL);
+    gssize n;
     RtpccMprtpSubflow sf;
+
+    g_clear_object (&sink_addr);
+    n = g_socket_receive_from (sock, &sink_addr, (gchar *) buf, sizeof buf,
+        NULL, NULL);
     fail_unless (n > 0, "nothing sent");
     if ((buf[1] & 0x7f) != 96)
       continue;                 /* an SR */
@@ -469,8 +497,45 @@ GST_START_TEST (test_sink_subflow_mode)
     got++;
   }
   fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-missing"), 0);
+
+  /* the path's receiver answers with a subflow report (one lost, two
+   * discarded): the sink keeps it in its stats */
+  {
+    RtpccMprtpSubflowReport rep = { 0, };
+    guint8 buf[200];
+    gsize n;
+    GstStructure *st = NULL;
+    guint id = 0, hi = 0;
+    gint lost = 0;
+    guint64 disc = 0;
+
+    rep.subflow_id = 1;
+    rep.rr.cumulative_lost = 1;
+    rep.rr.ext_highest_seq = 2;
+    rep.has_discards = TRUE;
+    rep.discards = 2;
+    n = rtpcc_mprtcp_write (buf, sizeof buf, 0x5eed, SSRC, &rep, 1);
+    fail_unless (g_socket_send_to (sock, sink_addr, (const gchar *) buf, n,
+            NULL, NULL) == (gssize) n);
+    for (guint i = 0; i < 200 && stat_u64 (sink, "mprtcp-received") == 0;
+        i++)
+      g_usleep (10000);
+    fail_unless_equals_uint64 (stat_u64 (sink, "mprtcp-received"), 1);
+    fail_unless_equals_uint64 (stat_u64 (sink, "mprtcp-rejected"), 0);
+    g_object_get (sink, "stats", &st, NULL);
+    fail_unless (gst_structure_get_uint (st, "subflow-id", &id));
+    fail_unless (gst_structure_get_int (st, "subflow-lost", &lost));
+    fail_unless (gst_structure_get_uint (st, "subflow-highest-seq", &hi));
+    fail_unless (gst_structure_get_uint64 (st, "subflow-discards", &disc));
+    fail_unless_equals_int (id, 1);
+    fail_unless_equals_int (lost, 1);
+    fail_unless_equals_int (hi, 2);
+    fail_unless_equals_uint64 (disc, 2);
+    gst_structure_free (st);
+  }
   gst_harness_teardown (h);
   gst_object_unref (sink);
+  g_object_unref (sink_addr);
   g_object_unref (sock);
 }
 
@@ -502,27 +567,120 @@ GST_START_TEST (test_src_subflow_accounting)
   dst = g_inet_socket_address_new (lo, port);
   for (guint i = 0; i < 5; i++) {
     GBytes *bytes = mprtp_packet (200 + 5 * i, 2, fssn[i]);
-    GstBuffer *out;
-    GstMapInfo map;
-    fail_unless (g_socket_send_to (sock, dst, g_bytes_get_data (bytes, NULL),
-            g_bytes_get_size (bytes), NULL, NULL) > 0);
-    out = gst_harness_pull (h);
-    fail_unless (out != NULL);
-    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-    fail_unless_equals_int (map.size, g_bytes_get_size (bytes));
-    fail_unless (memcmp (map.data, g_bytes_get_data (bytes, NULL),
-            map.size) == 0);
-    gst_buffer_unmap (out, &map);
-    gst_buffer_unref (out);
+    send_expect (sock, dst, h, bytes, NULL);
     g_bytes_unref (bytes);
   }
   fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 5);
   fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 1);
+  /* its regular report carries the path's MPRTCP subflow report: subflow
+   * 2, FSSN 3 lost, highest FSSN 9 (the RR interval is 1 s ± 50 %). Four
+   * packets more in sequence first: feedback goes to the sender once a
+   * run of them has made its address the peer (gst/rtpcc/peer.h). */
+  {
+    RtpccMprtcp mp;
+    gboolean found = FALSE;
+
+    for (guint16 q = 6; q <= 9; q++) {
+      GBytes *bytes = mprtp_packet (200 + 5 * q, 2, q);
+      send_expect (sock, dst, h, bytes, NULL);
+      g_bytes_unref (bytes);
+    }
+
+    while (!found) {
+      guint8 buf[1500];
+      gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL,
+          NULL);
+      fail_unless (n > 0, "no subflow report");
+      found = rtpcc_mprtcp_find (buf, (gsize) n, &mp);
+    }
+    fail_unless_equals_int (mp.media_ssrc, SSRC);
+    fail_unless_equals_int (mp.n_reports, 1);
+    fail_unless_equals_int (mp.reports[0].subflow_id, 2);
+    fail_unless_equals_int (mp.reports[0].rr.cumulative_lost, 1);
+    fail_unless_equals_int (mp.reports[0].rr.ext_highest_seq & 0xffff, 9);
+    fail_unless (mp.reports[0].has_discards);
+    fail_unless_equals_int (mp.reports[0].discards, 0);
+    fail_unless (stat_u64 (src, "mprtcp-sent") >= 1);
+  }
   gst_harness_teardown (h);
   gst_object_unref (src);
   g_object_unref (dst);
   g_object_unref (lo);
   g_object_unref (sock);
+}
+
+GST_END_TEST;
+
+#define SRTP_KEY "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d"
+
+/* SRTP on a path: rtpccsink behind mprtpsched protects what it sends
+ * after writing the media seq back into the header, so the path's rtpccsrc
+ * with the same key authenticates every packet, counts it on its FSSN and
+ * hands on the very packet mprtpsched produced. */
+GST_START_TEST (test_srtp_path)
+{
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *hs, *hr;
+  guint16 port, from;
+  GSocket *sock = udp_socket (&port), *out = udp_socket (&from);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  GSocketAddress *dst;
+  GstCaps *caps = gst_caps_from_string (CAPS);
+  GBytes *sent[6];
+  GPtrArray *wire = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  gint bound = 0;
+
+  g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
+      "fixed", "start-bitrate", 1000000, "srtp-key", SRTP_KEY, NULL);
+  hs = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_use_systemclock (hs);
+  gst_harness_set_src_caps_str (hs, CAPS);
+  fail_unless (gst_harness_push_event (hs, gst_rtpcc_mprtp_event_new (5, 1)));
+  for (guint i = 0; i < 6; i++) {
+    sent[i] = mprtp_packet (300 + 3 * i, 1, i);
+    fail_unless_equals_int (gst_harness_push (hs,
+            gst_buffer_new_wrapped_bytes (sent[i])), GST_FLOW_OK);
+  }
+  while (wire->len < 6) {
+    guint8 buf[1500];
+    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL, NULL);
+    fail_unless (n > 0, "nothing sent");
+    if ((buf[1] & 0x7f) != 96)
+      continue;                 /* an SR */
+    /* encrypted: not the packet itself */
+    fail_if ((gsize) n == g_bytes_get_size (sent[wire->len]) &&
+        memcmp (buf, g_bytes_get_data (sent[wire->len], NULL), n) == 0);
+    g_ptr_array_add (wire, g_bytes_new (buf, n));
+  }
+
+  g_object_set (src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "srtp-key", SRTP_KEY, NULL);
+  hr = gst_harness_new_with_element (src, NULL, "src");
+  gst_harness_use_systemclock (hr);
+  gst_harness_play (hr);
+  g_object_get (src, "bound-port", &bound, NULL);
+  dst = g_inet_socket_address_new (lo, (guint16) bound);
+  for (guint i = 0; i < 6; i++)
+    send_expect (out, dst, hr, g_ptr_array_index (wire, i), sent[i]);
+  fail_unless_equals_uint64 (stat_u64 (src, "srtp-auth-failures"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src, "mprtp-packets"), 6);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-missing"), 0);
+
+  gst_harness_teardown (hr);
+  gst_harness_teardown (hs);
+  for (guint i = 0; i < 6; i++)
+    g_bytes_unref (sent[i]);
+  g_ptr_array_unref (wire);
+  gst_caps_unref (caps);
+  g_object_unref (dst);
+  g_object_unref (lo);
+  g_object_unref (out);
+  g_object_unref (sock);
+  gst_object_unref (src);
+  gst_object_unref (sink);
 }
 
 GST_END_TEST;
@@ -614,6 +772,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_malformed_target);
   tcase_add_test (tc, test_sink_subflow_mode);
   tcase_add_test (tc, test_src_subflow_accounting);
+  tcase_add_test (tc, test_srtp_path);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;
 }

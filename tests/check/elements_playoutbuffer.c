@@ -412,6 +412,91 @@ GST_START_TEST (test_two_subflows)
 
 GST_END_TEST;
 
+typedef struct
+{
+  GstClockTime arrival;
+  guint path;
+  guint seq;
+} StepArrival;
+
+static gint
+cmp_step_arrival (gconstpointer a, gconstpointer b)
+{
+  const StepArrival *x = a, *y = b;
+
+  if (x->arrival != y->arrival)
+    return x->arrival < y->arrival ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* mode=singh (mprtp/skew, Singh's thesis): two paths alternating packets
+ * every 10 ms, 20-24 ms one way; from 10 s path 1 is 150 ms slower. The
+ * playout point covers 90 % of the step within 3 s, and from 3 s after it
+ * no packet is late (none was before it either, once the start was
+ * learnt). */
+GST_START_TEST (test_singh_skew_step)
+{
+  GstElement *e = make_element ("mode", 1, "max-delay", 1000, NULL);
+  GstHarness *h0 = harness_for (e, "sink_0", "src");
+  GstHarness *h1 = harness_for (e, "sink_1", NULL);
+  GstTestClock *tc = gst_harness_get_testclock (h0);
+  const guint n = 2000;         /* 20 s */
+  StepArrival *a = g_new (StepArrival, n);
+  guint64 late_2s = 0, late_step = 0, late_13s = 0;
+  guint64 target_before = 0;
+  GstClockTime covered = GST_CLOCK_TIME_NONE;
+  GstBuffer *b;
+
+  gst_element_set_clock (e, GST_CLOCK (tc));
+  gst_harness_play (h0);
+  gst_harness_play (h1);
+  for (guint i = 0; i < n; i++) {
+    GstClockTime send = (GstClockTime) i * MS (10);
+
+    a[i].seq = i;
+    a[i].path = i % 2;
+    a[i].arrival = send + MS (20) + (i * 7 % 5) * MS (1) +
+        (a[i].path == 1 && send >= MS (10000) ? MS (150) : 0);
+  }
+  qsort (a, n, sizeof (StepArrival), cmp_step_arrival);
+  for (guint i = 0; i < n; i++) {
+    advance_to (e, tc, a[i].arrival);
+    fail_unless_equals_int (gst_harness_push (a[i].path == 0 ? h0 : h1,
+            rtp_packet ((guint16) a[i].seq, a[i].seq * 900)), GST_FLOW_OK);
+    if (a[i].arrival < MS (2000))
+      late_2s = stat_u64 (e, "late");
+    if (a[i].arrival < MS (10000)) {
+      late_step = stat_u64 (e, "late");
+      target_before = stat_u64 (e, "target-delay");
+    }
+    if (a[i].arrival < MS (13000))
+      late_13s = stat_u64 (e, "late");
+    if (a[i].arrival >= MS (10000) && covered == GST_CLOCK_TIME_NONE
+        && stat_u64 (e, "target-delay") >= target_before + MS (135))
+      covered = a[i].arrival - MS (10000);
+    while ((b = gst_harness_try_pull (h0)) != NULL)
+      gst_buffer_unref (b);
+  }
+  GST_INFO ("singh step: target %" G_GUINT64_FORMAT " ms before, covered "
+      "after %" GST_TIME_FORMAT "; late %" G_GUINT64_FORMAT " in 0-2 s, %"
+      G_GUINT64_FORMAT " in 2-10 s, %" G_GUINT64_FORMAT " in 10-13 s, %"
+      G_GUINT64_FORMAT " after", target_before / GST_MSECOND,
+      GST_TIME_ARGS (covered), late_2s, late_step - late_2s,
+      late_13s - late_step, stat_u64 (e, "late") - late_13s);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (covered), "step never covered");
+  fail_unless (covered <= 3 * GST_SECOND, "covered after %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (covered));
+  fail_unless_equals_uint64 (late_step - late_2s, 0);
+  fail_unless_equals_uint64 (stat_u64 (e, "late") - late_13s, 0);
+  g_free (a);
+  gst_object_unref (tc);
+  gst_object_unref (e);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
 /* Bad input: non-RTP buffers are dropped and counted, never crash; bogus
  * properties are refused by their ranges. */
 GST_START_TEST (test_bad_input)
@@ -657,6 +742,7 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_late_drop_event);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_two_subflows);
+  tcase_add_test (tc, test_singh_skew_step);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_fec_window_auto);
   tcase_add_test (tc, test_fec_window_event);

@@ -19,25 +19,25 @@ GST_START_TEST (test_poll_feedback_and_interval)
   rtpcc_mprtp_path_sender_init (&ps);
   fail_unless (ps.rtt == RTPCC_TIME_NONE && !ps.have_target);
   /* no RTCP yet: no feedback */
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (25), &st, FALSE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (25), &st, NULL, FALSE);
   fail_unless (info (s, 0).last_feedback == RTPCC_TIME_NONE);
   /* RTCP with 100 packets received, 40 ms RTT: feedback at once */
   st.rtcp_received = 1;
   st.reported_received = 100;
   st.rtt = MS (40);
   st.queue_delay = MS (5);
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (50), &st, FALSE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (50), &st, NULL, FALSE);
   fail_unless (info (s, 0).last_feedback == MS (50));
   fail_unless (info (s, 0).srtt == MS (40));
   fail_unless (ps.rtt == MS (40));
   /* the same counters again: nothing new */
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (75), &st, FALSE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (75), &st, NULL, FALSE);
   fail_unless (info (s, 0).last_feedback == MS (50));
   /* an interval with losses: the path is lossy */
   st.rtcp_received = 2;
   st.reported_received = 190;
   st.reported_lost = 10;
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (1000), &st, TRUE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (1000), &st, NULL, TRUE);
   fail_unless (info (s, 0).klass == RTPCC_MPRTP_CLASS_LOSSY);
   fail_unless (ps.iv_received == 190 && ps.iv_lost == 10);
   /* the sender restarted (its counters began again): an empty interval,
@@ -46,18 +46,55 @@ GST_START_TEST (test_poll_feedback_and_interval)
   st.rtcp_received = 1;
   st.reported_received = 50;
   st.reported_lost = 0;
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (2000), &st, TRUE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (2000), &st, NULL, TRUE);
   fail_unless (info (s, 0).klass == RTPCC_MPRTP_CLASS_LOSSY);
   fail_unless (ps.iv_received == 50 && ps.iv_lost == 0);
   st.rtcp_received = 3;
   st.reported_received = 150;
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (3000), &st, TRUE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (3000), &st, NULL, TRUE);
   fail_unless (info (s, 0).klass == RTPCC_MPRTP_CLASS_NON_CONGESTED);
   /* unknown RTT in the stats: unknown */
   st.rtcp_received = 4;
   st.rtt = 0;
-  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (2025), &st, FALSE);
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (2025), &st, NULL, FALSE);
   fail_unless (ps.rtt == RTPCC_TIME_NONE);
+  rtpcc_mprtp_sched_free (s);
+}
+
+GST_END_TEST;
+
+/* Once the path's receiver sends MPRTCP subflow reports they classify the
+ * path, and the feedback counters no longer do. */
+GST_START_TEST (test_poll_subflow_reports)
+{
+  RtpccMprtpSched *s = new_sched (2, NULL);
+  RtpccMprtpPathSender ps;
+  RtpccMprtpSenderStats st = { 0 };
+  RtpccMprtpSubflowReport r;
+
+  rtpcc_mprtp_path_sender_init (&ps);
+  memset (&r, 0, sizeof r);
+  r.rr.ext_highest_seq = 100;
+  r.has_discards = TRUE;
+  /* the first report only starts the count */
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (100), &st, &r, FALSE);
+  fail_unless (ps.subflow_reports == 1);
+  /* losses and discards in the next: mildly congested */
+  r.rr.ext_highest_seq = 200;
+  r.rr.cumulative_lost = 4;
+  r.discards = 3;
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (600), &st, &r, FALSE);
+  fail_unless (info (s, 0).klass == RTPCC_MPRTP_CLASS_MILDLY_CONGESTED);
+  /* an interval whose feedback counters say "lossy" changes nothing now */
+  st.rtcp_received = 1;
+  st.reported_received = 90;
+  st.reported_lost = 10;
+  rtpcc_mprtp_path_sender_poll (&ps, s, 0, MS (1000), &st, NULL, TRUE);
+  fail_unless (info (s, 0).klass == RTPCC_MPRTP_CLASS_MILDLY_CONGESTED);
+  fail_unless (ps.iv_received == 0 && ps.iv_lost == 0);
+  /* a restart keeps that the receiver reports */
+  rtpcc_mprtp_path_sender_restart (&ps);
+  fail_unless (ps.subflow_reports == 2);
   rtpcc_mprtp_sched_free (s);
 }
 
@@ -116,6 +153,7 @@ rtpcc_mprtp_pathsender_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_poll_feedback_and_interval);
+  tcase_add_test (tc, test_poll_subflow_reports);
   tcase_add_test (tc, test_aggregate_target);
   return s;
 }

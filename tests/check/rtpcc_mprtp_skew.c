@@ -254,6 +254,69 @@ GST_START_TEST (test_bad_input)
 
 GST_END_TEST;
 
+/* The median comes from a sorted copy of the Drift Window kept up to date
+ * packet by packet: it must equal sorting the window's drifts afresh, on
+ * random arrivals over three paths (jitter, gaps longer than the 2 s span,
+ * ties). */
+static int
+cmp_i64 (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+GST_START_TEST (test_median_same_as_sorting)
+{
+  RtpccMprtpSkew *s = new_skew ();
+  RtpccRng rng;
+  /* per path: the drifts and media times pushed so far */
+  GArray *drift[3], *mt[3];
+  RtpccTime now = MS (100);
+  guint32 ts = 0;
+
+  rtpcc_rng_init (&rng, 7);
+  for (guint k = 0; k < 3; k++) {
+    drift[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+    mt[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  }
+  for (guint i = 0; i < 50000; i++) {
+    guint k = rtpcc_rng_below (&rng, 3);
+    RtpccMprtpSkewSample x;
+    gint64 w[100];
+    guint n = 0;
+    gint64 median, media;
+
+    /* mostly 10 ms apart, sometimes a 3 s pause; jitter in whole ms so
+     * that equal drifts occur */
+    ts += TICKS (rtpcc_rng_below (&rng, 500) == 0 ? 3000 : 10);
+    now += MS (10) + (rtpcc_rng_below (&rng, 500) == 0 ? MS (3000) : 0);
+    /* (+ 0-2 ns: odd differences, for the even window's mean) */
+    fail_unless (rtpcc_mprtp_skew_push (s, now + MS (rtpcc_rng_below (&rng,
+                    40)) + MS (30) * k + (RtpccTime) rtpcc_rng_below (&rng, 3),
+            k, ts, &x));
+    media = (gint64) (ts / 90) * RTPCC_MSEC (1);
+    g_array_append_val (drift[k], x.drift);
+    g_array_append_val (mt[k], media);
+    /* the naive window: the newest ones within 2 s of media, at most 100 */
+    for (guint j = drift[k]->len; j > 0 && n < 100; j--) {
+      if (n > 0 && media - g_array_index (mt[k], gint64, j - 1) > RTPCC_SEC (2))
+        break;
+      w[n++] = g_array_index (drift[k], gint64, j - 1);
+    }
+    qsort (w, n, sizeof (gint64), cmp_i64);
+    median = n % 2 ? w[n / 2] : w[n / 2 - 1] + (w[n / 2] - w[n / 2 - 1]) / 2;
+    fail_unless (x.median == median, "packet %u: %" G_GINT64_FORMAT " != %"
+        G_GINT64_FORMAT, i, x.median, median);
+  }
+  for (guint k = 0; k < 3; k++) {
+    g_array_unref (drift[k]);
+    g_array_unref (mt[k]);
+  }
+  rtpcc_mprtp_skew_free (s);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_mprtp_skew_suite (void)
 {
@@ -268,6 +331,7 @@ rtpcc_mprtp_skew_suite (void)
   tcase_add_test (tc, test_skew_step_settling);
   tcase_add_test (tc, test_live_window);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_median_same_as_sorting);
   return s;
 }
 

@@ -209,6 +209,7 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
       eval_case_start_bps (run->c, run->cfg.controller);
   fc->sender.sender.cc.max_bitrate = eval_case_max_bps (run->c);
   fc->sender.sender.circuit_breaker = TRUE;
+  fc->sender.encoder_hysteresis = run->cfg.encoder_hysteresis;
   fc->sender.initial_seq = (guint16) (65000 + 100 * i);
   fc->sender.initial_rtp_ts = (guint32) (seed * 2654435761u);
   fc->frames.start = now;

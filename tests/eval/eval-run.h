@@ -30,6 +30,9 @@ typedef struct
    * ("timestamp(sec.usec) PT SSRC(hex) seq rtp_ts marker payload_size",
    * at the bottleneck entry and at delivery) into this directory */
   const gchar *rtp_log_dir;
+  /* TRUE: each codec follows its target through rtpccsink's encoder
+   * hysteresis (SimRtpccSenderConfig.encoder_hysteresis) */
+  gboolean encoder_hysteresis;
 } EvalRunConfig;
 
 typedef struct

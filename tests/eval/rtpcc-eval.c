@@ -40,6 +40,7 @@ main (int argc, char **argv)
   gchar *case_id = NULL, *controller = NULL, *out = NULL, *describe = NULL;
   gint64 seed = 1;
   gboolean list = FALSE, frames = FALSE, quiet = FALSE, rtp_log = FALSE;
+  gboolean hysteresis = FALSE;
   GOptionEntry entries[] = {
     {"case", 'c', 0, G_OPTION_ARG_STRING, &case_id,
         "RFC 8867 case id (see --list) or 'all'", "ID"},
@@ -54,6 +55,9 @@ main (int argc, char **argv)
         NULL},
     {"frames", 0, 0, G_OPTION_ARG_NONE, &frames,
         "plain frame source instead of the statistical codec", NULL},
+    {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
+        "the codec follows the target through rtpccsink's encoder "
+          "hysteresis, as in a real pipeline", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-run line", NULL},
     {"rtp-log", 0, 0, G_OPTION_ARG_NONE, &rtp_log,
         "also write RFC 8868 RTP logs flow<i>-{send,recv}.log (needs --out)",
@@ -122,7 +126,7 @@ main (int argc, char **argv)
           controllers[k];
       gchar *dir = out ? g_build_filename (out, c->id, name, NULL) : NULL;
       EvalRunConfig cfg = { name, (guint64) seed, frames,
-        rtp_log ? dir : NULL
+        rtp_log ? dir : NULL, hysteresis
       };
       EvalResult *r = eval_run (c, &cfg, &err);
       if (!r) {

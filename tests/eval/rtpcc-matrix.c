@@ -87,6 +87,7 @@ typedef struct
   GString *json;
   gboolean first_json;
   guint aims_total, aims_met;
+  gboolean encoder_hysteresis;
 } Ctx;
 
 static gboolean
@@ -105,7 +106,9 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
   for (guint i = 0; i < n_seeds; i++) {
     GError *err = NULL;
     EvalCase *c;
-    EvalRunConfig cfg = { controller, 0, FALSE, NULL };
+    EvalRunConfig cfg = { controller, 0, FALSE, NULL,
+      ctx->encoder_hysteresis
+    };
     EvalResult *r;
 
     seeds[i] = eval_matrix_seed (ctx->m, set, i);
@@ -278,7 +281,7 @@ main (int argc, char **argv)
   gchar *trace_dir = NULL;
   gint seeds = 0;
   gint64 seed = 1;
-  gboolean list = FALSE, quiet = FALSE;
+  gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE;
   GOptionEntry entries[] = {
     {"matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix_path,
         "matrix file (the source tree's tests/eval/matrix.ini)", "FILE"},
@@ -303,6 +306,9 @@ main (int argc, char **argv)
     {"out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
         "write OUT/<scenario>/<controller>/seed<N>/ CSVs and summary.json",
         "DIR"},
+    {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
+        "each codec follows its target through rtpccsink's encoder "
+          "hysteresis, as in a real pipeline", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-run line", NULL},
     {NULL}
   };
@@ -401,6 +407,7 @@ main (int argc, char **argv)
   }
   controllers = eval_controllers ();
   ctx.m = m;
+  ctx.encoder_hysteresis = hysteresis;
   ctx.json = g_string_new (NULL);
   ctx.first_json = TRUE;
   g_string_append (ctx.json, "{\"matrix\": ");

@@ -144,6 +144,39 @@ drive_cap (const guint8 * data, gsize size)
   rtpcc_rate_cap_free (cap);
 }
 
+/* An MPRTCP packet (mprtp/ext.h): what parses writes back to a packet
+ * that parses to the same reports. */
+static void
+check_mprtcp (const RtpccRtcpPacket * pkt)
+{
+  RtpccMprtcp mp, again;
+  guint8 buf[12 + RTPCC_MPRTCP_MAX_REPORTS * 56];
+  gsize n;
+
+  if (!rtpcc_mprtcp_parse (pkt->data, pkt->len, &mp))
+    return;
+  FUZZ_CHECK (mp.n_reports <= RTPCC_MPRTCP_MAX_REPORTS);
+  if (mp.n_reports == 0)
+    return;
+  n = rtpcc_mprtcp_write (buf, sizeof buf, mp.sender_ssrc, mp.media_ssrc,
+      mp.reports, mp.n_reports);
+  FUZZ_CHECK (n > 0);
+  FUZZ_CHECK (rtpcc_mprtcp_parse (buf, n, &again));
+  FUZZ_CHECK (again.n_reports == mp.n_reports);
+  FUZZ_CHECK (again.media_ssrc == mp.media_ssrc);
+  for (guint i = 0; i < mp.n_reports; i++) {
+    const RtpccMprtpSubflowReport *a = &mp.reports[i], *b = &again.reports[i];
+
+    FUZZ_CHECK (a->subflow_id == b->subflow_id);
+    FUZZ_CHECK (a->rr.fraction_lost == b->rr.fraction_lost);
+    FUZZ_CHECK (a->rr.cumulative_lost == b->rr.cumulative_lost);
+    FUZZ_CHECK (a->rr.ext_highest_seq == b->rr.ext_highest_seq);
+    FUZZ_CHECK (a->rr.jitter == b->rr.jitter);
+    FUZZ_CHECK (a->has_discards == b->has_discards);
+    FUZZ_CHECK (!a->has_discards || a->discards == b->discards);
+  }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
@@ -178,6 +211,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         break;
       case RTPCC_RTCP_APP:
         check_app (&pkt);
+        break;
+      case RTPCC_MPRTCP_PT:
+        check_mprtcp (&pkt);
         break;
       default:
         break;
@@ -248,4 +284,24 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
   buf[n - 1] = 8;
   buf[3] += 2;
   g_ptr_array_add (seeds, g_bytes_new (buf, n));
+
+  /* one path's regular report in a multipath call: RR, SDES and MPRTCP
+   * subflow reports, one with a Discard Count, one without */
+  {
+    RtpccMprtpSubflowReport sf[2] = { {0}, {0} };
+
+    sf[0].subflow_id = 1;
+    sf[0].rr.fraction_lost = 3;
+    sf[0].rr.cumulative_lost = 12;
+    sf[0].rr.ext_highest_seq = 0x1ffff;
+    sf[0].has_discards = TRUE;
+    sf[0].discards = 4;
+    sf[1].subflow_id = 2;
+    sf[1].rr.jitter = 90;
+    n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+    n += rtpcc_rtcp_write_sdes_cname (buf + n, sizeof (buf) - n, 0x22,
+        "fuzz@rtpcc");
+    n += rtpcc_mprtcp_write (buf + n, sizeof (buf) - n, 0x22, 0x1234, sf, 2);
+    g_ptr_array_add (seeds, g_bytes_new (buf, n));
+  }
 }

@@ -303,6 +303,15 @@ GST_START_TEST (test_two_paths)
         "path %u: %" G_GUINT64_FORMAT " lost of %" G_GUINT64_FORMAT, i,
         rt_stat_u64 (c.src[i], "packets-lost"), mp[i]);
     fail_unless_equals_uint64 (rt_stat_u64 (c.sink[i], "mprtp-missing"), 0);
+    /* each path's receiver reports it by subflow (MPRTCP, one per RR,
+     * about 1 s apart) and that path's sender takes the reports */
+    fail_unless (rt_stat_u64 (c.src[i], "mprtcp-sent") >= 5,
+        "path %u: %" G_GUINT64_FORMAT " subflow reports sent", i,
+        rt_stat_u64 (c.src[i], "mprtcp-sent"));
+    fail_unless (rt_stat_u64 (c.sink[i], "mprtcp-received") >= 5,
+        "path %u: %" G_GUINT64_FORMAT " subflow reports received", i,
+        rt_stat_u64 (c.sink[i], "mprtcp-received"));
+    fail_unless_equals_uint64 (rt_stat_u64 (c.sink[i], "mprtcp-rejected"), 0);
     /* the sinks leave the encoder to mprtpsched */
     fail_unless_equals_uint64 (rt_stat_u64 (c.sink[i], "encoder-updates"), 0);
   }

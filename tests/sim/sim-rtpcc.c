@@ -13,6 +13,8 @@
  */
 #include "sim-rtpcc.h"
 
+#include <rtpcc/encoderrate.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -52,6 +54,9 @@ struct _SimRtpccSender
   RtpccTime first_feedback;
   RtpccRtxSender *rtx;          /* NULL: rtx_pt 0 */
   guint32 *wire_size;           /* by media wire seq: the packet's size */
+  /* config.encoder_hysteresis: what rtpccsink's encoder control applies */
+  RtpccEncoderHysteresis hysteresis;
+  SimTimer hysteresis_timer;    /* a held-back increase falls due */
 };
 
 static void
@@ -111,6 +116,43 @@ send_rtcp_packet (Sim * sim, SimNode * to, guint flow, guint64 seq,
   sim_node_receive (to, sim, p);
 }
 
+static void sender_set_source_rate (SimRtpccSender * s, guint64 bps);
+
+static void
+hysteresis_due (Sim * sim, gpointer user_data)
+{
+  SimRtpccSender *s = user_data;
+
+  s->hysteresis_timer = 0;
+  sender_set_source_rate (s, rtpcc_sender_get_target (s->sender)->
+      media_bitrate);
+}
+
+/* The source's rate: the target at once, or (config.encoder_hysteresis)
+ * through the same hysteresis rtpccsink puts between the target and the
+ * encoder, with its retry of a held-back increase. */
+static void
+sender_set_source_rate (SimRtpccSender * s, guint64 bps)
+{
+  RtpccTime now = sim_now (s->sim), due;
+
+  if (!s->source)
+    return;
+  if (!s->config.encoder_hysteresis) {
+    sim_source_set_rate (s->source, bps);
+    return;
+  }
+  sim_cancel (s->sim, s->hysteresis_timer);
+  s->hysteresis_timer = 0;
+  if (rtpcc_encoder_hysteresis_update (&s->hysteresis, now, bps)) {
+    sim_source_set_rate (s->source, bps);
+    return;
+  }
+  due = rtpcc_encoder_hysteresis_retry_at (&s->hysteresis, now, bps);
+  if (due != RTPCC_TIME_NONE)
+    s->hysteresis_timer = sim_schedule (s->sim, due, hysteresis_due, s);
+}
+
 static void
 sender_check_target (SimRtpccSender * s)
 {
@@ -141,8 +183,7 @@ sender_check_target (SimRtpccSender * s)
     else
       g_array_append_val (s->targets, c);
   }
-  if (s->source)
-    sim_source_set_rate (s->source, t->media_bitrate);
+  sender_set_source_rate (s, t->media_bitrate);
 }
 
 static void sender_wakeup (Sim * sim, gpointer user_data);
@@ -376,6 +417,7 @@ sim_rtpcc_sender_new (Sim * sim, const SimRtpccSenderConfig * config,
   s->node.name = "rtpcc-sender";
   s->sim = sim;
   s->config = *config;
+  rtpcc_encoder_hysteresis_init (&s->hysteresis);
   if (s->config.ssrc == 0)
     s->config.ssrc = 0x5eed0000u + config->flow;
   /* own the strings the config points to */
@@ -421,6 +463,7 @@ sim_rtpcc_sender_free (SimRtpccSender * s)
   if (!s)
     return;
   sim_cancel (s->sim, s->timer);
+  sim_cancel (s->sim, s->hysteresis_timer);
   rtpcc_sender_free (s->sender);
   rtpcc_rtx_sender_free (s->rtx);
   g_free (s->wire_size);
@@ -447,9 +490,11 @@ void
 sim_rtpcc_sender_set_source (SimRtpccSender * s, SimSource * src)
 {
   s->source = src;
+  /* a new encoder: nothing applied to it yet (as rtpccsink on a new one) */
+  rtpcc_encoder_hysteresis_init (&s->hysteresis);
   if (src) {
     sim_source_set_next (src, &s->node);
-    sim_source_set_rate (src, rtpcc_sender_get_target (s->sender)->
+    sender_set_source_rate (s, rtpcc_sender_get_target (s->sender)->
         media_bitrate);
   }
 }

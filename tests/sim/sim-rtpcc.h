@@ -75,6 +75,12 @@ typedef struct
    * 0 (default): none. The history keeps the headers only (the payload is
    * virtual), so its rate limit counts header bytes: none is applied. */
   guint8 rtx_pt;
+  /* TRUE: the source follows the target through the hysteresis rtpccsink
+   * applies before it sets the encoder's bitrate (encoderrate.h:
+   * decreases of >= 5 % at once, increases at most once a second), as in
+   * a real pipeline; FALSE (default): the target reaches the source at
+   * once. */
+  gboolean encoder_hysteresis;
 } SimRtpccSenderConfig;
 
 /* Flow 0, library sender defaults, ssrc 0 (derived), pt 96, seq 0, ts 0. */

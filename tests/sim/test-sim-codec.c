@@ -258,6 +258,100 @@ test_closed_loop (void)
   rtpcc_capacity_unref (cap);
 }
 
+/* The codec's target, sampled every 10 ms: its changes. */
+typedef struct
+{
+  SimSource *src;
+  Sim *sim;
+  GArray *times, *rates;
+} TargetProbe;
+
+static void
+probe_tick (Sim * sim, gpointer user_data)
+{
+  TargetProbe *p = user_data;
+  guint64 r = sim_source_get_rate (p->src);
+  RtpccTime now = sim_now (sim);
+
+  if (p->rates->len == 0
+      || g_array_index (p->rates, guint64, p->rates->len - 1) != r) {
+    g_array_append_val (p->times, now);
+    g_array_append_val (p->rates, r);
+  }
+  sim_schedule (sim, now + RTPCC_MSEC (10), probe_tick, p);
+}
+
+/* With encoder_hysteresis the codec gets what rtpccsink would hand the
+ * encoder: increases at most once a second after the last change,
+ * decreases at once; without, increases come as fast as gcc makes them. */
+static guint
+closed_loop_fast_increases (gboolean hysteresis, guint * n_increases)
+{
+  SimRtpccNetConfig nc;
+  SimRtpccFlowConfig fc;
+  SimRtpccNet *net;
+  SimRtpccFlow *flow;
+  SimCodecConfig c;
+  GError *err = NULL;
+  RtpccCapacity *cap = rtpcc_capacity_new_constant (1000000);
+  TargetProbe p;
+  guint fast = 0;
+
+  sim_rtpcc_net_config_init (&nc);
+  nc.forward.capacity = cap;
+  nc.forward.delay = nc.reverse.delay = RTPCC_MSEC (50);
+  net = sim_rtpcc_net_new (&nc);
+  sim_rtpcc_flow_config_init (&fc, 0, "gcc", SIM_RTPCC_FEEDBACK_AUTO, 1);
+  fc.sender.sender.cc.min_bitrate = 150000;
+  fc.sender.sender.cc.start_bitrate = 150000;
+  fc.sender.sender.cc.max_bitrate = 1500000;
+  fc.sender.encoder_hysteresis = hysteresis;
+  flow = sim_rtpcc_net_add_flow (net, &fc, &err);
+  g_assert_no_error (err);
+  sim_codec_config_init (&c);
+  g_assert_true (sim_rtpcc_flow_use_codec (net, flow, &c));
+  p.src = flow->source;
+  p.times = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
+  p.rates = g_array_new (FALSE, FALSE, sizeof (guint64));
+  sim_schedule (net->sim, 0, probe_tick, &p);
+  sim_rtpcc_net_run (net, RTPCC_SEC (30));
+  *n_increases = 0;
+  for (guint i = 1; i < p.rates->len; i++) {
+    RtpccTime dt = g_array_index (p.times, RtpccTime, i) -
+        g_array_index (p.times, RtpccTime, i - 1);
+    guint64 a = g_array_index (p.rates, guint64, i - 1);
+    guint64 b = g_array_index (p.rates, guint64, i);
+
+    if (b > a) {
+      (*n_increases)++;
+      /* 10 ms of sampling slack */
+      if (dt < RTPCC_SEC (1) - RTPCC_MSEC (10))
+        fast++;
+    } else if (hysteresis) {
+      /* a decrease the hysteresis let through is one of >= 5 % */
+      g_assert_cmpfloat ((gdouble) (a - b) / a, >=, 0.05 - 1e-9);
+    }
+  }
+  g_array_free (p.times, TRUE);
+  g_array_free (p.rates, TRUE);
+  sim_rtpcc_net_free (net);
+  rtpcc_capacity_unref (cap);
+  return fast;
+}
+
+static void
+test_encoder_hysteresis (void)
+{
+  guint inc_ideal, inc_hyst;
+
+  /* ideal: gcc's ramp reaches the codec every few hundred ms */
+  g_assert_cmpuint (closed_loop_fast_increases (FALSE, &inc_ideal), >, 5);
+  /* through the hysteresis: never an increase within 1 s, but some */
+  g_assert_cmpuint (closed_loop_fast_increases (TRUE, &inc_hyst), ==, 0);
+  g_assert_cmpuint (inc_hyst, >, 3);
+  g_assert_cmpuint (inc_hyst, <, inc_ideal);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -266,5 +360,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/codec/rate-control", test_rate_control);
   g_test_add_func ("/sim/codec/determinism", test_determinism);
   g_test_add_func ("/sim/codec/closed-loop", test_closed_loop);
+  g_test_add_func ("/sim/codec/encoder-hysteresis", test_encoder_hysteresis);
   return g_test_run ();
 }

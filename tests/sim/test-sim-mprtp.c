@@ -276,14 +276,34 @@ setup_skew_step (Sim * sim, SimMprtp * m, gpointer data)
   sim_schedule (sim, SEC (30), delay_up, sim_mprtp_forward_link (m, 1));
 }
 
-/* Seconds from 30 s until the PlayoutDelay is within 10 % of its step. */
-static gdouble
-skew_settling (guint64 cbr, gdouble * from, gdouble * to, gdouble * late)
+typedef struct
+{
+  gdouble from, to;             /* PlayoutDelay before the step, at the end, ms */
+  gdouble settled;              /* s until PlayoutDelay within 10 % of it */
+  gdouble covered;              /* s until PlayoutDelay + 4 v covers 90 % of
+                                 * the step over its value before */
+  /* late packets (and packets received) in 10-30 s (before the step),
+   * 30-33 s and 33-60 s */
+  guint64 late_before, late_early, late_after;
+  guint64 received_before, received_after;
+} SkewStep;
+
+/* A 0 -> 150 ms delay step on path 1 at 30 s, constant-rate media at
+ * @cbr over two paths, no playout floor: how PlayoutDelay and the
+ * playout point (PlayoutDelay + 4 v) follow, and which packets come too
+ * late to play (the buffer underflows) before and after 3 s. */
+static void
+skew_step (guint64 cbr, SkewStep * out)
 {
   SimMprtpConfig c;
-  Run o;
-  RtpccTime settled = RTPCC_TIME_NONE;
-  gdouble before = 0, after = 0;
+  Sim *sim = sim_new ();
+  SimMprtp *m;
+  GError *err = NULL;
+  SimMprtpResult r;
+  const SimMprtpSample *samples;
+  guint n_samples;
+  RtpccTime settled = RTPCC_TIME_NONE, covered = RTPCC_TIME_NONE;
+  gdouble before = 0, after = 0, target_before = 0;
 
   table61_config (&c, 2, 1);
   c.min_playout = 0;
@@ -291,44 +311,91 @@ skew_settling (guint64 cbr, gdouble * from, gdouble * to, gdouble * late)
   c.start_bitrate = c.max_bitrate = cbr * 5 / 8;
   for (guint k = 0; k < 2; k++)
     sim_mprtp_config_set_capacity (&c, k, 2 * c.start_bitrate);
-  run (&c, SEC (60), SEC (25), setup_skew_step, NULL, 0, 0, &o);
-  for (guint i = 0; i < o.n_samples; i++) {
-    if (o.samples[i].time < SEC (30))
-      before = o.samples[i].playout_delay;
-    after = o.samples[i].playout_delay;
+  m = sim_mprtp_new (sim, &c, &err);
+  g_assert_no_error (err);
+  setup_skew_step (sim, m, NULL);
+  sim_run_until (sim, SEC (61));
+  sim_mprtp_collect (m, SEC (10), SEC (30), &r);
+  out->late_before = r.late;
+  out->received_before = r.received;
+  sim_mprtp_collect (m, SEC (30), SEC (33), &r);
+  out->late_early = r.late;
+  sim_mprtp_collect (m, SEC (33), SEC (60), &r);
+  out->late_after = r.late;
+  out->received_after = r.received;
+  samples = sim_mprtp_get_samples (m, &n_samples);
+  for (guint i = 0; i < n_samples; i++) {
+    if (samples[i].time < SEC (30)) {
+      before = samples[i].playout_delay;
+      target_before = (gdouble) samples[i].playout_target;
+    }
+    if (samples[i].time <= SEC (60))
+      after = samples[i].playout_delay;
   }
-  for (guint i = 0; i < o.n_samples; i++)
-    if (o.samples[i].time >= SEC (30) && settled == RTPCC_TIME_NONE
-        && o.samples[i].playout_delay - before >= 0.9 * (after - before))
-      settled = o.samples[i].time - SEC (30);
-  *from = before / 1e6;
-  *to = after / 1e6;
-  *late = o.r.late_pct;
-  g_free (o.samples);
-  sim_mprtp_config_clear (&c);
+  for (guint i = 0; i < n_samples; i++) {
+    if (samples[i].time < SEC (30))
+      continue;
+    if (settled == RTPCC_TIME_NONE
+        && samples[i].playout_delay - before >= 0.9 * (after - before))
+      settled = samples[i].time - SEC (30);
+    if (covered == RTPCC_TIME_NONE && (gdouble) samples[i].playout_target
+        - target_before >= 0.9 * (gdouble) MS (150))
+      covered = samples[i].time - SEC (30);
+  }
+  out->from = before / 1e6;
+  out->to = after / 1e6;
   g_assert_cmpint (settled, !=, RTPCC_TIME_NONE);
-  return RTPCC_TIME_AS_SEC (settled);
+  g_assert_cmpint (covered, !=, RTPCC_TIME_NONE);
+  out->settled = RTPCC_TIME_AS_SEC (settled);
+  out->covered = RTPCC_TIME_AS_SEC (covered);
+  sim_mprtp_free (m);
+  sim_free (sim);
+  sim_mprtp_config_clear (&c);
 }
 
 static void
 test_skew_step (void)
 {
-  gdouble f1, t1, l1, f2, t2, l2;
-  gdouble s1 = skew_settling (1000000, &f1, &t1, &l1);
-  gdouble s2 = skew_settling (2500000, &f2, &t2, &l2);
+  SkewStep a, b;
 
+  skew_step (1000000, &a);
+  skew_step (2500000, &b);
   g_test_message ("skew step 0 -> 150 ms, 1 Mbit/s (~104 packets/s): "
-      "PlayoutDelay %.1f -> %.1f ms, within 10 %% after %.1f s, late %.2f %% "
-      "over 25-60 s", f1, t1, s1, l1);
+      "PlayoutDelay %.1f -> %.1f ms, within 10 %% after %.1f s; "
+      "PlayoutDelay + 4 v covers 90 %% of the step after %.1f s; "
+      "late %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in 10-30 s, %"
+      G_GUINT64_FORMAT " in 30-33 s, %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " in 33-60 s", a.from, a.to, a.settled, a.covered,
+      a.late_before, a.received_before, a.late_early, a.late_after,
+      a.received_after);
   g_test_message ("skew step 0 -> 150 ms, 2.5 Mbit/s (~260 packets/s): "
-      "PlayoutDelay %.1f -> %.1f ms, within 10 %% after %.1f s, late %.2f %% "
-      "over 25-60 s (thesis: about 3 s, against 15-20 s)", f2, t2, s2, l2);
+      "PlayoutDelay %.1f -> %.1f ms, within 10 %% after %.1f s; "
+      "PlayoutDelay + 4 v covers 90 %% of the step after %.1f s; "
+      "late %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in 10-30 s, %"
+      G_GUINT64_FORMAT " in 30-33 s, %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " in 33-60 s (thesis: about 3 s, against 15-20 s)",
+      b.from, b.to, b.settled, b.covered, b.late_before, b.received_before,
+      b.late_early, b.late_after, b.received_after);
   /* the whole step is covered */
-  g_assert_cmpfloat (t1 - f1, >, 135.0);
-  g_assert_cmpfloat (t2 - f2, >, 135.0);
+  g_assert_cmpfloat (a.to - a.from, >, 135.0);
+  g_assert_cmpfloat (b.to - b.from, >, 135.0);
   /* the filters count packets: ~3 s at 2.5 Mbit/s, ~8 s at 1 Mbit/s */
-  g_assert_cmpfloat (s2, <=, 3.5);
-  g_assert_cmpfloat (s1, <=, 10.0);
+  g_assert_cmpfloat (b.settled, <=, 3.5);
+  g_assert_cmpfloat (a.settled, <=, 10.0);
+  /* the playout point covers the step within 3 s at both rates */
+  g_assert_cmpfloat (a.covered, <=, 3.0);
+  g_assert_cmpfloat (b.covered, <=, 3.0);
+  /* and from 3 s after the step the buffer underflows no more often than
+   * before it: the packets the step makes late (the slow path's packets
+   * that arrive before the playout point has risen over the step) all
+   * come within the first 3 s */
+  for (guint k = 0; k < 2; k++) {
+    const SkewStep *x = k == 0 ? &a : &b;
+
+    g_assert_cmpuint (x->received_after, >, 0);
+    g_assert_cmpfloat ((gdouble) x->late_after / (gdouble) x->received_after,
+        <=, (gdouble) x->late_before / (gdouble) MAX (x->received_before, 1));
+  }
 }
 
 /* ---- overhead ----------------------------------------------------------- */

@@ -278,7 +278,7 @@ test_outage_recovery (void)
  * flow from 20 s to 80 s. While it runs the delay-based estimate alone
  * would leave gcc a sixth of the link (the queue never empties, every
  * delay signal is an over-use); with the competitive mode
- * (cc/gcc/competitor.h) gcc gets 0.3-0.6 of it, and once TCP has left it
+ * (cc/competitor.h) gcc gets 0.3-0.6 of it, and once TCP has left it
  * finds the queue empty again on its next drain and keeps it short. */
 static void
 test_gcc_against_tcp (void)

@@ -8,7 +8,7 @@
  *           -> AIMD on the received rate                              = A
  *   reports -> loss fraction over a window                            = As
  *   target = min (A, As); a probe adds fec_bitrate on top.
- * While a loss-based flow holds the queue (cc/gcc/competitor.h), A is at
+ * While a loss-based flow holds the queue (cc/competitor.h), A is at
  * least the TCP equation's rate for our loss-event rate and RTT.
  *
  * This file is the glue: it feeds the parts under cc/gcc/, publishes the
@@ -25,7 +25,7 @@
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/aimd.h>
 #include <rtpcc/cc/gcc/burst.h>
-#include <rtpcc/cc/gcc/competitor.h>
+#include <rtpcc/cc/competitor.h>
 #include <rtpcc/cc/gcc/detector.h>
 #include <rtpcc/cc/gcc/freepath.h>
 #include <rtpcc/cc/gcc/grouper.h>
@@ -118,7 +118,7 @@ typedef struct
   RtpccRateWindow recv;
   gdouble received_rate;        /* R, -1 unknown */
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
-  RtpccGccCompetitor competitor;        /* a loss-based flow holds the queue */
+  RtpccCompetitor competitor;        /* a loss-based flow holds the queue */
   gboolean competing;           /* its rate applies */
   RtpccTime srtt;
 
@@ -157,7 +157,7 @@ static gdouble
 gcc_delay_rate (const Gcc * g)
 {
   if (g->competing)
-    return MAX (g->aimd.rate, MIN (rtpcc_gcc_competitor_rate
+    return MAX (g->aimd.rate, MIN (rtpcc_competitor_rate
             (&g->competitor, gcc_rtt (g)), g->aimd.max_rate));
   return g->aimd.rate;
 }
@@ -237,7 +237,7 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->srtt = RTPCC_TIME_NONE;
   rtpcc_gcc_prober_init (&g->probe, now);
   rtpcc_gcc_free_path_init (&g->free_path);
-  rtpcc_gcc_competitor_init (&g->competitor);
+  rtpcc_competitor_init (&g->competitor);
   g->reason = "initial";
   gcc_publish (g);
 }
@@ -435,7 +435,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
      * what the media suffers, and a failed probe must not cut the rate */
     if (!r->is_fec) {
       rtpcc_gcc_loss_add (&g->loss, r->send_time, r->received);
-      rtpcc_gcc_competitor_add (&g->competitor, now, r, gcc_rtt (g));
+      rtpcc_competitor_add (&g->competitor, now, r, gcc_rtt (g));
     }
     if (!r->received || r->arrival == RTPCC_TIME_NONE)
       continue;
@@ -475,7 +475,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
-    g->competing = rtpcc_gcc_competitor_update (&g->competitor, now);
+    g->competing = rtpcc_competitor_update (&g->competitor, now);
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
     if (g->aimd.last_decreased)
       g->n_decreases++;

@@ -89,13 +89,27 @@
  * holds part of it in d_base (RFC 8698 §6.3), reads x_curr low and, catching
  * up later, would push past its share.
  *
- * States: "accelerated-ramp-up", "gradual-update", "no-feedback". Reasons:
- * "initial", "ramp-up", "catch-up", "queue-delay", "loss", "ecn",
- * "no-feedback", "configured".
+ * Competitive mode (parameter "competitive", on by default: NOT RFC 8698).
+ * Eq. (1)'s warping is RFC 8698's answer to a loss-based flow sharing the
+ * queue, but it only lowers the delay term while losses are recent: with
+ * a TCP flow keeping a drop-tail queue full, x_curr stays far above XREF
+ * and the gradual update hands the link to TCP (RFC 8867 §5.6 shares of
+ * 0.1-0.2 in the simulator). The same detector gcc uses (cc/competitor.h:
+ * the queue never drains below its ON threshold for a whole window while
+ * such a flow runs) raises the published rate to at least the TCP
+ * throughput equation's rate for NADA's own loss events and RTT, which is
+ * what a TCP flow would get there; r_ref itself runs on unchanged, and the
+ * detector's periodic drains fall back to it to see whether the
+ * competitor has left.
+ *
+ * States: "accelerated-ramp-up", "gradual-update", "competitive",
+ * "no-feedback". Reasons: "initial", "ramp-up", "catch-up", "queue-delay",
+ * "loss", "ecn", "competitor", "no-feedback", "configured".
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
+#include <rtpcc/cc/competitor.h>
 #include <rtpcc/cc/nada.h>
 #include <rtpcc/cc/params.h>
 
@@ -109,6 +123,7 @@
 #define LOG_MAX_CAP     65536
 #define ECN_CE          3
 #define LOSS_INTERVALS  8
+#define COMPETITOR_DEFAULT_RTT RTPCC_MSEC (200)  /* before an RTT sample */
 
 /* ---- equations ---------------------------------------------------------- */
 
@@ -140,6 +155,7 @@ rtpcc_nada_params_init (RtpccNadaParams * p)
   p->beta_v = 0.1;
   p->fps = 30.0;
   p->catch_up = 0.0;            /* off: not part of RFC 8698 */
+  p->competitive = TRUE;        /* not RFC 8698 either; see the top */
 }
 
 gdouble
@@ -273,6 +289,11 @@ typedef struct
    * left out (restart_epoch) */
   gboolean restart;
   RtpccTime restart_epoch;
+
+  /* a loss-based flow holds the queue (competitor.h) */
+  RtpccCompetitor competitor;
+  gboolean competing;
+  gdouble r_competitive;
 
   const gchar *state;
 } Nada;
@@ -430,6 +451,13 @@ recv_span (const Nada * n)
       w);
 }
 
+static RtpccTime
+nada_rtt (const Nada * n)
+{
+  return n->have_rtt && n->rtt > 0 ? ms_to_time (n->rtt) :
+      COMPETITOR_DEFAULT_RTT;
+}
+
 static gboolean
 warping_active (const Nada * n)
 {
@@ -447,8 +475,8 @@ publish (Nada * n, const gchar * reason)
 
   /* Eq. (8)-(9): the encoder gets less and the pacer drains faster while
    * the sender's queue holds data (buffer_len from the last packet sent) */
-  rtpcc_nada_shaping_rates (&n->p, n->r_ref, rmin, rmax,
-      (gdouble) n->buffer_len, &n->r_vin, &n->r_send);
+  rtpcc_nada_shaping_rates (&n->p, MAX (n->r_ref, n->r_competitive), rmin,
+      rmax, (gdouble) n->buffer_len, &n->r_vin, &n->r_send);
   rtpcc_controller_update_target (cc, (guint64) (n->r_vin + 0.5), 0,
       n->r_send / n->r_vin, n->state, reason);
 }
@@ -547,6 +575,17 @@ nada_update (Nada * n, RtpccTime now)
   if (!(n->r_ref >= rmin))      /* also catches NaN */
     n->r_ref = rmin;
   n->r_ref = MIN (n->r_ref, rmax);
+  n->competitor.enabled = p->competitive;
+  n->competing = rtpcc_competitor_update (&n->competitor, now);
+  n->r_competitive = 0.0;
+  if (n->competing) {
+    n->r_competitive = MIN (rtpcc_competitor_rate (&n->competitor,
+            nada_rtt (n)), rmax);
+    if (n->r_competitive > n->r_ref) {
+      n->state = "competitive";
+      reason = "competitor";
+    }
+  }
   n->x_prev = n->x_curr;
   n->t_last = now;
   n->last_delta = delta;
@@ -562,6 +601,7 @@ nada_init (RtpccController * cc, RtpccTime now)
   Nada *n = NADA (cc);
 
   rtpcc_nada_params_init (&n->p);
+  rtpcc_competitor_init (&n->competitor);
   /* §4.3 initialisation: r_ref = RMIN (or the configured start rate) */
   n->r_ref = cc->config.start_bitrate ? cc->config.start_bitrate :
       cc->config.min_bitrate;
@@ -616,10 +656,21 @@ nada_on_feedback (RtpccController * cc, RtpccTime now,
     n->n_intervals = 0;
     n->a_first = RTPCC_TIME_NONE;
     n->x_prev = 0;
+    /* the queue before the outage says nothing about who holds it now */
+    rtpcc_competitor_init (&n->competitor);
+    n->competing = FALSE;
+    n->r_competitive = 0.0;
   }
-  for (guint i = 0; i < fb->n_reports; i++)
-    if (fb->reports[i].send_time >= n->restart_epoch)
-      ingest (n, &fb->reports[i]);
+  for (guint i = 0; i < fb->n_reports; i++) {
+    const RtpccPacketReport *r = &fb->reports[i];
+
+    if (r->send_time < n->restart_epoch)
+      continue;
+    ingest (n, r);
+    /* FEC and probes are expendable: their loss is not the media's */
+    if (!r->is_fec)
+      rtpcc_competitor_add (&n->competitor, now, r, nada_rtt (n));
+  }
   n->have_feedback = TRUE;
   log_prune (n);
   if (now - n->t_last >= ms_to_time (n->p.delta))
@@ -683,6 +734,7 @@ static const RtpccParamSpec param_specs[] = {
   SPEC ("beta-v", beta_v, 0.0, 100.0),
   SPEC ("fps", fps, POS, 1000.0),
   SPEC ("catch-up", catch_up, 0.0, 1.0),
+  RTPCC_PARAM_BOOL ("competitive", RtpccNadaParams, competitive),
 };
 
 #undef SPEC
@@ -727,6 +779,8 @@ rtpcc_nada_get_info (RtpccController * cc, RtpccNadaInfo * info)
   info->n_updates = n->n_updates;
   info->n_nofeedback = n->n_nofb;
   info->have_feedback = n->have_feedback;
+  info->competing = n->competing;
+  info->r_competitive = n->r_competitive;
   info->params = n->p;
   return TRUE;
 }

@@ -56,6 +56,11 @@ typedef struct
    * qualify ends the start-up. 0 = off (RFC behaviour), else in (0, 1]
    * [catch-up] */
   gdouble catch_up;
+  /* Not RFC 8698 (a named deviation, on by default): while a loss-based
+   * flow holds the bottleneck's queue (cc/competitor.h), publish at least
+   * the TCP equation's rate for our own loss events and RTT
+   * [competitive] */
+  gboolean competitive;
 } RtpccNadaParams;
 
 void rtpcc_nada_params_init (RtpccNadaParams * p);
@@ -136,6 +141,8 @@ typedef struct
   guint64 n_updates;
   guint n_nofeedback;           /* rate cuts for missing feedback */
   gboolean have_feedback;
+  gboolean competing;           /* the competitive floor is in force */
+  gdouble r_competitive;        /* that floor, bit/s; 0 while not competing */
   RtpccNadaParams params;
 } RtpccNadaInfo;
 

@@ -14,9 +14,11 @@ void
 rtpcc_mprtp_path_sender_restart (RtpccMprtpPathSender * ps)
 {
   RtpccTime rtt = ps->rtt;
+  guint64 reports = ps->subflow_reports;
 
   rtpcc_mprtp_path_sender_init (ps);
   ps->rtt = rtt;
+  ps->subflow_reports = reports;
 }
 
 void
@@ -36,7 +38,8 @@ rtpcc_mprtp_path_sender_set_target (RtpccMprtpPathSender * ps,
 void
 rtpcc_mprtp_path_sender_poll (RtpccMprtpPathSender * ps,
     RtpccMprtpSched * sched, guint path, RtpccTime now,
-    const RtpccMprtpSenderStats * st, gboolean interval)
+    const RtpccMprtpSenderStats * st, const RtpccMprtpSubflowReport * report,
+    gboolean interval)
 {
   guint64 rcvd = st->reported_received, lost = st->reported_lost;
 
@@ -59,9 +62,14 @@ rtpcc_mprtp_path_sender_poll (RtpccMprtpPathSender * ps,
   ps->rtcp_received = st->rtcp_received;
   ps->reported_received = rcvd;
   ps->reported_lost = lost;
-  if (interval) {
-    /* loss per interval from the path's own feedback (its subflow seq
-     * space): the path's class */
+  if (report) {
+    /* the path's receiver reports its loss and discards by subflow
+     * (MPRTCP): the path's class from them */
+    ps->subflow_reports++;
+    rtpcc_mprtp_sched_on_report (sched, path, now, report);
+  } else if (interval && ps->subflow_reports == 0) {
+    /* a receiver without subflow reports: loss per interval from the
+     * path's own feedback (its subflow seq space) */
     guint64 r, l;
 
     ps->iv_received = MIN (ps->iv_received, ps->reported_received);

@@ -6,7 +6,9 @@
  *    scheduler's feedback (on new RTCP: RTT, queuing delay, rates, and the
  *    packets newly reported received and lost; progress when any were
  *    received) and, once per reporting interval, the path's loss over the
- *    interval on its own subflow sequence numbers (its class);
+ *    interval on its own subflow sequence numbers (its class), unless
+ *    the path's receiver sends MPRTCP subflow reports, which then
+ *    classify it;
  *  - its target, published: the whole target and its media part, and the
  *    RTT it was computed with;
  *  - the one aggregate target for the encoder: the scheduler's encoder
@@ -43,12 +45,16 @@ typedef struct
   /* its counters at the last poll, and at the last interval */
   guint64 rtcp_received, reported_received, reported_lost;
   guint64 iv_received, iv_lost;
+  /* subflow reports taken; once one came the class comes from them (not
+   * reset by a restart: the receiver is the same) */
+  guint64 subflow_reports;
 } RtpccMprtpPathSender;
 
 /* Nothing known. */
 void rtpcc_mprtp_path_sender_init (RtpccMprtpPathSender * ps);
 /* A new stream (the sender restarts): no target, counters from zero; the
- * RTT is kept until a newer one is known. */
+ * RTT is kept until a newer one is known, and whether subflow reports
+ * come. */
 void rtpcc_mprtp_path_sender_restart (RtpccMprtpPathSender * ps);
 
 /* The sender published @target bit/s, @media of them for media, with
@@ -59,12 +65,16 @@ void rtpcc_mprtp_path_sender_set_target (RtpccMprtpPathSender * ps,
     guint64 media, RtpccTime rtt);
 
 /* One poll of the sender's @stats at @now: feeds @sched's @path with
- * feedback if RTCP arrived since the last poll and, with @interval, with
- * the reporting interval's loss (counters that went back, a restarted
- * sender, count from where they are). */
+ * feedback if RTCP arrived since the last poll; then with the path
+ * receiver's new MPRTCP subflow @report (NULL: none came), which
+ * classifies the path; or, from a receiver that has sent none so far,
+ * with @interval the reporting interval's loss from the feedback counters
+ * (counters that went back, a restarted sender, count from where they
+ * are). */
 void rtpcc_mprtp_path_sender_poll (RtpccMprtpPathSender * ps,
     RtpccMprtpSched * sched, guint path, RtpccTime now,
-    const RtpccMprtpSenderStats * stats, gboolean interval);
+    const RtpccMprtpSenderStats * stats,
+    const RtpccMprtpSubflowReport * report, gboolean interval);
 
 /* The aggregate target (bit/s) for encoder rate @media given the @n path
  * senders @paths (in @sched's path order; NULL entries are skipped): at

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "skew.h"
+#include "../playout/sorted.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define DW_MAX 1000
@@ -19,6 +19,9 @@ typedef struct
   /* Drift Window ring: drifts and their media times */
   RtpccTime *dw, *dw_ts;
   guint dw_head, dw_len;
+  /* the same drifts in ascending order (exact as doubles below 2^53 ns):
+   * the median by index, one short move per packet instead of a sort */
+  gdouble *dw_sorted;
   gboolean have_skew;
   gdouble path_skew;
 } Path;
@@ -27,7 +30,6 @@ struct _RtpccMprtpSkew
 {
   RtpccMprtpSkewConfig config;
   Path path[RTPCC_MPRTP_MAX_PATHS];
-  RtpccTime *sort;              /* scratch for the median */
   gboolean started;
   guint32 highest_ts;           /* RTP timestamp unwrapping */
   gint64 highest_ext;
@@ -81,8 +83,8 @@ rtpcc_mprtp_skew_new (const RtpccMprtpSkewConfig * config)
   for (guint i = 0; i < RTPCC_MPRTP_MAX_PATHS; i++) {
     s->path[i].dw = g_new (RtpccTime, config->dw_packets);
     s->path[i].dw_ts = g_new (RtpccTime, config->dw_packets);
+    s->path[i].dw_sorted = g_new (gdouble, config->dw_packets);
   }
-  s->sort = g_new (RtpccTime, config->dw_packets);
   rtpcc_mprtp_skew_reset (s);
   return s;
 }
@@ -95,8 +97,8 @@ rtpcc_mprtp_skew_free (RtpccMprtpSkew * s)
   for (guint i = 0; i < RTPCC_MPRTP_MAX_PATHS; i++) {
     g_free (s->path[i].dw);
     g_free (s->path[i].dw_ts);
+    g_free (s->path[i].dw_sorted);
   }
-  g_free (s->sort);
   g_free (s);
 }
 
@@ -136,25 +138,27 @@ unwrap (const RtpccMprtpSkew * s, guint32 ts)
   return s->highest_ext + (gint32) (ts - s->highest_ts);
 }
 
-static int
-cmp_time (const void *a, const void *b)
-{
-  RtpccTime x = *(const RtpccTime *) a, y = *(const RtpccTime *) b;
-  return x < y ? -1 : x > y;
-}
-
 static RtpccTime
-dw_median (RtpccMprtpSkew * s, Path * p)
+dw_median (const Path * p)
 {
   guint n = p->dw_len;
+  RtpccTime lo, hi;
 
-  for (guint i = 0; i < n; i++)
-    s->sort[i] = p->dw[(p->dw_head + i) % s->config.dw_packets];
-  qsort (s->sort, n, sizeof (RtpccTime), cmp_time);
   /* the middle element, or the mean of the two middle ones (rounded down) */
   if (n % 2)
-    return s->sort[n / 2];
-  return s->sort[n / 2 - 1] + (s->sort[n / 2] - s->sort[n / 2 - 1]) / 2;
+    return (RtpccTime) p->dw_sorted[n / 2];
+  lo = (RtpccTime) p->dw_sorted[n / 2 - 1];
+  hi = (RtpccTime) p->dw_sorted[n / 2];
+  return lo + (hi - lo) / 2;
+}
+
+/* The oldest drift leaves the window. */
+static void
+dw_drop_oldest (Path * p, guint cap)
+{
+  rtpcc_sorted_remove (p->dw_sorted, p->dw_len, (gdouble) p->dw[p->dw_head]);
+  p->dw_head = (p->dw_head + 1) % cap;
+  p->dw_len--;
 }
 
 gboolean
@@ -203,18 +207,15 @@ rtpcc_mprtp_skew_push (RtpccMprtpSkew * s, RtpccTime now, guint path,
   s->last_drift = p->drift;
 
   /* Drift Window: min (dw_span of media, dw_packets) */
-  if (p->dw_len == cap) {
-    p->dw_head = (p->dw_head + 1) % cap;
-    p->dw_len--;
-  }
+  if (p->dw_len == cap)
+    dw_drop_oldest (p, cap);
   p->dw[(p->dw_head + p->dw_len) % cap] = p->drift;
   p->dw_ts[(p->dw_head + p->dw_len) % cap] = ts;
+  rtpcc_sorted_insert (p->dw_sorted, p->dw_len, (gdouble) p->drift);
   p->dw_len++;
-  while (p->dw_len > 1 && ts - p->dw_ts[p->dw_head] > s->config.dw_span) {
-    p->dw_head = (p->dw_head + 1) % cap;
-    p->dw_len--;
-  }
-  median = dw_median (s, p);
+  while (p->dw_len > 1 && ts - p->dw_ts[p->dw_head] > s->config.dw_span)
+    dw_drop_oldest (p, cap);
+  median = dw_median (p);
   if (!p->have_skew) {
     p->path_skew = (gdouble) median;
     p->have_skew = TRUE;

@@ -1,13 +1,13 @@
-/* gcc competitor: a loss-based flow holding the queue (competitor.h).
+/* Competitor detector: a loss-based flow holding the queue (competitor.h).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <rtpcc/cc/gcc/competitor.h>
+#include <rtpcc/cc/competitor.h>
 #include <rtpcc/tcpeq.h>
 
 #include <string.h>
 
 void
-rtpcc_gcc_competitor_init (RtpccGccCompetitor * c)
+rtpcc_competitor_init (RtpccCompetitor * c)
 {
   memset (c, 0, sizeof (*c));
   c->enabled = TRUE;
@@ -17,7 +17,7 @@ rtpcc_gcc_competitor_init (RtpccGccCompetitor * c)
 }
 
 void
-rtpcc_gcc_competitor_add (RtpccGccCompetitor * c, RtpccTime now,
+rtpcc_competitor_add (RtpccCompetitor * c, RtpccTime now,
     const RtpccPacketReport * r, RtpccTime rtt)
 {
   c->seq++;
@@ -27,10 +27,10 @@ rtpcc_gcc_competitor_add (RtpccGccCompetitor * c, RtpccTime now,
     if (rtpcc_loss_events_on_loss (&c->events, c->seq, r->send_time, rtt,
             NULL)) {
       memmove (c->intervals + 1, c->intervals,
-          sizeof (c->intervals[0]) * (RTPCC_GCC_COMPETITOR_INTERVALS - 1));
+          sizeof (c->intervals[0]) * (RTPCC_COMPETITOR_INTERVALS - 1));
       c->intervals[0] = c->since_event;
       c->n_intervals = MIN (c->n_intervals + 1,
-          RTPCC_GCC_COMPETITOR_INTERVALS);
+          RTPCC_COMPETITOR_INTERVALS);
       c->since_event = 0;
     }
     return;
@@ -44,24 +44,24 @@ rtpcc_gcc_competitor_add (RtpccGccCompetitor * c, RtpccTime now,
     if (c->base == RTPCC_TIME_NONE || owd < c->base)
       c->base = owd;
     q = owd - c->base;
-    if (q < RTPCC_GCC_COMPETITOR_ON_DELAY)
+    if (q < RTPCC_COMPETITOR_ON_DELAY)
       c->high_since = RTPCC_TIME_NONE;
     else if (c->high_since == RTPCC_TIME_NONE)
       c->high_since = now;
     if (c->drain_until != RTPCC_TIME_NONE
-        && q < RTPCC_GCC_COMPETITOR_OFF_DELAY)
+        && q < RTPCC_COMPETITOR_OFF_DELAY)
       c->drained = TRUE;
   }
 }
 
 gboolean
-rtpcc_gcc_competitor_update (RtpccGccCompetitor * c, RtpccTime now)
+rtpcc_competitor_update (RtpccCompetitor * c, RtpccTime now)
 {
   if (!c->enabled)
     return FALSE;
   if (!c->active) {
     if (c->high_since != RTPCC_TIME_NONE
-        && now - c->high_since >= RTPCC_GCC_COMPETITOR_WINDOW) {
+        && now - c->high_since >= RTPCC_COMPETITOR_WINDOW) {
       c->active = TRUE;
       c->active_since = now;
     }
@@ -81,8 +81,8 @@ rtpcc_gcc_competitor_update (RtpccGccCompetitor * c, RtpccTime now)
     c->active_since = now;
     return TRUE;
   }
-  if (now - c->active_since >= RTPCC_GCC_COMPETITOR_DRAIN_EVERY) {
-    c->drain_until = now + RTPCC_GCC_COMPETITOR_DRAIN_TIME;
+  if (now - c->active_since >= RTPCC_COMPETITOR_DRAIN_EVERY) {
+    c->drain_until = now + RTPCC_COMPETITOR_DRAIN_TIME;
     c->drained = FALSE;
     return FALSE;
   }
@@ -90,7 +90,7 @@ rtpcc_gcc_competitor_update (RtpccGccCompetitor * c, RtpccTime now)
 }
 
 gdouble
-rtpcc_gcc_competitor_rate (const RtpccGccCompetitor * c, RtpccTime rtt)
+rtpcc_competitor_rate (const RtpccCompetitor * c, RtpccTime rtt)
 {
   gdouble sum = 0, mean, p;
 

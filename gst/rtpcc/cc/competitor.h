@@ -1,5 +1,6 @@
-/* gcc competitor: tells when a loss-based flow holds the bottleneck's
- * queue, so that the delay-based estimate would only hand it the link.
+/* Competitor detector for delay-based controllers (gcc, nada): tells when
+ * a loss-based flow holds the bottleneck's queue, so that a delay-based
+ * estimate would only hand it the link.
  *
  * A delay-based flow alone drains the queue after each of its decreases:
  * the smallest queuing delay it sees over a few seconds is near zero. A
@@ -19,20 +20,20 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef __RTPCC_CC_GCC_COMPETITOR_H__
-#define __RTPCC_CC_GCC_COMPETITOR_H__
+#ifndef __RTPCC_CC_COMPETITOR_H__
+#define __RTPCC_CC_COMPETITOR_H__
 
 #include <rtpcc/controller.h>
 #include <rtpcc/lossevents.h>
 
 G_BEGIN_DECLS
 
-#define RTPCC_GCC_COMPETITOR_ON_DELAY RTPCC_MSEC (50)
-#define RTPCC_GCC_COMPETITOR_OFF_DELAY RTPCC_MSEC (15)
-#define RTPCC_GCC_COMPETITOR_WINDOW RTPCC_SEC (5)
-#define RTPCC_GCC_COMPETITOR_DRAIN_EVERY RTPCC_SEC (10)
-#define RTPCC_GCC_COMPETITOR_DRAIN_TIME RTPCC_SEC (1)
-#define RTPCC_GCC_COMPETITOR_INTERVALS 8
+#define RTPCC_COMPETITOR_ON_DELAY RTPCC_MSEC (50)
+#define RTPCC_COMPETITOR_OFF_DELAY RTPCC_MSEC (15)
+#define RTPCC_COMPETITOR_WINDOW RTPCC_SEC (5)
+#define RTPCC_COMPETITOR_DRAIN_EVERY RTPCC_SEC (10)
+#define RTPCC_COMPETITOR_DRAIN_TIME RTPCC_SEC (1)
+#define RTPCC_COMPETITOR_INTERVALS 8
 
 typedef struct
 {
@@ -47,21 +48,21 @@ typedef struct
   RtpccLossEvents events;
   guint64 seq;                  /* our packets, in report order */
   guint64 since_event;
-  gdouble intervals[RTPCC_GCC_COMPETITOR_INTERVALS];
+  gdouble intervals[RTPCC_COMPETITOR_INTERVALS];
   guint n_intervals;
   gdouble mean_size;
-} RtpccGccCompetitor;
+} RtpccCompetitor;
 
-void rtpcc_gcc_competitor_init (RtpccGccCompetitor * c);
+void rtpcc_competitor_init (RtpccCompetitor * c);
 /* One report @r (received or lost) at @now; @rtt the smoothed RTT. */
-void rtpcc_gcc_competitor_add (RtpccGccCompetitor * c, RtpccTime now,
+void rtpcc_competitor_add (RtpccCompetitor * c, RtpccTime now,
     const RtpccPacketReport * r, RtpccTime rtt);
 /* Enters, drains or leaves the competitive mode at @now; TRUE while the
  * equation's rate applies (not during a drain). */
-gboolean rtpcc_gcc_competitor_update (RtpccGccCompetitor * c, RtpccTime now);
+gboolean rtpcc_competitor_update (RtpccCompetitor * c, RtpccTime now);
 /* The TCP equation's rate in bit/s for @rtt; G_MAXDOUBLE before two
  * loss events. */
-gdouble rtpcc_gcc_competitor_rate (const RtpccGccCompetitor * c,
+gdouble rtpcc_competitor_rate (const RtpccCompetitor * c,
     RtpccTime rtt);
 
 G_END_DECLS
