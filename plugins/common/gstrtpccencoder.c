@@ -33,7 +33,12 @@ gst_rtpcc_encoder_control_get_type (void)
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstRtpccEncoderControl", values);
+    /* this static library may be linked twice into one process (a plugin
+     * and a test program): the first copy registers the type */
+    GType t = g_type_from_name ("GstRtpccEncoderControl");
+
+    if (t == 0)
+      t = g_enum_register_static ("GstRtpccEncoderControl", values);
     g_once_init_leave (&type, t);
   }
   return type;
