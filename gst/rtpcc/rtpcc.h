@@ -60,5 +60,6 @@
 #include <rtpcc/mprtp/skew.h>
 #include <rtpcc/mprtp/couple.h>
 #include <rtpcc/mprtp/sched.h>
+#include <rtpcc/mprtp/pathsender.h>
 
 #endif /* __RTPCC_H__ */

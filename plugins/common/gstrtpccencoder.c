@@ -21,6 +21,29 @@ ensure_debug (void)
   }
 }
 
+GType
+gst_rtpcc_encoder_control_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_RTPCC_ENCODER_CONTROL_NONE,
+        "Only publish the target (bus message, event, property)", "none"},
+    {GST_RTPCC_ENCODER_CONTROL_AUTO,
+        "Find the encoder upstream and set its bitrate", "auto"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    /* this static library may be linked twice into one process (a plugin
+     * and a test program): the first copy registers the type */
+    GType t = g_type_from_name ("GstRtpccEncoderControl");
+
+    if (t == 0)
+      t = g_enum_register_static ("GstRtpccEncoderControl", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
 void
 gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
     GstElement * owner)

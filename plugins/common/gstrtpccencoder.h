@@ -18,6 +18,15 @@
 
 G_BEGIN_DECLS
 
+/* Whether a transport element drives the encoder (its encoder-control) */
+typedef enum
+{
+  GST_RTPCC_ENCODER_CONTROL_NONE = 0,
+  GST_RTPCC_ENCODER_CONTROL_AUTO = 1,
+} GstRtpccEncoderControl;
+
+GType gst_rtpcc_encoder_control_get_type (void);
+
 typedef struct
 {
   GstElement *owner;            /* posts the warnings; not reffed */

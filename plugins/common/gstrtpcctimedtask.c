@@ -182,6 +182,45 @@ gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task, gboolean active,
 }
 
 void
+gst_rtpcc_timed_task_flush_start (GstRtpccTimedTask * task)
+{
+  g_mutex_lock (task->lock);
+  gst_rtpcc_timed_task_set_flushing (task, TRUE);
+  g_mutex_unlock (task->lock);
+}
+
+gboolean
+gst_rtpcc_timed_task_flush_stop (GstRtpccTimedTask * task,
+    GstTaskFunction func, gpointer data)
+{
+  g_mutex_lock (task->lock);
+  gst_rtpcc_timed_task_set_flushing (task, FALSE);
+  g_mutex_unlock (task->lock);
+  return gst_pad_start_task (task->srcpad, func, data, NULL);
+}
+
+gboolean
+gst_rtpcc_timed_task_activate_holding (GstRtpccTimedTask * task,
+    gboolean active, GstTaskFunction func, gpointer data,
+    GstFlowReturn * srcresult, gboolean * eos, void (*drop_locked) (gpointer))
+{
+  gboolean res;
+
+  g_mutex_lock (task->lock);
+  *srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
+  if (active)
+    *eos = FALSE;
+  g_mutex_unlock (task->lock);
+  res = gst_rtpcc_timed_task_activate (task, active, func, data);
+  if (active)
+    return res;
+  g_mutex_lock (task->lock);
+  drop_locked (data);
+  g_mutex_unlock (task->lock);
+  return res;
+}
+
+void
 gst_rtpcc_timed_task_release_due (GstRtpccTimedTask * task, GstPad * sinkpad,
     GstRtpccNextTimeFunc next_time, GstRtpccReleaseFunc release,
     gpointer data)

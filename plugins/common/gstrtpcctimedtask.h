@@ -78,6 +78,21 @@ void gst_rtpcc_timed_task_set_flushing (GstRtpccTimedTask * task,
 gboolean gst_rtpcc_timed_task_activate (GstRtpccTimedTask * task,
     gboolean active, GstTaskFunction func, gpointer data);
 
+/* For a sink pad's flush events (lock not held): FLUSH_START sets
+ * flushing (the task wakes and pauses); FLUSH_STOP clears it and starts
+ * the task again, running @func (@data). */
+void gst_rtpcc_timed_task_flush_start (GstRtpccTimedTask * task);
+gboolean gst_rtpcc_timed_task_flush_stop (GstRtpccTimedTask * task,
+    GstTaskFunction func, gpointer data);
+
+/* The same for an element that holds what it received until the task
+ * sends it (linkemu, playoutbuffer): under the lock, *@srcresult becomes
+ * OK or FLUSHING and activating clears *@eos; after deactivating (the
+ * task joined), @drop_locked (@data) drops what is held, under the lock. */
+gboolean gst_rtpcc_timed_task_activate_holding (GstRtpccTimedTask * task,
+    gboolean active, GstTaskFunction func, gpointer data,
+    GstFlowReturn * srcresult, gboolean * eos, void (*drop_locked) (gpointer));
+
 /* For a task that releases what its element holds at times the library
  * computes (fecenc's block bound, fecdec's hole deadline). */
 typedef RtpccTime (*GstRtpccNextTimeFunc) (gpointer data);

@@ -282,16 +282,14 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       break;
     }
     case GST_EVENT_FLUSH_START:
-      g_mutex_lock (&self->lock);
-      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
-      g_mutex_unlock (&self->lock);
+      gst_rtpcc_timed_task_flush_start (&self->task);
       break;
     case GST_EVENT_FLUSH_STOP:
+      /* the task is flushing: it does not touch the decoder */
       g_mutex_lock (&self->lock);
       reset_decoder (self);
-      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
       g_mutex_unlock (&self->lock);
-      gst_pad_start_task (self->srcpad, gst_fec_dec_loop, self, NULL);
+      gst_rtpcc_timed_task_flush_stop (&self->task, gst_fec_dec_loop, self);
       break;
     default:
       break;

@@ -246,15 +246,10 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       g_mutex_unlock (&self->lock);
       break;
     case GST_EVENT_FLUSH_START:
-      g_mutex_lock (&self->lock);
-      gst_rtpcc_timed_task_set_flushing (&self->task, TRUE);
-      g_mutex_unlock (&self->lock);
+      gst_rtpcc_timed_task_flush_start (&self->task);
       break;
     case GST_EVENT_FLUSH_STOP:
-      g_mutex_lock (&self->lock);
-      gst_rtpcc_timed_task_set_flushing (&self->task, FALSE);
-      g_mutex_unlock (&self->lock);
-      gst_pad_start_task (self->srcpad, gst_fec_enc_loop, self, NULL);
+      gst_rtpcc_timed_task_flush_stop (&self->task, gst_fec_enc_loop, self);
       break;
     case GST_EVENT_EOS:{
       GstFecOut out = GST_FEC_OUT_INIT;

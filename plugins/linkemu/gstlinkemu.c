@@ -536,27 +536,13 @@ gst_link_emu_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
 {
   GstLinkEmu *self = GST_LINK_EMU (parent);
-  gboolean res;
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-
-  g_mutex_lock (&self->lock);
-  self->srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
-  if (active)
-    self->eos = FALSE;
-  g_mutex_unlock (&self->lock);
   /* stopping joins the streaming thread, out of any clock wait */
-  res = gst_rtpcc_timed_task_activate (&self->task, active,
-      gst_link_emu_loop, self);
-  if (active)
-    return res;
-
-  g_mutex_lock (&self->lock);
-  gst_link_emu_drop_queue_locked (self);
-  g_mutex_unlock (&self->lock);
-
-  return res;
+  return gst_rtpcc_timed_task_activate_holding (&self->task, active,
+      gst_link_emu_loop, self, &self->srcresult, &self->eos,
+      (void (*)(gpointer)) gst_link_emu_drop_queue_locked);
 }
 
 static gboolean

@@ -599,23 +599,12 @@ gst_playout_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
     GstPadMode mode, gboolean active)
 {
   GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
-  gboolean res;
 
   if (mode != GST_PAD_MODE_PUSH)
     return FALSE;
-  g_mutex_lock (&self->lock);
-  self->srcresult = active ? GST_FLOW_OK : GST_FLOW_FLUSHING;
-  if (active)
-    self->eos = FALSE;
-  g_mutex_unlock (&self->lock);
-  res = gst_rtpcc_timed_task_activate (&self->task, active,
-      gst_playout_buffer_loop, self);
-  if (active)
-    return res;
-  g_mutex_lock (&self->lock);
-  gst_playout_buffer_flush_locked (self);
-  g_mutex_unlock (&self->lock);
-  return res;
+  return gst_rtpcc_timed_task_activate_holding (&self->task, active,
+      gst_playout_buffer_loop, self, &self->srcresult, &self->eos,
+      (void (*)(gpointer)) gst_playout_buffer_flush_locked);
 }
 
 static gboolean

@@ -66,7 +66,7 @@
 #include "config.h"
 #endif
 
-#include "gstmprtpsched.h"
+#include "gstmprtpschedpriv.h"
 #include "gstmprtpschedreport.h"
 #include "rtpccelements.h"
 #include "gstrtpccevent.h"
@@ -81,29 +81,11 @@
 GST_DEBUG_CATEGORY_STATIC (mprtp_sched_debug);
 #define GST_CAT_DEFAULT mprtp_sched_debug
 
-#define DEFAULT_EXT_ID 5
-#define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
-#define DEFAULT_MAX_BITRATE 0
-#define DEFAULT_LATENCY_BOUND 500
-#define DEFAULT_PROBE_INTERVAL 1000
-
 /* how often the paths' sinks are read, and a reporting interval */
 #define POLL_INTERVAL RTPCC_MSEC (25)
 #define CLASS_INTERVAL RTPCC_SEC (1)
 /* elements between a src pad and its rtpccsink (queues) */
 #define MAX_HOPS 8
-
-enum
-{
-  PROP_0,
-  PROP_EXT_ID,
-  PROP_ENCODER_CONTROL,
-  PROP_MAX_BITRATE,
-  PROP_LATENCY_BOUND,
-  PROP_PROBE_INTERVAL,
-  PROP_TARGET_BITRATE,
-  PROP_STATS,
-};
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS ("application/x-rtp"));
@@ -183,56 +165,17 @@ stat_u64 (const GstStructure * s, const gchar * name)
   return gst_structure_get_uint64 (s, name, &v) ? v : 0;
 }
 
-/* One poll of path @i's sink stats @s (with the lock): feedback, and a
- * reporting interval once a second. */
+/* The counters of an rtpccsink's stats @s the scheduler reads. */
 static void
-feed_path (GstMprtpSched * self, guint i, RtpccTime now, const GstStructure * s)
+sender_stats_of (const GstStructure * s, RtpccMprtpSenderStats * st)
 {
-  GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
-  guint64 rtcp = stat_u64 (s, "rtcp-received");
-  guint64 rcvd = stat_u64 (s, "reported-received");
-  guint64 lost = stat_u64 (s, "reported-lost");
-  RtpccMprtpFeedbackInfo fb;
-
-  if (rtcp != p->rtcp_received) {
-    guint64 rtt = stat_u64 (s, "rtt");
-    memset (&fb, 0, sizeof fb);
-    fb.srtt = rtt > 0 ? (RtpccTime) rtt : RTPCC_TIME_NONE;
-    fb.queue_delay = (RtpccTime) stat_u64 (s, "queue-delay");
-    fb.progress = rcvd > p->reported_received;
-    fb.send_rate = stat_u64 (s, "send-rate");
-    fb.receive_rate = stat_u64 (s, "receive-rate");
-    fb.reported_received = rcvd >= p->reported_received ?
-        rcvd - p->reported_received : 0;
-    fb.reported_lost = lost >= p->reported_lost ? lost - p->reported_lost : 0;
-    rtpcc_mprtp_sched_on_feedback (self->sched, i, now, &fb);
-    p->rtt = fb.srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : rtt;
-  }
-  p->rtcp_received = rtcp;
-  p->reported_received = rcvd;
-  p->reported_lost = lost;
-}
-
-/* TRUE when a path has newly failed or collapsed since the last call (with
- * the lock): what was in flight on it is lost. */
-static gboolean
-paths_lost_packets (GstMprtpSched * self)
-{
-  gboolean lost = FALSE;
-
-  for (guint i = 0; i < self->paths->len; i++) {
-    GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
-    RtpccMprtpPathInfo pi;
-    if (!rtpcc_mprtp_sched_get_path (self->sched, i, &pi))
-      continue;
-    if (pi.failures > p->failures || pi.collapses > p->collapses)
-      lost = TRUE;
-    p->failures = pi.failures;
-    p->collapses = pi.collapses;
-  }
-  if (lost)
-    self->key_unit_requests++;
-  return lost;
+  st->rtcp_received = stat_u64 (s, "rtcp-received");
+  st->reported_received = stat_u64 (s, "reported-received");
+  st->reported_lost = stat_u64 (s, "reported-lost");
+  st->rtt = stat_u64 (s, "rtt");
+  st->queue_delay = stat_u64 (s, "queue-delay");
+  st->send_rate = stat_u64 (s, "send-rate");
+  st->receive_rate = stat_u64 (s, "receive-rate");
 }
 
 /* ---- the aggregate target ----------------------------------------------- */
@@ -244,35 +187,24 @@ aggregate_if_changed (GstMprtpSched * self, guint64 * media_out)
 {
   GstRtpccTargetInfo t;
   guint64 media = rtpcc_mprtp_sched_get_encoder_rate (self->sched);
-  guint64 sum_target = 0, sum_media = 0;
-  GstClockTime rtt = GST_CLOCK_TIME_NONE;
+  const RtpccMprtpPathSender *senders[RTPCC_MPRTP_MAX_PATHS];
+  guint n = MIN (self->paths->len, RTPCC_MPRTP_MAX_PATHS);
+  RtpccTime rtt;
 
   if (media == 0 || media == self->published_rate)
     return NULL;
   self->published_rate = media;
   self->aggregate_updates++;
-  for (guint i = 0; i < self->paths->len; i++) {
-    GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
-    RtpccMprtpPathInfo pi;
-    if (!p->have_target || !rtpcc_mprtp_sched_get_path (self->sched, i, &pi)
-        || pi.allowed == 0)
-      continue;
-    sum_target += p->target;
-    sum_media += p->media;
-    /* the slowest path in use bounds what upstream may plan for */
-    if (GST_CLOCK_TIME_IS_VALID (p->rtt)
-        && (!GST_CLOCK_TIME_IS_VALID (rtt) || p->rtt > rtt))
-      rtt = p->rtt;
-  }
+  for (guint i = 0; i < n; i++)
+    senders[i] = &((GstMprtpSchedPath *)
+        g_ptr_array_index (self->paths, i))->sender;
   memset (&t, 0, sizeof t);
   t.media_bitrate = media;
-  /* the paths' own headroom (headers, probing) in proportion */
-  t.target_bitrate = sum_media > 0 ?
-      (guint64) ((gdouble) media * sum_target / sum_media) : media;
-  t.target_bitrate = MAX (t.target_bitrate, media);
+  t.target_bitrate = rtpcc_mprtp_aggregate_target (self->sched, senders, n,
+      media, &rtt);
   t.pacing_rate = t.target_bitrate;
   t.media_pacing_rate = media;
-  t.rtt = rtt;
+  t.rtt = rtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (GstClockTime) rtt;
   t.controller = "mprtp";
   t.state = self->paths->len > 1 ? "multipath" : "single-path";
   *media_out = media;
@@ -353,8 +285,8 @@ create_sched (GstMprtpSched * self, RtpccTime now)
   }
   for (guint i = 0; i < self->paths->len; i++) {
     GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
-    if (p->have_target)
-      rtpcc_mprtp_sched_set_rate (self->sched, i, now, p->media);
+    if (p->sender.have_target)
+      rtpcc_mprtp_sched_set_rate (self->sched, i, now, p->sender.media);
   }
   self->last_poll = self->last_interval = now;
   return TRUE;
@@ -457,27 +389,17 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gboolean interval = now - self->last_interval >= CLASS_INTERVAL;
     for (guint i = 0; i < n_paths; i++) {
       GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
+      RtpccMprtpSenderStats st;
       RtpccMprtpSubflowReport rep;
+      gboolean have_rep;
+
       if (!stats[i])
         continue;
-      feed_path (self, i, now, stats[i]);
-      if (gst_mprtp_sched_report_from_stats (stats[i], &p->mprtcp_seen, &rep)) {
-        /* the path's receiver reports its loss and discards by subflow
-         * (MPRTCP): the path's class from them */
-        rtpcc_mprtp_sched_on_report (self->sched, i, now, &rep);
-      } else if (interval && p->mprtcp_seen == 0) {
-        /* a receiver without subflow reports: loss per interval from the
-         * path's own feedback (its subflow seq space) */
-        guint64 r, l;
-        /* (a sink restarted: its counters began again) */
-        p->iv_received = MIN (p->iv_received, p->reported_received);
-        p->iv_lost = MIN (p->iv_lost, p->reported_lost);
-        r = p->reported_received - p->iv_received;
-        l = p->reported_lost - p->iv_lost;
-        rtpcc_mprtp_sched_on_interval (self->sched, i, now, r + l, l, 0);
-        p->iv_received = p->reported_received;
-        p->iv_lost = p->reported_lost;
-      }
+      sender_stats_of (stats[i], &st);
+      have_rep = gst_mprtp_sched_report_from_stats (stats[i], &p->mprtcp_seen,
+          &rep);
+      rtpcc_mprtp_path_sender_poll (&p->sender, self->sched, i, now, &st,
+          have_rep ? &rep : NULL, interval);
       gst_structure_free (stats[i]);
     }
     if (interval)
@@ -486,7 +408,9 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     g_free (pads);
   }
   rtpcc_mprtp_sched_tick (self->sched, now);
-  key_unit = paths_lost_packets (self);
+  key_unit = rtpcc_mprtp_sched_take_losses (self->sched);
+  if (key_unit)
+    self->key_unit_requests++;
 
   if (!GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT))
     keyframe = self->seen_delta;
@@ -618,17 +542,14 @@ gst_mprtp_sched_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
   g_mutex_lock (&self->lock);
   p = path_of_pad (self, pad, &pos);
   if (p) {
-    p->target = t.target_bitrate;
-    p->media = t.media_bitrate;
-    p->have_target = TRUE;
-    if (GST_CLOCK_TIME_IS_VALID (t.rtt))
-      p->rtt = t.rtt;
-    if (self->sched) {
-      RtpccTime now = gst_rtpcc_now (GST_ELEMENT (self), NULL, NULL,
-          &self->last_now);
-      rtpcc_mprtp_sched_set_rate (self->sched, pos, now, t.media_bitrate);
+    RtpccTime now = self->sched ? gst_rtpcc_now (GST_ELEMENT (self), NULL,
+        NULL, &self->last_now) : RTPCC_TIME_NONE;
+
+    rtpcc_mprtp_path_sender_set_target (&p->sender, self->sched, pos, now,
+        t.target_bitrate, t.media_bitrate, GST_CLOCK_TIME_IS_VALID (t.rtt) ?
+        (RtpccTime) t.rtt : RTPCC_TIME_NONE);
+    if (self->sched)
       publish = aggregate_if_changed (self, &media);
-    }
   }
   g_mutex_unlock (&self->lock);
   gst_event_unref (event);
@@ -685,7 +606,7 @@ gst_mprtp_sched_request_new_pad (GstElement * element, GstPadTemplate * templ,
   p = g_new0 (GstMprtpSchedPath, 1);
   p->pad = pad;
   p->index = index;
-  p->rtt = GST_CLOCK_TIME_NONE;
+  rtpcc_mprtp_path_sender_init (&p->sender);
   g_ptr_array_add (self->paths, p);
   g_mutex_unlock (&self->lock);
 
@@ -743,11 +664,8 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
       }
       p->announced = FALSE;
       p->fssn = 0;
-      p->have_target = FALSE;
-      p->rtcp_received = p->reported_received = p->reported_lost = 0;
-      p->iv_received = p->iv_lost = 0;
+      rtpcc_mprtp_path_sender_restart (&p->sender);
       p->pushed = p->pushed_bytes = p->probes = 0;
-      p->failures = p->collapses = 0;
       i++;
     }
     g_mutex_unlock (&self->lock);
@@ -756,135 +674,6 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
 }
 
 /* ---- GObject ------------------------------------------------------------ */
-
-static GstStructure *
-make_stats (GstMprtpSched * self)
-{
-  GstStructure *s;
-  GValue list = G_VALUE_INIT;
-  guint64 enc_updates;
-  gchar *enc_name;
-
-  g_mutex_lock (&self->encoder_lock);
-  enc_updates = self->encoder.updates;
-  enc_name = g_strdup (self->encoder.encoder_name);
-  g_mutex_unlock (&self->encoder_lock);
-  g_value_init (&list, GST_TYPE_LIST);
-  g_mutex_lock (&self->lock);
-  for (guint i = 0; i < self->paths->len; i++) {
-    GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
-    RtpccMprtpPathInfo pi;
-    GstStructure *ps;
-    GValue v = G_VALUE_INIT;
-
-    memset (&pi, 0, sizeof pi);
-    if (self->sched)
-      rtpcc_mprtp_sched_get_path (self->sched, i, &pi);
-    ps = gst_structure_new ("application/x-mprtp-path",
-        "subflow-id", G_TYPE_UINT, p->index,
-        "packets", G_TYPE_UINT64, p->pushed,
-        "bytes", G_TYPE_UINT64, p->pushed_bytes,
-        "probes", G_TYPE_UINT64, p->probes,
-        "keyframe-packets", G_TYPE_UINT64, pi.keyframe_packets,
-        "state", G_TYPE_STRING, rtpcc_mprtp_path_state_name (pi.state),
-        "class", G_TYPE_STRING, rtpcc_mprtp_path_class_name (pi.klass),
-        "rate", G_TYPE_UINT64, pi.rate,
-        "allowed", G_TYPE_UINT64, pi.allowed,
-        "failures", G_TYPE_UINT, pi.failures,
-        "collapses", G_TYPE_UINT, pi.collapses,
-        "parks", G_TYPE_UINT, pi.parks, NULL);
-    g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, ps);
-    gst_value_list_append_and_take_value (&list, &v);
-  }
-  s = gst_structure_new ("application/x-mprtp-sched-stats",
-      "paths", G_TYPE_UINT, self->paths->len,
-      "encoder-rate", G_TYPE_UINT64, self->sched ?
-      rtpcc_mprtp_sched_get_encoder_rate (self->sched) : 0,
-      "aggregate-updates", G_TYPE_UINT64, self->aggregate_updates,
-      "key-unit-requests", G_TYPE_UINT64, self->key_unit_requests,
-      "ext-failures", G_TYPE_UINT64, self->ext_failures,
-      "released-drops", G_TYPE_UINT64, self->released_drops,
-      "malformed-targets", G_TYPE_UINT64, self->malformed_targets,
-      "encoder-updates", G_TYPE_UINT64, enc_updates,
-      "encoder", G_TYPE_STRING, enc_name, NULL);
-  g_mutex_unlock (&self->lock);
-  g_free (enc_name);
-  gst_structure_take_value (s, "path-stats", &list);
-  return s;
-}
-
-static void
-gst_mprtp_sched_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstMprtpSched *self = GST_MPRTP_SCHED (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_EXT_ID:
-      self->ext_id = g_value_get_uint (value);
-      break;
-    case PROP_ENCODER_CONTROL:
-      self->encoder_control = g_value_get_enum (value);
-      break;
-    case PROP_MAX_BITRATE:
-      self->max_bitrate = g_value_get_uint64 (value);
-      break;
-    case PROP_LATENCY_BOUND:
-      self->latency_bound_ms = g_value_get_uint (value);
-      break;
-    case PROP_PROBE_INTERVAL:
-      self->probe_interval_ms = g_value_get_uint (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_mprtp_sched_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstMprtpSched *self = GST_MPRTP_SCHED (object);
-
-  switch (prop_id) {
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      return;
-    case PROP_TARGET_BITRATE:
-      g_mutex_lock (&self->lock);
-      g_value_set_uint64 (value, self->published_rate);
-      g_mutex_unlock (&self->lock);
-      return;
-    default:
-      break;
-  }
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_EXT_ID:
-      g_value_set_uint (value, self->ext_id);
-      break;
-    case PROP_ENCODER_CONTROL:
-      g_value_set_enum (value, self->encoder_control);
-      break;
-    case PROP_MAX_BITRATE:
-      g_value_set_uint64 (value, self->max_bitrate);
-      break;
-    case PROP_LATENCY_BOUND:
-      g_value_set_uint (value, self->latency_bound_ms);
-      break;
-    case PROP_PROBE_INTERVAL:
-      g_value_set_uint (value, self->probe_interval_ms);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
 
 static void
 path_free (gpointer data)
@@ -910,97 +699,12 @@ gst_mprtp_sched_class_init (GstMprtpSchedClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  /* read when the stream starts (the first buffer) */
-  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
 
   gobject_class->set_property = gst_mprtp_sched_set_property;
   gobject_class->get_property = gst_mprtp_sched_get_property;
   gobject_class->finalize = gst_mprtp_sched_finalize;
 
-  /**
-   * GstMprtpSched:ext-id:
-   *
-   * RFC 8285 one-byte header extension ID of the MPRTP subflow element
-   * (urn:ietf:params:rtp-hdrext:mprtp); the receivers' rtpccsrc
-   * mprtp-ext-id must be the same. Not used with one path.
-   */
-  g_object_class_install_property (gobject_class, PROP_EXT_ID,
-      g_param_spec_uint ("ext-id", "Extension ID",
-          "One-byte header extension ID of the MPRTP subflow element", 1, 14,
-          DEFAULT_EXT_ID, rw));
-  /**
-   * GstMprtpSched:encoder-control:
-   *
-   * "auto": find the encoder upstream and set its bitrate to the aggregate
-   * on each change (the rtpccsinks behind mprtpsched never touch it).
-   * "none": only publish the aggregate (upstream rtpcc-target event, bus
-   * message, target-bitrate).
-   */
-  g_object_class_install_property (gobject_class, PROP_ENCODER_CONTROL,
-      g_param_spec_enum ("encoder-control", "Encoder control",
-          "Apply the aggregate target to the upstream encoder",
-          gst_rtpcc_encoder_control_get_type (), DEFAULT_ENCODER_CONTROL,
-          rw));
-  /**
-   * GstMprtpSched:max-bitrate:
-   *
-   * The media's requirement in bit/s (0: as much as the paths give). Below
-   * what the paths allow, the paths with the best latency are used and the
-   * rest kept passive (probed only); the aggregate never exceeds it.
-   */
-  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
-      g_param_spec_uint64 ("max-bitrate", "Maximum bitrate",
-          "Media requirement in bit/s (0 = as much as the paths give)", 0,
-          G_MAXUINT64, DEFAULT_MAX_BITRATE, rw));
-  /**
-   * GstMprtpSched:latency-bound:
-   *
-   * End-to-end latency bound in ms: a path whose one-way latency (RTT / 2)
-   * plus the receiver's playout margin (100 ms) exceeds it carries no
-   * media (it is kept passive and probed).
-   */
-  g_object_class_install_property (gobject_class, PROP_LATENCY_BOUND,
-      g_param_spec_uint ("latency-bound", "Latency bound",
-          "End-to-end latency bound (ms)", 100, 10000,
-          DEFAULT_LATENCY_BOUND, rw));
-  /**
-   * GstMprtpSched:probe-interval:
-   *
-   * A path that carries no media (passive, failed) gets a duplicate of a
-   * media packet this often, in ms, which keeps it alive and measures it
-   * (draft-ietf-avtcore-mprtp §7.4). 0: never.
-   */
-  g_object_class_install_property (gobject_class, PROP_PROBE_INTERVAL,
-      g_param_spec_uint ("probe-interval", "Probe interval",
-          "Interval of the duplicates on each unused path (ms, 0 = none)", 0,
-          60000, DEFAULT_PROBE_INTERVAL, rw));
-  /**
-   * GstMprtpSched:target-bitrate:
-   *
-   * The aggregate media bitrate last published, bit/s
-   * (notify::target-bitrate on change).
-   */
-  g_object_class_install_property (gobject_class, PROP_TARGET_BITRATE,
-      g_param_spec_uint64 ("target-bitrate", "Target bitrate",
-          "Aggregate media bitrate published upstream (bit/s)", 0,
-          G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  /**
-   * GstMprtpSched:stats:
-   *
-   * "application/x-mprtp-sched-stats": paths, encoder-rate,
-   * aggregate-updates, key-unit-requests (force-key-unit events sent
-   * upstream after a path failed or collapsed), ext-failures (packets
-   * sent without the element: no room, or not RTP), released-drops
-   * (packets picked for a path whose pad was released while streaming),
-   * malformed-targets (rtpcc-target events from a path without the
-   * bitrates, dropped), and path-stats, a list of
-   * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
-   * duplicates, key-frame packets, state, class, controller rate, allowed
-   * rate, failures, collapses, parks).
-   */
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics", "Scheduler statistics",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_mprtp_sched_install_properties (gobject_class);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

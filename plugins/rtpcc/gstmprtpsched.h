@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 #include <rtpcc/mprtp/sched.h>
+#include <rtpcc/mprtp/pathsender.h>
 #include "gstrtpccencoder.h"
 #include "gstrtpccsink.h"
 
@@ -20,15 +21,9 @@ typedef struct
   guint index;                  /* its src_%u number = subflow ID */
   gboolean announced;           /* rtpcc-mprtp event pushed */
   guint16 fssn;                 /* next subflow seq */
-  guint64 target, media;        /* the path's sink's last rtpcc-target */
-  gboolean have_target;
-  GstClockTime rtt;
-  /* the path sink's counters at the last poll */
-  guint64 rtcp_received, reported_received, reported_lost;
-  guint64 iv_received, iv_lost; /* at the last interval */
+  RtpccMprtpPathSender sender;  /* its rtpccsink's target and counters */
   guint64 mprtcp_seen;          /* subflow reports taken (0: none came) */
   guint64 pushed, pushed_bytes, probes;
-  guint failures, collapses;    /* the scheduler's, last seen */
 } GstMprtpSchedPath;
 
 struct _GstMprtpSched

@@ -36,6 +36,7 @@
 #include "rtpccelements.h"
 #include "rtpccutil.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccsenderprops.h"
 
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/feedback/twcc.h>
@@ -45,11 +46,6 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_bwe_debug);
 #define GST_CAT_DEFAULT rtpcc_bwe_debug
 
 #define DEFAULT_CONTROLLER "gcc"
-#define DEFAULT_MIN_BITRATE 150000
-#define DEFAULT_MAX_BITRATE 5000000
-#define DEFAULT_START_BITRATE 300000
-#define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
-#define DEFAULT_PACING TRUE
 #define DEFAULT_MAX_PACING_DELAY 1000
 #define DEFAULT_TWCC_EXT_ID 0
 #define DEFAULT_PROBING FALSE
@@ -68,19 +64,12 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_bwe_debug);
 enum
 {
   PROP_0,
-  PROP_CONTROLLER,
-  PROP_CONTROLLER_PARAMS,
-  PROP_MIN_BITRATE,
-  PROP_MAX_BITRATE,
-  PROP_START_BITRATE,
-  PROP_ENCODER_CONTROL,
-  PROP_PACING,
-  PROP_MAX_PACING_DELAY,
-  PROP_TWCC_EXT_ID,
+  /* controller … target-bitrate (gstrtpccsenderprops.h) */
+  PROP_SENDER,
+  PROP_TWCC_EXT_ID = PROP_SENDER + GST_RTPCC_SENDER_N_PROPS,
   PROP_PROBING,
   PROP_CIRCUIT_BREAKER,
   PROP_FEC_PT,
-  PROP_TARGET_BITRATE,
   PROP_STATS,
 };
 
@@ -112,13 +101,8 @@ make_sender (GstRtpccBwe * self, guint8 ext_id, GError ** error)
   RtpccSender *s;
 
   rtpcc_sender_config_init (&cfg);
-  cfg.controller = self->controller;
-  cfg.cc.min_bitrate = self->min_bitrate;
-  cfg.cc.max_bitrate = self->max_bitrate;
-  cfg.cc.start_bitrate = self->start_bitrate;
+  gst_rtpcc_sender_props_to_config (&self->props, &cfg);
   cfg.feedback = RTPCC_FEEDBACK_TWCC;
-  cfg.pacing = self->pacing;
-  cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
   /* the session reads RRs and sends SRs: the breaker here sees only the
    * TWCC (RFC 8083 §4.1's timeout), see the property */
   cfg.circuit_breaker = self->circuit_breaker;
@@ -130,8 +114,7 @@ make_sender (GstRtpccBwe * self, guint8 ext_id, GError ** error)
   cfg.clock_rate = 90000;
   cfg.seed = (guint64) g_get_real_time ();
   s = rtpcc_sender_new (&cfg, rtpcc_mono_now (), error);
-  if (s && !rtpcc_controller_set_params (rtpcc_sender_get_controller (s),
-          self->controller_params, error)) {
+  if (s && !gst_rtpcc_sender_props_apply_params (&self->props, s, error)) {
     rtpcc_sender_free (s);
     return NULL;
   }
@@ -374,14 +357,11 @@ handle_twcc_packets (GstRtpccBwe * self, const GstStructure * s)
 static void
 push_target_upstream (GstRtpccBwe * self, GstStructure * s)
 {
-  gboolean was_flushing = GST_PAD_IS_FLUSHING (self->sinkpad);
-  gboolean ok = gst_pad_push_event (self->sinkpad,
-      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s));
+  /* not delivered: pushed again once the pad is active */
+  gboolean pending = gst_rtpcc_sender_push_target (self->sinkpad, s);
 
-  /* a flushing pad drops it: pushed again once the pad is active */
   g_mutex_lock (&self->lock);
-  self->upstream_pending = !ok && (was_flushing
-      || GST_PAD_IS_FLUSHING (self->sinkpad));
+  self->upstream_pending = pending;
   g_mutex_unlock (&self->lock);
 }
 
@@ -389,12 +369,15 @@ push_target_upstream (GstRtpccBwe * self, GstStructure * s)
 static void
 publish_target (GstRtpccBwe * self, GstStructure * s, guint64 media_bps)
 {
+  gboolean pending;
+
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  push_target_upstream (self, gst_structure_copy (s));
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-  g_object_notify (G_OBJECT (self), "target-bitrate");
-  if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+  pending = gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
+      self->sinkpad, s);
+  g_mutex_lock (&self->lock);
+  self->upstream_pending = pending;
+  g_mutex_unlock (&self->lock);
+  if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
     gst_rtpcc_encoder_setter_apply (&self->encoder, self->sinkpad,
         rtpcc_mono_now (), media_bps);
 }
@@ -592,7 +575,7 @@ gst_rtpcc_bwe_loop (gpointer user_data)
   if (r.resend)
     push_target_upstream (self, r.resend);
   if (self->encoder.retry_at != RTPCC_TIME_NONE && now >= self->encoder.retry_at
-      && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO) {
+      && self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO) {
     guint64 bps;
     self->encoder.retry_at = RTPCC_TIME_NONE;
     g_mutex_lock (&self->lock);
@@ -842,7 +825,6 @@ make_stats (GstRtpccBwe * self)
   GstStructure *s;
   const RtpccSenderStats *st;
   const RtpccTransportFeedbackStats *tf;
-  const RtpccTarget *t;
   RtpccTime now = rtpcc_mono_now ();
 
   g_mutex_lock (&self->lock);
@@ -854,20 +836,9 @@ make_stats (GstRtpccBwe * self)
   }
   st = rtpcc_sender_get_stats (self->sender, now);
   tf = rtpcc_sender_get_transport_feedback_stats (self->sender);
-  t = rtpcc_sender_get_target (self->sender);
   s = gst_structure_new ("application/x-rtpcc-bwe-stats",
-      "controller", G_TYPE_STRING,
-      rtpcc_sender_get_controller_name (self->sender),
-      "state", G_TYPE_STRING, t->state ? t->state : "",
-      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
-      "media-bitrate", G_TYPE_UINT64, t->media_bitrate,
-      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
-      "packets-enqueued", G_TYPE_UINT64, st->packets_enqueued,
-      "packets-sent", G_TYPE_UINT64, st->packets_sent,
-      "bytes-sent", G_TYPE_UINT64, st->bytes_sent,
-      "send-rate", G_TYPE_UINT64, st->send_rate,
-      "pacer-drops", G_TYPE_UINT64, st->pacer_drops,
-      "breaker-drops", G_TYPE_UINT64, st->breaker_drops,
+      "media-bitrate", G_TYPE_UINT64,
+      rtpcc_sender_get_target (self->sender)->media_bitrate,
       "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp + st->invalid_rtp,
       "twcc-ext-id", G_TYPE_UINT, (guint) self->sender_ext_id,
       "twcc-events", G_TYPE_UINT64, self->twcc_events,
@@ -876,22 +847,9 @@ make_stats (GstRtpccBwe * self)
       "twcc-unmatched", G_TYPE_UINT64, tf->unmatched,
       "twcc-syncs", G_TYPE_UINT64, tf->syncs,
       "twcc-offset", G_TYPE_INT, tf->offset,
-      "twcc-stamp-errors", G_TYPE_UINT64, st->twcc_stamp_errors,
       "ext-id-conflicts", G_TYPE_UINT64, self->ext_id_conflicts,
-      "reported-received", G_TYPE_UINT64, st->reported_received,
-      "reported-lost", G_TYPE_UINT64, st->reported_lost,
-      "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
-          st->srtt),
-      "loss", G_TYPE_DOUBLE, st->loss,
-      "receive-rate", G_TYPE_UINT64, st->receive_rate,
-      "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
-      "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
-      "probe-packets", G_TYPE_UINT64, st->probe_packets,
-      "probe-reported-received", G_TYPE_UINT64, st->probe_reported_received,
-      "encoder-updates", G_TYPE_UINT64, self->encoder.updates,
-      "encoder-refused", G_TYPE_UINT64, self->encoder.refused,
-      "encoder", G_TYPE_STRING, self->encoder.encoder_name,
       "feedback-problem", G_TYPE_BOOLEAN, self->feedback_warned, NULL);
+  gst_rtpcc_sender_props_add_stats (s, self->sender, now, &self->encoder);
   if (self->rtx) {
     RtpccRtxHistoryStats rs;
     rtpcc_rtx_history_get_stats (self->rtx, &rs);
@@ -911,33 +869,11 @@ gst_rtpcc_bwe_set_property (GObject * object, guint prop_id,
 {
   GstRtpccBwe *self = GST_RTPCC_BWE (object);
 
+  if (gst_rtpcc_sender_props_set_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value))
+    return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_CONTROLLER:
-      rtpcc_set_string_prop (&self->controller, value, DEFAULT_CONTROLLER);
-      break;
-    case PROP_CONTROLLER_PARAMS:
-      g_free (self->controller_params);
-      self->controller_params = g_value_dup_string (value);
-      break;
-    case PROP_MIN_BITRATE:
-      self->min_bitrate = g_value_get_uint (value);
-      break;
-    case PROP_MAX_BITRATE:
-      self->max_bitrate = g_value_get_uint (value);
-      break;
-    case PROP_START_BITRATE:
-      self->start_bitrate = g_value_get_uint (value);
-      break;
-    case PROP_ENCODER_CONTROL:
-      self->encoder_control = g_value_get_enum (value);
-      break;
-    case PROP_PACING:
-      self->pacing = g_value_get_boolean (value);
-      break;
-    case PROP_MAX_PACING_DELAY:
-      self->max_pacing_delay_ms = g_value_get_uint (value);
-      break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
       break;
@@ -963,49 +899,15 @@ gst_rtpcc_bwe_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstRtpccBwe *self = GST_RTPCC_BWE (object);
 
-  switch (prop_id) {
-    case PROP_TARGET_BITRATE:{
-      guint64 t = 0;
-      g_mutex_lock (&self->lock);
-      if (self->sender)
-        t = rtpcc_sender_get_target (self->sender)->target_bitrate;
-      g_mutex_unlock (&self->lock);
-      g_value_set_uint (value, (guint) MIN (t, G_MAXUINT));
-      return;
-    }
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      return;
-    default:
-      break;
+  if (gst_rtpcc_sender_props_get_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value, &self->lock, &self->sender))
+    return;
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
+    return;
   }
-
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_CONTROLLER:
-      g_value_set_string (value, self->controller);
-      break;
-    case PROP_CONTROLLER_PARAMS:
-      g_value_set_string (value, self->controller_params);
-      break;
-    case PROP_MIN_BITRATE:
-      g_value_set_uint (value, self->min_bitrate);
-      break;
-    case PROP_MAX_BITRATE:
-      g_value_set_uint (value, self->max_bitrate);
-      break;
-    case PROP_START_BITRATE:
-      g_value_set_uint (value, self->start_bitrate);
-      break;
-    case PROP_ENCODER_CONTROL:
-      g_value_set_enum (value, self->encoder_control);
-      break;
-    case PROP_PACING:
-      g_value_set_boolean (value, self->pacing);
-      break;
-    case PROP_MAX_PACING_DELAY:
-      g_value_set_uint (value, self->max_pacing_delay_ms);
-      break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
       break;
@@ -1032,8 +934,7 @@ gst_rtpcc_bwe_finalize (GObject * object)
 
   rtpcc_sender_free (self->sender);
   rtpcc_rtx_history_free (self->rtx);
-  g_free (self->controller);
-  g_free (self->controller_params);
+  gst_rtpcc_sender_props_clear (&self->props);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
@@ -1047,104 +948,14 @@ gst_rtpcc_bwe_class_init (GstRtpccBweClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   /* the sender is made on NULL→READY: settings apply from the next one */
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
-  gchar **names = rtpcc_controller_list ();
-  gchar *controllers = g_strjoinv (", ", names);
-  gchar *blurb;
-
-  g_strfreev (names);
   gobject_class->set_property = gst_rtpcc_bwe_set_property;
   gobject_class->get_property = gst_rtpcc_bwe_get_property;
   gobject_class->finalize = gst_rtpcc_bwe_finalize;
 
-  /**
-   * GstRtpccBwe:controller:
-   *
-   * Congestion controller by registry name, as rtpccsink's (gcc, nada,
-   * tfrc, ccid2, fbra, rr, fixed, or any registered). All of them are fed
-   * the per-packet reports of the session's transport-wide CC feedback;
-   * those that want receiver reports (rr, and the RR-based parts of
-   * others) get none, as the session consumes them. An unknown name fails
-   * the NULL→READY change with an error listing the known ones.
-   */
-  blurb = g_strdup_printf ("Congestion controller, one of: %s", controllers);
-  g_object_class_install_property (gobject_class, PROP_CONTROLLER,
-      g_param_spec_string ("controller", "Controller", blurb,
-          DEFAULT_CONTROLLER, G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
-          G_PARAM_STATIC_NICK));
-  g_free (blurb);
-  g_free (controllers);
-  /**
-   * GstRtpccBwe:controller-params:
-   *
-   * Controller tuning, "key=value" pairs separated by ';' or ',', as
-   * rtpccsink's (docs/transport.md); a bad key or value fails NULL→READY.
-   */
-  g_object_class_install_property (gobject_class, PROP_CONTROLLER_PARAMS,
-      g_param_spec_string ("controller-params", "Controller parameters",
-          "Controller tuning, \"key=value;key=value\" (applied at start)",
-          NULL, rw));
-  /**
-   * GstRtpccBwe:min-bitrate:
-   *
-   * Lowest target in bit/s.
-   */
-  g_object_class_install_property (gobject_class, PROP_MIN_BITRATE,
-      g_param_spec_uint ("min-bitrate", "Minimum bitrate",
-          "Lowest target bitrate (bit/s)", 1000, G_MAXINT, DEFAULT_MIN_BITRATE,
-          rw));
-  /**
-   * GstRtpccBwe:max-bitrate:
-   *
-   * Highest target in bit/s.
-   */
-  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
-      g_param_spec_uint ("max-bitrate", "Maximum bitrate",
-          "Highest target bitrate (bit/s)", 1000, G_MAXINT,
-          DEFAULT_MAX_BITRATE, rw));
-  /**
-   * GstRtpccBwe:start-bitrate:
-   *
-   * Initial target in bit/s (0 = the controller's own start).
-   */
-  g_object_class_install_property (gobject_class, PROP_START_BITRATE,
-      g_param_spec_uint ("start-bitrate", "Start bitrate",
-          "Initial target bitrate (bit/s, 0 = controller default)", 0,
-          G_MAXINT, DEFAULT_START_BITRATE, rw));
-  /**
-   * GstRtpccBwe:encoder-control:
-   *
-   * "auto": find the encoder upstream (through payloader, queues, ghost
-   * pads, and webrtcbin's own elements) and set its bitrate in its own
-   * units on each target change, with rtpccsink's hysteresis. "none": only
-   * publish (bus message, upstream rtpcc-target event, target-bitrate).
-   */
-  g_object_class_install_property (gobject_class, PROP_ENCODER_CONTROL,
-      g_param_spec_enum ("encoder-control", "Encoder control",
-          "Apply the target to the upstream encoder",
-          gst_rtpcc_encoder_control_get_type (), DEFAULT_ENCODER_CONTROL,
-          rw | GST_PARAM_MUTABLE_PLAYING));
-  /**
-   * GstRtpccBwe:pacing:
-   *
-   * Spread packets at the controller's pacing rate (bounded by
-   * max-pacing-delay) instead of passing each frame on as a burst.
-   */
-  g_object_class_install_property (gobject_class, PROP_PACING,
-      g_param_spec_boolean ("pacing", "Pacing", "Pace packets", DEFAULT_PACING,
-          rw));
-  /**
-   * GstRtpccBwe:max-pacing-delay:
-   *
-   * No packet waits longer than this in the pacer (ms): the pacing rate
-   * rises to make it. 1 s by default (rtpccsink: 100 ms): a keyframe that
-   * a receiver's PLI asked for is then spread at the pacing rate rather
-   * than pushed into a slow bottleneck's queue in 100 ms, where most of it
-   * would be dropped and asked for again (libwebrtc's pacer allows 2 s).
-   */
-  g_object_class_install_property (gobject_class, PROP_MAX_PACING_DELAY,
-      g_param_spec_uint ("max-pacing-delay", "Max pacing delay",
-          "Bound on pacer queueing (ms)", 0, 10000, DEFAULT_MAX_PACING_DELAY,
-          rw));
+  /* controller, controller-params, min/max/start-bitrate, encoder-control,
+   * pacing, max-pacing-delay, target-bitrate (gstrtpccsenderprops.h) */
+  gst_rtpcc_sender_props_install (gobject_class, PROP_SENDER,
+      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY);
   /**
    * GstRtpccBwe:twcc-ext-id:
    *
@@ -1195,15 +1006,6 @@ gst_rtpcc_bwe_class_init (GstRtpccBweClass * klass)
           "Payload type of FEC packets (-1 = none)", -1, 127, DEFAULT_FEC_PT,
           rw));
   /**
-   * GstRtpccBwe:target-bitrate:
-   *
-   * The current target in bit/s (notify::target-bitrate on change).
-   */
-  g_object_class_install_property (gobject_class, PROP_TARGET_BITRATE,
-      g_param_spec_uint ("target-bitrate", "Target bitrate",
-          "Current target bitrate (bit/s)", 0, G_MAXUINT, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  /**
    * GstRtpccBwe:stats:
    *
    * Counters and estimates ("application/x-rtpcc-bwe-stats"): packets
@@ -1253,13 +1055,8 @@ gst_rtpcc_bwe_init (GstRtpccBwe * self)
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
 
-  self->controller = g_strdup (DEFAULT_CONTROLLER);
-  self->min_bitrate = DEFAULT_MIN_BITRATE;
-  self->max_bitrate = DEFAULT_MAX_BITRATE;
-  self->start_bitrate = DEFAULT_START_BITRATE;
-  self->encoder_control = DEFAULT_ENCODER_CONTROL;
-  self->pacing = DEFAULT_PACING;
-  self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
+  gst_rtpcc_sender_props_init (&self->props, DEFAULT_CONTROLLER,
+      DEFAULT_MAX_PACING_DELAY);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->probing = DEFAULT_PROBING;
   self->circuit_breaker = DEFAULT_CIRCUIT_BREAKER;

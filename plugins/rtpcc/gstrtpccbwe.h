@@ -6,6 +6,7 @@
 #include <rtpcc/sender.h>
 #include <rtpcc/rtx.h>
 #include "gstrtpccencoder.h"
+#include "gstrtpccsenderprops.h"
 #include "gstrtpccsink.h"
 
 G_BEGIN_DECLS
@@ -19,12 +20,7 @@ struct _GstRtpccBwe
   GstPad *sinkpad, *srcpad;
 
   /* properties (object lock) */
-  gchar *controller;
-  gchar *controller_params;
-  guint min_bitrate, max_bitrate, start_bitrate;
-  GstRtpccEncoderControl encoder_control;
-  gboolean pacing;
-  guint max_pacing_delay_ms;
+  GstRtpccSenderProps props;   /* controller, bitrates, pacing, encoder */
   guint twcc_ext_id;            /* 0: from the caps, or the lowest free ID */
   gboolean probing;
   gboolean circuit_breaker;

@@ -28,6 +28,7 @@
 #include "rtpccutil.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccsenderprops.h"
 
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
@@ -50,12 +51,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_BIND_ADDRESS "0.0.0.0"
 #define DEFAULT_BIND_PORT 0
 #define DEFAULT_CONTROLLER "tfrc"
-#define DEFAULT_MIN_BITRATE 150000
-#define DEFAULT_MAX_BITRATE 5000000
-#define DEFAULT_START_BITRATE 300000
 #define DEFAULT_FEEDBACK RTPCC_FEEDBACK_CCFB
-#define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
-#define DEFAULT_PACING TRUE
 #define DEFAULT_CIRCUIT_BREAKER TRUE
 #define DEFAULT_RTCP_INTERVAL 1000
 #define DEFAULT_MAX_PACING_DELAY 100
@@ -74,17 +70,11 @@ enum
   PROP_PORT,
   PROP_BIND_ADDRESS,
   PROP_BIND_PORT,
-  PROP_CONTROLLER,
-  PROP_CONTROLLER_PARAMS,
-  PROP_MIN_BITRATE,
-  PROP_MAX_BITRATE,
-  PROP_START_BITRATE,
-  PROP_FEEDBACK,
-  PROP_ENCODER_CONTROL,
-  PROP_PACING,
+  /* controller … target-bitrate (gstrtpccsenderprops.h) */
+  PROP_SENDER,
+  PROP_FEEDBACK = PROP_SENDER + GST_RTPCC_SENDER_N_PROPS,
   PROP_CIRCUIT_BREAKER,
   PROP_RTCP_INTERVAL,
-  PROP_MAX_PACING_DELAY,
   PROP_CNAME,
   PROP_TWCC_EXT_ID,
   PROP_FEC_PT,
@@ -93,7 +83,6 @@ enum
   PROP_RTX_PAYLOAD_TYPE,
   PROP_RTX_SSRC,
   PROP_RTX_TIME,
-  PROP_TARGET_BITRATE,
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_SRTP_KEY,
@@ -123,24 +112,6 @@ gst_rtpcc_feedback_mode_get_type (void)
   };
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstRtpccFeedbackMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
-GType
-gst_rtpcc_encoder_control_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {GST_RTPCC_ENCODER_CONTROL_NONE,
-        "Only publish the target (bus message, event, property)", "none"},
-    {GST_RTPCC_ENCODER_CONTROL_AUTO,
-        "Find the encoder upstream and set its bitrate", "auto"},
-    {0, NULL, NULL}
-  };
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstRtpccEncoderControl", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -188,15 +159,9 @@ target_structure (GstRtpccSink * self, RtpccTime now)
 static void
 push_target_upstream (GstRtpccSink * self, GstStructure * s)
 {
-  GstPad *pad = GST_BASE_SINK_PAD (self);
-  gboolean was_flushing = GST_PAD_IS_FLUSHING (pad);
-
-  /* the task starts in NULL->READY, before the pad is active, and a
-   * flushing pad drops the event: the loop pushes it again once the pad is
-   * active */
-  self->upstream_pending = !gst_pad_push_event (pad,
-      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s))
-      && (was_flushing || GST_PAD_IS_FLUSHING (pad));
+  /* not delivered: the loop pushes it again once the pad is active */
+  self->upstream_pending =
+      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s);
 }
 
 static void
@@ -204,10 +169,9 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
     gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
 {
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  push_target_upstream (self, gst_structure_copy (s));
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), s));
-  g_object_notify (G_OBJECT (self), "target-bitrate");
+  self->upstream_pending =
+      gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
+      GST_BASE_SINK_PAD (self), s);
   if (breaker_changed) {
     if (breaker_tripped)
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
@@ -218,7 +182,7 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
       GST_ELEMENT_INFO (self, STREAM, FAILED,
           ("Circuit breaker cleared"), ("feedback has returned"));
   }
-  if (self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
+  if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
       && !g_atomic_int_get (&self->behind_mprtp))
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
         rtpcc_timebase_now (&self->timebase), media_bps);
@@ -487,7 +451,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
         breaker_reason);
   if (resend)
     push_target_upstream (self, resend);
-  if (retry_bps && self->encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
+  if (retry_bps && self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
       && !g_atomic_int_get (&self->behind_mprtp))
     gst_rtpcc_encoder_setter_apply (&self->encoder, GST_BASE_SINK_PAD (self),
         rtpcc_timebase_now (&self->timebase), retry_bps);
@@ -565,15 +529,10 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
 
   rtpcc_sender_config_init (&cfg);
   GST_OBJECT_LOCK (self);
-  cfg.controller = self->controller;
-  cfg.cc.min_bitrate = self->min_bitrate;
-  cfg.cc.max_bitrate = self->max_bitrate;
-  cfg.cc.start_bitrate = self->start_bitrate;
+  gst_rtpcc_sender_props_to_config (&self->props, &cfg);
   cfg.feedback = self->feedback;
-  cfg.pacing = self->pacing;
   cfg.circuit_breaker = self->circuit_breaker;
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
-  cfg.pacer.max_delay = RTPCC_MSEC (self->max_pacing_delay_ms);
   /* Probes on a second SSRC make a stock rtpbin expose a pad for it, and
    * an unlinked pad stops its source; on the media SSRC they are one more
    * (empty) packet of the stream. So auto = media with twcc (the mode for
@@ -629,8 +588,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     self->keyunit_count = 0;
   }
   GST_OBJECT_LOCK (self);
-  if (!rtpcc_controller_set_params (rtpcc_sender_get_controller (self->sender),
-          self->controller_params, &err)) {
+  if (!gst_rtpcc_sender_props_apply_params (&self->props, self->sender,
+          &err)) {
     GST_OBJECT_UNLOCK (self);
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("Bad controller-params: %s", err->message), (NULL));
@@ -863,7 +822,6 @@ make_stats (GstRtpccSink * self)
 {
   GstStructure *s;
   const RtpccSenderStats *st;
-  const RtpccTarget *t;
   RtpccTime now;
 
   g_mutex_lock (&self->lock);
@@ -877,19 +835,7 @@ make_stats (GstRtpccSink * self)
   }
   now = rtpcc_timebase_now (&self->timebase);
   st = rtpcc_sender_get_stats (self->sender, now);
-  t = rtpcc_sender_get_target (self->sender);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
-      "controller", G_TYPE_STRING,
-      rtpcc_sender_get_controller_name (self->sender),
-      "state", G_TYPE_STRING, t->state ? t->state : "",
-      "target-bitrate", G_TYPE_UINT64, t->target_bitrate,
-      "pacing-rate", G_TYPE_UINT64, t->pacing_rate,
-      "packets-enqueued", G_TYPE_UINT64, st->packets_enqueued,
-      "packets-sent", G_TYPE_UINT64, st->packets_sent,
-      "bytes-sent", G_TYPE_UINT64, st->bytes_sent,
-      "send-rate", G_TYPE_UINT64, st->send_rate,
-      "pacer-drops", G_TYPE_UINT64, st->pacer_drops,
-      "breaker-drops", G_TYPE_UINT64, st->breaker_drops,
       "send-errors", G_TYPE_UINT64, self->send_errors,
       "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp + st->invalid_rtp,
       "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
@@ -901,22 +847,8 @@ make_stats (GstRtpccSink * self)
       "delivery-rate", G_TYPE_UINT64, st->delivery_rate,
       "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source,
       "kernel-drops", G_TYPE_UINT64, (guint64) self->kernel_drops,
-      "reported-received", G_TYPE_UINT64, st->reported_received,
-      "reported-lost", G_TYPE_UINT64, st->reported_lost,
-      "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
-          st->srtt),
-      "loss", G_TYPE_DOUBLE, st->loss,
-      "receive-rate", G_TYPE_UINT64, st->receive_rate,
-      "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
-      "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,
-      "encoder-updates", G_TYPE_UINT64, self->encoder.updates,
-      "encoder-refused", G_TYPE_UINT64, self->encoder.refused,
-      "encoder", G_TYPE_STRING, self->encoder.encoder_name,
-      "twcc-stamp-errors", G_TYPE_UINT64, st->twcc_stamp_errors,
-      "probe-packets", G_TYPE_UINT64, st->probe_packets,
       "probe-bytes", G_TYPE_UINT64, st->probe_bytes,
       "probe-media-packets", G_TYPE_UINT64, st->probe_media_packets,
-      "probe-reported-received", G_TYPE_UINT64, st->probe_reported_received,
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
@@ -947,6 +879,7 @@ make_stats (GstRtpccSink * self)
       (guint64) MAX (st->report_interval_asked, 0),
       "feedback-problem", G_TYPE_STRING,
       rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
+  gst_rtpcc_sender_props_add_stats (s, self->sender, now, &self->encoder);
   if (st->mprtcp_received > 0)
     gst_structure_set (s,
         "subflow-id", G_TYPE_UINT, (guint) st->subflow_report.subflow_id,
@@ -990,6 +923,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
 {
   GstRtpccSink *self = GST_RTPCC_SINK (object);
 
+  if (gst_rtpcc_sender_props_set_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value))
+    return;
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
@@ -1004,26 +940,8 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_BIND_PORT:
       self->bind_port = g_value_get_int (value);
       break;
-    case PROP_CONTROLLER:
-      rtpcc_set_string_prop (&self->controller, value, DEFAULT_CONTROLLER);
-      break;
-    case PROP_MIN_BITRATE:
-      self->min_bitrate = g_value_get_uint (value);
-      break;
-    case PROP_MAX_BITRATE:
-      self->max_bitrate = g_value_get_uint (value);
-      break;
-    case PROP_START_BITRATE:
-      self->start_bitrate = g_value_get_uint (value);
-      break;
     case PROP_FEEDBACK:
       self->feedback = g_value_get_enum (value);
-      break;
-    case PROP_ENCODER_CONTROL:
-      self->encoder_control = g_value_get_enum (value);
-      break;
-    case PROP_PACING:
-      self->pacing = g_value_get_boolean (value);
       break;
     case PROP_CIRCUIT_BREAKER:
       self->circuit_breaker = g_value_get_boolean (value);
@@ -1031,15 +949,8 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_RTCP_INTERVAL:
       self->rtcp_interval_ms = g_value_get_uint (value);
       break;
-    case PROP_MAX_PACING_DELAY:
-      self->max_pacing_delay_ms = g_value_get_uint (value);
-      break;
     case PROP_CNAME:
       rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
-      break;
-    case PROP_CONTROLLER_PARAMS:
-      g_free (self->controller_params);
-      self->controller_params = g_value_dup_string (value);
       break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);
@@ -1082,23 +993,13 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstRtpccSink *self = GST_RTPCC_SINK (object);
 
-  switch (prop_id) {
-    case PROP_TARGET_BITRATE:{
-      guint64 t = 0;
-      g_mutex_lock (&self->lock);
-      if (self->sender)
-        t = rtpcc_sender_get_target (self->sender)->target_bitrate;
-      g_mutex_unlock (&self->lock);
-      g_value_set_uint (value, (guint) MIN (t, G_MAXUINT));
-      return;
-    }
-    case PROP_STATS:
-      g_value_take_boxed (value, make_stats (self));
-      return;
-    default:
-      break;
+  if (gst_rtpcc_sender_props_get_property (&self->props, GST_OBJECT (self),
+          PROP_SENDER, prop_id, value, &self->lock, &self->sender))
+    return;
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, make_stats (self));
+    return;
   }
-
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
@@ -1113,26 +1014,8 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BIND_PORT:
       g_value_set_int (value, self->bind_port);
       break;
-    case PROP_CONTROLLER:
-      g_value_set_string (value, self->controller);
-      break;
-    case PROP_MIN_BITRATE:
-      g_value_set_uint (value, self->min_bitrate);
-      break;
-    case PROP_MAX_BITRATE:
-      g_value_set_uint (value, self->max_bitrate);
-      break;
-    case PROP_START_BITRATE:
-      g_value_set_uint (value, self->start_bitrate);
-      break;
     case PROP_FEEDBACK:
       g_value_set_enum (value, self->feedback);
-      break;
-    case PROP_ENCODER_CONTROL:
-      g_value_set_enum (value, self->encoder_control);
-      break;
-    case PROP_PACING:
-      g_value_set_boolean (value, self->pacing);
       break;
     case PROP_CIRCUIT_BREAKER:
       g_value_set_boolean (value, self->circuit_breaker);
@@ -1140,14 +1023,8 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_RTCP_INTERVAL:
       g_value_set_uint (value, self->rtcp_interval_ms);
       break;
-    case PROP_MAX_PACING_DELAY:
-      g_value_set_uint (value, self->max_pacing_delay_ms);
-      break;
     case PROP_CNAME:
       g_value_set_string (value, self->cname);
-      break;
-    case PROP_CONTROLLER_PARAMS:
-      g_value_set_string (value, self->controller_params);
       break;
     case PROP_TWCC_EXT_ID:
       g_value_set_uint (value, self->twcc_ext_id);
@@ -1190,9 +1067,8 @@ gst_rtpcc_sink_finalize (GObject * object)
 
   g_free (self->host);
   g_free (self->bind_address);
-  g_free (self->controller);
+  gst_rtpcc_sender_props_clear (&self->props);
   g_free (self->cname);
-  g_free (self->controller_params);
   gst_rtpcc_srtp_set_key (&self->srtp_key, NULL);
   gst_rtpcc_srtp_pair_stop (&self->srtp);
   g_mutex_clear (&self->lock);
@@ -1226,7 +1102,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   /* GstBaseSink starts (socket, sender) on NULL→READY: settings apply from
    * the next NULL→READY, so they are not flagged mutable in READY */
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
-  gchar *controllers, *blurb, *desc;
+  gchar *controllers = controller_names (), *desc;
 
   gobject_class->set_property = gst_rtpcc_sink_set_property;
   gobject_class->get_property = gst_rtpcc_sink_get_property;
@@ -1266,66 +1142,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
       g_param_spec_int ("bind-port", "Bind port",
           "Local UDP port (0 = chosen by the system)", 0, 65535,
           DEFAULT_BIND_PORT, rw));
-  /**
-   * GstRtpccSink:controller:
-   *
-   * Congestion controller by registry name: "tfrc" (RFC 5348), "ccid2"
-   * (RFC 4341's window as a rate), "gcc" (delay-based, draft-ietf-rmcat-gcc),
-   * "nada" (RFC 8698), "fbra" (FEC-based rate adaptation), "rr" (RTCP
-   * receiver-report baseline), "fixed" (start-bitrate, no adaptation), and
-   * any registered with rtpcc_controller_register(). The blurb lists those
-   * registered when the plugin loaded. An unknown name fails the NULL→READY
-   * change (where the socket opens) with an error that lists the known ones.
-   */
-  controllers = controller_names ();
-  blurb = g_strdup_printf ("Congestion controller, one of: %s", controllers);
-  g_object_class_install_property (gobject_class, PROP_CONTROLLER,
-      g_param_spec_string ("controller", "Controller", blurb,
-          DEFAULT_CONTROLLER, G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
-          G_PARAM_STATIC_NICK));
-  g_free (blurb);
-  /**
-   * GstRtpccSink:controller-params:
-   *
-   * Tuning parameters of the controller, "key=value" pairs separated by
-   * ';' or ',' (e.g. "estimator=kalman" for gcc, "catch-up=1;logwin=250"
-   * for nada; each controller's keys are listed in docs/transport.md).
-   * Applied in order when the element starts, right after the controller
-   * is made; a key the controller does not know, or a bad value, fails that
-   * state change with an error naming it. NULL (default): the controller's
-   * defaults.
-   */
-  g_object_class_install_property (gobject_class, PROP_CONTROLLER_PARAMS,
-      g_param_spec_string ("controller-params", "Controller parameters",
-          "Controller tuning, \"key=value;key=value\" (applied at start)",
-          NULL, rw));
-  /**
-   * GstRtpccSink:min-bitrate:
-   *
-   * Lowest target in bit/s.
-   */
-  g_object_class_install_property (gobject_class, PROP_MIN_BITRATE,
-      g_param_spec_uint ("min-bitrate", "Minimum bitrate",
-          "Lowest target bitrate (bit/s)", 1000, G_MAXINT, DEFAULT_MIN_BITRATE,
-          rw));
-  /**
-   * GstRtpccSink:max-bitrate:
-   *
-   * Highest target in bit/s.
-   */
-  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
-      g_param_spec_uint ("max-bitrate", "Maximum bitrate",
-          "Highest target bitrate (bit/s)", 1000, G_MAXINT,
-          DEFAULT_MAX_BITRATE, rw));
-  /**
-   * GstRtpccSink:start-bitrate:
-   *
-   * Initial target in bit/s (0 = the controller's own start).
-   */
-  g_object_class_install_property (gobject_class, PROP_START_BITRATE,
-      g_param_spec_uint ("start-bitrate", "Start bitrate",
-          "Initial target bitrate (bit/s, 0 = controller default)", 0,
-          G_MAXINT, DEFAULT_START_BITRATE, rw));
+  /* controller, controller-params, min/max/start-bitrate, encoder-control,
+   * pacing, max-pacing-delay, target-bitrate (gstrtpccsenderprops.h) */
+  gst_rtpcc_sender_props_install (gobject_class, PROP_SENDER,
+      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY);
   /**
    * GstRtpccSink:feedback:
    *
@@ -1337,28 +1157,6 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_FEEDBACK,
       g_param_spec_enum ("feedback", "Feedback", "Feedback mode",
           gst_rtpcc_feedback_mode_get_type (), DEFAULT_FEEDBACK, rw));
-  /**
-   * GstRtpccSink:encoder-control:
-   *
-   * "auto": find the encoder upstream (x264enc, vp8enc, openh264enc, …) and
-   * set its bitrate property in its own units on each target change (with
-   * hysteresis, never forcing a keyframe). "none": only publish.
-   */
-  g_object_class_install_property (gobject_class, PROP_ENCODER_CONTROL,
-      g_param_spec_enum ("encoder-control", "Encoder control",
-          "Apply the target to the upstream encoder",
-          gst_rtpcc_encoder_control_get_type (), DEFAULT_ENCODER_CONTROL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-  /**
-   * GstRtpccSink:pacing:
-   *
-   * Spread packets at the pacing rate (bounded by max-pacing-delay) rather
-   * than sending each frame as a burst.
-   */
-  g_object_class_install_property (gobject_class, PROP_PACING,
-      g_param_spec_boolean ("pacing", "Pacing", "Pace packets", DEFAULT_PACING,
-          rw));
   /**
    * GstRtpccSink:circuit-breaker:
    *
@@ -1375,16 +1173,6 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_RTCP_INTERVAL,
       g_param_spec_uint ("rtcp-interval", "RTCP interval",
           "Mean RTCP SR interval (ms)", 100, 60000, DEFAULT_RTCP_INTERVAL, rw));
-  /**
-   * GstRtpccSink:max-pacing-delay:
-   *
-   * No packet waits longer than this in the pacer (ms): the pacing rate rises
-   * to make it.
-   */
-  g_object_class_install_property (gobject_class, PROP_MAX_PACING_DELAY,
-      g_param_spec_uint ("max-pacing-delay", "Max pacing delay",
-          "Bound on pacer queueing (ms)", 0, 10000, DEFAULT_MAX_PACING_DELAY,
-          rw));
   /**
    * GstRtpccSink:cname:
    *
@@ -1452,15 +1240,6 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
           "Where padding probes go: the media SSRC or one of their own",
           gst_rtpcc_probe_ssrc_mode_get_type (), GST_RTPCC_PROBE_SSRC_AUTO,
           rw));
-  /**
-   * GstRtpccSink:target-bitrate:
-   *
-   * The current target in bit/s (notify::target-bitrate on change).
-   */
-  g_object_class_install_property (gobject_class, PROP_TARGET_BITRATE,
-      g_param_spec_uint ("target-bitrate", "Target bitrate",
-          "Current target bitrate (bit/s)", 0, G_MAXUINT, 0,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   /**
    * GstRtpccSink:bound-port:
    *
@@ -1592,16 +1371,11 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->port = DEFAULT_PORT;
   self->bind_address = g_strdup (DEFAULT_BIND_ADDRESS);
   self->bind_port = DEFAULT_BIND_PORT;
-  self->controller = g_strdup (DEFAULT_CONTROLLER);
-  self->min_bitrate = DEFAULT_MIN_BITRATE;
-  self->max_bitrate = DEFAULT_MAX_BITRATE;
-  self->start_bitrate = DEFAULT_START_BITRATE;
+  gst_rtpcc_sender_props_init (&self->props, DEFAULT_CONTROLLER,
+      DEFAULT_MAX_PACING_DELAY);
   self->feedback = DEFAULT_FEEDBACK;
-  self->encoder_control = DEFAULT_ENCODER_CONTROL;
-  self->pacing = DEFAULT_PACING;
   self->circuit_breaker = DEFAULT_CIRCUIT_BREAKER;
   self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;
-  self->max_pacing_delay_ms = DEFAULT_MAX_PACING_DELAY;
   self->cname = g_strdup (DEFAULT_CNAME);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->fec_pt = DEFAULT_FEC_PT;

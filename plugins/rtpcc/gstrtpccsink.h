@@ -9,6 +9,7 @@
 #include <rtpcc/rtxsender.h>
 #include <rtpcc/peer.h>
 #include "gstrtpccencoder.h"
+#include "gstrtpccsenderprops.h"
 #include "rtpcctimebase.h"
 #include "gstrtpccsrtp.h"
 
@@ -17,12 +18,6 @@ G_BEGIN_DECLS
 #define GST_TYPE_RTPCC_SINK (gst_rtpcc_sink_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtpccSink, gst_rtpcc_sink, GST, RTPCC_SINK,
     GstBaseSink)
-
-typedef enum
-{
-  GST_RTPCC_ENCODER_CONTROL_NONE = 0,
-  GST_RTPCC_ENCODER_CONTROL_AUTO = 1,
-} GstRtpccEncoderControl;
 
 /* where padding probes go (RtpccProbeSsrcMode, plus auto) */
 typedef enum
@@ -41,15 +36,10 @@ struct _GstRtpccSink
   gint port;
   gchar *bind_address;
   gint bind_port;
-  gchar *controller;
-  gchar *controller_params;      /* "key=value;...", applied at start */
-  guint min_bitrate, max_bitrate, start_bitrate;
+  GstRtpccSenderProps props;   /* controller, bitrates, pacing, encoder */
   gint feedback;
-  GstRtpccEncoderControl encoder_control;
-  gboolean pacing;
   gboolean circuit_breaker;
   guint rtcp_interval_ms;
-  guint max_pacing_delay_ms;
   gchar *cname;
   guint twcc_ext_id;
   gint fec_pt;                  /* packets with this PT are FEC (-1: none) */

@@ -12,7 +12,6 @@ GST_ELEMENT_REGISTER_DECLARE (rtpccbwe);
 GST_ELEMENT_REGISTER_DECLARE (mprtpsched);
 
 GType gst_rtpcc_feedback_mode_get_type (void);
-GType gst_rtpcc_encoder_control_get_type (void);
 
 G_END_DECLS
 

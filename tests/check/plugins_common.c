@@ -7,6 +7,7 @@
 #include "gstrtpccevent.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpcctimedtask.h"
+#include "gstrtpccsenderprops.h"
 #include <gst/check/gsttestclock.h>
 
 /* The timed task's time is the element clock's running time; the
@@ -375,6 +376,148 @@ GST_START_TEST (test_encoder_readback)
 
 GST_END_TEST;
 
+/* The sender property group on an object of its own: the properties from
+ * the first ID on, the element's defaults, set/get, the sender config they
+ * make, target-bitrate from the sender, and IDs that are not the group's
+ * left alone. */
+#define TEST_PROP_FIRST 3
+
+typedef struct
+{
+  GstObject parent;
+  GstRtpccSenderProps props;
+  GMutex lock;
+  RtpccSender *sender;
+} TestSender;
+typedef GstObjectClass TestSenderClass;
+static GType test_sender_get_type (void);
+
+G_DEFINE_TYPE (TestSender, test_sender, GST_TYPE_OBJECT);
+
+static void
+test_sender_set_property (GObject * o, guint id, const GValue * v,
+    GParamSpec * pspec)
+{
+  TestSender *t = (TestSender *) o;
+
+  if (!gst_rtpcc_sender_props_set_property (&t->props, GST_OBJECT (o),
+          TEST_PROP_FIRST, id, v))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (o, id, pspec);
+}
+
+static void
+test_sender_get_property (GObject * o, guint id, GValue * v,
+    GParamSpec * pspec)
+{
+  TestSender *t = (TestSender *) o;
+
+  if (!gst_rtpcc_sender_props_get_property (&t->props, GST_OBJECT (o),
+          TEST_PROP_FIRST, id, v, &t->lock, &t->sender))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (o, id, pspec);
+}
+
+static void
+test_sender_finalize (GObject * o)
+{
+  TestSender *t = (TestSender *) o;
+
+  gst_rtpcc_sender_props_clear (&t->props);
+  g_mutex_clear (&t->lock);
+  G_OBJECT_CLASS (test_sender_parent_class)->finalize (o);
+}
+
+static void
+test_sender_class_init (TestSenderClass * klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS (klass);
+
+  oc->set_property = test_sender_set_property;
+  oc->get_property = test_sender_get_property;
+  oc->finalize = test_sender_finalize;
+  gst_rtpcc_sender_props_install (oc, TEST_PROP_FIRST, "gcc", 250);
+}
+
+static void
+test_sender_init (TestSender * t)
+{
+  gst_rtpcc_sender_props_init (&t->props, "gcc", 250);
+  g_mutex_init (&t->lock);
+}
+
+GST_START_TEST (test_sender_props)
+{
+  TestSender *t = g_object_new (test_sender_get_type (), NULL);
+  GObjectClass *oc = G_OBJECT_GET_CLASS (t);
+  GParamSpec *ps;
+  RtpccSenderConfig cfg;
+  gchar *controller = NULL;
+  guint min = 0, max = 0, delay = 0, target = 1;
+  gboolean pacing = FALSE;
+  GError *err = NULL;
+  GValue v = G_VALUE_INIT;
+
+  ps = g_object_class_find_property (oc, "max-pacing-delay");
+  fail_unless (ps != NULL);
+  fail_unless_equals_int (ps->param_id,
+      TEST_PROP_FIRST + GST_RTPCC_SENDER_PROP_MAX_PACING_DELAY);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (ps)->default_value, 250);
+  ps = g_object_class_find_property (oc, "encoder-control");
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING);
+  fail_unless (g_object_class_find_property (oc, "target-bitrate")->flags
+      == (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_get (t, "controller", &controller, "min-bitrate", &min,
+      "max-bitrate", &max, "pacing", &pacing, "max-pacing-delay", &delay,
+      "target-bitrate", &target, NULL);
+  fail_unless_equals_string (controller, "gcc");
+  g_free (controller);
+  fail_unless_equals_int (min, 150000);
+  fail_unless_equals_int (max, 5000000);
+  fail_unless (pacing);
+  fail_unless_equals_int (delay, 250);
+  fail_unless_equals_int (target, 0);   /* no sender yet */
+
+  g_object_set (t, "controller", "fixed", "start-bitrate", 640000,
+      "pacing", FALSE, "max-pacing-delay", 40, "controller-params", "",
+      NULL);
+  rtpcc_sender_config_init (&cfg);
+  gst_rtpcc_sender_props_to_config (&t->props, &cfg);
+  fail_unless_equals_string (cfg.controller, "fixed");
+  fail_unless_equals_int (cfg.cc.start_bitrate, 640000);
+  fail_unless (!cfg.pacing);
+  fail_unless_equals_int64 (cfg.pacer.max_delay, RTPCC_MSEC (40));
+  /* an empty name is the default again */
+  g_object_set (t, "controller", "", NULL);
+  fail_unless_equals_string (t->props.controller, "gcc");
+  g_object_set (t, "controller", "fixed", NULL);
+
+  /* cfg.controller points into the group: filled again after the set */
+  gst_rtpcc_sender_props_to_config (&t->props, &cfg);
+  t->sender = rtpcc_sender_new (&cfg, 0, &err);
+  fail_unless (t->sender != NULL, "%s", err ? err->message : "");
+  fail_unless (gst_rtpcc_sender_props_apply_params (&t->props, t->sender,
+          NULL));
+  g_object_get (t, "target-bitrate", &target, NULL);
+  fail_unless_equals_int (target, 640000);
+  /* a bad key fails with an error */
+  g_object_set (t, "controller-params", "no-such-key=1", NULL);
+  fail_if (gst_rtpcc_sender_props_apply_params (&t->props, t->sender, &err));
+  fail_unless (err != NULL);
+  g_clear_error (&err);
+  /* IDs below or past the group are not its own */
+  g_value_init (&v, G_TYPE_UINT);
+  fail_if (gst_rtpcc_sender_props_set_property (&t->props, GST_OBJECT (t),
+          TEST_PROP_FIRST, TEST_PROP_FIRST - 1, &v));
+  fail_if (gst_rtpcc_sender_props_get_property (&t->props, GST_OBJECT (t),
+          TEST_PROP_FIRST, TEST_PROP_FIRST + GST_RTPCC_SENDER_N_PROPS, &v,
+          &t->lock, &t->sender));
+  g_value_unset (&v);
+  rtpcc_sender_free (t->sender);
+  t->sender = NULL;
+  gst_object_unref (t);
+}
+
+GST_END_TEST;
+
 static Suite *
 plugins_common_suite (void)
 {
@@ -388,6 +531,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_timed_task_time);
+  tcase_add_test (tc, test_sender_props);
   return s;
 }
 

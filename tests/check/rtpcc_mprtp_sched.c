@@ -8,34 +8,11 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "mprtp-util.h"
 #include <math.h>
 
 #define MS(x) RTPCC_MSEC (x)
 #define PKT 1200
-
-static RtpccMprtpSched *
-new_sched (guint n, RtpccMprtpSchedConfig * cfg)
-{
-  RtpccMprtpSchedConfig c;
-  RtpccMprtpSched *s;
-  GError *err = NULL;
-
-  if (cfg == NULL) {
-    rtpcc_mprtp_sched_config_init (&c);
-    cfg = &c;
-  }
-  s = rtpcc_mprtp_sched_new (cfg, n, 0, &err);
-  fail_unless (s != NULL, "%s", err ? err->message : "");
-  return s;
-}
-
-static RtpccMprtpPathInfo
-info (RtpccMprtpSched * s, guint path)
-{
-  RtpccMprtpPathInfo i;
-  fail_unless (rtpcc_mprtp_sched_get_path (s, path, &i));
-  return i;
-}
 
 static void
 feedback (RtpccMprtpSched * s, guint path, RtpccTime now, RtpccTime srtt,
@@ -427,8 +404,12 @@ GST_START_TEST (test_failure_and_readmission)
   fail_unless_equals_int64 (rtpcc_mprtp_sched_next_timeout (s), MS (1310));
   rtpcc_mprtp_sched_tick (s, MS (1310) - 1);
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
+  fail_if (rtpcc_mprtp_sched_take_losses (s));
   rtpcc_mprtp_sched_tick (s, MS (1310));
   fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_FAILED);
+  /* what was in flight on it is lost: said once */
+  fail_unless (rtpcc_mprtp_sched_take_losses (s));
+  fail_if (rtpcc_mprtp_sched_take_losses (s));
   fail_unless_equals_int64 (info (s, 1).failed_at, MS (1310));
   fail_unless_equals_int (info (s, 1).failures, 1);
   fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),

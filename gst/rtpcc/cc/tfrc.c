@@ -54,6 +54,8 @@
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/cc/tfrc.h>
+#include <rtpcc/cc/tfrc/recvset.h>
+#include <rtpcc/cc/tfrc/sendlog.h>
 #include <rtpcc/tcpeq.h>
 #include <rtpcc/lossevents.h>
 
@@ -64,95 +66,10 @@
 #define Q_RTT           0.9     /* §4.3 step 2 */
 #define Q2_SQMEAN       0.9     /* §4.5 */
 #define NOFB_INITIAL    RTPCC_SEC (2)   /* §4.2: before any RTT sample */
-#define X_RECV_SET_SIZE 8
-#define SENDER_LIMITED  0.5     /* data-limited below half the allowance */
 #define GAIN_MAX        1.5
 #define GAIN_BLOCK_PKTS 8
-#define LOG_MIN_CAP     256
-#define LOG_MAX_CAP     65536
-
-static const gdouble weights[RTPCC_TFRC_N_INTERVALS] = {
-  1.0, 1.0, 1.0, 1.0, 0.8, 0.6, 0.4, 0.2
-};
-
-/* ---- loss-interval history -------------------------------------------- */
-
-void
-rtpcc_tfrc_loss_history_init (RtpccTfrcLossHistory * lh)
-{
-  memset (lh, 0, sizeof (*lh));
-}
-
-void
-rtpcc_tfrc_loss_history_push (RtpccTfrcLossHistory * lh, gdouble i0,
-    gdouble df)
-{
-  guint n = MIN (lh->n_closed + 1, RTPCC_TFRC_N_INTERVALS);
-
-  /* Like ns-2's TFRC sink (the RFC authors' reference): the discount in
-   * force when the loss event ends is multiplied into every older interval,
-   * including the one being closed; only the new open interval starts at 1. */
-  for (guint i = n - 1; i > 0; i--) {
-    lh->closed[i] = lh->closed[i - 1];
-    lh->df[i] = lh->df[i - 1] * df;
-  }
-  lh->closed[0] = i0;
-  lh->df[0] = df;
-  lh->n_closed = n;
-}
-
-gdouble
-rtpcc_tfrc_loss_history_mean (const RtpccTfrcLossHistory * lh, gdouble i0,
-    gboolean discounting, gdouble * df_out)
-{
-  guint k = lh->n_closed;
-  gdouble df = 1.0, c_num = 0.0, c_w = 0.0, n0, w0;
-
-  if (df_out)
-    *df_out = 1.0;
-  if (k == 0)
-    return 0.0;
-
-  /* closed intervals I_1..I_k with weights w_0..w_(k-1): RFC 5348's I_tot1,
-   * the index the thesis's Eq. 3.5 gets wrong */
-  for (guint i = 1; i <= k; i++) {
-    gdouble w = weights[i - 1] * (discounting ? lh->df[i - 1] : 1.0);
-    c_num += lh->closed[i - 1] * w;
-    c_w += w;
-  }
-  /* §5.5: a long loss-free I_0 de-weights the past, at most by half */
-  if (discounting && i0 > 2.0 * c_num / c_w)
-    df = MAX (0.5, 2.0 * (c_num / c_w) / i0);
-
-  /* I_0..I_(k-1) with w_0..w_(k-1): the open interval counts undiscounted */
-  n0 = i0 * weights[0];
-  w0 = weights[0];
-  for (guint i = 1; i < k; i++) {
-    gdouble w = weights[i] * (discounting ? lh->df[i - 1] : 1.0) * df;
-    n0 += lh->closed[i - 1] * w;
-    w0 += w;
-  }
-  if (df_out)
-    *df_out = df;
-  /* the same discount on all of I_1..I_k cancels out of their own mean */
-  return MAX (n0 / w0, c_num / c_w);
-}
 
 /* ---- controller -------------------------------------------------------- */
-
-typedef struct
-{
-  gdouble rate;
-  RtpccTime time;
-} XRecvEntry;
-
-typedef struct
-{
-  RtpccTime send_time;
-  gdouble allowed;              /* bytes/s the sender was told at that time */
-  guint size;
-  gboolean app_limited;
-} SentEntry;
 
 typedef struct
 {
@@ -171,8 +88,7 @@ typedef struct
   gboolean have_feedback, have_rtt, nofeedback;
   gdouble r, r_sample, r_sqmean;        /* seconds, sqrt (seconds) */
 
-  XRecvEntry xrs[X_RECV_SET_SIZE];
-  guint n_xrs;
+  RtpccTfrcRecvSet xrs;
 
   /* X_recv windows, on the receiver's clock */
   RtpccTime win_start;
@@ -194,9 +110,7 @@ typedef struct
   /* spacing of the receiver's feedback (EWMA), and the last one's arrival */
   RtpccTime fb_gap, last_fb;
 
-  /* send log (ring) */
-  SentEntry *log;
-  guint log_cap, log_head, log_len;
+  RtpccTfrcSendLog log;
 
   /* timer-error compensation */
   gdouble gain, x_real, blk_ideal;
@@ -235,133 +149,6 @@ tfrc_initial_rate (Tfrc * tf)
 {
   gdouble w = MIN (4.0 * tf->s, MAX (2.0 * tf->s, 4380.0));
   return tf->have_rtt ? w / tf->r : tf->x_pre;
-}
-
-static gdouble
-xrs_max (Tfrc * tf)
-{
-  gdouble m = 0.0;
-
-  /* an empty set carries no limit, like the initial {Infinity} */
-  if (tf->n_xrs == 0)
-    return INFINITY;
-  for (guint i = 0; i < tf->n_xrs; i++)
-    m = MAX (m, tf->xrs[i].rate);
-  return m;
-}
-
-/* "Update X_recv_set()": add, and forget values older than 2 R */
-static void
-xrs_update (Tfrc * tf, RtpccTime now, gdouble x_recv)
-{
-  RtpccTime age = sec_to_time (2.0 * tf->r);
-  guint j = 0;
-
-  for (guint i = 0; i < tf->n_xrs; i++)
-    if (now - tf->xrs[i].time <= age)
-      tf->xrs[j++] = tf->xrs[i];
-  tf->n_xrs = j;
-  if (x_recv < 0.0)
-    return;
-  if (tf->n_xrs == X_RECV_SET_SIZE) {
-    memmove (&tf->xrs[0], &tf->xrs[1], (X_RECV_SET_SIZE - 1) *
-        sizeof (XRecvEntry));
-    tf->n_xrs--;
-  }
-  tf->xrs[tf->n_xrs].rate = x_recv;
-  tf->xrs[tf->n_xrs].time = now;
-  tf->n_xrs++;
-}
-
-/* "Maximize X_recv_set()": one entry, the max, Infinity dropped */
-static void
-xrs_maximize (Tfrc * tf, RtpccTime now, gdouble x_recv)
-{
-  gdouble m = x_recv;
-
-  for (guint i = 0; i < tf->n_xrs; i++)
-    if (isfinite (tf->xrs[i].rate))
-      m = MAX (m, tf->xrs[i].rate);
-  tf->n_xrs = 0;
-  if (m >= 0.0) {
-    tf->xrs[0].rate = m;
-    tf->xrs[0].time = now;
-    tf->n_xrs = 1;
-  }
-}
-
-static SentEntry *
-log_at (Tfrc * tf, guint i)
-{
-  return &tf->log[(tf->log_head + i) & (tf->log_cap - 1)];
-}
-
-static void
-log_push (Tfrc * tf, const SentEntry * e)
-{
-  if (tf->log_len == tf->log_cap) {
-    if (tf->log_cap >= LOG_MAX_CAP) {
-      tf->log_head = (tf->log_head + 1) & (tf->log_cap - 1);
-      tf->log_len--;
-    } else {
-      SentEntry *n = g_new (SentEntry, tf->log_cap * 2);
-      for (guint i = 0; i < tf->log_len; i++)
-        n[i] = *log_at (tf, i);
-      g_free (tf->log);
-      tf->log = n;
-      tf->log_cap *= 2;
-      tf->log_head = 0;
-    }
-  }
-  tf->log[(tf->log_head + tf->log_len) & (tf->log_cap - 1)] = *e;
-  tf->log_len++;
-}
-
-static void
-log_prune (Tfrc * tf, RtpccTime before)
-{
-  while (tf->log_len > 0 && log_at (tf, 0)->send_time < before) {
-    tf->log_head = (tf->log_head + 1) & (tf->log_cap - 1);
-    tf->log_len--;
-  }
-}
-
-/* Was the sender data-limited over the send-time interval (t_old, t_new]
- * that this round's feedback covers? */
-static gboolean
-round_data_limited (Tfrc * tf, RtpccTime t_old, RtpccTime t_new)
-{
-  gboolean any = FALSE, backlog = FALSE;
-  gdouble bytes = 0.0, allowed = 0.0, prev_allowed = -1.0;
-  RtpccTime prev = t_old;
-
-  if (!tf->data_limited_rule || t_old == RTPCC_TIME_NONE
-      || t_new == RTPCC_TIME_NONE || t_new <= t_old || tf->log_len == 0)
-    return FALSE;
-  for (guint i = 0; i < tf->log_len; i++) {
-    const SentEntry *e = log_at (tf, i);
-    if (e->send_time <= t_old) {
-      prev_allowed = e->allowed;
-      continue;
-    }
-    if (e->send_time > t_new)
-      break;
-    any = TRUE;
-    backlog |= !e->app_limited;
-    bytes += e->size;
-    /* a gap is charged at the lower of the allowances at its two ends: the
-     * rate may have changed inside it, and wrongly calling an interval
-     * data-limited is the costlier mistake */
-    allowed += (prev_allowed < 0.0 ? e->allowed : MIN (prev_allowed,
-            e->allowed)) * RTPCC_TIME_AS_SEC (e->send_time - prev);
-    prev = e->send_time;
-    prev_allowed = e->allowed;
-  }
-  if (!any || log_at (tf, 0)->send_time > t_old)
-    return FALSE;               /* nothing to judge, or the log was cut */
-  if (!backlog && bytes < allowed)
-    return TRUE;                /* RFC 5348 §8.2: limited the whole time */
-  return bytes < SENDER_LIMITED * allowed;
 }
 
 static gdouble
@@ -504,7 +291,8 @@ tfrc_round (Tfrc * tf, RtpccTime now, RtpccTime sample, RtpccTime rt,
     }
   }
 
-  data_limited = !first && round_data_limited (tf, tf->round_acked,
+  data_limited = !first && tf->data_limited_rule
+      && rtpcc_tfrc_send_log_data_limited (&tf->log, tf->round_acked,
       tf->newest_acked);
   tf->round_acked = tf->newest_acked;
 
@@ -517,25 +305,25 @@ tfrc_round (Tfrc * tf, RtpccTime now, RtpccTime sample, RtpccTime rt,
     tf->have_feedback = TRUE;
     tf->x = tfrc_initial_rate (tf);
     tf->tld = now;
-    tf->xrs[0].rate = INFINITY;
-    tf->xrs[0].time = now;
-    tf->n_xrs = 1;
+    rtpcc_tfrc_recv_set_reset (&tf->xrs, now, INFINITY);
   }
 
   /* §4.3 step 4 */
   if (data_limited) {
     if (loss_up) {
-      for (guint i = 0; i < tf->n_xrs; i++)
-        tf->xrs[i].rate /= 2.0;
-      xrs_maximize (tf, now, x_recv >= 0.0 ? 0.85 * x_recv : x_recv);
-      recv_limit = xrs_max (tf);
+      rtpcc_tfrc_recv_set_halve (&tf->xrs);
+      rtpcc_tfrc_recv_set_maximize (&tf->xrs, now,
+          x_recv >= 0.0 ? 0.85 * x_recv : x_recv);
+      recv_limit = rtpcc_tfrc_recv_set_max (&tf->xrs);
     } else {
-      xrs_maximize (tf, now, x_recv);
-      recv_limit = 2.0 * xrs_max (tf);
+      rtpcc_tfrc_recv_set_maximize (&tf->xrs, now, x_recv);
+      recv_limit = 2.0 * rtpcc_tfrc_recv_set_max (&tf->xrs);
     }
   } else {
-    xrs_update (tf, now, x_recv);
-    recv_limit = 2.0 * xrs_max (tf);
+    /* values older than 2 R are forgotten */
+    rtpcc_tfrc_recv_set_update (&tf->xrs, now, x_recv,
+        sec_to_time (2.0 * tf->r));
+    recv_limit = 2.0 * rtpcc_tfrc_recv_set_max (&tf->xrs);
   }
   tf->recv_limit = recv_limit;
   tf->x_recv = x_recv;
@@ -681,9 +469,7 @@ static void
 update_limits (Tfrc * tf, RtpccTime now, gdouble timer_limit)
 {
   timer_limit = MAX (timer_limit, tfrc_floor (tf));
-  tf->xrs[0].rate = timer_limit / 2.0;
-  tf->xrs[0].time = now;
-  tf->n_xrs = 1;
+  rtpcc_tfrc_recv_set_reset (&tf->xrs, now, timer_limit / 2.0);
   tf->recv_limit = timer_limit;
   tf->x_calc = rtpcc_tcpeq_throughput (tf->s, tf->r, tf->p);
   tf->x = MAX (MIN (tf->x_calc, tf->recv_limit), tfrc_floor (tf));
@@ -695,7 +481,8 @@ tfrc_on_tick (RtpccController * cc, RtpccTime now)
   Tfrc *tf = TFRC (cc);
   gboolean idle = tf->last_send == RTPCC_TIME_NONE
       || tf->last_send < tf->nfb_set;
-  gdouble x_recv = xrs_max (tf), recover = tfrc_initial_rate (tf);
+  gdouble x_recv = rtpcc_tfrc_recv_set_max (&tf->xrs);
+  gdouble recover = tfrc_initial_rate (tf);
 
   /* RFC 5348 §4.4, nofeedback timer expiry */
   if (!tf->have_rtt && !tf->have_feedback && !idle) {
@@ -739,16 +526,17 @@ tfrc_on_packet_sent (RtpccController * cc, RtpccTime now,
 {
   Tfrc *tf = TFRC (cc);
   gdouble allowed = cc->target.target_bitrate / 8.0;
-  SentEntry e = { pkt->send_time, allowed, pkt->size, pkt->app_limited };
+  RtpccTfrcSentEntry e =
+      { pkt->send_time, allowed, pkt->size, pkt->app_limited };
   RtpccTime cutoff;
 
-  log_push (tf, &e);
+  rtpcc_tfrc_send_log_push (&tf->log, &e);
   cutoff = pkt->send_time - (tf->have_rtt ?
       MAX (RTPCC_SEC (2), sec_to_time (8.0 * tf->r)) : RTPCC_SEC (4));
   /* keep what the next round's data-limited check will look at */
   if (tf->round_acked != RTPCC_TIME_NONE)
     cutoff = MIN (cutoff, tf->round_acked);
-  log_prune (tf, cutoff);
+  rtpcc_tfrc_send_log_prune (&tf->log, cutoff);
 
   /* timer-error compensation: a gap after a packet that left a backlog
    * behind should have been size/target long */
@@ -810,8 +598,7 @@ tfrc_init (RtpccController * cc, RtpccTime now)
   rtpcc_loss_events_init (&tf->events);
   tf->fb_gap = 0;
   rtpcc_tfrc_loss_history_init (&tf->lh);
-  tf->log_cap = LOG_MIN_CAP;
-  tf->log = g_new (SentEntry, tf->log_cap);
+  rtpcc_tfrc_send_log_init (&tf->log);
 
   tf->nfb_set = now;
   cc->next_tick = now + NOFB_INITIAL;
@@ -821,7 +608,7 @@ tfrc_init (RtpccController * cc, RtpccTime now)
 static void
 tfrc_finalize (RtpccController * cc)
 {
-  g_free (TFRC (cc)->log);
+  rtpcc_tfrc_send_log_clear (&TFRC (cc)->log);
 }
 
 static const RtpccParamSpec param_specs[] = {
@@ -872,7 +659,8 @@ rtpcc_tfrc_get_info (RtpccController * cc, RtpccTfrcInfo * info)
   info->x_inst = tf->x_inst;
   info->x_calc = tf->p > 0.0 ? tf->x_calc : 0.0;
   info->x_recv = tf->x_recv;
-  info->x_recv_max = tf->have_feedback ? xrs_max (tf) : INFINITY;
+  info->x_recv_max = tf->have_feedback ?
+      rtpcc_tfrc_recv_set_max (&tf->xrs) : INFINITY;
   info->recv_limit = tf->recv_limit;
   info->x_real = tf->x_real;
   info->pacing_gain = tf->gain;

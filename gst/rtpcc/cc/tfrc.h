@@ -2,10 +2,11 @@
  * per-packet feedback (RFC 8888 CCFB / TWCC).
  *
  * The controller itself is reached through the registry (name "tfrc"); this
- * header exposes the pieces that have closed-form reference values so they
- * can be tested on their own: the loss-interval average with history
- * discounting, and a read-only snapshot of the controller's internal state.
- * The throughput equation and its inverse are in rtpcc/tcpeq.h.
+ * header exposes a read-only snapshot of the controller's internal state.
+ * Its parts are in cc/tfrc/: the loss-interval history (history.h), the
+ * X_recv set (recvset.h) and the send log that judges data-limited rounds
+ * (sendlog.h); the throughput equation and its inverse are in
+ * rtpcc/tcpeq.h.
  *
  * Units: rates in bytes/s (as in RFC 5348; the published RtpccTarget is in
  * bit/s), s in bytes, RTTs in seconds unless typed RtpccTime.
@@ -16,38 +17,9 @@
 #define __RTPCC_CC_TFRC_H__
 
 #include <rtpcc/controller.h>
+#include <rtpcc/cc/tfrc/history.h>
 
 G_BEGIN_DECLS
-
-/* Loss-interval history (RFC 5348 §5.4, §5.5), n = 8. */
-#define RTPCC_TFRC_N_INTERVALS 8
-
-typedef struct
-{
-  guint n_closed;               /* closed intervals held, 0..8 */
-  /* closed[0] is I_1 (the most recent closed interval), closed[7] is I_8 */
-  gdouble closed[RTPCC_TFRC_N_INTERVALS];
-  /* the discount each closed interval carries from earlier discounting */
-  gdouble df[RTPCC_TFRC_N_INTERVALS];
-} RtpccTfrcLossHistory;
-
-void rtpcc_tfrc_loss_history_init (RtpccTfrcLossHistory * lh);
-
-/* The open interval, @i0 packets long, is closed by a new loss event and
- * becomes I_1. @df is the discount factor in effect at that moment (from
- * rtpcc_tfrc_loss_history_mean, 1.0 without history discounting); it is
- * folded into every older interval so the discount persists. */
-void rtpcc_tfrc_loss_history_push (RtpccTfrcLossHistory * lh, gdouble i0,
-    gdouble df);
-
-/* I_mean for the open interval @i0 (p = 1 / I_mean). With k closed intervals
- * (1 <= k <= 8) both averages use the weights w_0..w_(k-1): I_0..I_(k-1) and
- * I_1..I_k, and the larger wins (the open-interval rule). With @discounting
- * the older intervals are de-weighted when I_0 > 2 x the closed-interval mean;
- * @df_out (may be NULL) receives the discount factor used (1.0 if none).
- * Returns 0 when there is no closed interval. */
-gdouble rtpcc_tfrc_loss_history_mean (const RtpccTfrcLossHistory * lh,
-    gdouble i0, gboolean discounting, gdouble * df_out);
 
 /* Snapshot of the controller's state, for tests and statistics. */
 typedef struct

@@ -1,7 +1,10 @@
-/* The multipath sender's scheduler; see sched.h for the rules.
+/* The multipath sender's scheduler: what each path may carry, from its
+ * feedback, reports and failures (sched.h has the rules; pick.c places
+ * the packets).
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "sched.h"
+#include "schedpriv.h"
+#include <rtpcc/mprtp/latencygroups.h>
 
 #include <math.h>
 #include <string.h>
@@ -10,72 +13,6 @@
 #define FIRST_FEEDBACK_TIMEOUT RTPCC_SEC (1)
 /* a feedback gap longer than this is an outage, not the feedback rate */
 #define GAP_CAP RTPCC_SEC (1)
-/* feedbacks remembered for the delivery rate, and its span */
-#define DELIVERY_RING 16
-#define DELIVERY_SPAN RTPCC_MSEC (200)
-/* latency used for ordering while a path has no RTT yet */
-#define UNKNOWN_LATENCY RTPCC_MSEC (1)
-
-typedef struct
-{
-  guint64 rate;
-  RtpccMprtpPathClass klass;
-  guint mild_run;
-  gdouble share;
-  gboolean ever_active, active, failed;
-  RtpccTime failed_at;
-  guint feedbacks_since_failure;
-  RtpccTime srtt, last_feedback, last_progress;
-  gdouble gap;                  /* mean feedback gap, ns; < 0 unknown */
-  RtpccTime first_unanswered;   /* first send after the last progress */
-  gdouble vt;                   /* fair-queueing finish tag, ns at rate */
-  guint64 allowed;
-  guint64 packets, bytes, keyframe_packets, rtx_packets;
-  guint failures;
-  guint64 cap;                  /* collapse cap, 0 = none */
-  guint64 ramp, ramp_step;      /* re-admission ramp, 0 = none */
-  guint collapses, parks;
-  RtpccTime drain_until;        /* after a collapse: nothing until then */
-  RtpccTime parked_until;       /* congested in recovery: passive until */
-  RtpccTime probed_at;          /* last duplicate sent on it while unused */
-  guint64 probes;
-  /* packets reported received by the recent feedbacks (a ring) */
-  RtpccTime fb_at[DELIVERY_RING];
-  guint64 fb_received[DELIVERY_RING];
-  guint fb_head;
-  /* the previous subflow report, to turn cumulative counts into intervals */
-  gboolean have_report;
-  guint32 prev_ext_high;
-  gint32 prev_cum_lost;
-  guint32 prev_discards;
-} Path;
-
-struct _RtpccMprtpSched
-{
-  RtpccMprtpSchedConfig config;
-  guint n;
-  Path path[RTPCC_MPRTP_MAX_PATHS];
-  RtpccMprtpCouple *couple;
-  guint64 encoder_rate;
-  gdouble vstart;               /* start tag of the last packet picked */
-};
-
-const gchar *
-rtpcc_mprtp_path_class_name (RtpccMprtpPathClass klass)
-{
-  switch (klass) {
-    case RTPCC_MPRTP_CLASS_NON_CONGESTED:
-      return "non-congested";
-    case RTPCC_MPRTP_CLASS_LOSSY:
-      return "lossy";
-    case RTPCC_MPRTP_CLASS_MILDLY_CONGESTED:
-      return "mildly-congested";
-    case RTPCC_MPRTP_CLASS_CONGESTED:
-      return "congested";
-  }
-  return "unknown";
-}
-
 const gchar *
 rtpcc_mprtp_path_state_name (RtpccMprtpPathState state)
 {
@@ -158,7 +95,7 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
   for (guint i = 0; i < n_paths; i++) {
     Path *p = &s->path[i];
 
-    p->share = 1.0;
+    rtpcc_mprtp_classifier_init (&p->cls);
     p->active = TRUE;
     p->failed_at = RTPCC_TIME_NONE;
     p->srtt = p->last_feedback = p->last_progress = RTPCC_TIME_NONE;
@@ -210,26 +147,16 @@ class_share (const RtpccMprtpSched * s, RtpccMprtpPathClass k)
   return 1.0;
 }
 
-static RtpccTime
-latency_of (const Path * p)
-{
-  return p->srtt == RTPCC_TIME_NONE ? RTPCC_TIME_NONE : p->srtt / 2;
-}
-
-static RtpccTime
-order_latency (const Path * p)
-{
-  RtpccTime l = latency_of (p);
-  return l == RTPCC_TIME_NONE || l < UNKNOWN_LATENCY ? UNKNOWN_LATENCY : l;
-}
-
-/* The active set (sched.h: latency bound, latency groups ordered by
- * capacity/latency, taken until the requirement is met). */
+/* The active set (sched.h): the live paths within the latency bound, then
+ * the latency groups (latencygroups.h) taken until the requirement is
+ * met; a path without an RTT yet is used but not counted on. */
 static void
 select_active (RtpccMprtpSched * s, RtpccTime now)
 {
   guint idx[RTPCC_MPRTP_MAX_PATHS], n = 0;
-  guint64 taken = 0;
+  RtpccTime lat[RTPCC_MPRTP_MAX_PATHS] = { 0 };
+  guint64 rate[RTPCC_MPRTP_MAX_PATHS] = { 0 };
+  gboolean take[RTPCC_MPRTP_MAX_PATHS] = { FALSE };
 
   for (guint i = 0; i < s->n; i++) {
     Path *p = &s->path[i];
@@ -247,58 +174,15 @@ select_active (RtpccMprtpSched * s, RtpccTime now)
     }
     if (l + s->config.playout_margin > s->config.latency_bound)
       continue;
+    lat[n] = l;
+    rate[n] = p->rate;
     idx[n++] = i;
   }
-  /* by latency (insertion sort: n <= 16), then groups of similar latency */
-  for (guint a = 1; a < n; a++) {
-    guint v = idx[a], b = a;
-    while (b > 0 && latency_of (&s->path[idx[b - 1]]) >
-        latency_of (&s->path[v])) {
-      idx[b] = idx[b - 1];
-      b--;
-    }
-    idx[b] = v;
-  }
-  {
-    guint start[RTPCC_MPRTP_MAX_PATHS], len[RTPCC_MPRTP_MAX_PATHS];
-    gdouble score[RTPCC_MPRTP_MAX_PATHS];
-    guint64 cap[RTPCC_MPRTP_MAX_PATHS];
-    gboolean used[RTPCC_MPRTP_MAX_PATHS] = { FALSE };
-    guint ng = 0;
-
-    for (guint a = 0; a < n;) {
-      RtpccTime first = latency_of (&s->path[idx[a]]);
-      gdouble lat = 0.0;
-      guint b = a;
-
-      cap[ng] = 0;
-      while (b < n && latency_of (&s->path[idx[b]]) - first <=
-          s->config.similar_latency) {
-        cap[ng] += s->path[idx[b]].rate;
-        lat += (gdouble) order_latency (&s->path[idx[b]]);
-        b++;
-      }
-      start[ng] = a;
-      len[ng] = b - a;
-      score[ng] = (gdouble) cap[ng] / (lat / len[ng]);
-      ng++;
-      a = b;
-    }
-    for (guint k = 0; k < ng; k++) {
-      gint best = -1;
-
-      if (s->config.media_max > 0 && taken >= s->config.media_max)
-        break;
-      for (guint g = 0; g < ng; g++) {
-        if (!used[g] && (best < 0 || score[g] > score[best]))
-          best = (gint) g;
-      }
-      used[best] = TRUE;
-      taken += cap[best];
-      for (guint m = 0; m < len[best]; m++)
-        s->path[idx[start[best] + m]].active = TRUE;
-    }
-  }
+  rtpcc_mprtp_latency_groups_select (lat, rate, n, s->config.similar_latency,
+      s->config.media_max, take);
+  for (guint k = 0; k < n; k++)
+    if (take[k])
+      s->path[idx[k]].active = TRUE;
 }
 
 /* Starts a re-admitted path at readmit_share of its rate; on_interval
@@ -329,12 +213,12 @@ spread (const RtpccMprtpSched * s, guint64 * allowed, guint64 total)
 
     for (guint i = 0; i < s->n; i++)
       if (!full[i])
-        w += (gdouble) allowed[i] * s->path[i].share;
+        w += (gdouble) allowed[i] * s->path[i].cls.share;
     if (w <= 0.0)
       break;
     lambda = left / w;
     for (guint i = 0; i < s->n; i++) {
-      if (!full[i] && lambda * s->path[i].share >= 1.0) {
+      if (!full[i] && lambda * s->path[i].cls.share >= 1.0) {
         /* this path would get all it allows: fill it, spread the rest */
         full[i] = TRUE;
         left -= (gdouble) allowed[i];
@@ -346,7 +230,7 @@ spread (const RtpccMprtpSched * s, guint64 * allowed, guint64 total)
     for (guint i = 0; i < s->n; i++)
       if (!full[i])
         allowed[i] = (guint64) llround (lambda * (gdouble) allowed[i] *
-            s->path[i].share);
+            s->path[i].cls.share);
     break;
   }
 }
@@ -569,25 +453,14 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
     RtpccTime now, guint64 expected, guint64 lost, guint64 discarded)
 {
   Path *p;
-  gdouble target;
+  RtpccMprtpPathClass klass;
 
   if (path >= s->n || expected == 0)
     return;
   p = &s->path[path];
-  if (lost > 0 && discarded > 0) {
-    p->mild_run++;
-    p->klass = p->mild_run >= s->config.congested_intervals ?
-        RTPCC_MPRTP_CLASS_CONGESTED : RTPCC_MPRTP_CLASS_MILDLY_CONGESTED;
-  } else if (lost > 0) {
-    p->mild_run = 0;
-    p->klass = RTPCC_MPRTP_CLASS_LOSSY;
-  } else {
-    /* no loss: discards alone are the receiver's playout catching up
-     * with a path's delay (a skew it has not learnt yet), not congestion */
-    p->mild_run = 0;
-    p->klass = RTPCC_MPRTP_CLASS_NON_CONGESTED;
-  }
-  if (p->klass == RTPCC_MPRTP_CLASS_NON_CONGESTED && p->cap) {
+  klass = rtpcc_mprtp_classifier_classify (&p->cls, lost, discarded,
+      s->config.congested_intervals);
+  if (klass == RTPCC_MPRTP_CLASS_NON_CONGESTED && p->cap) {
     p->cap += (guint64) (s->config.handback_step * (gdouble) p->rate);
     if (p->cap >= p->rate)
       p->cap = 0;
@@ -595,12 +468,12 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
   /* still congested while recovering from a collapse or a failure (a
    * path that cannot carry even what its controller's floor asks):
    * passive for a while, then re-admitted as after a failure */
-  if (p->klass == RTPCC_MPRTP_CLASS_CONGESTED && (p->cap || p->ramp)
+  if (klass == RTPCC_MPRTP_CLASS_CONGESTED && (p->cap || p->ramp)
       && p->parked_until == RTPCC_TIME_NONE) {
     p->parked_until = now + s->config.park_time;
     p->parks++;
   }
-  if (p->klass <= RTPCC_MPRTP_CLASS_LOSSY && p->ramp) {
+  if (klass <= RTPCC_MPRTP_CLASS_LOSSY && p->ramp) {
     /* by a tenth of the rate it came back with, or of the controller's
      * rate now if that grew meanwhile */
     p->ramp += MAX (p->ramp_step, (guint64) (s->config.handback_step *
@@ -608,12 +481,8 @@ rtpcc_mprtp_sched_on_interval (RtpccMprtpSched * s, guint path,
     if (p->ramp >= p->rate)
       p->ramp = 0;
   }
-  target = class_share (s, p->klass);
-  /* taken at once, handed back a step per interval */
-  if (target < p->share)
-    p->share = target;
-  else
-    p->share = MIN (target, p->share + s->config.handback_step);
+  rtpcc_mprtp_classifier_approach (&p->cls, class_share (s, klass),
+      s->config.handback_step);
   recompute (s, now);
 }
 
@@ -621,32 +490,14 @@ gboolean
 rtpcc_mprtp_sched_on_report (RtpccMprtpSched * s, guint path, RtpccTime now,
     const RtpccMprtpSubflowReport * r)
 {
-  Path *p;
-  gint64 expected, lost, discarded = 0;
+  guint64 expected, lost, discarded;
 
-  if (path >= s->n || r == NULL)
+  if (path >= s->n || r == NULL
+      || !rtpcc_mprtp_classifier_interval (&s->path[path].cls, r, &expected,
+          &lost, &discarded))
     return FALSE;
-  p = &s->path[path];
-  if (!p->have_report) {
-    p->have_report = TRUE;
-    p->prev_ext_high = r->rr.ext_highest_seq;
-    p->prev_cum_lost = r->rr.cumulative_lost;
-    p->prev_discards = r->has_discards ? r->discards : 0;
-    return TRUE;
-  }
-  expected = (gint32) (r->rr.ext_highest_seq - p->prev_ext_high);
-  if (expected < 0)
-    return FALSE;
-  lost = (gint64) r->rr.cumulative_lost - p->prev_cum_lost;
-  if (r->has_discards)
-    discarded = (gint32) (r->discards - p->prev_discards);
-  p->prev_ext_high = r->rr.ext_highest_seq;
-  p->prev_cum_lost = r->rr.cumulative_lost;
-  if (r->has_discards)
-    p->prev_discards = r->discards;
-  /* duplicates can make the loss negative (RFC 3550 A.3): no loss */
-  rtpcc_mprtp_sched_on_interval (s, path, now, (guint64) expected,
-      (guint64) MAX (lost, 0), (guint64) MAX (discarded, 0));
+  /* nothing expected (the first report): no interval */
+  rtpcc_mprtp_sched_on_interval (s, path, now, expected, lost, discarded);
   return TRUE;
 }
 
@@ -694,6 +545,22 @@ rtpcc_mprtp_sched_tick (RtpccMprtpSched * s, RtpccTime now)
     recompute (s, now);
 }
 
+gboolean
+rtpcc_mprtp_sched_take_losses (RtpccMprtpSched * s)
+{
+  gboolean lost = FALSE;
+
+  for (guint i = 0; i < s->n; i++) {
+    Path *p = &s->path[i];
+
+    if (p->failures > p->seen_failures || p->collapses > p->seen_collapses)
+      lost = TRUE;
+    p->seen_failures = p->failures;
+    p->seen_collapses = p->collapses;
+  }
+  return lost;
+}
+
 RtpccTime
 rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * s)
 {
@@ -715,152 +582,6 @@ rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * s)
   return t;
 }
 
-/* The split weight of path @i: its allowed rate, or without any rate yet
- * an equal share for every live path. */
-static guint64
-weight (const RtpccMprtpSched * s, guint i, gboolean any)
-{
-  if (any)
-    return s->path[i].allowed;
-  return s->path[i].failed ? 0 : 1000000;
-}
-
-/* TRUE if @a is a better path than @b for key frames: the lower class,
- * then the higher capacity/latency. */
-static gboolean
-better (const RtpccMprtpSched * s, guint a, guint b)
-{
-  const Path *x = &s->path[a], *y = &s->path[b];
-
-  if (x->klass != y->klass)
-    return x->klass < y->klass;
-  return (gdouble) x->allowed / (gdouble) order_latency (x) >
-      (gdouble) y->allowed / (gdouble) order_latency (y);
-}
-
-static gint
-best_path (const RtpccMprtpSched * s, gboolean by_rtt)
-{
-  gint best = -1;
-
-  for (guint i = 0; i < s->n; i++) {
-    const Path *p = &s->path[i];
-
-    if (p->allowed == 0)
-      continue;
-    if (best < 0) {
-      best = (gint) i;
-      continue;
-    }
-    if (by_rtt) {
-      RtpccTime a = p->srtt, b = s->path[best].srtt;
-      if (a != b) {
-        if (b == RTPCC_TIME_NONE || (a != RTPCC_TIME_NONE && a < b))
-          best = (gint) i;
-        continue;
-      }
-    }
-    if (better (s, i, (guint) best))
-      best = (gint) i;
-  }
-  return best;
-}
-
-/* Start-time fair queueing over the allowed rates (Goyal et al., SFQ): a
- * path's tag advances by size/rate per packet it takes; a packet goes to
- * the path with the smallest start tag, a tag being never below the last
- * packet's start, so a path that idled (passive, or under its share) gets
- * no credit for it. */
-static gdouble
-service (guint size, guint64 w)
-{
-  return (gdouble) size * 8.0 * 1e9 / (gdouble) w;
-}
-
-guint
-rtpcc_mprtp_sched_pick (RtpccMprtpSched * s, RtpccTime now, guint size,
-    RtpccMprtpPacketFlags flags)
-{
-  gint pick = -1;
-  gboolean any = FALSE;
-  Path *p;
-
-  if (s->n > 1) {
-    for (guint i = 0; i < s->n; i++)
-      any |= s->path[i].allowed > 0;
-    if (any && (flags & RTPCC_MPRTP_PACKET_RETRANSMISSION))
-      pick = best_path (s, TRUE);
-    else if (any && (flags & RTPCC_MPRTP_PACKET_KEYFRAME))
-      pick = best_path (s, FALSE);
-    if (pick < 0) {
-      gdouble best_start = G_MAXDOUBLE, best_finish = G_MAXDOUBLE;
-
-      /* the smallest start tag; among equal ones the earliest finish */
-      for (guint i = 0; i < s->n; i++) {
-        guint64 w = weight (s, i, any);
-        gdouble start, finish;
-
-        if (w == 0)
-          continue;
-        start = MAX (s->path[i].vt, s->vstart);
-        finish = start + service (size, w);
-        if (start < best_start || (start == best_start
-                && finish < best_finish)) {
-          best_start = start;
-          best_finish = finish;
-          pick = (gint) i;
-        }
-      }
-    }
-    if (pick < 0)
-      pick = 0;                 /* every path failed and none has a rate */
-    p = &s->path[pick];
-    {
-      guint64 w = weight (s, (guint) pick, any);
-      gdouble start = MAX (p->vt, s->vstart);
-
-      /* a key frame or retransmission is charged to its path but does
-       * not move the others' clock */
-      if (!(flags & (RTPCC_MPRTP_PACKET_KEYFRAME |
-                  RTPCC_MPRTP_PACKET_RETRANSMISSION)))
-        s->vstart = start;
-      p->vt = start + service (size, w ? w : 1000000);
-    }
-  } else {
-    p = &s->path[0];
-  }
-
-  p->packets++;
-  p->bytes += size;
-  if (flags & RTPCC_MPRTP_PACKET_KEYFRAME)
-    p->keyframe_packets++;
-  if (flags & RTPCC_MPRTP_PACKET_RETRANSMISSION)
-    p->rtx_packets++;
-  if (p->first_unanswered == RTPCC_TIME_NONE)
-    p->first_unanswered = now;
-  return (guint) (p - s->path);
-}
-
-gint
-rtpcc_mprtp_sched_probe (RtpccMprtpSched * s, RtpccTime now)
-{
-  if (s->n == 1 || s->config.probe_interval <= 0)
-    return -1;
-  for (guint i = 0; i < s->n; i++) {
-    Path *p = &s->path[i];
-
-    if (p->allowed > 0)
-      continue;
-    if (p->probed_at == RTPCC_TIME_NONE
-        || now - p->probed_at >= s->config.probe_interval) {
-      p->probed_at = now;
-      p->probes++;
-      return (gint) i;
-    }
-  }
-  return -1;
-}
-
 guint64
 rtpcc_mprtp_sched_get_encoder_rate (const RtpccMprtpSched * s)
 {
@@ -879,9 +600,9 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
   memset (info, 0, sizeof (*info));
   info->state = p->failed ? RTPCC_MPRTP_PATH_FAILED : (p->active || s->n == 1)
       ? RTPCC_MPRTP_PATH_ACTIVE : RTPCC_MPRTP_PATH_PASSIVE;
-  info->klass = p->klass;
-  info->congested_run = p->mild_run;
-  info->share = p->share;
+  info->klass = p->cls.klass;
+  info->congested_run = p->cls.mild_run;
+  info->share = p->cls.share;
   info->rate = p->rate;
   info->allowed = p->allowed;
   info->srtt = p->srtt;

@@ -88,16 +88,9 @@
 #include <rtpcc/common.h>
 #include <rtpcc/mprtp/ext.h>
 #include <rtpcc/mprtp/couple.h>
+#include <rtpcc/mprtp/classify.h>
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  RTPCC_MPRTP_CLASS_NON_CONGESTED = 0,
-  RTPCC_MPRTP_CLASS_LOSSY,
-  RTPCC_MPRTP_CLASS_MILDLY_CONGESTED,
-  RTPCC_MPRTP_CLASS_CONGESTED,
-} RtpccMprtpPathClass;
 
 typedef enum
 {
@@ -106,7 +99,6 @@ typedef enum
   RTPCC_MPRTP_PATH_FAILED,
 } RtpccMprtpPathState;
 
-const gchar *rtpcc_mprtp_path_class_name (RtpccMprtpPathClass klass);
 const gchar *rtpcc_mprtp_path_state_name (RtpccMprtpPathState state);
 
 typedef struct
@@ -181,6 +173,10 @@ gboolean rtpcc_mprtp_sched_on_report (RtpccMprtpSched * sched, guint path,
 
 /* Failure detection; call at next_timeout() (and whenever convenient). */
 void rtpcc_mprtp_sched_tick (RtpccMprtpSched * sched, RtpccTime now);
+/* TRUE when a path failed or collapsed since the last call: what was in
+ * flight on it is lost (a sender asks the encoder for a key frame then,
+ * rather than the picture waiting for the next one). */
+gboolean rtpcc_mprtp_sched_take_losses (RtpccMprtpSched * sched);
 /* When a path would be declared failed if nothing arrives before
  * (RTPCC_TIME_NONE: no deadline). */
 RtpccTime rtpcc_mprtp_sched_next_timeout (RtpccMprtpSched * sched);

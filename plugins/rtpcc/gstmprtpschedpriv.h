@@ -1,0 +1,42 @@
+/* mprtpsched's insides, shared by its two files: gstmprtpsched.c (the
+ * element: pads, the paths, streaming, states) and gstmprtpschedprops.c
+ * (the properties and the stats).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __GST_MPRTP_SCHED_PRIV_H__
+#define __GST_MPRTP_SCHED_PRIV_H__
+
+#include "gstmprtpsched.h"
+
+G_BEGIN_DECLS
+
+#define DEFAULT_EXT_ID 5
+#define DEFAULT_ENCODER_CONTROL GST_RTPCC_ENCODER_CONTROL_AUTO
+#define DEFAULT_MAX_BITRATE 0
+#define DEFAULT_LATENCY_BOUND 500
+#define DEFAULT_PROBE_INTERVAL 1000
+
+enum
+{
+  PROP_0,
+  PROP_EXT_ID,
+  PROP_ENCODER_CONTROL,
+  PROP_MAX_BITRATE,
+  PROP_LATENCY_BOUND,
+  PROP_PROBE_INTERVAL,
+  PROP_TARGET_BITRATE,
+  PROP_STATS,
+};
+
+/* gstmprtpschedprops.c */
+G_GNUC_INTERNAL void gst_mprtp_sched_install_properties (GObjectClass *
+    klass);
+G_GNUC_INTERNAL void gst_mprtp_sched_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+G_GNUC_INTERNAL void gst_mprtp_sched_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+
+G_END_DECLS
+
+#endif /* __GST_MPRTP_SCHED_PRIV_H__ */
