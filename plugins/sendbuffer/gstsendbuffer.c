@@ -57,6 +57,8 @@
 #include <string.h>
 #include <gst/rtp/gstrtpbuffer.h>
 
+#include <rtpcc/feedback/rtpext.h>
+
 #include "gstsendbuffer.h"
 #include "gstsendbufferpad.h"
 #include "gstsendbufferstats.h"
@@ -446,11 +448,14 @@ gst_send_buffer_loop (gpointer user_data)
   /* no holes per SSRC for what the policy dropped: deliberate drops must
    * not look like network loss to the receiver and the controller */
   if (out.seq != out.packet.seq) {
-    /* the header was checked when the buffer came in (describe): the
-     * seq is at bytes 2-3 */
-    guint8 seq[2] = { out.seq >> 8, out.seq & 0xff };
+    GstMapInfo map;
+
     buf = gst_buffer_make_writable (buf);
-    gst_buffer_fill (buf, 2, seq, sizeof seq);
+    if (gst_buffer_map (buf, &map, GST_MAP_READWRITE)) {
+      /* valid RTP: describe() checked it when the buffer came in */
+      rtpcc_rtp_set_seq (map.data, map.size, out.seq);
+      gst_buffer_unmap (buf, &map);
+    }
   }
   push_sticky (self);
   ret = gst_pad_push (self->srcpad, buf);

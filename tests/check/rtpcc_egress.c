@@ -4,6 +4,9 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/feedback/rtpext.h>
+
+#include <string.h>
 
 #define MS(x) RTPCC_MSEC (x)
 
@@ -193,6 +196,43 @@ GST_START_TEST (test_probe)
 
 GST_END_TEST;
 
+/* Renumbering in place (sendbuffer): only the sequence number changes,
+ * and nothing is written into what is not RTP. */
+GST_START_TEST (test_set_seq)
+{
+  RtpccRtpInfo i = { 0 };
+  guint8 pkt[32], before[32];
+  gsize n;
+  RtpccRtpLayout l;
+
+  i.ssrc = 0x11223344;
+  i.seq = 65535;
+  i.rtp_ts = 0xdeadbeef;
+  i.pt = 96;
+  i.marker = TRUE;
+  n = rtpcc_rtp_write_header (&i, pkt, sizeof pkt);
+  fail_unless_equals_int (n, 12);
+  memset (pkt + n, 0xa5, sizeof pkt - n);
+  memcpy (before, pkt, sizeof pkt);
+  fail_unless (rtpcc_rtp_set_seq (pkt, sizeof pkt, 7));
+  fail_unless (rtpcc_rtp_parse_layout (pkt, sizeof pkt, &l));
+  fail_unless_equals_int (l.seq, 7);
+  fail_unless_equals_int (l.ssrc, 0x11223344);
+  fail_unless_equals_int (l.timestamp, 0xdeadbeef);
+  fail_unless (l.marker && l.pt == 96);
+  fail_unless (memcmp (pkt, before, 2) == 0);
+  fail_unless (memcmp (pkt + 4, before + 4, sizeof pkt - 4) == 0);
+  /* not RTP (version 0, too short): untouched */
+  pkt[0] = 0;
+  memcpy (before, pkt, sizeof pkt);
+  fail_if (rtpcc_rtp_set_seq (pkt, sizeof pkt, 9));
+  fail_if (rtpcc_rtp_set_seq (before, 8, 9));
+  fail_unless (memcmp (pkt, before, sizeof pkt) == 0);
+  fail_if (rtpcc_rtp_set_seq (NULL, 0, 9));
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_egress_suite (void)
 {
@@ -203,6 +243,7 @@ rtpcc_egress_suite (void)
   tcase_add_test (tc, test_queue);
   tcase_add_test (tc, test_write);
   tcase_add_test (tc, test_probe);
+  tcase_add_test (tc, test_set_seq);
   return s;
 }
 

@@ -101,6 +101,17 @@ rtpcc_rtp_parse (const guint8 * pkt, gsize len, gsize size,
   return TRUE;
 }
 
+gboolean
+rtpcc_rtp_set_seq (guint8 * pkt, gsize len, guint16 seq)
+{
+  RtpccRtpLayout l;
+
+  if (!pkt || !rtpcc_rtp_parse_layout (pkt, len, &l))
+    return FALSE;
+  rtpcc_wr16 (pkt + 2, seq);
+  return TRUE;
+}
+
 gsize
 rtpcc_rtp_write_header (const RtpccRtpInfo * info, guint8 * out, gsize max)
 {

@@ -86,6 +86,10 @@ gboolean rtpcc_rtp_header_size (const guint8 * pkt, gsize len,
  * RTP (rtpcc_rtp_parse_layout's checks on what is at hand). */
 gboolean rtpcc_rtp_parse (const guint8 * pkt, gsize len, gsize size,
     guint8 twcc_ext_id, RtpccRtpInfo * info, gsize * header_len);
+/* Sets the sequence number of the RTP packet @pkt (@len bytes) to @seq in
+ * place (a renumbering, e.g. sendbuffer closing the holes its own drops
+ * left). FALSE, @pkt untouched, unless it is valid RTP. */
+gboolean rtpcc_rtp_set_seq (guint8 * pkt, gsize len, guint16 seq);
 /* A 12-byte RTP header (no CSRC, extension or padding) from @info's ssrc,
  * seq, rtp_ts, pt and marker; 0 if @max is too small. */
 gsize rtpcc_rtp_write_header (const RtpccRtpInfo * info, guint8 * out,
