@@ -243,13 +243,10 @@ send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
   }
   /* MPRTP: the sender numbered the packet by its subflow seq; the wire
    * gets the media's seq back (the FSSN stays in the extension) */
-  if (g_atomic_int_get (&self->mprtp_ext_id) > 0 && map.size >= 4
-      && w->head_len >= 4 && w->head_len <= sizeof head) {
-    memcpy (head, w->head, w->head_len);
-    head[2] = map.data[2];
-    head[3] = map.data[3];
+  if (g_atomic_int_get (&self->mprtp_ext_id) > 0
+      && rtpcc_mprtp_wire_header (w->head, w->head_len, map.data, map.size,
+          head, sizeof head) > 0)
     head_bytes = head;
-  }
   send_pieces (self, FALSE, head_bytes, w->head_len, map.data + w->tail_offset,
       map.size > w->tail_offset ? map.size - w->tail_offset : 0);
   gst_buffer_unmap (b, &map);
@@ -737,17 +734,13 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
 
     if (ext_id > 0) {
-      RtpccMprtpSubflow sf;
-      gsize hdr_len;
       /* the sender gets a copy of the header numbered by the subflow seq
        * (it reads nothing past the header; send_packet puts the media seq
        * back) */
-      if (rtpcc_mprtp_read_subflow (map.data, map.size, (guint8) ext_id, &sf)
-          && rtpcc_rtp_header_size (map.data, map.size, &hdr_len)
-          && hdr_len <= sizeof head) {
-        memcpy (head, map.data, hdr_len);
-        head[2] = sf.fssn >> 8;
-        head[3] = sf.fssn & 0xff;
+      gsize hdr_len = rtpcc_mprtp_subflow_header (map.data, map.size,
+          (guint8) ext_id, head, sizeof head);
+
+      if (hdr_len > 0) {
         data = head;
         len = hdr_len;
       } else {

@@ -107,6 +107,51 @@ GST_END_TEST;
 
 /* Every truncation and every single-byte corruption: never a crash, and a
  * subflow read back is only ever one that is really in the bytes. */
+/* A path's sender is given the header numbered by the FSSN; the wire gets
+ * the media seq back, everything else as the sender wrote it. */
+GST_START_TEST (test_subflow_numbering)
+{
+  guint8 p[64], tagged[64], head[64], wire[64];
+  gsize n = make_rtp (p), m, h;
+  RtpccMprtpSubflow sf = { 2, 0xBEEF };
+
+  m = rtpcc_mprtp_add_subflow (p, n, 3, &sf, tagged, sizeof tagged);
+  fail_unless (m > n);
+  h = rtpcc_mprtp_subflow_header (tagged, m, 3, head, sizeof head);
+  fail_unless_equals_int (h, m - 4);    /* the header, not the payload */
+  fail_unless_equals_int (head[2], 0xBE);
+  fail_unless_equals_int (head[3], 0xEF);
+  fail_unless (memcmp (head, tagged, 2) == 0);
+  fail_unless (memcmp (head + 4, tagged + 4, h - 4) == 0);
+  /* absent element, wrong id, not RTP, no room: nothing */
+  fail_unless_equals_int (rtpcc_mprtp_subflow_header (p, n, 3, head,
+          sizeof head), 0);
+  fail_unless_equals_int (rtpcc_mprtp_subflow_header (tagged, m, 4, head,
+          sizeof head), 0);
+  fail_unless_equals_int (rtpcc_mprtp_subflow_header (tagged, 8, 3, head,
+          sizeof head), 0);
+  fail_unless_equals_int (rtpcc_mprtp_subflow_header (tagged, m, 3, head,
+          h - 1), 0);
+
+  /* the sender changed a byte of its own (the marker): kept; the seq is
+   * the media's again */
+  head[1] &= 0x7f;
+  fail_unless_equals_int (rtpcc_mprtp_wire_header (head, h, tagged, m, wire,
+          sizeof wire), h);
+  fail_unless_equals_int (wire[2], 0x12);
+  fail_unless_equals_int (wire[3], 0x34);
+  fail_unless_equals_int (wire[1], head[1]);
+  fail_unless (memcmp (wire + 4, head + 4, h - 4) == 0);
+  fail_unless_equals_int (rtpcc_mprtp_wire_header (head, 8, tagged, m, wire,
+          sizeof wire), 0);
+  fail_unless_equals_int (rtpcc_mprtp_wire_header (head, h, tagged, 8, wire,
+          sizeof wire), 0);
+  fail_unless_equals_int (rtpcc_mprtp_wire_header (head, h, tagged, m, wire,
+          h - 1), 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_subflow_truncated_and_corrupt)
 {
   guint8 p[64], out[64], bad[64];
@@ -406,6 +451,7 @@ rtpcc_mprtp_ext_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_subflow_element_bytes);
   tcase_add_test (tc, test_subflow_in_packet);
+  tcase_add_test (tc, test_subflow_numbering);
   tcase_add_test (tc, test_subflow_truncated_and_corrupt);
   suite_add_tcase (s, tc_rtcp);
   tcase_add_test (tc_rtcp, test_mprtcp_bytes);

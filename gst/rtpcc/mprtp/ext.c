@@ -62,6 +62,34 @@ rtpcc_mprtp_read_subflow (const guint8 * pkt, gsize len, guint8 id,
   return rtpcc_mprtp_subflow_parse (d, n, sf);
 }
 
+gsize
+rtpcc_mprtp_subflow_header (const guint8 * pkt, gsize len, guint8 id,
+    guint8 * out, gsize max)
+{
+  RtpccMprtpSubflow sf;
+  gsize hdr_len;
+
+  if (!rtpcc_mprtp_read_subflow (pkt, len, id, &sf)
+      || !rtpcc_rtp_header_size (pkt, len, &hdr_len) || hdr_len > max)
+    return 0;
+  memcpy (out, pkt, hdr_len);
+  rtpcc_wr16 (out + 2, sf.fssn);
+  return hdr_len;
+}
+
+gsize
+rtpcc_mprtp_wire_header (const guint8 * head, gsize head_len,
+    const guint8 * pkt, gsize len, guint8 * out, gsize max)
+{
+  if (head_len < RTPCC_RTP_HEADER_MIN || head_len > max
+      || len < RTPCC_RTP_HEADER_MIN)
+    return 0;
+  memcpy (out, head, head_len);
+  out[2] = pkt[2];
+  out[3] = pkt[3];
+  return head_len;
+}
+
 /* ---- MPRTCP ------------------------------------------------------------ */
 
 gsize

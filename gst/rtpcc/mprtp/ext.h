@@ -95,6 +95,21 @@ gsize rtpcc_mprtp_add_subflow (const guint8 * pkt, gsize len, guint8 id,
 gboolean rtpcc_mprtp_read_subflow (const guint8 * pkt, gsize len, guint8 id,
     RtpccMprtpSubflow * sf);
 
+/* One path of a multipath stream numbers its packets by the subflow
+ * sequence number (FSSN): its sender, controller and feedback count that
+ * space, while the wire keeps the media's sequence number for the decoder.
+ * rtpcc_mprtp_subflow_header() copies the RTP header of @pkt into @out
+ * with the FSSN of its subflow element @id as the sequence number (what
+ * the path's sender is given); 0 if the element is absent or invalid, the
+ * packet is not RTP, or the header does not fit @max. */
+gsize rtpcc_mprtp_subflow_header (const guint8 * pkt, gsize len, guint8 id,
+    guint8 * out, gsize max);
+/* The header to send: the sender's @head (numbered by FSSN) with the
+ * media sequence number of the original @pkt back, into @out; 0 if either
+ * is shorter than an RTP header or @head does not fit @max. */
+gsize rtpcc_mprtp_wire_header (const guint8 * head, gsize head_len,
+    const guint8 * pkt, gsize len, guint8 * out, gsize max);
+
 /* ---- MPRTCP ------------------------------------------------------------ */
 
 #define RTPCC_MPRTCP_PT 211
