@@ -83,7 +83,6 @@ struct _GstFecEnc
   RtpccFecEncoder *enc;
   GstSegment segment;
   RtpccTime last_now;
-  RtpccTime gap_ewma;           /* media inter-arrival, for the time bound */
   RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
   guint64 target_events;
 
@@ -153,27 +152,21 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   GstFecEnc *self = GST_FEC_ENC (parent);
   GstFecOut out = GST_FEC_OUT_INIT;
   GstMapInfo map;
-  RtpccTime now, prev, dl;
+  RtpccTime now;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
   g_mutex_lock (&self->lock);
-  prev = self->last_now;
   now = get_now (self, buf);
-  if (prev > 0)
-    self->gap_ewma = self->gap_ewma == 0 ? now - prev :
-        (7 * self->gap_ewma + (now - prev)) / 8;
   /* an expired block's parity goes before the new packet */
   rtpcc_fec_encoder_poll (self->enc, now);
   collect (self, &out, buf, now);
   rtpcc_fec_encoder_push (self->enc, map.data, map.size, now);
-  /* if the next packet is expected after the bound, close the block now
-   * rather than leave it to the timer */
-  dl = rtpcc_fec_encoder_next_deadline (self->enc);
-  if (dl != RTPCC_TIME_INFINITE && now + self->gap_ewma >= dl)
-    rtpcc_fec_encoder_poll (self->enc, dl);
+  /* the next packet expected after the bound: close the block now rather
+   * than leave it to the timer */
+  rtpcc_fec_encoder_close_early (self->enc, now);
   rtpcc_rate_window_push (&self->media_window, now, map.size);
   gst_buffer_unmap (buf, &map);
   gst_fec_out_add (&out, buf);

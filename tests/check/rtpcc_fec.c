@@ -381,6 +381,46 @@ GST_END_TEST;
 
 /* Event-driven: the caller polls at next_deadline(); no parity is later
  * than the first protected packet + max-block-time. */
+/* close_early: with packets every 10 ms and a 25 ms bound, the block is
+ * closed at the push whose successor would come after the bound (20 ms),
+ * so its parity leaves with that packet rather than at the timer. */
+GST_START_TEST (test_close_early)
+{
+  RtpccFecEncoderConfig cfg;
+  RtpccFecEncoder *enc;
+  RtpccRng rng;
+  GBytes *fec;
+
+  rtpcc_fec_encoder_config_init (&cfg);
+  cfg.n = 14;
+  cfg.max_block_time = RTPCC_MSEC (25);
+  enc = rtpcc_fec_encoder_new (&cfg, NULL);
+  rtpcc_rng_init (&rng, 5);
+  for (guint i = 0; i < 3; i++) {
+    GBytes *p = make_packet (&rng, (guint16) (100 + i), i * 900);
+    gsize len;
+    const guint8 *d = g_bytes_get_data (p, &len);
+    RtpccTime now = RTPCC_MSEC (10) * i;
+
+    rtpcc_fec_encoder_push (enc, d, len, now);
+    rtpcc_fec_encoder_close_early (enc, now);
+    fec = rtpcc_fec_encoder_pop (enc);
+    /* 0 and 10 ms: the next packet (+10 ms) is within the bound */
+    if (i < 2)
+      fail_unless (fec == NULL, "closed at %u", i);
+    else
+      fail_unless (fec != NULL, "not closed at 20 ms");
+    if (fec)
+      g_bytes_unref (fec);
+    g_bytes_unref (p);
+  }
+  /* nothing open any more */
+  fail_unless (rtpcc_fec_encoder_next_deadline (enc) == RTPCC_TIME_INFINITE);
+  rtpcc_fec_encoder_free (enc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_max_block_time)
 {
   static const RtpccFecScheme schemes[] = { RTPCC_FEC_SCHEME_XOR,
@@ -703,6 +743,7 @@ rtpcc_fec_suite (void)
   tcase_add_test (tc, test_xor_2d_bursts);
   tcase_add_test (tc, test_parity_rate);
   tcase_add_test (tc, test_max_block_time);
+  tcase_add_test (tc, test_close_early);
   tcase_add_test (tc, test_corrupt_fec);
   tcase_add_test (tc, test_deadline_and_order);
   tcase_add_test (tc, test_stream_ge_loss);

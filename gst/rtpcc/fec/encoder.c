@@ -27,6 +27,10 @@ struct _RtpccFecEncoder
   guint32 last_ts;
   RtpccTime first_time;
   RtpccFecRsCache rs;
+  /* media inter-arrival (EWMA 1/8), for closing a block before a packet
+   * that would come after its time bound */
+  RtpccTime last_push;
+  RtpccTime gap_ewma;
 };
 
 void
@@ -333,6 +337,15 @@ rtpcc_fec_encoder_next_deadline (RtpccFecEncoder * enc)
 }
 
 void
+rtpcc_fec_encoder_close_early (RtpccFecEncoder * enc, RtpccTime now)
+{
+  RtpccTime dl = rtpcc_fec_encoder_next_deadline (enc);
+
+  if (dl != RTPCC_TIME_INFINITE && now + enc->gap_ewma >= dl)
+    rtpcc_fec_encoder_poll (enc, dl);
+}
+
+void
 rtpcc_fec_encoder_flush (RtpccFecEncoder * enc)
 {
   close_block (enc, FALSE);
@@ -347,6 +360,10 @@ rtpcc_fec_encoder_push (RtpccFecEncoder * enc, const guint8 * rtp, gsize len,
 
   enc->stats.media_packets++;
   enc->stats.media_bytes += len;
+  if (enc->last_push > 0 && now >= enc->last_push)
+    enc->gap_ewma = enc->gap_ewma == 0 ? now - enc->last_push :
+        (7 * enc->gap_ewma + (now - enc->last_push)) / 8;
+  enc->last_push = now;
   if (!enc->enabled)
     return;
   rtpcc_fec_encoder_poll (enc, now);

@@ -193,6 +193,11 @@ void rtpcc_fec_encoder_push (RtpccFecEncoder * enc, const guint8 * rtp,
 void rtpcc_fec_encoder_poll (RtpccFecEncoder * enc, RtpccTime now);
 /* Earliest time poll() has something to do; RTPCC_TIME_INFINITE if none. */
 RtpccTime rtpcc_fec_encoder_next_deadline (RtpccFecEncoder * enc);
+/* After a push at @now: if the next media packet, expected one mean
+ * inter-arrival later, would come after the open block's time bound, the
+ * block is closed now (its parity goes with this packet, not a gap
+ * later). */
+void rtpcc_fec_encoder_close_early (RtpccFecEncoder * enc, RtpccTime now);
 /* Closes every open block now (EOS). */
 void rtpcc_fec_encoder_flush (RtpccFecEncoder * enc);
 /* Next queued FEC packet (a whole RTP packet), or NULL. */
