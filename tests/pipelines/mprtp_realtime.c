@@ -174,7 +174,8 @@ call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
     guint key_int)
 {
   call_start_with (c, rate_kbps, delay_ms, key_int, "pb",
-      "playoutbuffer name=pb max-delay=400", "", "", "", "controller=gcc min-bitrate=150000 max-bitrate=3000000 "
+      "playoutbuffer name=pb max-delay=400", "", "", "",
+      "controller=gcc min-bitrate=150000 max-bitrate=3000000 "
       "start-bitrate=400000");
 }
 
@@ -583,8 +584,8 @@ GST_START_TEST (test_reports_classify)
      * "lossy" (share 0.75), a third from "mildly congested" (0.5), a fifth
      * as "congested" (0.25); the bound lies between "lossy" and "mildly
      * congested" (0.23-0.34 measured; 0.47 with the reports ignored) */
-    fail_unless (marked && late1 > 0 && share1 < 0.39, "path 1 carried %.3f of the "
-        "media", share1);
+    fail_unless (marked && late1 > 0 && share1 < 0.39, "path 1 carried "
+        "%.3f of the media", share1);
   }
   gst_object_unref (fwd1);
   g_free (klass[0]);
@@ -663,8 +664,8 @@ GST_START_TEST (test_fec_per_path)
    * (without fecenc the same run skips nearly all of it: 35 of 38) */
   fail_unless (skipped * 3 < lost1 * 2, "playout skipped %" G_GUINT64_FORMAT
       " with %" G_GUINT64_FORMAT " lost", skipped, lost1);
-  /* the path's FEC did not make its sender or the scheduler see loss on
-   * the clean path */
+  /* FEC on its own SSRC and sequence space: the clean path's receiver
+   * counts no loss */
   fail_unless_equals_uint64 (rt_stat_u64 (c.src[0], "packets-lost"), 0);
 
   for (guint i = 0; i < 2; i++)
