@@ -147,6 +147,7 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
   gst_element_add_pad (GST_ELEMENT_CAST (self), self->srcpad);
 
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->sticky_lock);
   /* without a clock the system clock times the playout (as "now" does) */
   gst_rtpcc_timed_task_init (&self->task, GST_ELEMENT_CAST (self),
       self->srcpad, &self->lock, TRUE);
@@ -176,6 +177,7 @@ gst_playout_buffer_finalize (GObject * object)
   rtpcc_playout_free (self->playout, (GDestroyNotify) gst_buffer_unref);
   gst_rtpcc_timed_task_clear (&self->task);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->sticky_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -402,6 +404,28 @@ gst_playout_buffer_flush_locked (GstPlayoutBuffer * self)
     rtpcc_playout_reset (self->playout, (GDestroyNotify) gst_buffer_unref);
 }
 
+/* Pushes @event (taken) if it is the first of its kind (*@sent) from any
+ * subflow, else drops it. Under sticky_lock: a second subflow's copy waits
+ * until the first is downstream, so that subflow's data, queued after it,
+ * cannot be played out ahead of the stream-start, caps or segment. */
+static gboolean
+forward_first (GstPlayoutBuffer * self, gboolean * sent, GstEvent * event)
+{
+  gboolean forward, ret = TRUE;
+
+  g_mutex_lock (&self->sticky_lock);
+  g_mutex_lock (&self->lock);
+  forward = !*sent;
+  *sent = TRUE;
+  g_mutex_unlock (&self->lock);
+  if (forward)
+    ret = gst_pad_push_event (self->srcpad, event);
+  else
+    gst_event_unref (event);
+  g_mutex_unlock (&self->sticky_lock);
+  return ret;
+}
+
 static gboolean
 gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
     GstEvent * event)
@@ -437,7 +461,6 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
       GstCaps *caps;
       const GstStructure *s;
       gint rate = 0;
-      gboolean forward;
 
       gst_event_parse_caps (event, &caps);
       s = gst_caps_get_structure (caps, 0);
@@ -451,44 +474,23 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
         g_mutex_unlock (&self->lock);
       }
       /* all subflows carry the same stream: the first caps speak for all */
-      g_mutex_lock (&self->lock);
-      forward = !self->sent_caps;
-      self->sent_caps = TRUE;
-      g_mutex_unlock (&self->lock);
-      if (forward)
-        return gst_pad_push_event (self->srcpad, event);
-      gst_event_unref (event);
-      return TRUE;
+      return forward_first (self, &self->sent_caps, event);
     }
-    case GST_EVENT_STREAM_START:{
-      gboolean forward;
-
+    case GST_EVENT_STREAM_START:
       g_mutex_lock (&self->lock);
-      forward = !self->sent_stream_start;
-      self->sent_stream_start = TRUE;
       pdata->eos = FALSE;
       self->eos = FALSE;
       g_mutex_unlock (&self->lock);
-      if (forward)
-        return gst_pad_push_event (self->srcpad, event);
-      gst_event_unref (event);
-      return TRUE;
-    }
+      return forward_first (self, &self->sent_stream_start, event);
     case GST_EVENT_SEGMENT:{
-      gboolean forward;
       GstSegment seg;
 
       /* Output PTS are running times (the playout times), so downstream
        * gets a plain TIME segment from 0. */
       gst_event_unref (event);
-      g_mutex_lock (&self->lock);
-      forward = !self->sent_segment;
-      self->sent_segment = TRUE;
-      g_mutex_unlock (&self->lock);
-      if (!forward)
-        return TRUE;
       gst_segment_init (&seg, GST_FORMAT_TIME);
-      return gst_pad_push_event (self->srcpad, gst_event_new_segment (&seg));
+      return forward_first (self, &self->sent_segment,
+          gst_event_new_segment (&seg));
     }
     case GST_EVENT_EOS:
       g_mutex_lock (&self->lock);

@@ -83,6 +83,9 @@ struct _GstPlayoutBuffer
   gboolean eos;
   GstFlowReturn srcresult;
   gboolean sent_stream_start, sent_caps, sent_segment;
+  /* held while the first stream-start, caps or segment of any subflow is
+   * pushed, so that another subflow's data cannot overtake it */
+  GMutex sticky_lock;
 
   guint64 invalid, ssrc_changes, discard_events, pushed;
   guint64 fillers_other_ssrc;   /* padding-only, not of the current SSRC */

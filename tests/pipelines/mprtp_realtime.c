@@ -84,10 +84,16 @@ relay_new (guint i, guint rate_kbps, guint delay_ms, guint fwd_port,
 }
 
 /* Two paths of @rate_kbps / @delay_ms each; x264enc key frames every
- * @key_int frames. */
+ * @key_int frames. The receiver's paths go to the request pads of the
+ * element named @rx_join, which @rx_merge (up to the depayloader) has,
+ * with a playoutbuffer named pb in it; @tx_pre goes between the payloader
+ * and mprtpsched (ending in "!"), @sched_props for mprtpsched,
+ * @sink_props for both rtpccsinks (controller and its rates). */
 static void
-call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
-    guint key_int)
+call_start_with (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
+    guint key_int, const gchar * rx_join, const gchar * rx_merge,
+    const gchar * tx_pre, const gchar * sched_props, const gchar * path_pre,
+    const gchar * sink_props)
 {
   guint16 port_a[2];
   gint rx_port[2], tx_port[2];
@@ -102,14 +108,17 @@ call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
     c->sock_b[i] = rt_udp_socket_new (&port_b);
   }
 
-  c->rx = rt_parse ("rtpccsrc name=rx0 address=127.0.0.1 port=0 "
+  desc = g_strdup_printf ("rtpccsrc name=rx0 address=127.0.0.1 port=0 "
       "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96\" ! pb.sink_0 "
+      "encoding-name=(string)H264,payload=(int)96\" ! %s.sink_0 "
       "rtpccsrc name=rx1 address=127.0.0.1 port=0 "
       "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96\" ! pb.sink_1 "
-      "playoutbuffer name=pb max-delay=400 ! rtph264depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true", FALSE);
+      "encoding-name=(string)H264,payload=(int)96\" ! %s.sink_1 "
+      "%s ! rtph264depay ! avdec_h264 ! "
+      "fakesink name=vsink sync=false signal-handoffs=true", rx_join, rx_join,
+      rx_merge);
+  c->rx = rt_parse (desc, FALSE);
+  g_free (desc);
   c->vsink = gst_bin_get_by_name (GST_BIN (c->rx), "vsink");
   c->pb = gst_bin_get_by_name (GST_BIN (c->rx), "pb");
   g_signal_connect (c->vsink, "handoff", G_CALLBACK (on_handoff),
@@ -128,12 +137,11 @@ call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
       "horizontal-speed=4 ! video/x-raw,width=640,height=360,framerate=30/1 "
       "! x264enc name=enc tune=zerolatency speed-preset=ultrafast "
       "key-int-max=%u bitrate=600 ! rtph264pay pt=96 config-interval=-1 ! "
-      "mprtpsched name=m "
-      "m.src_0 ! rtpccsink name=s0 controller=gcc min-bitrate=150000 "
-      "max-bitrate=3000000 start-bitrate=400000 host=127.0.0.1 port=%u "
-      "m.src_1 ! rtpccsink name=s1 controller=gcc min-bitrate=150000 "
-      "max-bitrate=3000000 start-bitrate=400000 host=127.0.0.1 port=%u",
-      key_int, port_a[0], port_a[1]);
+      "%s mprtpsched name=m %s "
+      "m.src_0 ! %s rtpccsink name=s0 %s host=127.0.0.1 port=%u "
+      "m.src_1 ! %s rtpccsink name=s1 %s host=127.0.0.1 port=%u",
+      key_int, tx_pre, sched_props, path_pre, sink_props, port_a[0],
+      path_pre, sink_props, port_a[1]);
   c->tx = rt_parse (desc, FALSE);
   g_free (desc);
   fail_unless_equals_int (gst_element_set_state (c->tx, GST_STATE_READY),
@@ -159,6 +167,16 @@ call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
   g_mutex_unlock (&c->frames.lock);
   fail_unless (gst_element_set_state (c->tx, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+call_start (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
+    guint key_int)
+{
+  call_start_with (c, rate_kbps, delay_ms, key_int, "pb",
+      "playoutbuffer name=pb max-delay=400", "", "", "",
+      "controller=gcc min-bitrate=150000 max-bitrate=3000000 "
+      "start-bitrate=400000");
 }
 
 static gboolean
@@ -466,6 +484,198 @@ GST_START_TEST (test_path_failure)
 
 GST_END_TEST;
 
+/* The scheduler classifies a path by the MPRTCP subflow reports that its
+ * receiver really sends. Path 1 loses 15 % of its media on the way, and
+ * arrives 40 ms after path 0, past playoutbuffer's fixed 30 ms of buffering
+ * (in the same latency group, so both paths stay active), so its packets
+ * are also discarded by the playout: its rtpccsrc reports both by
+ * subflow. Losses and discards together are "mildly congested",
+ * three intervals of it "congested" (the thesis' rules): only the reports
+ * carry discards; the paths' own CCFB feedback, which mprtpsched falls back
+ * on while no report has come, shows the loss alone ("lossy" at most). With
+ * both controllers fixed at the same rate and a media requirement below
+ * what they allow, the requirement is split by share: path 1's share of
+ * the media packets falls well below half while path 0 stays clean. */
+#define LOSSY_RUN_S 9.0
+
+GST_START_TEST (test_reports_classify)
+{
+  const guint rate[2] = { 3000, 3000 }, delay[2] = { 10, 50 };
+  Call c;
+  gdouble t;
+  gchar *klass[2] = { NULL, NULL };
+  guint64 media[2] = { 0, 0 }, at_mark[2] = { 0, 0 };
+  gboolean marked = FALSE;
+  guint n_late = 0, n_congested = 0, n_clean0 = 0;
+  GString *series = g_string_new (NULL);
+  GstElement *fwd1;
+
+  call_start_with (&c, rate, delay, 30, "pb", "playoutbuffer name=pb "
+      "mode=fixed min-delay=30 max-delay=400", "", "max-bitrate=400000", "",
+      "controller=fixed start-bitrate=500000");
+  fwd1 = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
+  g_object_set (fwd1, "loss", 0.15, NULL);
+  while (call_sample (&c, LOSSY_RUN_S, &t)) {
+    for (guint i = 0; i < 2; i++) {
+      gchar *state = NULL;
+      GstStructure *s = NULL, *ps;
+      const GValue *list;
+
+      g_object_get (c.sched, "stats", &s, NULL);
+      list = gst_structure_get_value (s, "path-stats");
+      ps = (GstStructure *) gst_value_get_structure (gst_value_list_get_value
+          (list, i));
+      g_free (klass[i]);
+      klass[i] = g_strdup (gst_structure_get_string (ps, "class"));
+      gst_structure_free (s);
+      /* media packets, not key-frame packets: those go to the best path
+       * whatever the shares */
+      media[i] = path_stat (c.sched, i, "packets", &state) -
+          path_stat (c.sched, i, "keyframe-packets", NULL);
+      g_free (state);
+    }
+    if (!marked && t >= LOSSY_RUN_S - 4.0) {
+      marked = TRUE;
+      at_mark[0] = media[0];
+      at_mark[1] = media[1];
+    }
+    if (marked) {
+      n_late++;
+      if (g_strcmp0 (klass[1], "mildly-congested") == 0
+          || g_strcmp0 (klass[1], "congested") == 0)
+        n_congested++;
+      if (g_strcmp0 (klass[0], "non-congested") == 0)
+        n_clean0++;
+    }
+    g_string_append_printf (series, "  t=%5.2f s  classes %s / %s  media "
+        "packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT "\n", t,
+        klass[0], klass[1], media[0], media[1]);
+  }
+  {
+    guint64 late0 = media[0] - at_mark[0];
+    guint64 late1 = media[1] - at_mark[1];
+    gdouble share1 = late0 + late1 > 0 ?
+        (gdouble) late1 / (gdouble) (late0 + late1) : 1.0;
+
+    g_print ("mprtp classification by subflow reports (path 1: 15 %% loss, "
+        "+40 ms):\n%s", series->str);
+    g_print ("  path 1: lost %" G_GUINT64_FORMAT ", subflow reports sent %"
+        G_GUINT64_FORMAT ", received %" G_GUINT64_FORMAT "; playout late %"
+        G_GUINT64_FORMAT "; share of the media over the last 4 s %.3f\n",
+        rt_stat_u64 (c.src[1], "packets-lost"),
+        rt_stat_u64 (c.src[1], "mprtcp-sent"),
+        rt_stat_u64 (c.sink[1], "mprtcp-received"),
+        rt_stat_u64 (c.pb, "late"), share1);
+
+    /* the reports went over the wire and were taken */
+    fail_unless (rt_stat_u64 (c.sink[1], "mprtcp-received") >= 4);
+    fail_unless_equals_uint64 (rt_stat_u64 (c.sink[1], "mprtcp-rejected"), 0);
+    fail_unless (rt_stat_u64 (c.src[1], "packets-lost") > 0);
+    fail_unless (rt_stat_u64 (c.pb, "late") > 0);
+    /* path 1 classified from them over the last 4 s: loss and discards
+     * (the feedback alone would say "lossy" at most; an interval with no
+     * packet lost, a few percent of them at this loss rate, reads
+     * "non-congested"), path 0 clean throughout */
+    fail_unless (n_late > 0 && n_congested * 3 >= n_late * 2, "path 1 "
+        "mildly congested or congested in %u of %u samples", n_congested,
+        n_late);
+    fail_unless_equals_int (n_clean0, n_late);
+    /* and its share cut: half of the packets with equal shares, 3/7 as
+     * "lossy" (share 0.75), a third from "mildly congested" (0.5), a fifth
+     * as "congested" (0.25); the bound lies between "lossy" and "mildly
+     * congested" (0.23-0.34 measured; 0.47 with the reports ignored) */
+    fail_unless (marked && late1 > 0 && share1 < 0.39, "path 1 carried "
+        "%.3f of the media", share1);
+  }
+  gst_object_unref (fwd1);
+  g_free (klass[0]);
+  g_free (klass[1]);
+  call_stop (&c);
+  g_string_free (series, TRUE);
+}
+
+GST_END_TEST;
+
+/* The element right after @e (its src pad's peer's parent). */
+static GstElement *
+next_element (GstElement * e)
+{
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *peer = gst_pad_get_peer (src);
+  GstElement *next = gst_pad_get_parent_element (peer);
+
+  gst_object_unref (peer);
+  gst_object_unref (src);
+  return next;
+}
+
+/* FEC per path, the shape docs/multipath.md gives: fecenc after
+ * mprtpsched on each path (its parity covers the packets as that path
+ * carries them, extension included) and fecdec after each path's
+ * rtpccsrc, before playoutbuffer merges the paths. Path 1 loses 5 % of
+ * what it carries; its fecdec rebuilds lost media from the FEC packets
+ * that crossed that path, so far fewer packets are missing at the playout
+ * than the path lost. */
+GST_START_TEST (test_fec_per_path)
+{
+  const guint rate[2] = { 3000, 3000 }, delay[2] = { 20, 20 };
+  Call c;
+  gdouble t;
+  GstElement *fwd1, *fd[2];
+  guint64 fec[2], recovered[2], bad, lost1, skipped;
+
+  call_start_with (&c, rate, delay, 30, "fecdec ! pb",
+      "playoutbuffer name=pb max-delay=400", "", "",
+      "fecenc n=5 follow-target=false !", "controller=fixed "
+      "start-bitrate=500000");
+  fwd1 = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
+  g_object_set (fwd1, "loss", 0.05, NULL);
+  for (guint i = 0; i < 2; i++)
+    fd[i] = next_element (c.src[i]);
+  while (call_sample (&c, 8.0, &t))
+    continue;
+  for (guint i = 0; i < 2; i++) {
+    fec[i] = rt_stat_u64 (fd[i], "fec-packets");
+    recovered[i] = rt_stat_u64 (fd[i], "recovered");
+  }
+  bad = rt_stat_u64 (fd[0], "bad-recoveries") +
+      rt_stat_u64 (fd[1], "bad-recoveries");
+  lost1 = rt_stat_u64 (c.src[1], "packets-lost");
+  skipped = rt_stat_u64 (c.pb, "skipped");
+  g_print ("mprtp FEC per path (path 1: 5 %% loss): FEC packets %"
+      G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", recovered %"
+      G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", bad recoveries %"
+      G_GUINT64_FORMAT "; path 1 lost %" G_GUINT64_FORMAT " (media and "
+      "FEC); playout skipped %" G_GUINT64_FORMAT ", late %" G_GUINT64_FORMAT
+      "; sinks' mprtp-missing %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+      "\n", fec[0], fec[1], recovered[0], recovered[1], bad, lost1, skipped,
+      rt_stat_u64 (c.pb, "late"), rt_stat_u64 (c.sink[0], "mprtp-missing"),
+      rt_stat_u64 (c.sink[1], "mprtp-missing"));
+
+  /* FEC crossed both paths; each path's fecdec sees its own */
+  fail_unless (fec[0] > 50 && fec[1] > 50);
+  fail_unless (lost1 > 5, "path 1 lost only %" G_GUINT64_FORMAT, lost1);
+  /* path 1's decoder rebuilt lost media, bit-exact (the extension too);
+   * path 0 lost nothing to rebuild */
+  fail_unless (recovered[1] > 0);
+  fail_unless_equals_uint64 (recovered[0], 0);
+  fail_unless_equals_uint64 (bad, 0);
+  /* missing at the playout: at most two thirds of what the path lost
+   * (without fecenc the same run skips nearly all of it: 35 of 38) */
+  fail_unless (skipped * 3 < lost1 * 2, "playout skipped %" G_GUINT64_FORMAT
+      " with %" G_GUINT64_FORMAT " lost", skipped, lost1);
+  /* FEC on its own SSRC and sequence space: the clean path's receiver
+   * counts no loss */
+  fail_unless_equals_uint64 (rt_stat_u64 (c.src[0], "packets-lost"), 0);
+
+  for (guint i = 0; i < 2; i++)
+    gst_object_unref (fd[i]);
+  gst_object_unref (fwd1);
+  call_stop (&c);
+}
+
+GST_END_TEST;
+
 static Suite *
 mprtp_realtime_suite (void)
 {
@@ -476,6 +686,8 @@ mprtp_realtime_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_two_paths);
   tcase_add_test (tc, test_path_failure);
+  tcase_add_test (tc, test_reports_classify);
+  tcase_add_test (tc, test_fec_per_path);
   return s;
 }
 
