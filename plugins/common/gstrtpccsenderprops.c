@@ -8,6 +8,7 @@
 #endif
 
 #include "gstrtpccsenderprops.h"
+#include "gstrtpccstringprop.h"
 
 #define DEFAULT_MIN_BITRATE 150000
 #define DEFAULT_MAX_BITRATE 5000000
@@ -169,22 +170,12 @@ gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
-/* A string property that falls back to @def when set to NULL or "". */
-static void
-set_string_or_default (gchar ** field, const GValue * value, const gchar * def)
-{
-  const gchar *v = g_value_get_string (value);
-
-  g_free (*field);
-  *field = g_strdup (v && *v ? v : def);
-}
-
 static gboolean
 set_locked (GstRtpccSenderProps * p, guint id, const GValue * value)
 {
   switch (id) {
     case GST_RTPCC_SENDER_PROP_CONTROLLER:
-      set_string_or_default (&p->controller, value, p->default_controller);
+      gst_rtpcc_set_string_prop (&p->controller, value, p->default_controller);
       return TRUE;
     case GST_RTPCC_SENDER_PROP_CONTROLLER_PARAMS:
       g_free (p->controller_params);

@@ -26,6 +26,7 @@
 #include "gstrtpccsink.h"
 #include "rtpccelements.h"
 #include "rtpccutil.h"
+#include "gstrtpccstringprop.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpccevent.h"
 #include "gstrtpccsenderprops.h"
@@ -922,13 +923,13 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_HOST:
-      rtpcc_set_string_prop (&self->host, value, DEFAULT_HOST);
+      gst_rtpcc_set_string_prop (&self->host, value, DEFAULT_HOST);
       break;
     case PROP_PORT:
       self->port = g_value_get_int (value);
       break;
     case PROP_BIND_ADDRESS:
-      rtpcc_set_string_prop (&self->bind_address, value, DEFAULT_BIND_ADDRESS);
+      gst_rtpcc_set_string_prop (&self->bind_address, value, DEFAULT_BIND_ADDRESS);
       break;
     case PROP_BIND_PORT:
       self->bind_port = g_value_get_int (value);
@@ -943,7 +944,7 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
       self->rtcp_interval_ms = g_value_get_uint (value);
       break;
     case PROP_CNAME:
-      rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
+      gst_rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
       break;
     case PROP_TWCC_EXT_ID:
       self->twcc_ext_id = g_value_get_uint (value);

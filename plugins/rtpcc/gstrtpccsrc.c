@@ -16,6 +16,7 @@
 #include "rtpccelements.h"
 #include "gstrtpccevent.h"
 #include "rtpccutil.h"
+#include "gstrtpccstringprop.h"
 
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
@@ -841,7 +842,7 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_ADDRESS:
-      rtpcc_set_string_prop (&self->address, value, DEFAULT_ADDRESS);
+      gst_rtpcc_set_string_prop (&self->address, value, DEFAULT_ADDRESS);
       break;
     case PROP_PORT:
       self->port = g_value_get_int (value);
@@ -881,7 +882,7 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
       self->rtcp_interval_ms = g_value_get_uint (value);
       break;
     case PROP_CNAME:
-      rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
+      gst_rtpcc_set_string_prop (&self->cname, value, DEFAULT_CNAME);
       break;
     case PROP_BUFFER_SIZE:
       self->buffer_size = g_value_get_uint (value);

@@ -40,15 +40,6 @@ rtpcc_timespec_until (RtpccTime deadline, struct timespec *ts)
   ts->tv_nsec = d % RTPCC_NSEC_PER_SEC;
 }
 
-/* A string property that falls back to @def when set to NULL or "". */
-static inline void
-rtpcc_set_string_prop (gchar ** field, const GValue * value, const gchar * def)
-{
-  const gchar *v = g_value_get_string (value);
-  g_free (*field);
-  *field = g_strdup (v && *v ? v : def);
-}
-
 /* Asks the kernel to tell, with each datagram, how many it dropped on the
  * socket for want of room (SO_RXQ_OVFL): drops are invisible otherwise. */
 static inline void
