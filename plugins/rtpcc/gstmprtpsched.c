@@ -479,6 +479,13 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     if (k == 0 && (r == GST_FLOW_FLUSHING || r < GST_FLOW_EOS))
       ret = r;
   }
+  /* the encoder gets the surviving paths' rate before the key frame
+   * request, so that an encoder applying both at once codes the key frame
+   * at the rate the paths can carry */
+  if (publish)
+    publish_aggregate (self, publish, media);
+  else if (media > 0)
+    retry_encoder (self, now, media);
   if (key_unit) {
     GST_INFO_OBJECT (self, "a path failed or collapsed: asking for a key "
         "frame");
@@ -486,10 +493,6 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
         gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE,
             TRUE, 0));
   }
-  if (publish)
-    publish_aggregate (self, publish, media);
-  else if (media > 0)
-    retry_encoder (self, now, media);
   return ret;
 }
 
