@@ -95,11 +95,20 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    * bitrates, dropped), and path-stats, a list of
    * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
    * duplicates, key-frame packets, state, class, controller rate, allowed
-   * rate, failures, collapses, parks).
+   * rate, failures, collapses, parks; srtt and feedback-interval, the
+   * path's smoothed RTT and interval between its feedback reports, and
+   * failed-at, the running time of its last failure, all in ns,
+   * GST_CLOCK_TIME_NONE while unknown).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Scheduler statistics",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+}
+
+static guint64
+clock_time_or_none (RtpccTime t)
+{
+  return t == RTPCC_TIME_NONE || t < 0 ? GST_CLOCK_TIME_NONE : (guint64) t;
 }
 
 static GstStructure *
@@ -137,7 +146,11 @@ make_stats (GstMprtpSched * self)
         "allowed", G_TYPE_UINT64, pi.allowed,
         "failures", G_TYPE_UINT, pi.failures,
         "collapses", G_TYPE_UINT, pi.collapses,
-        "parks", G_TYPE_UINT, pi.parks, NULL);
+        "parks", G_TYPE_UINT, pi.parks,
+        "srtt", G_TYPE_UINT64, clock_time_or_none (pi.srtt),
+        "feedback-interval", G_TYPE_UINT64,
+        clock_time_or_none (pi.feedback_gap),
+        "failed-at", G_TYPE_UINT64, clock_time_or_none (pi.failed_at), NULL);
     g_value_init (&v, GST_TYPE_STRUCTURE);
     g_value_take_boxed (&v, ps);
     gst_value_list_append_and_take_value (&list, &v);

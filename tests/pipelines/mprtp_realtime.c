@@ -378,6 +378,9 @@ GST_START_TEST (test_path_failure)
   GString *series = g_string_new (NULL);
   gint64 max_gap;
   gdouble max_gap_at;
+  GstClockTime loss_began = GST_CLOCK_TIME_NONE;
+  guint64 failed_at = G_MAXUINT64, srtt = G_MAXUINT64;
+  guint64 fb_interval = G_MAXUINT64;
 
   call_start (&c, rate, delay, 15);
   while (call_sample (&c, run_s, &t)) {
@@ -396,6 +399,7 @@ GST_START_TEST (test_path_failure)
     if (!failed && t >= FAIL_AT_S) {
       /* path 1 black-holed both ways */
       set_loss (c.relay[1], 1.0);
+      loss_began = gst_element_get_current_running_time (c.tx);
       failed = TRUE;
       p1_at_fail = p1;
       p0_at_fail = p0;
@@ -411,6 +415,9 @@ GST_START_TEST (test_path_failure)
       p1_at_restore = p1;
       p0_at_restore = p0;
       state_dead = g_strdup (state);
+      failed_at = path_stat (c.sched, 1, "failed-at", NULL);
+      srtt = path_stat (c.sched, 1, "srtt", NULL);
+      fb_interval = path_stat (c.sched, 1, "feedback-interval", NULL);
     }
     g_free (state);
   }
@@ -436,6 +443,12 @@ GST_START_TEST (test_path_failure)
         "(ending at %.2f s)\n", p1_at_fail, p1_soon, p1_at_restore,
         state_dead, p1, state, failures, p0_at_fail, p0_at_restore, p0,
         frames, max_gap / 1000.0, max_gap_at);
+    if (GST_CLOCK_TIME_IS_VALID (loss_began) && failed_at != G_MAXUINT64
+        && failed_at >= loss_began)
+      g_print ("  path 1 declared failed %.0f ms after its loss began (its "
+          "srtt %.0f ms, feedback every %.0f ms)\n",
+          (failed_at - loss_began) / 1e6, srtt == G_MAXUINT64 ? -1.0 :
+          srtt / 1e6, fb_interval == G_MAXUINT64 ? -1.0 : fb_interval / 1e6);
     {
       GstElement *fwd0 = gst_bin_get_by_name (GST_BIN (c.relay[0]), "fwd");
       g_print ("  path 0 link queue drops %" G_GUINT64_FORMAT
