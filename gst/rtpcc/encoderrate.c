@@ -6,10 +6,13 @@
 /* Units and rate-control modes checked against gst-inspect-1.0 1.22 on Debian
  * bookworm. x264enc's pass1..3 are average-bitrate modes; vp8/vp9 VBR keeps
  * the average near the target, CBR also bounds each frame; openh264enc's
- * default "quality" mode treats the bitrate as a loose hint. */
+ * default "quality" mode treats the bitrate as a loose hint. The buffer
+ * property: x264enc's vbv-buf-capacity (ms at the bitrate, default 600,
+ * changeable while playing). libvpx has three coupled levels (buffer-size,
+ * -initial-size, -optimal-size) and is left alone. */
 static const RtpccEncoderInfo encoders[] = {
   {"x264enc", "bitrate", 1000, 1, 2048000, "pass", "cbr,pass1,pass2,pass3",
-      "pass=cbr"},
+      "pass=cbr", 0, "vbv-buf-capacity"},
   {"x265enc", "bitrate", 1000, 1, 102400, NULL, NULL, NULL},
   /* libvpx's rc_target_bitrate is in kbit/s: the property keeps bit/s
    * rounded down to a multiple of 1000 */

@@ -31,6 +31,10 @@ typedef struct
   /* the encoder keeps the value in multiples of this many property units
    * (vp8enc takes bit/s and stores kbit/s); 0 = any value */
   guint64 step;
+  /* its rate-control buffer (VBV) size property, in ms, or NULL: how far
+   * the encoder may run ahead of its rate (a key frame, the lag after a
+   * rate cut), so how much the transport must absorb */
+  const gchar *buffer_property;
 } RtpccEncoderInfo;
 
 /* NULL if the factory is not a known encoder. Matches avenc_* by prefix. */

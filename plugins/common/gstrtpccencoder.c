@@ -67,6 +67,7 @@ gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec)
   ec->retry_at = RTPCC_TIME_NONE;
   ec->searched = FALSE;
   ec->last_value = 0;
+  ec->buffer_applied_ms = 0;
 }
 
 static GstElement *
@@ -224,6 +225,48 @@ value_for_pspec (GParamSpec * pspec, guint64 value, GValue * v)
   return TRUE;
 }
 
+/* The encoder's rate-control buffer: how long it may run ahead of its
+ * bitrate. x264enc's default (600 ms) lets a key frame or the lag after a
+ * rate cut put more than half a second of media into the path at once,
+ * which a transport bounded to max-pacing-delay must push into the
+ * bottleneck's queue. Set once per value; a refusal is counted, warned
+ * about once, and not retried until the value changes. */
+static void
+apply_buffer (GstRtpccEncoderSetter * ec, GstElement * enc,
+    const RtpccEncoderInfo * info)
+{
+  GParamSpec *pspec;
+  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
+
+  if (ec->buffer_ms == 0 || ec->buffer_ms == ec->buffer_applied_ms
+      || !info->buffer_property)
+    return;
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      info->buffer_property);
+  if (!pspec || !value_for_pspec (pspec, ec->buffer_ms, &want))
+    return;
+  GST_DEBUG_OBJECT (ec->owner, "setting %s:%s = %u ms", GST_OBJECT_NAME (enc),
+      info->buffer_property, ec->buffer_ms);
+  g_object_set_property (G_OBJECT (enc), info->buffer_property, &want);
+  g_value_init (&got, pspec->value_type);
+  g_object_get_property (G_OBJECT (enc), info->buffer_property, &got);
+  if (g_param_values_cmp (pspec, &want, &got) != 0) {
+    ec->buffer_refused++;
+    if (!ec->warned_buffer) {
+      ec->warned_buffer = TRUE;
+      GST_ELEMENT_WARNING (ec->owner, STREAM, ENCODE,
+          ("Encoder %s does not take %s=%u", GST_OBJECT_NAME (enc),
+              info->buffer_property, ec->buffer_ms),
+          ("Its rate-control buffer stays as it is; set encoder-buffer=0 "
+              "to leave it alone"));
+    }
+  }
+  /* applied or refused: not tried again for the same value */
+  ec->buffer_applied_ms = ec->buffer_ms;
+  g_value_unset (&want);
+  g_value_unset (&got);
+}
+
 void
 gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps)
@@ -248,6 +291,7 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     ec->encoder_name = g_strdup (f ? GST_OBJECT_NAME (f) : "");
   }
   check_mode (ec, enc, info);
+  apply_buffer (ec, enc, info);
   if (!rtpcc_encoder_hysteresis_update (&ec->hysteresis, now, bps)) {
     ec->retry_at = rtpcc_encoder_hysteresis_retry_at (&ec->hysteresis, now,
         bps);

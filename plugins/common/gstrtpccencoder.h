@@ -39,6 +39,13 @@ typedef struct
   guint64 refused;              /* values it read back differently */
   guint64 last_value;           /* in the encoder's unit, 0 = none */
   gchar *encoder_name;          /* factory of the encoder found */
+  /* the encoder's rate-control buffer (VBV), for an encoder that has one:
+   * what the owner wants (ms, 0 = leave the encoder's own) and what was
+   * applied (0 = nothing yet) */
+  guint buffer_ms;
+  guint buffer_applied_ms;
+  guint64 buffer_refused;
+  gboolean warned_buffer;
 } GstRtpccEncoderSetter;
 
 void gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
@@ -48,7 +55,7 @@ void gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec);
 void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
 
 /* Apply @bps to the encoder found upstream of @sinkpad, through the
- * hysteresis. Call without locks the encoder might take (g_object_set on
+ * hysteresis, and its buffer_ms once (again when it changes). Call without locks the encoder might take (g_object_set on
  * it can block on its stream lock). @now is any monotonic time. */
 void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps);

@@ -18,7 +18,8 @@
 
 void
 gst_rtpcc_sender_props_init (GstRtpccSenderProps * p,
-    const gchar * default_controller, guint default_max_pacing_delay_ms)
+    const gchar * default_controller, guint default_max_pacing_delay_ms,
+    gint default_encoder_buffer_ms)
 {
   p->default_controller = default_controller;
   p->controller = g_strdup (default_controller);
@@ -29,6 +30,7 @@ gst_rtpcc_sender_props_init (GstRtpccSenderProps * p,
   p->encoder_control = DEFAULT_ENCODER_CONTROL;
   p->pacing = DEFAULT_PACING;
   p->max_pacing_delay_ms = default_max_pacing_delay_ms;
+  p->encoder_buffer_ms = default_encoder_buffer_ms;
 }
 
 void
@@ -40,7 +42,8 @@ gst_rtpcc_sender_props_clear (GstRtpccSenderProps * p)
 
 void
 gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
-    const gchar * default_controller, guint default_max_pacing_delay_ms)
+    const gchar * default_controller, guint default_max_pacing_delay_ms,
+    gint default_encoder_buffer_ms)
 {
   /* the sender is made on NULL→READY: settings apply from the next one,
    * so they are not flagged mutable in READY */
@@ -159,6 +162,24 @@ gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
           "Bound on pacer queueing (ms)", 0, 10000,
           default_max_pacing_delay_ms, rw));
   /**
+   * encoder-buffer:
+   *
+   * With encoder-control=auto, the size (ms) of the rate-control buffer
+   * (VBV) set on an encoder that has one (x264enc's vbv-buf-capacity),
+   * when the element starts: how far the encoder may run ahead of its
+   * bitrate with a key frame, or in the lag after a rate cut, before its
+   * output slows down. What it runs ahead must go through the pacer
+   * within max-pacing-delay, so -1 takes that value; 0 leaves the
+   * encoder's own (x264enc: 600 ms). rtpccsink: -1. rtpccbwe: 0 (it
+   * spreads key frames over up to a second).
+   */
+  g_object_class_install_property (klass,
+      first_prop_id + GST_RTPCC_SENDER_PROP_ENCODER_BUFFER,
+      g_param_spec_int ("encoder-buffer", "Encoder buffer",
+          "Rate-control buffer set on the encoder (ms; -1 = "
+          "max-pacing-delay, 0 = leave the encoder's)", -1, 10000,
+          default_encoder_buffer_ms, rw));
+  /**
    * target-bitrate:
    *
    * The current target in bit/s (notify::target-bitrate on change).
@@ -198,6 +219,9 @@ set_locked (GstRtpccSenderProps * p, guint id, const GValue * value)
       return TRUE;
     case GST_RTPCC_SENDER_PROP_MAX_PACING_DELAY:
       p->max_pacing_delay_ms = g_value_get_uint (value);
+      return TRUE;
+    case GST_RTPCC_SENDER_PROP_ENCODER_BUFFER:
+      p->encoder_buffer_ms = g_value_get_int (value);
       return TRUE;
     default:
       return FALSE;
@@ -246,6 +270,9 @@ get_locked (const GstRtpccSenderProps * p, guint id, GValue * value)
     case GST_RTPCC_SENDER_PROP_MAX_PACING_DELAY:
       g_value_set_uint (value, p->max_pacing_delay_ms);
       return TRUE;
+    case GST_RTPCC_SENDER_PROP_ENCODER_BUFFER:
+      g_value_set_int (value, p->encoder_buffer_ms);
+      return TRUE;
     default:
       return FALSE;
   }
@@ -286,6 +313,13 @@ gst_rtpcc_sender_props_to_config (const GstRtpccSenderProps * p,
   cfg->cc.start_bitrate = p->start_bitrate;
   cfg->pacing = p->pacing;
   cfg->pacer.max_delay = RTPCC_MSEC (p->max_pacing_delay_ms);
+}
+
+guint
+gst_rtpcc_sender_props_encoder_buffer_ms (const GstRtpccSenderProps * p)
+{
+  return p->encoder_buffer_ms < 0 ? p->max_pacing_delay_ms :
+      (guint) p->encoder_buffer_ms;
 }
 
 gboolean
@@ -352,5 +386,6 @@ gst_rtpcc_sender_props_add_stats (GstStructure * s, RtpccSender * sender,
       "probe-reported-received", G_TYPE_UINT64, st->probe_reported_received,
       "encoder-updates", G_TYPE_UINT64, encoder->updates,
       "encoder-refused", G_TYPE_UINT64, encoder->refused,
+      "encoder-buffer-refused", G_TYPE_UINT64, encoder->buffer_refused,
       "encoder", G_TYPE_STRING, encoder->encoder_name, NULL);
 }

@@ -30,6 +30,7 @@ enum
   GST_RTPCC_SENDER_PROP_ENCODER_CONTROL,
   GST_RTPCC_SENDER_PROP_PACING,
   GST_RTPCC_SENDER_PROP_MAX_PACING_DELAY,
+  GST_RTPCC_SENDER_PROP_ENCODER_BUFFER,
   GST_RTPCC_SENDER_PROP_TARGET_BITRATE,
   GST_RTPCC_SENDER_N_PROPS
 };
@@ -45,18 +46,21 @@ typedef struct
   GstRtpccEncoderControl encoder_control;
   gboolean pacing;
   guint max_pacing_delay_ms;
+  gint encoder_buffer_ms;       /* -1 = max_pacing_delay_ms, 0 = leave */
 } GstRtpccSenderProps;
 
-/* Defaults: @default_controller by registry name, and the pacer's bound. */
+/* Defaults: @default_controller by registry name, the pacer's bound and
+ * the encoder-buffer (-1: the pacer's bound, 0: leave the encoder's). */
 void gst_rtpcc_sender_props_init (GstRtpccSenderProps * p,
-    const gchar * default_controller, guint default_max_pacing_delay_ms);
+    const gchar * default_controller, guint default_max_pacing_delay_ms,
+    gint default_encoder_buffer_ms);
 void gst_rtpcc_sender_props_clear (GstRtpccSenderProps * p);
 
 /* Installs GST_RTPCC_SENDER_N_PROPS properties from @first_prop_id on,
  * with the same defaults as gst_rtpcc_sender_props_init(). */
 void gst_rtpcc_sender_props_install (GObjectClass * klass,
     guint first_prop_id, const gchar * default_controller,
-    guint default_max_pacing_delay_ms);
+    guint default_max_pacing_delay_ms, gint default_encoder_buffer_ms);
 
 /* TRUE when @prop_id is one of the group's writable properties of @obj:
  * then it is set, under the object lock. */
@@ -74,6 +78,10 @@ gboolean gst_rtpcc_sender_props_get_property (const GstRtpccSenderProps * p,
  * cfg->controller points into @p, so make the sender under the same lock. */
 void gst_rtpcc_sender_props_to_config (const GstRtpccSenderProps * p,
     RtpccSenderConfig * cfg);
+/* The encoder's rate-control buffer to ask for, in ms (0 = leave it):
+ * encoder-buffer, or max-pacing-delay when that is -1. */
+guint gst_rtpcc_sender_props_encoder_buffer_ms (const GstRtpccSenderProps *
+    p);
 /* Applies controller-params to @sender's controller; FALSE with @error
  * naming the bad key or value. */
 gboolean gst_rtpcc_sender_props_apply_params (const GstRtpccSenderProps * p,
@@ -92,7 +100,7 @@ gboolean gst_rtpcc_sender_publish_target (GstElement * element,
  * target-bitrate, pacing-rate, packets and bytes sent, drops, the
  * per-packet reports' rtt, loss, receive-rate, queue-delay,
  * breaker-tripped, probe counters, and the encoder's updates, refusals
- * and name from @encoder. */
+ * (of a bitrate, of a buffer size) and name from @encoder. */
 void gst_rtpcc_sender_props_add_stats (GstStructure * s,
     RtpccSender * sender, RtpccTime now,
     const GstRtpccEncoderSetter * encoder);

@@ -643,6 +643,7 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
 {
   GstMprtpSched *self = GST_MPRTP_SCHED (element);
   GstStateChangeReturn ret;
+  guint buffer_ms;
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     g_mutex_lock (&self->lock);
@@ -651,8 +652,12 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
     self->published_rate = 0;
     self->seen_delta = FALSE;
     g_mutex_unlock (&self->lock);
+    GST_OBJECT_LOCK (self);
+    buffer_ms = self->encoder_buffer_ms;
+    GST_OBJECT_UNLOCK (self);
     g_mutex_lock (&self->encoder_lock);
     gst_rtpcc_encoder_setter_reset (&self->encoder);
+    self->encoder.buffer_ms = buffer_ms;
     g_mutex_unlock (&self->encoder_lock);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
@@ -743,6 +748,7 @@ gst_mprtp_sched_init (GstMprtpSched * self)
 
   self->ext_id = DEFAULT_EXT_ID;
   self->encoder_control = DEFAULT_ENCODER_CONTROL;
+  self->encoder_buffer_ms = DEFAULT_ENCODER_BUFFER;
   self->max_bitrate = DEFAULT_MAX_BITRATE;
   self->latency_bound_ms = DEFAULT_LATENCY_BOUND;
   self->probe_interval_ms = DEFAULT_PROBE_INTERVAL;

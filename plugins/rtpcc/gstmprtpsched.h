@@ -35,6 +35,7 @@ struct _GstMprtpSched
   /* properties (object lock) */
   guint ext_id;
   GstRtpccEncoderControl encoder_control;
+  guint encoder_buffer_ms;
   guint64 max_bitrate;
   guint latency_bound_ms;
   guint probe_interval_ms;

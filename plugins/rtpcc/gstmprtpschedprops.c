@@ -41,6 +41,21 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
           gst_rtpcc_encoder_control_get_type (), DEFAULT_ENCODER_CONTROL,
           rw));
   /**
+   * GstMprtpSched:encoder-buffer:
+   *
+   * With encoder-control=auto, the size (ms) of the rate-control buffer
+   * (VBV) set on an encoder that has one (x264enc's vbv-buf-capacity) when
+   * the element starts: how far the encoder may run ahead of the aggregate
+   * with a key frame, or in the lag after the aggregate drops because a
+   * path failed, which the surviving paths must carry at once. The
+   * default is rtpccsink's max-pacing-delay; 0 leaves the encoder's own
+   * (x264enc: 600 ms).
+   */
+  g_object_class_install_property (gobject_class, PROP_ENCODER_BUFFER,
+      g_param_spec_uint ("encoder-buffer", "Encoder buffer",
+          "Rate-control buffer set on the encoder (ms, 0 = leave the "
+          "encoder's)", 0, 10000, DEFAULT_ENCODER_BUFFER, rw));
+  /**
    * GstMprtpSched:max-bitrate:
    *
    * The media's requirement in bit/s (0: as much as the paths give). Below
@@ -116,11 +131,12 @@ make_stats (GstMprtpSched * self)
 {
   GstStructure *s;
   GValue list = G_VALUE_INIT;
-  guint64 enc_updates;
+  guint64 enc_updates, enc_buffer_refused;
   gchar *enc_name;
 
   g_mutex_lock (&self->encoder_lock);
   enc_updates = self->encoder.updates;
+  enc_buffer_refused = self->encoder.buffer_refused;
   enc_name = g_strdup (self->encoder.encoder_name);
   g_mutex_unlock (&self->encoder_lock);
   g_value_init (&list, GST_TYPE_LIST);
@@ -165,6 +181,7 @@ make_stats (GstMprtpSched * self)
       "released-drops", G_TYPE_UINT64, self->released_drops,
       "malformed-targets", G_TYPE_UINT64, self->malformed_targets,
       "encoder-updates", G_TYPE_UINT64, enc_updates,
+      "encoder-buffer-refused", G_TYPE_UINT64, enc_buffer_refused,
       "encoder", G_TYPE_STRING, enc_name, NULL);
   g_mutex_unlock (&self->lock);
   g_free (enc_name);
@@ -185,6 +202,9 @@ gst_mprtp_sched_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ENCODER_CONTROL:
       self->encoder_control = g_value_get_enum (value);
+      break;
+    case PROP_ENCODER_BUFFER:
+      self->encoder_buffer_ms = g_value_get_uint (value);
       break;
     case PROP_MAX_BITRATE:
       self->max_bitrate = g_value_get_uint64 (value);
@@ -227,6 +247,9 @@ gst_mprtp_sched_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ENCODER_CONTROL:
       g_value_set_enum (value, self->encoder_control);
+      break;
+    case PROP_ENCODER_BUFFER:
+      g_value_set_uint (value, self->encoder_buffer_ms);
       break;
     case PROP_MAX_BITRATE:
       g_value_set_uint64 (value, self->max_bitrate);

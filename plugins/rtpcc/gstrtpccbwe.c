@@ -47,6 +47,8 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_bwe_debug);
 
 #define DEFAULT_CONTROLLER "gcc"
 #define DEFAULT_MAX_PACING_DELAY 1000
+/* leave the encoder's buffer: key frames may spread over max-pacing-delay */
+#define DEFAULT_ENCODER_BUFFER 0
 #define DEFAULT_TWCC_EXT_ID 0
 #define DEFAULT_PROBING FALSE
 #define DEFAULT_CIRCUIT_BREAKER FALSE
@@ -102,6 +104,8 @@ make_sender (GstRtpccBwe * self, guint8 ext_id, GError ** error)
 
   rtpcc_sender_config_init (&cfg);
   gst_rtpcc_sender_props_to_config (&self->props, &cfg);
+  self->encoder.buffer_ms =
+      gst_rtpcc_sender_props_encoder_buffer_ms (&self->props);
   cfg.feedback = RTPCC_FEEDBACK_TWCC;
   /* the session reads RRs and sends SRs: the breaker here sees only the
    * TWCC (RFC 8083 §4.1's timeout), see the property */
@@ -955,7 +959,7 @@ gst_rtpcc_bwe_class_init (GstRtpccBweClass * klass)
   /* controller, controller-params, min/max/start-bitrate, encoder-control,
    * pacing, max-pacing-delay, target-bitrate (gstrtpccsenderprops.h) */
   gst_rtpcc_sender_props_install (gobject_class, PROP_SENDER,
-      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY);
+      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY, DEFAULT_ENCODER_BUFFER);
   /**
    * GstRtpccBwe:twcc-ext-id:
    *
@@ -1056,7 +1060,7 @@ gst_rtpcc_bwe_init (GstRtpccBwe * self)
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
 
   gst_rtpcc_sender_props_init (&self->props, DEFAULT_CONTROLLER,
-      DEFAULT_MAX_PACING_DELAY);
+      DEFAULT_MAX_PACING_DELAY, DEFAULT_ENCODER_BUFFER);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->probing = DEFAULT_PROBING;
   self->circuit_breaker = DEFAULT_CIRCUIT_BREAKER;

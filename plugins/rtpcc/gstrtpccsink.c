@@ -56,6 +56,8 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_CIRCUIT_BREAKER TRUE
 #define DEFAULT_RTCP_INTERVAL 1000
 #define DEFAULT_MAX_PACING_DELAY 100
+/* the encoder's buffer follows max-pacing-delay */
+#define DEFAULT_ENCODER_BUFFER (-1)
 #define DEFAULT_CNAME "rtpcc@localhost"
 #define DEFAULT_TWCC_EXT_ID 1
 #define DEFAULT_FEC_PT 122
@@ -528,6 +530,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   rtpcc_sender_config_init (&cfg);
   GST_OBJECT_LOCK (self);
   gst_rtpcc_sender_props_to_config (&self->props, &cfg);
+  self->encoder.buffer_ms =
+      gst_rtpcc_sender_props_encoder_buffer_ms (&self->props);
   cfg.feedback = self->feedback;
   cfg.circuit_breaker = self->circuit_breaker;
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
@@ -1139,7 +1143,7 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
   /* controller, controller-params, min/max/start-bitrate, encoder-control,
    * pacing, max-pacing-delay, target-bitrate (gstrtpccsenderprops.h) */
   gst_rtpcc_sender_props_install (gobject_class, PROP_SENDER,
-      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY);
+      DEFAULT_CONTROLLER, DEFAULT_MAX_PACING_DELAY, DEFAULT_ENCODER_BUFFER);
   /**
    * GstRtpccSink:feedback:
    *
@@ -1366,7 +1370,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->bind_address = g_strdup (DEFAULT_BIND_ADDRESS);
   self->bind_port = DEFAULT_BIND_PORT;
   gst_rtpcc_sender_props_init (&self->props, DEFAULT_CONTROLLER,
-      DEFAULT_MAX_PACING_DELAY);
+      DEFAULT_MAX_PACING_DELAY, DEFAULT_ENCODER_BUFFER);
   self->feedback = DEFAULT_FEEDBACK;
   self->circuit_breaker = DEFAULT_CIRCUIT_BREAKER;
   self->rtcp_interval_ms = DEFAULT_RTCP_INTERVAL;

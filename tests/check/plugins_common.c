@@ -376,6 +376,62 @@ GST_START_TEST (test_encoder_readback)
 
 GST_END_TEST;
 
+/* The encoder's rate-control buffer on a real x264enc: set from buffer_ms
+ * with the first rate, once per value, left alone at 0. */
+GST_START_TEST (test_encoder_buffer)
+{
+  GstElement *pipe = gst_pipeline_new (NULL);
+  GstElement *enc = gst_element_factory_make ("x264enc", NULL);
+  GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+  GstRtpccEncoderSetter es;
+  GstPad *sinkpad;
+  guint vbv = 0, kbps = 0;
+
+  /* x264enc comes with ./run's packages */
+  fail_unless (enc != NULL, "x264enc is missing");
+  gst_bin_add_many (GST_BIN (pipe), enc, sink, NULL);
+  fail_unless (gst_element_link (enc, sink));
+  sinkpad = gst_element_get_static_pad (sink, "sink");
+
+  /* 0: the encoder's own (600 ms) stays */
+  gst_rtpcc_encoder_setter_init (&es, sink);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, 0, 800000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, "bitrate", &kbps, NULL);
+  fail_unless_equals_int (vbv, 600);
+  fail_unless_equals_int (kbps, 800);
+
+  /* asked for: set with the next rate and not again for the same value
+   * (a user's later change is not fought over) */
+  es.buffer_ms = 100;
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (2), 500000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, "bitrate", &kbps, NULL);
+  fail_unless_equals_int (vbv, 100);
+  fail_unless_equals_int (kbps, 500);
+  fail_unless_equals_uint64 (es.buffer_refused, 0);
+  g_object_set (enc, "vbv-buf-capacity", 300, NULL);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (3), 400000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  fail_unless_equals_int (vbv, 300);
+  /* a new value is applied; beyond the property's range it is clamped */
+  es.buffer_ms = 20000;
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (4), 300000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  fail_unless_equals_int (vbv, 10000);
+  /* a new stream: applied again */
+  g_object_set (enc, "vbv-buf-capacity", 600, NULL);
+  gst_rtpcc_encoder_setter_reset (&es);
+  es.buffer_ms = 150;
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (5), 300000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  fail_unless_equals_int (vbv, 150);
+
+  gst_rtpcc_encoder_setter_clear (&es);
+  gst_object_unref (sinkpad);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 /* The sender property group on an object of its own: the properties from
  * the first ID on, the element's defaults, set/get, the sender config they
  * make, target-bitrate from the sender, and IDs that are not the group's
@@ -434,13 +490,13 @@ test_sender_class_init (TestSenderClass * klass)
   oc->set_property = test_sender_set_property;
   oc->get_property = test_sender_get_property;
   oc->finalize = test_sender_finalize;
-  gst_rtpcc_sender_props_install (oc, TEST_PROP_FIRST, "gcc", 250);
+  gst_rtpcc_sender_props_install (oc, TEST_PROP_FIRST, "gcc", 250, -1);
 }
 
 static void
 test_sender_init (TestSender * t)
 {
-  gst_rtpcc_sender_props_init (&t->props, "gcc", 250);
+  gst_rtpcc_sender_props_init (&t->props, "gcc", 250, -1);
   g_mutex_init (&t->lock);
 }
 
@@ -485,6 +541,16 @@ GST_START_TEST (test_sender_props)
   fail_unless_equals_int (cfg.cc.start_bitrate, 640000);
   fail_unless (!cfg.pacing);
   fail_unless_equals_int64 (cfg.pacer.max_delay, RTPCC_MSEC (40));
+  /* encoder-buffer: -1 (the default here) follows max-pacing-delay, 0
+   * leaves the encoder's, a value is itself */
+  fail_unless_equals_int (gst_rtpcc_sender_props_encoder_buffer_ms
+      (&t->props), 40);
+  g_object_set (t, "encoder-buffer", 0, NULL);
+  fail_unless_equals_int (gst_rtpcc_sender_props_encoder_buffer_ms
+      (&t->props), 0);
+  g_object_set (t, "encoder-buffer", 250, NULL);
+  fail_unless_equals_int (gst_rtpcc_sender_props_encoder_buffer_ms
+      (&t->props), 250);
   /* an empty name is the default again */
   g_object_set (t, "controller", "", NULL);
   fail_unless_equals_string (t->props.controller, "gcc");
@@ -530,6 +596,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_discard_event);
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
+  tcase_add_test (tc, test_encoder_buffer);
   tcase_add_test (tc, test_timed_task_time);
   tcase_add_test (tc, test_sender_props);
   return s;

@@ -380,21 +380,25 @@ GST_START_TEST (test_path_failure)
   gdouble max_gap_at;
   GstClockTime loss_began = GST_CLOCK_TIME_NONE;
   guint64 failed_at = G_MAXUINT64, srtt = G_MAXUINT64;
-  guint64 fb_interval = G_MAXUINT64;
+  guint64 fb_interval = G_MAXUINT64, last_bytes = 0;
 
   call_start (&c, rate, delay, 15);
   while (call_sample (&c, run_s, &t)) {
     guint64 p0 = path_stat (c.sched, 0, "packets", NULL);
     guint64 p1 = path_stat (c.sched, 1, "packets", &state);
-    guint64 agg = 0;
+    guint64 agg = 0, bytes = path_stat (c.sched, 0, "bytes", NULL) +
+        path_stat (c.sched, 1, "bytes", NULL);
     GstElement *fwd0 = gst_bin_get_by_name (GST_BIN (c.relay[0]), "fwd");
     g_object_get (c.sched, "target-bitrate", &agg, NULL);
     g_string_append_printf (series, "  t=%5.2f s  aggregate %5" G_GUINT64_FORMAT
-        " kbit/s  packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
-        " path1 %s  path0 link drops %" G_GUINT64_FORMAT "  playout skipped %"
-        G_GUINT64_FORMAT "  frames %" G_GUINT64_FORMAT "\n", t, agg / 1000,
-        p0, p1, state, rt_stat_u64 (fwd0, "queue-drops"),
-        rt_stat_u64 (c.pb, "skipped"), c.frames.frames);
+        " kbit/s  sent %5" G_GUINT64_FORMAT " kbit/s  packets %"
+        G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " path1 %s  path0 link "
+        "drops %" G_GUINT64_FORMAT "  playout skipped %" G_GUINT64_FORMAT
+        "  frames %" G_GUINT64_FORMAT "\n", t, agg / 1000,
+        (bytes - last_bytes) * 8 / SAMPLE_MS, p0, p1, state,
+        rt_stat_u64 (fwd0, "queue-drops"), rt_stat_u64 (c.pb, "skipped"),
+        c.frames.frames);
+    last_bytes = bytes;
     gst_object_unref (fwd0);
     if (!failed && t >= FAIL_AT_S) {
       /* path 1 black-holed both ways */
