@@ -422,6 +422,8 @@ class Run:
             if fl.get("pause"):
                 snd += ["--pause", f"{fl['pause'][0]}-{fl['pause'][1]}"]
             snd += ["--repair", a.repair]
+            if a.encoder_buffer is not None:
+                snd += ["--encoder-buffer", str(a.encoder_buffer)]
             kfi = (case.get("codec") or {}).get("keyframe_interval", 0)
             if a.key_int_max:
                 snd += ["--key-int-s", f"{a.key_int_max / a.fps:g}"]
@@ -1179,6 +1181,10 @@ def main():
     p.add_argument("--repair", choices=("none", "nack"), default="none",
                    help="ours: NACK/RTX repair and PLI key-frame requests "
                         "(docs/repair.md)")
+    p.add_argument("--encoder-buffer", type=int, default=None,
+                   help="ours: rtpccsink encoder-buffer in ms (-1 follows "
+                        "max-pacing-delay, 0 keeps x264enc's 300 ms of "
+                        "these pipelines; default: the element's)")
     p.add_argument("--key-int-max", type=int, default=0,
                    help="x264enc key-int-max in frames (default: the "
                         "case's key-frame interval, else 4 s)")

@@ -185,7 +185,9 @@ def cmd_send(a):
                 f"max-bitrate={a.max_kbps * 1000} "
                 f"start-bitrate={a.start_kbps * 1000}"
                 + (f" rtx-payload-type={RTX_PT}" if a.repair == "nack"
-                   else ""))
+                   else "")
+                + (f" encoder-buffer={a.encoder_buffer}"
+                   if a.encoder_buffer is not None else ""))
     else:
         desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
                 f"rtpbin name=rtpbin rtp-profile=avpf "
@@ -533,6 +535,7 @@ def main():
     s.add_argument("--pause", action="append", default=[],
                    help="A-B: send no frames from case time A to B")
     s.add_argument("--frames", required=True)
+    s.add_argument("--encoder-buffer", type=int, default=None)
     r = sub.add_parser("recv", parents=[common])
     r.add_argument("--port", type=int, required=True)
     r.add_argument("--peer-host", default="127.0.0.1")
