@@ -286,6 +286,15 @@ rtpcc_receiver_set_dejitter (RtpccReceiver * r, guint32 ssrc,
   return TRUE;
 }
 
+void
+rtpcc_receiver_clear_dejitter (RtpccReceiver * r, guint32 ssrc)
+{
+  Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
+
+  if (s)
+    s->have_djb = FALSE;
+}
+
 /* XR bytes a regular report may spend on the blocks other than Discard
  * RLE: two RLE blocks of XR_RLE_MAX packets at worst (all bit vectors,
  * 15 packets per 2 bytes) and the fixed-size blocks fit */

@@ -230,6 +230,9 @@ void rtpcc_receiver_add_rtt (RtpccReceiver * receiver, RtpccTime rtt);
 gboolean rtpcc_receiver_set_dejitter (RtpccReceiver * receiver,
     guint32 ssrc, gboolean adaptive, RtpccTime nominal, RtpccTime maximum,
     RtpccTime high_water, RtpccTime low_water);
+/* Forgets @ssrc's de-jitter state, marks included (an estimate that a
+ * real buffer's state replaces): no block until the next update. */
+void rtpcc_receiver_clear_dejitter (RtpccReceiver * receiver, guint32 ssrc);
 
 /* When feedback is next due (RTPCC_TIME_NONE before any media). */
 RtpccTime rtpcc_receiver_next_feedback_time (RtpccReceiver * receiver);

@@ -724,6 +724,21 @@ GST_START_TEST (test_dejitter_marks)
   fail_unless_equals_int (b->dejitter.high_water, 110);
   fail_unless_equals_int (b->dejitter.low_water, 60);
   xr_free (x);
+
+  /* forgotten (an estimate a real buffer replaces): no block, until the
+   * next update, whose marks are its own */
+  rtpcc_receiver_clear_dejitter (r, MEDIA);
+  x = next_xr (r, MS (2100));
+  fail_unless (find_block (x, RTPCC_XR_BT_DEJITTER) == NULL);
+  xr_free (x);
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (30),
+          MS (400), MS (35), MS (25)));
+  x = next_xr (r, MS (2800));
+  b = find_block (x, RTPCC_XR_BT_DEJITTER);
+  fail_unless (b != NULL);
+  fail_unless_equals_int (b->dejitter.high_water, 35);
+  fail_unless_equals_int (b->dejitter.low_water, 25);
+  xr_free (x);
   rtpcc_receiver_free (r);
 }
 
