@@ -21,44 +21,9 @@
 #include <string.h>
 
 #include "gstrtpccevent.h"
+#include "fuzz-structure.h"
 
-#define FIELD_BYTES 9
-
-static void
-set_field (GstStructure * s, const gchar * name, const guint8 * b)
-{
-  guint64 v = 0;
-
-  for (guint i = 0; i < 8; i++)
-    v = v << 8 | b[1 + i];
-  switch (b[0] % 7) {
-    case 0:
-      gst_structure_set (s, name, G_TYPE_UINT, (guint) v, NULL);
-      break;
-    case 1:
-      gst_structure_set (s, name, G_TYPE_INT, (gint) v, NULL);
-      break;
-    case 2:
-      gst_structure_set (s, name, G_TYPE_UINT64, v, NULL);
-      break;
-    case 3:{
-      gchar str[9];
-      memcpy (str, b + 1, 8);
-      str[8] = '\0';
-      if (g_utf8_validate (str, -1, NULL))
-        gst_structure_set (s, name, G_TYPE_STRING, str, NULL);
-      break;
-    }
-    case 4:
-      gst_structure_set (s, name, G_TYPE_DOUBLE, (gdouble) (gint64) v, NULL);
-      break;
-    case 5:
-      gst_structure_set (s, name, G_TYPE_BOOLEAN, (gboolean) (v & 1), NULL);
-      break;
-    default:
-      break;                    /* absent */
-  }
-}
+#define FIELD_BYTES FUZZ_FIELD_BYTES
 
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
@@ -91,7 +56,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   s = gst_structure_new_empty (data[0] % 3 == 1 ? "rtpcc-other" :
       GST_RTPCC_DISCARD_NAME);
   for (guint i = 0; i < 3; i++)
-    set_field (s, fields[i], data + 1 + i * FIELD_BYTES);
+    fuzz_structure_set_field (s, fields[i], data + 1 + i * FIELD_BYTES);
   ev = gst_event_new_custom (data[0] % 3 == 2 ? GST_EVENT_CUSTOM_DOWNSTREAM :
       GST_EVENT_CUSTOM_UPSTREAM, s);
 
