@@ -45,11 +45,62 @@ field (const GstStructure * st, const gchar * name)
   return v;
 }
 
+/* A call for RUN_S seconds: the receiver @rx_desc (its rtpccsrc named
+ * "rx", bound to an ephemeral port) started first, then the sender: H.264
+ * test video, @tx_mid (elements before rtpccsink, "" or ending in "! ")
+ * and an rtpccsink named "tx" with @tx_props. Both pipelines are left
+ * PLAYING. */
+static void
+run_call (const gchar * rx_desc, const gchar * tx_mid, const gchar * tx_props,
+    GstElement ** rx, GstElement ** tx, GstElement ** src, GstElement ** sink)
+{
+  gint port = 0;
+  gint64 start;
+  gchar *desc;
+
+  *rx = rt_parse (rx_desc, TRUE);
+  fail_unless (gst_element_set_state (*rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  *src = gst_bin_get_by_name (GST_BIN (*rx), "rx");
+  g_object_get (*src, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+
+  desc = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast ! rtph264pay ! "
+      "%s rtpccsink name=tx host=127.0.0.1 port=%d %s", tx_mid, port,
+      tx_props);
+  *tx = rt_parse (desc, TRUE);
+  g_free (desc);
+  *sink = gst_bin_get_by_name (GST_BIN (*tx), "tx");
+  fail_unless (gst_element_set_state (*tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
+    g_usleep (250 * 1000);
+    rt_check_no_error (*tx, "sender");
+    rt_check_no_error (*rx, "receiver");
+  }
+}
+
+static void
+stop_call (GstElement * rx, GstElement * tx, GstElement * src,
+    GstElement * sink)
+{
+  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+}
+
 GST_START_TEST (test_xr_reaches_sink)
 {
   GstElement *rx, *tx, *src, *sink;
-  gint port = 0;
-  gint64 start;
   gchar *desc;
   guint64 blocks, received, lost, sent;
   GstStructure *st = NULL;
@@ -60,31 +111,8 @@ GST_START_TEST (test_xr_reaches_sink)
       "bytes-discarded+dejitter "
       "caps=\"application/x-rtp,media=video,clock-rate=90000,"
       "encoding-name=H264\" ! fakesink sync=false", PLAYOUT_MS);
-  rx = rt_parse (desc, TRUE);
+  run_call (desc, "", "controller=fbra feedback=rr", &rx, &tx, &src, &sink);
   g_free (desc);
-  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
-  g_object_get (src, "bound-port", &port, NULL);
-  fail_unless (port > 0);
-
-  desc = g_strdup_printf ("videotestsrc is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "x264enc tune=zerolatency speed-preset=ultrafast ! rtph264pay ! "
-      "rtpccsink name=tx host=127.0.0.1 port=%d controller=fbra "
-      "feedback=rr", port);
-  tx = rt_parse (desc, TRUE);
-  g_free (desc);
-  sink = gst_bin_get_by_name (GST_BIN (tx), "tx");
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-
-  start = g_get_monotonic_time ();
-  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
-    g_usleep (250 * 1000);
-    rt_check_no_error (tx, "sender");
-    rt_check_no_error (rx, "receiver");
-  }
   /* one snapshot: reports keep arriving while we read */
   g_object_get (sink, "stats", &st, NULL);
   fail_unless (st != NULL);
@@ -121,15 +149,7 @@ GST_START_TEST (test_xr_reaches_sink)
   sent = rt_stat_u64 (src, "xr-blocks-sent");
   fail_unless (blocks <= sent);
 
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-
-  gst_object_unref (sink);
-  gst_object_unref (src);
-  gst_object_unref (tx);
-  gst_object_unref (rx);
+  stop_call (rx, tx, src, sink);
 }
 
 GST_END_TEST;
@@ -137,9 +157,7 @@ GST_END_TEST;
 GST_START_TEST (test_playout_state_and_fec_reach_sink)
 {
   GstElement *rx, *tx, *src, *sink, *pb, *fd;
-  gint port = 0;
   guint max_delay = 0;
-  gint64 start;
   gchar *desc;
   guint64 nominal, maximum, high, low, marked, rejected, recovered;
   GstStructure *st = NULL;
@@ -150,34 +168,13 @@ GST_START_TEST (test_playout_state_and_fec_reach_sink)
       "caps=\"application/x-rtp,media=video,clock-rate=90000,"
       "encoding-name=H264\" ! linkemu loss=0.05 seed=1 ! fecdec name=fd ! "
       "playoutbuffer name=pb ! fakesink sync=false", PLAYOUT_MS);
-  rx = rt_parse (desc, TRUE);
+  run_call (desc, "fecenc n=5 follow-target=false !", "feedback=rr", &rx,
+      &tx, &src, &sink);
   g_free (desc);
-  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
   pb = gst_bin_get_by_name (GST_BIN (rx), "pb");
   fd = gst_bin_get_by_name (GST_BIN (rx), "fd");
-  g_object_get (src, "bound-port", &port, NULL);
   g_object_get (pb, "max-delay", &max_delay, NULL);
-  fail_unless (port > 0);
 
-  desc = g_strdup_printf ("videotestsrc is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "x264enc tune=zerolatency speed-preset=ultrafast ! rtph264pay ! "
-      "fecenc n=5 follow-target=false ! "
-      "rtpccsink name=tx host=127.0.0.1 port=%d feedback=rr", port);
-  tx = rt_parse (desc, TRUE);
-  g_free (desc);
-  sink = gst_bin_get_by_name (GST_BIN (tx), "tx");
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-
-  start = g_get_monotonic_time ();
-  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
-    g_usleep (250 * 1000);
-    rt_check_no_error (tx, "sender");
-    rt_check_no_error (rx, "receiver");
-  }
   g_object_get (sink, "stats", &st, NULL);
   fail_unless (st != NULL);
   nominal = field (st, "xr-djb-nominal");
@@ -211,17 +208,9 @@ GST_START_TEST (test_playout_state_and_fec_reach_sink)
   fail_unless (marked > 0);
   fail_unless (marked + rejected <= recovered);
 
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-
-  gst_object_unref (sink);
-  gst_object_unref (src);
   gst_object_unref (pb);
   gst_object_unref (fd);
-  gst_object_unref (tx);
-  gst_object_unref (rx);
+  stop_call (rx, tx, src, sink);
 }
 
 GST_END_TEST;
