@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "gstrtpccevent.h"
-#include "fuzz-structure.h"
+#include "fuzz-event.h"
 
 #define FIELD_BYTES FUZZ_FIELD_BYTES
 
@@ -29,7 +29,6 @@ int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   static const gchar *fields[] = { "ssrc", "seqnum", "count" };
-  static gsize inited = 0;
   RtpccReceiverConfig rc;
   RtpccReceiver *r;
   RtpccTime now = RTPCC_SEC (1);
@@ -42,14 +41,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   guint64 marked, rejected;
   const RtpccReceiverStats *st;
   size_t at = 1 + 3 * FIELD_BYTES;
-  guint8 flags;
-  const guint8 *d;
-  size_t len;
 
-  if (g_once_init_enter (&inited)) {
-    gst_init (NULL, NULL);
-    g_once_init_leave (&inited, 1);
-  }
+  fuzz_gst_init_once ();
   if (size < at)
     return 0;
 
@@ -63,13 +56,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   rtpcc_receiver_config_init (&rc);
   rc.seed = 5;
   r = rtpcc_receiver_new (&rc, now);
-  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len)) {
-    RtpccRtpInfo info;
-
-    now += RTPCC_MSEC (flags & 31);
-    if (rtpcc_rtp_parse (d, len, len, 0, &info, NULL))
-      (void) rtpcc_receiver_on_rtp (r, now, &info);
-  }
+  fuzz_receiver_feed (r, data, size, at, &now);
 
   /* what rtpccsrc's event handler does with it */
   ok = gst_rtpcc_discard_event_parse (ev, &ssrc, &seqnum, &count);

@@ -10,7 +10,7 @@
  * event: the byte / 2 modulo 3), then six fields ("ssrc", "seqnum" /
  * "adaptive", "nominal", "maximum", "high-water", "low-water"; a
  * repaired event reads the first two), each a type byte and 8 value bytes
- * (fuzz-structure.h); the rest is RTP for the receiver first, as records
+ * (fuzz-event.h); the rest is RTP for the receiver first, as records
  * (fuzz.h).
  *
  * Checks: a parsed state has a nominal delay within bounds, not above the
@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "gstrtpccevent.h"
-#include "fuzz-structure.h"
+#include "fuzz-event.h"
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/xr.h>
 
@@ -76,7 +76,6 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     "nominal", "maximum", "high-water", "low-water"
   };
   static const gchar *repaired_fields[2] = { "ssrc", "seqnum" };
-  static gsize inited = 0;
   RtpccReceiverConfig rc;
   RtpccReceiver *r;
   RtpccTime now = RTPCC_SEC (1);
@@ -85,14 +84,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   gboolean repaired, ok;
   guint variant;
   size_t at = 1 + N_FIELDS * FUZZ_FIELD_BYTES;
-  guint8 flags;
-  const guint8 *d;
-  size_t len;
 
-  if (g_once_init_enter (&inited)) {
-    gst_init (NULL, NULL);
-    g_once_init_leave (&inited, 1);
-  }
+  fuzz_gst_init_once ();
   if (size < at)
     return 0;
 
@@ -111,13 +104,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   rc.feedback = RTPCC_FEEDBACK_RR;
   rc.xr_blocks = RTPCC_RECEIVER_XR_ALL;
   r = rtpcc_receiver_new (&rc, now);
-  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len)) {
-    RtpccRtpInfo info;
-
-    now += RTPCC_MSEC (flags & 31);
-    if (rtpcc_rtp_parse (d, len, len, 0, &info, NULL))
-      (void) rtpcc_receiver_on_rtp (r, now, &info);
-  }
+  fuzz_receiver_feed (r, data, size, at, &now);
 
   /* what rtpccsrc's event handler does with it */
   if (repaired) {

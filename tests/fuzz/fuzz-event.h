@@ -1,13 +1,48 @@
-/* The fuzz targets of the elements' events (plugins/common/gstrtpccevent.h)
- * build the event's structure from the input: one field of a type the
- * input picks, as another element (or an application) might have built it.
+/* What the fuzz targets of the elements' events
+ * (plugins/common/gstrtpccevent.h) share: GStreamer initialised once, the
+ * event's structure built from the input (each field of a type the input
+ * picks, as another element or an application might have built it), and
+ * a receiver that first heard the input's RTP packets, as rtpccsrc's has
+ * when the event comes.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef __RTPCC_FUZZ_STRUCTURE_H__
-#define __RTPCC_FUZZ_STRUCTURE_H__
+#ifndef __RTPCC_FUZZ_EVENT_H__
+#define __RTPCC_FUZZ_EVENT_H__
+
+#include "fuzz.h"
 
 #include <gst/gst.h>
 #include <string.h>
+
+static inline void
+fuzz_gst_init_once (void)
+{
+  static gsize inited = 0;
+
+  if (g_once_init_enter (&inited)) {
+    gst_init (NULL, NULL);
+    g_once_init_leave (&inited, 1);
+  }
+}
+
+/* Feeds @r the RTP packets in the records from *@at on (fuzz.h), each
+ * record's flags & 31 ms after the previous; *@now ends at the last. */
+static inline void
+fuzz_receiver_feed (RtpccReceiver * r, const uint8_t * data, size_t size,
+    size_t at, RtpccTime * now)
+{
+  guint8 flags;
+  const guint8 *d;
+  size_t len;
+
+  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len)) {
+    RtpccRtpInfo info;
+
+    *now += RTPCC_MSEC (flags & 31);
+    if (rtpcc_rtp_parse (d, len, len, 0, &info, NULL))
+      (void) rtpcc_receiver_on_rtp (r, *now, &info);
+  }
+}
 
 /* a type byte, then 8 value bytes (big-endian) */
 #define FUZZ_FIELD_BYTES 9
