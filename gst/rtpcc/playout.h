@@ -239,6 +239,40 @@ gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
 RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
 void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
 
+/* The de-jitter buffer's state as RFC 7005 §3.1 reports it, for the
+ * receiver's XR De-Jitter Buffer Metrics block
+ * (rtpcc_receiver_set_dejitter): the nominal delay (what a packet
+ * arriving on time waits: the target delay), the maximum a packet may
+ * wait and still play, and the highest and lowest nominal delay since the
+ * previous update; RTPCC_TIME_NONE where not known. */
+typedef struct
+{
+  gboolean adaptive;
+  RtpccTime nominal, maximum, high_water, low_water;
+} RtpccPlayoutDjb;
+
+/* Samples of that state, let out at most once per @interval
+ * (playout/djbmeter.c): the water marks cover every sample in between. */
+typedef struct
+{
+  RtpccTime interval;
+  RtpccTime last;               /* when an update last went, or NONE */
+  gboolean have;
+  RtpccPlayoutDjb cur;
+} RtpccPlayoutDjbMeter;
+
+void rtpcc_playout_djb_meter_init (RtpccPlayoutDjbMeter * meter,
+    RtpccTime interval);
+/* The buffer's state now: @nominal (ignored if NONE or negative) and
+ * @maximum (NONE: unknown; raised to @nominal if below it). */
+void rtpcc_playout_djb_meter_sample (RtpccPlayoutDjbMeter * meter,
+    gboolean adaptive, RtpccTime nominal, RtpccTime maximum);
+/* TRUE, filling @out, when an update is due at @now: there was a sample
+ * and none went within @interval before (or time went back). The next
+ * water marks start at the current nominal delay. */
+gboolean rtpcc_playout_djb_meter_due (RtpccPlayoutDjbMeter * meter,
+    RtpccTime now, RtpccPlayoutDjb * out);
+
 G_END_DECLS
 
 #endif

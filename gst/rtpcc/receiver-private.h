@@ -33,8 +33,10 @@ typedef struct
   guint8 *repaired;             /* bitmap of 2^16 seqs marked repaired */
   guint32 *sizes;               /* seq << 16 | size, at seq % SIZE_RING */
   guint64 discarded, discarded_bytes;
-  gboolean have_djb;
-  RtpccXrDejitter djb;
+  /* the de-jitter buffer's state (rtpcc_receiver_set_dejitter): the
+   * latest nominal / maximum, and the water marks since the last block */
+  gboolean have_djb, djb_adaptive;
+  RtpccTime djb_nominal, djb_maximum, djb_high, djb_low;
   guint64 xr_turn;              /* the XR packet it last went in, 0 never */
 } Source;
 

@@ -212,14 +212,32 @@ rtpcc_receiver_mark_repaired (RtpccReceiver * r, RtpccTime now,
     guint32 ssrc, guint16 seq)
 {
   Source *s = rtpcc_receiver_get_source (r, ssrc, FALSE, now);
+  guint64 highest, ext;
+  guint16 behind;
 
-  if (!s)
-    return FALSE;
+  /* a repair names a packet near the newest one: one far away is bogus,
+   * and one a Post-repair RLE already covered can no longer count (its
+   * bit would linger until the sequence space wraps onto a later loss) */
+  if (!s || !rtpcc_arrival_log_get_highest (r->log, ssrc, &highest, NULL))
+    goto reject;
+  behind = (guint16) ((guint16) highest - seq);
+  if (behind != 0 && behind >= 65536 - RTPCC_RECEIVER_REPAIR_AHEAD)
+    ext = highest + (guint16) (seq - (guint16) highest);
+  else if (behind <= RTPCC_RECEIVER_REPAIR_BEHIND && behind <= highest)
+    ext = highest - behind;
+  else
+    goto reject;
+  if (s->xr_started && ext < s->xr_next)
+    goto reject;
   if (!s->repaired)
     s->repaired = g_malloc0 (65536 / 8);
   s->repaired[seq >> 3] |= (guint8) (1u << (seq & 7));
   r->stats.repairs_marked++;
   return TRUE;
+
+reject:
+  r->stats.repairs_rejected++;
+  return FALSE;
 }
 
 void
@@ -242,17 +260,39 @@ rtpcc_receiver_set_dejitter (RtpccReceiver * r, guint32 ssrc,
 {
   Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
 
-  if (!s)
+  if (!s || nominal == RTPCC_TIME_NONE || nominal < 0
+      || (maximum != RTPCC_TIME_NONE && maximum < 0)
+      || (high_water != RTPCC_TIME_NONE && high_water < 0)
+      || (low_water != RTPCC_TIME_NONE && low_water < 0)
+      || (high_water != RTPCC_TIME_NONE && low_water != RTPCC_TIME_NONE
+          && low_water > high_water)) {
+    r->stats.dejitter_rejected++;
     return FALSE;
+  }
+  s->djb_adaptive = adaptive;
+  s->djb_nominal = nominal;
+  s->djb_maximum = maximum;
+  /* the marks since the last block take every update's marks and its
+   * nominal delay */
+  if (high_water == RTPCC_TIME_NONE || high_water < nominal)
+    high_water = nominal;
+  if (low_water == RTPCC_TIME_NONE || low_water > nominal)
+    low_water = nominal;
+  if (!s->have_djb || high_water > s->djb_high)
+    s->djb_high = high_water;
+  if (!s->have_djb || low_water < s->djb_low)
+    s->djb_low = low_water;
   s->have_djb = TRUE;
-  s->djb.interval = RTPCC_XR_I_SAMPLED;
-  s->djb.adaptive = adaptive;
-  s->djb.ssrc = ssrc;
-  s->djb.nominal = rtpcc_xr_djb_from_time (nominal);
-  s->djb.maximum = rtpcc_xr_djb_from_time (maximum);
-  s->djb.high_water = rtpcc_xr_djb_from_time (high_water);
-  s->djb.low_water = rtpcc_xr_djb_from_time (low_water);
   return TRUE;
+}
+
+void
+rtpcc_receiver_clear_dejitter (RtpccReceiver * r, guint32 ssrc)
+{
+  Source *s = g_hash_table_lookup (r->sources, GUINT_TO_POINTER (ssrc));
+
+  if (s)
+    s->have_djb = FALSE;
 }
 
 /* XR bytes a regular report may spend on the blocks other than Discard
@@ -387,7 +427,15 @@ rtpcc_receiver_write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
     if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && s->have_djb) {
       memset (&b, 0, sizeof (b));
       b.bt = RTPCC_XR_BT_DEJITTER;
-      b.dejitter = s->djb;
+      /* RFC 7005 §4.2: the block can only be sampled; its marks
+       * still cover the interval since the previous block */
+      b.dejitter.interval = RTPCC_XR_I_SAMPLED;
+      b.dejitter.adaptive = s->djb_adaptive;
+      b.dejitter.ssrc = s->stats.ssrc;
+      b.dejitter.nominal = rtpcc_xr_djb_from_time (s->djb_nominal);
+      b.dejitter.maximum = rtpcc_xr_djb_from_time (s->djb_maximum);
+      b.dejitter.high_water = rtpcc_xr_djb_from_time (s->djb_high);
+      b.dejitter.low_water = rtpcc_xr_djb_from_time (s->djb_low);
       g_array_append_val (blocks, b);
     }
     for (guint i = first; i < blocks->len; i++)
@@ -416,8 +464,12 @@ rtpcc_receiver_write_xr_metrics (RtpccReceiver * r, guint8 * buf, gsize max)
         (const RtpccXrBlock *) blocks->data, blocks->len);
   if (n > 0) {
     r->xr_packets++;
-    for (guint i = 0; i < included->len; i++)
-      ((Source *) g_ptr_array_index (included, i))->xr_turn = r->xr_packets;
+    for (guint i = 0; i < included->len; i++) {
+      Source *s = g_ptr_array_index (included, i);
+      s->xr_turn = r->xr_packets;
+      /* the next interval's marks start where the buffer is now */
+      s->djb_high = s->djb_low = s->djb_nominal;
+    }
     r->stats.xr_blocks_sent += blocks->len;
     r->stats.xr_rle_skipped += skipped;
     for (guint i = 0; i < advanced->len; i++) {

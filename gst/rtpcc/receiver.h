@@ -32,8 +32,10 @@ G_BEGIN_DECLS
  *                   discarded since the source started;
  *  BYTES_DISCARDED  RFC 7243, I = cumulative, E = 0: their payload bytes
  *                   (packet size − the 12-byte fixed RTP header);
- *  DEJITTER         RFC 7005, I = sampled: what
- *                   rtpcc_receiver_set_dejitter last gave (not sent before).
+ *  DEJITTER         RFC 7005, I = sampled: the nominal and maximum delay
+ *                   rtpcc_receiver_set_dejitter last gave, the high- and
+ *                   low-water marks of every update since the previous
+ *                   block (not sent before the first update).
  * The RLE blocks cover at most RTPCC_RECEIVER_XR_RLE_MAX packets each. */
 typedef enum
 {
@@ -120,6 +122,10 @@ typedef struct
    * packets a Loss RLE could not cover (the receiver fell more than
    * RTPCC_RECEIVER_XR_RLE_MAX behind between two reports) */
   guint64 xr_blocks_sent, repairs_marked, xr_rle_skipped;
+  /* repairs refused (unknown SSRC, too far from the newest packet, or
+   * in a range already reported); de-jitter updates refused (unknown
+   * SSRC, no nominal delay, negative values, low above high) */
+  guint64 repairs_rejected, dejitter_rejected;
   /* round trips from the media sender's RTCP XR DLRR answers */
   guint64 xr_rtt_samples;
 } RtpccReceiverStats;
@@ -204,19 +210,29 @@ gboolean rtpcc_receiver_mark_discarded (RtpccReceiver * receiver,
     RtpccTime now, guint32 ssrc, guint16 seq, guint count);
 
 /* @ssrc's packet @seq, lost on the way, was restored by repair (RTX,
- * FEC): the Post-repair Loss RLE reports it received. FALSE for an SSRC
- * never received. */
+ * FEC): the Post-repair Loss RLE reports it received. FALSE (counted in
+ * repairs_rejected) for an SSRC never received, a @seq more than
+ * RTPCC_RECEIVER_REPAIR_BEHIND before or RTPCC_RECEIVER_REPAIR_AHEAD
+ * after the newest packet, or one a Post-repair RLE already covered. */
+#define RTPCC_RECEIVER_REPAIR_BEHIND 4096
+#define RTPCC_RECEIVER_REPAIR_AHEAD 256
 gboolean rtpcc_receiver_mark_repaired (RtpccReceiver * receiver,
     RtpccTime now, guint32 ssrc, guint16 seq);
 /* A round-trip time sample the receiver learnt (e.g. NACK → RTX), for
  * the XR Delay Metrics block. */
 void rtpcc_receiver_add_rtt (RtpccReceiver * receiver, RtpccTime rtt);
 /* The de-jitter buffer's state for @ssrc (RFC 7005): nominal, maximum,
- * high- and low-water delay, RTPCC_TIME_NONE where not known. FALSE for
- * an SSRC never received. */
+ * high- and low-water delay since the previous update, RTPCC_TIME_NONE
+ * where not known (water marks: the nominal delay). Updates accumulate
+ * until the next XR block. FALSE (counted in dejitter_rejected) for an
+ * SSRC never received, @nominal NONE, a negative value or @low_water
+ * above @high_water. */
 gboolean rtpcc_receiver_set_dejitter (RtpccReceiver * receiver,
     guint32 ssrc, gboolean adaptive, RtpccTime nominal, RtpccTime maximum,
     RtpccTime high_water, RtpccTime low_water);
+/* Forgets @ssrc's de-jitter state, marks included (an estimate that a
+ * real buffer's state replaces): no block until the next update. */
+void rtpcc_receiver_clear_dejitter (RtpccReceiver * receiver, guint32 ssrc);
 
 /* When feedback is next due (RTPCC_TIME_NONE before any media). */
 RtpccTime rtpcc_receiver_next_feedback_time (RtpccReceiver * receiver);

@@ -153,6 +153,111 @@ gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
 }
 
 GstEvent *
+gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState * st)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new (GST_RTPCC_PLAYOUT_STATE_NAME,
+          "ssrc", G_TYPE_UINT, (guint) st->ssrc,
+          "adaptive", G_TYPE_BOOLEAN, st->adaptive,
+          "nominal", G_TYPE_UINT64, (guint64) st->nominal,
+          "maximum", G_TYPE_UINT64, (guint64) st->maximum,
+          "high-water", G_TYPE_UINT64, (guint64) st->high_water,
+          "low-water", G_TYPE_UINT64, (guint64) st->low_water, NULL));
+}
+
+gboolean
+gst_rtpcc_playout_state_event_is (GstEvent * event)
+{
+  return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, GST_RTPCC_PLAYOUT_STATE_NAME);
+}
+
+/* An optional time field: NONE if missing or NONE; FALSE if of another
+ * type or over GST_RTPCC_PLAYOUT_STATE_MAX. */
+static gboolean
+get_opt_time (const GstStructure * s, const gchar * field, GstClockTime * t)
+{
+  guint64 v;
+
+  *t = GST_CLOCK_TIME_NONE;
+  if (!gst_structure_has_field (s, field))
+    return TRUE;
+  if (!gst_structure_get_uint64 (s, field, &v))
+    return FALSE;
+  if (v == GST_CLOCK_TIME_NONE)
+    return TRUE;
+  if (v > GST_RTPCC_PLAYOUT_STATE_MAX)
+    return FALSE;
+  *t = v;
+  return TRUE;
+}
+
+gboolean
+gst_rtpcc_playout_state_event_parse (GstEvent * event,
+    GstRtpccPlayoutState * out)
+{
+  GstRtpccPlayoutState st = { 0, };
+  const GstStructure *s;
+  guint ssrc;
+
+  if (!gst_rtpcc_playout_state_event_is (event))
+    return FALSE;
+  s = gst_event_get_structure (event);
+  if (!gst_structure_get_uint (s, "ssrc", &ssrc)
+      || !get_opt_time (s, "nominal", &st.nominal)
+      || !get_opt_time (s, "maximum", &st.maximum)
+      || !get_opt_time (s, "high-water", &st.high_water)
+      || !get_opt_time (s, "low-water", &st.low_water))
+    return FALSE;
+  if (!GST_CLOCK_TIME_IS_VALID (st.nominal)
+      || (GST_CLOCK_TIME_IS_VALID (st.maximum) && st.nominal > st.maximum)
+      || (GST_CLOCK_TIME_IS_VALID (st.high_water)
+          && GST_CLOCK_TIME_IS_VALID (st.low_water)
+          && st.low_water > st.high_water))
+    return FALSE;
+  if (gst_structure_has_field (s, "adaptive")
+      && !gst_structure_get_boolean (s, "adaptive", &st.adaptive))
+    return FALSE;
+  st.ssrc = ssrc;
+  *out = st;
+  return TRUE;
+}
+
+GstEvent *
+gst_rtpcc_repaired_event_new (guint32 ssrc, guint16 seqnum)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new (GST_RTPCC_REPAIRED_NAME,
+          "ssrc", G_TYPE_UINT, (guint) ssrc,
+          "seqnum", G_TYPE_UINT, (guint) seqnum, NULL));
+}
+
+gboolean
+gst_rtpcc_repaired_event_is (GstEvent * event)
+{
+  return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
+      && gst_event_has_name (event, GST_RTPCC_REPAIRED_NAME);
+}
+
+gboolean
+gst_rtpcc_repaired_event_parse (GstEvent * event, guint32 * ssrc,
+    guint16 * seqnum)
+{
+  const GstStructure *s;
+  guint ss = 0, sq = 0;
+
+  if (!gst_rtpcc_repaired_event_is (event))
+    return FALSE;
+  s = gst_event_get_structure (event);
+  if (!gst_structure_get_uint (s, "ssrc", &ss)
+      || !gst_structure_get_uint (s, "seqnum", &sq) || sq > G_MAXUINT16)
+    return FALSE;
+  *ssrc = ss;
+  *seqnum = (guint16) sq;
+  return TRUE;
+}
+
+GstEvent *
 gst_rtpcc_fec_window_event_new (GstClockTime deadline)
 {
   return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,

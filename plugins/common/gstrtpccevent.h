@@ -6,7 +6,12 @@
  * as an element message with the same structure): what the controller
  * allows now. "rtpcc-discard" travels upstream from playoutbuffer to
  * rtpccsrc: packets that arrived too late to play, which the receiver
- * reports to the sender (RFC 7097). "rtpcc-fec-window" is a sticky
+ * reports to the sender (RFC 7097). "rtpcc-playout-state" travels upstream
+ * from playoutbuffer to rtpccsrc, at most every
+ * GST_RTPCC_PLAYOUT_STATE_INTERVAL: the de-jitter buffer's delays, which
+ * the receiver reports (RFC 7005). "rtpcc-repaired" travels upstream from
+ * fecdec to rtpccsrc: a media packet FEC rebuilt, which the receiver
+ * reports received after repair (RFC 5725). "rtpcc-fec-window" is a sticky
  * downstream event from fecdec: how long it may hold a packet back for a
  * repair, which playoutbuffer adds to its delay. "rtpcc-mprtp" is a sticky
  * downstream event from mprtpsched on each of its src pads: the packets
@@ -30,6 +35,8 @@ G_BEGIN_DECLS
 #define GST_RTPCC_DISCARD_NAME "rtpcc-discard"
 #define GST_RTPCC_FEC_WINDOW_NAME "rtpcc-fec-window"
 #define GST_RTPCC_MPRTP_NAME "rtpcc-mprtp"
+#define GST_RTPCC_PLAYOUT_STATE_NAME "rtpcc-playout-state"
+#define GST_RTPCC_REPAIRED_NAME "rtpcc-repaired"
 
 typedef struct
 {
@@ -80,6 +87,37 @@ gboolean gst_rtpcc_discard_event_is (GstEvent * event);
 /* FALSE if malformed (a field missing, seqnum > 65535, count 0). */
 gboolean gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
     guint16 * seqnum, guint * count);
+
+/* The de-jitter buffer's delays for @ssrc (RFC 7005 §3.1): "nominal"
+ * (what a packet on time waits), "maximum" (the longest a packet may wait
+ * and still play) and the "high-water" / "low-water" marks of the nominal
+ * delay since the previous event, guint64 ns, GST_CLOCK_TIME_NONE where
+ * not known (all but nominal); "adaptive" (boolean). */
+#define GST_RTPCC_PLAYOUT_STATE_INTERVAL (100 * GST_MSECOND)
+/* beyond any playout delay: a larger value is bogus */
+#define GST_RTPCC_PLAYOUT_STATE_MAX (60 * GST_SECOND)
+typedef struct
+{
+  guint32 ssrc;
+  gboolean adaptive;
+  GstClockTime nominal, maximum, high_water, low_water;
+} GstRtpccPlayoutState;
+
+GstEvent *gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState *
+    state);
+gboolean gst_rtpcc_playout_state_event_is (GstEvent * event);
+/* FALSE if malformed: no ssrc or nominal, a time over
+ * GST_RTPCC_PLAYOUT_STATE_MAX, nominal over maximum, low-water over
+ * high-water. "adaptive" missing reads FALSE. */
+gboolean gst_rtpcc_playout_state_event_parse (GstEvent * event,
+    GstRtpccPlayoutState * state);
+
+/* @ssrc's packet @seqnum, lost on the way, was rebuilt by FEC. */
+GstEvent *gst_rtpcc_repaired_event_new (guint32 ssrc, guint16 seqnum);
+gboolean gst_rtpcc_repaired_event_is (GstEvent * event);
+/* FALSE if malformed (a field missing, seqnum > 65535). */
+gboolean gst_rtpcc_repaired_event_parse (GstEvent * event, guint32 * ssrc,
+    guint16 * seqnum);
 
 /* Sticky downstream: the packets that follow may have been held back up to
  * @deadline (fecdec's deadline) waiting for a repair. */

@@ -130,10 +130,13 @@ get_now (GstFecDec * self, GstBuffer * buf)
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). @in
- * (mapped as @in_map), if any, is the buffer just pushed. */
+ * (mapped as @in_map), if any, is the buffer just pushed. Each packet
+ * rebuilt adds an "rtpcc-repaired" event to @repaired, for rtpccsrc
+ * upstream: the receiver reports it received after repair (RFC 5725).
+ * One per packet rebuilt, so never more than the packets lost. */
 static void
 collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
-    const GstMapInfo * in_map)
+    const GstMapInfo * in_map, GQueue * repaired)
 {
   GBytes *b;
   gboolean rec;
@@ -159,11 +162,25 @@ collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
     /* a rebuilt packet gets the arrival PTS of the packet that completed
      * it; an original keeps its own (its tag) */
     GST_BUFFER_PTS (buf) = rec ? self->last_pts : (GstClockTime) pts;
-    if (rec)
+    if (rec && len >= 12) {
       GST_DEBUG_OBJECT (self, "recovered a packet");
+      g_queue_push_tail (repaired,
+          gst_rtpcc_repaired_event_new (GST_READ_UINT32_BE (data + 8),
+              GST_READ_UINT16_BE (data + 2)));
+    }
     g_bytes_unref (b);
     gst_fec_out_add (out, buf);
   }
+}
+
+/* The "rtpcc-repaired" events collect gathered, upstream (no lock held). */
+static void
+push_repaired (GstFecDec * self, GQueue * repaired)
+{
+  GstEvent *ev;
+
+  while ((ev = g_queue_pop_head (repaired)))
+    gst_pad_push_event (self->sinkpad, ev);
 }
 
 static GstFlowReturn
@@ -171,6 +188,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstFecDec *self = GST_FEC_DEC (parent);
   GstFecOut out = GST_FEC_OUT_INIT;
+  GQueue repaired = G_QUEUE_INIT;
   GstEvent *window = NULL;
   GstMapInfo map;
   RtpccFecInput r;
@@ -198,7 +216,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, &out, buf, &map);
+  collect (self, now, &out, buf, &map, &repaired);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -208,6 +226,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 
   if (window)
     gst_pad_push_event (self->srcpad, window);
+  push_repaired (self, &repaired);
   return gst_fec_out_push (self->srcpad, &out);
 }
 
@@ -224,11 +243,13 @@ dec_release (gpointer data)
 {
   GstFecDec *self = data;
   GstFecOut out = GST_FEC_OUT_INIT;
+  GQueue repaired = G_QUEUE_INIT;
 
   g_mutex_lock (&self->lock);
   if (!self->task.flushing)
-    collect (self, get_now (self, NULL), &out, NULL, NULL);
+    collect (self, get_now (self, NULL), &out, NULL, NULL, &repaired);
   g_mutex_unlock (&self->lock);
+  push_repaired (self, &repaired);
   return gst_fec_out_push (self->srcpad, &out);
 }
 
@@ -273,11 +294,13 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       break;
     case GST_EVENT_EOS:{
       GstFecOut out = GST_FEC_OUT_INIT;
+      GQueue repaired = G_QUEUE_INIT;
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL);
+      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL, &repaired);
       g_mutex_unlock (&self->lock);
+      push_repaired (self, &repaired);
       gst_fec_out_push (self->srcpad, &out);
       break;
     }

@@ -153,6 +153,8 @@ gst_playout_buffer_init (GstPlayoutBuffer * self)
       self->srcpad, &self->lock, TRUE);
 
   rtpcc_playout_config_init (&self->config);
+  rtpcc_playout_djb_meter_init (&self->djb_meter,
+      (RtpccTime) GST_RTPCC_PLAYOUT_STATE_INTERVAL);
   self->config.percentile = DEFAULT_PERCENTILE;
   self->config.min_delay = RTPCC_MSEC (DEFAULT_MIN_DELAY);
   self->config.max_delay = RTPCC_MSEC (DEFAULT_MAX_DELAY);
@@ -279,6 +281,37 @@ gst_playout_buffer_emit_discard (GstPlayoutBuffer * self, GstPad * pad,
   gst_pad_push_event (pad, gst_rtpcc_discard_event_new (ssrc, seq, 1));
 }
 
+/* The de-jitter state after a packet went in (lock held): an event for
+ * rtpccsrc if one is due. The nominal delay is the target (what a packet
+ * arriving on time waits); the maximum the most the target may grow to
+ * (a fixed buffer: its delay). */
+static GstEvent *
+gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
+    RtpccTime now, guint32 ssrc)
+{
+  RtpccPlayoutStats st;
+  RtpccPlayoutDjb d;
+  GstRtpccPlayoutState ev;
+  gboolean adaptive = self->config.mode != RTPCC_PLAYOUT_MODE_FIXED;
+
+  rtpcc_playout_get_stats (self->playout, &st);
+  rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive,
+      st.target_delay, adaptive ? MAX (self->config.max_delay,
+          self->config.min_delay) : st.target_delay);
+  if (!rtpcc_playout_djb_meter_due (&self->djb_meter, now, &d))
+    return NULL;
+#define T(x) ((x) == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (GstClockTime) (x))
+  ev.ssrc = ssrc;
+  ev.adaptive = d.adaptive;
+  ev.nominal = T (d.nominal);
+  ev.maximum = T (d.maximum);
+  ev.high_water = T (d.high_water);
+  ev.low_water = T (d.low_water);
+#undef T
+  self->state_events++;
+  return gst_rtpcc_playout_state_event_new (&ev);
+}
+
 static GstFlowReturn
 gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 {
@@ -289,6 +322,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   GstMapInfo map;
   RtpccTime now;
   GstFlowReturn ret;
+  GstEvent *state = NULL;
   gboolean valid;
 
   /* the library reads the header (bounds-checked, fuzzed) */
@@ -366,7 +400,11 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   } else if (verdict == RTPCC_PLAYOUT_LATE) {
     self->discard_events++;
   }
+  if (!rtp.filler)
+    state = gst_playout_buffer_state_event_locked (self, now, rtp.ssrc);
   g_mutex_unlock (&self->lock);
+  if (state)
+    gst_pad_push_event (pad, state);
 
   if (verdict != RTPCC_PLAYOUT_QUEUED) {
     GST_LOG_OBJECT (self, "seq %u: %s", rtp.seq,

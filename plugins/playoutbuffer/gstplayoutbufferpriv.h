@@ -89,6 +89,10 @@ struct _GstPlayoutBuffer
 
   guint64 invalid, ssrc_changes, discard_events, pushed;
   guint64 fillers_other_ssrc;   /* padding-only, not of the current SSRC */
+  /* the de-jitter state rtpccsrc upstream reports (RFC 7005), sent as
+   * "rtpcc-playout-state" at most every GST_RTPCC_PLAYOUT_STATE_INTERVAL */
+  RtpccPlayoutDjbMeter djb_meter;
+  guint64 state_events;
 };
 
 /* gstplayoutbufferprops.c */

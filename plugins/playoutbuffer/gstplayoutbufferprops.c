@@ -191,7 +191,8 @@ gst_playout_buffer_install_properties (GObjectClass * gobject_class)
    * timed), fillers-late (dropped past their slot, not reported),
    * fillers-other-ssrc (padding-only packets not of the current SSRC:
    * dropped, they never switch streams), invalid, ssrc-changes,
-   * discard-events, refused (sequence jumps nothing confirmed: dropped),
+   * discard-events, state-events ("rtpcc-playout-state" sent upstream),
+   * refused (sequence jumps nothing confirmed: dropped),
    * restarts (sequence jumps confirmed: the stream started over) (guint64
    * counts); target-delay, jitter-percentile,
    * fec-window (guint64 nanoseconds, as GstClockTime); drift-ppm (gdouble);
@@ -325,6 +326,7 @@ gst_playout_buffer_stats_locked (GstPlayoutBuffer * self)
       "ssrc-changes", G_TYPE_UINT64, self->ssrc_changes,
       "fillers-other-ssrc", G_TYPE_UINT64, self->fillers_other_ssrc,
       "discard-events", G_TYPE_UINT64, self->discard_events,
+      "state-events", G_TYPE_UINT64, self->state_events,
       "refused", G_TYPE_UINT64, st.refused,
       "restarts", G_TYPE_UINT64, st.restarts,
       "target-delay", G_TYPE_UINT64, (guint64) MAX (st.target_delay, 0),

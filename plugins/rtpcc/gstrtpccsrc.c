@@ -364,9 +364,12 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
 
 /* What the XR blocks report that the receiver cannot see itself (under
  * self->lock): the NACK → RTX round trip the repair planner measured
- * (Delay Metrics, beside the RRTR / DLRR ones), and the playout delay downstream as the de-jitter
- * buffer's nominal delay (RFC 7005: playoutbuffer sits downstream and is
- * not reachable; playout-delay is the target it is set to). */
+ * (Delay Metrics, beside the RRTR / DLRR ones); and until a playoutbuffer
+ * downstream reports its state ("rtpcc-playout-state"), playout-delay as
+ * the de-jitter buffer's nominal delay (RFC 7005). That is the playout
+ * budget the repair planner works to, so a receiver whose buffer is not
+ * ours (rtpjitterbuffer, none) still reports the delay it was set up
+ * for, as before. */
 static void
 feed_xr (GstRtpccSrc * self)
 {
@@ -385,7 +388,8 @@ feed_xr (GstRtpccSrc * self)
       self->last_repair_rtt = rs.repair.repair_rtt;
     }
   }
-  if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && self->media_ssrc)
+  if ((flags & RTPCC_RECEIVER_XR_DEJITTER) && self->media_ssrc
+      && !self->playout_state_seen)
     rtpcc_receiver_set_dejitter (self->receiver, self->media_ssrc, FALSE,
         RTPCC_MSEC (playout_ms), RTPCC_TIME_NONE,
         RTPCC_TIME_NONE, RTPCC_TIME_NONE);
@@ -569,6 +573,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
   self->receiver = rtpcc_receiver_new (&cfg, now);
+  self->playout_state_seen = FALSE;
+  self->events_rejected = 0;
   /* read under both locks: a set_property racing with us applies its
    * value after ours (it waits for self->lock) */
   GST_OBJECT_LOCK (self);
@@ -656,6 +662,74 @@ gst_rtpcc_src_unlock_stop (GstBaseSrc * bsrc)
   return TRUE;
 }
 
+/* MPRTP: the receiver logs by subflow seq; @seq (the media seq, as
+ * downstream sees it) becomes its packet's, FALSE if it is not in the map
+ * (under self->lock). A single path: unchanged. */
+static gboolean
+map_media_seq (GstRtpccSrc * self, guint16 * seq)
+{
+  guint slot = *seq & 1023;
+
+  if (self->mprtp_packets == 0)
+    return TRUE;
+  if (!self->mprtp_map_valid[slot] || self->mprtp_map_seq[slot] != *seq)
+    return FALSE;
+  *seq = self->mprtp_map_fssn[slot];
+  return TRUE;
+}
+
+/* The other upstream reports from downstream: fecdec's rebuilt packets
+ * ("rtpcc-repaired", for the RFC 5725 Post-repair RLE) and playoutbuffer's
+ * de-jitter state ("rtpcc-playout-state", RFC 7005). Malformed ones are
+ * dropped and counted (events-rejected); the receiver refuses and counts
+ * what does not fit its sources (repairs-rejected, dejitter-rejected). */
+static gboolean
+handle_report_event (GstRtpccSrc * self, GstEvent * event)
+{
+  GstRtpccPlayoutState st;
+  guint32 ssrc;
+  guint16 seq;
+
+  if (gst_rtpcc_repaired_event_is (event)) {
+    gboolean ok = gst_rtpcc_repaired_event_parse (event, &ssrc, &seq);
+    g_mutex_lock (&self->lock);
+    /* (an MPRTP seq the map no longer has counts as rejected too) */
+    if (!ok || !map_media_seq (self, &seq))
+      self->events_rejected++;
+    else if (self->receiver)
+      rtpcc_receiver_mark_repaired (self->receiver,
+          rtpcc_timebase_now (&self->timebase), ssrc, seq);
+    g_mutex_unlock (&self->lock);
+    if (!ok)
+      GST_WARNING_OBJECT (self, "malformed rtpcc-repaired event: %"
+          GST_PTR_FORMAT, gst_event_get_structure (event));
+    return TRUE;
+  }
+  if (gst_rtpcc_playout_state_event_is (event)) {
+    gboolean ok = gst_rtpcc_playout_state_event_parse (event, &st);
+    g_mutex_lock (&self->lock);
+    if (!ok) {
+      self->events_rejected++;
+    } else if (self->receiver) {
+#define T(x) (GST_CLOCK_TIME_IS_VALID (x) ? (RtpccTime) (x) : RTPCC_TIME_NONE)
+      /* the playout-delay estimate's marks are not the buffer's */
+      if (!self->playout_state_seen)
+        rtpcc_receiver_clear_dejitter (self->receiver, st.ssrc);
+      if (rtpcc_receiver_set_dejitter (self->receiver, st.ssrc, st.adaptive,
+              T (st.nominal), T (st.maximum), T (st.high_water),
+              T (st.low_water)))
+        self->playout_state_seen = TRUE;
+#undef T
+    }
+    g_mutex_unlock (&self->lock);
+    if (!ok)
+      GST_WARNING_OBJECT (self, "malformed rtpcc-playout-state event: %"
+          GST_PTR_FORMAT, gst_event_get_structure (event));
+    return TRUE;
+  }
+  return FALSE;
+}
+
 /* A playout buffer downstream tells us which packets it discarded as
  * late ("rtpcc-discard": ssrc, seqnum, count); the receiver reports them
  * to the sender (RFC 7097 Discard RLE). Malformed events are counted as
@@ -686,6 +760,8 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
       GST_WARNING_OBJECT (self, "wake-up failed: %s", g_strerror (errno));
     return TRUE;
   }
+  if (handle_report_event (self, event))
+    return TRUE;
   if (!gst_rtpcc_discard_event_is (event))
     return GST_BASE_SRC_CLASS (parent_class)->event (bsrc, event);
 
@@ -697,13 +773,8 @@ gst_rtpcc_src_event (GstBaseSrc * bsrc, GstEvent * event)
   if (ok && self->mprtp_packets > 0) {
     /* MPRTP: logged by subflow seq; a discarded run maps to the first
      * packet's, one at a time (a run on one path is rarely contiguous) */
-    guint slot = seqnum & 1023;
-    if (self->mprtp_map_valid[slot] && self->mprtp_map_seq[slot] == seqnum) {
-      seqnum = self->mprtp_map_fssn[slot];
-      count = 1;
-    } else {
-      ok = FALSE;
-    }
+    ok = map_media_seq (self, &seqnum);
+    count = 1;
   }
   if (self->receiver)
     rtpcc_receiver_mark_discarded (self->receiver,
@@ -792,7 +863,10 @@ make_stats (GstRtpccSrc * self)
         "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked,
         "xr-blocks-sent", G_TYPE_UINT64, st->xr_blocks_sent,
         "xr-rle-skipped", G_TYPE_UINT64, st->xr_rle_skipped,
-        "repairs-marked", G_TYPE_UINT64, st->repairs_marked, NULL);
+        "repairs-marked", G_TYPE_UINT64, st->repairs_marked,
+        "repairs-rejected", G_TYPE_UINT64, st->repairs_rejected,
+        "dejitter-rejected", G_TYPE_UINT64, st->dejitter_rejected,
+        "events-rejected", G_TYPE_UINT64, self->events_rejected, NULL);
     if (self->rtx) {
       RtpccRtxReceiverStats rs;
       rtpcc_rtx_receiver_get_stats (self->rtx, &rs);
@@ -1223,14 +1297,19 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * per media source (docs/feedback-formats.md): discard-rle (RFC 7097,
    * packets playoutbuffer reports discarded as late), loss-rle (RFC 3611:
    * arrivals since the previous report, up to 512 packets), post-repair-rle
-   * (RFC 5725: the same, with packets RTX restored counted received),
+   * (RFC 5725: the same, with packets RTX restored and packets fecdec
+   * downstream rebuilt, "rtpcc-repaired", counted received),
    * delay (RFC 6843: min/mean/max of the round trips measured in the
    * interval: RFC 3611 RRTR blocks the sender answers with DLRR, and
    * NACK → RTX times with repair=nack; "unavailable" without one),
    * discard-count
    * (RFC 7002) and bytes-discarded (RFC 7243, cumulative, late discards),
-   * dejitter (RFC 7005: playout-delay as the nominal delay of a fixed
-   * buffer; the other fields "unavailable"). Read when the element starts.
+   * dejitter (RFC 7005: the nominal and maximum delay playoutbuffer
+   * downstream reports, "rtpcc-playout-state", with the high- and
+   * low-water marks of its nominal delay since the previous report;
+   * until it reports, or with another jitter buffer, playout-delay as the
+   * nominal delay of a fixed buffer, the maximum "unavailable"). Read
+   * when the element starts.
    */
   g_object_class_install_property (gobject_class, PROP_XR_BLOCKS,
       g_param_spec_flags ("xr-blocks", "XR blocks",
@@ -1300,7 +1379,12 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * beside each RR);
    * xr-blocks-sent (XR blocks other than Discard
    * RLE, xr-blocks), xr-rle-skipped (packets a Loss RLE could not cover),
-   * repairs-marked (RTX restorations, for the Post-repair Loss RLE);
+   * repairs-marked (RTX restorations and fecdec's "rtpcc-repaired"
+   * packets, for the Post-repair Loss RLE), repairs-rejected (repairs of
+   * an unknown SSRC, too far from the newest packet, or of packets
+   * already reported), dejitter-rejected ("rtpcc-playout-state" updates
+   * the receiver refused: an unknown SSRC), events-rejected (malformed
+   * "rtpcc-repaired" / "rtpcc-playout-state" events: dropped);
    * srtp (on or off), srtp-auth-failures, srtp-replays, srtp-malformed
    * (received packets that did not verify: dropped), srtp-protect-errors
    * (feedback that could not be protected: not sent).

@@ -42,6 +42,12 @@ struct _GstRtpccSrc
   guint xr_blocks;              /* GstRtpccXrBlocks = RtpccReceiverXrBlocks */
   guint32 media_ssrc;           /* of the last media packet passed on */
   RtpccTime last_repair_rtt;    /* the repair RTT last given to the receiver */
+  /* a playoutbuffer downstream reports its de-jitter state
+   * ("rtpcc-playout-state"): the XR De-Jitter block is its, not the
+   * playout-delay estimate */
+  gboolean playout_state_seen;
+  /* rtpcc-playout-state / rtpcc-repaired events that were malformed */
+  guint64 events_rejected;
   gint fec_pt;                  /* -1: no FEC expected */
 
   /* runtime */

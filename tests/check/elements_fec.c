@@ -123,7 +123,9 @@ GST_START_TEST (test_roundtrip)
     GPtrArray *out;
     RtpccRng rng;
     GstBuffer *b;
-    guint media = 0, fec = 0, lost = 0, next = 0;
+    guint media = 0, fec = 0, lost = 0, next = 0, repaired = 0;
+    guint8 *lost_seq = g_malloc0 (65536);
+    GstEvent *ev;
 
     gst_harness_set_src_caps_str (enc, CAPS);
     gst_harness_set_src_caps_str (dec, CAPS);
@@ -139,6 +141,10 @@ GST_START_TEST (test_roundtrip)
       if (buf_pt (b) == 122) {
         fec++;
       } else if (media++ % 10 == 3) {
+        GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+        fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+        lost_seq[gst_rtp_buffer_get_seq (&rtp)] = 1;
+        gst_rtp_buffer_unmap (&rtp);
         lost++;
         continue;
       }
@@ -161,6 +167,24 @@ GST_START_TEST (test_roundtrip)
     fail_unless_equals_int (stat_u64 (dec->element, "recovered"), lost);
     fail_unless_equals_int (stat_u64 (dec->element, "unrecoverable"), 0);
     fail_unless_equals_int (stat_u64 (dec->element, "fec-packets"), fec);
+    /* each packet rebuilt went upstream once as "rtpcc-repaired", for
+     * rtpccsrc's Post-repair Loss RLE (RFC 5725) */
+    while ((ev = gst_harness_try_pull_upstream_event (dec))) {
+      const GstStructure *st = gst_event_get_structure (ev);
+      guint ssrc = 0, seq = 0;
+      if (st && gst_structure_has_name (st, "rtpcc-repaired")) {
+        fail_unless (gst_structure_get_uint (st, "ssrc", &ssrc));
+        fail_unless (gst_structure_get_uint (st, "seqnum", &seq));
+        fail_unless_equals_int (ssrc, 0xdeadbeef);
+        fail_unless (seq < 65536 && lost_seq[seq] == 1,
+            "%s: seq %u reported repaired", descs[d], seq);
+        lost_seq[seq] = 2;
+        repaired++;
+      }
+      gst_event_unref (ev);
+    }
+    fail_unless_equals_int (repaired, lost);
+    g_free (lost_seq);
     g_ptr_array_unref (out);
     g_ptr_array_unref (sent);
     gst_harness_teardown (enc);

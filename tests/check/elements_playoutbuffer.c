@@ -166,6 +166,11 @@ expect_discard (GstHarness * h, guint seqnum)
       continue;
     }
     s = gst_event_get_structure (ev);
+    /* (the de-jitter state goes up too: test_state_event) */
+    if (gst_structure_has_name (s, "rtpcc-playout-state")) {
+      gst_event_unref (ev);
+      continue;
+    }
     fail_unless (gst_structure_has_name (s, "rtpcc-discard"));
     fail_unless (gst_structure_get_uint (s, "ssrc", &ssrc));
     fail_unless (gst_structure_get_uint (s, "seqnum", &seq));
@@ -224,6 +229,84 @@ GST_START_TEST (test_timing_and_reorder)
     g_object_get (e, "target-delay", &target, NULL);
     fail_unless_equals_int (target, 80);
   }
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The "rtpcc-playout-state" events that reached the harness upstream
+ * since the last call: how many, the last one in *@last. */
+static guint
+pull_states (GstHarness * h, GstStructure ** last)
+{
+  GstEvent *ev;
+  guint n = 0;
+
+  if (*last)
+    gst_structure_free (*last);
+  *last = NULL;
+  while ((ev = gst_harness_try_pull_upstream_event (h))) {
+    const GstStructure *s = gst_event_get_structure (ev);
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_CUSTOM_UPSTREAM
+        && gst_structure_has_name (s, "rtpcc-playout-state")) {
+      if (*last)
+        gst_structure_free (*last);
+      *last = gst_structure_copy (s);
+      n++;
+    }
+    gst_event_unref (ev);
+  }
+  return n;
+}
+
+static guint64
+field_u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
+  return v;
+}
+
+/* The de-jitter buffer's state goes upstream for rtpccsrc's RFC 7005
+ * block: its target as the nominal delay, at most one event per 100 ms,
+ * the high- and low-water marks covering every change in between. */
+GST_START_TEST (test_state_event)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
+  GstHarness *h = harness_for (e, "sink_0", "src");
+  GstStructure *st = NULL;
+  guint ssrc = 0;
+  gboolean adaptive = TRUE;
+
+  gst_harness_play (h);
+  push_at (h, MS (0), 10, 0);
+  fail_unless_equals_int (pull_states (h, &st), 1);
+  fail_unless (gst_structure_get_uint (st, "ssrc", &ssrc));
+  fail_unless_equals_int (ssrc, SSRC);
+  fail_unless (gst_structure_get_boolean (st, "adaptive", &adaptive));
+  fail_if (adaptive, "a fixed buffer");
+  fail_unless_equals_uint64 (field_u64 (st, "nominal"), MS (50));
+  fail_unless_equals_uint64 (field_u64 (st, "maximum"), MS (50));
+  fail_unless_equals_uint64 (field_u64 (st, "high-water"), MS (50));
+  fail_unless_equals_uint64 (field_u64 (st, "low-water"), MS (50));
+
+  /* within 100 ms: nothing, though the delay went up and back down */
+  g_object_set (e, "min-delay", 90, NULL);
+  push_at (h, MS (20), 11, 1800);
+  g_object_set (e, "min-delay", 70, NULL);
+  push_at (h, MS (40), 12, 3600);
+  fail_unless_equals_int (pull_states (h, &st), 0);
+  /* then one, with both marks */
+  push_at (h, MS (100), 13, 5400);
+  fail_unless_equals_int (pull_states (h, &st), 1);
+  fail_unless_equals_uint64 (field_u64 (st, "nominal"), MS (70));
+  fail_unless_equals_uint64 (field_u64 (st, "high-water"), MS (90));
+  fail_unless_equals_uint64 (field_u64 (st, "low-water"), MS (50));
+  fail_unless_equals_uint64 (stat_u64 (e, "state-events"), 2);
+
+  gst_structure_free (st);
   gst_object_unref (e);
   gst_harness_teardown (h);
 }
@@ -740,6 +823,7 @@ playoutbuffer_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_timing_and_reorder);
   tcase_add_test (tc, test_late_drop_event);
+  tcase_add_test (tc, test_state_event);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_two_subflows);
   tcase_add_test (tc, test_singh_skew_step);

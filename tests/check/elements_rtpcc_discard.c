@@ -332,6 +332,163 @@ GST_START_TEST (test_xr_blocks_on_the_wire)
 
 GST_END_TEST;
 
+/* The XR De-Jitter block follows what playoutbuffer reports
+ * ("rtpcc-playout-state") instead of the playout-delay estimate, and a
+ * packet fecdec rebuilt ("rtpcc-repaired") is received in the Post-repair
+ * Loss RLE though lost in the Loss RLE; malformed events are dropped and
+ * counted. */
+static void
+push_state (GstHarness * h, guint64 nominal, guint64 maximum, guint64 high,
+    guint64 low)
+{
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-playout-state",
+                  "ssrc", G_TYPE_UINT, SSRC, "adaptive", G_TYPE_BOOLEAN, TRUE,
+                  "nominal", G_TYPE_UINT64, nominal,
+                  "maximum", G_TYPE_UINT64, maximum,
+                  "high-water", G_TYPE_UINT64, high,
+                  "low-water", G_TYPE_UINT64, low, NULL))));
+}
+
+static void
+push_repaired (GstHarness * h, GstStructure * s)
+{
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s)));
+}
+
+/* The next XR report's De-Jitter block (*@djb, zeroed if none) and, when
+ * its RLE blocks end at @rle_end, the seqs they say received (bit i of
+ * *@loss / *@post: seq rle_end - 32 + i). FALSE if no XR in 3 s. */
+static gboolean
+next_report (GstHarness * h, GSocket * peer, GstTestClock * clock,
+    RtpccXrDejitter * djb, guint16 rle_end, guint32 * loss, guint32 * post)
+{
+  GstClockTime end = gst_clock_get_time (GST_CLOCK (clock)) + 3 * GST_SECOND;
+  guint8 buf[2048];
+  gboolean found = FALSE;
+
+  memset (djb, 0, sizeof (*djb));
+  while (!found && gst_clock_get_time (GST_CLOCK (clock)) < end) {
+    gssize n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL,
+        NULL);
+    RtpccRtcpIter it;
+    RtpccRtcpPacket pkt;
+
+    if (n <= 0) {
+      clock_advance (clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
+    fail_unless (rtpcc_rtcp_iter_init (&it, buf, (gsize) n));
+    while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+      RtpccXrReport *x;
+      if (pkt.pt != RTPCC_RTCP_XR)
+        continue;
+      x = rtpcc_xr_report_parse (pkt.data, pkt.len, NULL);
+      fail_unless (x != NULL, "rtpccsrc sent a malformed XR");
+      for (guint b = 0; b < x->n_blocks; b++) {
+        const RtpccXrBlock *blk = &x->blocks[b];
+        guint32 *bits = blk->bt == RTPCC_XR_BT_LOSS_RLE ? loss :
+            blk->bt == RTPCC_XR_BT_POST_REPAIR_RLE ? post : NULL;
+        if (blk->bt == RTPCC_XR_BT_DEJITTER) {
+          *djb = blk->dejitter;
+          found = TRUE;
+        }
+        if (!bits || blk->rle.end_seq != rle_end)
+          continue;
+        *bits = 0;
+        for (guint i = 0; i < blk->rle.n_bits; i++) {
+          guint16 d = (guint16) (rtpcc_xr_rle_seq (&blk->rle, i) -
+              (rle_end - 32));
+          if (d < 32 && blk->rle.bits[i])
+            *bits |= 1u << d;
+        }
+      }
+      rtpcc_xr_report_free (x);
+    }
+  }
+  return found;
+}
+
+GST_START_TEST (test_playout_state_and_fec_repairs)
+{
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *h;
+  GSocket *peer;
+  gint bound = 0;
+  GstTestClock *clock;
+  RtpccXrDejitter djb;
+  guint32 loss = 0, post = 0, want;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  gst_util_set_object_arg (G_OBJECT (src), "xr-blocks",
+      "loss-rle+post-repair-rle+dejitter");
+  h = start_src (src, &peer, &clock, &bound);
+
+  /* no playoutbuffer has spoken: playout-delay (200 ms) as before */
+  for (guint i = 0; i < 10; i++)
+    send_rtp (peer, (guint16) bound, (guint16) (100 + i));
+  for (guint i = 0; i < 10; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+  fail_unless (next_report (h, peer, clock, &djb, 110, &loss, &post));
+  fail_unless_equals_int (djb.nominal, 200);
+  fail_unless_equals_int (djb.maximum, RTPCC_XR_DJB_UNAVAILABLE);
+
+  /* 110..129, 113 and 114 lost; fecdec rebuilt 113 */
+  for (guint i = 10; i < 30; i++)
+    if (i != 13 && i != 14)
+      send_rtp (peer, (guint16) bound, (guint16) (100 + i));
+  for (guint i = 0; i < 18; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+  push_repaired (h, gst_structure_new ("rtpcc-repaired", "ssrc", G_TYPE_UINT,
+          SSRC, "seqnum", G_TYPE_UINT, 113, NULL));
+  /* malformed (no seqnum; seqnum out of range) and out of the window */
+  push_repaired (h, gst_structure_new ("rtpcc-repaired", "ssrc", G_TYPE_UINT,
+          SSRC, NULL));
+  push_repaired (h, gst_structure_new ("rtpcc-repaired", "ssrc", G_TYPE_UINT,
+          SSRC, "seqnum", G_TYPE_UINT, 70000, NULL));
+  push_repaired (h, gst_structure_new ("rtpcc-repaired", "ssrc", G_TYPE_UINT,
+          SSRC, "seqnum", G_TYPE_UINT, 30000, NULL));
+  /* the buffer's state: 80 ms now, 60..120 since its last update; and a
+   * bogus one (low over high) that must change nothing */
+  push_state (h, 80 * GST_MSECOND, 400 * GST_MSECOND, 120 * GST_MSECOND,
+      60 * GST_MSECOND);
+  push_state (h, 10 * GST_MSECOND, 400 * GST_MSECOND, 5 * GST_MSECOND,
+      9 * GST_MSECOND);
+  fail_unless_equals_uint64 (stat_u64 (src, "repairs-marked"), 1);
+  fail_unless_equals_uint64 (stat_u64 (src, "repairs-rejected"), 1);
+  fail_unless_equals_uint64 (stat_u64 (src, "events-rejected"), 3);
+
+  loss = post = 0;
+  fail_unless (next_report (h, peer, clock, &djb, 130, &loss, &post));
+  fail_unless (djb.adaptive);
+  fail_unless_equals_int (djb.nominal, 80);
+  fail_unless_equals_int (djb.maximum, 400);
+  fail_unless_equals_int (djb.high_water, 120);
+  fail_unless_equals_int (djb.low_water, 60);
+  /* bits for 98..129: 110..129 came but 113 and 114 */
+  want = 0xfffff000u & ~(1u << 15) & ~(1u << 16);
+  fail_unless_equals_int (loss, want);
+  fail_unless_equals_int (post, want | (1u << 15));
+
+  /* the buffer climbs to 150 ms: the marks span 80 (where the interval
+   * began) to 150 */
+  push_state (h, 150 * GST_MSECOND, 400 * GST_MSECOND, 150 * GST_MSECOND,
+      90 * GST_MSECOND);
+  fail_unless (next_report (h, peer, clock, &djb, 0, &loss, &post));
+  fail_unless_equals_int (djb.nominal, 150);
+  fail_unless_equals_int (djb.high_water, 150);
+  fail_unless_equals_int (djb.low_water, 80);
+
+  gst_harness_teardown (h);
+  gst_object_unref (clock);
+  gst_object_unref (src);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
 /* rtpccsink takes "fbra" from the controller registry */
 GST_START_TEST (test_sink_accepts_fbra)
 {
@@ -363,6 +520,7 @@ elements_rtpcc_discard_suite (void)
   tcase_set_timeout (tc, 30);
   tcase_add_test (tc, test_discard_event_reaches_feedback);
   tcase_add_test (tc, test_xr_blocks_on_the_wire);
+  tcase_add_test (tc, test_playout_state_and_fec_repairs);
   tcase_add_test (tc, test_sink_accepts_fbra);
   return s;
 }

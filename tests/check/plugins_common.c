@@ -196,6 +196,83 @@ GST_START_TEST (test_discard_event)
 
 GST_END_TEST;
 
+/* fecdec's "rtpcc-repaired" and playoutbuffer's "rtpcc-playout-state":
+ * round trips, and what makes one malformed. */
+GST_START_TEST (test_report_events)
+{
+  GstRtpccPlayoutState st = { 0xdeadbeef, TRUE, 80 * GST_MSECOND,
+    GST_CLOCK_TIME_NONE, 120 * GST_MSECOND, 60 * GST_MSECOND
+  }, out;
+  GstEvent *ev;
+  guint32 ssrc = 0;
+  guint16 seq = 0;
+
+  ev = gst_rtpcc_repaired_event_new (0xdeadbeef, 65535);
+  fail_unless (gst_rtpcc_repaired_event_is (ev));
+  fail_if (gst_rtpcc_discard_event_is (ev));
+  fail_unless (gst_rtpcc_repaired_event_parse (ev, &ssrc, &seq));
+  fail_unless_equals_uint64 (ssrc, 0xdeadbeef);
+  fail_unless_equals_int (seq, 65535);
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-repaired", "ssrc", G_TYPE_UINT, 1u, "seqnum",
+          G_TYPE_UINT, 70000u, NULL));
+  fail_if (gst_rtpcc_repaired_event_parse (ev, &ssrc, &seq));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-repaired", "seqnum", G_TYPE_UINT, 1u, NULL));
+  fail_if (gst_rtpcc_repaired_event_parse (ev, &ssrc, &seq));
+  gst_event_unref (ev);
+
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_unless (gst_rtpcc_playout_state_event_is (ev));
+  fail_if (gst_rtpcc_repaired_event_is (ev));
+  fail_unless (gst_rtpcc_playout_state_event_parse (ev, &out));
+  fail_unless_equals_uint64 (out.ssrc, 0xdeadbeef);
+  fail_unless (out.adaptive);
+  fail_unless_equals_uint64 (out.nominal, 80 * GST_MSECOND);
+  fail_unless_equals_uint64 (out.maximum, GST_CLOCK_TIME_NONE);
+  fail_unless_equals_uint64 (out.high_water, 120 * GST_MSECOND);
+  fail_unless_equals_uint64 (out.low_water, 60 * GST_MSECOND);
+  gst_event_unref (ev);
+  /* nominal only: the rest unknown */
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-playout-state", "ssrc", G_TYPE_UINT, 1u,
+          "nominal", G_TYPE_UINT64, (guint64) GST_MSECOND, NULL));
+  fail_unless (gst_rtpcc_playout_state_event_parse (ev, &out));
+  fail_if (out.adaptive);
+  fail_unless_equals_uint64 (out.high_water, GST_CLOCK_TIME_NONE);
+  gst_event_unref (ev);
+
+  /* malformed: low over high, nominal over maximum, no nominal, a time
+   * beyond any playout delay, a field of the wrong type */
+  st.low_water = 130 * GST_MSECOND;
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  st.low_water = 60 * GST_MSECOND;
+  st.maximum = 70 * GST_MSECOND;
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  st.maximum = GST_CLOCK_TIME_NONE;
+  st.nominal = GST_CLOCK_TIME_NONE;
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  st.nominal = GST_RTPCC_PLAYOUT_STATE_MAX + 1;
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-playout-state", "ssrc", G_TYPE_UINT, 1u,
+          "nominal", G_TYPE_UINT, 5u, NULL));
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
 /* An encoder stand-in: a "bitrate" property that may refuse changes, and a
  * "rate-control" enum, registered under a factory name the table knows
  * (openh264enc), so the walk upstream finds it. */
@@ -594,6 +671,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_target_roundtrip);
   tcase_add_test (tc, test_target_short_and_bad);
   tcase_add_test (tc, test_discard_event);
+  tcase_add_test (tc, test_report_events);
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);

@@ -1225,6 +1225,59 @@ GST_START_TEST (test_startup_key_frame)
 
 GST_END_TEST;
 
+/* The de-jitter state for RFC 7005 goes out at most once per interval;
+ * the water marks keep every sample in between, and the next interval's
+ * marks start at the delay in force. */
+GST_START_TEST (test_djb_meter)
+{
+  RtpccPlayoutDjbMeter m;
+  RtpccPlayoutDjb d;
+
+  rtpcc_playout_djb_meter_init (&m, RTPCC_MSEC (100));
+  /* nothing sampled, nothing due; a bogus sample is ignored */
+  fail_if (rtpcc_playout_djb_meter_due (&m, 0, &d));
+  rtpcc_playout_djb_meter_sample (&m, TRUE, RTPCC_TIME_NONE, 0);
+  rtpcc_playout_djb_meter_sample (&m, TRUE, -1, 0);
+  fail_if (rtpcc_playout_djb_meter_due (&m, 0, &d));
+
+  rtpcc_playout_djb_meter_sample (&m, TRUE, RTPCC_MSEC (40),
+      RTPCC_MSEC (400));
+  fail_unless (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (10), &d));
+  fail_unless (d.adaptive);
+  fail_unless_equals_int64 (d.nominal, RTPCC_MSEC (40));
+  fail_unless_equals_int64 (d.maximum, RTPCC_MSEC (400));
+  fail_unless_equals_int64 (d.high_water, RTPCC_MSEC (40));
+  fail_unless_equals_int64 (d.low_water, RTPCC_MSEC (40));
+
+  /* a spike and a dip within the interval: not due, but remembered */
+  rtpcc_playout_djb_meter_sample (&m, TRUE, RTPCC_MSEC (90),
+      RTPCC_MSEC (400));
+  fail_if (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (50), &d));
+  rtpcc_playout_djb_meter_sample (&m, TRUE, RTPCC_MSEC (20),
+      RTPCC_MSEC (400));
+  rtpcc_playout_djb_meter_sample (&m, TRUE, RTPCC_MSEC (30),
+      RTPCC_MSEC (400));
+  fail_if (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (109), &d));
+  fail_unless (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (110), &d));
+  fail_unless_equals_int64 (d.nominal, RTPCC_MSEC (30));
+  fail_unless_equals_int64 (d.high_water, RTPCC_MSEC (90));
+  fail_unless_equals_int64 (d.low_water, RTPCC_MSEC (20));
+
+  /* a nominal delay over a stale maximum raises the maximum */
+  rtpcc_playout_djb_meter_sample (&m, FALSE, RTPCC_MSEC (500),
+      RTPCC_MSEC (400));
+  fail_unless (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (300), &d));
+  fail_if (d.adaptive);
+  fail_unless_equals_int64 (d.maximum, RTPCC_MSEC (500));
+  fail_unless_equals_int64 (d.high_water, RTPCC_MSEC (500));
+  fail_unless_equals_int64 (d.low_water, RTPCC_MSEC (30));
+  /* time went back (a new segment): due at once */
+  fail_unless (rtpcc_playout_djb_meter_due (&m, RTPCC_MSEC (5), &d));
+  fail_unless_equals_int64 (d.low_water, RTPCC_MSEC (500));
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_suite (void)
 {
@@ -1233,6 +1286,7 @@ rtpcc_playout_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_converges_to_percentile);
+  tcase_add_test (tc, test_djb_meter);
   tcase_add_test (tc, test_spike_up_and_down);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_wrap);

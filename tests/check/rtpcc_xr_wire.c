@@ -237,8 +237,10 @@ GST_START_TEST (test_all_blocks)
   fail_unless (llabs (ss->xr.rtt_max - 2 * RTCP_DELAY) < RTPCC_USEC (40));
   fail_unless_equals_int64 (ss->xr.djb_nominal, MS (120));
   fail_unless_equals_int64 (ss->xr.djb_maximum, MS (300));
-  fail_unless_equals_int64 (ss->xr.djb_high, MS (200));
-  fail_unless_equals_int64 (ss->xr.djb_low, RTPCC_TIME_NONE);
+  /* one update, with the first packet: the marks of the reports after
+   * the first are the nominal delay the buffer has held since */
+  fail_unless_equals_int64 (ss->xr.djb_high, MS (120));
+  fail_unless_equals_int64 (ss->xr.djb_low, MS (120));
   /* RR mode: Loss RLE was the per-packet feedback, each packet reported
    * once (a loss once later packets arrived, RFC 5681's three) */
   fail_unless_equals_uint64 (ss->reported_received, l.delivered);
@@ -640,6 +642,160 @@ GST_START_TEST (test_rle_skips_oldest)
 
 GST_END_TEST;
 
+static const RtpccXrBlock *
+find_block (const RtpccXrReport * x, guint8 bt)
+{
+  for (guint i = 0; i < x->n_blocks; i++)
+    if (x->blocks[i].bt == bt)
+      return &x->blocks[i];
+  return NULL;
+}
+
+static void
+xr_free (RtpccXrReport * x)
+{
+  for (guint i = 0; i < x->n_blocks; i++)
+    if (x->blocks[i].bt == RTPCC_XR_BT_LOSS_RLE
+        || x->blocks[i].bt == RTPCC_XR_BT_POST_REPAIR_RLE)
+      g_free (x->blocks[i].rle.bits);
+  g_free (x->blocks);
+  g_free (x);
+}
+
+/* RFC 7005 marks over the reporting interval: every update between two
+ * reports counts (the highest high, the lowest low, and each nominal
+ * delay), the next interval starts at the nominal delay in force; bogus
+ * updates are refused and counted. */
+GST_START_TEST (test_dejitter_marks)
+{
+  RtpccReceiver *r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (200),
+      RTPCC_RECEIVER_XR_DEJITTER);
+  const RtpccXrBlock *b;
+  RtpccXrReport *x;
+
+  deliver (r, MEDIA, 10, 0, MS (10));
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (80),
+          MS (400), MS (90), MS (70)));
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (150),
+          MS (400), RTPCC_TIME_NONE, RTPCC_TIME_NONE));
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (60),
+          MS (400), MS (60), MS (60)));
+  /* refused: unknown SSRC, no nominal delay, low above high, negative */
+  fail_if (rtpcc_receiver_set_dejitter (r, MEDIA + 1, TRUE, MS (1),
+          MS (2), MS (1), MS (1)));
+  fail_if (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, RTPCC_TIME_NONE,
+          MS (2), MS (1), MS (1)));
+  fail_if (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (5),
+          MS (9), MS (1), MS (2)));
+  fail_if (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (5),
+          -MS (9), RTPCC_TIME_NONE, RTPCC_TIME_NONE));
+  fail_unless_equals_uint64 (rtpcc_receiver_get_stats (r,
+          MS (100))->dejitter_rejected, 4);
+
+  x = next_xr (r, MS (100));
+  b = find_block (x, RTPCC_XR_BT_DEJITTER);
+  fail_unless (b != NULL);
+  fail_unless_equals_int (b->dejitter.interval, RTPCC_XR_I_SAMPLED);
+  fail_unless (b->dejitter.adaptive);
+  fail_unless_equals_int (b->dejitter.ssrc, MEDIA);
+  fail_unless_equals_int (b->dejitter.nominal, 60);
+  fail_unless_equals_int (b->dejitter.maximum, 400);
+  fail_unless_equals_int (b->dejitter.high_water, 150);
+  fail_unless_equals_int (b->dejitter.low_water, 60);
+  xr_free (x);
+
+  /* no update: the marks are the delay held all along */
+  x = next_xr (r, MS (700));
+  b = find_block (x, RTPCC_XR_BT_DEJITTER);
+  fail_unless (b != NULL);
+  fail_unless_equals_int (b->dejitter.high_water, 60);
+  fail_unless_equals_int (b->dejitter.low_water, 60);
+  xr_free (x);
+
+  /* a rise: from 60 (where the interval began) to 110 */
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, FALSE, MS (110),
+          RTPCC_TIME_NONE, MS (110), MS (100)));
+  x = next_xr (r, MS (1400));
+  b = find_block (x, RTPCC_XR_BT_DEJITTER);
+  fail_unless (b != NULL);
+  fail_if (b->dejitter.adaptive);
+  fail_unless_equals_int (b->dejitter.nominal, 110);
+  fail_unless_equals_int (b->dejitter.maximum, RTPCC_XR_DJB_UNAVAILABLE);
+  fail_unless_equals_int (b->dejitter.high_water, 110);
+  fail_unless_equals_int (b->dejitter.low_water, 60);
+  xr_free (x);
+
+  /* forgotten (an estimate a real buffer replaces): no block, until the
+   * next update, whose marks are its own */
+  rtpcc_receiver_clear_dejitter (r, MEDIA);
+  x = next_xr (r, MS (2100));
+  fail_unless (find_block (x, RTPCC_XR_BT_DEJITTER) == NULL);
+  xr_free (x);
+  fail_unless (rtpcc_receiver_set_dejitter (r, MEDIA, TRUE, MS (30),
+          MS (400), MS (35), MS (25)));
+  x = next_xr (r, MS (2800));
+  b = find_block (x, RTPCC_XR_BT_DEJITTER);
+  fail_unless (b != NULL);
+  fail_unless_equals_int (b->dejitter.high_water, 35);
+  fail_unless_equals_int (b->dejitter.low_water, 25);
+  xr_free (x);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
+/* Repairs (FEC, RTX) count as received in the Post-repair RLE, not in
+ * the Loss RLE; a repair far from the newest packet, of an unknown
+ * source, or of a range already reported is refused and counted, and
+ * never marks a later loss. */
+GST_START_TEST (test_repair_window)
+{
+  RtpccReceiver *r = call_loop_receiver_new (RTPCC_FEEDBACK_RR, MS (200),
+      RTPCC_RECEIVER_XR_LOSS_RLE | RTPCC_RECEIVER_XR_POST_REPAIR_RLE);
+  const RtpccXrBlock *loss, *post;
+  RtpccXrReport *x;
+  RtpccTime t = 0;
+
+  /* 0..19, 5 and 6 lost */
+  for (guint i = 0; i < 20; i++, t += MS (5)) {
+    RtpccRtpInfo info = { 0, };
+    if (i == 5 || i == 6)
+      continue;
+    info.ssrc = MEDIA;
+    info.seq = (guint16) i;
+    info.pt = 96;
+    info.size = SIZE;
+    info.clock_rate = 90000;
+    rtpcc_receiver_on_rtp (r, t, &info);
+  }
+  fail_unless (rtpcc_receiver_mark_repaired (r, t, MEDIA, 6));
+  fail_if (rtpcc_receiver_mark_repaired (r, t, MEDIA + 1, 5));
+  fail_if (rtpcc_receiver_mark_repaired (r, t, MEDIA, 19 + 300));
+  fail_if (rtpcc_receiver_mark_repaired (r, t, MEDIA,
+          (guint16) (19 - RTPCC_RECEIVER_REPAIR_BEHIND - 1)));
+  x = next_xr (r, t);
+  loss = find_block (x, RTPCC_XR_BT_LOSS_RLE);
+  post = find_block (x, RTPCC_XR_BT_POST_REPAIR_RLE);
+  fail_unless (loss && post);
+  fail_unless_equals_int (post->rle.begin_seq, loss->rle.begin_seq);
+  fail_unless_equals_int (post->rle.n_bits, loss->rle.n_bits);
+  for (guint i = 0; i < loss->rle.n_bits; i++) {
+    guint16 q = rtpcc_xr_rle_seq (&loss->rle, i);
+    fail_unless_equals_int (loss->rle.bits[i], q != 5 && q != 6);
+    fail_unless_equals_int (post->rle.bits[i], q != 5);
+  }
+  xr_free (x);
+  /* 5 was reported lost already: too late to count */
+  fail_if (rtpcc_receiver_mark_repaired (r, MS (600), MEDIA, 5));
+  fail_unless_equals_uint64 (rtpcc_receiver_get_stats (r,
+          MS (600))->repairs_marked, 1);
+  fail_unless_equals_uint64 (rtpcc_receiver_get_stats (r,
+          MS (600))->repairs_rejected, 4);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
 /* What the receiver puts on the wire with every block on, as tshark
  * reads it: no malformed packet, no expert warning; and the blocks in
  * order, per compound: RR, SDES, XR (Discard RLE, when some are pending),
@@ -724,6 +880,8 @@ rtpcc_xr_wire_suite (void)
   tcase_add_test (tc, test_delay_samples);
   tcase_add_test (tc, test_rrtr_dlrr_codec);
   tcase_add_test (tc, test_rle_skips_oldest);
+  tcase_add_test (tc, test_dejitter_marks);
+  tcase_add_test (tc, test_repair_window);
   tcase_add_test (tc, test_tshark);
   return s;
 }

@@ -21,50 +21,14 @@
 #include <string.h>
 
 #include "gstrtpccevent.h"
+#include "fuzz-event.h"
 
-#define FIELD_BYTES 9
-
-static void
-set_field (GstStructure * s, const gchar * name, const guint8 * b)
-{
-  guint64 v = 0;
-
-  for (guint i = 0; i < 8; i++)
-    v = v << 8 | b[1 + i];
-  switch (b[0] % 7) {
-    case 0:
-      gst_structure_set (s, name, G_TYPE_UINT, (guint) v, NULL);
-      break;
-    case 1:
-      gst_structure_set (s, name, G_TYPE_INT, (gint) v, NULL);
-      break;
-    case 2:
-      gst_structure_set (s, name, G_TYPE_UINT64, v, NULL);
-      break;
-    case 3:{
-      gchar str[9];
-      memcpy (str, b + 1, 8);
-      str[8] = '\0';
-      if (g_utf8_validate (str, -1, NULL))
-        gst_structure_set (s, name, G_TYPE_STRING, str, NULL);
-      break;
-    }
-    case 4:
-      gst_structure_set (s, name, G_TYPE_DOUBLE, (gdouble) (gint64) v, NULL);
-      break;
-    case 5:
-      gst_structure_set (s, name, G_TYPE_BOOLEAN, (gboolean) (v & 1), NULL);
-      break;
-    default:
-      break;                    /* absent */
-  }
-}
+#define FIELD_BYTES FUZZ_FIELD_BYTES
 
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   static const gchar *fields[] = { "ssrc", "seqnum", "count" };
-  static gsize inited = 0;
   RtpccReceiverConfig rc;
   RtpccReceiver *r;
   RtpccTime now = RTPCC_SEC (1);
@@ -77,34 +41,22 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   guint64 marked, rejected;
   const RtpccReceiverStats *st;
   size_t at = 1 + 3 * FIELD_BYTES;
-  guint8 flags;
-  const guint8 *d;
-  size_t len;
 
-  if (g_once_init_enter (&inited)) {
-    gst_init (NULL, NULL);
-    g_once_init_leave (&inited, 1);
-  }
+  fuzz_gst_init_once ();
   if (size < at)
     return 0;
 
   s = gst_structure_new_empty (data[0] % 3 == 1 ? "rtpcc-other" :
       GST_RTPCC_DISCARD_NAME);
   for (guint i = 0; i < 3; i++)
-    set_field (s, fields[i], data + 1 + i * FIELD_BYTES);
+    fuzz_structure_set_field (s, fields[i], data + 1 + i * FIELD_BYTES);
   ev = gst_event_new_custom (data[0] % 3 == 2 ? GST_EVENT_CUSTOM_DOWNSTREAM :
       GST_EVENT_CUSTOM_UPSTREAM, s);
 
   rtpcc_receiver_config_init (&rc);
   rc.seed = 5;
   r = rtpcc_receiver_new (&rc, now);
-  while (rtpcc_fuzz_next_record (data, size, &at, &flags, &d, &len)) {
-    RtpccRtpInfo info;
-
-    now += RTPCC_MSEC (flags & 31);
-    if (rtpcc_rtp_parse (d, len, len, 0, &info, NULL))
-      (void) rtpcc_receiver_on_rtp (r, now, &info);
-  }
+  fuzz_receiver_feed (r, data, size, at, &now);
 
   /* what rtpccsrc's event handler does with it */
   ok = gst_rtpcc_discard_event_parse (ev, &ssrc, &seqnum, &count);

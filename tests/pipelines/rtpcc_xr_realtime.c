@@ -12,6 +12,17 @@
  * a Loss RLE covers was received; with feedback=rr the Loss RLE is also
  * the per-packet feedback FBRA runs on.
  *
+ * And with the receiver's elements behind rtpccsrc,
+ *
+ *   rtpccsrc ! linkemu loss=0.05 ! fecdec ! playoutbuffer ! fakesink
+ *
+ * (fecenc n=5 at the sender): the De-Jitter block is playoutbuffer's own
+ * state ("rtpcc-playout-state"), its maximum the buffer's max-delay, and
+ * every packet fecdec rebuilt reaches rtpccsrc ("rtpcc-repaired"). The
+ * loss is after rtpccsrc, so these packets were received anyway: the
+ * check is that the events arrive and are taken, not the RLE bits (the
+ * element tests in tests/check show those).
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifdef HAVE_CONFIG_H
@@ -34,11 +45,62 @@ field (const GstStructure * st, const gchar * name)
   return v;
 }
 
+/* A call for RUN_S seconds: the receiver @rx_desc (its rtpccsrc named
+ * "rx", bound to an ephemeral port) started first, then the sender: H.264
+ * test video, @tx_mid (elements before rtpccsink, "" or ending in "! ")
+ * and an rtpccsink named "tx" with @tx_props. Both pipelines are left
+ * PLAYING. */
+static void
+run_call (const gchar * rx_desc, const gchar * tx_mid, const gchar * tx_props,
+    GstElement ** rx, GstElement ** tx, GstElement ** src, GstElement ** sink)
+{
+  gint port = 0;
+  gint64 start;
+  gchar *desc;
+
+  *rx = rt_parse (rx_desc, TRUE);
+  fail_unless (gst_element_set_state (*rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  *src = gst_bin_get_by_name (GST_BIN (*rx), "rx");
+  g_object_get (*src, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+
+  desc = g_strdup_printf ("videotestsrc is-live=true ! "
+      "video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "x264enc tune=zerolatency speed-preset=ultrafast ! rtph264pay ! "
+      "%s rtpccsink name=tx host=127.0.0.1 port=%d %s", tx_mid, port,
+      tx_props);
+  *tx = rt_parse (desc, TRUE);
+  g_free (desc);
+  *sink = gst_bin_get_by_name (GST_BIN (*tx), "tx");
+  fail_unless (gst_element_set_state (*tx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+
+  start = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
+    g_usleep (250 * 1000);
+    rt_check_no_error (*tx, "sender");
+    rt_check_no_error (*rx, "receiver");
+  }
+}
+
+static void
+stop_call (GstElement * rx, GstElement * tx, GstElement * src,
+    GstElement * sink)
+{
+  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+}
+
 GST_START_TEST (test_xr_reaches_sink)
 {
   GstElement *rx, *tx, *src, *sink;
-  gint port = 0;
-  gint64 start;
   gchar *desc;
   guint64 blocks, received, lost, sent;
   GstStructure *st = NULL;
@@ -49,31 +111,8 @@ GST_START_TEST (test_xr_reaches_sink)
       "bytes-discarded+dejitter "
       "caps=\"application/x-rtp,media=video,clock-rate=90000,"
       "encoding-name=H264\" ! fakesink sync=false", PLAYOUT_MS);
-  rx = rt_parse (desc, TRUE);
+  run_call (desc, "", "controller=fbra feedback=rr", &rx, &tx, &src, &sink);
   g_free (desc);
-  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
-  g_object_get (src, "bound-port", &port, NULL);
-  fail_unless (port > 0);
-
-  desc = g_strdup_printf ("videotestsrc is-live=true ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! "
-      "x264enc tune=zerolatency speed-preset=ultrafast ! rtph264pay ! "
-      "rtpccsink name=tx host=127.0.0.1 port=%d controller=fbra "
-      "feedback=rr", port);
-  tx = rt_parse (desc, TRUE);
-  g_free (desc);
-  sink = gst_bin_get_by_name (GST_BIN (tx), "tx");
-  fail_unless (gst_element_set_state (tx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-
-  start = g_get_monotonic_time ();
-  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
-    g_usleep (250 * 1000);
-    rt_check_no_error (tx, "sender");
-    rt_check_no_error (rx, "receiver");
-  }
   /* one snapshot: reports keep arriving while we read */
   g_object_get (sink, "stats", &st, NULL);
   fail_unless (st != NULL);
@@ -110,15 +149,68 @@ GST_START_TEST (test_xr_reaches_sink)
   sent = rt_stat_u64 (src, "xr-blocks-sent");
   fail_unless (blocks <= sent);
 
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (gst_element_set_state (rx, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
+  stop_call (rx, tx, src, sink);
+}
 
-  gst_object_unref (sink);
-  gst_object_unref (src);
-  gst_object_unref (tx);
-  gst_object_unref (rx);
+GST_END_TEST;
+
+GST_START_TEST (test_playout_state_and_fec_reach_sink)
+{
+  GstElement *rx, *tx, *src, *sink, *pb, *fd;
+  guint max_delay = 0;
+  gchar *desc;
+  guint64 nominal, maximum, high, low, marked, rejected, recovered;
+  GstStructure *st = NULL;
+
+  desc = g_strdup_printf ("rtpccsrc name=rx address=127.0.0.1 port=0 "
+      "feedback=rr rtcp-interval=250 playout-delay=%d "
+      "xr-blocks=loss-rle+post-repair-rle+dejitter "
+      "caps=\"application/x-rtp,media=video,clock-rate=90000,"
+      "encoding-name=H264\" ! linkemu loss=0.05 seed=1 ! fecdec name=fd ! "
+      "playoutbuffer name=pb ! fakesink sync=false", PLAYOUT_MS);
+  run_call (desc, "fecenc n=5 follow-target=false !", "feedback=rr", &rx,
+      &tx, &src, &sink);
+  g_free (desc);
+  pb = gst_bin_get_by_name (GST_BIN (rx), "pb");
+  fd = gst_bin_get_by_name (GST_BIN (rx), "fd");
+  g_object_get (pb, "max-delay", &max_delay, NULL);
+
+  g_object_get (sink, "stats", &st, NULL);
+  fail_unless (st != NULL);
+  nominal = field (st, "xr-djb-nominal");
+  maximum = field (st, "xr-djb-maximum");
+  high = field (st, "xr-djb-high-water");
+  low = field (st, "xr-djb-low-water");
+  g_print ("De-Jitter as the sender read it: nominal %" GST_TIME_FORMAT
+      " maximum %" GST_TIME_FORMAT " marks %" GST_TIME_FORMAT " .. %"
+      GST_TIME_FORMAT "\n", GST_TIME_ARGS (nominal), GST_TIME_ARGS (maximum),
+      GST_TIME_ARGS (low), GST_TIME_ARGS (high));
+  fail_unless_equals_uint64 (field (st, "xr-dropped"), 0);
+  gst_structure_free (st);
+  /* playoutbuffer's, not playout-delay's (whose maximum is unavailable) */
+  fail_unless_equals_uint64 (maximum, (guint64) max_delay * GST_MSECOND);
+  fail_unless (nominal > 0 && nominal <= maximum);
+  fail_unless (low <= nominal && nominal <= high && high <= maximum);
+  fail_unless (rt_stat_u64 (pb, "state-events") > 0);
+  fail_unless_equals_uint64 (rt_stat_u64 (src, "dejitter-rejected"), 0);
+  fail_unless_equals_uint64 (rt_stat_u64 (src, "events-rejected"), 0);
+
+  /* rtpccsrc first: a repair fecdec counted may still be on its way.
+   * Refused ones are those rebuilt after a report had covered them
+   * (rtpccsrc had received them: the loss is behind it). */
+  marked = rt_stat_u64 (src, "repairs-marked");
+  rejected = rt_stat_u64 (src, "repairs-rejected");
+  recovered = rt_stat_u64 (fd, "recovered");
+  g_print ("fecdec rebuilt %" G_GUINT64_FORMAT "; rtpccsrc took %"
+      G_GUINT64_FORMAT ", refused %" G_GUINT64_FORMAT "\n", recovered,
+      marked, rejected);
+  fail_unless (recovered > 0, "linkemu loss=0.05 and nothing rebuilt");
+  fail_unless (marked > 0);
+  fail_unless (marked + rejected <= recovered);
+
+  gst_object_unref (pb);
+  gst_object_unref (fd);
+  stop_call (rx, tx, src, sink);
 }
 
 GST_END_TEST;
@@ -132,6 +224,7 @@ rtpcc_xr_realtime_suite (void)
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_xr_reaches_sink);
+  tcase_add_test (tc, test_playout_state_and_fec_reach_sink);
   return s;
 }
 
