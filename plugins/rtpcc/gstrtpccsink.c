@@ -1,11 +1,12 @@
 /* rtpccsink: congestion-controlled RTP sender over UDP.
  *
  * A skin over RtpccSender (gst/rtpcc/sender.h): render() hands the mapped
- * packet bytes and the buffer to the sender; one task thread owns the
- * socket, sends what the sender dequeues (the header bytes it wrote, then
+ * packet bytes and the buffer to the sender and, when the pacer lets it go
+ * at once, sends it right there (the header bytes the sender wrote, then
  * the rest of the original buffer, in one scatter-gather send: the payload
- * is never copied) and SR, receives feedback on the same socket
- * (RTCP-mux), and publishes each new target as a bus message, an upstream
+ * is never copied). A task thread sends what the pacer holds back, at its
+ * time, and SR, receives feedback on the same socket (RTCP-mux), and
+ * publishes each new target as a bus message, an upstream
  * event and a property, and — with encoder-control=auto — as the bitrate of
  * the encoder it finds upstream.
  *
@@ -161,8 +162,8 @@ static void
 push_target_upstream (GstRtpccSink * self, GstStructure * s)
 {
   /* not delivered: the loop pushes it again once the pad is active */
-  self->upstream_pending =
-      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s);
+  g_atomic_int_set (&self->upstream_pending,
+      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s));
 }
 
 static void
@@ -170,9 +171,9 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
     gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
 {
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  self->upstream_pending =
+  g_atomic_int_set (&self->upstream_pending,
       gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
-      GST_BASE_SINK_PAD (self), s);
+          GST_BASE_SINK_PAD (self), s));
   if (breaker_changed) {
     if (breaker_tripped)
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
@@ -353,27 +354,14 @@ request_key_unit (GstRtpccSink * self, gboolean all_headers)
     GST_DEBUG_OBJECT (self, "nobody upstream took the key-unit request");
 }
 
+/* What is due at @now: timers, the packets the pacer releases, probes,
+ * an SR. Both threads run it (render() for a packet that need not wait,
+ * the task for the rest). With self->lock. */
 static void
-gst_rtpcc_sink_loop (gpointer user_data)
+send_due (GstRtpccSink * self, RtpccTime now)
 {
-  GstRtpccSink *self = user_data;
-  RtpccTime now, next;
-  struct pollfd fds[2];
   guint8 buf[2048];
-  GstStructure *publish = NULL, *resend = NULL;
-  guint64 media_bps = 0, retry_bps = 0;
-  gboolean breaker_changed = FALSE, tripped = FALSE;
-  gboolean fb_problem_changed = FALSE;
-  const gchar *breaker_reason = NULL;
-  static const gsize RTCP_MAX = sizeof (buf);
 
-  g_mutex_lock (&self->lock);
-  if (self->flushing) {
-    g_mutex_unlock (&self->lock);
-    gst_task_pause (self->task);
-    return;
-  }
-  now = rtpcc_timebase_now (&self->timebase);
   rtpcc_sender_tick (self->sender, now);
   for (;;) {
     RtpccWirePacket w;
@@ -393,11 +381,54 @@ gst_rtpcc_sink_loop (gpointer user_data)
   }
   {
     /* (room for the SRTCP trailer) */
-    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX -
+    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, sizeof buf -
         gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
     if (n > 0)
       send_bytes (self, TRUE, buf, n);
   }
+}
+
+/* After render() sent what was due: does the task have to run before its
+ * deadline? It does when the pacer holds a packet back to a time before
+ * that deadline (or any other timer moved earlier), and for what only the
+ * task does: publishing a new target, retrying a target event upstream,
+ * reporting a change of the feedback state. With self->lock. */
+static gboolean
+task_needed (GstRtpccSink * self, RtpccTime now)
+{
+  RtpccTime next;
+
+  if (rtpcc_sender_get_generation (self->sender) != self->published_generation
+      || g_atomic_int_get (&self->upstream_pending)
+      || rtpcc_sender_get_feedback_problem (self->sender, now) !=
+      self->feedback_problem)
+    return TRUE;
+  next = rtpcc_sender_next_timeout (self->sender, now);
+  return next != RTPCC_TIME_NONE && (self->task_deadline == RTPCC_TIME_NONE
+      || next < self->task_deadline);
+}
+
+static void
+gst_rtpcc_sink_loop (gpointer user_data)
+{
+  GstRtpccSink *self = user_data;
+  RtpccTime now, next;
+  struct pollfd fds[2];
+  guint8 buf[2048];
+  GstStructure *publish = NULL, *resend = NULL;
+  guint64 media_bps = 0, retry_bps = 0;
+  gboolean breaker_changed = FALSE, tripped = FALSE;
+  gboolean fb_problem_changed = FALSE;
+  const gchar *breaker_reason = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (self->flushing) {
+    g_mutex_unlock (&self->lock);
+    gst_task_pause (self->task);
+    return;
+  }
+  now = rtpcc_timebase_now (&self->timebase);
+  send_due (self, now);
   if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
@@ -409,7 +440,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     breaker_changed = tripped != self->last_tripped;
     self->last_tripped = tripped;
   } else {
-    if (self->upstream_pending
+    if (g_atomic_int_get (&self->upstream_pending)
         && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
       resend = target_structure (self, now);
     if (self->encoder.retry_at != RTPCC_TIME_NONE
@@ -432,6 +463,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
       next = next == RTPCC_TIME_NONE ? check : MIN (next, check);
     }
   }
+  self->task_deadline = next;
   g_mutex_unlock (&self->lock);
 
   if (fb_problem_changed) {
@@ -666,7 +698,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   g_atomic_int_set (&self->mprtp_ext_id, 0);
   self->mprtp_missing = 0;
   gst_rtpcc_encoder_setter_reset (&self->encoder);
-  self->upstream_pending = FALSE;
+  g_atomic_int_set (&self->upstream_pending, FALSE);
+  self->task_deadline = RTPCC_TIME_NONE;
   self->task = gst_task_new (gst_rtpcc_sink_loop, self, NULL);
   gst_object_set_name (GST_OBJECT (self->task), "rtpccsink:pacer");
   gst_task_set_lock (self->task, &self->task_lock);
@@ -720,6 +753,7 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
   GstMapInfo map;
+  gboolean wake = FALSE;
 
   if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
     g_mutex_lock (&self->lock);
@@ -733,6 +767,7 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     gsize len = map.size;
     guint8 head[256];
     gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
+    RtpccTime now = rtpcc_timebase_now (&self->timebase);
 
     if (ext_id > 0) {
       /* the sender gets a copy of the header numbered by the subflow seq
@@ -751,14 +786,21 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
-    if (rtpcc_sender_enqueue_rtp (self->sender,
-            rtpcc_timebase_now (&self->timebase), data, len,
-            map.size, gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
+    if (rtpcc_sender_enqueue_rtp (self->sender, now, data, len, map.size,
+            gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
+    /* what the pacer lets go now leaves from this thread: a thread hop
+     * and a wake-up per packet cost more than the whole sender; only a
+     * packet pacing holds back (or work of the task's own) wakes it */
+    send_due (self, now);
+    wake = task_needed (self, now);
+    if (wake)
+      self->task_wakeups++;
   }
   g_mutex_unlock (&self->lock);
   gst_buffer_unmap (buffer, &map);
-  wake_task (self);
+  if (wake)
+    wake_task (self);
   return GST_FLOW_OK;
 }
 
@@ -822,6 +864,7 @@ make_stats (GstRtpccSink * self)
   if (!self->sender) {
     s = gst_structure_new ("application/x-rtpcc-sink-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+        "task-wakeups", G_TYPE_UINT64, self->task_wakeups,
         "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source, NULL);
     gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
     g_mutex_unlock (&self->lock);
@@ -831,6 +874,7 @@ make_stats (GstRtpccSink * self)
   st = rtpcc_sender_get_stats (self->sender, now);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
       "send-errors", G_TYPE_UINT64, self->send_errors,
+      "task-wakeups", G_TYPE_UINT64, self->task_wakeups,
       "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp + st->invalid_rtp,
       "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
       "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
@@ -1289,7 +1333,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
    * wrong source, kernel-drops (datagrams the kernel dropped for want of
-   * buffer space, SO_RXQ_OVFL), per-packet reports dropped as implausible
+   * buffer space, SO_RXQ_OVFL), task-wakeups (buffers after which the
+   * streaming thread woke the sending thread: a packet the pacer held
+   * back, a target to publish; the others left from the streaming thread
+   * itself), per-packet reports dropped as implausible
    * or contradictory, delivery-rate (what the path delivered, from the
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, receive rate, queue delay, target, state; the
@@ -1379,6 +1426,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->rtx_pt = DEFAULT_RTX_PT;
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->rtx_time_ms = DEFAULT_RTX_TIME;
+  self->task_deadline = RTPCC_TIME_NONE;
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

@@ -73,6 +73,8 @@ struct _GstRtpccSink
   guint64 wrong_source;
   guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 send_errors;
+  guint64 task_wakeups;         /* buffers after which render() woke the task */
+  RtpccTime task_deadline;      /* when the task next runs by itself */
   GstRtpccSrtpPair srtp;         /* media and SR out, feedback in */
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;
