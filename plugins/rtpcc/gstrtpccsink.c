@@ -192,17 +192,34 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
 
 /* ---- the task ----------------------------------------------------------- */
 
+/* sendmsg() on the socket's descriptor to the peer's address as the
+ * kernel takes it, made once in start(): g_socket_send_message() would
+ * convert the address again for every packet. */
 static void
 send_vectors (GstRtpccSink * self, GOutputVector * v, guint n)
 {
-  GError *err = NULL;
-  if (g_socket_send_message (self->socket, self->peer, v, n, NULL, 0, 0,
-          NULL, &err) < 0) {
+  struct iovec iov[2];
+  struct msghdr msg;
+  gssize r;
+
+  g_assert (n <= G_N_ELEMENTS (iov));
+  for (guint i = 0; i < n; i++) {
+    iov[i].iov_base = (gpointer) v[i].buffer;
+    iov[i].iov_len = v[i].size;
+  }
+  memset (&msg, 0, sizeof msg);
+  msg.msg_name = &self->peer_native;
+  msg.msg_namelen = self->peer_native_len;
+  msg.msg_iov = iov;
+  msg.msg_iovlen = n;
+  do {
+    r = sendmsg (g_socket_get_fd (self->socket), &msg, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) {
     /* a full socket buffer or a transient ICMP error: the packet is lost
      * like any other, counted */
     self->send_errors++;
-    GST_LOG_OBJECT (self, "send failed: %s", err->message);
-    g_clear_error (&err);
+    GST_LOG_OBJECT (self, "send failed: %s", g_strerror (errno));
   }
 }
 
@@ -231,36 +248,64 @@ send_bytes (GstRtpccSink * self, gboolean rtcp, const guint8 * data,
   send_pieces (self, rtcp, data, len, NULL, 0);
 }
 
+/* A buffer render() holds mapped while it sends: the packets it sends
+ * itself are not mapped again. */
+typedef struct
+{
+  GstBuffer *buffer;
+  GstMapInfo map;
+} HeldMap;
+
+/* @b readable: @held's mapping if it is of @b, else mapped into @tmp
+ * (NULL if that fails). */
+static const GstMapInfo *
+map_packet (GstBuffer * b, const HeldMap * held, GstMapInfo * tmp)
+{
+  if (held && held->buffer == b)
+    return &held->map;
+  return gst_buffer_map (b, tmp, GST_MAP_READ) ? tmp : NULL;
+}
+
+static void
+unmap_packet (GstBuffer * b, const GstMapInfo * m, GstMapInfo * tmp)
+{
+  if (m == tmp)
+    gst_buffer_unmap (b, tmp);
+}
+
 /* The header the sender wrote, then the buffer from tail_offset on. */
 static void
-send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
+send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b,
+    const HeldMap * held)
 {
-  GstMapInfo map;
+  GstMapInfo tmp;
+  const GstMapInfo *m = map_packet (b, held, &tmp);
   guint8 head[512];
   const guint8 *head_bytes = w->head;
 
-  if (!gst_buffer_map (b, &map, GST_MAP_READ)) {
+  if (!m) {
     self->send_errors++;
     return;
   }
   /* MPRTP: the sender numbered the packet by its subflow seq; the wire
    * gets the media's seq back (the FSSN stays in the extension) */
   if (g_atomic_int_get (&self->mprtp_ext_id) > 0
-      && rtpcc_mprtp_wire_header (w->head, w->head_len, map.data, map.size,
+      && rtpcc_mprtp_wire_header (w->head, w->head_len, m->data, m->size,
           head, sizeof head) > 0)
     head_bytes = head;
-  send_pieces (self, FALSE, head_bytes, w->head_len, map.data + w->tail_offset,
-      map.size > w->tail_offset ? map.size - w->tail_offset : 0);
-  gst_buffer_unmap (b, &map);
+  send_pieces (self, FALSE, head_bytes, w->head_len, m->data + w->tail_offset,
+      m->size > w->tail_offset ? m->size - w->tail_offset : 0);
+  unmap_packet (b, m, &tmp);
 }
 
 /* Keeps what went on the wire (header as rewritten, then the buffer's
  * tail) for retransmission. With self->lock. */
 static void
 record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
-    GstBuffer * b)
+    GstBuffer * b, const HeldMap * held)
 {
-  GstMapInfo map;
+  GstMapInfo tmp;
+  const GstMapInfo *m;
   gsize n = w->head_len;
 
   if (!self->rtx)
@@ -271,19 +316,20 @@ record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
         w->size);
     return;
   }
-  if (!gst_buffer_map (b, &map, GST_MAP_READ))
+  m = map_packet (b, held, &tmp);
+  if (!m)
     return;
   if (w->head_len <= RTX_SCRATCH) {
     memcpy (self->rtx_scratch, w->head, w->head_len);
-    if (map.size > w->tail_offset
-        && n + (map.size - w->tail_offset) <= RTX_SCRATCH) {
-      memcpy (self->rtx_scratch + n, map.data + w->tail_offset,
-          map.size - w->tail_offset);
-      n += map.size - w->tail_offset;
+    if (m->size > w->tail_offset
+        && n + (m->size - w->tail_offset) <= RTX_SCRATCH) {
+      memcpy (self->rtx_scratch + n, m->data + w->tail_offset,
+          m->size - w->tail_offset);
+      n += m->size - w->tail_offset;
     }
     rtpcc_rtx_sender_on_sent (self->rtx, now, self->rtx_scratch, n, n);
   }
-  gst_buffer_unmap (b, &map);
+  unmap_packet (b, m, &tmp);
 }
 
 typedef struct
@@ -356,9 +402,10 @@ request_key_unit (GstRtpccSink * self, gboolean all_headers)
 
 /* What is due at @now: timers, the packets the pacer releases, probes,
  * an SR. Both threads run it (render() for a packet that need not wait,
- * the task for the rest). With self->lock. */
+ * with the buffer it has mapped as @held; the task for the rest, @held
+ * NULL). With self->lock. */
 static void
-send_due (GstRtpccSink * self, RtpccTime now)
+send_due (GstRtpccSink * self, RtpccTime now, const HeldMap * held)
 {
   guint8 buf[2048];
 
@@ -368,8 +415,8 @@ send_due (GstRtpccSink * self, RtpccTime now)
     GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &w);
     if (!b)
       break;
-    send_packet (self, &w, b);
-    record_sent (self, now, &w, b);
+    send_packet (self, &w, b, held);
+    record_sent (self, now, &w, b, held);
     gst_buffer_unref (b);
   }
   {
@@ -428,7 +475,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     return;
   }
   now = rtpcc_timebase_now (&self->timebase);
-  send_due (self, now);
+  send_due (self, now, NULL);
   if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
@@ -644,14 +691,16 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     g_resolver_free_addresses (addrs);
   }
   self->peer = g_inet_socket_address_new (addr, self->port);
-  {
-    struct sockaddr_storage ss;
-    memset (&ss, 0, sizeof ss);
-    if (!g_socket_address_to_native (self->peer, &ss, sizeof ss, NULL)
-        || !rtpcc_address_from_sockaddr (&ss,
-            g_socket_address_get_native_size (self->peer), &self->peer_key))
-      rtpcc_address_set (&self->peer_key, NULL, 0);
-  }
+  memset (&self->peer_native, 0, sizeof self->peer_native);
+  self->peer_native_len = 0;
+  if (g_socket_address_to_native (self->peer, &self->peer_native,
+          sizeof self->peer_native, NULL))
+    self->peer_native_len =
+        (socklen_t) g_socket_address_get_native_size (self->peer);
+  if (self->peer_native_len == 0
+      || !rtpcc_address_from_sockaddr (&self->peer_native,
+          self->peer_native_len, &self->peer_key))
+    rtpcc_address_set (&self->peer_key, NULL, 0);
   self->socket = g_socket_new (g_inet_address_get_family (addr),
       G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
   g_object_unref (addr);
@@ -752,10 +801,10 @@ static GstFlowReturn
 gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
-  GstMapInfo map;
+  HeldMap held;
   gboolean wake = FALSE;
 
-  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+  if (!gst_buffer_map (buffer, &held.map, GST_MAP_READ)) {
     g_mutex_lock (&self->lock);
     self->invalid_rtp++;
     g_mutex_unlock (&self->lock);
@@ -763,8 +812,8 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   }
   g_mutex_lock (&self->lock);
   if (self->sender) {
-    const guint8 *data = map.data;
-    gsize len = map.size;
+    const guint8 *data = held.map.data;
+    gsize len = held.map.size;
     guint8 head[256];
     gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
     RtpccTime now = rtpcc_timebase_now (&self->timebase);
@@ -773,8 +822,8 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
       /* the sender gets a copy of the header numbered by the subflow seq
        * (it reads nothing past the header; send_packet puts the media seq
        * back) */
-      gsize hdr_len = rtpcc_mprtp_subflow_header (map.data, map.size,
-          (guint8) ext_id, head, sizeof head);
+      gsize hdr_len = rtpcc_mprtp_subflow_header (held.map.data,
+          held.map.size, (guint8) ext_id, head, sizeof head);
 
       if (hdr_len > 0) {
         data = head;
@@ -786,19 +835,20 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
-    if (rtpcc_sender_enqueue_rtp (self->sender, now, data, len, map.size,
+    if (rtpcc_sender_enqueue_rtp (self->sender, now, data, len, held.map.size,
             gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
-    /* what the pacer lets go now leaves from this thread: a thread hop
-     * and a wake-up per packet cost more than the whole sender; only a
-     * packet pacing holds back (or work of the task's own) wakes it */
-    send_due (self, now);
+    /* what the pacer lets go now leaves from this thread, without a
+     * wake-up and a context switch per packet; only a packet pacing holds
+     * back (or work of the task's own) wakes the task */
+    held.buffer = buffer;
+    send_due (self, now, &held);
     wake = task_needed (self, now);
     if (wake)
       self->task_wakeups++;
   }
   g_mutex_unlock (&self->lock);
-  gst_buffer_unmap (buffer, &map);
+  gst_buffer_unmap (buffer, &held.map);
   if (wake)
     wake_task (self);
   return GST_FLOW_OK;
