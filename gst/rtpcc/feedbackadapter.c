@@ -460,6 +460,20 @@ compare_reports (gconstpointer x, gconstpointer y)
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* With one SSRC and no loss declared beside them the reports are in
+ * sender-wide seq order already: checking costs a fraction of sorting
+ * them (g_array_sort is stable, so skipping it changes nothing). */
+static gboolean
+reports_sorted (const GArray * reports)
+{
+  const RtpccPacketReport *r = (const RtpccPacketReport *) reports->data;
+
+  for (guint i = 1; i < reports->len; i++)
+    if (r[i].seq < r[i - 1].seq)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
 {
@@ -469,7 +483,8 @@ finish (RtpccFeedbackAdapter * a, RtpccFeedback * f)
   if (a->reports->len == 0)
     return FALSE;
 
-  g_array_sort (a->reports, compare_reports);
+  if (!reports_sorted (a->reports))
+    g_array_sort (a->reports, compare_reports);
   for (guint i = 0; i < a->reports->len; i++) {
     const RtpccPacketReport *r = &g_array_index (a->reports,
         RtpccPacketReport, i);

@@ -1,11 +1,12 @@
 /* rtpccsink: congestion-controlled RTP sender over UDP.
  *
  * A skin over RtpccSender (gst/rtpcc/sender.h): render() hands the mapped
- * packet bytes and the buffer to the sender; one task thread owns the
- * socket, sends what the sender dequeues (the header bytes it wrote, then
+ * packet bytes and the buffer to the sender and, when the pacer lets it go
+ * at once, sends it right there (the header bytes the sender wrote, then
  * the rest of the original buffer, in one scatter-gather send: the payload
- * is never copied) and SR, receives feedback on the same socket
- * (RTCP-mux), and publishes each new target as a bus message, an upstream
+ * is never copied). A task thread sends what the pacer holds back, at its
+ * time, and SR, receives feedback on the same socket (RTCP-mux), and
+ * publishes each new target as a bus message, an upstream
  * event and a property, and — with encoder-control=auto — as the bitrate of
  * the encoder it finds upstream.
  *
@@ -163,8 +164,8 @@ static void
 push_target_upstream (GstRtpccSink * self, GstStructure * s)
 {
   /* not delivered: the loop pushes it again once the pad is active */
-  self->upstream_pending =
-      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s);
+  g_atomic_int_set (&self->upstream_pending,
+      gst_rtpcc_sender_push_target (GST_BASE_SINK_PAD (self), s));
 }
 
 static void
@@ -172,9 +173,9 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
     gboolean breaker_changed, gboolean breaker_tripped, const gchar * reason)
 {
   GST_DEBUG_OBJECT (self, "new target %" GST_PTR_FORMAT, s);
-  self->upstream_pending =
+  g_atomic_int_set (&self->upstream_pending,
       gst_rtpcc_sender_publish_target (GST_ELEMENT (self),
-      GST_BASE_SINK_PAD (self), s);
+          GST_BASE_SINK_PAD (self), s));
   if (breaker_changed) {
     if (breaker_tripped)
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
@@ -193,17 +194,34 @@ publish_target (GstRtpccSink * self, GstStructure * s, guint64 media_bps,
 
 /* ---- the task ----------------------------------------------------------- */
 
+/* sendmsg() on the socket's descriptor to the peer's address as the
+ * kernel takes it, made once in start(): g_socket_send_message() would
+ * convert the address again for every packet. */
 static void
 send_vectors (GstRtpccSink * self, GOutputVector * v, guint n)
 {
-  GError *err = NULL;
-  if (g_socket_send_message (self->socket, self->peer, v, n, NULL, 0, 0,
-          NULL, &err) < 0) {
+  struct iovec iov[2];
+  struct msghdr msg;
+  gssize r;
+
+  g_assert (n <= G_N_ELEMENTS (iov));
+  for (guint i = 0; i < n; i++) {
+    iov[i].iov_base = (gpointer) v[i].buffer;
+    iov[i].iov_len = v[i].size;
+  }
+  memset (&msg, 0, sizeof msg);
+  msg.msg_name = &self->peer_native;
+  msg.msg_namelen = self->peer_native_len;
+  msg.msg_iov = iov;
+  msg.msg_iovlen = n;
+  do {
+    r = sendmsg (g_socket_get_fd (self->socket), &msg, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) {
     /* a full socket buffer or a transient ICMP error: the packet is lost
      * like any other, counted */
     self->send_errors++;
-    GST_LOG_OBJECT (self, "send failed: %s", err->message);
-    g_clear_error (&err);
+    GST_LOG_OBJECT (self, "send failed: %s", g_strerror (errno));
   }
 }
 
@@ -232,36 +250,64 @@ send_bytes (GstRtpccSink * self, gboolean rtcp, const guint8 * data,
   send_pieces (self, rtcp, data, len, NULL, 0);
 }
 
+/* A buffer render() holds mapped while it sends: the packets it sends
+ * itself are not mapped again. */
+typedef struct
+{
+  GstBuffer *buffer;
+  GstMapInfo map;
+} HeldMap;
+
+/* @b readable: @held's mapping if it is of @b, else mapped into @tmp
+ * (NULL if that fails). */
+static const GstMapInfo *
+map_packet (GstBuffer * b, const HeldMap * held, GstMapInfo * tmp)
+{
+  if (held && held->buffer == b)
+    return &held->map;
+  return gst_buffer_map (b, tmp, GST_MAP_READ) ? tmp : NULL;
+}
+
+static void
+unmap_packet (GstBuffer * b, const GstMapInfo * m, GstMapInfo * tmp)
+{
+  if (m == tmp)
+    gst_buffer_unmap (b, tmp);
+}
+
 /* The header the sender wrote, then the buffer from tail_offset on. */
 static void
-send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b)
+send_packet (GstRtpccSink * self, const RtpccWirePacket * w, GstBuffer * b,
+    const HeldMap * held)
 {
-  GstMapInfo map;
+  GstMapInfo tmp;
+  const GstMapInfo *m = map_packet (b, held, &tmp);
   guint8 head[512];
   const guint8 *head_bytes = w->head;
 
-  if (!gst_buffer_map (b, &map, GST_MAP_READ)) {
+  if (!m) {
     self->send_errors++;
     return;
   }
   /* MPRTP: the sender numbered the packet by its subflow seq; the wire
    * gets the media's seq back (the FSSN stays in the extension) */
   if (g_atomic_int_get (&self->mprtp_ext_id) > 0
-      && rtpcc_mprtp_wire_header (w->head, w->head_len, map.data, map.size,
+      && rtpcc_mprtp_wire_header (w->head, w->head_len, m->data, m->size,
           head, sizeof head) > 0)
     head_bytes = head;
-  send_pieces (self, FALSE, head_bytes, w->head_len, map.data + w->tail_offset,
-      map.size > w->tail_offset ? map.size - w->tail_offset : 0);
-  gst_buffer_unmap (b, &map);
+  send_pieces (self, FALSE, head_bytes, w->head_len, m->data + w->tail_offset,
+      m->size > w->tail_offset ? m->size - w->tail_offset : 0);
+  unmap_packet (b, m, &tmp);
 }
 
 /* Keeps what went on the wire (header as rewritten, then the buffer's
  * tail) for retransmission. With self->lock. */
 static void
 record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
-    GstBuffer * b)
+    GstBuffer * b, const HeldMap * held)
 {
-  GstMapInfo map;
+  GstMapInfo tmp;
+  const GstMapInfo *m;
   gsize n = w->head_len;
 
   if (!self->rtx)
@@ -272,19 +318,20 @@ record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
         w->size);
     return;
   }
-  if (!gst_buffer_map (b, &map, GST_MAP_READ))
+  m = map_packet (b, held, &tmp);
+  if (!m)
     return;
   if (w->head_len <= RTX_SCRATCH) {
     memcpy (self->rtx_scratch, w->head, w->head_len);
-    if (map.size > w->tail_offset
-        && n + (map.size - w->tail_offset) <= RTX_SCRATCH) {
-      memcpy (self->rtx_scratch + n, map.data + w->tail_offset,
-          map.size - w->tail_offset);
-      n += map.size - w->tail_offset;
+    if (m->size > w->tail_offset
+        && n + (m->size - w->tail_offset) <= RTX_SCRATCH) {
+      memcpy (self->rtx_scratch + n, m->data + w->tail_offset,
+          m->size - w->tail_offset);
+      n += m->size - w->tail_offset;
     }
     rtpcc_rtx_sender_on_sent (self->rtx, now, self->rtx_scratch, n, n);
   }
-  gst_buffer_unmap (b, &map);
+  unmap_packet (b, m, &tmp);
 }
 
 typedef struct
@@ -355,6 +402,61 @@ request_key_unit (GstRtpccSink * self, gboolean all_headers)
     GST_DEBUG_OBJECT (self, "nobody upstream took the key-unit request");
 }
 
+/* What is due at @now: timers, the packets the pacer releases, probes,
+ * an SR. Both threads run it (render() for a packet that need not wait,
+ * with the buffer it has mapped as @held; the task for the rest, @held
+ * NULL). With self->lock. */
+static void
+send_due (GstRtpccSink * self, RtpccTime now, const HeldMap * held)
+{
+  guint8 buf[2048];
+
+  rtpcc_sender_tick (self->sender, now);
+  for (;;) {
+    RtpccWirePacket w;
+    GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &w);
+    if (!b)
+      break;
+    send_packet (self, &w, b, held);
+    record_sent (self, now, &w, b, held);
+    gst_buffer_unref (b);
+  }
+  {
+    /* probe packets the controller asked for: padding-only RTP, whole */
+    RtpccWirePacket w;
+    for (guint i = 0; i < 64 && rtpcc_sender_dequeue_probe (self->sender, now,
+            &w); i++)
+      send_bytes (self, FALSE, w.head, w.head_len);
+  }
+  {
+    /* (room for the SRTCP trailer) */
+    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, sizeof buf -
+        gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
+    if (n > 0)
+      send_bytes (self, TRUE, buf, n);
+  }
+}
+
+/* After render() sent what was due: does the task have to run before its
+ * deadline? It does when the pacer holds a packet back to a time before
+ * that deadline (or any other timer moved earlier), and for what only the
+ * task does: publishing a new target, retrying a target event upstream,
+ * reporting a change of the feedback state. With self->lock. */
+static gboolean
+task_needed (GstRtpccSink * self, RtpccTime now)
+{
+  RtpccTime next;
+
+  if (rtpcc_sender_get_generation (self->sender) != self->published_generation
+      || g_atomic_int_get (&self->upstream_pending)
+      || rtpcc_sender_get_feedback_problem (self->sender, now) !=
+      self->feedback_problem)
+    return TRUE;
+  next = rtpcc_sender_next_timeout (self->sender, now);
+  return next != RTPCC_TIME_NONE && (self->task_deadline == RTPCC_TIME_NONE
+      || next < self->task_deadline);
+}
+
 static void
 gst_rtpcc_sink_loop (gpointer user_data)
 {
@@ -367,7 +469,6 @@ gst_rtpcc_sink_loop (gpointer user_data)
   gboolean breaker_changed = FALSE, tripped = FALSE;
   gboolean fb_problem_changed = FALSE;
   const gchar *breaker_reason = NULL;
-  static const gsize RTCP_MAX = sizeof (buf);
 
   g_mutex_lock (&self->lock);
   if (self->flushing) {
@@ -376,30 +477,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     return;
   }
   now = rtpcc_timebase_now (&self->timebase);
-  rtpcc_sender_tick (self->sender, now);
-  for (;;) {
-    RtpccWirePacket w;
-    GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &w);
-    if (!b)
-      break;
-    send_packet (self, &w, b);
-    record_sent (self, now, &w, b);
-    gst_buffer_unref (b);
-  }
-  {
-    /* probe packets the controller asked for: padding-only RTP, whole */
-    RtpccWirePacket w;
-    for (guint i = 0; i < 64 && rtpcc_sender_dequeue_probe (self->sender, now,
-            &w); i++)
-      send_bytes (self, FALSE, w.head, w.head_len);
-  }
-  {
-    /* (room for the SRTCP trailer) */
-    gsize n = rtpcc_sender_build_rtcp (self->sender, now, buf, RTCP_MAX -
-        gst_rtpcc_srtp_pair_rtcp_overhead (&self->srtp));
-    if (n > 0)
-      send_bytes (self, TRUE, buf, n);
-  }
+  send_due (self, now, NULL);
   if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
@@ -411,7 +489,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
     breaker_changed = tripped != self->last_tripped;
     self->last_tripped = tripped;
   } else {
-    if (self->upstream_pending
+    if (g_atomic_int_get (&self->upstream_pending)
         && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
       resend = target_structure (self, now);
     if (self->encoder.retry_at != RTPCC_TIME_NONE
@@ -434,6 +512,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
       next = next == RTPCC_TIME_NONE ? check : MIN (next, check);
     }
   }
+  self->task_deadline = next;
   g_mutex_unlock (&self->lock);
 
   if (fb_problem_changed) {
@@ -616,14 +695,16 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     g_resolver_free_addresses (addrs);
   }
   self->peer = g_inet_socket_address_new (addr, self->port);
-  {
-    struct sockaddr_storage ss;
-    memset (&ss, 0, sizeof ss);
-    if (!g_socket_address_to_native (self->peer, &ss, sizeof ss, NULL)
-        || !rtpcc_address_from_sockaddr (&ss,
-            g_socket_address_get_native_size (self->peer), &self->peer_key))
-      rtpcc_address_set (&self->peer_key, NULL, 0);
-  }
+  memset (&self->peer_native, 0, sizeof self->peer_native);
+  self->peer_native_len = 0;
+  if (g_socket_address_to_native (self->peer, &self->peer_native,
+          sizeof self->peer_native, NULL))
+    self->peer_native_len =
+        (socklen_t) g_socket_address_get_native_size (self->peer);
+  if (self->peer_native_len == 0
+      || !rtpcc_address_from_sockaddr (&self->peer_native,
+          self->peer_native_len, &self->peer_key))
+    rtpcc_address_set (&self->peer_key, NULL, 0);
   self->socket = g_socket_new (g_inet_address_get_family (addr),
       G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP, &err);
   g_object_unref (addr);
@@ -670,7 +751,8 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   g_atomic_int_set (&self->mprtp_ext_id, 0);
   self->mprtp_missing = 0;
   gst_rtpcc_encoder_setter_reset (&self->encoder);
-  self->upstream_pending = FALSE;
+  g_atomic_int_set (&self->upstream_pending, FALSE);
+  self->task_deadline = RTPCC_TIME_NONE;
   self->task = gst_task_new (gst_rtpcc_sink_loop, self, NULL);
   gst_object_set_name (GST_OBJECT (self->task), "rtpccsink:pacer");
   gst_task_set_lock (self->task, &self->task_lock);
@@ -723,9 +805,10 @@ static GstFlowReturn
 gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
-  GstMapInfo map;
+  HeldMap held;
+  gboolean wake = FALSE;
 
-  if (!gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+  if (!gst_buffer_map (buffer, &held.map, GST_MAP_READ)) {
     g_mutex_lock (&self->lock);
     self->invalid_rtp++;
     g_mutex_unlock (&self->lock);
@@ -733,17 +816,18 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   }
   g_mutex_lock (&self->lock);
   if (self->sender) {
-    const guint8 *data = map.data;
-    gsize len = map.size;
+    const guint8 *data = held.map.data;
+    gsize len = held.map.size;
     guint8 head[256];
     gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
+    RtpccTime now = rtpcc_timebase_now (&self->timebase);
 
     if (ext_id > 0) {
       /* the sender gets a copy of the header numbered by the subflow seq
        * (it reads nothing past the header; send_packet puts the media seq
        * back) */
-      gsize hdr_len = rtpcc_mprtp_subflow_header (map.data, map.size,
-          (guint8) ext_id, head, sizeof head);
+      gsize hdr_len = rtpcc_mprtp_subflow_header (held.map.data,
+          held.map.size, (guint8) ext_id, head, sizeof head);
 
       if (hdr_len > 0) {
         data = head;
@@ -755,14 +839,22 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
-    if (rtpcc_sender_enqueue_rtp (self->sender,
-            rtpcc_timebase_now (&self->timebase), data, len,
-            map.size, gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
+    if (rtpcc_sender_enqueue_rtp (self->sender, now, data, len, held.map.size,
+            gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
+    /* what the pacer lets go now leaves from this thread, without a
+     * wake-up and a context switch per packet; only a packet pacing holds
+     * back (or work of the task's own) wakes the task */
+    held.buffer = buffer;
+    send_due (self, now, &held);
+    wake = task_needed (self, now);
+    if (wake)
+      self->task_wakeups++;
   }
   g_mutex_unlock (&self->lock);
-  gst_buffer_unmap (buffer, &map);
-  wake_task (self);
+  gst_buffer_unmap (buffer, &held.map);
+  if (wake)
+    wake_task (self);
   return GST_FLOW_OK;
 }
 
@@ -826,6 +918,7 @@ make_stats (GstRtpccSink * self)
   if (!self->sender) {
     s = gst_structure_new ("application/x-rtpcc-sink-stats",
         "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp,
+        "task-wakeups", G_TYPE_UINT64, self->task_wakeups,
         "rtcp-wrong-source", G_TYPE_UINT64, self->wrong_source, NULL);
     gst_rtpcc_srtp_pair_add_stats (&self->srtp, s);
     g_mutex_unlock (&self->lock);
@@ -835,6 +928,7 @@ make_stats (GstRtpccSink * self)
   st = rtpcc_sender_get_stats (self->sender, now);
   s = gst_structure_new ("application/x-rtpcc-sink-stats",
       "send-errors", G_TYPE_UINT64, self->send_errors,
+      "task-wakeups", G_TYPE_UINT64, self->task_wakeups,
       "invalid-rtp", G_TYPE_UINT64, self->invalid_rtp + st->invalid_rtp,
       "rtcp-received", G_TYPE_UINT64, st->rtcp_received,
       "rtcp-sent", G_TYPE_UINT64, st->rtcp_sent,
@@ -1293,7 +1387,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
    * bytes sent, drops by reason, RTCP received / malformed / unknown SSRC /
    * wrong source, kernel-drops (datagrams the kernel dropped for want of
-   * buffer space, SO_RXQ_OVFL), per-packet reports dropped as implausible
+   * buffer space, SO_RXQ_OVFL), task-wakeups (buffers after which the
+   * streaming thread woke the sending thread: a packet the pacer held
+   * back, a target to publish; the others left from the streaming thread
+   * itself), per-packet reports dropped as implausible
    * or contradictory, delivery-rate (what the path delivered, from the
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, receive rate, queue delay, target, state; the
@@ -1383,6 +1480,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->rtx_pt = DEFAULT_RTX_PT;
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->rtx_time_ms = DEFAULT_RTX_TIME;
+  self->task_deadline = RTPCC_TIME_NONE;
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);

@@ -5,6 +5,7 @@
 #include <gst/gst.h>
 #include <gst/base/gstbasesink.h>
 #include <gio/gio.h>
+#include <sys/socket.h>
 #include <rtpcc/sender.h>
 #include <rtpcc/rtxsender.h>
 #include <rtpcc/peer.h>
@@ -61,6 +62,8 @@ struct _GstRtpccSink
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;
+  struct sockaddr_storage peer_native;  /* self->peer for sendmsg() */
+  socklen_t peer_native_len;
   RtpccAddress peer_key;        /* the peer as rtpcc_address_from_sockaddr
                                  * makes it: feedback only from there */
   GstPoll *poll;
@@ -73,6 +76,8 @@ struct _GstRtpccSink
   guint64 wrong_source;
   guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */
   guint64 send_errors;
+  guint64 task_wakeups;         /* buffers after which render() woke the task */
+  RtpccTime task_deadline;      /* when the task next runs by itself */
   GstRtpccSrtpPair srtp;         /* media and SR out, feedback in */
   GstRtpccEncoderSetter encoder;        /* encoder control */
   gint bound_port;

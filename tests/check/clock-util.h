@@ -10,10 +10,12 @@
  * machine is, and no test sleeps.
  *
  * An element woken by something else (a datagram on its socket, a buffer
- * pushed into it) unregisters its id when it wakes: clock_settle_after()
- * waits for that, with the ids taken before the action
- * (clock_snapshot()), so that the element has processed the action before
- * the test looks at its counters.
+ * pushed into it that its task must handle) unregisters its id when it
+ * wakes: clock_settle_after() waits for that, with the ids taken before
+ * the action (clock_snapshot()), so that the element has processed the
+ * action before the test looks at its counters. (rtpccsink sends a packet
+ * the pacer lets go from render() itself and wakes its task only for the
+ * rest; its task-wakeups stat tells the test which it was.)
  *
  * A datagram one element sends another is in the receiver's socket queue
  * before the sender goes idle, while the receiver may not have woken yet

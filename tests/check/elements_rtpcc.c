@@ -90,15 +90,43 @@ send_and_settle (GSocket * s, guint16 port, const guint8 * data, gsize len,
   clock_settle_after (clock, waiters, before);
 }
 
+static guint64 stat_u64 (GstElement * e, const gchar * field);
+
+/* The wake-ups of rtpccsink's task so far (its task-wakeups stat). */
+static guint64
+sink_wakeups (GstElement * sink)
+{
+  return stat_u64 (sink, "task-wakeups");
+}
+
+/* After buffers reached rtpccsink @sink, whose render() has returned:
+ * render() sent what the pacer let go itself, so the sink is idle unless
+ * it woke its task (a packet held back, a target to publish), which
+ * task-wakeups, @wakeups before the buffers, tells; then the test waits
+ * for the task to wake (one of @before, from clock_snapshot(), is taken)
+ * and go idle again. */
+static void
+sink_settle_after (GstElement * sink, guint64 wakeups, GstTestClock * clock,
+    guint waiters, GList * before)
+{
+  if (sink_wakeups (sink) != wakeups) {
+    clock_settle_after (clock, waiters, before);
+  } else {
+    g_list_free_full (before, (GDestroyNotify) gst_clock_id_unref);
+    clock_settle (clock, waiters);
+  }
+}
+
 /* A buffer into a sink harness, which then processes it. */
 static GstFlowReturn
 push_and_settle (GstHarness * h, GstBuffer * buf, GstTestClock * clock,
     guint waiters)
 {
   GList *before = clock_snapshot (clock);
+  guint64 wakeups = sink_wakeups (h->element);
   GstFlowReturn ret = gst_harness_push (h, buf);
 
-  clock_settle_after (clock, waiters, before);
+  sink_settle_after (h->element, wakeups, clock, waiters, before);
   return ret;
 }
 
@@ -2147,15 +2175,7 @@ typedef struct
                                  * any the test adds */
   GstClockTime start;
   guint frames;
-  gint sink_buffers;            /* buffers that reached the sink's pad */
 } SendRig;
-
-static GstPadProbeReturn
-count_sink_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  g_atomic_int_inc ((gint *) data);
-  return GST_PAD_PROBE_OK;
-}
 
 /* Builds the rig (not started: the caller may connect to its elements
  * first, see rig_get()). */
@@ -2166,18 +2186,12 @@ rig_init (SendRig * r, const gchar * chain, guint16 peer_port,
   gchar *desc = g_strdup_printf ("%s ! rtpccsink name=sink host=127.0.0.1 "
       "port=%u %s", chain, peer_port, sink_props);
   GError *err = NULL;
-  GstPad *pad;
 
   memset (r, 0, sizeof (*r));
   r->bin = gst_parse_bin_from_description (desc, TRUE, &err);
   fail_unless (r->bin != NULL, "%s: %s", desc, err ? err->message : "?");
   g_free (desc);
   r->sink = gst_bin_get_by_name (GST_BIN (r->bin), "sink");
-  pad = gst_element_get_static_pad (r->sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_BUFFER_LIST, count_sink_buffers, &r->sink_buffers,
-      NULL);
-  gst_object_unref (pad);
 }
 
 /* Starts it: the harness (and its clock), the video source. */
@@ -2225,14 +2239,11 @@ static void
 rig_frame (SendRig * r)
 {
   GList *before = clock_snapshot (r->clock);
-  gint n = g_atomic_int_get (&r->sink_buffers);
+  guint64 wakeups = sink_wakeups (r->sink);
 
   fail_unless_equals_int (gst_harness_push_from_src (r->h), GST_FLOW_OK);
   /* (an encoder may hold a frame back: then the sink did not wake) */
-  if (g_atomic_int_get (&r->sink_buffers) != n)
-    clock_settle_after (r->clock, r->waiters, before);
-  else
-    g_list_free_full (before, (GDestroyNotify) gst_clock_id_unref);
+  sink_settle_after (r->sink, wakeups, r->clock, r->waiters, before);
   r->frames++;
   clock_run_until (r->clock, r->waiters, r->start +
       gst_util_uint64_scale (r->frames, GST_SECOND, 30));
