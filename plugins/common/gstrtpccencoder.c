@@ -225,6 +225,38 @@ value_for_pspec (GParamSpec * pspec, guint64 value, GValue * v)
   return TRUE;
 }
 
+/* Sets @prop of @enc to @value (typed and clamped to the property's range)
+ * and reads it back: SET_TOOK, SET_REFUSED (read back differently), or
+ * SET_UNTYPED (no such property of an integer type). */
+typedef enum
+{
+  SET_TOOK,
+  SET_REFUSED,
+  SET_UNTYPED,
+} SetResult;
+
+static SetResult
+set_and_read_back (GstRtpccEncoderSetter * ec, GstElement * enc,
+    const gchar * prop, guint64 value)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      prop);
+  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
+  SetResult r;
+
+  if (!pspec || !value_for_pspec (pspec, value, &want))
+    return SET_UNTYPED;
+  GST_DEBUG_OBJECT (ec->owner, "setting %s:%s = %" G_GUINT64_FORMAT,
+      GST_OBJECT_NAME (enc), prop, value);
+  g_object_set_property (G_OBJECT (enc), prop, &want);
+  g_value_init (&got, pspec->value_type);
+  g_object_get_property (G_OBJECT (enc), prop, &got);
+  r = g_param_values_cmp (pspec, &want, &got) == 0 ? SET_TOOK : SET_REFUSED;
+  g_value_unset (&want);
+  g_value_unset (&got);
+  return r;
+}
+
 /* The encoder's rate-control buffer: how long it may run ahead of its
  * bitrate. x264enc's default (600 ms) lets a key frame or the lag after a
  * rate cut put more than half a second of media into the path at once,
@@ -235,22 +267,11 @@ static void
 apply_buffer (GstRtpccEncoderSetter * ec, GstElement * enc,
     const RtpccEncoderInfo * info)
 {
-  GParamSpec *pspec;
-  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
-
   if (ec->buffer_ms == 0 || ec->buffer_ms == ec->buffer_applied_ms
       || !info->buffer_property)
     return;
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
-      info->buffer_property);
-  if (!pspec || !value_for_pspec (pspec, ec->buffer_ms, &want))
-    return;
-  GST_DEBUG_OBJECT (ec->owner, "setting %s:%s = %u ms", GST_OBJECT_NAME (enc),
-      info->buffer_property, ec->buffer_ms);
-  g_object_set_property (G_OBJECT (enc), info->buffer_property, &want);
-  g_value_init (&got, pspec->value_type);
-  g_object_get_property (G_OBJECT (enc), info->buffer_property, &got);
-  if (g_param_values_cmp (pspec, &want, &got) != 0) {
+  if (set_and_read_back (ec, enc, info->buffer_property, ec->buffer_ms)
+      == SET_REFUSED) {
     ec->buffer_refused++;
     if (!ec->warned_buffer) {
       ec->warned_buffer = TRUE;
@@ -263,8 +284,6 @@ apply_buffer (GstRtpccEncoderSetter * ec, GstElement * enc,
   }
   /* applied or refused: not tried again for the same value */
   ec->buffer_applied_ms = ec->buffer_ms;
-  g_value_unset (&want);
-  g_value_unset (&got);
 }
 
 void
@@ -273,8 +292,7 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
 {
   const RtpccEncoderInfo *info = NULL;
   GstElement *enc;
-  GParamSpec *pspec;
-  GValue want = G_VALUE_INIT, got = G_VALUE_INIT;
+  SetResult r;
   guint64 value;
 
   enc = gst_rtpcc_find_encoder (sinkpad, &info);
@@ -299,21 +317,12 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     return;
   }
   ec->retry_at = RTPCC_TIME_NONE;
-  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
-      info->property);
   value = rtpcc_encoder_value_for_bitrate (info, bps);
-  if (!value_for_pspec (pspec, value, &want)) {
+  r = set_and_read_back (ec, enc, info->property, value);
+  if (r == SET_UNTYPED) {
     GST_WARNING_OBJECT (ec->owner, "%s:%s has an unexpected type",
         GST_OBJECT_NAME (enc), info->property);
-    gst_object_unref (enc);
-    return;
-  }
-  GST_DEBUG_OBJECT (ec->owner, "setting %s:%s = %" G_GUINT64_FORMAT,
-      GST_OBJECT_NAME (enc), info->property, value);
-  g_object_set_property (G_OBJECT (enc), info->property, &want);
-  g_value_init (&got, pspec->value_type);
-  g_object_get_property (G_OBJECT (enc), info->property, &got);
-  if (g_param_values_cmp (pspec, &want, &got) != 0) {
+  } else if (r == SET_REFUSED) {
     /* e.g. avenc_*: "Can't change properties once decoder is setup" */
     ec->refused++;
     if (!ec->warned_refused) {
@@ -331,7 +340,5 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     ec->updates++;
     ec->last_value = value;
   }
-  g_value_unset (&want);
-  g_value_unset (&got);
   gst_object_unref (enc);
 }
