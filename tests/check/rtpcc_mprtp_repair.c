@@ -1,6 +1,7 @@
 /* Unit tests for NACK/RTX repair on one path of a multipath stream
  * (mprtp/repairseq.h): the path's receiver runs the repair planner on its
- * FSSNs, so the media seqs the other path carried are no gaps; a real
+ * FSSNs, so the media seqs the other path carried are no gaps, nor is a
+ * frame whose marked last packet went the other way; a real
  * FSSN gap is NACKed by FSSN, the path's sender (history numbered by FSSN)
  * retransmits it with the media seq as OSN, and the receiver restores the
  * very packet that was sent.
@@ -35,6 +36,7 @@ wire (guint8 * out, gsize max, guint16 seq, guint16 path, guint16 fssn)
   GST_WRITE_UINT32_BE (plain + 8, MEDIA_SSRC);
   for (guint i = 0; i < PAYLOAD; i++)
     plain[12 + i] = (guint8) (seq * 7 + i);
+  plain[12] = 0x41;             /* an H.264 non-IDR slice */
   n = rtpcc_mprtp_add_subflow (plain, sizeof plain, EXT_ID, &sf, out, max);
   fail_unless (n > 0);
   return n;
@@ -46,13 +48,14 @@ sent_at (guint16 seq)
   return RTPCC_MSEC (33) * (seq / 3);
 }
 
-/* The path media seq @seq takes: path 1 carries every third packet, so
- * path 0 sees media seqs 0, 2, 3, 5, 6, ... (a media-seq gap at each
- * third) with FSSNs 0, 1, 2, ... */
+/* The path media seq @seq takes: path 1 carries seqs 1, 2, 5, 6, 9, ...
+ * (4k + 1, 4k + 2), so path 0 sees media seqs 0, 3, 4, 7, 8, ... (gaps in
+ * the media seq) with FSSNs 0, 1, 2, ..., and a frame's last packet (the
+ * one with the marker) takes either path. */
 static guint16
 path_of (guint16 seq)
 {
-  return seq % 3 == 1;
+  return seq % 4 == 1 || seq % 4 == 2;
 }
 
 static RtpccRtxReceiver *
@@ -64,6 +67,8 @@ new_receiver (void)
   rtpcc_rtx_receiver_config_init (&rc);
   rc.nack = TRUE;
   rc.rtx_pt = RTX_PT;
+  /* as rtpccsrc with H.264 caps: the tail probe on */
+  rc.codec = RTPCC_SENDBUF_CODEC_H264;
   rx = rtpcc_rtx_receiver_new (&rc, NULL);
   fail_unless (rx != NULL);
   return rx;
@@ -211,8 +216,8 @@ run_path0 (Path0 * p, gint lost)
     poll_path (p, u);
 }
 
-/* Path 0 carries two packets of each three, in FSSN order without a gap:
- * no NACK. The same arrivals numbered by the media seq (what a path's
+/* Path 0 carries half the packets, in FSSN order without a gap, a frame's
+ * marked last packet sometimes and sometimes not: no NACK. The same arrivals numbered by the media seq (what a path's
  * receiver saw before) are NACKed — the other path's share. */
 GST_START_TEST (test_interleaved_no_nack)
 {
@@ -240,19 +245,19 @@ GST_START_TEST (test_interleaved_no_nack)
 
 GST_END_TEST;
 
-/* FSSN 13 of path 0 (media seq 20) is lost: the NACK names FSSN 13 alone;
- * the sender retransmits it with OSN 20; the receiver restores it and,
+/* FSSN 13 of path 0 (media seq 27) is lost: the NACK names FSSN 13 alone;
+ * the sender retransmits it with OSN 27; the receiver restores it and,
  * with the media seq put back, has the very packet that was sent. */
 GST_START_TEST (test_fssn_gap_nacked)
 {
   Path0 p;
-  const guint16 lost_fssn = 13, lost_seq = 20;
+  const guint16 lost_fssn = 13, lost_seq = 27;
   guint8 want[2048], rtx[2048];
   gsize want_len, len, out_len;
   RtpccRtxReceiverStats rs;
 
   path0_init (&p, TRUE);
-  /* path 0's 14th packet is media seq 20 */
+  /* path 0's 14th packet is media seq 27 */
   fail_unless_equals_int (path_of (lost_seq), 0);
   run_path0 (&p, lost_fssn);
 
@@ -354,6 +359,10 @@ GST_START_TEST (test_bad_input)
           out, sizeof out, &ms), len);
   fail_unless_equals_int (ms, 10);
   fail_unless_equals_int (GST_READ_UINT16_BE (out + 2), 4);
+  /* seq 10 is not a frame's last packet: marked in the view all the same */
+  fail_if (pkt[1] & 0x80);
+  fail_unless (out[1] & 0x80);
+  fail_unless (memcmp (out + 4, pkt + 4, len - 4) == 0);
   /* the payload type is not RTX: a media packet is never rewritten as one */
   memcpy (copy, pkt, len);
   fail_if (rtpcc_mprtp_rtx_osn_to_media (copy, len, EXT_ID, &map));

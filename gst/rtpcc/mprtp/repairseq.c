@@ -79,5 +79,11 @@ rtpcc_mprtp_repair_view (const guint8 * pkt, gsize len, guint8 id,
   memcpy (out, pkt, len);
   *media_seq = l.seq;
   rtpcc_wr16 (out + 2, sf.fssn);
+  /* the marker ends a frame in the media; on one path a frame's last
+   * packet may have gone another way, so the last one here is unmarked
+   * and the planner's tail probe would NACK the next FSSN, the next
+   * frame's first packet on this path, not lost. Marked, every packet
+   * ends what this path carries of its frame. */
+  out[1] |= 0x80;
   return len;
 }

@@ -64,8 +64,10 @@ gboolean rtpcc_mprtp_rtx_osn_to_media (guint8 * rtx, gsize len, guint8 id,
 
 /* Receiver: a copy of @pkt in @out (@max bytes) numbered in its path's
  * subflow space, for the repair planner: a media packet with its FSSN as
- * sequence number; an RTX packet (payload type @rtx_pt, non-zero) with its
- * FSSN as OSN. *@media_seq: the media sequence number the copy replaced
+ * sequence number and the marker set (a frame's marked last packet may
+ * have taken another path: unmarked, the last one here would make the
+ * planner's tail probe NACK a packet that is not lost); an RTX packet
+ * (payload type @rtx_pt, non-zero) with its FSSN as OSN. *@media_seq: the media sequence number the copy replaced
  * (the header's, or the OSN), to put back into a restored original.
  * 0 if @pkt carries no valid subflow element @id, is not RTP, an RTX
  * packet has no OSN, or the copy does not fit @max. */
