@@ -1341,7 +1341,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * receiver said "unavailable",
    * receiver-limit (bit/s the target is held at or below, 0 = none;
    * RFC 5104 TMMBR, REMB); on one path of a multipath call
-   * (docs/multipath.md): mprtp-missing, mprtcp-received / mprtcp-rejected
+   * (docs/multipath.md): mprtp-missing, mprtp-rtx-unmapped (NACKed
+   * packets not retransmitted: the media seq of their subflow seq was no
+   * longer known), mprtcp-received / mprtcp-rejected
    * (MPRTCP subflow reports about our media, and PT 211 packets dropped)
    * and, once one came, the latest: subflow-id, subflow-fraction-lost
    * (/256), subflow-lost (cumulative), subflow-highest-seq (extended
