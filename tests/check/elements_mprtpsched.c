@@ -457,6 +457,25 @@ send_expect (GSocket * sock, GSocketAddress * dst, GstHarness * h,
   gst_buffer_unref (out);
 }
 
+/* @sink as path (subflow) 1 behind mprtpsched, the packets @seqs (FSSN
+ * 0, 1, ...) pushed into it. */
+static GstHarness *
+path_sink_push (GstElement * sink, const guint16 * seqs, guint n)
+{
+  GstHarness *h = gst_harness_new_with_element (sink, "sink", NULL);
+
+  gst_harness_use_systemclock (h);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
+  for (guint i = 0; i < n; i++) {
+    GBytes *bytes = mprtp_packet (seqs[i], 1, (guint16) i);
+    fail_unless_equals_int (gst_harness_push (h,
+            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
+    g_bytes_unref (bytes);
+  }
+  return h;
+}
+
 /* rtpccsink behind mprtpsched (its rtpcc-mprtp event): the packets leave
  * with the media's seq in the RTP header and the subflow element intact,
  * although its sender numbers them by the FSSN. */
@@ -472,16 +491,7 @@ GST_START_TEST (test_sink_subflow_mode)
 
   g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
       "fixed", "start-bitrate", 1000000, NULL);
-  h = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_use_systemclock (h);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
-  for (guint i = 0; i < 3; i++) {
-    GBytes *bytes = mprtp_packet (seqs[i], 1, i);
-    fail_unless_equals_int (gst_harness_push (h,
-            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
-    g_bytes_unref (bytes);
-  }
+  h = path_sink_push (sink, seqs, 3);
   while (got < 3) {
     guint8 buf[1500];
     gssize n;
@@ -794,16 +804,7 @@ GST_START_TEST (test_sink_rtx_by_fssn)
   g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
       "fixed", "start-bitrate", 1000000, "rtx-payload-type", RTX_PT,
       "rtx-ssrc", RTX_SSRC, NULL);
-  h = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_use_systemclock (h);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
-  for (guint i = 0; i < 4; i++) {
-    GBytes *bytes = mprtp_packet (seqs[i], 1, i);
-    fail_unless_equals_int (gst_harness_push (h,
-            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
-    g_bytes_unref (bytes);
-  }
+  h = path_sink_push (sink, seqs, 4);
   while (got < 4) {
     guint8 buf[1500];
     gssize n;
