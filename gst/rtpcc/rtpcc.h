@@ -61,5 +61,6 @@
 #include <rtpcc/mprtp/couple.h>
 #include <rtpcc/mprtp/sched.h>
 #include <rtpcc/mprtp/pathsender.h>
+#include <rtpcc/mprtp/repairseq.h>
 
 #endif /* __RTPCC_H__ */

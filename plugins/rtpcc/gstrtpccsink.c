@@ -346,9 +346,37 @@ static void
 queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
 {
   RtxCall *c = user_data;
+  GstRtpccSink *self = c->self;
+  gint ext_id = g_atomic_int_get (&self->mprtp_ext_id);
   GstBuffer *b = gst_buffer_new_memdup (pkt, len);
+  GstMapInfo map;
+  RtpccMprtpSubflow sf;
 
-  rtpcc_sender_enqueue_rtp (c->self->sender, c->now, pkt, len, len, b);
+  /* MPRTP: the history is numbered by FSSN (the NACK came from this
+   * path's receiver, in that space); the OSN becomes the media seq the
+   * decoder knows, the FSSN stays in the copied subflow element
+   * (gst/rtpcc/mprtp/repairseq.h). Without it the original cannot be
+   * restored: not sent, counted. */
+  if (ext_id > 0 && rtpcc_mprtp_read_subflow (pkt, len, (guint8) ext_id, &sf)) {
+    gboolean ok = FALSE;
+
+    if (gst_buffer_map (b, &map, GST_MAP_WRITE)) {
+      ok = rtpcc_mprtp_rtx_osn_to_media (map.data, map.size, (guint8) ext_id,
+          self->mprtp_seqmap);
+      if (ok) {
+        /* the sender copies the header now and keeps a reference */
+        gst_buffer_ref (b);
+        rtpcc_sender_enqueue_rtp (self->sender, c->now, map.data, map.size,
+            map.size, b);
+      }
+      gst_buffer_unmap (b, &map);
+    }
+    if (!ok)
+      self->mprtp_rtx_unmapped++;
+    gst_buffer_unref (b);
+    return;
+  }
+  rtpcc_sender_enqueue_rtp (self->sender, c->now, pkt, len, len, b);
 }
 
 /* Feedback from the peer: congestion control, then repair. Returns TRUE
@@ -666,6 +694,9 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
       rtpcc_sender_set_urgent_ssrc (self->sender,
           rtpcc_rtx_sender_get_rtx_ssrc (self->rtx));
     self->rtx_scratch = g_malloc (RTX_SCRATCH);
+    self->mprtp_seqmap = g_new (RtpccMprtpSeqMap, 1);
+    rtpcc_mprtp_seqmap_init (self->mprtp_seqmap);
+    self->mprtp_rtx_unmapped = 0;
     self->keyunit_count = 0;
   }
   GST_OBJECT_LOCK (self);
@@ -768,6 +799,7 @@ fail:
   rtpcc_rtx_sender_free (self->rtx);
   self->rtx = NULL;
   g_clear_pointer (&self->rtx_scratch, g_free);
+  g_clear_pointer (&self->mprtp_seqmap, g_free);
   return FALSE;
 }
 
@@ -793,6 +825,7 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
   rtpcc_rtx_sender_free (self->rtx);
   self->rtx = NULL;
   g_clear_pointer (&self->rtx_scratch, g_free);
+  g_clear_pointer (&self->mprtp_seqmap, g_free);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -832,6 +865,9 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
       if (hdr_len > 0) {
         data = head;
         len = hdr_len;
+        if (self->mprtp_seqmap)
+          rtpcc_mprtp_seqmap_put (self->mprtp_seqmap,
+              GST_READ_UINT16_BE (head + 2), GST_READ_UINT16_BE (map.data + 2));
       } else {
         self->mprtp_missing++;
       }
@@ -944,6 +980,7 @@ make_stats (GstRtpccSink * self)
       "fec-rewritten", G_TYPE_UINT64, st->fec_rewritten,
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
+      "mprtp-rtx-unmapped", G_TYPE_UINT64, self->mprtp_rtx_unmapped,
       "mprtcp-received", G_TYPE_UINT64, st->mprtcp_received,
       "mprtcp-rejected", G_TYPE_UINT64, st->mprtcp_rejected,
       "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
@@ -1406,7 +1443,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * receiver said "unavailable",
    * receiver-limit (bit/s the target is held at or below, 0 = none;
    * RFC 5104 TMMBR, REMB); on one path of a multipath call
-   * (docs/multipath.md): mprtp-missing, mprtcp-received / mprtcp-rejected
+   * (docs/multipath.md): mprtp-missing, mprtp-rtx-unmapped (NACKed
+   * packets not retransmitted: the media seq of their subflow seq was no
+   * longer known), mprtcp-received / mprtcp-rejected
    * (MPRTCP subflow reports about our media, and PT 211 packets dropped)
    * and, once one came, the latest: subflow-id, subflow-fraction-lost
    * (/256), subflow-lost (cumulative), subflow-highest-seq (extended

@@ -9,6 +9,7 @@
 #include <rtpcc/sender.h>
 #include <rtpcc/rtxsender.h>
 #include <rtpcc/peer.h>
+#include <rtpcc/mprtp/repairseq.h>
 #include "gstrtpccencoder.h"
 #include "gstrtpccsenderprops.h"
 #include "rtpcctimebase.h"
@@ -59,6 +60,9 @@ struct _GstRtpccSink
   RtpccSender *sender;
   RtpccRtxSender *rtx;          /* NACK → RTX, PLI/FIR → key unit */
   guint8 *rtx_scratch;          /* a sent packet, contiguous, for the history */
+  RtpccMprtpSeqMap *mprtp_seqmap;       /* MPRTP: media seq of each FSSN sent,
+                                         * for the OSN of a retransmission */
+  guint64 mprtp_rtx_unmapped;   /* RTX not sent: its FSSN's media seq gone */
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;

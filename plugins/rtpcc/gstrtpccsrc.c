@@ -21,6 +21,7 @@
 #include <rtpcc/feedback/rtcp.h>
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/mprtp/ext.h>
+#include <rtpcc/mprtp/repairseq.h>
 #include <gst/video/video-event.h>
 
 #include <errno.h>
@@ -252,8 +253,8 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
   RtpccRtpInfo info;
   RtpccMprtpSubflow sf;
   GstBuffer *buf;
-  gboolean twcc_mode;
-  guint mprtp_id;
+  gboolean twcc_mode, is_rtx;
+  guint mprtp_id, rtx_pt;
 
   if (!rtpcc_address_from_sockaddr (from, from_len, &addr))
     return NULL;
@@ -289,14 +290,17 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
   info.clock_rate = self->clock_rate;
   twcc_mode = self->feedback == RTPCC_FEEDBACK_TWCC;
   mprtp_id = self->mprtp_ext_id;
+  rtx_pt = self->rtx_pt;
   GST_OBJECT_UNLOCK (self);
+  is_rtx = rtx_pt != 0 && info.pt == rtx_pt;
   /* one subflow of a multipath stream (mprtpsched): the receiver accounts
    * it on the subflow seq, the gap-free sequence of this path, so its
    * loss, RR and feedback are this path's; downstream gets the packet
    * unchanged (the merge is by the media seq; depayloaders skip header
-   * extensions) */
-  if (mprtp_id > 0 && rtpcc_mprtp_read_subflow (data, n, (guint8) mprtp_id,
-          &sf)) {
+   * extensions). An RTX packet carries its original's element: it is
+   * not this path's next FSSN, it is accounted on its own SSRC's seq. */
+  if (mprtp_id > 0 && !is_rtx
+      && rtpcc_mprtp_read_subflow (data, n, (guint8) mprtp_id, &sf)) {
     guint slot = info.seq & 1023;
     self->mprtp_map_seq[slot] = info.seq;
     self->mprtp_map_fssn[slot] = sf.fssn;
@@ -329,8 +333,20 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
   if (self->rtx) {
     /* an RTX packet becomes the original it carries (RFC 4588 §4), or
      * is dropped (duplicate, late, unusable: counted) */
-    gsize out_len = 0;
-    switch (rtpcc_rtx_receiver_on_rtp (self->rtx, now, data, n, n,
+    gsize out_len = 0, view_len = 0;
+    const guint8 *rdata = data;
+    guint16 media_seq = 0;
+
+    /* MPRTP: this path's repair runs on its FSSNs, so the media seqs the
+     * other paths carried are no gaps here, and a NACK names what this
+     * path's sender numbered (gst/rtpcc/mprtp/repairseq.h) */
+    if (mprtp_id > 0)
+      view_len = rtpcc_mprtp_repair_view (data, n, (guint8) mprtp_id,
+          (guint8) rtx_pt, self->repair_view_buf, MAX_DATAGRAM, &media_seq);
+    if (view_len > 0)
+      rdata = self->repair_view_buf;
+    switch (rtpcc_rtx_receiver_on_rtp (self->rtx, now, rdata,
+            view_len > 0 ? view_len : n, view_len > 0 ? view_len : n,
             self->restore_buf, MAX_DATAGRAM, &out_len)) {
       case RTPCC_RTX_RECEIVER_PASS:
         break;
@@ -338,10 +354,14 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
         data = self->restore_buf;
         n = out_len;
         /* the original's SSRC and seq: repaired, for the Post-repair
-         * Loss RLE (the RTX packet was logged on the RTX SSRC) */
+         * Loss RLE (the RTX packet was logged on the RTX SSRC; with MPRTP
+         * the seq is the FSSN, the receiver's space) */
         if (n >= 12)
           rtpcc_receiver_mark_repaired (self->receiver, now,
               GST_READ_UINT32_BE (data + 8), GST_READ_UINT16_BE (data + 2));
+        /* downstream merges by the media seq the sender sent as OSN */
+        if (view_len > 0 && n >= 12)
+          GST_WRITE_UINT16_BE (self->restore_buf + 2, media_seq);
         break;
       case RTPCC_RTX_RECEIVER_DROP:
         g_mutex_unlock (&self->lock);
@@ -610,6 +630,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
       return FALSE;
     }
     self->restore_buf = g_malloc (MAX_DATAGRAM);
+    self->repair_view_buf = g_malloc (MAX_DATAGRAM);
   }
   rtpcc_wakeup_drain (self->wakeup_fd);
   self->flushing = FALSE;
@@ -628,6 +649,7 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   rtpcc_rtx_receiver_free (self->rtx);
   self->rtx = NULL;
   g_clear_pointer (&self->restore_buf, g_free);
+  g_clear_pointer (&self->repair_view_buf, g_free);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);

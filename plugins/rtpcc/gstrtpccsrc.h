@@ -56,6 +56,8 @@ struct _GstRtpccSrc
   RtpccReceiver *receiver;
   RtpccRtxReceiver *rtx;        /* NULL: repair=none, keyframe-request=none */
   guint8 *restore_buf;          /* an RTX packet's original */
+  guint8 *repair_view_buf;      /* MPRTP: a packet as its path's repair
+                                 * sees it, numbered by FSSN */
   GSocket *socket;
   GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
   RtpccAddress peer_key;        /* ... as the library knows it */

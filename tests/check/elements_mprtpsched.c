@@ -15,6 +15,9 @@
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/mprtp/ext.h>
 #include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/feedback/rtcp.h>
+#include <rtpcc/feedback/nack.h>
+#include <rtpcc/rtx.h>
 #include "gstrtpccevent.h"
 #include "gstrtpccencoder.h"
 
@@ -454,6 +457,25 @@ send_expect (GSocket * sock, GSocketAddress * dst, GstHarness * h,
   gst_buffer_unref (out);
 }
 
+/* @sink as path (subflow) 1 behind mprtpsched, the packets @seqs (FSSN
+ * 0, 1, ...) pushed into it. */
+static GstHarness *
+path_sink_push (GstElement * sink, const guint16 * seqs, guint n)
+{
+  GstHarness *h = gst_harness_new_with_element (sink, "sink", NULL);
+
+  gst_harness_use_systemclock (h);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
+  for (guint i = 0; i < n; i++) {
+    GBytes *bytes = mprtp_packet (seqs[i], 1, (guint16) i);
+    fail_unless_equals_int (gst_harness_push (h,
+            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
+    g_bytes_unref (bytes);
+  }
+  return h;
+}
+
 /* rtpccsink behind mprtpsched (its rtpcc-mprtp event): the packets leave
  * with the media's seq in the RTP header and the subflow element intact,
  * although its sender numbers them by the FSSN. */
@@ -469,16 +491,7 @@ GST_START_TEST (test_sink_subflow_mode)
 
   g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
       "fixed", "start-bitrate", 1000000, NULL);
-  h = gst_harness_new_with_element (sink, "sink", NULL);
-  gst_harness_use_systemclock (h);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless (gst_harness_push_event (h, gst_rtpcc_mprtp_event_new (5, 1)));
-  for (guint i = 0; i < 3; i++) {
-    GBytes *bytes = mprtp_packet (seqs[i], 1, i);
-    fail_unless_equals_int (gst_harness_push (h,
-            gst_buffer_new_wrapped_bytes (bytes)), GST_FLOW_OK);
-    g_bytes_unref (bytes);
-  }
+  h = path_sink_push (sink, seqs, 3);
   while (got < 3) {
     guint8 buf[1500];
     gssize n;
@@ -606,6 +619,244 @@ GST_START_TEST (test_src_subflow_accounting)
   gst_object_unref (src);
   g_object_unref (dst);
   g_object_unref (lo);
+  g_object_unref (sock);
+}
+
+GST_END_TEST;
+
+#define RTX_PT 97
+#define RTX_SSRC 0x52545831u
+
+/* A receiving rtpccsrc on 127.0.0.1 that NACKs (RFC 4585 §6.2.1) and
+ * takes RTX of RTX_PT; its port in *@port. */
+static GstHarness *
+nack_src (GstElement ** src, guint16 * port)
+{
+  GstCaps *caps = gst_caps_from_string (CAPS);
+  GstHarness *h;
+  gint bound = 0;
+
+  *src = gst_element_factory_make ("rtpccsrc", NULL);
+  g_object_set (*src, "address", "127.0.0.1", "port", 0, "caps", caps,
+      "rtx-payload-type", RTX_PT, NULL);
+  gst_util_set_object_arg (G_OBJECT (*src), "repair", "nack");
+  gst_caps_unref (caps);
+  h = gst_harness_new_with_element (*src, NULL, "src");
+  gst_harness_use_systemclock (h);
+  gst_harness_play (h);
+  g_object_get (*src, "bound-port", &bound, NULL);
+  *port = (guint16) bound;
+  return h;
+}
+
+/* mprtp_packet() as a whole frame, one every 10 ms: the marker set (the
+ * repair planner takes a frame without it as one whose last packet is
+ * missing), the timestamp as the packets are paced (a retransmission's
+ * deadline is reckoned from it). */
+static GBytes *
+mprtp_frame (guint16 seq, guint16 subflow, guint16 fssn)
+{
+  GBytes *b = mprtp_packet (seq, subflow, fssn);
+  gsize n;
+  guint8 *d = g_bytes_unref_to_data (b, &n);
+
+  d[1] |= 0x80;
+  GST_WRITE_UINT32_BE (d + 4, seq * 900u);
+  return g_bytes_new_take (d, n);
+}
+
+/* The FSSNs the Generic NACKs in RTCP compound @buf name, into @seqs
+ * (room for 64); how many. */
+static guint
+nacked_seqs (const guint8 * buf, gsize n, guint16 * seqs)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket p;
+  guint count = 0;
+
+  if (!rtpcc_rtcp_iter_init (&it, buf, n))
+    return 0;
+  while (rtpcc_rtcp_iter_next (&it, &p)) {
+    RtpccNack *nack;
+    if (p.pt != RTPCC_RTCP_RTPFB || p.count != RTPCC_NACK_FMT)
+      continue;
+    nack = rtpcc_nack_parse (p.data, p.len, NULL);
+    fail_unless (nack != NULL);
+    fail_unless_equals_int (nack->media_ssrc, SSRC);
+    for (guint i = 0; i < nack->n_fci; i++) {
+      guint16 s[17];
+      guint k = rtpcc_nack_fci_seqs (nack->fci[i], s);
+      for (guint j = 0; j < k && count < 64; j++)
+        seqs[count++] = s[j];
+    }
+    rtpcc_nack_free (nack);
+  }
+  return count;
+}
+
+/* Waits for the NACK path 1's rtpccsrc sends back to @sock: it must name
+ * @lost_fssn alone. Then sends the RTX of @lost as the path's rtpccsink
+ * does (the original's header and subflow element, OSN = its media seq)
+ * and expects the src to push @lost, byte for byte. */
+static void
+repair_lost (GSocket * sock, GSocketAddress * dst, GstHarness * h,
+    GBytes * lost, guint16 lost_fssn)
+{
+  guint16 nacked[64];
+  guint n_nacked = 0;
+  gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gsize len, n;
+  const guint8 *orig = g_bytes_get_data (lost, &len);
+  guint8 rtx[1500];
+  GBytes *b;
+
+  while (n_nacked == 0) {
+    guint8 buf[1500];
+    gssize got = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL,
+        NULL);
+    fail_unless (got > 0 && g_get_monotonic_time () < until, "no NACK");
+    n_nacked = nacked_seqs (buf, (gsize) got, nacked);
+  }
+  fail_unless_equals_int (n_nacked, 1);
+  fail_unless_equals_int (nacked[0], lost_fssn);
+  n = rtpcc_rtx_build (orig, len, RTX_SSRC, RTX_PT, 7, rtx, sizeof rtx);
+  fail_unless (n == len + 2);
+  b = g_bytes_new (rtx, n);
+  send_expect (sock, dst, h, b, lost);
+  g_bytes_unref (b);
+}
+
+/* Two paths, one rtpccsrc each with repair=nack: media seqs 0..59 alternate
+ * between them, each path numbering its share 0..29 by FSSN. Path 0 loses
+ * nothing: its receiver sees every other media seq missing and must NACK
+ * none of them. Path 1 loses FSSN 12 (media seq 25): its NACK names FSSN
+ * 12 alone, and an RTX carrying it (OSN = the media seq, the subflow
+ * element copied, as the path's rtpccsink sends it) makes that src push
+ * the original, byte for byte. */
+GST_START_TEST (test_src_paths_nack_on_fssn)
+{
+  GstElement *src[2];
+  GstHarness *h[2];
+  guint16 port[2], from;
+  GSocketAddress *dst[2];
+  GSocket *sock = udp_socket (&from);
+  GInetAddress *lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  const guint16 lost_fssn = 12, lost_seq = 25;
+  GBytes *lost = NULL;
+  guint16 fssn[2] = { 0, 0 };
+
+  for (guint k = 0; k < 2; k++) {
+    h[k] = nack_src (&src[k], &port[k]);
+    dst[k] = g_inet_socket_address_new (lo, port[k]);
+  }
+  for (guint16 seq = 0; seq < 60; seq++) {
+    guint k = seq % 2;
+    GBytes *bytes = mprtp_frame (seq, k, fssn[k]);
+
+    if (k == 1 && fssn[k] == lost_fssn) {
+      fail_unless_equals_int (seq, lost_seq);
+      lost = g_bytes_ref (bytes);
+    } else {
+      send_expect (sock, dst[k], h[k], bytes, NULL);
+    }
+    g_bytes_unref (bytes);
+    fssn[k]++;
+    g_usleep (10000);
+    if (seq == lost_seq + 2)
+      repair_lost (sock, dst[1], h[1], lost, lost_fssn);
+  }
+  fail_unless_equals_uint64 (stat_u64 (src[1], "nacked-packets"), 1);
+  fail_unless_equals_uint64 (stat_u64 (src[1], "rtx-recovered"), 1);
+  /* path 0 saw half the media seqs and no gap in its FSSNs */
+  fail_unless_equals_uint64 (stat_u64 (src[0], "nacks-sent"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src[0], "nacked-packets"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src[0], "packets-lost"), 0);
+  fail_unless_equals_uint64 (stat_u64 (src[1], "packets-lost"), 1);
+
+  for (guint k = 0; k < 2; k++) {
+    gst_harness_teardown (h[k]);
+    gst_object_unref (src[k]);
+    g_object_unref (dst[k]);
+  }
+  g_bytes_unref (lost);
+  g_object_unref (lo);
+  g_object_unref (sock);
+}
+
+GST_END_TEST;
+
+/* rtpccsink behind mprtpsched with RTX: its history is numbered by FSSN,
+ * so a NACK from its path's receiver names FSSNs; the RTX it sends carries
+ * the media seq as OSN (what the decoder's stream knows) and the
+ * original's subflow element. */
+GST_START_TEST (test_sink_rtx_by_fssn)
+{
+  const guint16 seqs[4] = { 100, 105, 110, 115 };
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstHarness *h;
+  guint16 port;
+  GSocket *sock = udp_socket (&port);
+  GSocketAddress *sink_addr = NULL;
+  guint got = 0;
+  gboolean answered = FALSE;
+  gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  g_object_set (sink, "host", "127.0.0.1", "port", port, "controller",
+      "fixed", "start-bitrate", 1000000, "rtx-payload-type", RTX_PT,
+      "rtx-ssrc", RTX_SSRC, NULL);
+  h = path_sink_push (sink, seqs, 4);
+  while (got < 4) {
+    guint8 buf[1500];
+    gssize n;
+
+    g_clear_object (&sink_addr);
+    n = g_socket_receive_from (sock, &sink_addr, (gchar *) buf, sizeof buf,
+        NULL, NULL);
+    fail_unless (n > 0, "nothing sent");
+    if ((buf[1] & 0x7f) == 96)
+      got++;
+  }
+  /* the path's receiver lost FSSN 2 (media seq 110) */
+  {
+    RtpccNackFci fci = { 2, 0 };
+    guint8 fb[64];
+    gsize n = rtpcc_nack_write (fb, sizeof fb, 0x5eed, SSRC, &fci, 1);
+    fail_unless (g_socket_send_to (sock, sink_addr, (const gchar *) fb, n,
+            NULL, NULL) == (gssize) n);
+  }
+  while (!answered) {
+    guint8 buf[1500];
+    gssize n = g_socket_receive (sock, (gchar *) buf, sizeof buf, NULL,
+        NULL);
+    RtpccMprtpSubflow sf;
+    gsize hl;
+    GBytes *want = mprtp_packet (110, 1, 2);
+    gsize want_len;
+    const guint8 *w = g_bytes_get_data (want, &want_len);
+
+    fail_unless (n > 0 && g_get_monotonic_time () < until, "no RTX");
+    if ((buf[1] & 0x7f) != RTX_PT) {
+      g_bytes_unref (want);
+      continue;
+    }
+    fail_unless_equals_int (GST_READ_UINT32_BE (buf + 8), RTX_SSRC);
+    fail_unless (rtpcc_mprtp_read_subflow (buf, n, 5, &sf));
+    fail_unless_equals_int (sf.subflow_id, 1);
+    fail_unless_equals_int (sf.fssn, 2);
+    fail_unless (rtpcc_rtp_header_size (buf, n, &hl));
+    fail_unless_equals_int (GST_READ_UINT16_BE (buf + hl), 110);
+    /* the payload after the OSN is the original's */
+    fail_unless_equals_int ((gint) n, (gint) want_len + 2);
+    fail_unless (memcmp (buf + hl + 2, w + hl, want_len - hl) == 0);
+    g_bytes_unref (want);
+    answered = TRUE;
+  }
+  fail_unless_equals_uint64 (stat_u64 (sink, "rtx-sent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (sink, "rtx-unknown"), 0);
+  fail_unless_equals_uint64 (stat_u64 (sink, "mprtp-rtx-unmapped"), 0);
+  gst_harness_teardown (h);
+  gst_object_unref (sink);
+  g_object_unref (sink_addr);
   g_object_unref (sock);
 }
 
@@ -772,6 +1023,8 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_malformed_target);
   tcase_add_test (tc, test_sink_subflow_mode);
   tcase_add_test (tc, test_src_subflow_accounting);
+  tcase_add_test (tc, test_src_paths_nack_on_fssn);
+  tcase_add_test (tc, test_sink_rtx_by_fssn);
   tcase_add_test (tc, test_srtp_path);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;

@@ -4,13 +4,19 @@
  * right size, or refuse) and as an original (build then restore must give
  * it back without its padding). Then its bytes drive a history: records of
  * 4 bytes (op, seq high, seq low, time step in ms) putting and requesting
- * packets, whose byte bound and answers are checked.
+ * packets, whose byte bound and answers are checked. And as one path's
+ * packet of a multipath stream (subflow element ID 5, RTX PT 97): its
+ * repair view is the same packet with the FSSN in place of the seq (or the
+ * OSN), and an RTX's OSN is rewritten in those two bytes alone, or not at
+ * all.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "fuzz.h"
 
 #include <rtpcc/rtx.h>
 #include <rtpcc/feedback/rtpext.h>
+#include <rtpcc/mprtp/ext.h>
+#include <rtpcc/mprtp/repairseq.h>
 #include <string.h>
 
 static void
@@ -101,12 +107,56 @@ drive_history (const guint8 * data, size_t size)
   rtpcc_rtx_history_free (h);
 }
 
+static void
+check_mprtp_repair (const guint8 * data, size_t size)
+{
+  guint8 *view = g_malloc (size + 1), *copy = g_malloc (size + 1);
+  RtpccMprtpSeqMap *map = g_new (RtpccMprtpSeqMap, 1);
+  RtpccMprtpSubflow sf;
+  RtpccRtpLayout l;
+  guint16 media = 0;
+  gboolean has_sf = rtpcc_mprtp_read_subflow (data, size, 5, &sf);
+  gsize n = rtpcc_mprtp_repair_view (data, size, 5, 97, view, size, &media);
+
+  if (n > 0) {
+    FUZZ_CHECK (n == size && has_sf);
+    FUZZ_CHECK (rtpcc_rtp_parse_layout (view, n, &l));
+    if (l.pt == 97) {
+      FUZZ_CHECK (((view[l.header_len] << 8) | view[l.header_len + 1]) ==
+          sf.fssn);
+      FUZZ_CHECK (media == ((data[l.header_len] << 8) |
+              data[l.header_len + 1]));
+    } else {
+      FUZZ_CHECK (l.seq == sf.fssn && l.marker);
+      FUZZ_CHECK (media == ((data[2] << 8) | data[3]));
+    }
+  }
+  rtpcc_mprtp_seqmap_init (map);
+  if (has_sf)
+    rtpcc_mprtp_seqmap_put (map, sf.fssn, 0x4242);
+  if (size > 0)
+    memcpy (copy, data, size);
+  if (rtpcc_mprtp_rtx_osn_to_media (copy, size, 5, map)) {
+    FUZZ_CHECK (rtpcc_rtp_parse_layout (copy, size, &l));
+    FUZZ_CHECK (copy[l.header_len] == 0x42 && copy[l.header_len + 1] == 0x42);
+    FUZZ_CHECK (memcmp (copy, data, l.header_len) == 0);
+    FUZZ_CHECK (memcmp (copy + l.header_len + 2, data + l.header_len + 2,
+            size - l.header_len - 2) == 0);
+  } else if (size > 0) {
+    FUZZ_CHECK (memcmp (copy, data, size) == 0);
+  }
+  g_free (map);
+  g_free (view);
+  g_free (copy);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   check_restore (data, size);
   check_build (data, size);
   drive_history (data, size);
+  check_mprtp_repair (data, size);
   return 0;
 }
 
@@ -132,4 +182,21 @@ rtpcc_fuzz_seeds (GPtrArray * seeds)
       sizeof (rtx));
   g_ptr_array_add (seeds, g_bytes_new (rtx, n));
   g_ptr_array_add (seeds, g_bytes_new_static (script, sizeof (script)));
+  /* one path's packet (subflow 1, FSSN 9) and its RTX, OSN = the FSSN as
+   * the path's history numbers it */
+  {
+    RtpccMprtpSubflow sf = { 1, 9 };
+    guint8 sub[64], hist[64];
+    gsize m = rtpcc_mprtp_add_subflow (original, sizeof (original), 5, &sf,
+        sub, sizeof (sub));
+
+    g_assert (m > 0);
+    g_ptr_array_add (seeds, g_bytes_new (sub, m));
+    memcpy (hist, sub, m);
+    hist[2] = 0;
+    hist[3] = 9;
+    n = rtpcc_rtx_build (hist, m, 0xCAFEBABE, 97, 8, rtx, sizeof (rtx));
+    g_assert (n > 0);
+    g_ptr_array_add (seeds, g_bytes_new (rtx, n));
+  }
 }

@@ -88,12 +88,13 @@ relay_new (guint i, guint rate_kbps, guint delay_ms, guint fwd_port,
  * element named @rx_join, which @rx_merge (up to the depayloader) has,
  * with a playoutbuffer named pb in it; @tx_pre goes between the payloader
  * and mprtpsched (ending in "!"), @sched_props for mprtpsched,
- * @sink_props for both rtpccsinks (controller and its rates). */
+ * @sink_props for both rtpccsinks (controller and its rates), @src_props
+ * for both rtpccsrcs. */
 static void
-call_start_with (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
+call_start_full (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
     guint key_int, const gchar * rx_join, const gchar * rx_merge,
     const gchar * tx_pre, const gchar * sched_props, const gchar * path_pre,
-    const gchar * sink_props)
+    const gchar * sink_props, const gchar * src_props)
 {
   guint16 port_a[2];
   gint rx_port[2], tx_port[2];
@@ -108,15 +109,15 @@ call_start_with (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
     c->sock_b[i] = rt_udp_socket_new (&port_b);
   }
 
-  desc = g_strdup_printf ("rtpccsrc name=rx0 address=127.0.0.1 port=0 "
+  desc = g_strdup_printf ("rtpccsrc name=rx0 address=127.0.0.1 port=0 %s "
       "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
       "encoding-name=(string)H264,payload=(int)96\" ! %s.sink_0 "
-      "rtpccsrc name=rx1 address=127.0.0.1 port=0 "
+      "rtpccsrc name=rx1 address=127.0.0.1 port=0 %s "
       "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
       "encoding-name=(string)H264,payload=(int)96\" ! %s.sink_1 "
       "%s ! rtph264depay ! avdec_h264 ! "
-      "fakesink name=vsink sync=false signal-handoffs=true", rx_join, rx_join,
-      rx_merge);
+      "fakesink name=vsink sync=false signal-handoffs=true", src_props,
+      rx_join, src_props, rx_join, rx_merge);
   c->rx = rt_parse (desc, FALSE);
   g_free (desc);
   c->vsink = gst_bin_get_by_name (GST_BIN (c->rx), "vsink");
@@ -167,6 +168,16 @@ call_start_with (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
   g_mutex_unlock (&c->frames.lock);
   fail_unless (gst_element_set_state (c->tx, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+call_start_with (Call * c, const guint rate_kbps[2], const guint delay_ms[2],
+    guint key_int, const gchar * rx_join, const gchar * rx_merge,
+    const gchar * tx_pre, const gchar * sched_props, const gchar * path_pre,
+    const gchar * sink_props)
+{
+  call_start_full (c, rate_kbps, delay_ms, key_int, rx_join, rx_merge, tx_pre,
+      sched_props, path_pre, sink_props, "");
 }
 
 static void
@@ -698,6 +709,63 @@ GST_START_TEST (test_fec_per_path)
 
 GST_END_TEST;
 
+/* NACK / RTX per path: each path's rtpccsrc NACKs the losses of its own
+ * subflow (gaps in the FSSN) to its own rtpccsink, whose history is
+ * numbered by FSSN. Path 1 loses 5 % of what it carries, path 0 nothing:
+ * path 0's receiver, seeing only its share of the media seqs, must NACK
+ * nothing, and no sink may be asked for a packet it never sent
+ * (rtx-unknown). Path 1's losses are retransmitted and restored. */
+GST_START_TEST (test_nack_per_path)
+{
+  const guint rate[2] = { 3000, 3000 }, delay[2] = { 20, 20 };
+  Call c;
+  gdouble t;
+  GstElement *fwd1;
+  guint64 nacked[2], unknown[2], recovered1, lost1, skipped;
+
+  call_start_full (&c, rate, delay, 30, "pb",
+      "playoutbuffer name=pb max-delay=400", "", "", "", "controller=fixed "
+      "start-bitrate=500000 rtx-payload-type=97",
+      "repair=nack rtx-payload-type=97");
+  fwd1 = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
+  g_object_set (fwd1, "loss", 0.05, NULL);
+  while (call_sample (&c, 8.0, &t))
+    continue;
+  for (guint i = 0; i < 2; i++) {
+    nacked[i] = rt_stat_u64 (c.src[i], "nacked-packets");
+    unknown[i] = rt_stat_u64 (c.sink[i], "rtx-unknown");
+  }
+  recovered1 = rt_stat_u64 (c.src[1], "rtx-recovered");
+  lost1 = rt_stat_u64 (c.src[1], "packets-lost");
+  skipped = rt_stat_u64 (c.pb, "skipped");
+  g_print ("mprtp NACK per path (path 1: 5 %% loss): NACKed %"
+      G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", rtx-unknown %"
+      G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", rtx sent %"
+      G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", path 1 lost %"
+      G_GUINT64_FORMAT ", recovered %" G_GUINT64_FORMAT "; playout skipped %"
+      G_GUINT64_FORMAT "; unmapped %" G_GUINT64_FORMAT "\n", nacked[0],
+      nacked[1], unknown[0], unknown[1], rt_stat_u64 (c.sink[0], "rtx-sent"),
+      rt_stat_u64 (c.sink[1], "rtx-sent"), lost1, recovered1, skipped,
+      rt_stat_u64 (c.sink[1], "mprtp-rtx-unmapped"));
+
+  /* NACKs for media never lost on the path: none */
+  fail_unless_equals_uint64 (rt_stat_u64 (c.src[0], "packets-lost"), 0);
+  fail_unless_equals_uint64 (nacked[0], 0);
+  fail_unless_equals_uint64 (unknown[0], 0);
+  fail_unless_equals_uint64 (unknown[1], 0);
+  /* path 1's losses NACKed by FSSN, retransmitted and restored */
+  fail_unless (lost1 > 5, "path 1 lost only %" G_GUINT64_FORMAT, lost1);
+  fail_unless (nacked[1] > 0);
+  fail_unless (recovered1 > 0);
+  fail_unless_equals_uint64 (rt_stat_u64 (c.sink[1], "mprtp-rtx-unmapped"),
+      0);
+
+  gst_object_unref (fwd1);
+  call_stop (&c);
+}
+
+GST_END_TEST;
+
 static Suite *
 mprtp_realtime_suite (void)
 {
@@ -710,6 +778,7 @@ mprtp_realtime_suite (void)
   tcase_add_test (tc, test_path_failure);
   tcase_add_test (tc, test_reports_classify);
   tcase_add_test (tc, test_fec_per_path);
+  tcase_add_test (tc, test_nack_per_path);
   return s;
 }
 
