@@ -867,7 +867,8 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
         len = hdr_len;
         if (self->mprtp_seqmap)
           rtpcc_mprtp_seqmap_put (self->mprtp_seqmap,
-              GST_READ_UINT16_BE (head + 2), GST_READ_UINT16_BE (map.data + 2));
+              GST_READ_UINT16_BE (head + 2),
+              GST_READ_UINT16_BE (held.map.data + 2));
       } else {
         self->mprtp_missing++;
       }
