@@ -6,7 +6,7 @@
 
 typedef struct
 {
-  RtpccTime t;
+  RtpccTime t;                  /* first: rtpcc_gcc_marks_at */
   gdouble cum;                  /* bits allowed up to t */
   gdouble rate;                 /* bit/s allowed from t on */
 } AllowMark;
@@ -56,30 +56,20 @@ rtpcc_gcc_app_limit_set_rate (RtpccGccAppLimit * l, RtpccTime t,
   while (l->head + 1 < l->marks->len
       && g_array_index (l->marks, AllowMark, l->head + 1).t <= t - KEEP)
     l->head++;
-  if (l->head > 256 && l->head * 2 > l->marks->len) {
-    g_array_remove_range (l->marks, 0, l->head);
-    l->head = 0;
-  }
+  rtpcc_gcc_marks_compact (l->marks, &l->head);
 }
 
 /* bits allowed up to @t; FALSE if the allowance does not reach back to @t */
 static gboolean
 allowed_at (const RtpccGccAppLimit * l, RtpccTime t, gdouble * cum)
 {
-  guint lo = l->head, hi = l->marks->len;
+  /* the last mark at or before t: its rate is in force at t */
+  gint i = rtpcc_gcc_marks_at (l->marks, l->head, t);
   const AllowMark *m;
 
-  if (lo >= hi || g_array_index (l->marks, AllowMark, lo).t > t)
+  if (i < 0)
     return FALSE;
-  /* the last mark with time <= t: its rate is in force at t */
-  while (hi - lo > 1) {
-    guint mid = lo + (hi - lo) / 2;
-    if (g_array_index (l->marks, AllowMark, mid).t <= t)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  m = &g_array_index (l->marks, AllowMark, lo);
+  m = &g_array_index (l->marks, AllowMark, i);
   *cum = m->cum + m->rate * RTPCC_TIME_AS_SEC (t - m->t);
   return TRUE;
 }
