@@ -422,6 +422,8 @@ class Run:
             if fl.get("pause"):
                 snd += ["--pause", f"{fl['pause'][0]}-{fl['pause'][1]}"]
             snd += ["--repair", a.repair]
+            if a.controller_params and self.stack == "ours":
+                snd += ["--controller-params", a.controller_params]
             kfi = (case.get("codec") or {}).get("keyframe_interval", 0)
             if a.key_int_max:
                 snd += ["--key-int-s", f"{a.key_int_max / a.fps:g}"]
@@ -1152,6 +1154,9 @@ def main():
     p.add_argument("--stacks", default="ours,gcc",
                    help="ours and/or gcc (the rtpgccbwe peer)")
     p.add_argument("--controller", default="gcc")
+    p.add_argument("--controller-params", default=None,
+                   help="ours: the controller's parameters, key=value;... "
+                        "(rtpccsink controller-params)")
     p.add_argument("--mode", choices=("auto", "loopback", "netns"),
                    default="auto",
                    help="auto: netns when root, else loopback (single-flow "
