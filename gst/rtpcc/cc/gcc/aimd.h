@@ -7,8 +7,8 @@
  * so shared cuts even out shares, Chiu–Jain); a decrease goes to beta × R,
  * at most once per RTT. On top of the draft, each off until configured:
  * fast recovery after a cut at the known point (recovery_frac), the ramp
- * of a newcomer after its start-up (ramp_gain), and the free-path climb
- * (free_gain), and the hold of an application-limited sender
+ * of a newcomer after its start-up (ramp_gain), the free-path climb
+ * (free_gain) and the hold of an application-limited sender
  * (app_limited). docs/gcc.md has why and how they were tuned.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
