@@ -1,7 +1,8 @@
 /* Unit tests for the "gcc" controller (gst/rtpcc/cc/gcc.c) through
  * synthetic feedback: parameters, key frames, the free path, loss on FEC,
- * RTCP RR alone. Its parts have their own tests (rtpcc_gcc_*.c); the
- * closed loops are in rtpcc_gcc_loop.c.
+ * RTCP RR alone, the hold of an application-limited sender. Its parts have
+ * their own tests (rtpcc_gcc_*.c); the closed loops are in
+ * rtpcc_gcc_loop.c.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -308,6 +309,9 @@ GST_START_TEST (test_controller_basics)
   fail_unless (rtpcc_controller_set_param (cc, "free-time", "800"));
   fail_if (rtpcc_controller_set_param (cc, "free-time", "-1"));
   fail_unless (rtpcc_controller_set_param (cc, "free-gain", "1.3"));
+  fail_unless (rtpcc_controller_set_param (cc, "app-limit", "0"));
+  fail_unless (rtpcc_controller_set_param (cc, "app-limit", "0.85"));
+  fail_if (rtpcc_controller_set_param (cc, "app-limit", "1.5"));
   fail_if (rtpcc_controller_set_param (cc, "free-gain", "0.5"));
   fail_unless (rtpcc_controller_set_param (cc, "queue-test", "all"));
   fail_unless (rtpcc_controller_set_param (cc, "queue-test", "size"));
@@ -322,6 +326,64 @@ GST_START_TEST (test_controller_basics)
   fail_unless (cc != NULL);
   fail_if (rtpcc_gcc_get_info (cc, &info));
   rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+/* A sender that sends far below its target (an encoder that lags it, or
+ * content that needs less): once start-up is over, the estimate must not
+ * keep growing on a path that only ever carried what was sent. */
+static RtpccGccInfo
+app_limited_run (const gchar * app_limit)
+{
+  Feeder f;
+  RtpccGccInfo info;
+  RtpccTime t, next_fb = MS (50), q = 0;
+
+  feeder_init (&f, make_gcc (100000, 5000000, 300000));
+  if (app_limit)
+    fail_unless (rtpcc_controller_set_param (f.cc, "app-limit", app_limit));
+  /* 2 s of 400 kbit/s into a queue that grows by 1 ms a packet: an
+   * over-use ends start-up */
+  for (t = 0; t < RTPCC_SEC (2); t += MS (20)) {
+    feeder_packet (&f, t, t + MS (25) + q, 1000, FALSE);
+    q += MS (1);
+    if (t >= next_fb) {
+      feeder_flush (&f, t + MS (25) + q);
+      next_fb += MS (50);
+    }
+  }
+  rtpcc_gcc_get_info (f.cc, &info);
+  fail_unless (info.n_decreases > 0 && !info.startup);
+  /* the queue drains; then 20 s of the same 400 kbit/s on an empty path */
+  for (; t < RTPCC_SEC (4); t += MS (20)) {
+    q = q > MS (20) ? q - MS (20) : 0;
+    feeder_packet (&f, t, t + MS (25) + q, 1000, FALSE);
+    if (t >= next_fb) {
+      feeder_flush (&f, t + MS (25) + q);
+      next_fb += MS (50);
+    }
+  }
+  feeder_steady (&f, t, RTPCC_SEC (24), MS (20));
+  rtpcc_gcc_get_info (f.cc, &info);
+  info.delay_rate = f.cc->target.target_bitrate;
+  feeder_clear (&f);
+  return info;
+}
+
+GST_START_TEST (test_app_limited_hold)
+{
+  RtpccGccInfo on = app_limited_run ("0.85"), off = app_limited_run (NULL);
+
+  /* held: the target stays within one increase step of 400 kbit/s / 0.85,
+   * the most a sender using 0.85 of it sends */
+  fail_unless (on.delay_rate <= 400000 / 0.85 + 20000, "target %.0f",
+      on.delay_rate);
+  fail_unless (on.app_limited && on.n_app_limited > 0);
+  /* without the hold (the default) the draft's cap alone lets it run to
+   * 1.5 × R */
+  fail_unless (off.delay_rate >= 1.4 * 400000, "target %.0f", off.delay_rate);
+  fail_unless (off.n_app_limited == 0);
 }
 
 GST_END_TEST;
@@ -467,6 +529,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_key_frames_by_size);
   tcase_add_test (tc, test_controller_fec_loss_ignored);
   tcase_add_test (tc, test_controller_rr_only);
+  tcase_add_test (tc, test_app_limited_hold);
   return s;
 }
 

@@ -1,8 +1,8 @@
 /* Unit tests for gcc's delay-based rate controller
  * (gst/rtpcc/cc/gcc/aimd.c): decreases and the congestion point, the
- * increase regimes, the receive-rate cap, fast recovery and the
- * post-start-up ramp, against values computed by hand from
- * draft-ietf-rmcat-gcc-02 §5.5 and libwebrtc's AimdRateControl.
+ * increase regimes, the receive-rate cap, the application-limited hold,
+ * fast recovery and the post-start-up ramp, against values computed by
+ * hand from draft-ietf-rmcat-gcc-02 §5.5 and libwebrtc's AimdRateControl.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <gst/check/gstcheck.h>
@@ -170,6 +170,50 @@ GST_START_TEST (test_aimd_receive_cap)
 
 GST_END_TEST;
 
+/* Application-limited (the caller's call): no increase in any regime
+ * outside start-up, no cut either; start-up keeps its growth. */
+GST_START_TEST (test_aimd_app_limited)
+{
+  RtpccGccAimd a;
+  gdouble r;
+
+  rtpcc_gcc_aimd_init (&a, 6e5, 1e5, 1e7, 0.85);
+  a.startup = FALSE;
+  a.free_gain = 1.3;
+  rtpcc_gcc_aimd_update (&a, MS (0), RTPCC_GCC_NORMAL, 6e5, MS (100));
+  a.app_limited = TRUE;
+  /* multiplicative, free-path climb, additive near a congestion point */
+  r = rtpcc_gcc_aimd_update (&a, MS (1000), RTPCC_GCC_NORMAL, 6e5, MS (100));
+  fail_unless (r == 6e5 && a.last_was_app_limited, "%f", r);
+  a.free = TRUE;
+  r = rtpcc_gcc_aimd_update (&a, MS (2000), RTPCC_GCC_NORMAL, 6e5, MS (100));
+  fail_unless (r == 6e5 && a.last_was_app_limited, "%f", r);
+  a.free = FALSE;
+  a.have_cp = TRUE;
+  a.cp_mean = 6e5;
+  a.cp_var = 0.4;
+  r = rtpcc_gcc_aimd_update (&a, MS (3000), RTPCC_GCC_NORMAL, 6e5, MS (100));
+  fail_unless (r == 6e5 && a.last_was_app_limited, "%f", r);
+  /* an over-use still cuts */
+  r = rtpcc_gcc_aimd_update (&a, MS (3100), RTPCC_GCC_OVERUSE, 5e5, MS (100));
+  fail_unless (r == 0.85 * 5e5 && !a.last_was_app_limited, "%f", r);
+  /* no longer limited: additive increase again */
+  a.app_limited = FALSE;
+  rtpcc_gcc_aimd_update (&a, MS (3200), RTPCC_GCC_NORMAL, 5e5, MS (100));
+  rtpcc_gcc_aimd_update (&a, MS (3300), RTPCC_GCC_NORMAL, 5e5, MS (100));
+  r = rtpcc_gcc_aimd_update (&a, MS (4300), RTPCC_GCC_NORMAL, 5e5, MS (100));
+  fail_unless (r > 0.85 * 5e5 && a.last_was_additive, "%f", r);
+  /* start-up grows whatever the sender uses (only R caps it) */
+  rtpcc_gcc_aimd_init (&a, 2e5, 1e5, 1e7, 0.85);
+  a.app_limited = TRUE;
+  rtpcc_gcc_aimd_update (&a, MS (0), RTPCC_GCC_NORMAL, 2e5, MS (100));
+  r = rtpcc_gcc_aimd_update (&a, MS (500), RTPCC_GCC_NORMAL, 2e5, MS (100));
+  fail_unless (fabs (r - 2e5 * sqrt (2.0)) < 1e-6, "%f", r);
+  fail_if (a.last_was_app_limited);
+}
+
+GST_END_TEST;
+
 /* Fast recovery: after a cut at the known congestion point the estimate
  * climbs at recovery-gain per second to recovery-frac × the point, then
  * additively; a cut far below the point (the link shrank, others joined)
@@ -293,6 +337,7 @@ rtpcc_gcc_aimd_suite (void)
   tcase_add_test (tc, test_aimd_decrease);
   tcase_add_test (tc, test_aimd_increase_regimes);
   tcase_add_test (tc, test_aimd_receive_cap);
+  tcase_add_test (tc, test_aimd_app_limited);
   tcase_add_test (tc, test_aimd_fast_recovery);
   tcase_add_test (tc, test_aimd_ramp);
   return s;

@@ -324,6 +324,11 @@ add_media (Run * run, guint i, GError ** error)
     run->sender[i] = snd;
     run->source[i] = src;
   }
+  /* as rtpccsink's controller-params: right after the controller is made */
+  if (!rtpcc_controller_set_params (rtpcc_sender_get_controller
+          (sim_rtpcc_sender_get_sender (run->sender[i])),
+          run->cfg.controller_params, error))
+    return FALSE;
   if (f->pause_s >= 0 && f->resume_s > f->pause_s) {
     run->refs[i].run = run;
     run->refs[i].i = i;

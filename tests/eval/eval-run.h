@@ -33,6 +33,8 @@ typedef struct
   /* TRUE: each codec follows its target through rtpccsink's encoder
    * hysteresis (SimRtpccSenderConfig.encoder_hysteresis) */
   gboolean encoder_hysteresis;
+  /* "key=value;..." for every media flow's controller, or NULL */
+  const gchar *controller_params;
 } EvalRunConfig;
 
 typedef struct

@@ -88,6 +88,7 @@ typedef struct
   gboolean first_json;
   guint aims_total, aims_met;
   gboolean encoder_hysteresis;
+  const gchar *controller_params;
 } Ctx;
 
 static gboolean
@@ -107,7 +108,7 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
     GError *err = NULL;
     EvalCase *c;
     EvalRunConfig cfg = { controller, 0, FALSE, NULL,
-      ctx->encoder_hysteresis
+      ctx->encoder_hysteresis, ctx->controller_params
     };
     EvalResult *r;
 
@@ -278,7 +279,7 @@ main (int argc, char **argv)
 {
   gchar *matrix_path = NULL, *scenario = NULL, *controller = NULL;
   gchar *set = NULL, *json = NULL, *out = NULL, *describe = NULL;
-  gchar *trace_dir = NULL;
+  gchar *trace_dir = NULL, *params = NULL;
   gint seeds = 0;
   gint64 seed = 1;
   gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE;
@@ -309,6 +310,9 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "each codec follows its target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"controller-params", 0, 0, G_OPTION_ARG_STRING, &params,
+        "\"key=value;...\" for every flow's controller (as rtpccsink's "
+          "controller-params)", "PARAMS"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-run line", NULL},
     {NULL}
   };
@@ -408,6 +412,7 @@ main (int argc, char **argv)
   controllers = eval_controllers ();
   ctx.m = m;
   ctx.encoder_hysteresis = hysteresis;
+  ctx.controller_params = params;
   ctx.json = g_string_new (NULL);
   ctx.first_json = TRUE;
   g_string_append (ctx.json, "{\"matrix\": ");
@@ -464,6 +469,7 @@ done:
   g_free (scenario);
   g_free (controller);
   g_free (set);
+  g_free (params);
   g_free (json);
   g_free (out);
   g_free (describe);

@@ -24,6 +24,7 @@
 #include <rtpcc/cc/builtin.h>
 #include <rtpcc/cc/gcc.h>
 #include <rtpcc/cc/gcc/aimd.h>
+#include <rtpcc/cc/gcc/applimit.h>
 #include <rtpcc/cc/gcc/burst.h>
 #include <rtpcc/cc/competitor.h>
 #include <rtpcc/cc/gcc/detector.h>
@@ -55,6 +56,15 @@
 #define RATE_MIN_SPAN         RTPCC_MSEC (100)
 /* the send rate the application-limited test reads */
 #define SEND_WINDOW           RTPCC_SEC (1)
+/* With app-limit=R the estimate is not raised while the media sent over
+ * the last APP_LIMIT_WINDOW (libwebrtc's AlrDetector budget window) is
+ * below R × what the target allowed. R = the draft's decrease factor beta
+ * (0.85) is the value to use: a sender below beta × A sends less than an
+ * over-use would leave it, so the delay signal is not testing A at all.
+ * Off by default for now: docs/gcc.md (c') has what it changes and what
+ * keeps it off. */
+#define APP_LIMIT_WINDOW      RTPCC_MSEC (500)
+#define APP_LIMIT_RATIO       0.0
 /* defaults of the AIMD's additions, each explained in docs/gcc.md:
  * fast recovery to 0.91 of the congestion point at 2 × per second, the
  * newcomer's ramp at 1.5 × per second while over-uses come 1.7 × higher,
@@ -118,6 +128,10 @@ typedef struct
   RtpccRateWindow recv;
   gdouble received_rate;        /* R, -1 unknown */
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
+  RtpccGccAppLimit allowance;   /* the media target over time */
+  gdouble app_limit_ratio;      /* 0 = off */
+  gboolean app_limited;
+  guint64 n_app_limited;        /* rate-control steps held by it */
   RtpccCompetitor competitor;        /* a loss-based flow holds the queue */
   gboolean competing;           /* its rate applies */
   RtpccTime srtt;
@@ -168,8 +182,10 @@ gcc_rate (const Gcc * g)
   return MIN (gcc_delay_rate (g), g->loss.rate);
 }
 
+/* Publishes the target; @now (NONE: the rate did not change) starts the
+ * media rate's allowance there. */
 static void
-gcc_publish (Gcc * g)
+gcc_publish (Gcc * g, RtpccTime now)
 {
   RtpccController *cc = &g->parent;
   gdouble rate = gcc_rate (g);
@@ -202,6 +218,8 @@ gcc_publish (Gcc * g)
   }
   rtpcc_controller_update_target (cc, target, fec, g->pacing_factor, state,
       g->reason);
+  if (now != RTPCC_TIME_NONE)
+    rtpcc_gcc_app_limit_set_rate (&g->allowance, now, rate);
 }
 
 static void
@@ -237,9 +255,11 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->srtt = RTPCC_TIME_NONE;
   rtpcc_gcc_prober_init (&g->probe, now);
   rtpcc_gcc_free_path_init (&g->free_path);
+  rtpcc_gcc_app_limit_init (&g->allowance);
+  g->app_limit_ratio = APP_LIMIT_RATIO;
   rtpcc_competitor_init (&g->competitor);
   g->reason = "initial";
-  gcc_publish (g);
+  gcc_publish (g, now);
 }
 
 static void
@@ -249,6 +269,7 @@ gcc_finalize (RtpccController * cc)
 
   rtpcc_rate_window_clear (&g->recv);
   rtpcc_gcc_send_log_clear (&g->sent);
+  rtpcc_gcc_app_limit_clear (&g->allowance);
   rtpcc_gcc_burst_clear (&g->burst);
 }
 
@@ -467,11 +488,21 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       || (signal == RTPCC_GCC_OVERUSE && rtpcc_gcc_aimd_may_decrease (&g->aimd,
               now, CLAMP (gcc_rtt (g), RTPCC_MSEC (10), RTPCC_MSEC (200)), R));
   if (rc_due) {
+    gdouble used = rtpcc_gcc_app_limit_used (&g->allowance, &g->sent, now,
+        APP_LIMIT_WINDOW);
+
+    g->app_limited = g->app_limit_ratio > 0 && used >= 0
+        && used < g->app_limit_ratio;
+    g->aimd.app_limited = g->app_limited;
     /* A free path (no packet queued for free_time): capacity grew, or
      * others left. Every flow through the FIFO sees it at once, so all of
      * them grow multiplicatively from where they are and keep their
      * ratio; the old congestion point says nothing any more. */
     g->aimd.free = rtpcc_gcc_free_path_update (&g->free_path, now);
+    /* ... unless we sent too little to fill it: then an empty queue was
+     * to be expected, and the congestion point still holds */
+    if (g->app_limited)
+      g->aimd.free = FALSE;
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
@@ -479,6 +510,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
     if (g->aimd.last_decreased)
       g->n_decreases++;
+    if (g->aimd.last_was_app_limited)
+      g->n_app_limited++;
     g->last_rc = now;
     g->overuse_latched = FALSE;
   }
@@ -500,7 +533,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
   rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
   gcc_probe_evaluate (g, now, probe_all_reported);
   gcc_probe_maybe_start (g, now);
-  gcc_publish (g);
+  gcc_publish (g, now);
 }
 
 static void
@@ -534,7 +567,7 @@ gcc_on_receiver_report (RtpccController * cc, RtpccTime now,
   }
   g->loss.limiting = TRUE;
   rtpcc_gcc_prober_note_rate (&g->probe, now, before, gcc_rate (g));
-  gcc_publish (g);
+  gcc_publish (g, now);
 }
 
 static void
@@ -550,12 +583,12 @@ gcc_on_tick (RtpccController * cc, RtpccTime now)
     else
       cc->next_tick = RTPCC_TIME_NONE;
     g->reason = rtpcc_gcc_signal_name (g->detector.signal);
-    gcc_publish (g);
+    gcc_publish (g, now);
     return;
   }
   if (g->probe.state == RTPCC_GCC_PROBE_WAITING && now >= g->probe.deadline) {
     gcc_probe_evaluate (g, now, TRUE);
-    gcc_publish (g);
+    gcc_publish (g, now);
   }
 }
 
@@ -578,7 +611,7 @@ gcc_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
     g->restart = TRUE;
   }
   g->reason = "no-feedback";
-  gcc_publish (g);
+  gcc_publish (g, now);
 }
 
 static const gchar *const estimator_names[] = { "trendline", "kalman", NULL };
@@ -599,6 +632,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_BOOL ("competitive", Gcc, competitor.enabled),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
+  RTPCC_PARAM_DOUBLE ("app-limit", Gcc, app_limit_ratio, 0.0, 1.0, 0),
   RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
   RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, probe.capacity_jump, 0.0, 1.0,
       RTPCC_PARAM_MIN_OPEN),
@@ -653,7 +687,7 @@ gcc_set_param (RtpccController * cc, const gchar * key, const gchar * value)
         g->aimd.ramp = FALSE;
       break;
     case G_STRUCT_OFFSET (Gcc, pacing_factor):
-      gcc_publish (g);
+      gcc_publish (g, RTPCC_TIME_NONE);
       break;
     case G_STRUCT_OFFSET (Gcc, trendline_window):
       rtpcc_gcc_trendline_init (&g->trendline, g->trendline_window);
@@ -681,6 +715,8 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_self_bursts = g->burst.n_self_bursts;
   info->n_key_frames = g->burst.n_key_frames;
   info->free_path = g->free_path.free_since != RTPCC_TIME_NONE;
+  info->app_limited = g->app_limited;
+  info->n_app_limited = g->n_app_limited;
   info->signal = g->detector.signal;
   info->rc_state = g->aimd.state;
   info->startup = g->aimd.startup;

@@ -73,6 +73,8 @@ typedef struct
   guint64 n_self_bursts;        /* delay samples sent in our own burst */
   guint64 n_key_frames;         /* frames taken for key frames by size */
   gboolean free_path;           /* no queue for free-time: the free climb */
+  gboolean app_limited;         /* media sent < app-limit × allowed: held */
+  guint64 n_app_limited;        /* rate-control steps it held */
   RtpccGccProbeState probe_state;
   gdouble probe_rate;
   guint n_probes, n_probe_success, n_probe_fail;

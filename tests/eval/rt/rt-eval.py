@@ -424,6 +424,8 @@ class Run:
             snd += ["--repair", a.repair]
             if a.encoder_buffer is not None:
                 snd += ["--encoder-buffer", str(a.encoder_buffer)]
+            if a.controller_params and self.stack == "ours":
+                snd += ["--controller-params", a.controller_params]
             kfi = (case.get("codec") or {}).get("keyframe_interval", 0)
             if a.key_int_max:
                 snd += ["--key-int-s", f"{a.key_int_max / a.fps:g}"]
@@ -1154,6 +1156,9 @@ def main():
     p.add_argument("--stacks", default="ours,gcc",
                    help="ours and/or gcc (the rtpgccbwe peer)")
     p.add_argument("--controller", default="gcc")
+    p.add_argument("--controller-params", default=None,
+                   help="ours: the controller's parameters, key=value;... "
+                        "(rtpccsink controller-params)")
     p.add_argument("--mode", choices=("auto", "loopback", "netns"),
                    default="auto",
                    help="auto: netns when root, else loopback (single-flow "

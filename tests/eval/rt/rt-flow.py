@@ -187,7 +187,9 @@ def cmd_send(a):
                 + (f" rtx-payload-type={RTX_PT}" if a.repair == "nack"
                    else "")
                 + (f" encoder-buffer={a.encoder_buffer}"
-                   if a.encoder_buffer is not None else ""))
+                   if a.encoder_buffer is not None else "")
+                + (f' controller-params="{a.controller_params}"'
+                   if a.controller_params else ""))
     else:
         desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
                 f"rtpbin name=rtpbin rtp-profile=avpf "
@@ -526,6 +528,8 @@ def main():
     s.add_argument("--port", type=int, required=True)
     s.add_argument("--bind-port", type=int, required=True)
     s.add_argument("--controller", default="gcc")
+    s.add_argument("--controller-params", default=None,
+                   help="ours: rtpccsink controller-params, key=value;...")
     s.add_argument("--min-kbps", type=int, default=150)
     s.add_argument("--max-kbps", type=int, default=1500)
     s.add_argument("--start-kbps", type=int, default=150)

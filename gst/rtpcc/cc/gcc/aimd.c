@@ -118,6 +118,7 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
   dt_ms = MAX (dt_ms, 0.0);
   a->last_update = now;
   a->last_was_additive = a->last_was_capped = a->last_decreased = FALSE;
+  a->last_was_app_limited = FALSE;
   a->last_was_recovery = a->last_was_ramp = FALSE;
 
   /* draft §5.5 state table */
@@ -164,6 +165,17 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
       }
       if (R < 0 && !a->startup)
         break;                  /* nothing measured: do not run blind */
+      if (a->app_limited && !a->startup) {
+        /* The sender does not use the estimate (an encoder lagging its
+         * target, content that needs less): a normal delay signal only
+         * shows that what was sent fits, and an empty queue is expected
+         * whatever the capacity. Growing on it lets the estimate run
+         * ahead until the encoder catches up with a rate the path never
+         * carried. Start-up is left to the cap on R below: it has to
+         * find the link's rate in seconds. */
+        a->last_was_app_limited = TRUE;
+        break;
+      }
       if (a->startup) {
         increased = rate * pow (a->startup_gain, MIN (dt_ms / 1000.0, 1.0));
       } else if (a->free && a->free_gain > 1.0) {

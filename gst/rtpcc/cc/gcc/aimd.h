@@ -7,8 +7,9 @@
  * so shared cuts even out shares, Chiu–Jain); a decrease goes to beta × R,
  * at most once per RTT. On top of the draft, each off until configured:
  * fast recovery after a cut at the known point (recovery_frac), the ramp
- * of a newcomer after its start-up (ramp_gain), and the free-path climb
- * (free_gain). docs/gcc.md has why and how they were tuned.
+ * of a newcomer after its start-up (ramp_gain), the free-path climb
+ * (free_gain) and the hold of an application-limited sender
+ * (app_limited). docs/gcc.md has why and how they were tuned.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -64,12 +65,17 @@ typedef struct
    * free_gain per second (off while free_gain <= 1) */
   gboolean free;
   gdouble free_gain;
+  /* the sender does not use the estimate (set by the caller): no increase
+   * outside start-up, as libwebrtc's AimdRateControl in its
+   * application-limited region */
+  gboolean app_limited;
   /* cuts since the last increase belong to one over-use episode: only
    * its first one decides ramp and recovery */
   gboolean in_episode;
   /* what the last update did, for tests and the published reason */
   gboolean last_was_additive;
   gboolean last_was_capped;
+  gboolean last_was_app_limited;
   gboolean last_decreased;
   gboolean last_was_recovery;
   gboolean last_was_ramp;

@@ -6,7 +6,7 @@
 
 typedef struct
 {
-  RtpccTime t;
+  RtpccTime t;                  /* first: rtpcc_gcc_marks_at */
   guint64 cum;                  /* bytes sent up to and including t */
 } SendMark;
 
@@ -36,30 +36,48 @@ rtpcc_gcc_send_log_add (RtpccGccSendLog * l, RtpccTime t, guint size)
   while (l->head < l->marks->len
       && g_array_index (l->marks, SendMark, l->head).t < t - KEEP)
     l->head++;
-  /* compact once the dropped marks are the larger part */
-  if (l->head > 256 && l->head * 2 > l->marks->len) {
-    g_array_remove_range (l->marks, 0, l->head);
-    l->head = 0;
+  rtpcc_gcc_marks_compact (l->marks, &l->head);
+}
+
+void
+rtpcc_gcc_marks_compact (GArray * marks, guint * head)
+{
+  if (*head > 256 && *head * 2 > marks->len) {
+    g_array_remove_range (marks, 0, *head);
+    *head = 0;
   }
+}
+
+gint
+rtpcc_gcc_marks_at (GArray * marks, guint head, RtpccTime t)
+{
+  guint size = g_array_get_element_size (marks);
+  guint lo = head, hi = marks->len;
+
+#define MARK_TIME(i) (*(const RtpccTime *) (gconstpointer) \
+    (marks->data + (gsize) (i) * size))
+  if (lo >= hi || MARK_TIME (lo) > t)
+    return -1;
+  while (hi - lo > 1) {
+    guint mid = lo + (hi - lo) / 2;
+    if (MARK_TIME (mid) <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+#undef MARK_TIME
+  return (gint) lo;
 }
 
 /* bytes sent at or before @t; FALSE if the log does not reach back to @t */
 static gboolean
 send_log_at (const RtpccGccSendLog * l, RtpccTime t, guint64 * cum)
 {
-  guint lo = l->head, hi = l->marks->len;
+  gint i = rtpcc_gcc_marks_at (l->marks, l->head, t);
 
-  if (lo >= hi || g_array_index (l->marks, SendMark, lo).t > t)
+  if (i < 0)
     return FALSE;
-  /* the last mark with time <= t */
-  while (hi - lo > 1) {
-    guint mid = lo + (hi - lo) / 2;
-    if (g_array_index (l->marks, SendMark, mid).t <= t)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  *cum = g_array_index (l->marks, SendMark, lo).cum;
+  *cum = g_array_index (l->marks, SendMark, i).cum;
   return TRUE;
 }
 

@@ -27,6 +27,13 @@ void rtpcc_gcc_send_log_add (RtpccGccSendLog * l, RtpccTime t, guint size);
 gdouble rtpcc_gcc_send_log_rate (const RtpccGccSendLog * l, RtpccTime t,
     RtpccTime window);
 
+/* Shared by the time-ordered logs here (send log, applimit.c): arrays of
+ * marks whose elements begin with their RtpccTime, the oldest kept at
+ * @head. The last mark of @marks[@head..] at or before @t, or -1. */
+gint rtpcc_gcc_marks_at (GArray * marks, guint head, RtpccTime t);
+/* Drops the marks before *@head once they are the larger part. */
+void rtpcc_gcc_marks_compact (GArray * marks, guint * head);
+
 G_END_DECLS
 
 #endif /* __RTPCC_CC_GCC_SENDLOG_H__ */
