@@ -13,12 +13,20 @@
 #define TICKS(ms) ((guint32) ((ms) * 90))
 
 static RtpccMprtpSkew *
-new_skew (void)
+new_skew_at (guint ref_rate)
 {
   RtpccMprtpSkewConfig c;
 
   rtpcc_mprtp_skew_config_init (&c);
+  c.ref_rate = ref_rate;
   return rtpcc_mprtp_skew_new (&c);
+}
+
+/* The thesis' filters as published: weights per packet. */
+static RtpccMprtpSkew *
+new_skew (void)
+{
+  return new_skew_at (0);
 }
 
 GST_START_TEST (test_formulas)
@@ -160,26 +168,23 @@ GST_START_TEST (test_drift_window_limits)
 
 GST_END_TEST;
 
-/* A 0 → 150 ms step on one of two paths, 50 packets/s each: the playout
- * delay settles within 10 % of the new skew in (by the filters' arithmetic)
- * 1 s for the Drift Window's median to flip + ln(10)/−ln(0.99) = 229 path
- * packets (4.6 s) for PathSkew + the 1/125 playout filter's lag (its time
- * constant is 125 packets, 1.25 s at 100 packets/s): about 7 s (7.33 s
- * measured). Singh's thesis reports about 3 s at the
- * packet rate of its video; the filters count packets, so the time scales
- * with 1/packet rate. */
-GST_START_TEST (test_skew_step_settling)
+/* A 0 → 150 ms step on one of two paths at @pps packets/s in all,
+ * alternating: seconds until PlayoutDelay is within 10 % of the step. */
+static gdouble
+skew_step_settling (guint ref_rate, guint pps)
 {
-  RtpccMprtpSkew *s = new_skew ();
+  RtpccMprtpSkew *s = new_skew_at (ref_rate);
   RtpccTime step = RTPCC_SEC (20), settled = RTPCC_TIME_NONE;
+  RtpccTime spacing = RTPCC_SEC (1) / pps;
   gdouble final;
 
-  for (guint i = 0; i < 4000; i++) {
-    RtpccTime media = MS (10) * i;
+  for (guint i = 0; i < 60 * pps; i++) {
+    RtpccTime media = spacing * i;
     guint path = i % 2;
     RtpccTime d = MS (40) + (path == 1 && media >= step ? MS (150) : 0);
 
-    rtpcc_mprtp_skew_push (s, media + d, path, TICKS (10 * i), NULL);
+    rtpcc_mprtp_skew_push (s, media + d, path,
+        (guint32) (media * 90000 / RTPCC_NSEC_PER_SEC), NULL);
     if (media >= step && settled == RTPCC_TIME_NONE &&
         rtpcc_mprtp_skew_get_playout_delay (s) >= 0.9 * MS (150))
       settled = media - step;
@@ -187,11 +192,83 @@ GST_START_TEST (test_skew_step_settling)
   final = rtpcc_mprtp_skew_get_playout_delay (s);
   fail_unless (fabs (final - MS (150)) < MS (1), "final %.3f ms", final / 1e6);
   fail_unless (settled != RTPCC_TIME_NONE);
-  g_print ("skew step 0->150 ms at 100 packets/s: within 10 %% after %.2f s\n",
-      RTPCC_TIME_AS_SEC (settled));
-  fail_unless (settled >= RTPCC_MSEC (6500) && settled <= RTPCC_MSEC (8000),
-      "%.3f s", RTPCC_TIME_AS_SEC (settled));
   rtpcc_mprtp_skew_free (s);
+  return RTPCC_TIME_AS_SEC (settled);
+}
+
+/* The published filters at 100 packets/s (50 per path): within 10 % of
+ * the step after (by their arithmetic) 1 s for the Drift Window's median
+ * to flip + ln(10)/−ln(0.99) = 229 path packets (4.6 s) for PathSkew + the
+ * 1/125 playout filter's lag (125 packets, 1.25 s): about 7 s. Singh's
+ * thesis reports about 3 s at the packet rate of its video; per packet,
+ * the time scales with 1/packet rate. */
+GST_START_TEST (test_skew_step_settling)
+{
+  gdouble settled = skew_step_settling (0, 100);
+
+  g_print ("skew step 0->150 ms at 100 packets/s, per-packet filters: "
+      "within 10 %% after %.2f s\n", settled);
+  fail_unless (settled >= 6.5 && settled <= 8.0, "%.3f s", settled);
+}
+
+GST_END_TEST;
+
+/* Time-weighted filters (the default, reference 250 packets/s): at 100
+ * and 50 packets/s they settle about as fast as at 250 (the Drift
+ * Window's median, min(2 s, 100 packets), is what still depends on the
+ * rate), where the per-packet ones take 2.5 and 5 times as long. */
+GST_START_TEST (test_skew_step_time_weighted)
+{
+  gdouble at_ref = skew_step_settling (250, 250);
+  gdouble published_at_ref = skew_step_settling (0, 250);
+  gdouble at_100 = skew_step_settling (250, 100);
+  gdouble at_50 = skew_step_settling (250, 50);
+  gdouble published_50 = skew_step_settling (0, 50);
+
+  g_print ("skew step 0->150 ms, time-weighted filters: within 10 %% after "
+      "%.2f s at 250 packets/s (per packet: %.2f), %.2f s at 100, %.2f s at "
+      "50 (per packet: %.2f)\n", at_ref, published_at_ref, at_100, at_50,
+      published_50);
+  fail_unless (at_ref <= 3.5, "%.3f s", at_ref);
+  fail_unless (published_at_ref <= 3.5, "%.3f s", published_at_ref);
+  fail_unless (at_100 <= 3.5, "%.3f s", at_100);
+  fail_unless (at_50 <= 4.0, "%.3f s", at_50);
+  fail_unless (published_50 > 2.5 * at_50, "%.3f vs %.3f", published_50,
+      at_50);
+}
+
+GST_END_TEST;
+
+/* Packets arriving evenly at the reference rate (two paths taking turns,
+ * the drifts varied through jittered timestamps): the time-weighted
+ * filters are the published ones, packet for packet. */
+GST_START_TEST (test_time_weighted_is_published_at_ref)
+{
+  RtpccMprtpSkew *a = new_skew_at (250), *b = new_skew ();
+  RtpccRng rng;
+
+  rtpcc_rng_init (&rng, 11);
+  for (guint i = 0; i < 5000; i++) {
+    RtpccTime now = RTPCC_SEC (1) + MS (4) * i;
+    guint path = i % 2;
+    RtpccTime sent = now - MS (40) - (path ? MS (30) : 0) -
+        (RtpccTime) rtpcc_rng_below (&rng, MS (20));
+    guint32 ts = (guint32) (sent * 90000 / RTPCC_NSEC_PER_SEC);
+    gdouble da, db;
+
+    rtpcc_mprtp_skew_push (a, now, path, ts, NULL);
+    rtpcc_mprtp_skew_push (b, now, path, ts, NULL);
+    da = rtpcc_mprtp_skew_get_playout_delay (a);
+    db = rtpcc_mprtp_skew_get_playout_delay (b);
+    fail_unless (fabs (da - db) <= 1e-6 * MAX (fabs (db), 1.0),
+        "packet %u: %.9f vs %.9f ms", i, da / 1e6, db / 1e6);
+    da = rtpcc_mprtp_skew_get_deviation (a);
+    db = rtpcc_mprtp_skew_get_deviation (b);
+    fail_unless (fabs (da - db) <= 1e-6 * MAX (fabs (db), 1.0),
+        "packet %u: v %.9f vs %.9f ms", i, da / 1e6, db / 1e6);
+  }
+  rtpcc_mprtp_skew_free (a);
+  rtpcc_mprtp_skew_free (b);
 }
 
 GST_END_TEST;
@@ -329,6 +406,8 @@ rtpcc_mprtp_skew_suite (void)
   tcase_add_test (tc, test_drift_telescopes);
   tcase_add_test (tc, test_drift_window_limits);
   tcase_add_test (tc, test_skew_step_settling);
+  tcase_add_test (tc, test_skew_step_time_weighted);
+  tcase_add_test (tc, test_time_weighted_is_published_at_ref);
   tcase_add_test (tc, test_live_window);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_median_same_as_sorting);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define DW_MAX 1000
+#define K_MAX 10.0              /* reference packets one packet stands for */
 
 typedef struct
 {
@@ -48,6 +49,7 @@ rtpcc_mprtp_skew_config_init (RtpccMprtpSkewConfig * config)
   config->dw_span = RTPCC_SEC (2);
   config->dw_packets = 100;
   config->live_window = RTPCC_SEC (2);
+  config->ref_rate = 250;
 }
 
 RtpccTime
@@ -67,6 +69,21 @@ gdouble
 rtpcc_mprtp_playout_delay_next (gdouble prev, gdouble max_skew)
 {
   return (max_skew + 124.0 * prev) / 125.0;
+}
+
+/* The weight of a packet in a filter of per-packet weight @a when it
+ * stands for @k packets of the reference rate (skew.h). */
+static gdouble
+weight (gdouble a, gdouble k)
+{
+  return 1.0 - pow (1.0 - a, MIN (k, K_MAX));
+}
+
+/* How many reference packets @dt holds at @rate packets/s. */
+static gdouble
+ref_packets (RtpccTime dt, gdouble rate)
+{
+  return dt > 0 ? (gdouble) dt * rate / (gdouble) RTPCC_NSEC_PER_SEC : 0.0;
 }
 
 RtpccMprtpSkew *
@@ -167,8 +184,9 @@ rtpcc_mprtp_skew_push (RtpccMprtpSkew * s, RtpccTime now, guint path,
 {
   Path *p;
   gint64 ext;
-  RtpccTime ts, skew, median;
+  RtpccTime ts, skew, median, path_dt, stream_dt;
   guint cap = s->config.dw_packets;
+  guint live = 0;
   gdouble max_skew = -G_MAXDOUBLE;
 
   if (path >= RTPCC_MPRTP_MAX_PATHS)
@@ -190,6 +208,8 @@ rtpcc_mprtp_skew_push (RtpccMprtpSkew * s, RtpccTime now, guint path,
   }
   ts = media_time (s, ext);
 
+  path_dt = p->started ? now - p->prev_tr : 0;
+  stream_dt = now - s->last_tr;
   if (p->started) {
     skew = rtpcc_mprtp_packet_skew (p->prev_tr, p->prev_ts, now, ts);
     p->drift += skew;
@@ -216,11 +236,22 @@ rtpcc_mprtp_skew_push (RtpccMprtpSkew * s, RtpccTime now, guint path,
   while (p->dw_len > 1 && ts - p->dw_ts[p->dw_head] > s->config.dw_span)
     dw_drop_oldest (p, cap);
   median = dw_median (p);
+  for (guint i = 0; i < RTPCC_MPRTP_MAX_PATHS; i++) {
+    const Path *o = &s->path[i];
+
+    if (o->started && now - o->last_arrival <= s->config.live_window)
+      live++;
+  }
   if (!p->have_skew) {
     p->path_skew = (gdouble) median;
     p->have_skew = TRUE;
-  } else {
+  } else if (s->config.ref_rate == 0) {
     p->path_skew = rtpcc_mprtp_path_skew_next (p->path_skew, median);
+  } else {
+    gdouble w = weight (0.01, ref_packets (path_dt,
+            (gdouble) s->config.ref_rate / MAX (live, 1)));
+
+    p->path_skew += w * ((gdouble) median - p->path_skew);
   }
 
   /* Skew Window: the PathSkews of the live paths */
@@ -234,11 +265,18 @@ rtpcc_mprtp_skew_push (RtpccMprtpSkew * s, RtpccTime now, guint path,
     s->playout_delay = max_skew;
     s->deviation = fabs ((gdouble) p->drift - p->path_skew);
     s->have_delay = TRUE;
-  } else {
+  } else if (s->config.ref_rate == 0) {
     s->playout_delay = rtpcc_mprtp_playout_delay_next (s->playout_delay,
         max_skew);
     s->deviation = (fabs ((gdouble) p->drift - p->path_skew) +
         124.0 * s->deviation) / 125.0;
+  } else {
+    gdouble w = weight (1.0 / 125.0, ref_packets (stream_dt,
+            (gdouble) s->config.ref_rate));
+
+    s->playout_delay += w * (max_skew - s->playout_delay);
+    s->deviation += w * (fabs ((gdouble) p->drift - p->path_skew) -
+        s->deviation);
   }
 
   if (sample) {

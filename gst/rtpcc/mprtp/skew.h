@@ -32,6 +32,18 @@
  * origin of every drift, so a packet is on time while its drift is at
  * most the target.
  *
+ * The thesis' filters count packets, so their time constants scale with
+ * 1/packet rate: PlayoutDelay settles after a skew step in about 3 s at
+ * ~250 packets/s (the thesis' figure) but in about 7 s at 1 Mbit/s of
+ * 1200-byte packets, and in 20 s at 300 kbit/s. With ref_rate R (default
+ * 250 packets/s) each filter weighs a packet by the time since the
+ * filter's previous input instead: a filter of per-packet weight a gives
+ * 1 − (1 − a)^k with k = Δt·R (R divided among the live paths for a
+ * path's PathSkew), which is the published filter exactly when packets
+ * come at R, and the same time constants at any other rate. k is capped
+ * at 10 so that one packet after a gap moves a filter by at most ~10 %.
+ * ref_rate = 0 keeps the published per-packet weights.
+ *
  * Ours, where the thesis is silent: a path stays in SW while it delivered
  * within live_window (2 s), so a dead slow path does not hold the delay
  * up; RTP timestamps are unwrapped against the highest seen; clock drift
@@ -54,6 +66,8 @@ typedef struct
   RtpccTime dw_span;            /* Drift Window media span, 2 s */
   guint dw_packets;             /* Drift Window packets, 100 (1..1000) */
   RtpccTime live_window;        /* a path counts in SW this long, 2 s */
+  guint ref_rate;               /* packets/s the filters' weights are read
+                                 * at (250); 0: per packet, as published */
 } RtpccMprtpSkewConfig;
 
 void rtpcc_mprtp_skew_config_init (RtpccMprtpSkewConfig * config);
