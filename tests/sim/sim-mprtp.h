@@ -73,6 +73,12 @@ typedef struct
   guint flow_base;              /* path k is flow flow_base + k, 1 */
   guint32 ssrc;                 /* the media SSRC on every path */
   guint64 seed;
+  /* TRUE: NACK/RTX repair on every path, as rtpccsrc repair=nack and
+   * rtpccsink rtx-pt run it per path (see above); FALSE (default): none */
+  gboolean repair;
+  guint8 rtx_pt;                /* 97 */
+  RtpccRepairConfig repair_config;      /* each path's planner; its
+                                         * playout_delay is the deadline */
 } SimMprtpConfig;
 
 /* @n_paths paths with 1 Mbit/s forward links (300 ms queue) and
@@ -132,6 +138,11 @@ typedef struct
   guint failures, collapses;
   guint64 pacer_drops, breaker_drops;   /* the path's sender dropped */
   RtpccTime first_failed_at;    /* NONE if never */
+  /* config.repair: the path's receiver's NACK packets and the FSSNs in
+   * them (retries included), RTX packets its sender queued, RTX its
+   * sender could not map to a media seq (not sent), originals the
+   * receiver restored from RTX */
+  guint64 nacks_out, nacked, rtx_out, rtx_unmapped, rtx_restored;
 } SimMprtpPathTotals;
 
 /* Media captured in [t0, t1) (by capture time), as the receiver saw it. */
@@ -140,6 +151,10 @@ typedef struct
   RtpccTime t0, t1;
   guint64 media_packets, received, lost, late;
   gdouble residual_loss_pct;    /* (lost + late) / packets */
+  gboolean repair;              /* config.repair */
+  guint64 repaired;             /* of received: only by RTX */
+  gdouble raw_loss_pct;         /* (lost + repaired) / packets: the
+                                 * network's loss before repair */
   gdouble network_loss_pct, late_pct;
   gdouble media_kbps;           /* RTP bytes generated (header included) */
   gdouble encoder_kbps;         /* mean of the encoder rate samples */
