@@ -60,6 +60,7 @@ struct _SimMprtpPath
   guint32 discards;
   SimTimer report_timer;
   guint64 mprtcp_seq;
+  guint64 mprtcp_seen;          /* reports_in_rr: the sender's count taken */
   SimMprtpPathTotals totals;
   /* config.repair */
   RtpccMprtpSeqMap *seqmap;     /* sender: media seq of each FSSN sent */
@@ -242,6 +243,7 @@ sample_fire (Sim * sim, gpointer user_data)
     rtpcc_mprtp_sched_get_path (m->sched, k, &i);
     s.allowed[k] = i.allowed;
     s.state[k] = i.state;
+    s.klass[k] = i.klass;
     if (i.state == RTPCC_MPRTP_PATH_FAILED
         && m->path[k].totals.first_failed_at == RTPCC_TIME_NONE)
       m->path[k].totals.first_failed_at = i.failed_at;
@@ -394,7 +396,7 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
   const guint8 *d = p->data && p->kind == SIM_PACKET_FEEDBACK ?
       g_bytes_get_data (p->data, &len) : NULL;
 
-  if (d && rtpcc_mprtcp_find (d, len, &mp)) {
+  if (d && !m->config.reports_in_rr && rtpcc_mprtcp_find (d, len, &mp)) {
     for (guint i = 0; i < mp.n_reports; i++) {
       guint id = mp.reports[i].subflow_id;
       if (id >= m->config.n_paths || mp.media_ssrc != m->config.ssrc
@@ -424,6 +426,19 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
     path->last_reported_lost = st->reported_lost;
     rtpcc_mprtp_sched_on_feedback (m->sched, path->index, now, &info);
     read_target (m, path);
+    /* reports_in_rr: the subflow report came in the compound, the
+     * sender kept it (as mprtpsched reads it from rtpccsink's stats) */
+    if (m->config.reports_in_rr && st->mprtcp_received > path->mprtcp_seen) {
+      guint id = st->subflow_report.subflow_id;
+
+      path->mprtcp_seen = st->mprtcp_received;
+      if (id >= m->config.n_paths
+          || !rtpcc_mprtp_sched_on_report (m->sched, id, now,
+              &st->subflow_report))
+        path->totals.mprtcp_rejected++;
+      else
+        path->totals.mprtcp_in++;
+    }
   }
   apply_rate (m);
   sched_arm (m);
@@ -436,8 +451,8 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
  * receiver on @path at @now, restored from RTX if @repaired; the first
  * copy counts. */
 static void
-merge (SimMprtpPath * path, guint64 media_seq, guint32 ts, RtpccTime now,
-    gboolean repaired)
+merge (SimMprtpPath * path, guint64 media_seq, guint16 fssn, guint32 ts,
+    RtpccTime now, gboolean repaired)
 {
   SimMprtp *m = path->m;
   MediaRec *rec = &g_array_index (m->media, MediaRec, media_seq);
@@ -456,6 +471,10 @@ merge (SimMprtpPath * path, guint64 media_seq, guint32 ts, RtpccTime now,
   if (rec->late) {
     path->totals.late++;
     path->discards++;
+    /* as playoutbuffer's discard event reaches rtpccsrc: by FSSN */
+    if (m->config.reports_in_rr && multipath (m))
+      rtpcc_receiver_mark_discarded (sim_rtpcc_receiver_get_receiver
+          (path->receiver), now, m->config.ssrc, fssn, 1);
   }
 }
 
@@ -580,7 +599,7 @@ repair_on_rtp (SimMprtpPath * path, const SimPacket * p)
           m->wire_errors++;
           break;
         }
-        merge (path, orig->media_seq, l.timestamp, now, TRUE);
+        merge (path, orig->media_seq, fssn, l.timestamp, now, TRUE);
       }
       break;
     case RTPCC_RTX_RECEIVER_PASS:
@@ -623,7 +642,7 @@ rx_receive (SimNode * node, Sim * sim, SimPacket * p)
       path->rx_started = TRUE;
     }
     rtpcc_rtp_source_update_seq (&path->rx_stats, wire.seq);
-    merge (path, tag->media_seq, l.timestamp, sim_now (sim), FALSE);
+    merge (path, tag->media_seq, wire.seq, l.timestamp, sim_now (sim), FALSE);
   }
   if (path->rtx && p->kind == SIM_PACKET_MEDIA && p->data)
     repair_on_rtp (path, p);
@@ -783,7 +802,10 @@ path_new (SimMprtp * m, guint k, GError ** error)
     return FALSE;
   }
   sim_metrics_add_flow (m->metrics, p->flow);
-  if (c->n_paths > 1 && c->report_interval > 0)
+  if (c->n_paths > 1 && c->reports_in_rr)
+    rtpcc_receiver_set_mprtp_subflow (sim_rtpcc_receiver_get_receiver
+        (p->receiver), (guint16) k);
+  else if (c->n_paths > 1 && c->report_interval > 0)
     p->report_timer = sim_schedule (m->sim, sim_now (m->sim) +
         c->report_interval + (RtpccTime) k * RTPCC_MSEC (7), report_fire, p);
   return TRUE;
@@ -1045,6 +1067,19 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
       RtpccMprtpPathInfo info;
 
       r->path[k] = m->path[k].totals;
+      if (m->config.reports_in_rr && multipath (m)) {
+        /* in the RR compounds: what the receiver wrote, at the size of
+         * one report with discards each, no datagram of their own */
+        RtpccMprtpSubflowReport one = { 0 };
+        guint8 buf[RTCP_MAX];
+        guint64 n = rtpcc_receiver_get_stats (sim_rtpcc_receiver_get_receiver
+            (m->path[k].receiver), sim_now (m->sim))->mprtcp_sent;
+
+        one.has_discards = TRUE;
+        r->path[k].mprtcp_out = n;
+        r->path[k].mprtcp_bytes = n *
+            rtpcc_mprtcp_write (buf, sizeof buf, 0, 0, &one, 1);
+      }
       rtpcc_mprtp_sched_get_path (m->sched, k, &info);
       r->path[k].failures = info.failures;
       r->path[k].collapses = info.collapses;
@@ -1056,13 +1091,14 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
         r->path[k].breaker_drops = st->breaker_drops;
       }
       r->path_kbps[k] = path_bytes[k] * 8.0 / 1000.0 / secs;
-      mprtcp += m->path[k].totals.mprtcp_bytes;
-      mprtcp_n += m->path[k].totals.mprtcp_out;
+      mprtcp += r->path[k].mprtcp_bytes;
+      mprtcp_n += r->path[k].mprtcp_out;
     }
     if (run > 0) {
       r->ext_kbps = m->ext_bytes * 8.0 / 1000.0 / run;
       r->mprtcp_kbps = mprtcp * 8.0 / 1000.0 / run;
-      r->mprtcp_ip_kbps = (mprtcp + IP_UDP * mprtcp_n) * 8.0 / 1000.0 / run;
+      r->mprtcp_ip_kbps = (mprtcp + (m->config.reports_in_rr ? 0 : IP_UDP *
+              mprtcp_n)) * 8.0 / 1000.0 / run;
     }
   }
   r->wire_errors = m->wire_errors;

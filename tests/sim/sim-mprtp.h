@@ -65,6 +65,15 @@ typedef struct
   RtpccMprtpSkewConfig skew;
   RtpccTime min_playout;        /* floor of the playout target, 0 */
   RtpccTime report_interval;    /* MPRTCP per path, 1 s; 0 = none */
+  /* TRUE: the subflow reports go as the elements send them instead (and
+   * report_interval is unused): the path's RtpccReceiver puts one in each
+   * regular RR compound (rtpcc_receiver_set_mprtp_subflow, the receiver's
+   * RTCP interval, randomised), with the discards marked on it
+   * (rtpcc_receiver_mark_discarded by FSSN); the path's RtpccSender takes
+   * the compound and keeps the latest report (its stats), and the
+   * scheduler is given each new one. FALSE (default): on their own timer,
+   * each in a datagram of its own, straight to the scheduler. */
+  gboolean reports_in_rr;
   RtpccTime poll;               /* controller targets read, 50 ms */
   RtpccTime sample;             /* time series interval, 100 ms */
   SimFrameConfig frames;        /* the media source (target and flow
@@ -125,6 +134,7 @@ typedef struct
   gdouble playout_delay;        /* its PlayoutDelay alone, ns */
   guint64 allowed[RTPCC_MPRTP_MAX_PATHS];
   RtpccMprtpPathState state[RTPCC_MPRTP_MAX_PATHS];
+  RtpccMprtpPathClass klass[RTPCC_MPRTP_MAX_PATHS];
   gboolean shared;              /* paths 0 and 1 in one coupling group */
 } SimMprtpSample;
 

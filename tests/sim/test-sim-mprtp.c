@@ -878,6 +878,106 @@ test_repair_determinism (void)
   sim_mprtp_config_clear (&c);
 }
 
+/* ---- subflow reports as the elements send them --------------------- */
+
+/* Samples in [t0, t1) with path @k in class @klass, as a fraction. */
+static gdouble
+class_fraction (const Run * o, guint k, RtpccMprtpPathClass klass,
+    RtpccTime t0, RtpccTime t1)
+{
+  guint n = 0, in = 0;
+
+  for (guint i = 0; i < o->n_samples; i++) {
+    if (o->samples[i].time < t0 || o->samples[i].time >= t1)
+      continue;
+    n++;
+    in += o->samples[i].klass[k] == klass;
+  }
+  return n ? (gdouble) in / n : NAN;
+}
+
+static void
+test_reports_in_rr (void)
+{
+  for (guint64 seed = 1; seed <= 3; seed++) {
+    SimMprtpConfig c;
+    Run timer, rr;
+
+    for (guint pass = 0; pass < 2; pass++) {
+      sim_mprtp_config_init (&c, 2, "gcc", seed);
+      c.path[0].forward.loss.loss = 0.02;
+      c.reports_in_rr = pass == 1;
+      run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, pass ? &rr : &timer);
+      sim_mprtp_config_clear (&c);
+    }
+    report ("2 % loss on path 0, subflow reports on a 1 s timer", &timer.r,
+        2);
+    report ("2 % loss on path 0, subflow reports in the RR compound", &rr.r,
+        2);
+    g_test_message ("reports seed %" G_GUINT64_FORMAT ": path 0 lossy in "
+        "%.2f of the samples (timer: %.2f), path 1 non-congested in %.2f "
+        "(timer: %.2f); reports %.3f kbit/s (timer: %.3f, %.3f with "
+        "IP/UDP)", seed,
+        class_fraction (&rr, 0, RTPCC_MPRTP_CLASS_LOSSY, SEC (10), SEC (40)),
+        class_fraction (&timer, 0, RTPCC_MPRTP_CLASS_LOSSY, SEC (10),
+            SEC (40)),
+        class_fraction (&rr, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10),
+            SEC (40)),
+        class_fraction (&timer, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10),
+            SEC (40)), rr.r.mprtcp_kbps, timer.r.mprtcp_kbps,
+        timer.r.mprtcp_ip_kbps);
+    for (guint k = 0; k < 2; k++) {
+      /* one per RR (1 s, randomised 0.5-1.5 s), every one taken */
+      g_assert_cmpuint (rr.r.path[k].mprtcp_out, >=, 30);
+      g_assert_cmpuint (rr.r.path[k].mprtcp_in + 1, >=,
+          rr.r.path[k].mprtcp_out);
+      g_assert_cmpuint (rr.r.path[k].mprtcp_rejected, ==, 0);
+    }
+    /* 68 bytes per path and RR, no datagram of their own */
+    g_assert_cmpfloat (rr.r.mprtcp_ip_kbps, ==, rr.r.mprtcp_kbps);
+    g_assert_cmpfloat (fabs (rr.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0), <,
+        0.2);
+    /* either way the reports classify: path 0 lossy, path 1 clean */
+    g_assert_cmpfloat (class_fraction (&rr, 0, RTPCC_MPRTP_CLASS_LOSSY,
+            SEC (10), SEC (40)), >=, 0.5);
+    g_assert_cmpfloat (class_fraction (&timer, 0, RTPCC_MPRTP_CLASS_LOSSY,
+            SEC (10), SEC (40)), >=, 0.5);
+    g_assert_cmpfloat (class_fraction (&rr, 1,
+            RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10), SEC (40)), >=, 0.95);
+    g_free (timer.samples);
+    g_free (rr.samples);
+  }
+}
+
+/* The failure run (below) with the reports in the RR compound: the same
+ * bounds hold. */
+static void setup_failure (Sim * sim, SimMprtp * m, gpointer data);
+
+static void
+test_failure_reports_in_rr (void)
+{
+  SimMprtpConfig c;
+  Run o;
+  gdouble drained;
+
+  sim_mprtp_config_init (&c, 2, "gcc", 1);
+  c.reports_in_rr = TRUE;
+  run (&c, SEC (100), SEC (20), setup_failure, NULL, SEC (80), SEC (100),
+      &o);
+  report ("path 1 black-holed 40-70 s, reports in the RR compound", &o.r, 2);
+  drained = RTPCC_TIME_AS_MSEC (o.r.path[1].first_failed_at - SEC (40));
+  g_test_message ("failure, reports in RR: path 1 failed %.0f ms after it "
+      "went dark, longest gap %.0f ms, back to %.0f kbit/s on it at "
+      "80-100 s", drained, o.r.max_gap_ms, o.r2.path_kbps[1]);
+  g_assert_cmpuint (o.r.path[1].failures, ==, 1);
+  g_assert_cmpfloat (drained, >, 0.0);
+  g_assert_cmpfloat (drained, <=, 500.0);
+  g_assert_cmpfloat (o.r.max_gap_ms, <=, 500.0);
+  g_assert_cmpfloat (o.r2.path_kbps[1], >, 600.0);
+  g_free (o.samples);
+  sim_mprtp_config_clear (&c);
+}
+
 /* ---- determinism ------------------------------------------------------ */
 
 static void
@@ -914,6 +1014,9 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mprtp/latency-bound", test_latency_bound);
   g_test_add_func ("/sim/mprtp/shared-bottleneck", test_shared_bottleneck);
   g_test_add_func ("/sim/mprtp/determinism", test_determinism);
+  g_test_add_func ("/sim/mprtp/reports-in-rr", test_reports_in_rr);
+  g_test_add_func ("/sim/mprtp/failure-reports-in-rr",
+      test_failure_reports_in_rr);
   g_test_add_func ("/sim/mprtp/repair", test_repair);
   g_test_add_func ("/sim/mprtp/repair-held-out", test_repair_held_out);
   g_test_add_func ("/sim/mprtp/repair-determinism", test_repair_determinism);
