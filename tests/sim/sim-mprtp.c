@@ -117,6 +117,7 @@ sim_mprtp_config_init (SimMprtpConfig * c, guint n_paths,
   rtpcc_mprtp_sched_config_init (&c->sched);
   rtpcc_mprtp_skew_config_init (&c->skew);
   c->report_interval = RTPCC_SEC (1);
+  c->reports_in_rr = TRUE;
   c->poll = RTPCC_MSEC (50);
   c->sample = RTPCC_MSEC (100);
   sim_frame_config_init (&c->frames);
@@ -760,6 +761,10 @@ path_new (SimMprtp * m, guint k, GError ** error)
   if (c->n_paths > 1 && c->frames.fps > 0)
     fc.receiver.receiver.feedback_interval =
         (RtpccTime) (RTPCC_SEC (1) / c->frames.fps);
+  /* the subflow reports ride in the receiver's RRs (rtpccsrc
+   * rtcp-interval) */
+  if (c->n_paths > 1 && c->reports_in_rr && c->report_interval > 0)
+    fc.receiver.receiver.rtcp_interval = c->report_interval;
   /* Repair runs on the path's subflow space (mprtp/repairseq.h): its
    * sender's RTX history is numbered by FSSN as the rest of its view,
    * the RTX receiver is the path's own, fed here (repair_on_rtp). */
@@ -802,7 +807,7 @@ path_new (SimMprtp * m, guint k, GError ** error)
     return FALSE;
   }
   sim_metrics_add_flow (m->metrics, p->flow);
-  if (c->n_paths > 1 && c->reports_in_rr)
+  if (c->n_paths > 1 && c->report_interval > 0 && c->reports_in_rr)
     rtpcc_receiver_set_mprtp_subflow (sim_rtpcc_receiver_get_receiver
         (p->receiver), (guint16) k);
   else if (c->n_paths > 1 && c->report_interval > 0)

@@ -7,7 +7,8 @@
  *      ├─▶ SimRtpccSender 0 ─▶ tap ─▶ link 0 ─▶ [via] ─▶ tap ─▶ path rx 0 ─▶ SimRtpccReceiver 0
  *      └─▶ SimRtpccSender 1 ─▶ tap ─▶ link 1 ─▶ [via] ─▶ tap ─▶ path rx 1 ─▶ SimRtpccReceiver 1
  *   SimRtpccSender k ◀─ feedback tap k ◀─ reverse link k ◀─ SimRtpccReceiver k
- *                                                      ◀─ MPRTCP subflow report k (path rx k)
+ *                                          (its RRs carry path k's MPRTCP subflow report)
+ *                                                      ◀─ NACKs of path k (config.repair)
  *
  * Each path's endpoints run on the path's own sequence space (the FSSN):
  * the packet the per-path sender takes carries the FSSN as its RTP seq, so
@@ -20,7 +21,19 @@
  * (rtpcc_mprtp_read_subflow); every mismatch is counted (wire_errors).
  * The 12 extension bytes are added to the packet's size, so links,
  * controllers and the overhead figures carry them. MPRTCP subflow reports
- * (ext.h) are real bytes on each path's reverse link.
+ * (ext.h) are real bytes on each path's reverse link, in the path
+ * receiver's RR compound as rtpccsrc sends them (config.reports_in_rr).
+ *
+ * Repair (config.repair) runs per path in its subflow space, as rtpccsrc
+ * and rtpccsink run it (mprtp/repairseq.h): the path's receiver gives its
+ * RtpccRtxReceiver the rtpcc_mprtp_repair_view of each packet's wire form
+ * and sends the NACKs (FSSNs) back on the path; the path's sender answers
+ * from its FSSN-numbered RTX history, and the RTX packet's wire form (its
+ * original's subflow element, the OSN made the media seq by
+ * rtpcc_mprtp_rtx_osn_to_media) goes to a per-path table by RTX packet,
+ * as the media's does; the original the receiver restores gets its media
+ * seq back and goes to the merge. With one path config.repair is unused
+ * (the single-path repair is sim-rtpcc.h's).
  *
  * With one path nothing multipath happens: no extension, no subflow
  * report, the path's sender drives the source as in a single-path call
@@ -65,14 +78,15 @@ typedef struct
   RtpccMprtpSkewConfig skew;
   RtpccTime min_playout;        /* floor of the playout target, 0 */
   RtpccTime report_interval;    /* MPRTCP per path, 1 s; 0 = none */
-  /* TRUE: the subflow reports go as the elements send them instead (and
-   * report_interval is unused): the path's RtpccReceiver puts one in each
-   * regular RR compound (rtpcc_receiver_set_mprtp_subflow, the receiver's
-   * RTCP interval, randomised), with the discards marked on it
-   * (rtpcc_receiver_mark_discarded by FSSN); the path's RtpccSender takes
-   * the compound and keeps the latest report (its stats), and the
-   * scheduler is given each new one. FALSE (default): on their own timer,
-   * each in a datagram of its own, straight to the scheduler. */
+  /* TRUE (default): the subflow reports go as the elements send them:
+   * the path's RtpccReceiver puts one in each regular RR compound
+   * (rtpcc_receiver_set_mprtp_subflow; report_interval is its RTCP
+   * interval, randomised 0.5-1.5 x as RFC 3550 §6.3.1 has it), with the
+   * discards marked on it (rtpcc_receiver_mark_discarded, by FSSN); the
+   * path's RtpccSender takes the compound and keeps the latest report
+   * (its stats), and the scheduler is given each new one. FALSE: every
+   * report_interval exactly, each in a datagram of its own, straight to
+   * the scheduler (the simulator's earlier shape). */
   gboolean reports_in_rr;
   RtpccTime poll;               /* controller targets read, 50 ms */
   RtpccTime sample;             /* time series interval, 100 ms */

@@ -400,17 +400,21 @@ test_skew_step (void)
 
 /* ---- overhead ----------------------------------------------------------- */
 
+/* Passes: the subflow reports in the RR compound every 1 s and every 5 s
+ * (randomised, as the elements send them), then each in a datagram of its
+ * own exactly every 1 s (what a sender of separate reports would pay). */
 static void
 test_overhead (void)
 {
-  for (guint pass = 0; pass < 2; pass++) {
+  for (guint pass = 0; pass < 3; pass++) {
     SimMprtpConfig c;
     Run o;
     gdouble per_mbps;
     guint64 packets = 0;
 
     sim_mprtp_config_init (&c, 2, "gcc", 1);
-    c.report_interval = pass == 0 ? SEC (1) : SEC (5);
+    c.report_interval = pass == 1 ? SEC (5) : SEC (1);
+    c.reports_in_rr = pass < 2;
     run (&c, SEC (60), SEC (0), NULL, NULL, 0, 0, &o);
     for (guint k = 0; k < 2; k++)
       packets += o.r.path[k].packets;
@@ -419,17 +423,34 @@ test_overhead (void)
         "of media = %.2f kbit/s per Mbit/s (12 bytes on each of %"
         G_GUINT64_FORMAT " packets; thesis: 1.275)", o.r.ext_kbps,
         o.r.media_kbps, per_mbps, packets);
-    g_test_message ("overhead: subflow reports every %.0f s on 2 paths: "
-        "%.3f kbit/s of RTCP, %.3f kbit/s with IPv4/UDP (thesis: ~0.25)",
-        RTPCC_TIME_AS_SEC (c.report_interval), o.r.mprtcp_kbps,
-        o.r.mprtcp_ip_kbps);
+    g_test_message ("overhead: subflow reports %s every %.0f s on 2 paths "
+        "(%" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT "): %.3f kbit/s of "
+        "RTCP, %.3f kbit/s with IPv4/UDP (thesis: ~0.25)",
+        c.reports_in_rr ? "in the RR compound" : "on their own",
+        RTPCC_TIME_AS_SEC (c.report_interval), o.r.path[0].mprtcp_out,
+        o.r.path[1].mprtcp_out, o.r.mprtcp_kbps, o.r.mprtcp_ip_kbps);
     /* exactly 12 bytes per packet: 6-byte element + 0xBEDE header +
      * padding */
     g_assert_cmpfloat (fabs (o.r.ext_kbps * 1000.0 / 8.0 * 61.0 -
             12.0 * packets), <, 1.0);
-    /* one 68-byte report per path and interval */
-    g_assert_cmpfloat (fabs (o.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0 /
-            RTPCC_TIME_AS_SEC (c.report_interval)), <, 0.02);
+    if (c.reports_in_rr) {
+      /* one 68-byte report per path and RR, no datagram of their own; the
+       * RR interval is randomised (0.5-1.5 x), its mean is the interval */
+      for (guint k = 0; k < 2; k++) {
+        gdouble mean = 61.0 / MAX (o.r.path[k].mprtcp_out, 1);
+        g_assert_cmpfloat (mean, >=, 0.75 * RTPCC_TIME_AS_SEC
+            (c.report_interval));
+        g_assert_cmpfloat (mean, <=, 1.25 * RTPCC_TIME_AS_SEC
+            (c.report_interval));
+        g_assert_cmpuint (o.r.path[k].mprtcp_in + 1, >=,
+            o.r.path[k].mprtcp_out);
+      }
+      g_assert_cmpfloat (o.r.mprtcp_ip_kbps, ==, o.r.mprtcp_kbps);
+    } else {
+      /* one 68-byte report per path and interval */
+      g_assert_cmpfloat (fabs (o.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0 /
+              RTPCC_TIME_AS_SEC (c.report_interval)), <, 0.02);
+    }
     if (pass == 1)
       g_assert_cmpfloat (o.r.mprtcp_kbps, <=, 0.3);
     g_free (o.samples);
@@ -949,24 +970,24 @@ test_reports_in_rr (void)
   }
 }
 
-/* The failure run (below) with the reports in the RR compound: the same
+/* The failure run (below) with the reports on their own timer: the same
  * bounds hold. */
 static void setup_failure (Sim * sim, SimMprtp * m, gpointer data);
 
 static void
-test_failure_reports_in_rr (void)
+test_failure_reports_on_timer (void)
 {
   SimMprtpConfig c;
   Run o;
   gdouble drained;
 
   sim_mprtp_config_init (&c, 2, "gcc", 1);
-  c.reports_in_rr = TRUE;
+  c.reports_in_rr = FALSE;
   run (&c, SEC (100), SEC (20), setup_failure, NULL, SEC (80), SEC (100),
       &o);
-  report ("path 1 black-holed 40-70 s, reports in the RR compound", &o.r, 2);
+  report ("path 1 black-holed 40-70 s, reports on a 1 s timer", &o.r, 2);
   drained = RTPCC_TIME_AS_MSEC (o.r.path[1].first_failed_at - SEC (40));
-  g_test_message ("failure, reports in RR: path 1 failed %.0f ms after it "
+  g_test_message ("failure, reports on a timer: path 1 failed %.0f ms after it "
       "went dark, longest gap %.0f ms, back to %.0f kbit/s on it at "
       "80-100 s", drained, o.r.max_gap_ms, o.r2.path_kbps[1]);
   g_assert_cmpuint (o.r.path[1].failures, ==, 1);
@@ -1015,8 +1036,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mprtp/shared-bottleneck", test_shared_bottleneck);
   g_test_add_func ("/sim/mprtp/determinism", test_determinism);
   g_test_add_func ("/sim/mprtp/reports-in-rr", test_reports_in_rr);
-  g_test_add_func ("/sim/mprtp/failure-reports-in-rr",
-      test_failure_reports_in_rr);
+  g_test_add_func ("/sim/mprtp/failure-reports-on-timer",
+      test_failure_reports_on_timer);
   g_test_add_func ("/sim/mprtp/repair", test_repair);
   g_test_add_func ("/sim/mprtp/repair-held-out", test_repair_held_out);
   g_test_add_func ("/sim/mprtp/repair-determinism", test_repair_determinism);
