@@ -479,6 +479,23 @@ merge (SimMprtpPath * path, guint64 media_seq, guint16 fssn, guint32 ts,
   }
 }
 
+/* RTCP bytes from path's receiver side onto its reverse link, now. */
+static void
+send_feedback (SimMprtpPath * path, const guint8 * buf, gsize n)
+{
+  Sim *sim = path->m->sim;
+  SimPacket *p = sim_packet_new (sim);
+
+  p->flow = path->flow;
+  p->kind = SIM_PACKET_FEEDBACK;
+  p->seq = path->mprtcp_seq++;
+  p->size = (guint) n;
+  p->created = p->sent = sim_now (sim);
+  p->data = g_bytes_new (buf, n);
+  p->data_free = (GDestroyNotify) g_bytes_unref;
+  sim_node_receive (sim_link_node (path->reverse), sim, p);
+}
+
 static void rtx_service (SimMprtpPath * path);
 
 static void
@@ -512,18 +529,8 @@ rtx_service (SimMprtpPath * path)
     rtpcc_rtx_receiver_get_stats (path->rtx, &after);
     path->totals.nacks_out += after.nacks_sent - before.nacks_sent;
     path->totals.nacked += after.nacked_packets - before.nacked_packets;
-    if (n > 0) {
-      SimPacket *p = sim_packet_new (m->sim);
-
-      p->flow = path->flow;
-      p->kind = SIM_PACKET_FEEDBACK;
-      p->seq = path->mprtcp_seq++;
-      p->size = (guint) n;
-      p->created = p->sent = now;
-      p->data = g_bytes_new (buf, n);
-      p->data_free = (GDestroyNotify) g_bytes_unref;
-      sim_node_receive (sim_link_node (path->reverse), m->sim, p);
-    }
+    if (n > 0)
+      send_feedback (path, buf, n);
   }
   at = rtpcc_rtx_receiver_next_timeout (path->rtx);
   if (at == RTPCC_TIME_INFINITE || at == RTPCC_TIME_NONE) {
@@ -668,18 +675,10 @@ report_fire (Sim * sim, gpointer user_data)
     guint8 buf[RTCP_MAX];
     gsize n = rtpcc_mprtcp_write (buf, sizeof buf, 0x7ece0000u + path->index,
         m->config.ssrc, &r, 1);
-    SimPacket *p = sim_packet_new (sim);
 
-    p->flow = path->flow;
-    p->kind = SIM_PACKET_FEEDBACK;
-    p->seq = path->mprtcp_seq++;
-    p->size = (guint) n;
-    p->created = p->sent = now;
-    p->data = g_bytes_new (buf, n);
-    p->data_free = (GDestroyNotify) g_bytes_unref;
     path->totals.mprtcp_out++;
     path->totals.mprtcp_bytes += n;
-    sim_node_receive (sim_link_node (path->reverse), sim, p);
+    send_feedback (path, buf, n);
   }
 }
 
