@@ -384,8 +384,10 @@ rtx_hook (const guint8 * pkt, gsize len, guint64 index, gpointer user_data)
   return TRUE;
 }
 
-/* Feedback from path k's reverse link: MPRTCP to the scheduler, the rest
- * to the path's sender, whose new state the scheduler then learns. */
+/* Feedback from path k's reverse link: to the path's sender, whose new
+ * state (and, reports_in_rr, the subflow report it kept) the scheduler
+ * then learns; without reports_in_rr a lone MPRTCP report goes to the
+ * scheduler directly. */
 static void
 fb_receive (SimNode * node, Sim * sim, SimPacket * p)
 {
