@@ -7,7 +7,8 @@
  * interactive cases the thesis left open: an adaptive call over two
  * paths, a path failing, a path's capacity collapsing, a path leaving the
  * latency bound, and a bottleneck both paths share with a single-path
- * call. Every figure is printed (g_test_message, `meson test -v` or
+ * call; the subflow reports in the RR compound against on their own
+ * timer; and per-path NACK/RTX repair (with held-out seeds). Every figure is printed (g_test_message, `meson test -v` or
  * `test-sim-mprtp --verbose`); docs/multipath.md lists them. The
  * thresholds say what is met; what is not met is printed and documented,
  * not asserted away.
