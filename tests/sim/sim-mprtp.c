@@ -3,6 +3,8 @@
  */
 #include "sim-mprtp.h"
 
+#include <rtpcc/feedback/bytes.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +32,7 @@ typedef struct
   guint path;
   RtpccTime arrival;            /* first arrival, NONE if lost */
   gboolean late;
+  gboolean repaired;            /* the first arrival was restored from RTX */
 } MediaRec;
 
 typedef struct _SimMprtpPath SimMprtpPath;
@@ -57,7 +60,14 @@ struct _SimMprtpPath
   guint32 discards;
   SimTimer report_timer;
   guint64 mprtcp_seq;
+  guint64 mprtcp_seen;          /* reports_in_rr: the sender's count taken */
   SimMprtpPathTotals totals;
+  /* config.repair */
+  RtpccMprtpSeqMap *seqmap;     /* sender: media seq of each FSSN sent */
+  GArray *rtx_tags;             /* Tag, by RTX packet index: its wire form */
+  RtpccRtxReceiver *rtx;        /* receiver: the path's NACK/RTX repair */
+  SimTimer rtx_timer;
+  RtpccTime rtx_timer_at;
 };
 
 struct _SimMprtp
@@ -107,6 +117,7 @@ sim_mprtp_config_init (SimMprtpConfig * c, guint n_paths,
   rtpcc_mprtp_sched_config_init (&c->sched);
   rtpcc_mprtp_skew_config_init (&c->skew);
   c->report_interval = RTPCC_SEC (1);
+  c->reports_in_rr = TRUE;
   c->poll = RTPCC_MSEC (50);
   c->sample = RTPCC_MSEC (100);
   sim_frame_config_init (&c->frames);
@@ -117,6 +128,8 @@ sim_mprtp_config_init (SimMprtpConfig * c, guint n_paths,
   c->flow_base = 1;
   c->ssrc = 0x5eed0000u;
   c->seed = seed;
+  c->rtx_pt = 97;
+  rtpcc_repair_config_init (&c->repair_config);
 }
 
 void
@@ -231,6 +244,7 @@ sample_fire (Sim * sim, gpointer user_data)
     rtpcc_mprtp_sched_get_path (m->sched, k, &i);
     s.allowed[k] = i.allowed;
     s.state[k] = i.state;
+    s.klass[k] = i.klass;
     if (i.state == RTPCC_MPRTP_PATH_FAILED
         && m->path[k].totals.first_failed_at == RTPCC_TIME_NONE)
       m->path[k].totals.first_failed_at = i.failed_at;
@@ -278,6 +292,8 @@ send_on_path (SimMprtp * m, guint k, SimPacket * p)
 
     g_assert (n > RTP_HEADER);
     tag.len = (guint8) n;
+    if (path->seqmap)
+      rtpcc_mprtp_seqmap_put (path->seqmap, sf.fssn, (guint16) p->seq);
     p->size += (guint) (n - RTP_HEADER);
     m->ext_bytes += n - RTP_HEADER;
   } else {
@@ -334,8 +350,44 @@ tx_receive (SimNode * node, Sim * sim, SimPacket * p)
   sched_arm (m);
 }
 
-/* Feedback from path k's reverse link: MPRTCP to the scheduler, the rest
- * to the path's sender, whose new state the scheduler then learns. */
+/* An RTX packet the path's RTX sender built from its history, numbered by
+ * FSSN (the NACK named FSSNs): its wire form, as rtpccsink sends it,
+ * carries the original's subflow element and, as OSN, the media seq the
+ * sender remembered for that FSSN (rtpcc_mprtp_rtx_osn_to_media). Without
+ * that the original cannot be restored: not sent, counted. */
+static gboolean
+rtx_hook (const guint8 * pkt, gsize len, guint64 index, gpointer user_data)
+{
+  SimMprtpPath *path = user_data;
+  SimMprtp *m = path->m;
+  Tag tag = { 0 };
+  RtpccRtpLayout l;
+  RtpccMprtpSubflow sf = { (guint16) path->index, 0 };
+  gsize n = 0;
+
+  if (rtpcc_rtp_parse_layout (pkt, len, &l) && l.payload_len >= 2) {
+    sf.fssn = rtpcc_rd16 (pkt + l.header_len);
+    n = rtpcc_mprtp_add_subflow (pkt, len, m->config.ext_id, &sf, tag.hdr,
+        sizeof tag.hdr);
+  }
+  if (n == 0 || !rtpcc_mprtp_rtx_osn_to_media (tag.hdr, n, m->config.ext_id,
+          path->seqmap)) {
+    path->totals.rtx_unmapped++;
+    return FALSE;
+  }
+  g_assert (index == path->rtx_tags->len);
+  tag.len = (guint8) n;
+  tag.media_seq = rtpcc_rd16 (tag.hdr + n - 2);
+  g_array_append_val (path->rtx_tags, tag);
+  path->totals.rtx_out++;
+  m->ext_bytes += n - len;
+  return TRUE;
+}
+
+/* Feedback from path k's reverse link: to the path's sender, whose new
+ * state (and, reports_in_rr, the subflow report it kept) the scheduler
+ * then learns; without reports_in_rr a lone MPRTCP report goes to the
+ * scheduler directly. */
 static void
 fb_receive (SimNode * node, Sim * sim, SimPacket * p)
 {
@@ -347,7 +399,7 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
   const guint8 *d = p->data && p->kind == SIM_PACKET_FEEDBACK ?
       g_bytes_get_data (p->data, &len) : NULL;
 
-  if (d && rtpcc_mprtcp_find (d, len, &mp)) {
+  if (d && !m->config.reports_in_rr && rtpcc_mprtcp_find (d, len, &mp)) {
     for (guint i = 0; i < mp.n_reports; i++) {
       guint id = mp.reports[i].subflow_id;
       if (id >= m->config.n_paths || mp.media_ssrc != m->config.ssrc
@@ -377,6 +429,19 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
     path->last_reported_lost = st->reported_lost;
     rtpcc_mprtp_sched_on_feedback (m->sched, path->index, now, &info);
     read_target (m, path);
+    /* reports_in_rr: the subflow report came in the compound, the
+     * sender kept it (as mprtpsched reads it from rtpccsink's stats) */
+    if (m->config.reports_in_rr && st->mprtcp_received > path->mprtcp_seen) {
+      guint id = st->subflow_report.subflow_id;
+
+      path->mprtcp_seen = st->mprtcp_received;
+      if (id >= m->config.n_paths
+          || !rtpcc_mprtp_sched_on_report (m->sched, id, now,
+              &st->subflow_report))
+        path->totals.mprtcp_rejected++;
+      else
+        path->totals.mprtcp_in++;
+    }
   }
   apply_rate (m);
   sched_arm (m);
@@ -385,20 +450,186 @@ fb_receive (SimNode * node, Sim * sim, SimPacket * p)
 /* ------------------------------------------------------------------------ */
 /* Receiver side                                                            */
 
+/* The merge: media seq @media_seq (RTP timestamp @ts) reached the
+ * receiver on @path at @now, restored from RTX if @repaired; the first
+ * copy counts. */
+static void
+merge (SimMprtpPath * path, guint64 media_seq, guint16 fssn, guint32 ts,
+    RtpccTime now, gboolean repaired)
+{
+  SimMprtp *m = path->m;
+  MediaRec *rec = &g_array_index (m->media, MediaRec, media_seq);
+  RtpccTime due, target;
+
+  if (rec->arrival != RTPCC_TIME_NONE)
+    return;
+  /* judged against the playout point as it stands before it */
+  target = MAX (m->config.min_playout, rtpcc_mprtp_skew_get_target (m->skew));
+  due = rtpcc_mprtp_skew_due (m->skew, ts, target);
+  rec->arrival = now;
+  rec->late = due != RTPCC_TIME_NONE && now > due;
+  rec->repaired = repaired;
+  rtpcc_mprtp_skew_push (m->skew, now, path->index, ts, NULL);
+  path->totals.received++;
+  if (rec->late) {
+    path->totals.late++;
+    path->discards++;
+    /* as playoutbuffer's discard event reaches rtpccsrc: by FSSN */
+    if (m->config.reports_in_rr && multipath (m))
+      rtpcc_receiver_mark_discarded (sim_rtpcc_receiver_get_receiver
+          (path->receiver), now, m->config.ssrc, fssn, 1);
+  }
+}
+
+/* RTCP bytes from path's receiver side onto its reverse link, now. */
+static void
+send_feedback (SimMprtpPath * path, const guint8 * buf, gsize n)
+{
+  Sim *sim = path->m->sim;
+  SimPacket *p = sim_packet_new (sim);
+
+  p->flow = path->flow;
+  p->kind = SIM_PACKET_FEEDBACK;
+  p->seq = path->mprtcp_seq++;
+  p->size = (guint) n;
+  p->created = p->sent = sim_now (sim);
+  p->data = g_bytes_new (buf, n);
+  p->data_free = (GDestroyNotify) g_bytes_unref;
+  sim_node_receive (sim_link_node (path->reverse), sim, p);
+}
+
+static void rtx_service (SimMprtpPath * path);
+
+static void
+rtx_fire (Sim * sim, gpointer user_data)
+{
+  SimMprtpPath *path = user_data;
+
+  path->rtx_timer = 0;
+  path->rtx_timer_at = RTPCC_TIME_NONE;
+  rtx_service (path);
+}
+
+/* The path's NACKs (RFC 4585 §6.2.1, naming FSSNs) due now go back on its
+ * reverse link at once, on their own (RFC 5506), as rtpccsrc sends them;
+ * then the timer for the next. */
+static void
+rtx_service (SimMprtpPath * path)
+{
+  SimMprtp *m = path->m;
+  RtpccTime now = sim_now (m->sim), at;
+
+  if (rtpcc_rtx_receiver_next_timeout (path->rtx) <= now) {
+    guint8 buf[RTCP_MAX];
+    RtpccRtxReceiverStats before, after;
+    gsize n;
+
+    rtpcc_rtx_receiver_get_stats (path->rtx, &before);
+    n = rtpcc_rtx_receiver_build (path->rtx, now,
+        rtpcc_receiver_get_ssrc (sim_rtpcc_receiver_get_receiver
+            (path->receiver)), buf, sizeof buf);
+    rtpcc_rtx_receiver_get_stats (path->rtx, &after);
+    path->totals.nacks_out += after.nacks_sent - before.nacks_sent;
+    path->totals.nacked += after.nacked_packets - before.nacked_packets;
+    if (n > 0)
+      send_feedback (path, buf, n);
+  }
+  at = rtpcc_rtx_receiver_next_timeout (path->rtx);
+  if (at == RTPCC_TIME_INFINITE || at == RTPCC_TIME_NONE) {
+    sim_cancel (m->sim, path->rtx_timer);
+    path->rtx_timer = 0;
+    path->rtx_timer_at = RTPCC_TIME_NONE;
+    return;
+  }
+  /* a timeout still due after a build would fire at once forever */
+  at = MAX (at, now + 1);
+  if (at == path->rtx_timer_at && sim_timer_pending (m->sim, path->rtx_timer))
+    return;
+  sim_cancel (m->sim, path->rtx_timer);
+  path->rtx_timer_at = at;
+  path->rtx_timer = sim_schedule (m->sim, at, rtx_fire, path);
+}
+
+/* Repair on the path (config.repair), as rtpccsrc runs it: the packet's
+ * wire form, numbered in the path's subflow space by
+ * rtpcc_mprtp_repair_view, goes to the path's RTX receiver; an original
+ * it restores gets its media seq (the RTX packet's OSN) back and goes to
+ * the merge. */
+static void
+repair_on_rtp (SimMprtpPath * path, const SimPacket * p)
+{
+  SimMprtp *m = path->m;
+  RtpccTime now = sim_now (m->sim);
+  const SimRtpHeader *h = p->data;
+  const Tag *tag = NULL;
+  RtpccRtpInfo wire;
+  gsize hl = 0, view_len = 0, out_len = 0;
+  guint8 view[TAG_MAX], out[TAG_MAX];
+  guint16 media_seq = 0;
+  gboolean is_rtx;
+
+  if (!sim_rtp_header_parse (p, &wire, &hl))
+    return;
+  is_rtx = wire.pt == m->config.rtx_pt;
+  if (is_rtx && p->seq < path->rtx_tags->len)
+    tag = &g_array_index (path->rtx_tags, Tag, p->seq);
+  else if (!is_rtx && p->frame != SIM_NO_FRAME && p->seq < path->tags->len)
+    tag = &g_array_index (path->tags, Tag, p->seq);
+  if (tag)
+    view_len = rtpcc_mprtp_repair_view (tag->hdr, tag->len, m->config.ext_id,
+        m->config.rtx_pt, view, sizeof view, &media_seq);
+  if (view_len > 0 && is_rtx) {
+    RtpccRtpLayout l;
+    /* the OSN the path's RTX sender wrote (its FSSN) is the view's */
+    if (h->len < hl + 2 || !rtpcc_rtp_parse_layout (view, view_len, &l)
+        || rtpcc_rd16 (view + l.header_len) != rtpcc_rd16 (h->data + hl))
+      m->wire_errors++;
+  }
+  /* no subflow element (a probe): as it came, as rtpccsrc does */
+  switch (rtpcc_rtx_receiver_on_rtp (path->rtx, now,
+          view_len > 0 ? view : h->data, view_len > 0 ? view_len : h->len,
+          p->size, out, sizeof out, &out_len)) {
+    case RTPCC_RTX_RECEIVER_RESTORED:
+      if (view_len > 0 && out_len >= RTP_HEADER) {
+        RtpccRtpLayout l;
+        guint16 fssn = rtpcc_rd16 (out + 2);
+        guint64 last = path->tags->len - 1;
+        guint64 idx = last - (guint16) ((guint16) last - fssn);
+        const Tag *orig = idx < path->tags->len ?
+            &g_array_index (path->tags, Tag, idx) : NULL;
+
+        path->totals.rtx_restored++;
+        rtpcc_receiver_mark_repaired (sim_rtpcc_receiver_get_receiver
+            (path->receiver), now, rtpcc_rd32 (out + 8), fssn);
+        /* downstream merges by the media seq the sender sent as OSN */
+        rtpcc_wr16 (out + 2, media_seq);
+        if (orig == NULL || !rtpcc_rtp_parse_layout (out, out_len, &l)
+            || (guint16) orig->media_seq != media_seq
+            || l.ssrc != m->config.ssrc) {
+          m->wire_errors++;
+          break;
+        }
+        merge (path, orig->media_seq, fssn, l.timestamp, now, TRUE);
+      }
+      break;
+    case RTPCC_RTX_RECEIVER_PASS:
+    case RTPCC_RTX_RECEIVER_DROP:
+      break;
+  }
+  rtx_service (path);
+}
+
 static void
 rx_receive (SimNode * node, Sim * sim, SimPacket * p)
 {
   SimMprtpPath *path = ((PathNode *) node)->path;
   SimMprtp *m = path->m;
-  RtpccTime now = sim_now (sim);
 
   if (p->kind == SIM_PACKET_MEDIA && p->data && p->seq < path->tags->len
       && p->frame != SIM_NO_FRAME) {
     const Tag *tag = &g_array_index (path->tags, Tag, p->seq);
     RtpccRtpInfo wire = { 0, };
     RtpccRtpLayout l;
-    RtpccTime due, target;
-    MediaRec *rec;
     /* what the path's sender put on the wire: the subflow seq in the
      * header, the media seq in the extension-tagged original */
     gboolean ok = sim_rtp_header_parse (p, &wire, NULL)
@@ -421,23 +652,10 @@ rx_receive (SimNode * node, Sim * sim, SimPacket * p)
       path->rx_started = TRUE;
     }
     rtpcc_rtp_source_update_seq (&path->rx_stats, wire.seq);
-
-    rec = &g_array_index (m->media, MediaRec, tag->media_seq);
-    if (rec->arrival == RTPCC_TIME_NONE) {
-      /* judged against the playout point as it stands before it */
-      target = MAX (m->config.min_playout,
-          rtpcc_mprtp_skew_get_target (m->skew));
-      due = rtpcc_mprtp_skew_due (m->skew, l.timestamp, target);
-      rec->arrival = now;
-      rec->late = due != RTPCC_TIME_NONE && now > due;
-      rtpcc_mprtp_skew_push (m->skew, now, path->index, l.timestamp, NULL);
-      path->totals.received++;
-      if (rec->late) {
-        path->totals.late++;
-        path->discards++;
-      }
-    }
+    merge (path, tag->media_seq, wire.seq, l.timestamp, sim_now (sim), FALSE);
   }
+  if (path->rtx && p->kind == SIM_PACKET_MEDIA && p->data)
+    repair_on_rtp (path, p);
   sim_node_receive (sim_rtpcc_receiver_node (path->receiver), sim, p);
 }
 
@@ -459,18 +677,10 @@ report_fire (Sim * sim, gpointer user_data)
     guint8 buf[RTCP_MAX];
     gsize n = rtpcc_mprtcp_write (buf, sizeof buf, 0x7ece0000u + path->index,
         m->config.ssrc, &r, 1);
-    SimPacket *p = sim_packet_new (sim);
 
-    p->flow = path->flow;
-    p->kind = SIM_PACKET_FEEDBACK;
-    p->seq = path->mprtcp_seq++;
-    p->size = (guint) n;
-    p->created = p->sent = now;
-    p->data = g_bytes_new (buf, n);
-    p->data_free = (GDestroyNotify) g_bytes_unref;
     path->totals.mprtcp_out++;
     path->totals.mprtcp_bytes += n;
-    sim_node_receive (sim_link_node (path->reverse), sim, p);
+    send_feedback (path, buf, n);
   }
 }
 
@@ -482,6 +692,11 @@ path_free (SimMprtpPath * p)
   if (p->m == NULL)
     return;
   sim_cancel (p->m->sim, p->report_timer);
+  sim_cancel (p->m->sim, p->rtx_timer);
+  rtpcc_rtx_receiver_free (p->rtx);
+  g_free (p->seqmap);
+  if (p->rtx_tags)
+    g_array_free (p->rtx_tags, TRUE);
   sim_rtpcc_sender_free (p->sender);
   sim_rtpcc_receiver_free (p->receiver);
   sim_link_free (p->forward);
@@ -547,6 +762,32 @@ path_new (SimMprtp * m, guint k, GError ** error)
   if (c->n_paths > 1 && c->frames.fps > 0)
     fc.receiver.receiver.feedback_interval =
         (RtpccTime) (RTPCC_SEC (1) / c->frames.fps);
+  /* the subflow reports ride in the receiver's RRs (rtpccsrc
+   * rtcp-interval) */
+  if (c->n_paths > 1 && c->reports_in_rr && c->report_interval > 0)
+    fc.receiver.receiver.rtcp_interval = c->report_interval;
+  /* Repair runs on the path's subflow space (mprtp/repairseq.h): its
+   * sender's RTX history is numbered by FSSN as the rest of its view,
+   * the RTX receiver is the path's own, fed here (repair_on_rtp). */
+  p->rtx_timer_at = RTPCC_TIME_NONE;
+  if (c->repair && c->n_paths > 1) {
+    RtpccRtxReceiverConfig rc;
+
+    fc.sender.rtx_pt = c->rtx_pt;
+    fc.sender.rtx_hook = rtx_hook;
+    fc.sender.rtx_hook_data = p;
+    p->seqmap = g_new (RtpccMprtpSeqMap, 1);
+    rtpcc_mprtp_seqmap_init (p->seqmap);
+    p->rtx_tags = g_array_new (FALSE, FALSE, sizeof (Tag));
+    rtpcc_rtx_receiver_config_init (&rc);
+    rc.nack = TRUE;
+    rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
+    rc.rtx_pt = c->rtx_pt;
+    rc.repair = c->repair_config;
+    p->rtx = rtpcc_rtx_receiver_new (&rc, error);
+    if (p->rtx == NULL)
+      return FALSE;
+  }
 
   p->reverse = sim_link_new (&c->path[k].reverse, &p->fb.node);
   p->recv_tap = sim_tap_new (m->metrics, SIM_TAP_RECEIVE, &p->rx.node);
@@ -567,7 +808,10 @@ path_new (SimMprtp * m, guint k, GError ** error)
     return FALSE;
   }
   sim_metrics_add_flow (m->metrics, p->flow);
-  if (c->n_paths > 1 && c->report_interval > 0)
+  if (c->n_paths > 1 && c->report_interval > 0 && c->reports_in_rr)
+    rtpcc_receiver_set_mprtp_subflow (sim_rtpcc_receiver_get_receiver
+        (p->receiver), (guint16) k);
+  else if (c->n_paths > 1 && c->report_interval > 0)
     p->report_timer = sim_schedule (m->sim, sim_now (m->sim) +
         c->report_interval + (RtpccTime) k * RTPCC_MSEC (7), report_fire, p);
   return TRUE;
@@ -771,6 +1015,7 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
         continue;
       }
       r->received++;
+      r->repaired += rec->repaired;
       if (rec->late) {
         r->late++;
         playable = FALSE;
@@ -795,7 +1040,9 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
     r->residual_loss_pct = 100.0 * (r->lost + r->late) / r->media_packets;
     r->network_loss_pct = 100.0 * r->lost / r->media_packets;
     r->late_pct = 100.0 * r->late / r->media_packets;
+    r->raw_loss_pct = 100.0 * (r->lost + r->repaired) / r->media_packets;
   }
+  r->repair = m->config.repair && multipath (m);
   r->media_kbps = bytes * 8.0 / 1000.0 / secs;
   r->owd_p50_ms = nearest_rank (owd, 0.50);
   r->owd_p95_ms = nearest_rank (owd, 0.95);
@@ -826,6 +1073,19 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
       RtpccMprtpPathInfo info;
 
       r->path[k] = m->path[k].totals;
+      if (m->config.reports_in_rr && multipath (m)) {
+        /* in the RR compounds: what the receiver wrote, at the size of
+         * one report with discards each, no datagram of their own */
+        RtpccMprtpSubflowReport one = { 0 };
+        guint8 buf[RTCP_MAX];
+        guint64 n = rtpcc_receiver_get_stats (sim_rtpcc_receiver_get_receiver
+            (m->path[k].receiver), sim_now (m->sim))->mprtcp_sent;
+
+        one.has_discards = TRUE;
+        r->path[k].mprtcp_out = n;
+        r->path[k].mprtcp_bytes = n *
+            rtpcc_mprtcp_write (buf, sizeof buf, 0, 0, &one, 1);
+      }
       rtpcc_mprtp_sched_get_path (m->sched, k, &info);
       r->path[k].failures = info.failures;
       r->path[k].collapses = info.collapses;
@@ -837,13 +1097,14 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
         r->path[k].breaker_drops = st->breaker_drops;
       }
       r->path_kbps[k] = path_bytes[k] * 8.0 / 1000.0 / secs;
-      mprtcp += m->path[k].totals.mprtcp_bytes;
-      mprtcp_n += m->path[k].totals.mprtcp_out;
+      mprtcp += r->path[k].mprtcp_bytes;
+      mprtcp_n += r->path[k].mprtcp_out;
     }
     if (run > 0) {
       r->ext_kbps = m->ext_bytes * 8.0 / 1000.0 / run;
       r->mprtcp_kbps = mprtcp * 8.0 / 1000.0 / run;
-      r->mprtcp_ip_kbps = (mprtcp + IP_UDP * mprtcp_n) * 8.0 / 1000.0 / run;
+      r->mprtcp_ip_kbps = (mprtcp + (m->config.reports_in_rr ? 0 : IP_UDP *
+              mprtcp_n)) * 8.0 / 1000.0 / run;
     }
   }
   r->wire_errors = m->wire_errors;
@@ -871,7 +1132,18 @@ sim_mprtp_result_format (const SimMprtpResult * r, guint n_paths,
       "reports %.3f kbit/s (%.3f with IP/UDP), wire errors %" G_GUINT64_FORMAT
       ", grouped %.2f\n", prefix, r->ext_kbps, r->mprtcp_kbps,
       r->mprtcp_ip_kbps, r->wire_errors, r->shared_fraction);
-  for (guint k = 0; k < n_paths; k++)
+  if (r->repair)
+    g_string_append_printf (out, "%srepair: raw loss %.3f %%, %"
+        G_GUINT64_FORMAT " restored from RTX\n", prefix, r->raw_loss_pct,
+        r->repaired);
+  for (guint k = 0; k < n_paths; k++) {
+    if (r->repair)
+      g_string_append_printf (out, "%s  path %u repair: %" G_GUINT64_FORMAT
+          " NACKs (%" G_GUINT64_FORMAT " FSSNs), %" G_GUINT64_FORMAT
+          " RTX (%" G_GUINT64_FORMAT " unmapped), %" G_GUINT64_FORMAT
+          " restored\n", prefix, k, r->path[k].nacks_out, r->path[k].nacked,
+          r->path[k].rtx_out, r->path[k].rtx_unmapped,
+          r->path[k].rtx_restored);
     g_string_append_printf (out, "%s  path %u: %.0f kbit/s, %" G_GUINT64_FORMAT
         " packets, %" G_GUINT64_FORMAT " late, %u failures, %u collapses, "
         "drops %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT ", reports %"
@@ -879,4 +1151,5 @@ sim_mprtp_result_format (const SimMprtpResult * r, guint n_paths,
         r->path_kbps[k], r->path[k].packets, r->path[k].late,
         r->path[k].failures, r->path[k].collapses, r->path[k].pacer_drops,
         r->path[k].breaker_drops, r->path[k].mprtcp_out, r->path[k].mprtcp_in);
+  }
 }

@@ -7,7 +7,8 @@
  *      ├─▶ SimRtpccSender 0 ─▶ tap ─▶ link 0 ─▶ [via] ─▶ tap ─▶ path rx 0 ─▶ SimRtpccReceiver 0
  *      └─▶ SimRtpccSender 1 ─▶ tap ─▶ link 1 ─▶ [via] ─▶ tap ─▶ path rx 1 ─▶ SimRtpccReceiver 1
  *   SimRtpccSender k ◀─ feedback tap k ◀─ reverse link k ◀─ SimRtpccReceiver k
- *                                                      ◀─ MPRTCP subflow report k (path rx k)
+ *                                          (its RRs carry path k's MPRTCP subflow report)
+ *                                                      ◀─ NACKs of path k (config.repair)
  *
  * Each path's endpoints run on the path's own sequence space (the FSSN):
  * the packet the per-path sender takes carries the FSSN as its RTP seq, so
@@ -20,7 +21,19 @@
  * (rtpcc_mprtp_read_subflow); every mismatch is counted (wire_errors).
  * The 12 extension bytes are added to the packet's size, so links,
  * controllers and the overhead figures carry them. MPRTCP subflow reports
- * (ext.h) are real bytes on each path's reverse link.
+ * (ext.h) are real bytes on each path's reverse link, in the path
+ * receiver's RR compound as rtpccsrc sends them (config.reports_in_rr).
+ *
+ * Repair (config.repair) runs per path in its subflow space, as rtpccsrc
+ * and rtpccsink run it (mprtp/repairseq.h): the path's receiver gives its
+ * RtpccRtxReceiver the rtpcc_mprtp_repair_view of each packet's wire form
+ * and sends the NACKs (FSSNs) back on the path; the path's sender answers
+ * from its FSSN-numbered RTX history, and the RTX packet's wire form (its
+ * original's subflow element, the OSN made the media seq by
+ * rtpcc_mprtp_rtx_osn_to_media) goes to a per-path table by RTX packet,
+ * as the media's does; the original the receiver restores gets its media
+ * seq back and goes to the merge. With one path config.repair is unused
+ * (the single-path repair is sim-rtpcc.h's).
  *
  * With one path nothing multipath happens: no extension, no subflow
  * report, the path's sender drives the source as in a single-path call
@@ -65,6 +78,16 @@ typedef struct
   RtpccMprtpSkewConfig skew;
   RtpccTime min_playout;        /* floor of the playout target, 0 */
   RtpccTime report_interval;    /* MPRTCP per path, 1 s; 0 = none */
+  /* TRUE (default): the subflow reports go as the elements send them:
+   * the path's RtpccReceiver puts one in each regular RR compound
+   * (rtpcc_receiver_set_mprtp_subflow; report_interval is its RTCP
+   * interval, randomised 0.5-1.5 x as RFC 3550 §6.3.1 has it), with the
+   * discards marked on it (rtpcc_receiver_mark_discarded, by FSSN); the
+   * path's RtpccSender takes the compound and keeps the latest report
+   * (its stats), and the scheduler is given each new one. FALSE: every
+   * report_interval exactly, each in a datagram of its own, straight to
+   * the scheduler (the simulator's earlier shape). */
+  gboolean reports_in_rr;
   RtpccTime poll;               /* controller targets read, 50 ms */
   RtpccTime sample;             /* time series interval, 100 ms */
   SimFrameConfig frames;        /* the media source (target and flow
@@ -73,6 +96,12 @@ typedef struct
   guint flow_base;              /* path k is flow flow_base + k, 1 */
   guint32 ssrc;                 /* the media SSRC on every path */
   guint64 seed;
+  /* TRUE: NACK/RTX repair on every path, as rtpccsrc repair=nack and
+   * rtpccsink rtx-pt run it per path (see above); FALSE (default): none */
+  gboolean repair;
+  guint8 rtx_pt;                /* 97 */
+  RtpccRepairConfig repair_config;      /* each path's planner; its
+                                         * playout_delay is the deadline */
 } SimMprtpConfig;
 
 /* @n_paths paths with 1 Mbit/s forward links (300 ms queue) and
@@ -119,6 +148,7 @@ typedef struct
   gdouble playout_delay;        /* its PlayoutDelay alone, ns */
   guint64 allowed[RTPCC_MPRTP_MAX_PATHS];
   RtpccMprtpPathState state[RTPCC_MPRTP_MAX_PATHS];
+  RtpccMprtpPathClass klass[RTPCC_MPRTP_MAX_PATHS];
   gboolean shared;              /* paths 0 and 1 in one coupling group */
 } SimMprtpSample;
 
@@ -132,6 +162,11 @@ typedef struct
   guint failures, collapses;
   guint64 pacer_drops, breaker_drops;   /* the path's sender dropped */
   RtpccTime first_failed_at;    /* NONE if never */
+  /* config.repair: the path's receiver's NACK packets and the FSSNs in
+   * them (retries included), RTX packets its sender queued, RTX its
+   * sender could not map to a media seq (not sent), originals the
+   * receiver restored from RTX */
+  guint64 nacks_out, nacked, rtx_out, rtx_unmapped, rtx_restored;
 } SimMprtpPathTotals;
 
 /* Media captured in [t0, t1) (by capture time), as the receiver saw it. */
@@ -140,6 +175,10 @@ typedef struct
   RtpccTime t0, t1;
   guint64 media_packets, received, lost, late;
   gdouble residual_loss_pct;    /* (lost + late) / packets */
+  gboolean repair;              /* config.repair */
+  guint64 repaired;             /* of received: only by RTX */
+  gdouble raw_loss_pct;         /* (lost + repaired) / packets: the
+                                 * network's loss before repair */
   gdouble network_loss_pct, late_pct;
   gdouble media_kbps;           /* RTP bytes generated (header included) */
   gdouble encoder_kbps;         /* mean of the encoder rate samples */

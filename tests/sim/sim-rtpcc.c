@@ -318,6 +318,11 @@ queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
 
   if (!rtpcc_rtp_parse (pkt, len, len, 0, &info, &hl) || len < hl + 2)
     return;
+  if (s->config.rtx_hook && !s->config.rtx_hook (pkt, len,
+          s->counters.rtx_out, s->config.rtx_hook_data)) {
+    s->counters.rtx_refused++;
+    return;
+  }
   p = sim_packet_new (sim);
   p->flow = s->config.flow;
   p->kind = SIM_PACKET_MEDIA;

@@ -75,6 +75,14 @@ typedef struct
    * 0 (default): none. The history keeps the headers only (the payload is
    * virtual), so its rate limit counts header bytes: none is applied. */
   guint8 rtx_pt;
+  /* Called with each RTX packet the RTX sender builds (header + OSN, as
+   * its history numbers it) and @index, the SimPacket.seq it will have,
+   * before it is queued; FALSE: not sent (counted in rtx_refused). NULL
+   * (default): all sent. A multipath path writes the packet's wire form
+   * here (sim-mprtp.h). */
+  gboolean (*rtx_hook) (const guint8 * pkt, gsize len, guint64 index,
+      gpointer user_data);
+  gpointer rtx_hook_data;
   /* TRUE: the source follows the target through the hysteresis rtpccsink
    * applies before it sets the encoder's bitrate (encoderrate.h:
    * decreases of >= 5 % at once, increases at most once a second), as in
@@ -100,6 +108,7 @@ typedef struct
   guint64 stalls;
   guint64 generations;          /* target generation changes seen */
   guint64 rtx_out;              /* RTX packets queued (rtx_pt) */
+  guint64 rtx_refused;          /* RTX packets config.rtx_hook refused */
 } SimRtpccSenderCounters;
 
 /* One entry per change of target or media bitrate. */

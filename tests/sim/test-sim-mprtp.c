@@ -7,7 +7,8 @@
  * interactive cases the thesis left open: an adaptive call over two
  * paths, a path failing, a path's capacity collapsing, a path leaving the
  * latency bound, and a bottleneck both paths share with a single-path
- * call. Every figure is printed (g_test_message, `meson test -v` or
+ * call; the subflow reports in the RR compound against on their own
+ * timer; and per-path NACK/RTX repair (with held-out seeds). Every figure is printed (g_test_message, `meson test -v` or
  * `test-sim-mprtp --verbose`); docs/multipath.md lists them. The
  * thresholds say what is met; what is not met is printed and documented,
  * not asserted away.
@@ -401,17 +402,21 @@ test_skew_step (void)
 
 /* ---- overhead ----------------------------------------------------------- */
 
+/* Passes: the subflow reports in the RR compound every 1 s and every 5 s
+ * (randomised, as the elements send them), then each in a datagram of its
+ * own exactly every 1 s (what a sender of separate reports would pay). */
 static void
 test_overhead (void)
 {
-  for (guint pass = 0; pass < 2; pass++) {
+  for (guint pass = 0; pass < 3; pass++) {
     SimMprtpConfig c;
     Run o;
     gdouble per_mbps;
     guint64 packets = 0;
 
     sim_mprtp_config_init (&c, 2, "gcc", 1);
-    c.report_interval = pass == 0 ? SEC (1) : SEC (5);
+    c.report_interval = pass == 1 ? SEC (5) : SEC (1);
+    c.reports_in_rr = pass < 2;
     run (&c, SEC (60), SEC (0), NULL, NULL, 0, 0, &o);
     for (guint k = 0; k < 2; k++)
       packets += o.r.path[k].packets;
@@ -420,17 +425,34 @@ test_overhead (void)
         "of media = %.2f kbit/s per Mbit/s (12 bytes on each of %"
         G_GUINT64_FORMAT " packets; thesis: 1.275)", o.r.ext_kbps,
         o.r.media_kbps, per_mbps, packets);
-    g_test_message ("overhead: subflow reports every %.0f s on 2 paths: "
-        "%.3f kbit/s of RTCP, %.3f kbit/s with IPv4/UDP (thesis: ~0.25)",
-        RTPCC_TIME_AS_SEC (c.report_interval), o.r.mprtcp_kbps,
-        o.r.mprtcp_ip_kbps);
+    g_test_message ("overhead: subflow reports %s every %.0f s on 2 paths "
+        "(%" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT "): %.3f kbit/s of "
+        "RTCP, %.3f kbit/s with IPv4/UDP (thesis: ~0.25)",
+        c.reports_in_rr ? "in the RR compound" : "on their own",
+        RTPCC_TIME_AS_SEC (c.report_interval), o.r.path[0].mprtcp_out,
+        o.r.path[1].mprtcp_out, o.r.mprtcp_kbps, o.r.mprtcp_ip_kbps);
     /* exactly 12 bytes per packet: 6-byte element + 0xBEDE header +
      * padding */
     g_assert_cmpfloat (fabs (o.r.ext_kbps * 1000.0 / 8.0 * 61.0 -
             12.0 * packets), <, 1.0);
-    /* one 68-byte report per path and interval */
-    g_assert_cmpfloat (fabs (o.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0 /
-            RTPCC_TIME_AS_SEC (c.report_interval)), <, 0.02);
+    if (c.reports_in_rr) {
+      /* one 68-byte report per path and RR, no datagram of their own; the
+       * RR interval is randomised (0.5-1.5 x), its mean is the interval */
+      for (guint k = 0; k < 2; k++) {
+        gdouble mean = 61.0 / MAX (o.r.path[k].mprtcp_out, 1);
+        g_assert_cmpfloat (mean, >=, 0.75 * RTPCC_TIME_AS_SEC
+            (c.report_interval));
+        g_assert_cmpfloat (mean, <=, 1.25 * RTPCC_TIME_AS_SEC
+            (c.report_interval));
+        g_assert_cmpuint (o.r.path[k].mprtcp_in + 1, >=,
+            o.r.path[k].mprtcp_out);
+      }
+      g_assert_cmpfloat (o.r.mprtcp_ip_kbps, ==, o.r.mprtcp_kbps);
+    } else {
+      /* one 68-byte report per path and interval */
+      g_assert_cmpfloat (fabs (o.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0 /
+              RTPCC_TIME_AS_SEC (c.report_interval)), <, 0.02);
+    }
     if (pass == 1)
       g_assert_cmpfloat (o.r.mprtcp_kbps, <=, 0.3);
     g_free (o.samples);
@@ -508,21 +530,25 @@ setup_failure (Sim * sim, SimMprtp * m, gpointer data)
   sim_schedule (sim, SEC (70), restore, m);
 }
 
+/* Path 1 black-holed both ways at 40-70 s; the subflow reports in the RR
+ * compound (@reports_in_rr) or on their own 1 s timer. */
 static void
-test_failure (void)
+failure_run (gboolean reports_in_rr, const gchar * title)
 {
   SimMprtpConfig c;
   Run o;
   gdouble drained;
 
   sim_mprtp_config_init (&c, 2, "gcc", 1);
+  c.reports_in_rr = reports_in_rr;
   run (&c, SEC (100), SEC (20), setup_failure, NULL, SEC (80), SEC (100),
       &o);
-  report ("path 1 black-holed (both ways) 40-70 s", &o.r, 2);
+  report (title, &o.r, 2);
   drained = RTPCC_TIME_AS_MSEC (o.r.path[1].first_failed_at - SEC (40));
-  g_test_message ("failure: path 1 failed %.0f ms after it went dark, "
+  g_test_message ("failure%s: path 1 failed %.0f ms after it went dark, "
       "longest gap without a playable frame %.0f ms, back to %.0f kbit/s "
-      "on it at 80-100 s", drained, o.r.max_gap_ms, o.r2.path_kbps[1]);
+      "on it at 80-100 s", reports_in_rr ? "" : " (reports on a timer)",
+      drained, o.r.max_gap_ms, o.r2.path_kbps[1]);
   g_assert_cmpuint (o.r.path[1].failures, ==, 1);
   /* srtt + max (200 ms, 2 feedback gaps) after the first unanswered
    * packet: within 500 ms */
@@ -533,6 +559,12 @@ test_failure (void)
   g_assert_cmpfloat (o.r2.path_kbps[1], >, 600.0);
   g_free (o.samples);
   sim_mprtp_config_clear (&c);
+}
+
+static void
+test_failure (void)
+{
+  failure_run (TRUE, "path 1 black-holed (both ways) 40-70 s");
 }
 
 /* ---- capacity collapse ---------------------------------------------- */
@@ -730,6 +762,234 @@ test_shared_bottleneck (void)
   g_assert_cmpfloat (sum_coupled, <=, sum_single);
 }
 
+/* ---- per-path NACK/RTX repair ----------------------------------------- */
+
+/* Two 1 Mbit/s paths, 25 ms each way, gcc on each; random loss @loss0 on
+ * path 0's forward link, none on path 1's. With @repair each path's
+ * receiver NACKs the FSSNs it misses back on its own path and the path's
+ * sender retransmits them with the media seq as OSN (mprtp/repairseq.h);
+ * the playout point is held at the planner's deadline (200 ms), as a
+ * receiver set up for repair would. */
+static void
+repair_config (SimMprtpConfig * c, guint64 seed, gdouble loss0,
+    gboolean repair)
+{
+  sim_mprtp_config_init (c, 2, "gcc", seed);
+  c->path[0].forward.loss.loss = loss0;
+  c->repair = repair;
+  c->min_playout = c->repair_config.playout_delay;
+}
+
+typedef struct
+{
+  gdouble raw, residual;        /* with repair, % */
+  gdouble kbps_off, kbps_on;    /* media rate without and with */
+  guint n;
+} RepairSum;
+
+/* Seed @seed without and with repair; checks what both must show, adds
+ * to @sum. */
+static void
+repair_pair (guint64 seed, gboolean print, RepairSum * sum)
+{
+  SimMprtpConfig c;
+  Run off, on;
+
+  repair_config (&c, seed, 0.02, FALSE);
+  run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, &off);
+  sim_mprtp_config_clear (&c);
+  repair_config (&c, seed, 0.02, TRUE);
+  run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, &on);
+  sim_mprtp_config_clear (&c);
+  if (print) {
+    report ("2 % loss on path 0, no repair", &off.r, 2);
+    report ("2 % loss on path 0, NACK/RTX per path", &on.r, 2);
+  }
+  g_test_message ("repair seed %" G_GUINT64_FORMAT ": loss %.3f %% without "
+      "repair; with it raw %.3f %%, residual %.3f %% (unrepaired %.3f, "
+      "late %.3f), %" G_GUINT64_FORMAT " restored, path 0 %" G_GUINT64_FORMAT
+      " NACKs / %" G_GUINT64_FORMAT " RTX, path 1 %" G_GUINT64_FORMAT
+      " NACKs; media %.0f / %.0f kbit/s, p95 one-way %.1f / %.1f ms", seed,
+      off.r.residual_loss_pct, on.r.raw_loss_pct, on.r.residual_loss_pct,
+      on.r.network_loss_pct, on.r.late_pct, on.r.repaired,
+      on.r.path[0].nacks_out, on.r.path[0].rtx_out, on.r.path[1].nacks_out,
+      off.r.media_kbps, on.r.media_kbps, off.r.owd_p95_ms, on.r.owd_p95_ms);
+
+  /* without repair: no repair traffic, every loss reaches the merge */
+  g_assert_false (off.r.repair);
+  g_assert_cmpuint (off.r.repaired, ==, 0);
+  for (guint k = 0; k < 2; k++) {
+    g_assert_cmpuint (off.r.path[k].nacks_out, ==, 0);
+    g_assert_cmpuint (off.r.path[k].rtx_out, ==, 0);
+  }
+  g_assert_cmpfloat (off.r.raw_loss_pct, ==, off.r.network_loss_pct);
+  g_assert_cmpfloat (off.r.network_loss_pct, >=, 0.5);
+
+  /* with it: the loss happened (about 2 % on half of the packets) ... */
+  g_assert_true (on.r.repair);
+  g_assert_cmpfloat (on.r.raw_loss_pct, >=, 0.5);
+  /* ... and at most a quarter of it is left after repair */
+  g_assert_cmpfloat (on.r.residual_loss_pct, <=, on.r.raw_loss_pct / 4);
+  g_assert_cmpuint (on.r.repaired, >, 0);
+  /* the lossy path NACKs; every FSSN it names maps to a media seq */
+  g_assert_cmpuint (on.r.path[0].nacks_out, >, 0);
+  g_assert_cmpuint (on.r.path[0].rtx_unmapped, ==, 0);
+  /* the clean path asks for nothing and resends nothing */
+  g_assert_cmpuint (on.r.path[1].nacks_out, ==, 0);
+  g_assert_cmpuint (on.r.path[1].rtx_out, ==, 0);
+  g_assert_cmpuint (on.r.path[1].rtx_restored, ==, 0);
+  sum->raw += on.r.raw_loss_pct;
+  sum->residual += on.r.residual_loss_pct;
+  sum->kbps_off += off.r.media_kbps;
+  sum->kbps_on += on.r.media_kbps;
+  sum->n++;
+  g_free (off.samples);
+  g_free (on.samples);
+}
+
+/* Over a seed range: a tenth of the raw loss left on average, and the
+ * retransmissions cost little rate (on average: seed by seed the two
+ * calls' rates differ by several per cent either way, as their
+ * controllers' paths part). */
+static void
+repair_check_sum (const RepairSum * sum, const gchar * range)
+{
+  g_test_message ("repair, seeds %s: mean raw loss %.3f %%, residual "
+      "%.3f %%; media %.0f kbit/s without repair, %.0f with", range,
+      sum->raw / sum->n, sum->residual / sum->n, sum->kbps_off / sum->n,
+      sum->kbps_on / sum->n);
+  g_assert_cmpfloat (sum->residual, <=, sum->raw / 10);
+  g_assert_cmpfloat (sum->kbps_on, >=, 0.95 * sum->kbps_off);
+}
+
+/* Seeds 1 to 10: the seeds the thresholds above were set on. */
+static void
+test_repair (void)
+{
+  RepairSum sum = { 0 };
+
+  for (guint64 seed = 1; seed <= 10; seed++)
+    repair_pair (seed, seed == 1, &sum);
+  repair_check_sum (&sum, "1-10");
+}
+
+/* The same checks on seeds no threshold was chosen on. */
+static void
+test_repair_held_out (void)
+{
+  RepairSum sum = { 0 };
+
+  for (guint64 seed = 1001; seed <= 1020; seed++)
+    repair_pair (seed, FALSE, &sum);
+  repair_check_sum (&sum, "1001-1020");
+}
+
+/* Same seed, same run: the printed figures byte for byte, every sample
+ * and every path's counters. */
+static void
+test_repair_determinism (void)
+{
+  SimMprtpConfig c;
+  Run a, b;
+  GString *sa = g_string_new (NULL), *sb = g_string_new (NULL);
+
+  repair_config (&c, 5, 0.02, TRUE);
+  run (&c, SEC (30), SEC (5), NULL, NULL, 0, 0, &a);
+  run (&c, SEC (30), SEC (5), NULL, NULL, 0, 0, &b);
+  sim_mprtp_result_format (&a.r, 2, "", sa);
+  sim_mprtp_result_format (&b.r, 2, "", sb);
+  g_assert_cmpuint (a.r.repaired, >, 0);
+  g_assert_cmpstr (sa->str, ==, sb->str);
+  g_assert_true (memcmp (a.r.path, b.r.path, sizeof a.r.path) == 0);
+  g_assert_cmpuint (a.n_samples, ==, b.n_samples);
+  g_assert_true (memcmp (a.samples, b.samples,
+          a.n_samples * sizeof (SimMprtpSample)) == 0);
+  g_string_free (sa, TRUE);
+  g_string_free (sb, TRUE);
+  g_free (a.samples);
+  g_free (b.samples);
+  sim_mprtp_config_clear (&c);
+}
+
+/* ---- subflow reports as the elements send them --------------------- */
+
+/* Samples in [t0, t1) with path @k in class @klass, as a fraction. */
+static gdouble
+class_fraction (const Run * o, guint k, RtpccMprtpPathClass klass,
+    RtpccTime t0, RtpccTime t1)
+{
+  guint n = 0, in = 0;
+
+  for (guint i = 0; i < o->n_samples; i++) {
+    if (o->samples[i].time < t0 || o->samples[i].time >= t1)
+      continue;
+    n++;
+    in += o->samples[i].klass[k] == klass;
+  }
+  return n ? (gdouble) in / n : NAN;
+}
+
+static void
+test_reports_in_rr (void)
+{
+  for (guint64 seed = 1; seed <= 3; seed++) {
+    SimMprtpConfig c;
+    Run timer, rr;
+
+    for (guint pass = 0; pass < 2; pass++) {
+      sim_mprtp_config_init (&c, 2, "gcc", seed);
+      c.path[0].forward.loss.loss = 0.02;
+      c.reports_in_rr = pass == 1;
+      run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, pass ? &rr : &timer);
+      sim_mprtp_config_clear (&c);
+    }
+    report ("2 % loss on path 0, subflow reports on a 1 s timer", &timer.r,
+        2);
+    report ("2 % loss on path 0, subflow reports in the RR compound", &rr.r,
+        2);
+    g_test_message ("reports seed %" G_GUINT64_FORMAT ": path 0 lossy in "
+        "%.2f of the samples (timer: %.2f), path 1 non-congested in %.2f "
+        "(timer: %.2f); reports %.3f kbit/s (timer: %.3f, %.3f with "
+        "IP/UDP)", seed,
+        class_fraction (&rr, 0, RTPCC_MPRTP_CLASS_LOSSY, SEC (10), SEC (40)),
+        class_fraction (&timer, 0, RTPCC_MPRTP_CLASS_LOSSY, SEC (10),
+            SEC (40)),
+        class_fraction (&rr, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10),
+            SEC (40)),
+        class_fraction (&timer, 1, RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10),
+            SEC (40)), rr.r.mprtcp_kbps, timer.r.mprtcp_kbps,
+        timer.r.mprtcp_ip_kbps);
+    for (guint k = 0; k < 2; k++) {
+      /* one per RR (1 s, randomised 0.5-1.5 s), every one taken */
+      g_assert_cmpuint (rr.r.path[k].mprtcp_out, >=, 30);
+      g_assert_cmpuint (rr.r.path[k].mprtcp_in + 1, >=,
+          rr.r.path[k].mprtcp_out);
+      g_assert_cmpuint (rr.r.path[k].mprtcp_rejected, ==, 0);
+    }
+    /* 68 bytes per path and RR, no datagram of their own */
+    g_assert_cmpfloat (rr.r.mprtcp_ip_kbps, ==, rr.r.mprtcp_kbps);
+    g_assert_cmpfloat (fabs (rr.r.mprtcp_kbps - 2 * 68 * 8.0 / 1000.0), <,
+        0.2);
+    /* either way the reports classify: path 0 lossy, path 1 clean */
+    g_assert_cmpfloat (class_fraction (&rr, 0, RTPCC_MPRTP_CLASS_LOSSY,
+            SEC (10), SEC (40)), >=, 0.5);
+    g_assert_cmpfloat (class_fraction (&timer, 0, RTPCC_MPRTP_CLASS_LOSSY,
+            SEC (10), SEC (40)), >=, 0.5);
+    g_assert_cmpfloat (class_fraction (&rr, 1,
+            RTPCC_MPRTP_CLASS_NON_CONGESTED, SEC (10), SEC (40)), >=, 0.95);
+    g_free (timer.samples);
+    g_free (rr.samples);
+  }
+}
+
+/* The failure run with the reports on their own timer: the same bounds
+ * hold. */
+static void
+test_failure_reports_on_timer (void)
+{
+  failure_run (FALSE, "path 1 black-holed 40-70 s, reports on a 1 s timer");
+}
+
 /* ---- determinism ------------------------------------------------------ */
 
 static void
@@ -766,5 +1026,11 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mprtp/latency-bound", test_latency_bound);
   g_test_add_func ("/sim/mprtp/shared-bottleneck", test_shared_bottleneck);
   g_test_add_func ("/sim/mprtp/determinism", test_determinism);
+  g_test_add_func ("/sim/mprtp/reports-in-rr", test_reports_in_rr);
+  g_test_add_func ("/sim/mprtp/failure-reports-on-timer",
+      test_failure_reports_on_timer);
+  g_test_add_func ("/sim/mprtp/repair", test_repair);
+  g_test_add_func ("/sim/mprtp/repair-held-out", test_repair_held_out);
+  g_test_add_func ("/sim/mprtp/repair-determinism", test_repair_determinism);
   return g_test_run ();
 }
