@@ -5,6 +5,8 @@
 
 #include "gstrtpccencoder.h"
 
+#include <rtpcc/feedback/rtpext.h>
+
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (rtpcc_encoder_debug);
@@ -79,19 +81,18 @@ gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec)
 
 gboolean
 gst_rtpcc_encoder_setter_produced (GstRtpccEncoderSetter * ec,
-    GstBuffer * buf)
+    GstClockTime pts, const guint8 * data, gsize len, gint skip_pt)
 {
-  gsize size = gst_buffer_get_size (buf);
-  RtpccTime t = GST_BUFFER_PTS_IS_VALID (buf) ?
-      (RtpccTime) GST_BUFFER_PTS (buf) : RTPCC_TIME_NONE;
+  RtpccRtpLayout l;
   gboolean changed;
 
-  /* the RTP payload, as the encoder's rate counts it: the fixed header
-   * off (header extensions, a percent or two, count as media) */
-  if (size <= 12)
+  /* the payload, as the encoder's rate counts it; not FEC, not probes */
+  if (!rtpcc_rtp_parse_layout (data, len, &l) || l.payload_len == 0
+      || (gint) l.pt == skip_pt)
     return FALSE;
   g_mutex_lock (&ec->loop_lock);
-  changed = rtpcc_encoder_loop_produced (&ec->loop, t, size - 12);
+  changed = rtpcc_encoder_loop_produced (&ec->loop, GST_CLOCK_TIME_IS_VALID
+      (pts) ? (RtpccTime) pts : RTPCC_TIME_NONE, l.payload_len);
   g_mutex_unlock (&ec->loop_lock);
   if (changed) {
     GST_DEBUG_OBJECT (ec->owner, "encoder produced %" G_GUINT64_FORMAT

@@ -67,13 +67,14 @@ void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
 void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps);
 
-/* Encoded media seen on its way to the network (an RTP packet of the
- * encoder's stream, @buf): measured against the target. TRUE when the
- * correction changed: the owner then applies its current target again
- * (gst_rtpcc_encoder_setter_take_reapply() in the applying thread). Cheap;
- * any thread. */
+/* An RTP packet on its way to the network (@data, @len bytes, media time
+ * @pts): its payload is measured against the target, unless it has
+ * payload type @skip_pt (FEC; -1 = none) or no payload (padding probes).
+ * TRUE when the correction changed: the owner then applies its current
+ * target again (gst_rtpcc_encoder_setter_take_reapply() in the applying
+ * thread). Cheap; any thread. */
 gboolean gst_rtpcc_encoder_setter_produced (GstRtpccEncoderSetter * ec,
-    GstBuffer * buf);
+    GstClockTime pts, const guint8 * data, gsize len, gint skip_pt);
 /* TRUE once after the correction changed. */
 gboolean gst_rtpcc_encoder_setter_take_reapply (GstRtpccEncoderSetter * ec);
 /* Adds encoder-produced (bit/s over the last window, 0 before one) and

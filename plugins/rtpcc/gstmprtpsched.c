@@ -468,7 +468,15 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   g_mutex_unlock (&self->lock);
   /* the encoder's output against the aggregate it was given; a changed
    * correction is applied below with the retries */
-  gst_rtpcc_encoder_setter_produced (&self->encoder, buf);
+  {
+    GstMapInfo map;
+
+    if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      gst_rtpcc_encoder_setter_produced (&self->encoder, GST_BUFFER_PTS (buf),
+          map.data, map.size, -1);
+      gst_buffer_unmap (buf, &map);
+    }
+  }
   gst_buffer_unref (buf);
 
   for (guint k = 0; k < 2; k++) {

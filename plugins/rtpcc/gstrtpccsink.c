@@ -890,7 +890,9 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
      * applied from the task */
     if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
         && !g_atomic_int_get (&self->behind_mprtp)
-        && gst_rtpcc_encoder_setter_produced (&self->encoder, buffer))
+        && gst_rtpcc_encoder_setter_produced (&self->encoder,
+            GST_BUFFER_PTS (buffer), held.map.data, held.map.size,
+            g_atomic_int_get (&self->fec_pt)))
       wake = TRUE;
     if (wake)
       self->task_wakeups++;

@@ -552,10 +552,17 @@ loop_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 static void
 loop_buffer (LoopRig * r, GstBuffer * buf)
 {
+  GstMapInfo map;
+  gboolean changed = FALSE;
+
   if (GST_BUFFER_PTS (buf) >= TAIL_FROM)
     r->tail_bytes += gst_buffer_get_size (buf) - 12;
-  if (r->measure && gst_rtpcc_encoder_setter_produced (&r->es, buf)
-      && gst_rtpcc_encoder_setter_take_reapply (&r->es)) {
+  if (r->measure && gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    changed = gst_rtpcc_encoder_setter_produced (&r->es, GST_BUFFER_PTS (buf),
+        map.data, map.size, -1);
+    gst_buffer_unmap (buf, &map);
+  }
+  if (changed && gst_rtpcc_encoder_setter_take_reapply (&r->es)) {
     gst_rtpcc_encoder_setter_apply (&r->es, r->sinkpad,
         (RtpccTime) GST_BUFFER_PTS (buf), r->target);
     r->applied++;
@@ -606,6 +613,41 @@ run_encoder_loop (gboolean measure, gdouble * factor)
   gst_object_unref (pipe);
   return rate / (gdouble) r.target;
 }
+
+/* What counts as the encoder's output: the payload of RTP packets, not
+ * FEC (skip_pt), not padding-only probes, not what does not parse. */
+GST_START_TEST (test_encoder_produced_counts)
+{
+  GstRtpccEncoderSetter es;
+  guint8 pkt[112] = { 0x80, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 };
+  guint8 probe[112];
+
+  gst_rtpcc_encoder_setter_init (&es, NULL);
+  fail_if (gst_rtpcc_encoder_setter_produced (&es, GST_SECOND, pkt,
+          sizeof pkt, 122));
+  fail_unless_equals_uint64 (es.loop.bytes, 100);
+  /* FEC */
+  pkt[1] = 122;
+  gst_rtpcc_encoder_setter_produced (&es, GST_SECOND, pkt, sizeof pkt, 122);
+  fail_unless_equals_uint64 (es.loop.bytes, 100);
+  /* a padding-only probe: P set, the last byte counts all 100 */
+  memcpy (probe, pkt, sizeof probe);
+  probe[0] |= 0x20;
+  probe[1] = 96;
+  probe[sizeof probe - 1] = 100;
+  gst_rtpcc_encoder_setter_produced (&es, GST_SECOND, probe, sizeof probe,
+      122);
+  fail_unless_equals_uint64 (es.loop.bytes, 100);
+  /* not RTP */
+  gst_rtpcc_encoder_setter_produced (&es, GST_SECOND, pkt, 8, 122);
+  pkt[0] = 0x40;
+  pkt[1] = 96;
+  gst_rtpcc_encoder_setter_produced (&es, GST_SECOND, pkt, sizeof pkt, 122);
+  fail_unless_equals_uint64 (es.loop.bytes, 100);
+  gst_rtpcc_encoder_setter_clear (&es);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_encoder_loop_real)
 {
@@ -797,6 +839,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);
+  tcase_add_test (tc, test_encoder_produced_counts);
   tcase_add_test (tc, test_encoder_loop_real);
   tcase_add_test (tc, test_timed_task_time);
   tcase_add_test (tc, test_sender_props);
