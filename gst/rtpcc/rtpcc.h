@@ -36,6 +36,7 @@
 #include <rtpcc/sendbuf.h>
 #include <rtpcc/frametype.h>
 #include <rtpcc/encoderrate.h>
+#include <rtpcc/encoderloop.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
 #include <rtpcc/senthistory.h>

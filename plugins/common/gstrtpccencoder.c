@@ -5,6 +5,8 @@
 
 #include "gstrtpccencoder.h"
 
+#include <rtpcc/feedback/rtpext.h>
+
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (rtpcc_encoder_debug);
@@ -51,6 +53,7 @@ gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
   ensure_debug ();
   memset (ec, 0, sizeof (*ec));
   ec->owner = owner;
+  g_mutex_init (&ec->loop_lock);
   gst_rtpcc_encoder_setter_reset (ec);
 }
 
@@ -58,6 +61,7 @@ void
 gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec)
 {
   g_clear_pointer (&ec->encoder_name, g_free);
+  g_mutex_clear (&ec->loop_lock);
 }
 
 void
@@ -68,6 +72,57 @@ gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec)
   ec->searched = FALSE;
   ec->last_value = 0;
   ec->buffer_applied_ms = 0;
+  /* a new stream, perhaps another encoder: measure afresh */
+  g_mutex_lock (&ec->loop_lock);
+  rtpcc_encoder_loop_init (&ec->loop, NULL);
+  g_mutex_unlock (&ec->loop_lock);
+  g_atomic_int_set (&ec->reapply, FALSE);
+}
+
+gboolean
+gst_rtpcc_encoder_setter_produced (GstRtpccEncoderSetter * ec,
+    GstClockTime pts, const guint8 * data, gsize len, gint skip_pt)
+{
+  RtpccRtpLayout l;
+  gboolean changed;
+
+  /* the payload, as the encoder's rate counts it; not FEC, not probes */
+  if (!rtpcc_rtp_parse_layout (data, len, &l) || l.payload_len == 0
+      || (gint) l.pt == skip_pt)
+    return FALSE;
+  g_mutex_lock (&ec->loop_lock);
+  changed = rtpcc_encoder_loop_produced (&ec->loop, GST_CLOCK_TIME_IS_VALID
+      (pts) ? (RtpccTime) pts : RTPCC_TIME_NONE, l.payload_len);
+  g_mutex_unlock (&ec->loop_lock);
+  if (changed) {
+    GST_DEBUG_OBJECT (ec->owner, "encoder produced %" G_GUINT64_FORMAT
+        " bit/s against its target: correction now %.3f",
+        ec->loop.produced_bps, ec->loop.factor);
+    g_atomic_int_set (&ec->reapply, TRUE);
+  }
+  return changed;
+}
+
+gboolean
+gst_rtpcc_encoder_setter_take_reapply (GstRtpccEncoderSetter * ec)
+{
+  return g_atomic_int_compare_and_exchange (&ec->reapply, TRUE, FALSE);
+}
+
+void
+gst_rtpcc_encoder_setter_add_stats (const GstRtpccEncoderSetter * ec,
+    GstStructure * s)
+{
+  GMutex *lock = (GMutex *) & ec->loop_lock;
+  guint64 produced;
+  gdouble factor;
+
+  g_mutex_lock (lock);
+  produced = ec->loop.produced_bps;
+  factor = ec->loop.factor;
+  g_mutex_unlock (lock);
+  gst_structure_set (s, "encoder-produced", G_TYPE_UINT64, produced,
+      "encoder-correction", G_TYPE_DOUBLE, factor, NULL);
 }
 
 static GstElement *
@@ -310,6 +365,12 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
   }
   check_mode (ec, enc, info);
   apply_buffer (ec, enc, info);
+  /* what the encoder produced over the target so far scales what it is
+   * given (encoderloop.h) */
+  g_mutex_lock (&ec->loop_lock);
+  rtpcc_encoder_loop_target (&ec->loop, bps);
+  bps = rtpcc_encoder_loop_correct (&ec->loop, bps);
+  g_mutex_unlock (&ec->loop_lock);
   if (!rtpcc_encoder_hysteresis_update (&ec->hysteresis, now, bps)) {
     ec->retry_at = rtpcc_encoder_hysteresis_retry_at (&ec->hysteresis, now,
         bps);

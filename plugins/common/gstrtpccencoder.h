@@ -15,6 +15,7 @@
 
 #include <gst/gst.h>
 #include <rtpcc/encoderrate.h>
+#include <rtpcc/encoderloop.h>
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,12 @@ typedef struct
   guint buffer_applied_ms;
   guint64 buffer_refused;
   gboolean warned_buffer;
+  /* what the encoder produces against the target, and the correction
+   * (encoderloop.h); the streaming thread feeds it, the thread that
+   * applies reads it: under loop_lock */
+  GMutex loop_lock;
+  RtpccEncoderLoop loop;
+  gint reapply;                 /* atomic: the correction changed */
 } GstRtpccEncoderSetter;
 
 void gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
@@ -59,6 +66,21 @@ void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
  * it can block on its stream lock). @now is any monotonic time. */
 void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps);
+
+/* An RTP packet on its way to the network (@data, @len bytes, media time
+ * @pts): its payload is measured against the target, unless it has
+ * payload type @skip_pt (FEC; -1 = none) or no payload (padding probes).
+ * TRUE when the correction changed: the owner then applies its current
+ * target again (gst_rtpcc_encoder_setter_take_reapply() in the applying
+ * thread). Cheap; any thread. */
+gboolean gst_rtpcc_encoder_setter_produced (GstRtpccEncoderSetter * ec,
+    GstClockTime pts, const guint8 * data, gsize len, gint skip_pt);
+/* TRUE once after the correction changed. */
+gboolean gst_rtpcc_encoder_setter_take_reapply (GstRtpccEncoderSetter * ec);
+/* Adds encoder-produced (bit/s over the last window, 0 before one) and
+ * encoder-correction (the factor on the target) to @s. */
+void gst_rtpcc_encoder_setter_add_stats (const GstRtpccEncoderSetter * ec,
+    GstStructure * s);
 
 /* Element class metadata key: an element class that sets it (to any
  * value) owns the encoder's rate for everything downstream of it

@@ -388,4 +388,5 @@ gst_rtpcc_sender_props_add_stats (GstStructure * s, RtpccSender * sender,
       "encoder-refused", G_TYPE_UINT64, encoder->refused,
       "encoder-buffer-refused", G_TYPE_UINT64, encoder->buffer_refused,
       "encoder", G_TYPE_STRING, encoder->encoder_name, NULL);
+  gst_rtpcc_encoder_setter_add_stats (encoder, s);
 }

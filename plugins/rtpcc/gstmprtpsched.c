@@ -233,13 +233,15 @@ apply_encoder (GstMprtpSched * self, guint64 media)
   g_mutex_unlock (&self->encoder_lock);
 }
 
-/* An increase the encoder hysteresis held back, once it is due. */
+/* An increase the encoder hysteresis held back, once it is due, or the
+ * target again when the correction for the encoder's output changed. */
 static void
 retry_encoder (GstMprtpSched * self, RtpccTime now, guint64 media)
 {
   g_mutex_lock (&self->encoder_lock);
-  if (self->encoder.retry_at != RTPCC_TIME_NONE
-      && now >= self->encoder.retry_at) {
+  if ((self->encoder.retry_at != RTPCC_TIME_NONE
+          && now >= self->encoder.retry_at)
+      || gst_rtpcc_encoder_setter_take_reapply (&self->encoder)) {
     self->encoder.retry_at = RTPCC_TIME_NONE;
     g_mutex_unlock (&self->encoder_lock);
     apply_encoder (self, media);
@@ -464,6 +466,17 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   if (!publish)
     media = self->published_rate;
   g_mutex_unlock (&self->lock);
+  /* the encoder's output against the aggregate it was given; a changed
+   * correction is applied below with the retries */
+  {
+    GstMapInfo map;
+
+    if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+      gst_rtpcc_encoder_setter_produced (&self->encoder, GST_BUFFER_PTS (buf),
+          map.data, map.size, -1);
+      gst_buffer_unmap (buf, &map);
+    }
+  }
   gst_buffer_unref (buf);
 
   for (guint k = 0; k < 2; k++) {

@@ -186,6 +186,7 @@ make_stats (GstMprtpSched * self)
   g_mutex_unlock (&self->lock);
   g_free (enc_name);
   gst_structure_take_value (s, "path-stats", &list);
+  gst_rtpcc_encoder_setter_add_stats (&self->encoder, s);
   return s;
 }
 

@@ -520,8 +520,9 @@ gst_rtpcc_sink_loop (gpointer user_data)
     if (g_atomic_int_get (&self->upstream_pending)
         && !GST_PAD_IS_FLUSHING (GST_BASE_SINK_PAD (self)))
       resend = target_structure (self, now);
-    if (self->encoder.retry_at != RTPCC_TIME_NONE
-        && now >= self->encoder.retry_at) {
+    if ((self->encoder.retry_at != RTPCC_TIME_NONE
+            && now >= self->encoder.retry_at)
+        || gst_rtpcc_encoder_setter_take_reapply (&self->encoder)) {
       self->encoder.retry_at = RTPCC_TIME_NONE;
       retry_bps = rtpcc_sender_get_target (self->sender)->media_bitrate;
     }
@@ -885,6 +886,14 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     held.buffer = buffer;
     send_due (self, now, &held);
     wake = task_needed (self, now);
+    /* the encoder's output against its target: a changed correction is
+     * applied from the task */
+    if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO
+        && !g_atomic_int_get (&self->behind_mprtp)
+        && gst_rtpcc_encoder_setter_produced (&self->encoder,
+            GST_BUFFER_PTS (buffer), held.map.data, held.map.size,
+            g_atomic_int_get (&self->fec_pt)))
+      wake = TRUE;
     if (wake)
       self->task_wakeups++;
   }

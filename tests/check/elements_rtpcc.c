@@ -2175,6 +2175,7 @@ typedef struct
                                  * any the test adds */
   GstClockTime start;
   guint frames;
+  const gchar *src;             /* the source, NULL = the ball */
 } SendRig;
 
 /* Builds the rig (not started: the caller may connect to its elements
@@ -2207,7 +2208,8 @@ rig_play (SendRig * r)
     g_object_get (r->sink, "bound-port", &port, NULL);
     clock_watch_port (r->clock, (guint16) port);
   }
-  gst_harness_add_src_parse (r->h, "videotestsrc is-live=true pattern=ball "
+  gst_harness_add_src_parse (r->h, r->src ? r->src :
+      "videotestsrc is-live=true pattern=ball "
       "! capsfilter caps=\"video/x-raw,format=I420,width=320,height=240,"
       "framerate=30/1\"", TRUE);
   r->waiters = 1;
@@ -2423,6 +2425,95 @@ GST_START_TEST (test_encoder_control_vp8)
 {
   encoder_control_test ("vp8enc", "vp8enc keyframe-max-dist=1000 "
       "deadline=1 target-bitrate=2048000", "rtpvp8pay", "target-bitrate", 1);
+}
+
+GST_END_TEST;
+
+/* rtpccsink closes the loop on a real encoder that overshoots:
+ * openh264enc in its default rate control produces about a third more
+ * than its bitrate on moving bars. controller=fixed holds the target at
+ * 1 Mbit/s; the sink measures what reaches it over windows of media time
+ * and gives the encoder less until the produced rate is the target
+ * (stats encoder-produced, encoder-correction). 20 s of media on the
+ * test clock; the produced rate is counted over its last 8 s. */
+static gboolean
+count_tail_buffer (GstBuffer ** buf, guint idx, gpointer data)
+{
+  guint64 *bytes = data;
+
+  if (GST_BUFFER_PTS_IS_VALID (*buf)
+      && GST_BUFFER_PTS (*buf) >= 12 * GST_SECOND)
+    *bytes += gst_buffer_get_size (*buf) - 12;
+  return TRUE;
+}
+
+/* rtph264pay pushes lists */
+static GstPadProbeReturn
+count_tail (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
+        count_tail_buffer, data);
+  } else {
+    buf = GST_PAD_PROBE_INFO_BUFFER (info);
+    count_tail_buffer (&buf, 0, data);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_encoder_loop_closed)
+{
+  GstElementFactory *f = gst_element_factory_find ("openh264enc");
+  SendRig r;
+  GstElement *enc;
+  GstStructure *st;
+  GstPad *pad;
+  guint64 produced = 0, tail = 0;
+  gdouble factor = 0, rate;
+  guint bitrate = 0;
+  guint16 peer_port;
+  GSocket *peer;
+
+  /* openh264enc comes with ./run's packages (gstreamer1.0-plugins-bad) */
+  fail_unless (f != NULL, "openh264enc is missing");
+  gst_object_unref (f);
+  peer = udp_socket_new (&peer_port);
+  rig_init (&r, "openh264enc name=enc ! rtph264pay mtu=1200", peer_port,
+      "controller=fixed start-bitrate=1000000 circuit-breaker=false");
+  r.src = "videotestsrc is-live=true pattern=smpte horizontal-speed=4 ! "
+      "capsfilter caps=\"video/x-raw,format=I420,width=480,height=270,"
+      "framerate=30/1\"";
+  pad = gst_element_get_static_pad (r.sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, count_tail, &tail, NULL);
+  rig_play (&r);
+  for (guint i = 0; i < 600; i++)
+    rig_frame (&r);
+  g_object_get (r.sink, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint64 (st, "encoder-produced", &produced));
+  fail_unless (gst_structure_get_double (st, "encoder-correction", &factor));
+  gst_structure_free (st);
+  enc = rig_get (&r, "enc");
+  g_object_get (enc, "bitrate", &bitrate, NULL);
+  gst_object_unref (enc);
+  rate = (gdouble) tail * 8.0 / 8.0;
+  GST_INFO ("openh264enc: %.0f bit/s over the last 8 s for a 1000000 "
+      "target (last window %" G_GUINT64_FORMAT "), correction %.3f, encoder "
+      "bitrate %u", rate, produced, factor, bitrate);
+  /* corrected, and the encoder holds the corrected value */
+  fail_unless (factor < 0.95, "correction %.3f", factor);
+  fail_unless (fabs ((gdouble) bitrate - 1e6 * factor) < 1e6 * 0.02,
+      "encoder at %u, correction %.3f", bitrate, factor);
+  fail_unless (produced > 0);
+  /* what it produces is the target, within the dead band and the
+   * encoder's own swing */
+  fail_unless (rate > 1e6 * 0.9 && rate < 1e6 * 1.1, "produced %.0f", rate);
+  gst_object_unref (pad);
+  rig_eos (&r);
+  rig_clear (&r);
+  g_object_unref (peer);
 }
 
 GST_END_TEST;
@@ -4202,6 +4293,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_enc, test_encoder_control_x264);
   tcase_add_test (tc_enc, test_encoder_control_vp8);
   tcase_add_test (tc_enc, test_encoder_control_none);
+  tcase_add_test (tc_enc, test_encoder_loop_closed);
   tcase_add_test (tc_enc, test_media_padding_h264_depay);
   tcase_add_test (tc_enc, test_media_padding_vp8_depay);
   tcase_add_test (tc_enc, test_sink_probe_media_wire);
