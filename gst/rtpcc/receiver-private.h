@@ -25,6 +25,7 @@ typedef struct
   guint32 discards_total;       /* marked ever (MPRTCP Discard Count) */
   RtpccTime last_heard;         /* last RTP packet */
   gboolean media;               /* a packet with payload came on it */
+  gboolean subflow;             /* counted on a path's FSSN (MPRTP) */
 
   /* XR beyond Discard RLE (config xr_blocks) */
   gboolean xr_started;
@@ -56,6 +57,7 @@ struct _RtpccReceiver
   GHashTable *sources;          /* ssrc → Source* */
   /* one path of a multipath stream: its subflow ID, or -1 (mprtp/ext.h) */
   gint mprtp_subflow;
+  gboolean mprtp_next;          /* the next packet is numbered by FSSN */
   RtpccPeer *peer;              /* where the media comes from (on_*_from) */
   RtpccArrivalLog *log;
   RtpccTwccRecorder *twcc;      /* TWCC mode */

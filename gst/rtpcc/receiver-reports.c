@@ -173,7 +173,8 @@ out:
 /* One path of a multipath stream: the RR's blocks again as MPRTCP subflow
  * reports (draft-ietf-avtcore-mprtp §9.2; the sequence space counted is
  * this path's FSSN, see rtpcc_receiver_set_mprtp_subflow), each with the
- * source's cumulative discards, one MPRTCP packet per media source. The
+ * source's cumulative discards, one MPRTCP packet per source numbered by
+ * FSSN (not the RTX or FEC streams that share the path). The
  * same blocks: a report block is made once per interval (its fraction
  * lost is since the previous one). */
 gsize
@@ -190,7 +191,10 @@ rtpcc_receiver_write_subflow_reports (RtpccReceiver * r, const RtpccRtcpRR * rr,
     RtpccMprtpSubflowReport rep;
     gsize m;
 
-    if (!s || !s->media)
+    /* only the source numbered by FSSN: a report about another (the RTX
+     * stream, FEC) would speak of a sequence space that is not the path's,
+     * and the sender refuses it */
+    if (!s || !s->media || !s->subflow)
       continue;
     memset (&rep, 0, sizeof rep);
     rep.subflow_id = (guint16) r->mprtp_subflow;

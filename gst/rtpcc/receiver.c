@@ -83,6 +83,7 @@ void
 rtpcc_receiver_set_mprtp_subflow (RtpccReceiver * r, guint16 subflow_id)
 {
   r->mprtp_subflow = subflow_id;
+  r->mprtp_next = TRUE;
 }
 
 void
@@ -219,6 +220,10 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
   s->last_heard = now;
   if (!info->padding_only)
     s->media = TRUE;
+  if (r->mprtp_next) {
+    s->subflow = TRUE;
+    r->mprtp_next = FALSE;
+  }
 
   if (info->clock_rate)
     s->clock_rate = info->clock_rate;

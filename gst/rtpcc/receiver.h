@@ -171,7 +171,9 @@ void rtpcc_receiver_set_max_bitrate (RtpccReceiver * receiver, RtpccTime now,
  * (draft-ietf-avtcore-mprtp), its packets handed over numbered by their
  * subflow sequence numbers (FSSN): from now on every regular report also
  * carries, after the RR, an MPRTCP subflow report (PT 211, mprtp/ext.h)
- * per media source with the same report block and the source's
+ * per source numbered by FSSN (the source of the next packet handed over
+ * after each call: call it before each such packet, or once before the
+ * first when only that source is) with the same report block and the source's
  * cumulative count of packets marked discarded, so that the path's sender
  * learns this path's own loss and discards by subflow. */
 void rtpcc_receiver_set_mprtp_subflow (RtpccReceiver * receiver,

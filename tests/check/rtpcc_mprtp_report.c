@@ -110,6 +110,55 @@ GST_START_TEST (test_single_path_sends_none)
 
 GST_END_TEST;
 
+/* A path also carrying the RTX stream (RFC 4588, its own SSRC and
+ * sequence numbers, not FSSN): one subflow report, about the media; the
+ * RR still has a block for each. */
+GST_START_TEST (test_subflow_report_media_only)
+{
+  RtpccReceiver *r = new_receiver ();
+  guint8 buf[1500];
+  RtpccTime now = 0;
+  gsize n;
+  RtpccMprtcp mp;
+  RtpccRtcpIter it;
+  RtpccRtcpPacket p;
+  guint mprtcp = 0;
+
+  for (guint q = 0; q <= 50; q++) {
+    RtpccRtpInfo info = { 0, };
+
+    now += MS (10);
+    info.ssrc = MEDIA_SSRC;
+    info.seq = (guint16) q;
+    info.rtp_ts = q * 900u;
+    info.pt = 96;
+    info.size = 1000;
+    rtpcc_receiver_set_mprtp_subflow (r, 2);
+    rtpcc_receiver_on_rtp (r, now, &info);
+    if (q % 10 == 5) {
+      /* a retransmission, on the RTX SSRC's own numbering */
+      info.ssrc = MEDIA_SSRC + 1;
+      info.seq = (guint16) (1000 + q);
+      info.pt = 97;
+      rtpcc_receiver_on_rtp (r, now, &info);
+    }
+  }
+  n = next_report (r, &now, buf, sizeof buf);
+  fail_unless (n > 0);
+  fail_unless (rtpcc_rtcp_iter_init (&it, buf, n));
+  while (rtpcc_rtcp_iter_next (&it, &p))
+    if (p.pt == RTPCC_MPRTCP_PT)
+      mprtcp++;
+  fail_unless_equals_int (mprtcp, 1);
+  fail_unless (rtpcc_mprtcp_find (buf, n, &mp));
+  fail_unless_equals_int (mp.media_ssrc, MEDIA_SSRC);
+  fail_unless_equals_int (mp.reports[0].subflow_id, 2);
+  fail_unless_equals_int (rtpcc_receiver_get_stats (r, now)->mprtcp_sent, 1);
+  rtpcc_receiver_free (r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_subflow_report)
 {
   RtpccReceiver *r = new_receiver ();
@@ -220,6 +269,7 @@ rtpcc_mprtp_report_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_single_path_sends_none);
   tcase_add_test (tc, test_subflow_report);
+  tcase_add_test (tc, test_subflow_report_media_only);
   tcase_add_test (tc, test_sender_consumes);
   return s;
 }
