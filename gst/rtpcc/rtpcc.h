@@ -37,6 +37,7 @@
 #include <rtpcc/frametype.h>
 #include <rtpcc/encoderrate.h>
 #include <rtpcc/encoderloop.h>
+#include <rtpcc/encodersplit.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
 #include <rtpcc/senthistory.h>

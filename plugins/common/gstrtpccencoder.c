@@ -57,21 +57,28 @@ gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
   gst_rtpcc_encoder_setter_reset (ec);
 }
 
+static void
+drop_slots (GstRtpccEncoderSetter * ec)
+{
+  for (guint i = 0; i < ec->n_slots; i++)
+    gst_clear_object (&ec->slots[i].enc);
+  ec->n_slots = 0;
+  g_clear_pointer (&ec->encoder_name, g_free);
+}
+
 void
 gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec)
 {
-  g_clear_pointer (&ec->encoder_name, g_free);
+  drop_slots (ec);
   g_mutex_clear (&ec->loop_lock);
 }
 
 void
 gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec)
 {
-  rtpcc_encoder_hysteresis_init (&ec->hysteresis);
+  drop_slots (ec);
   ec->retry_at = RTPCC_TIME_NONE;
   ec->searched = FALSE;
-  ec->last_value = 0;
-  ec->buffer_applied_ms = 0;
   /* a new stream, perhaps another encoder: measure afresh */
   g_mutex_lock (&ec->loop_lock);
   rtpcc_encoder_loop_init (&ec->loop, NULL);
@@ -144,17 +151,18 @@ element_of_src_pad (GstPad * pad)
   return e;
 }
 
-GstElement *
-gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
+guint
+gst_rtpcc_find_encoders (GstPad * sinkpad, GstElement ** encs,
+    const RtpccEncoderInfo ** infos, guint max)
 {
   GQueue pads = G_QUEUE_INIT;
-  GstElement *found = NULL;
+  guint found = 0;
   guint visited = 0;
 
   /* breadth first, bounded: a pipeline with loops or huge fan-in must not
    * make a target change expensive */
   g_queue_push_tail (&pads, gst_object_ref (sinkpad));
-  while (!found && !g_queue_is_empty (&pads) && visited < 64) {
+  while (found < max && !g_queue_is_empty (&pads) && visited < 64) {
     GstPad *pad = g_queue_pop_head (&pads);
     GstPad *peer = gst_pad_get_peer (pad);
     GstElementFactory *f;
@@ -190,8 +198,9 @@ gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
     info = f ? rtpcc_encoder_lookup (GST_OBJECT_NAME (f)) : NULL;
     if (info && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
             info->property)) {
-      found = gst_object_ref (e);
-      *info_out = info;
+      encs[found] = gst_object_ref (e);
+      infos[found] = info;
+      found++;
     } else {
       GstIterator *it = gst_element_iterate_sink_pads (e);
       GValue v = G_VALUE_INIT;
@@ -206,6 +215,14 @@ gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
   }
   g_queue_clear_full (&pads, gst_object_unref);
   return found;
+}
+
+GstElement *
+gst_rtpcc_find_encoder (GstPad * sinkpad, const RtpccEncoderInfo ** info_out)
+{
+  GstElement *enc = NULL;
+
+  return gst_rtpcc_find_encoders (sinkpad, &enc, info_out, 1) ? enc : NULL;
 }
 
 /* The nick of the encoder's rate-control enum, or NULL. */
@@ -234,16 +251,17 @@ mode_nick (GstElement * enc, const RtpccEncoderInfo * info)
 }
 
 static void
-check_mode (GstRtpccEncoderSetter * ec, GstElement * enc,
-    const RtpccEncoderInfo * info)
+check_mode (GstRtpccEncoderSetter * ec, GstRtpccEncoderSlot * slot)
 {
+  GstElement *enc = slot->enc;
+  const RtpccEncoderInfo *info = slot->info;
   gchar *nick;
 
-  if (ec->warned_mode)
+  if (slot->warned_mode)
     return;
   nick = mode_nick (enc, info);
   if (!rtpcc_encoder_mode_follows_bitrate (info, nick)) {
-    ec->warned_mode = TRUE;
+    slot->warned_mode = TRUE;
     GST_ELEMENT_WARNING (ec->owner, STREAM, ENCODE,
         ("Encoder %s is in %s=%s, where its %s is not the rate it keeps to",
             GST_OBJECT_NAME (enc), info->mode_property, nick, info->property),
@@ -319,10 +337,12 @@ set_and_read_back (GstRtpccEncoderSetter * ec, GstElement * enc,
  * bottleneck's queue. Set once per value; a refusal is counted, warned
  * about once, and not retried until the value changes. */
 static void
-apply_buffer (GstRtpccEncoderSetter * ec, GstElement * enc,
-    const RtpccEncoderInfo * info)
+apply_buffer (GstRtpccEncoderSetter * ec, GstRtpccEncoderSlot * slot)
 {
-  if (ec->buffer_ms == 0 || ec->buffer_ms == ec->buffer_applied_ms
+  GstElement *enc = slot->enc;
+  const RtpccEncoderInfo *info = slot->info;
+
+  if (ec->buffer_ms == 0 || ec->buffer_ms == slot->buffer_applied_ms
       || !info->buffer_property)
     return;
   if (set_and_read_back (ec, enc, info->buffer_property, ec->buffer_ms)
@@ -338,46 +358,94 @@ apply_buffer (GstRtpccEncoderSetter * ec, GstElement * enc,
     }
   }
   /* applied or refused: not tried again for the same value */
-  ec->buffer_applied_ms = ec->buffer_ms;
+  slot->buffer_applied_ms = ec->buffer_ms;
 }
 
-void
-gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
-    GstPad * sinkpad, RtpccTime now, guint64 bps)
+/* The encoder's rate property now, in bit/s (0 if unreadable). */
+static guint64
+current_bps (GstElement * enc, const RtpccEncoderInfo * info)
 {
-  const RtpccEncoderInfo *info = NULL;
-  GstElement *enc;
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (enc),
+      info->property);
+  GValue v = G_VALUE_INIT, u = G_VALUE_INIT;
+  guint64 bps = 0;
+
+  if (!pspec)
+    return 0;
+  g_value_init (&v, pspec->value_type);
+  g_value_init (&u, G_TYPE_UINT64);
+  g_object_get_property (G_OBJECT (enc), info->property, &v);
+  if (g_value_transform (&v, &u))
+    bps = g_value_get_uint64 (&u) * info->unit;
+  g_value_unset (&v);
+  g_value_unset (&u);
+  return bps;
+}
+
+/* The slot of @enc, made when it is first found (NULL when full). */
+static GstRtpccEncoderSlot *
+slot_for (GstRtpccEncoderSetter * ec, GstElement * enc,
+    const RtpccEncoderInfo * info)
+{
+  GstRtpccEncoderSlot *slot;
+  GstElementFactory *f;
+  const gchar *klass;
+
+  for (guint i = 0; i < ec->n_slots; i++)
+    if (ec->slots[i].enc == enc)
+      return &ec->slots[i];
+  if (ec->n_slots == GST_RTPCC_MAX_ENCODERS) {
+    if (!ec->warned_full) {
+      ec->warned_full = TRUE;
+      GST_WARNING_OBJECT (ec->owner, "more than %d encoders upstream: %s "
+          "is left alone", GST_RTPCC_MAX_ENCODERS, GST_OBJECT_NAME (enc));
+    }
+    return NULL;
+  }
+  slot = &ec->slots[ec->n_slots++];
+  memset (slot, 0, sizeof (*slot));
+  slot->enc = gst_object_ref (enc);
+  slot->info = info;
+  klass = gst_element_class_get_metadata (GST_ELEMENT_GET_CLASS (enc),
+      GST_ELEMENT_METADATA_KLASS);
+  slot->audio = klass && strstr (klass, "Audio") != NULL;
+  slot->wish_bps = current_bps (enc, info);
+  rtpcc_encoder_hysteresis_init (&slot->hysteresis);
+  f = gst_element_get_factory (enc);
+  {
+    gchar *name = g_strdup_printf ("%s%s%s",
+        ec->encoder_name ? ec->encoder_name : "",
+        ec->encoder_name ? ", " : "", f ? GST_OBJECT_NAME (f) : "");
+    g_free (ec->encoder_name);
+    ec->encoder_name = name;
+  }
+  GST_INFO_OBJECT (ec->owner, "driving %s (%s, %" G_GUINT64_FORMAT
+      " bit/s when found)", GST_OBJECT_NAME (enc), slot->audio ? "audio" :
+      "video", slot->wish_bps);
+  return slot;
+}
+
+/* @bps to one encoder, through its hysteresis; an increase held back
+ * moves ec->retry_at. */
+static void
+apply_one (GstRtpccEncoderSetter * ec, GstRtpccEncoderSlot * slot,
+    RtpccTime now, guint64 bps)
+{
+  GstElement *enc = slot->enc;
+  const RtpccEncoderInfo *info = slot->info;
   SetResult r;
   guint64 value;
 
-  enc = gst_rtpcc_find_encoder (sinkpad, &info);
-  if (!enc) {
-    if (!ec->searched)
-      GST_INFO_OBJECT (ec->owner, "no known encoder upstream; publishing the "
-          "target only");
-    ec->searched = TRUE;
-    return;
-  }
-  ec->searched = TRUE;
-  if (!ec->encoder_name) {
-    GstElementFactory *f = gst_element_get_factory (enc);
-    ec->encoder_name = g_strdup (f ? GST_OBJECT_NAME (f) : "");
-  }
-  check_mode (ec, enc, info);
-  apply_buffer (ec, enc, info);
-  /* what the encoder produced over the target so far scales what it is
-   * given (encoderloop.h) */
-  g_mutex_lock (&ec->loop_lock);
-  rtpcc_encoder_loop_target (&ec->loop, bps);
-  bps = rtpcc_encoder_loop_correct (&ec->loop, bps);
-  g_mutex_unlock (&ec->loop_lock);
-  if (!rtpcc_encoder_hysteresis_update (&ec->hysteresis, now, bps)) {
-    ec->retry_at = rtpcc_encoder_hysteresis_retry_at (&ec->hysteresis, now,
+  check_mode (ec, slot);
+  apply_buffer (ec, slot);
+  if (!rtpcc_encoder_hysteresis_update (&slot->hysteresis, now, bps)) {
+    RtpccTime at = rtpcc_encoder_hysteresis_retry_at (&slot->hysteresis, now,
         bps);
-    gst_object_unref (enc);
+    if (at != RTPCC_TIME_NONE)
+      ec->retry_at = ec->retry_at == RTPCC_TIME_NONE ? at :
+          MIN (ec->retry_at, at);
     return;
   }
-  ec->retry_at = RTPCC_TIME_NONE;
   value = rtpcc_encoder_value_for_bitrate (info, bps);
   r = set_and_read_back (ec, enc, info->property, value);
   if (r == SET_UNTYPED) {
@@ -396,10 +464,52 @@ gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
               "vp8enc, openh264enc, ...)"));
     }
     /* let the next target try again rather than believe it applied */
-    rtpcc_encoder_hysteresis_init (&ec->hysteresis);
+    rtpcc_encoder_hysteresis_init (&slot->hysteresis);
   } else {
     ec->updates++;
-    ec->last_value = value;
+    slot->last_value = value;
   }
-  gst_object_unref (enc);
+}
+
+void
+gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
+    GstPad * sinkpad, RtpccTime now, guint64 bps)
+{
+  GstElement *encs[GST_RTPCC_MAX_ENCODERS];
+  const RtpccEncoderInfo *infos[GST_RTPCC_MAX_ENCODERS];
+  GstRtpccEncoderSlot *slots[GST_RTPCC_MAX_ENCODERS];
+  RtpccEncoderShare shares[GST_RTPCC_MAX_ENCODERS];
+  guint64 rates[GST_RTPCC_MAX_ENCODERS];
+  guint n, m = 0;
+
+  n = gst_rtpcc_find_encoders (sinkpad, encs, infos, GST_RTPCC_MAX_ENCODERS);
+  if (n == 0) {
+    if (!ec->searched)
+      GST_INFO_OBJECT (ec->owner, "no known encoder upstream; publishing the "
+          "target only");
+    ec->searched = TRUE;
+    return;
+  }
+  ec->searched = TRUE;
+  for (guint i = 0; i < n; i++) {
+    GstRtpccEncoderSlot *slot = slot_for (ec, encs[i], infos[i]);
+
+    gst_object_unref (encs[i]);
+    if (!slot)
+      continue;
+    slots[m] = slot;
+    shares[m].audio = slot->audio;
+    shares[m].wish_bps = slot->wish_bps;
+    m++;
+  }
+  /* what the encoders produced over the target so far scales what they
+   * are given (encoderloop.h) */
+  g_mutex_lock (&ec->loop_lock);
+  rtpcc_encoder_loop_target (&ec->loop, bps);
+  bps = rtpcc_encoder_loop_correct (&ec->loop, bps);
+  g_mutex_unlock (&ec->loop_lock);
+  rtpcc_encoder_split (bps, shares, m, rates);
+  ec->retry_at = RTPCC_TIME_NONE;
+  for (guint i = 0; i < m; i++)
+    apply_one (ec, slots[i], now, rates[i]);
 }

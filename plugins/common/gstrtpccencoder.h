@@ -16,6 +16,7 @@
 #include <gst/gst.h>
 #include <rtpcc/encoderrate.h>
 #include <rtpcc/encoderloop.h>
+#include <rtpcc/encodersplit.h>
 
 G_BEGIN_DECLS
 
@@ -28,26 +29,43 @@ typedef enum
 
 GType gst_rtpcc_encoder_control_get_type (void);
 
+/* Encoders one transport drives at most (audio and video behind a funnel,
+ * several cameras): beyond, the others are left alone (warned once). */
+#define GST_RTPCC_MAX_ENCODERS 8
+
+/* One encoder found upstream and what was done to it */
+typedef struct
+{
+  GstElement *enc;              /* reffed */
+  const RtpccEncoderInfo *info;
+  gboolean audio;               /* its class says Audio */
+  guint64 wish_bps;             /* its rate when found: the application's */
+  RtpccEncoderHysteresis hysteresis;
+  guint64 last_value;           /* in the encoder's unit, 0 = none */
+  guint buffer_applied_ms;      /* 0 = nothing yet */
+  gboolean warned_mode;
+} GstRtpccEncoderSlot;
+
 typedef struct
 {
   GstElement *owner;            /* posts the warnings; not reffed */
-  RtpccEncoderHysteresis hysteresis;
   gboolean searched;            /* the "no encoder" note was logged */
   gboolean warned_refused;
-  gboolean warned_mode;
+  gboolean warned_full;
   RtpccTime retry_at;           /* an increase held back, or NONE */
-  guint64 updates;              /* values the encoder took */
-  guint64 refused;              /* values it read back differently */
-  guint64 last_value;           /* in the encoder's unit, 0 = none */
-  gchar *encoder_name;          /* factory of the encoder found */
+  guint64 updates;              /* values the encoders took */
+  guint64 refused;              /* values they read back differently */
+  gchar *encoder_name;          /* factories of the encoders found, ", " */
+  /* the encoders found so far; the target is shared among those found at
+   * each change (encodersplit.h) */
+  GstRtpccEncoderSlot slots[GST_RTPCC_MAX_ENCODERS];
+  guint n_slots;
   /* the encoder's rate-control buffer (VBV), for an encoder that has one:
-   * what the owner wants (ms, 0 = leave the encoder's own) and what was
-   * applied (0 = nothing yet) */
+   * what the owner wants (ms, 0 = leave the encoder's own) */
   guint buffer_ms;
-  guint buffer_applied_ms;
   guint64 buffer_refused;
   gboolean warned_buffer;
-  /* what the encoder produces against the target, and the correction
+  /* what the encoders produce against the target, and the correction
    * (encoderloop.h); the streaming thread feeds it, the thread that
    * applies reads it: under loop_lock */
   GMutex loop_lock;
@@ -61,8 +79,9 @@ void gst_rtpcc_encoder_setter_clear (GstRtpccEncoderSetter * ec);
 /* Forget the applied rate (a new stream starts). */
 void gst_rtpcc_encoder_setter_reset (GstRtpccEncoderSetter * ec);
 
-/* Apply @bps to the encoder found upstream of @sinkpad, through the
- * hysteresis, and its buffer_ms once (again when it changes). Call without locks the encoder might take (g_object_set on
+/* Apply @bps to the encoders found upstream of @sinkpad (shared by
+ * rtpcc_encoder_split when there are several), each through its
+ * hysteresis, and buffer_ms once (again when it changes). Call without locks the encoder might take (g_object_set on
  * it can block on its stream lock). @now is any monotonic time. */
 void gst_rtpcc_encoder_setter_apply (GstRtpccEncoderSetter * ec,
     GstPad * sinkpad, RtpccTime now, guint64 bps);
@@ -93,6 +112,10 @@ void gst_rtpcc_encoder_setter_add_stats (const GstRtpccEncoderSetter * ec,
  * NULL; never past an element whose class has GST_RTPCC_RATE_OWNER_KEY. */
 GstElement *gst_rtpcc_find_encoder (GstPad * sinkpad,
     const RtpccEncoderInfo ** info);
+/* All of them (at most @max, breadth first), reffed into @encs; their
+ * number. */
+guint gst_rtpcc_find_encoders (GstPad * sinkpad, GstElement ** encs,
+    const RtpccEncoderInfo ** infos, guint max);
 
 G_END_DECLS
 

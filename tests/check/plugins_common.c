@@ -453,6 +453,79 @@ GST_START_TEST (test_encoder_readback)
 
 GST_END_TEST;
 
+/* Audio and video behind one transport (a funnel, as in an rtpbin
+ * session): opusenc keeps the 48 kbit/s it was configured with, x264enc
+ * gets the rest; at a low target audio takes at most half; a second video
+ * encoder shares the video part equally. Real encoders, set and read back
+ * (not playing). */
+GST_START_TEST (test_encoder_split_real)
+{
+  GstElement *pipe = gst_parse_launch ("funnel name=f ! fakesink name=sink "
+      "audiotestsrc ! opusenc name=a bitrate=48000 ! rtpopuspay ! f. "
+      "videotestsrc ! x264enc name=v ! rtph264pay ! f.", NULL);
+  GstElement *sink, *a, *v, *v2, *pay2, *f;
+  GstRtpccEncoderSetter es;
+  GstPad *sinkpad;
+  gint abr = 0;
+  guint vbr = 0, v2br = 0;
+
+  fail_unless (pipe != NULL);
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  a = gst_bin_get_by_name (GST_BIN (pipe), "a");
+  v = gst_bin_get_by_name (GST_BIN (pipe), "v");
+  sinkpad = gst_element_get_static_pad (sink, "sink");
+  gst_rtpcc_encoder_setter_init (&es, sink);
+
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, 0, 1000000);
+  g_object_get (a, "bitrate", &abr, NULL);
+  g_object_get (v, "bitrate", &vbr, NULL);
+  fail_unless_equals_int (abr, 48000);
+  fail_unless_equals_int (vbr, 952);
+  fail_unless_equals_int (es.n_slots, 2);
+  fail_unless (strstr (es.encoder_name, "opusenc") != NULL);
+  fail_unless (strstr (es.encoder_name, "x264enc") != NULL);
+
+  /* 60 kbit/s: audio at most half */
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (1), 60000);
+  g_object_get (a, "bitrate", &abr, NULL);
+  g_object_get (v, "bitrate", &vbr, NULL);
+  fail_unless_equals_int (abr, 30000);
+  fail_unless_equals_int (vbr, 30);
+  /* back up (past the increase hysteresis): audio returns to its own */
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (5), 2000000);
+  g_object_get (a, "bitrate", &abr, NULL);
+  g_object_get (v, "bitrate", &vbr, NULL);
+  fail_unless_equals_int (abr, 48000);
+  fail_unless_equals_int (vbr, 1952);
+
+  /* a second camera joins: the video part is shared */
+  v2 = gst_element_factory_make ("vp8enc", "v2");
+  pay2 = gst_element_factory_make ("rtpvp8pay", NULL);
+  fail_unless (v2 && pay2);
+  gst_bin_add_many (GST_BIN (pipe), v2, pay2, NULL);
+  fail_unless (gst_element_link (v2, pay2));
+  f = gst_bin_get_by_name (GST_BIN (pipe), "f");
+  fail_unless (gst_element_link (pay2, f));
+  gst_object_unref (f);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (6), 1000000);
+  g_object_get (a, "bitrate", &abr, NULL);
+  g_object_get (v, "bitrate", &vbr, NULL);
+  g_object_get (v2, "target-bitrate", &v2br, NULL);
+  fail_unless_equals_int (es.n_slots, 3);
+  fail_unless_equals_int (abr, 48000);
+  fail_unless_equals_int (vbr, 476);
+  fail_unless_equals_int (v2br, 476000);
+
+  gst_rtpcc_encoder_setter_clear (&es);
+  gst_object_unref (sinkpad);
+  gst_object_unref (sink);
+  gst_object_unref (a);
+  gst_object_unref (v);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 /* The encoder's rate-control buffer on a real x264enc: set from buffer_ms
  * with the first rate, once per value, left alone at 0. */
 GST_START_TEST (test_encoder_buffer)
@@ -839,6 +912,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);
+  tcase_add_test (tc, test_encoder_split_real);
   tcase_add_test (tc, test_encoder_produced_counts);
   tcase_add_test (tc, test_encoder_loop_real);
   tcase_add_test (tc, test_timed_task_time);
