@@ -52,6 +52,11 @@ struct _GstMprtpSched
   guint64 published_rate;
   guint64 ext_failures, released_drops, malformed_targets;
   guint64 aggregate_updates, key_unit_requests;
+  /* repairs on the best path (gstmprtpschedrtx.c): the recent media
+   * packets by media seq, the paths each went on; repairs sent on another
+   * path, and requests refused (unknown seq or path, malformed) */
+  struct _GstMprtpSchedSent *sent;
+  guint64 rtx_moved, rtx_unknown, rtx_malformed;
   GMutex encoder_lock;           /* guards encoder */
   GstRtpccEncoderSetter encoder;
 };
