@@ -839,7 +839,7 @@ GST_START_TEST (test_rtx_best_path)
   fail_unless_equals_uint64 (rt_stat_u64 (c.src[0], "packets-lost"), 0);
   fail_unless_equals_uint64 (rt_stat_u64 (c.src[0], "nacked-packets"), 0);
   fail_unless_equals_uint64 (unknown, 0);
-  /* most holes were filled before the playout point: over eight runs on a
+  /* most holes were filled before the playout point: over ten runs on a
    * loaded 2-core machine 2-19 of 36-40 lost were skipped (playoutbuffer's
    * adaptive delay differs from run to run); the same run with the
    * repairs on path 1 itself, the NACK and the RTX both taking its 80 ms,

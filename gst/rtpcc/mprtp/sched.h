@@ -39,7 +39,9 @@
  *    nothing is dropped at the sender.
  *  - Packets: a key-frame packet goes on the best path (the lowest class,
  *    then the highest capacity/latency); a retransmission on the active
- *    path with the lowest RTT (then the best class); every other packet on
+ *    path with the lowest RTT (then the best class), or, for the repair
+ *    of a loss on a known path, on the healthy path whose RTT is clearly
+ *    lower (route_rtx, with a margin and hysteresis); every other packet on
  *    the path start-time fair queueing picks by the allowed rates (each
  *    path's tag advances by size/rate per packet; the smallest start tag
  *    wins; an idle path earns no credit), so key frames and
