@@ -709,6 +709,27 @@ GST_START_TEST (test_fec_per_path)
 
 GST_END_TEST;
 
+/* The NACK / RTX call: both sinks fixed at 500 kbit/s with RTX, both
+ * receivers NACKing, over two 3 Mbit/s paths of @delay_ms, merged by
+ * @pb_desc; path 1 loses 5 % of what it carries; 8 s. Returns path 1's
+ * forward link (a reference). */
+static GstElement *
+nack_call_run (Call * c, const guint delay_ms[2], const gchar * pb_desc)
+{
+  const guint rate[2] = { 3000, 3000 };
+  GstElement *fwd1;
+  gdouble t;
+
+  call_start_full (c, rate, delay_ms, 30, "pb", pb_desc, "", "", "",
+      "controller=fixed start-bitrate=500000 rtx-payload-type=97",
+      "repair=nack rtx-payload-type=97");
+  fwd1 = gst_bin_get_by_name (GST_BIN (c->relay[1]), "fwd");
+  g_object_set (fwd1, "loss", 0.05, NULL);
+  while (call_sample (c, 8.0, &t))
+    continue;
+  return fwd1;
+}
+
 /* NACK / RTX per path: each path's rtpccsrc NACKs the losses of its own
  * subflow (gaps in the FSSN) to its own rtpccsink, whose history is
  * numbered by FSSN. Path 1 loses 5 % of what it carries, path 0 nothing:
@@ -717,20 +738,12 @@ GST_END_TEST;
  * (rtx-unknown). Path 1's losses are retransmitted and restored. */
 GST_START_TEST (test_nack_per_path)
 {
-  const guint rate[2] = { 3000, 3000 }, delay[2] = { 20, 20 };
+  const guint delay[2] = { 20, 20 };
   Call c;
-  gdouble t;
   GstElement *fwd1;
   guint64 nacked[2], unknown[2], recovered1, lost1, skipped;
 
-  call_start_full (&c, rate, delay, 30, "pb",
-      "playoutbuffer name=pb max-delay=400", "", "", "", "controller=fixed "
-      "start-bitrate=500000 rtx-payload-type=97",
-      "repair=nack rtx-payload-type=97");
-  fwd1 = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
-  g_object_set (fwd1, "loss", 0.05, NULL);
-  while (call_sample (&c, 8.0, &t))
-    continue;
+  fwd1 = nack_call_run (&c, delay, "playoutbuffer name=pb max-delay=400");
   for (guint i = 0; i < 2; i++) {
     nacked[i] = rt_stat_u64 (c.src[i], "nacked-packets");
     unknown[i] = rt_stat_u64 (c.sink[i], "rtx-unknown");
@@ -774,21 +787,14 @@ GST_END_TEST;
  * nothing, and playoutbuffer fills path 1's holes from it. */
 GST_START_TEST (test_rtx_best_path)
 {
-  const guint rate[2] = { 3000, 3000 }, delay[2] = { 20, 80 };
+  const guint delay[2] = { 20, 80 };
   Call c;
-  gdouble t;
   GstElement *fwd1;
   guint64 moved, unknown, in0, out1, in1, out0, sink_moved, lost1, nacked1;
   guint64 skipped, rtx_sent0, recovered1, frames;
 
-  call_start_full (&c, rate, delay, 30, "pb",
-      "playoutbuffer name=pb min-delay=150 max-delay=400", "", "", "", "controller=fixed "
-      "start-bitrate=500000 rtx-payload-type=97",
-      "repair=nack rtx-payload-type=97");
-  fwd1 = gst_bin_get_by_name (GST_BIN (c.relay[1]), "fwd");
-  g_object_set (fwd1, "loss", 0.05, NULL);
-  while (call_sample (&c, 8.0, &t))
-    continue;
+  fwd1 = nack_call_run (&c, delay,
+      "playoutbuffer name=pb min-delay=150 max-delay=400");
   moved = rt_stat_u64 (c.sched, "rtx-moved");
   unknown = rt_stat_u64 (c.sched, "rtx-unknown");
   in0 = path_stat (c.sched, 0, "rtx-in", NULL);
