@@ -77,14 +77,14 @@ gst_mprtp_sched_rtx_clear (GstMprtpSched * self)
   g_clear_pointer (&self->sent, g_free);
 }
 
-/* Under the lock: the buffer to push on *@to_pad, or NULL (the sink
- * repairs on its own path). */
-static GstBuffer *
+/* Under the lock: the path (position) to carry the repair of @seq
+ * asked for on @pad, charged to it, or -1 (the sink repairs on its own
+ * path). */
+static gint
 route (GstMprtpSched * self, GstPad * pad, guint16 seq, guint size,
-    guint8 ext_id, GstPad ** to_pad, GstEvent ** announce)
+    guint8 ext_id)
 {
-  GstMprtpSchedPath *from = NULL, *to;
-  GstBuffer *out;
+  GstMprtpSchedPath *from = NULL;
   RtpccTime now;
   guint pos = 0;
   gint via;
@@ -98,17 +98,34 @@ route (GstMprtpSched * self, GstPad * pad, guint16 seq, guint size,
     }
   }
   if (!from || !self->sched || self->paths->len < 2 || ext_id == 0)
-    return NULL;
+    return -1;
   e = self->sent ? &self->sent->slot[seq % SENT_RING] : NULL;
   if (!e || !e->buf || e->seq != seq || !(e->paths & (1u << pos))) {
     GST_DEBUG_OBJECT (pad, "repair of seq %u: not sent on this path lately",
         seq);
     self->rtx_unknown++;
-    return NULL;
+    return -1;
   }
   now = gst_rtpcc_now (GST_ELEMENT (self), NULL, NULL, &self->last_now);
   via = rtpcc_mprtp_sched_route_rtx (self->sched, pos, now, size);
-  if (via < 0)
+  if (via >= 0)
+    GST_LOG_OBJECT (self, "repair of seq %u lost on subflow %u: on subflow "
+        "%u", seq, from->index, ((GstMprtpSchedPath *)
+            g_ptr_array_index (self->paths, (guint) via))->index);
+  return via;
+}
+
+/* Under the lock and the streaming thread's: the packet @seq stamped for
+ * path @via, or NULL (its pad released, or no room for the element). */
+static GstBuffer *
+stamp_repair (GstMprtpSched * self, guint16 seq, gint via, guint8 ext_id,
+    GstPad ** to_pad, GstEvent ** announce)
+{
+  GstMprtpSchedPath *to;
+  Sent *e = self->sent ? &self->sent->slot[seq % SENT_RING] : NULL;
+  GstBuffer *out;
+
+  if (!e || !e->buf || e->seq != seq || (guint) via >= self->paths->len)
     return NULL;
   to = g_ptr_array_index (self->paths, (guint) via);
   if (!to->pad)
@@ -123,8 +140,6 @@ route (GstMprtpSched * self, GstPad * pad, guint16 seq, guint size,
   e->paths |= 1u << (guint) via;
   self->rtx_moved++;
   *to_pad = gst_object_ref (to->pad);
-  GST_LOG_OBJECT (self, "repair of seq %u lost on subflow %u: on subflow %u",
-      seq, from->index, to->index);
   return out;
 }
 
@@ -138,6 +153,7 @@ gst_mprtp_sched_rtx_query (GstMprtpSched * self, GstPad * pad,
   guint16 seq = 0;
   guint size = 0, ext_id;
   gboolean playing;
+  gint via;
 
   if (!gst_rtpcc_mprtp_rtx_query_parse (query, &seq, &size)) {
     g_mutex_lock (&self->lock);
@@ -151,13 +167,17 @@ gst_mprtp_sched_rtx_query (GstMprtpSched * self, GstPad * pad,
   ext_id = self->ext_id;
   playing = GST_STATE (self) == GST_STATE_PLAYING;
   GST_OBJECT_UNLOCK (self);
-  if (playing) {
+  g_mutex_lock (&self->lock);
+  via = playing ? route (self, pad, seq, size, (guint8) ext_id) : -1;
+  g_mutex_unlock (&self->lock);
+  if (via >= 0) {
     /* the streaming thread's lock: the repair takes the next FSSN of its
      * path and must not overtake, nor be overtaken by, the media packet
-     * stamped just before or after it */
+     * stamped just before or after it (taken only for a repair that
+     * moves: one that stays is not held up by a frame being pushed) */
     GST_PAD_STREAM_LOCK (self->sinkpad);
     g_mutex_lock (&self->lock);
-    out = route (self, pad, seq, size, (guint8) ext_id, &to_pad, &announce);
+    out = stamp_repair (self, seq, via, (guint8) ext_id, &to_pad, &announce);
     g_mutex_unlock (&self->lock);
     if (out) {
       if (announce)
