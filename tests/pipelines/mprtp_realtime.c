@@ -818,14 +818,19 @@ GST_START_TEST (test_rtx_best_path)
       "), refused %" G_GUINT64_FORMAT "; path 0 lost %" G_GUINT64_FORMAT
       " NACKed %" G_GUINT64_FORMAT "; playout skipped %" G_GUINT64_FORMAT
       ", duplicates %" G_GUINT64_FORMAT ", frames %" G_GUINT64_FORMAT
-      "; srtt %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " ms\n", lost1,
+      "; srtt %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " ms; path 1 "
+      "NACK retries %" G_GUINT64_FORMAT ", gave up %" G_GUINT64_FORMAT
+      ", its sink's too soon %" G_GUINT64_FORMAT "\n", lost1,
       nacked1, moved, sink_moved, in0,
       rt_stat_u64 (c.sink[1], "rtx-sent") - sink_moved, recovered1, unknown,
       rt_stat_u64 (c.src[0], "packets-lost"),
       rt_stat_u64 (c.src[0], "nacked-packets"), skipped,
       rt_stat_u64 (c.pb, "duplicates"), frames,
       path_stat (c.sched, 0, "srtt", NULL) / GST_MSECOND,
-      path_stat (c.sched, 1, "srtt", NULL) / GST_MSECOND);
+      path_stat (c.sched, 1, "srtt", NULL) / GST_MSECOND,
+      rt_stat_u64 (c.src[1], "nack-retries"),
+      rt_stat_u64 (c.src[1], "repair-gave-up"),
+      rt_stat_u64 (c.sink[1], "rtx-too-soon"));
 
   /* the repairs of path 1's losses travelled on path 0 */
   fail_unless (lost1 > 5, "path 1 lost only %" G_GUINT64_FORMAT, lost1);
