@@ -298,8 +298,8 @@ create_sched (GstMprtpSched * self, RtpccTime now)
 }
 
 GstBuffer *
-gst_mprtp_sched_stamp (GstMprtpSched * self, GstBuffer * buf, GstMprtpSchedPath * p,
-    guint8 ext_id)
+gst_mprtp_sched_stamp (GstMprtpSched * self, GstBuffer * buf,
+    GstMprtpSchedPath * p, guint8 ext_id)
 {
   RtpccMprtpSubflow sf = { (guint16) p->index, p->fssn };
   GstMapInfo in, out;

@@ -426,7 +426,8 @@ gst_rtpcc_sink_offer_rtx (GstRtpccSink * self)
   g_mutex_unlock (&self->lock);
 
   for (guint i = 0; i < offers->len; i++) {
-    GstRtpccSinkRtxOffer *o = &g_array_index (offers, GstRtpccSinkRtxOffer, i);
+    GstRtpccSinkRtxOffer *o =
+        &g_array_index (offers, GstRtpccSinkRtxOffer, i);
     gsize size = gst_buffer_get_size (o->buf);
     GstQuery *q = gst_rtpcc_mprtp_rtx_query_new (o->seq,
         (guint) MIN (size, G_MAXUINT16));
@@ -1525,8 +1526,8 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * packets not retransmitted: the media seq of their subflow seq was no
    * longer known), mprtp-rtx-moved (retransmissions mprtpsched sent on
    * another path, with a clearly lower RTT, instead of this one; they
-   * are in rtx-sent too, not in packets-sent), mprtcp-received / mprtcp-rejected
-   * (MPRTCP subflow reports about our media, and PT 211 packets dropped)
+   * are in rtx-sent too, not in packets-sent), mprtcp-received /
+   * mprtcp-rejected (MPRTCP subflow reports about our media, and PT 211 packets dropped)
    * and, once one came, the latest: subflow-id, subflow-fraction-lost
    * (/256), subflow-lost (cumulative), subflow-highest-seq (extended
    * highest subflow sequence number), subflow-discards (cumulative); report-interval-asked (ns, the RR interval the

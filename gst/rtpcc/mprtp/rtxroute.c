@@ -11,7 +11,7 @@
  * back from a failure or collapse (its rate is then a guess), not
  * congested (a repair there would likely be lost again), and measured. */
 static gboolean
-healthy (const RtpccMprtpSched * s, const Path * p, RtpccTime now)
+healthy (const Path * p, RtpccTime now)
 {
   return p->active && !p->failed && p->allowed > 0 && p->cap == 0
       && p->ramp == 0 && p->srtt != RTPCC_TIME_NONE
@@ -57,7 +57,7 @@ rtpcc_mprtp_sched_route_rtx (RtpccMprtpSched * s, guint lost_on,
   if (from->rtx_via >= 0) {
     const Path *via = &s->path[from->rtx_via];
 
-    if (healthy (s, via, now) && via->srtt < own)
+    if (healthy (via, now) && via->srtt < own)
       best = from->rtx_via;
     else
       from->rtx_via = -1;
@@ -68,7 +68,7 @@ rtpcc_mprtp_sched_route_rtx (RtpccMprtpSched * s, guint lost_on,
     for (guint i = 0; i < s->n; i++) {
       const Path *p = &s->path[i];
 
-      if (i == lost_on || !healthy (s, p, now) || p->srtt > need)
+      if (i == lost_on || !healthy (p, now) || p->srtt > need)
         continue;
       if (best < 0 || p->srtt < s->path[best].srtt)
         best = (gint) i;
