@@ -24,8 +24,8 @@
  *   src query   a path's rtpcc-mprtp-rtx (its rtpccsink got a NACK for a
  *               media packet it sent): when another healthy path has a
  *               clearly lower RTT, the packet goes out again there, with
- *               that path's own subflow element, and the sink sends no RTX
- *               itself (gstmprtpschedrtx.c)
+ *               that path's own subflow element (pushed by a task of its
+ *               own), and the sink sends no RTX itself (gstmprtpschedrtx.c)
  *   polling     each path's rtpccsink "stats" (every 25 ms, from chain()):
  *               RTT, queuing delay, send and receive rates, packets
  *               reported received and lost — feedback that reports no new
@@ -677,9 +677,11 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
     gst_rtpcc_encoder_setter_reset (&self->encoder);
     self->encoder.buffer_ms = buffer_ms;
     g_mutex_unlock (&self->encoder_lock);
+    gst_mprtp_sched_rtx_start (self);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    gst_mprtp_sched_rtx_stop (self);
     g_mutex_lock (&self->lock);
     g_clear_pointer (&self->sched, rtpcc_mprtp_sched_free);
     gst_mprtp_sched_rtx_clear (self);
@@ -715,7 +717,7 @@ gst_mprtp_sched_finalize (GObject * object)
   GstMprtpSched *self = GST_MPRTP_SCHED (object);
 
   g_clear_pointer (&self->sched, rtpcc_mprtp_sched_free);
-  gst_mprtp_sched_rtx_clear (self);
+  gst_mprtp_sched_rtx_finalize (self);
   g_ptr_array_unref (self->paths);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
   g_mutex_clear (&self->lock);
@@ -775,6 +777,7 @@ gst_mprtp_sched_init (GstMprtpSched * self)
   self->probe_interval_ms = DEFAULT_PROBE_INTERVAL;
   g_mutex_init (&self->lock);
   g_mutex_init (&self->encoder_lock);
+  gst_mprtp_sched_rtx_init (self);
   self->paths = g_ptr_array_new_with_free_func (path_free);
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));

@@ -57,6 +57,13 @@ struct _GstMprtpSched
    * path, and requests refused (unknown seq or path, malformed) */
   struct _GstMprtpSchedSent *sent;
   guint64 rtx_moved, rtx_unknown, rtx_malformed;
+  /* the repairs to push (GstMprtpSchedRepair), by rtx_task, which waits
+   * on rtx_cond (with lock) */
+  GArray *rtx_pending;
+  GCond rtx_cond;
+  gboolean rtx_stopping;
+  GstTask *rtx_task;
+  GRecMutex rtx_task_lock;
   GMutex encoder_lock;           /* guards encoder */
   GstRtpccEncoderSetter encoder;
 };

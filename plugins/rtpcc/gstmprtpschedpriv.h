@@ -45,11 +45,18 @@ G_GNUC_INTERNAL void gst_mprtp_sched_get_property (GObject * object,
 G_GNUC_INTERNAL GstBuffer *gst_mprtp_sched_stamp (GstMprtpSched * self,
     GstBuffer * buf, GstMprtpSchedPath * p, guint8 ext_id);
 
-/* gstmprtpschedrtx.c. remember: @buf (a media packet, unstamped) went on
+/* gstmprtpschedrtx.c. init / finalize: with the element; start: at
+ * READY→PAUSED, stop: after PAUSED→READY (the repair task, which pushes
+ * the repairs; the sinks are down by then, so a push it blocked in is
+ * over). remember: @buf (a media packet, unstamped) went on
  * the paths of @mask (bit = path position); with the lock, two paths or
  * more. clear: forget them all; with the lock. rtx_query: an
  * rtpcc-mprtp-rtx query from the sink behind @pad, answered "moved" if
  * the repair went out on another path; FALSE if malformed. */
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_init (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_finalize (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_start (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_stop (GstMprtpSched * self);
 G_GNUC_INTERNAL void gst_mprtp_sched_rtx_remember (GstMprtpSched * self,
     GstBuffer * buf, guint32 mask);
 G_GNUC_INTERNAL void gst_mprtp_sched_rtx_clear (GstMprtpSched * self);

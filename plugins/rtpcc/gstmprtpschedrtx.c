@@ -115,8 +115,15 @@ route (GstMprtpSched * self, GstPad * pad, guint16 seq, guint size,
   return via;
 }
 
+typedef struct
+{
+  guint16 seq;
+  gint via;
+} GstMprtpSchedRepair;
+
 /* Under the lock and the streaming thread's: the packet @seq stamped for
- * path @via, or NULL (its pad released, or no room for the element). */
+ * path @via, or NULL (its pad released, the packet forgotten, or no room
+ * for the element). */
 static GstBuffer *
 stamp_repair (GstMprtpSched * self, guint16 seq, gint via, guint8 ext_id,
     GstPad ** to_pad, GstEvent ** announce)
@@ -143,17 +150,110 @@ stamp_repair (GstMprtpSched * self, guint16 seq, gint via, guint8 ext_id,
   return out;
 }
 
+/* The repair task: pushes each repair down its path. Not from the asking
+ * sink's thread: the push waits for the streaming thread (the repair
+ * takes the next FSSN of its path and must not overtake, nor be overtaken
+ * by, the media packet stamped just before or after it), which may wait
+ * in a sink's preroll while the pipeline stops; a sink's task held there
+ * would keep that sink from stopping. */
+static void
+rtx_loop (gpointer data)
+{
+  GstMprtpSched *self = data;
+  GstMprtpSchedRepair job;
+  GstPad *to_pad = NULL;
+  GstEvent *announce = NULL;
+  GstBuffer *out;
+  guint ext_id;
+
+  g_mutex_lock (&self->lock);
+  while (self->rtx_pending->len == 0 && !self->rtx_stopping)
+    g_cond_wait (&self->rtx_cond, &self->lock);
+  if (self->rtx_stopping) {
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  job = g_array_index (self->rtx_pending, GstMprtpSchedRepair, 0);
+  g_array_remove_index (self->rtx_pending, 0);
+  g_mutex_unlock (&self->lock);
+
+  GST_OBJECT_LOCK (self);
+  ext_id = self->ext_id;
+  GST_OBJECT_UNLOCK (self);
+  GST_PAD_STREAM_LOCK (self->sinkpad);
+  g_mutex_lock (&self->lock);
+  out = stamp_repair (self, job.seq, job.via, (guint8) ext_id, &to_pad,
+      &announce);
+  g_mutex_unlock (&self->lock);
+  if (out) {
+    if (announce)
+      gst_pad_push_event (to_pad, announce);
+    /* the path's trouble, if any, is the stream's to report */
+    (void) gst_pad_push (to_pad, out);
+    gst_object_unref (to_pad);
+  }
+  GST_PAD_STREAM_UNLOCK (self->sinkpad);
+}
+
+void
+gst_mprtp_sched_rtx_init (GstMprtpSched * self)
+{
+  self->rtx_pending = g_array_new (FALSE, FALSE,
+      sizeof (GstMprtpSchedRepair));
+  g_cond_init (&self->rtx_cond);
+  g_rec_mutex_init (&self->rtx_task_lock);
+}
+
+void
+gst_mprtp_sched_rtx_finalize (GstMprtpSched * self)
+{
+  gst_mprtp_sched_rtx_stop (self);
+  gst_mprtp_sched_rtx_clear (self);
+  g_array_unref (self->rtx_pending);
+  g_cond_clear (&self->rtx_cond);
+  g_rec_mutex_clear (&self->rtx_task_lock);
+}
+
+void
+gst_mprtp_sched_rtx_start (GstMprtpSched * self)
+{
+  GstTask *task = gst_task_new (rtx_loop, self, NULL);
+
+  gst_task_set_lock (task, &self->rtx_task_lock);
+  g_mutex_lock (&self->lock);
+  self->rtx_stopping = FALSE;
+  self->rtx_task = task;
+  g_mutex_unlock (&self->lock);
+  gst_task_start (task);
+}
+
+void
+gst_mprtp_sched_rtx_stop (GstMprtpSched * self)
+{
+  GstTask *task;
+
+  g_mutex_lock (&self->lock);
+  task = self->rtx_task;
+  self->rtx_task = NULL;
+  self->rtx_stopping = TRUE;
+  g_array_set_size (self->rtx_pending, 0);
+  g_cond_broadcast (&self->rtx_cond);
+  g_mutex_unlock (&self->lock);
+  if (!task)
+    return;
+  gst_task_stop (task);
+  gst_task_join (task);
+  gst_object_unref (task);
+}
+
 gboolean
 gst_mprtp_sched_rtx_query (GstMprtpSched * self, GstPad * pad,
     GstQuery * query)
 {
-  GstPad *to_pad = NULL;
-  GstEvent *announce = NULL;
-  GstBuffer *out = NULL;
+  GstMprtpSchedRepair job;
   guint16 seq = 0;
   guint size = 0, ext_id;
-  gboolean playing;
-  gint via;
+  gboolean moved = FALSE;
 
   if (!gst_rtpcc_mprtp_rtx_query_parse (query, &seq, &size)) {
     g_mutex_lock (&self->lock);
@@ -161,33 +261,20 @@ gst_mprtp_sched_rtx_query (GstMprtpSched * self, GstPad * pad,
     g_mutex_unlock (&self->lock);
     return FALSE;
   }
-  /* only while PLAYING: in PAUSED a sink downstream may hold the push in
-   * its preroll while the asking sink is being stopped */
   GST_OBJECT_LOCK (self);
   ext_id = self->ext_id;
-  playing = GST_STATE (self) == GST_STATE_PLAYING;
   GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lock);
-  via = playing ? route (self, pad, seq, size, (guint8) ext_id) : -1;
-  g_mutex_unlock (&self->lock);
-  if (via >= 0) {
-    /* the streaming thread's lock: the repair takes the next FSSN of its
-     * path and must not overtake, nor be overtaken by, the media packet
-     * stamped just before or after it (taken only for a repair that
-     * moves: one that stays is not held up by a frame being pushed) */
-    GST_PAD_STREAM_LOCK (self->sinkpad);
-    g_mutex_lock (&self->lock);
-    out = stamp_repair (self, seq, via, (guint8) ext_id, &to_pad, &announce);
-    g_mutex_unlock (&self->lock);
-    if (out) {
-      if (announce)
-        gst_pad_push_event (to_pad, announce);
-      /* the path's trouble, if any, is the stream's to report */
-      (void) gst_pad_push (to_pad, out);
-      gst_object_unref (to_pad);
+  if (self->rtx_task && !self->rtx_stopping) {
+    job.seq = seq;
+    job.via = route (self, pad, seq, size, (guint8) ext_id);
+    if (job.via >= 0) {
+      g_array_append_val (self->rtx_pending, job);
+      g_cond_signal (&self->rtx_cond);
+      moved = TRUE;
     }
-    GST_PAD_STREAM_UNLOCK (self->sinkpad);
   }
-  gst_rtpcc_mprtp_rtx_query_set_moved (query, out != NULL);
+  g_mutex_unlock (&self->lock);
+  gst_rtpcc_mprtp_rtx_query_set_moved (query, moved);
   return TRUE;
 }

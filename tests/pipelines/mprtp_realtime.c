@@ -835,12 +835,15 @@ GST_START_TEST (test_rtx_best_path)
   /* the repairs of path 1's losses travelled on path 0 */
   fail_unless (lost1 > 5, "path 1 lost only %" G_GUINT64_FORMAT, lost1);
   fail_unless (moved > 0, "no repair moved to the faster path");
-  fail_unless_equals_uint64 (in0, moved);
-  fail_unless_equals_uint64 (out1, moved);
+  fail_unless_equals_uint64 (in0, out1);
   fail_unless_equals_uint64 (in1, 0);
   fail_unless_equals_uint64 (out0, 0);
-  /* the sink counts after mprtpsched answered: at most one in between */
-  fail_unless (sink_moved <= moved && moved - sink_moved <= 1);
+  /* routed (in0, out1) when asked, pushed (moved) by mprtpsched's repair
+   * task just after, counted by the sink once answered: the stats, read
+   * while the call runs, differ by the repairs in flight at most */
+  fail_unless (moved <= in0 && in0 - moved <= 2, "routed %" G_GUINT64_FORMAT
+      ", pushed %" G_GUINT64_FORMAT, in0, moved);
+  fail_unless (sink_moved <= out1 + 2 && out1 <= sink_moved + 2);
   /* at least most of the repairs: the first one may precede path 0's
    * first RTT */
   fail_unless (sink_moved * 2 > rt_stat_u64 (c.sink[1], "rtx-sent"));
