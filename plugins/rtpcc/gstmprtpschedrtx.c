@@ -62,7 +62,10 @@ gst_mprtp_sched_rtx_remember (GstMprtpSched * self, GstBuffer * buf,
   if (!self->sent)
     self->sent = g_new0 (struct _GstMprtpSchedSent, 1);
   e = &self->sent->slot[seq % SENT_RING];
-  gst_buffer_replace (&e->buf, buf);
+  gst_clear_buffer (&e->buf);
+  /* a pooled buffer is copied: held for a second it would drain the pool
+   * of the element upstream */
+  e->buf = buf->pool ? gst_buffer_copy_deep (buf) : gst_buffer_ref (buf);
   e->seq = seq;
   e->paths = mask;
 }
