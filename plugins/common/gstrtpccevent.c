@@ -307,3 +307,62 @@ gst_rtpcc_mprtp_event_parse (GstEvent * event, guint * ext_id,
   *subflow_id = sf;
   return TRUE;
 }
+
+GstQuery *
+gst_rtpcc_mprtp_rtx_query_new (guint16 seq, guint size)
+{
+  return gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new (GST_RTPCC_MPRTP_RTX_NAME,
+          "seq", G_TYPE_UINT, (guint) seq, "size", G_TYPE_UINT, size,
+          "moved", G_TYPE_BOOLEAN, FALSE, NULL));
+}
+
+gboolean
+gst_rtpcc_mprtp_rtx_query_is (GstQuery * query)
+{
+  const GstStructure *s;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CUSTOM)
+    return FALSE;
+  s = gst_query_get_structure (query);
+  return s != NULL && gst_structure_has_name (s, GST_RTPCC_MPRTP_RTX_NAME);
+}
+
+gboolean
+gst_rtpcc_mprtp_rtx_query_parse (GstQuery * query, guint16 * seq,
+    guint * size)
+{
+  const GstStructure *s;
+  guint q = 0, n = 0;
+
+  if (!gst_rtpcc_mprtp_rtx_query_is (query))
+    return FALSE;
+  s = gst_query_get_structure (query);
+  if (!gst_structure_get_uint (s, "seq", &q)
+      || !gst_structure_get_uint (s, "size", &n)
+      || q > G_MAXUINT16 || n == 0 || n > G_MAXUINT16)
+    return FALSE;
+  *seq = (guint16) q;
+  *size = n;
+  return TRUE;
+}
+
+void
+gst_rtpcc_mprtp_rtx_query_set_moved (GstQuery * query, gboolean moved)
+{
+  GstStructure *s = gst_query_writable_structure (query);
+
+  gst_structure_set (s, "moved", G_TYPE_BOOLEAN, moved, NULL);
+}
+
+gboolean
+gst_rtpcc_mprtp_rtx_query_moved (GstQuery * query)
+{
+  gboolean moved = FALSE;
+
+  if (!gst_rtpcc_mprtp_rtx_query_is (query)
+      || !gst_structure_get_boolean (gst_query_get_structure (query),
+          "moved", &moved))
+    return FALSE;
+  return moved;
+}

@@ -18,7 +18,10 @@
  * that follow carry the MPRTP subflow header extension under "ext-id", and
  * the rtpccsink that receives it runs its sender on the subflow sequence
  * numbers (and publishes its target to mprtpsched only, not to the
- * encoder).
+ * encoder). "rtpcc-mprtp-rtx" is a custom query upstream from such an
+ * rtpccsink to mprtpsched: a media packet it sent was NACKed; mprtpsched
+ * answers "moved" if it sent the repair on another path
+ * (docs/multipath.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -35,6 +38,7 @@ G_BEGIN_DECLS
 #define GST_RTPCC_DISCARD_NAME "rtpcc-discard"
 #define GST_RTPCC_FEC_WINDOW_NAME "rtpcc-fec-window"
 #define GST_RTPCC_MPRTP_NAME "rtpcc-mprtp"
+#define GST_RTPCC_MPRTP_RTX_NAME "rtpcc-mprtp-rtx"
 #define GST_RTPCC_PLAYOUT_STATE_NAME "rtpcc-playout-state"
 #define GST_RTPCC_REPAIRED_NAME "rtpcc-repaired"
 
@@ -135,6 +139,20 @@ GstEvent *gst_rtpcc_mprtp_event_new (guint ext_id, guint subflow_id);
  * subflow-id in 0..65535. */
 gboolean gst_rtpcc_mprtp_event_parse (GstEvent * event, guint * ext_id,
     guint * subflow_id);
+
+/* Upstream custom query: the media packet with sequence number @seq, sent
+ * on this path, is to be retransmitted (@size bytes, as the path's RTX
+ * would be). The answer says whether it was sent on another path. */
+GstQuery *gst_rtpcc_mprtp_rtx_query_new (guint16 seq, guint size);
+/* TRUE if @query is an rtpcc-mprtp-rtx query. */
+gboolean gst_rtpcc_mprtp_rtx_query_is (GstQuery * query);
+/* FALSE if @query is not one with "seq" in 0..65535 and "size" in
+ * 1..65535. */
+gboolean gst_rtpcc_mprtp_rtx_query_parse (GstQuery * query, guint16 * seq,
+    guint * size);
+void gst_rtpcc_mprtp_rtx_query_set_moved (GstQuery * query, gboolean moved);
+/* FALSE unless the answer says "moved". */
+gboolean gst_rtpcc_mprtp_rtx_query_moved (GstQuery * query);
 
 G_END_DECLS
 

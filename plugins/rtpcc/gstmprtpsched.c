@@ -20,7 +20,12 @@
  *               once a second an unused path gets a duplicate (keep-alive
  *               and RTT, draft §7.4; the receiver keeps the first copy)
  *   src event   each path's rtpcc-target (from its rtpccsink): that path's
- *               controller rate; consumed here, never passed upstream
+ *               controller rate; consumed here, never passed upstream.
+ *   src query   a path's rtpcc-mprtp-rtx (its rtpccsink got a NACK for a
+ *               media packet it sent): when another healthy path has a
+ *               clearly lower RTT, the packet goes out again there, with
+ *               that path's own subflow element (pushed by a task of its
+ *               own), and the sink sends no RTX itself (gstmprtpschedrtx.c)
  *   polling     each path's rtpccsink "stats" (every 25 ms, from chain()):
  *               RTT, queuing delay, send and receive rates, packets
  *               reported received and lost — feedback that reports no new
@@ -78,7 +83,7 @@
 #include <stdio.h>
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (mprtp_sched_debug);
+GST_DEBUG_CATEGORY (mprtp_sched_debug);
 #define GST_CAT_DEFAULT mprtp_sched_debug
 
 /* how often the paths' sinks are read, and a reporting interval */
@@ -294,10 +299,9 @@ create_sched (GstMprtpSched * self, RtpccTime now)
   return TRUE;
 }
 
-/* @buf with the subflow element of path @p, or NULL (counted). */
-static GstBuffer *
-stamp (GstMprtpSched * self, GstBuffer * buf, GstMprtpSchedPath * p,
-    guint8 ext_id)
+GstBuffer *
+gst_mprtp_sched_stamp (GstMprtpSched * self, GstBuffer * buf,
+    GstMprtpSchedPath * p, guint8 ext_id)
 {
   RtpccMprtpSubflow sf = { (guint16) p->index, p->fssn };
   GstMapInfo in, out;
@@ -446,7 +450,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       p->announced = TRUE;
     }
     if (n_paths > 1)
-      out[k].buf = stamp (self, buf, p, (guint8) ext_id);
+      out[k].buf = gst_mprtp_sched_stamp (self, buf, p, (guint8) ext_id);
     else
       out[k].buf = gst_buffer_ref (buf);
     if (!out[k].buf) {
@@ -462,6 +466,9 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       p->probes++;
     }
   }
+  if (n_paths > 1)
+    gst_mprtp_sched_rtx_remember (self, buf,
+        (1u << path) | (probe >= 0 ? 1u << (guint) probe : 0));
   publish = aggregate_if_changed (self, &media);
   if (!publish)
     media = self->published_rate;
@@ -574,6 +581,15 @@ gst_mprtp_sched_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return TRUE;
 }
 
+/* A path's sink asks whether a repair goes on another path. */
+static gboolean
+gst_mprtp_sched_src_query (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  if (gst_rtpcc_mprtp_rtx_query_is (query))
+    return gst_mprtp_sched_rtx_query (GST_MPRTP_SCHED (parent), pad, query);
+  return gst_pad_query_default (pad, parent, query);
+}
+
 /* ---- pads --------------------------------------------------------------- */
 
 static GstPad *
@@ -619,6 +635,8 @@ gst_mprtp_sched_request_new_pad (GstElement * element, GstPadTemplate * templ,
   g_free (pad_name);
   gst_pad_set_event_function (pad,
       GST_DEBUG_FUNCPTR (gst_mprtp_sched_src_event));
+  gst_pad_set_query_function (pad,
+      GST_DEBUG_FUNCPTR (gst_mprtp_sched_src_query));
   p = g_new0 (GstMprtpSchedPath, 1);
   p->pad = pad;
   p->index = index;
@@ -672,11 +690,15 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
     gst_rtpcc_encoder_setter_reset (&self->encoder);
     self->encoder.buffer_ms = buffer_ms;
     g_mutex_unlock (&self->encoder_lock);
+    gst_mprtp_sched_rtx_start (self);
   }
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    gst_mprtp_sched_rtx_stop (self);
     g_mutex_lock (&self->lock);
     g_clear_pointer (&self->sched, rtpcc_mprtp_sched_free);
+    gst_mprtp_sched_rtx_clear (self);
+    self->rtx_moved = self->rtx_unknown = self->rtx_malformed = 0;
     for (guint i = 0; i < self->paths->len;) {
       GstMprtpSchedPath *p = g_ptr_array_index (self->paths, i);
       if (!p->pad) {
@@ -708,6 +730,7 @@ gst_mprtp_sched_finalize (GObject * object)
   GstMprtpSched *self = GST_MPRTP_SCHED (object);
 
   g_clear_pointer (&self->sched, rtpcc_mprtp_sched_free);
+  gst_mprtp_sched_rtx_finalize (self);
   g_ptr_array_unref (self->paths);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
   g_mutex_clear (&self->lock);
@@ -767,6 +790,7 @@ gst_mprtp_sched_init (GstMprtpSched * self)
   self->probe_interval_ms = DEFAULT_PROBE_INTERVAL;
   g_mutex_init (&self->lock);
   g_mutex_init (&self->encoder_lock);
+  gst_mprtp_sched_rtx_init (self);
   self->paths = g_ptr_array_new_with_free_func (path_free);
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));

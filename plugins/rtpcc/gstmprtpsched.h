@@ -52,6 +52,18 @@ struct _GstMprtpSched
   guint64 published_rate;
   guint64 ext_failures, released_drops, malformed_targets;
   guint64 aggregate_updates, key_unit_requests;
+  /* repairs on the best path (gstmprtpschedrtx.c): the recent media
+   * packets by media seq, the paths each went on; repairs sent on another
+   * path, and requests refused (unknown seq or path, malformed) */
+  struct _GstMprtpSchedSent *sent;
+  guint64 rtx_moved, rtx_unknown, rtx_malformed;
+  /* the repairs to push (GstMprtpSchedRepair), by rtx_task, which waits
+   * on rtx_cond (with lock) */
+  GArray *rtx_pending;
+  GCond rtx_cond;
+  gboolean rtx_stopping;
+  GstTask *rtx_task;
+  GRecMutex rtx_task_lock;
   GMutex encoder_lock;           /* guards encoder */
   GstRtpccEncoderSetter encoder;
 };

@@ -40,6 +40,29 @@ G_GNUC_INTERNAL void gst_mprtp_sched_set_property (GObject * object,
 G_GNUC_INTERNAL void gst_mprtp_sched_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 
+/* gstmprtpsched.c: @buf with path @p's subflow element (its next FSSN),
+ * or NULL (counted in ext_failures). With the lock. */
+G_GNUC_INTERNAL GstBuffer *gst_mprtp_sched_stamp (GstMprtpSched * self,
+    GstBuffer * buf, GstMprtpSchedPath * p, guint8 ext_id);
+
+/* gstmprtpschedrtx.c. init / finalize: with the element; start: at
+ * READY→PAUSED, stop: after PAUSED→READY (the repair task, which pushes
+ * the repairs; the sinks are down by then, so a push it blocked in is
+ * over). remember: @buf (a media packet, unstamped) went on
+ * the paths of @mask (bit = path position); with the lock, two paths or
+ * more. clear: forget them all; with the lock. rtx_query: an
+ * rtpcc-mprtp-rtx query from the sink behind @pad, answered "moved" if
+ * the repair went out on another path; FALSE if malformed. */
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_init (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_finalize (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_start (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_stop (GstMprtpSched * self);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_remember (GstMprtpSched * self,
+    GstBuffer * buf, guint32 mask);
+G_GNUC_INTERNAL void gst_mprtp_sched_rtx_clear (GstMprtpSched * self);
+G_GNUC_INTERNAL gboolean gst_mprtp_sched_rtx_query (GstMprtpSched * self,
+    GstPad * pad, GstQuery * query);
+
 G_END_DECLS
 
 #endif /* __GST_MPRTP_SCHED_PRIV_H__ */

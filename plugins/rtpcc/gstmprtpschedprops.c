@@ -107,9 +107,14 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    * sent without the element: no room, or not RTP), released-drops
    * (packets picked for a path whose pad was released while streaming),
    * malformed-targets (rtpcc-target events from a path without the
-   * bitrates, dropped), and path-stats, a list of
+   * bitrates, dropped), rtx-moved (repairs a path's rtpccsink asked for
+   * that went out on another path, the one with the clearly lower RTT),
+   * rtx-unknown (repair requests for a media seq not sent lately on the
+   * asking path, refused), rtx-malformed (repair requests without a seq
+   * or size, refused), and path-stats, a list of
    * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
-   * duplicates, key-frame packets, state, class, controller rate, allowed
+   * duplicates, key-frame packets, rtx-in / rtx-out (repairs it carried
+   * for other paths' losses / of its losses carried by another), state, class, controller rate, allowed
    * rate, failures, collapses, parks; srtt and feedback-interval, the
    * path's smoothed RTT and interval between its feedback reports, and
    * failed-at, the running time of its last failure, all in ns,
@@ -156,6 +161,8 @@ make_stats (GstMprtpSched * self)
         "bytes", G_TYPE_UINT64, p->pushed_bytes,
         "probes", G_TYPE_UINT64, p->probes,
         "keyframe-packets", G_TYPE_UINT64, pi.keyframe_packets,
+        "rtx-in", G_TYPE_UINT64, pi.rtx_in,
+        "rtx-out", G_TYPE_UINT64, pi.rtx_out,
         "state", G_TYPE_STRING, rtpcc_mprtp_path_state_name (pi.state),
         "class", G_TYPE_STRING, rtpcc_mprtp_path_class_name (pi.klass),
         "rate", G_TYPE_UINT64, pi.rate,
@@ -180,6 +187,9 @@ make_stats (GstMprtpSched * self)
       "ext-failures", G_TYPE_UINT64, self->ext_failures,
       "released-drops", G_TYPE_UINT64, self->released_drops,
       "malformed-targets", G_TYPE_UINT64, self->malformed_targets,
+      "rtx-moved", G_TYPE_UINT64, self->rtx_moved,
+      "rtx-unknown", G_TYPE_UINT64, self->rtx_unknown,
+      "rtx-malformed", G_TYPE_UINT64, self->rtx_malformed,
       "encoder-updates", G_TYPE_UINT64, enc_updates,
       "encoder-buffer-refused", G_TYPE_UINT64, enc_buffer_refused,
       "encoder", G_TYPE_STRING, enc_name, NULL);

@@ -340,8 +340,33 @@ typedef struct
   RtpccTime now;
 } RtxCall;
 
+/* MPRTP: a retransmission waiting for mprtpsched's answer */
+typedef struct
+{
+  GstBuffer *buf;               /* the RTX packet, OSN = media seq */
+  guint16 seq;                  /* that media seq */
+} GstRtpccSinkRtxOffer;
+
+static void
+offer_clear (gpointer data)
+{
+  GstRtpccSinkRtxOffer *o = data;
+
+  gst_clear_buffer (&o->buf);
+}
+
+static GArray *
+offers_new (void)
+{
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (GstRtpccSinkRtxOffer));
+
+  g_array_set_clear_func (a, offer_clear);
+  return a;
+}
+
 /* An RTX packet goes into the sender's queue like media: paced, stamped
- * (transport-wide seq) and counted as sent for the controller. */
+ * (transport-wide seq) and counted as sent for the controller. On one
+ * path of a multipath call it is first offered to mprtpsched. */
 static void
 queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
 {
@@ -359,24 +384,72 @@ queue_rtx (const guint8 * pkt, gsize len, gpointer user_data)
    * restored: not sent, counted. */
   if (ext_id > 0 && rtpcc_mprtp_read_subflow (pkt, len, (guint8) ext_id, &sf)) {
     gboolean ok = FALSE;
+    GstRtpccSinkRtxOffer o = { b, 0 };
 
-    if (gst_buffer_map (b, &map, GST_MAP_WRITE)) {
+    if (rtpcc_mprtp_seqmap_lookup (self->mprtp_seqmap, sf.fssn, &o.seq)
+        && gst_buffer_map (b, &map, GST_MAP_WRITE)) {
       ok = rtpcc_mprtp_rtx_osn_to_media (map.data, map.size, (guint8) ext_id,
           self->mprtp_seqmap);
-      if (ok) {
-        /* the sender copies the header now and keeps a reference */
-        gst_buffer_ref (b);
-        rtpcc_sender_enqueue_rtp (self->sender, c->now, map.data, map.size,
-            map.size, b);
-      }
       gst_buffer_unmap (b, &map);
     }
-    if (!ok)
+    if (!ok) {
       self->mprtp_rtx_unmapped++;
-    gst_buffer_unref (b);
+      gst_buffer_unref (b);
+      return;
+    }
+    /* mprtpsched may send it on a faster path: asked without the lock
+     * (gst_rtpcc_sink_offer_rtx), sent here if not */
+    g_array_append_val (self->mprtp_offers, o);
     return;
   }
   rtpcc_sender_enqueue_rtp (self->sender, c->now, pkt, len, len, b);
+}
+
+/* MPRTP: each retransmission queue_rtx held back is offered upstream to
+ * mprtpsched (rtpcc-mprtp-rtx query, the media seq): "moved" means it went
+ * out on a path with a clearly lower RTT (Singh's thesis, Publication
+ * VII); otherwise it goes out here, on the path that lost it, as before.
+ * From the task, without self->lock (mprtpsched pushes the repair down
+ * another path's sink from this thread). */
+static void
+gst_rtpcc_sink_offer_rtx (GstRtpccSink * self)
+{
+  GArray *offers;
+
+  g_mutex_lock (&self->lock);
+  if (self->mprtp_offers->len == 0) {
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  offers = self->mprtp_offers;
+  self->mprtp_offers = offers_new ();
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < offers->len; i++) {
+    GstRtpccSinkRtxOffer *o =
+        &g_array_index (offers, GstRtpccSinkRtxOffer, i);
+    gsize size = gst_buffer_get_size (o->buf);
+    GstQuery *q = gst_rtpcc_mprtp_rtx_query_new (o->seq,
+        (guint) MIN (size, G_MAXUINT16));
+    gboolean moved = gst_pad_peer_query (GST_BASE_SINK_PAD (self), q)
+        && gst_rtpcc_mprtp_rtx_query_moved (q);
+    GstMapInfo map;
+
+    gst_query_unref (q);
+
+    g_mutex_lock (&self->lock);
+    if (moved) {
+      self->mprtp_rtx_moved++;
+    } else if (self->sender && gst_buffer_map (o->buf, &map, GST_MAP_READ)) {
+      /* the sender copies the header now and keeps a reference */
+      rtpcc_sender_enqueue_rtp (self->sender,
+          rtpcc_timebase_now (&self->timebase), map.data, map.size,
+          map.size, gst_buffer_ref (o->buf));
+      gst_buffer_unmap (o->buf, &map);
+    }
+    g_mutex_unlock (&self->lock);
+  }
+  g_array_unref (offers);
 }
 
 /* Feedback from the peer: congestion control, then repair. Returns TRUE
@@ -616,6 +689,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
       }
       g_mutex_unlock (&self->lock);
     }
+    gst_rtpcc_sink_offer_rtx (self);
     if (keyunit)
       request_key_unit (self, all_headers);
   }
@@ -698,6 +772,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     self->mprtp_seqmap = g_new (RtpccMprtpSeqMap, 1);
     rtpcc_mprtp_seqmap_init (self->mprtp_seqmap);
     self->mprtp_rtx_unmapped = 0;
+    self->mprtp_rtx_moved = 0;
     self->keyunit_count = 0;
   }
   GST_OBJECT_LOCK (self);
@@ -827,6 +902,7 @@ gst_rtpcc_sink_stop (GstBaseSink * bsink)
   self->rtx = NULL;
   g_clear_pointer (&self->rtx_scratch, g_free);
   g_clear_pointer (&self->mprtp_seqmap, g_free);
+  g_array_set_size (self->mprtp_offers, 0);
   g_mutex_unlock (&self->lock);
   if (self->socket)
     g_socket_close (self->socket, NULL);
@@ -991,6 +1067,7 @@ make_stats (GstRtpccSink * self)
       "fec-rewrite-drops", G_TYPE_UINT64, st->fec_rewrite_drops,
       "mprtp-missing", G_TYPE_UINT64, self->mprtp_missing,
       "mprtp-rtx-unmapped", G_TYPE_UINT64, self->mprtp_rtx_unmapped,
+      "mprtp-rtx-moved", G_TYPE_UINT64, self->mprtp_rtx_moved,
       "mprtcp-received", G_TYPE_UINT64, st->mprtcp_received,
       "mprtcp-rejected", G_TYPE_UINT64, st->mprtcp_rejected,
       "tmmbr-received", G_TYPE_UINT64, st->tmmbr_received,
@@ -1210,6 +1287,7 @@ gst_rtpcc_sink_finalize (GObject * object)
   g_free (self->cname);
   gst_rtpcc_srtp_set_key (&self->srtp_key, NULL);
   gst_rtpcc_srtp_pair_stop (&self->srtp);
+  g_array_unref (self->mprtp_offers);
   g_mutex_clear (&self->lock);
   g_rec_mutex_clear (&self->task_lock);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
@@ -1455,8 +1533,10 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * RFC 5104 TMMBR, REMB); on one path of a multipath call
    * (docs/multipath.md): mprtp-missing, mprtp-rtx-unmapped (NACKed
    * packets not retransmitted: the media seq of their subflow seq was no
-   * longer known), mprtcp-received / mprtcp-rejected
-   * (MPRTCP subflow reports about our media, and PT 211 packets dropped)
+   * longer known), mprtp-rtx-moved (retransmissions mprtpsched sent on
+   * another path, with a clearly lower RTT, instead of this one; they
+   * are in rtx-sent too, not in packets-sent), mprtcp-received /
+   * mprtcp-rejected (MPRTCP subflow reports about our media, and PT 211 packets dropped)
    * and, once one came, the latest: subflow-id, subflow-fraction-lost
    * (/256), subflow-lost (cumulative), subflow-highest-seq (extended
    * highest subflow sequence number), subflow-discards (cumulative); report-interval-asked (ns, the RR interval the
@@ -1533,6 +1613,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);
   g_mutex_init (&self->lock);
+  self->mprtp_offers = offers_new ();
   g_rec_mutex_init (&self->task_lock);
   gst_rtpcc_encoder_setter_init (&self->encoder, GST_ELEMENT (self));
   /* a network sink: never wait for the clock */

@@ -63,6 +63,10 @@ struct _GstRtpccSink
   RtpccMprtpSeqMap *mprtp_seqmap;       /* MPRTP: media seq of each FSSN sent,
                                          * for the OSN of a retransmission */
   guint64 mprtp_rtx_unmapped;   /* RTX not sent: its FSSN's media seq gone */
+  /* MPRTP: retransmissions offered to mprtpsched (it may send them on a
+   * faster path) once the lock is released: GstRtpccSinkRtxOffer */
+  GArray *mprtp_offers;
+  guint64 mprtp_rtx_moved;      /* of those, sent on another path */
   RtpccTime ntp_offset;
   GSocket *socket;
   GSocketAddress *peer;

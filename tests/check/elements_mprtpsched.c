@@ -936,6 +936,92 @@ GST_START_TEST (test_srtp_path)
 
 GST_END_TEST;
 
+/* Repair requests (rtpcc-mprtp-rtx queries from a path's sink): a seq
+ * the asking path never carried, or never sent, is refused and counted; a
+ * malformed request is refused and counted; with no RTT measured on any
+ * path the repair stays on the asking path (the sink sends its own RTX);
+ * with one path nothing is asked of the scheduler at all. */
+static gboolean
+ask_rtx (GstHarness * path, guint16 seq, gboolean * moved)
+{
+  GstQuery *q = gst_rtpcc_mprtp_rtx_query_new (seq, 1200);
+  gboolean ok = gst_pad_peer_query (path->sinkpad, q);
+
+  *moved = gst_rtpcc_mprtp_rtx_query_moved (q);
+  gst_query_unref (q);
+  return ok;
+}
+
+GST_START_TEST (test_rtx_requests)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstHarness *paths[2] = { h, h1 };
+  gint on0 = -1, on1 = -1;
+  gboolean moved = TRUE;
+  GstBuffer *b;
+  GstQuery *bad;
+
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  send_target (h, 500000);
+  send_target (h1, 500000);
+  for (guint i = 0; i < 10; i++)
+    fail_unless_equals_int (gst_harness_push (h, rtp_packet (100 + i,
+                i * 3000, 1000, TRUE)), GST_FLOW_OK);
+  for (guint k = 0; k < 2; k++) {
+    while ((b = gst_harness_try_pull (paths[k]))) {
+      guint8 hdr[4];
+      fail_unless_equals_int (gst_buffer_extract (b, 0, hdr, 4), 4);
+      if (k == 0)
+        on0 = GST_READ_UINT16_BE (hdr + 2);
+      else
+        on1 = GST_READ_UINT16_BE (hdr + 2);
+      gst_buffer_unref (b);
+    }
+  }
+  fail_unless (on0 >= 0 && on1 >= 0);
+
+  /* path 1 asks for a packet path 0 carried: refused */
+  fail_unless (ask_rtx (h1, (guint16) on0, &moved));
+  fail_if (moved);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-unknown"), 1);
+  /* ... and for one never sent */
+  fail_unless (ask_rtx (h1, 999, &moved));
+  fail_if (moved);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-unknown"), 2);
+  /* its own packet: no path has an RTT, so it stays (not refused) */
+  fail_unless (ask_rtx (h1, (guint16) on1, &moved));
+  fail_if (moved);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-unknown"), 2);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-moved"), 0);
+  fail_if (gst_harness_try_pull (h));
+  /* malformed: refused, counted */
+  bad = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new (GST_RTPCC_MPRTP_RTX_NAME, "seq", G_TYPE_STRING,
+          "12", NULL));
+  fail_if (gst_pad_peer_query (h1->sinkpad, bad));
+  gst_query_unref (bad);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-malformed"), 1);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+
+  /* one path: answered "not moved", nothing counted */
+  h = gst_harness_new_with_padnames ("mprtpsched", "sink", "src_0");
+  gst_harness_set_src_caps_str (h, CAPS);
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (7, 0, 1000,
+              TRUE)), GST_FLOW_OK);
+  fail_unless (ask_rtx (h, 7, &moved));
+  fail_if (moved);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-unknown"), 0);
+  fail_unless_equals_uint64 (stat_u64 (h->element, "rtx-moved"), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A malformed rtpcc-target from a path is dropped and counted; it neither
  * reaches upstream nor changes the aggregate. */
 GST_START_TEST (test_malformed_target)
@@ -1025,6 +1111,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_src_subflow_accounting);
   tcase_add_test (tc, test_src_paths_nack_on_fssn);
   tcase_add_test (tc, test_sink_rtx_by_fssn);
+  tcase_add_test (tc, test_rtx_requests);
   tcase_add_test (tc, test_srtp_path);
   tcase_add_test (tc, test_encoder_search_stops);
   return s;

@@ -399,6 +399,47 @@ GST_START_TEST (test_fec_window_event)
 
 GST_END_TEST;
 
+/* rtpcc-mprtp-rtx: what is asked comes back, with the answer; anything
+ * out of range or of another name does not parse. */
+GST_START_TEST (test_mprtp_rtx_query)
+{
+  GstQuery *q = gst_rtpcc_mprtp_rtx_query_new (65535, 1234);
+  guint16 seq = 0;
+  guint size = 0;
+
+  fail_unless (gst_rtpcc_mprtp_rtx_query_is (q));
+  fail_unless (gst_rtpcc_mprtp_rtx_query_parse (q, &seq, &size));
+  fail_unless_equals_int (seq, 65535);
+  fail_unless_equals_int (size, 1234);
+  fail_if (gst_rtpcc_mprtp_rtx_query_moved (q));
+  gst_rtpcc_mprtp_rtx_query_set_moved (q, TRUE);
+  fail_unless (gst_rtpcc_mprtp_rtx_query_moved (q));
+  gst_query_unref (q);
+
+  q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new (GST_RTPCC_MPRTP_RTX_NAME, "seq", G_TYPE_UINT,
+          70000, "size", G_TYPE_UINT, 10, NULL));
+  fail_if (gst_rtpcc_mprtp_rtx_query_parse (q, &seq, &size));
+  gst_query_unref (q);
+  q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new (GST_RTPCC_MPRTP_RTX_NAME, "seq", G_TYPE_UINT, 1,
+          "size", G_TYPE_UINT, 0, NULL));
+  fail_if (gst_rtpcc_mprtp_rtx_query_parse (q, &seq, &size));
+  gst_query_unref (q);
+  q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new ("other", "seq", G_TYPE_UINT, 1, "size",
+          G_TYPE_UINT, 10, "moved", G_TYPE_BOOLEAN, TRUE, NULL));
+  fail_if (gst_rtpcc_mprtp_rtx_query_is (q));
+  fail_if (gst_rtpcc_mprtp_rtx_query_parse (q, &seq, &size));
+  fail_if (gst_rtpcc_mprtp_rtx_query_moved (q));
+  gst_query_unref (q);
+  q = gst_query_new_position (GST_FORMAT_TIME);
+  fail_if (gst_rtpcc_mprtp_rtx_query_is (q));
+  gst_query_unref (q);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_encoder_readback)
 {
   GstElement *pipe = gst_pipeline_new (NULL);
@@ -910,6 +951,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_discard_event);
   tcase_add_test (tc, test_report_events);
   tcase_add_test (tc, test_fec_window_event);
+  tcase_add_test (tc, test_mprtp_rtx_query);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);
   tcase_add_test (tc, test_encoder_split_real);

@@ -373,6 +373,114 @@ GST_START_TEST (test_keyframes_and_retransmissions)
 
 GST_END_TEST;
 
+/* Repairs on the best path (route_rtx): the healthy path with the lowest
+ * srtt, only when clearly lower (max(20 ms, 0.2 srtt)), kept while it
+ * stays faster at all; congested, failed and unmeasured paths excluded;
+ * one path: always its own sender, nothing charged. */
+GST_START_TEST (test_rtx_route)
+{
+  RtpccMprtpSched *s = new_sched (1, NULL);
+  RtpccTime t;
+  guint count[3] = { 0 };
+
+  /* one path: the repair stays (today's behaviour), nothing counted */
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, 1000000);
+  feedback (s, 0, MS (10), MS (100), TRUE);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (20), PKT),
+      -1);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 7, MS (20), PKT),
+      -1);
+  fail_unless_equals_uint64 (info (s, 0).packets, 0);
+  fail_unless_equals_uint64 (info (s, 0).rtx_out, 0);
+  rtpcc_mprtp_sched_free (s);
+
+  s = new_sched (3, NULL);
+  for (guint i = 0; i < 3; i++)
+    rtpcc_mprtp_sched_set_rate (s, i, 0, 1000000);
+  /* nothing measured yet: nothing to compare */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (5), PKT),
+      -1);
+  feedback (s, 0, MS (10), MS (120), TRUE);
+  feedback (s, 1, MS (10), MS (40), TRUE);
+  /* path 2 unmeasured: never a repair path */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (20), PKT),
+      1);
+  /* the fast path's own losses stay on it: nothing is 20 ms faster */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 1, MS (20), PKT),
+      -1);
+  feedback (s, 2, MS (30), MS (30), TRUE);
+  /* hysteresis: path 1 keeps path 0's repairs while it is faster at all,
+   * although path 2 is now a bit faster still */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (40), PKT),
+      1);
+  fail_unless_equals_uint64 (info (s, 1).rtx_in, 2);
+  fail_unless_equals_uint64 (info (s, 1).rtx_packets, 2);
+  fail_unless_equals_uint64 (info (s, 1).packets, 2);
+  fail_unless_equals_uint64 (info (s, 0).rtx_out, 2);
+  fail_unless_equals_uint64 (info (s, 0).packets, 0);
+  /* path 1 congested (loss and discards three intervals in a row): out */
+  for (guint k = 0; k < 3; k++)
+    rtpcc_mprtp_sched_on_interval (s, 1, MS (100 + k), 100, 10, 10);
+  fail_unless_equals_int (info (s, 1).klass, RTPCC_MPRTP_CLASS_CONGESTED);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (110), PKT),
+      2);
+  fail_unless_equals_uint64 (info (s, 2).rtx_in, 1);
+  fail_unless_equals_uint64 (info (s, 0).rtx_out, 3);
+  /* path 2's losses: path 1 is faster but congested, path 0 slower */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 2, MS (110), PKT),
+      -1);
+  rtpcc_mprtp_sched_free (s);
+
+  /* the margin, and the hysteresis on the way out */
+  s = new_sched (2, NULL);
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, 1000000);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, 1000000);
+  feedback (s, 0, MS (10), MS (120), TRUE);
+  feedback (s, 1, MS (10), MS (100), TRUE);
+  /* 20 ms lower, the margin is max(20, 24) ms: stays */
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (20), PKT),
+      -1);
+  feedback (s, 1, MS (30), MS (96), TRUE);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (40), PKT),
+      1);
+  /* within the margin again but still faster: kept */
+  feedback (s, 1, MS (50), MS (110), TRUE);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (60), PKT),
+      1);
+  /* slower: back to its own path, and not again until clearly faster */
+  feedback (s, 1, MS (70), MS (125), TRUE);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (80), PKT),
+      -1);
+  feedback (s, 1, MS (90), MS (110), TRUE);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, MS (100), PKT),
+      -1);
+  fail_unless_equals_uint64 (info (s, 1).rtx_in, 2);
+  /* repairs do not move the media split: equal rates, media alternates */
+  picks (s, MS (100), MS (1), 10, 0, count);
+  fail_unless (count[0] >= 4 && count[0] <= 6, "%u", count[0]);
+  rtpcc_mprtp_sched_free (s);
+
+  /* a failed path is no repair path; a failed path's own repairs go to
+   * any healthy one */
+  s = new_sched (2, NULL);
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, 1000000);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, 1000000);
+  feedback (s, 0, 0, MS (200), TRUE);
+  feedback (s, 1, 0, MS (40), TRUE);
+  for (t = MS (10); t <= MS (2000); t += MS (10)) {
+    rtpcc_mprtp_sched_pick (s, t, PKT, 0);
+    if (t % MS (50) == 0)
+      feedback (s, 0, t, MS (200), TRUE);
+    rtpcc_mprtp_sched_tick (s, t);
+  }
+  fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_FAILED);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 0, t, PKT), -1);
+  fail_unless_equals_int (rtpcc_mprtp_sched_route_rtx (s, 1, t, PKT), 0);
+  rtpcc_mprtp_sched_free (s);
+}
+
+GST_END_TEST;
+
 /* Feedback every 50 ms with progress on both paths, a packet every 10 ms
  * alternating; path 1's feedback stops after 1000 ms. Its first
  * unanswered packet is the one at 1010 ms; with srtt 100 ms and the
@@ -604,6 +712,14 @@ GST_START_TEST (test_config)
   fail_unless (rtpcc_mprtp_sched_new (&c, 2, 0, &err) == NULL);
   g_clear_error (&err);
   rtpcc_mprtp_sched_config_init (&c);
+  c.rtx_margin_ratio = 1.0;
+  fail_unless (rtpcc_mprtp_sched_new (&c, 2, 0, &err) == NULL);
+  g_clear_error (&err);
+  rtpcc_mprtp_sched_config_init (&c);
+  c.rtx_margin = -1;
+  fail_unless (rtpcc_mprtp_sched_new (&c, 2, 0, &err) == NULL);
+  g_clear_error (&err);
+  rtpcc_mprtp_sched_config_init (&c);
   {
     RtpccMprtpSched *s = rtpcc_mprtp_sched_new (&c, 2, 0, NULL);
     RtpccMprtpPathInfo i;
@@ -632,6 +748,7 @@ rtpcc_mprtp_sched_suite (void)
   tcase_add_test (tc, test_latency_bound);
   tcase_add_test (tc, test_groups_and_requirement);
   tcase_add_test (tc, test_keyframes_and_retransmissions);
+  tcase_add_test (tc, test_rtx_route);
   tcase_add_test (tc, test_failure_and_readmission);
   tcase_add_test (tc, test_capacity_collapse);
   tcase_add_test (tc, test_silence_and_no_drop);

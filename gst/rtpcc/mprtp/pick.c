@@ -75,7 +75,6 @@ rtpcc_mprtp_sched_pick (RtpccMprtpSched * s, RtpccTime now, guint size,
 {
   gint pick = -1;
   gboolean any = FALSE;
-  Path *p;
 
   if (s->n > 1) {
     for (guint i = 0; i < s->n; i++)
@@ -106,22 +105,30 @@ rtpcc_mprtp_sched_pick (RtpccMprtpSched * s, RtpccTime now, guint size,
     }
     if (pick < 0)
       pick = 0;                 /* every path failed and none has a rate */
-    p = &s->path[pick];
-    {
-      guint64 w = weight (s, (guint) pick, any);
-      gdouble start = MAX (p->vt, s->vstart);
-
-      /* a key frame or retransmission is charged to its path but does
-       * not move the others' clock */
-      if (!(flags & (RTPCC_MPRTP_PACKET_KEYFRAME |
-                  RTPCC_MPRTP_PACKET_RETRANSMISSION)))
-        s->vstart = start;
-      p->vt = start + service (size, w ? w : 1000000);
-    }
   } else {
-    p = &s->path[0];
+    pick = 0;
   }
+  rtpcc_mprtp_sched_charge (s, (guint) pick, now, size, flags, any);
+  return (guint) pick;
+}
 
+void
+rtpcc_mprtp_sched_charge (RtpccMprtpSched * s, guint path, RtpccTime now,
+    guint size, RtpccMprtpPacketFlags flags, gboolean any)
+{
+  Path *p = &s->path[path];
+
+  if (s->n > 1) {
+    guint64 w = weight (s, path, any);
+    gdouble start = MAX (p->vt, s->vstart);
+
+    /* a key frame or retransmission is charged to its path but does
+     * not move the others' clock */
+    if (!(flags & (RTPCC_MPRTP_PACKET_KEYFRAME |
+                RTPCC_MPRTP_PACKET_RETRANSMISSION)))
+      s->vstart = start;
+    p->vt = start + service (size, w ? w : 1000000);
+  }
   p->packets++;
   p->bytes += size;
   if (flags & RTPCC_MPRTP_PACKET_KEYFRAME)
@@ -130,7 +137,6 @@ rtpcc_mprtp_sched_pick (RtpccMprtpSched * s, RtpccTime now, guint size,
     p->rtx_packets++;
   if (p->first_unanswered == RTPCC_TIME_NONE)
     p->first_unanswered = now;
-  return (guint) (p - s->path);
 }
 
 gint

@@ -48,6 +48,8 @@ rtpcc_mprtp_sched_config_init (RtpccMprtpSchedConfig * config)
   config->collapse_queue = RTPCC_MSEC (50);
   config->park_time = RTPCC_SEC (10);
   config->probe_interval = RTPCC_SEC (1);
+  config->rtx_margin = RTPCC_MSEC (20);
+  config->rtx_margin_ratio = 0.2;
   rtpcc_mprtp_couple_config_init (&config->couple);
 }
 
@@ -77,7 +79,9 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
       || !share_ok (config->readmit_share) || config->failure_min <= 0
       || config->failure_gaps == 0 || config->park_time <= 0
       || !(config->collapse_ratio >= 0.0)
-      || config->collapse_ratio >= 1.0) {
+      || config->collapse_ratio >= 1.0 || config->rtx_margin < 0
+      || !(config->rtx_margin_ratio >= 0.0)
+      || config->rtx_margin_ratio >= 1.0) {
     g_set_error (error, RTPCC_ERROR, RTPCC_ERROR_INVALID,
         "mprtp: scheduler configuration out of range");
     return NULL;
@@ -103,6 +107,7 @@ rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config, guint n_paths,
     p->drain_until = RTPCC_TIME_NONE;
     p->parked_until = RTPCC_TIME_NONE;
     p->probed_at = RTPCC_TIME_NONE;
+    p->rtx_via = -1;
     for (guint k = 0; k < DELIVERY_RING; k++)
       p->fb_at[k] = RTPCC_TIME_NONE;
     p->gap = -1.0;
@@ -614,6 +619,8 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
   info->bytes = p->bytes;
   info->keyframe_packets = p->keyframe_packets;
   info->rtx_packets = p->rtx_packets;
+  info->rtx_in = p->rtx_in;
+  info->rtx_out = p->rtx_out;
   info->failures = p->failures;
   info->cap = p->cap;
   info->ramp = p->ramp;

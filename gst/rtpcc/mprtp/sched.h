@@ -39,7 +39,9 @@
  *    nothing is dropped at the sender.
  *  - Packets: a key-frame packet goes on the best path (the lowest class,
  *    then the highest capacity/latency); a retransmission on the active
- *    path with the lowest RTT (then the best class); every other packet on
+ *    path with the lowest RTT (then the best class), or, for the repair
+ *    of a loss on a known path, on the healthy path whose RTT is clearly
+ *    lower (route_rtx, with a margin and hysteresis); every other packet on
  *    the path start-time fair queueing picks by the allowed rates (each
  *    path's tag advances by size/rate per packet; the smallest start tag
  *    wins; an idle path earns no credit), so key frames and
@@ -122,6 +124,10 @@ typedef struct
                                  * this long, 10 s */
   RtpccTime probe_interval;     /* a duplicate on each unused path this
                                  * often, 1 s; 0 = none */
+  /* a repair moves to another path only if its srtt is lower by
+   * max(rtx_margin, rtx_margin_ratio × the lossy path's srtt): 20 ms, 0.2 */
+  RtpccTime rtx_margin;
+  gdouble rtx_margin_ratio;
   RtpccMprtpCoupleConfig couple;
 } RtpccMprtpSchedConfig;
 
@@ -193,6 +199,22 @@ typedef enum
 guint rtpcc_mprtp_sched_pick (RtpccMprtpSched * sched, RtpccTime now,
     guint size, RtpccMprtpPacketFlags flags);
 
+/* Retransmissions on the best path (Singh's thesis, Publication VII: the
+ * path with the lowest RTT). A packet lost on @lost_on is repaired on
+ * another path when one is healthy — active, not failed, not draining or
+ * ramping back after a failure or collapse, not CONGESTED, with a rate
+ * and an srtt — and its srtt is lower than @lost_on's by the margin
+ * (rtx_margin, rtx_margin_ratio); the lowest such srtt wins. Hysteresis:
+ * once @lost_on's repairs go via a path they stay there while it is
+ * healthy and its srtt is lower at all, so srtts moving around the margin
+ * do not flap. A failed @lost_on counts as infinitely slow. The path
+ * chosen is charged the packet (@size bytes) like a pick with
+ * RTPCC_MPRTP_PACKET_RETRANSMISSION, and counted (rtx_in there, rtx_out
+ * on @lost_on). -1: the repair stays on @lost_on (nothing charged: its
+ * own sender retransmits, as with one path, always). */
+gint rtpcc_mprtp_sched_route_rtx (RtpccMprtpSched * sched, guint lost_on,
+    RtpccTime now, guint size);
+
 /* A path that carries no media (passive, parked or failed) learns
  * nothing of its delay and capacity, and a NAT may forget it: once per
  * probe_interval it gets a duplicate of a media packet just sent (the
@@ -219,6 +241,9 @@ typedef struct
   RtpccTime failed_at;          /* NONE unless FAILED */
   guint64 packets, bytes;       /* picked */
   guint64 keyframe_packets, rtx_packets;
+  /* repairs of other paths' losses it carried / of its losses carried
+   * by another path (route_rtx) */
+  guint64 rtx_in, rtx_out;
   guint failures;
   guint64 cap;                  /* capacity-collapse cap, 0 = none */
   guint64 ramp;                 /* re-admission cap, 0 = none */

@@ -28,6 +28,8 @@ typedef struct
   gdouble vt;                   /* fair-queueing finish tag, ns at rate */
   guint64 allowed;
   guint64 packets, bytes, keyframe_packets, rtx_packets;
+  guint64 rtx_in, rtx_out;
+  gint rtx_via;                 /* where its repairs go (route_rtx), -1 */
   guint failures;
   guint64 cap;                  /* collapse cap, 0 = none */
   guint64 ramp, ramp_step;      /* re-admission ramp, 0 = none */
@@ -52,6 +54,11 @@ struct _RtpccMprtpSched
   guint64 encoder_rate;
   gdouble vstart;               /* start tag of the last packet picked */
 };
+
+/* pick.c: @path carries a packet of @size bytes with @flags */
+G_GNUC_INTERNAL void rtpcc_mprtp_sched_charge (RtpccMprtpSched * s,
+    guint path, RtpccTime now, guint size, RtpccMprtpPacketFlags flags,
+    gboolean any);
 
 static inline RtpccTime
 latency_of (const Path * p)
