@@ -7,10 +7,13 @@
 
 typedef struct _Stream Stream;
 
+/* The queues link their elements through a GList in the element itself:
+ * no list-node allocation per packet or frame. */
 typedef struct
 {
   RtpccSendbufPacket info;
   gpointer handle;
+  GList link;                   /* in Frame.items */
 } Item;
 
 /* A frame with packets queued. */
@@ -28,8 +31,8 @@ typedef struct
   gboolean started;             /* a packet has been sent: never dropped */
   GQueue items;                 /* Item* */
   guint64 bytes;                /* queued */
-  GList *link;                  /* in RtpccSendbuf.frames */
-  GList *slink;                 /* in Stream.frames */
+  GList link;                   /* in RtpccSendbuf.frames */
+  GList slink;                  /* in Stream.frames */
   gint vpos;                    /* in RtpccSendbuf.victims[priority] */
 } Frame;
 
@@ -242,12 +245,21 @@ release (RtpccSendbuf * sb, gpointer handle)
     sb->free_func (handle);
 }
 
+/* @f's first item, unlinked (NULL if none) */
+static Item *
+item_pop (Frame * f)
+{
+  GList *l = g_queue_pop_head_link (&f->items);
+
+  return l ? l->data : NULL;
+}
+
 static void
 frame_free (RtpccSendbuf * sb, Frame * f)
 {
   Item *it;
 
-  while ((it = g_queue_pop_head (&f->items))) {
+  while ((it = item_pop (f))) {
     release (sb, it->handle);
     g_free (it);
   }
@@ -259,8 +271,8 @@ frame_free (RtpccSendbuf * sb, Frame * f)
   if (sb->watch == f)
     sb->watch = NULL;
   rtpcc_heap_remove (&sb->victims[f->priority], f);
-  g_queue_delete_link (&sb->frames, f->link);
-  g_queue_delete_link (&f->stream->frames, f->slink);
+  g_queue_unlink (&sb->frames, &f->link);
+  g_queue_unlink (&f->stream->frames, &f->slink);
   stream_refresh (sb, f->stream);
   g_free (f);
 }
@@ -381,7 +393,7 @@ is_ring (RtpccSendbufPolicy p)
 static Item *
 frame_pop (RtpccSendbuf * sb, Frame * f)
 {
-  Item *it = g_queue_pop_head (&f->items);
+  Item *it = item_pop (f);
 
   f->bytes -= it->info.size;
   sb->stats.queued_packets--;
@@ -521,10 +533,10 @@ frame_new (RtpccSendbuf * sb, Stream * s, const RtpccSendbufPacket * p)
   f->created = p->created;
   f->id = sb->next_id++;
   f->vpos = -1;
-  g_queue_push_tail (&sb->frames, f);
-  f->link = sb->frames.tail;
-  g_queue_push_tail (&s->frames, f);
-  f->slink = s->frames.tail;
+  f->link.data = f;
+  g_queue_push_tail_link (&sb->frames, &f->link);
+  f->slink.data = f;
+  g_queue_push_tail_link (&s->frames, &f->slink);
   s->open = f;
   return f;
 }
@@ -644,7 +656,8 @@ rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
     sb->stats.queued_frames++;
     sb->nonempty[f->priority]++;
   }
-  g_queue_push_tail (&f->items, it);
+  it->link.data = it;
+  g_queue_push_tail_link (&f->items, &it->link);
   f->bytes += p.size;
   sb->stats.queued_packets++;
   sb->stats.queued_bytes += p.size;
