@@ -10,10 +10,17 @@
 
 #include <time.h>
 
-/* The monotonic system clock once one has been seen (a reference, never
- * dropped: it is the process's default system clock, which lives as long
- * anyway). Compared by pointer, so the check runs once. */
+/* The monotonic system clock once one has been seen, compared by pointer
+ * so that the check runs once. Not a reference (the clock must be able to
+ * go away): a weak reference clears it first. */
 static GstClock *mono_clock;
+
+static void
+mono_clock_gone (gpointer data, GObject * where_the_object_was)
+{
+  g_atomic_pointer_compare_and_exchange (&mono_clock,
+      (GstClock *) where_the_object_was, NULL);
+}
 
 /* A GstSystemClock itself (a subclass, a network clock, has its own
  * notion of time) on CLOCK_MONOTONIC, not slaved or calibrated. */
@@ -38,12 +45,12 @@ gst_rtpcc_clock_get_time (GstClock * clock)
   GstClock *mono = g_atomic_pointer_get (&mono_clock);
   struct timespec ts;
 
-  if (G_UNLIKELY (clock != mono)) {
-    if (mono || !is_monotonic (clock))
+  if (G_UNLIKELY (clock != mono || !mono)) {
+    if (mono || !clock || !is_monotonic (clock))
       return gst_clock_get_time (clock);
-    gst_object_ref (clock);
-    if (!g_atomic_pointer_compare_and_exchange (&mono_clock, NULL, clock))
-      gst_object_unref (clock);
+    /* (the caller keeps @clock alive meanwhile) */
+    if (g_atomic_pointer_compare_and_exchange (&mono_clock, NULL, clock))
+      g_object_weak_ref (G_OBJECT (clock), mono_clock_gone, NULL);
   }
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return GST_TIMESPEC_TO_TIME (ts);
