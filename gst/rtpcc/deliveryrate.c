@@ -78,7 +78,10 @@ rtpcc_delivery_rate_on_ack (RtpccDeliveryRate * d, guint64 seq,
     if (at < d->acks->len && g_array_index (d->acks, Ack, at).seq == seq)
       return;                   /* (acknowledged once) */
   }
-  g_array_insert_val (d->acks, at, a);
+  if (at == d->acks->len)
+    g_array_append_val (d->acks, a);
+  else
+    g_array_insert_val (d->acks, at, a);
 }
 
 void

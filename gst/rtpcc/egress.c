@@ -174,13 +174,14 @@ rtpcc_egress_write (RtpccEgress * e, const RtpccEgressPacket * pkt,
       out->info.twcc_seq = twcc_seq;
     } else
       e->stamp_errors++;
+    /* what follows the RTP header in the prefix (a rewritten FEC header) */
+    g_byte_array_append (e->head, pkt->prefix + pkt->header_len,
+        pkt->prefix_len - pkt->header_len);
   } else {
-    g_byte_array_set_size (e->head, 0);
-    g_byte_array_append (e->head, pkt->prefix, pkt->header_len);
+    /* the prefix as it is, in one copy */
+    g_byte_array_set_size (e->head, (guint) pkt->prefix_len);
+    memcpy (e->head->data, pkt->prefix, pkt->prefix_len);
   }
-  /* what follows the RTP header in the prefix (a rewritten FEC header) */
-  g_byte_array_append (e->head, pkt->prefix + pkt->header_len,
-      pkt->prefix_len - pkt->header_len);
   h = e->head->data;
   h[2] = (guint8) (wire_seq >> 8);
   h[3] = (guint8) wire_seq;

@@ -101,6 +101,13 @@ note_ssrc (RtpccRtxSender * s, guint32 ssrc)
 }
 
 void
+rtpcc_rtx_sender_on_sent_ssrc (RtpccRtxSender * s, guint32 ssrc)
+{
+  if (ssrc != s->rtx_ssrc)
+    note_ssrc (s, ssrc);
+}
+
+void
 rtpcc_rtx_sender_on_sent (RtpccRtxSender * s, RtpccTime now,
     const guint8 * pkt, gsize len, gsize size)
 {
@@ -111,7 +118,7 @@ rtpcc_rtx_sender_on_sent (RtpccRtxSender * s, RtpccTime now,
     return;
   /* a probe on the media SSRC still makes it ours (a PLI may name it),
    * but there is nothing in it worth retransmitting */
-  note_ssrc (s, info.ssrc);
+  rtpcc_rtx_sender_on_sent_ssrc (s, info.ssrc);
   if (!s->history || info.padding_only)
     return;
   rtpcc_rtx_history_put (s->history, now, pkt, len);

@@ -78,6 +78,11 @@ guint8 rtpcc_rtx_sender_get_rtx_pt (const RtpccRtxSender * sender);
 void rtpcc_rtx_sender_on_sent (RtpccRtxSender * sender, RtpccTime now,
     const guint8 * pkt, gsize len, gsize size);
 
+/* What on_sent() keeps of a packet of @ssrc when RTX is off (the SSRCs a
+ * PLI or FIR may name), for a caller that knows the SSRC without the
+ * header being parsed again. */
+void rtpcc_rtx_sender_on_sent_ssrc (RtpccRtxSender * sender, guint32 ssrc);
+
 /* An RTX packet to send: valid only during the call. */
 typedef void (*RtpccRtxSendFunc) (const guint8 * pkt, gsize len,
     gpointer user_data);

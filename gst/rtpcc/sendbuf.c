@@ -7,10 +7,13 @@
 
 typedef struct _Stream Stream;
 
+/* The queues link their elements through a GList in the element itself:
+ * no list-node allocation per packet or frame. */
 typedef struct
 {
   RtpccSendbufPacket info;
   gpointer handle;
+  GList link;                   /* in Frame.items */
 } Item;
 
 /* A frame with packets queued. */
@@ -28,8 +31,8 @@ typedef struct
   gboolean started;             /* a packet has been sent: never dropped */
   GQueue items;                 /* Item* */
   guint64 bytes;                /* queued */
-  GList *link;                  /* in RtpccSendbuf.frames */
-  GList *slink;                 /* in Stream.frames */
+  GList link;                   /* in RtpccSendbuf.frames */
+  GList slink;                  /* in Stream.frames */
   gint vpos;                    /* in RtpccSendbuf.victims[priority] */
 } Frame;
 
@@ -68,8 +71,13 @@ struct _RtpccSendbuf
   RtpccHeap victims[RTPCC_SENDBUF_N_PRIORITIES];
   guint nonempty[RTPCC_SENDBUF_N_PRIORITIES];
   Frame *watch;                 /* enqueue's frame while it is alive */
+  /* frames and items done with, linked through their own links, for the
+   * next ones: no malloc and free per packet (at most SPARE_MAX each) */
+  GQueue spare_frames, spare_items;
   RtpccSendbufStats stats;
 };
+
+#define SPARE_MAX 64
 
 static const gchar *const policy_names[RTPCC_SENDBUF_N_POLICIES] = {
   "fifo", "deadline", "sfdps1", "sfdps2", "ring", "ring-sfdps2",
@@ -219,6 +227,8 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
   if (sb->config.burst < 0)
     sb->config.burst = 0;
   g_queue_init (&sb->frames);
+  g_queue_init (&sb->spare_frames);
+  g_queue_init (&sb->spare_items);
   sb->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   sb->rtt = RTPCC_TIME_NONE;
   sb->next_allowed = RTPCC_TIME_NONE;
@@ -242,14 +252,55 @@ release (RtpccSendbuf * sb, gpointer handle)
     sb->free_func (handle);
 }
 
+/* A zeroed Item or Frame, a spare one if there is one. */
+static gpointer
+spare_take (GQueue * spares, gsize size)
+{
+  GList *l = g_queue_pop_head_link (spares);
+  gpointer obj;
+
+  if (!l)
+    return g_malloc0 (size);
+  obj = l->data;                /* (the link is in the object) */
+  memset (obj, 0, size);
+  return obj;
+}
+
+/* @obj (an Item or Frame whose @link is in no queue) kept as a spare. */
+static void
+spare_put (GQueue * spares, gpointer obj, GList * link)
+{
+  if (spares->length >= SPARE_MAX) {
+    g_free (obj);
+    return;
+  }
+  link->data = obj;
+  g_queue_push_head_link (spares, link);
+}
+
+static void
+item_recycle (RtpccSendbuf * sb, Item * it)
+{
+  spare_put (&sb->spare_items, it, &it->link);
+}
+
+/* @f's first item, unlinked (NULL if none) */
+static Item *
+item_pop (Frame * f)
+{
+  GList *l = g_queue_pop_head_link (&f->items);
+
+  return l ? l->data : NULL;
+}
+
 static void
 frame_free (RtpccSendbuf * sb, Frame * f)
 {
   Item *it;
 
-  while ((it = g_queue_pop_head (&f->items))) {
+  while ((it = item_pop (f))) {
     release (sb, it->handle);
-    g_free (it);
+    item_recycle (sb, it);
   }
   if (f->stream->open == f)
     f->stream->open = NULL;
@@ -259,10 +310,10 @@ frame_free (RtpccSendbuf * sb, Frame * f)
   if (sb->watch == f)
     sb->watch = NULL;
   rtpcc_heap_remove (&sb->victims[f->priority], f);
-  g_queue_delete_link (&sb->frames, f->link);
-  g_queue_delete_link (&f->stream->frames, f->slink);
+  g_queue_unlink (&sb->frames, &f->link);
+  g_queue_unlink (&f->stream->frames, &f->slink);
   stream_refresh (sb, f->stream);
-  g_free (f);
+  spare_put (&sb->spare_frames, f, &f->link);
 }
 
 void
@@ -272,6 +323,10 @@ rtpcc_sendbuf_free (RtpccSendbuf * sb)
     return;
   while (!g_queue_is_empty (&sb->frames))
     frame_free (sb, g_queue_peek_head (&sb->frames));
+  while (!g_queue_is_empty (&sb->spare_frames))
+    g_free (g_queue_pop_head_link (&sb->spare_frames)->data);
+  while (!g_queue_is_empty (&sb->spare_items))
+    g_free (g_queue_pop_head_link (&sb->spare_items)->data);
   g_hash_table_destroy (sb->streams);
   rtpcc_heap_clear (&sb->send);
   for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
@@ -381,7 +436,7 @@ is_ring (RtpccSendbufPolicy p)
 static Item *
 frame_pop (RtpccSendbuf * sb, Frame * f)
 {
-  Item *it = g_queue_pop_head (&f->items);
+  Item *it = item_pop (f);
 
   f->bytes -= it->info.size;
   sb->stats.queued_packets--;
@@ -410,7 +465,7 @@ drop_frame_only (RtpccSendbuf * sb, Frame * f, RtpccSendbufDropReason reason)
     sb->stats.dropped_by_reason[reason]++;
     sb->stats.dropped_by_priority[it->info.priority]++;
     release (sb, it->handle);
-    g_free (it);
+    item_recycle (sb, it);
   }
   if (!f->complete)
     s->last_dropped = TRUE;     /* the rest of it goes too */
@@ -513,7 +568,7 @@ ring_victim (RtpccSendbuf * sb)
 static Frame *
 frame_new (RtpccSendbuf * sb, Stream * s, const RtpccSendbufPacket * p)
 {
-  Frame *f = g_new0 (Frame, 1);
+  Frame *f = spare_take (&sb->spare_frames, sizeof (Frame));
 
   f->stream = s;
   s->n_frames++;
@@ -521,10 +576,10 @@ frame_new (RtpccSendbuf * sb, Stream * s, const RtpccSendbufPacket * p)
   f->created = p->created;
   f->id = sb->next_id++;
   f->vpos = -1;
-  g_queue_push_tail (&sb->frames, f);
-  f->link = sb->frames.tail;
-  g_queue_push_tail (&s->frames, f);
-  f->slink = s->frames.tail;
+  f->link.data = f;
+  g_queue_push_tail_link (&sb->frames, &f->link);
+  f->slink.data = f;
+  g_queue_push_tail_link (&s->frames, &f->slink);
   s->open = f;
   return f;
 }
@@ -637,14 +692,15 @@ rtpcc_sendbuf_enqueue (RtpccSendbuf * sb, RtpccTime now,
   }
   frame_add_type (sb, f, &p);
 
-  it = g_new0 (Item, 1);
+  it = spare_take (&sb->spare_items, sizeof (Item));
   it->info = p;
   it->handle = handle;
   if (g_queue_is_empty (&f->items)) {
     sb->stats.queued_frames++;
     sb->nonempty[f->priority]++;
   }
-  g_queue_push_tail (&f->items, it);
+  it->link.data = it;
+  g_queue_push_tail_link (&f->items, &it->link);
   f->bytes += p.size;
   sb->stats.queued_packets++;
   sb->stats.queued_bytes += p.size;
@@ -784,7 +840,7 @@ rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
       base = now - sb->config.burst;
     sb->next_allowed = base + tx_time (it->info.size, sb->rate);
   }
-  g_free (it);
+  item_recycle (sb, it);
 
   /* an emptied frame goes even if incomplete: a later packet of it finds
    * no open frame and is queued as the continuation of a started frame */

@@ -6,6 +6,7 @@
 #endif
 
 #include "gstrtpccnow.h"
+#include "gstrtpccclocktime.h"
 
 RtpccTime
 gst_rtpcc_now (GstElement * element, const GstSegment * segment,
@@ -17,7 +18,7 @@ gst_rtpcc_now (GstElement * element, const GstSegment * segment,
   GST_OBJECT_LOCK (element);
   have_clock = element->clock != NULL;
   if (have_clock) {
-    GstClockTime t = gst_clock_get_time (element->clock);
+    GstClockTime t = gst_rtpcc_clock_get_time (element->clock);
     GstClockTime base = (GstClockTime) element->base_time;
 
     if (GST_CLOCK_TIME_IS_VALID (t) && t >= base)

@@ -6,6 +6,7 @@
 #endif
 
 #include "gstrtpcctimedtask.h"
+#include "gstrtpccclocktime.h"
 
 void
 gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
@@ -52,7 +53,7 @@ gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
   base = element->base_time;
   have_clock = element->clock != NULL;
   if (have_clock)
-    t = gst_clock_get_time (element->clock);
+    t = gst_rtpcc_clock_get_time (element->clock);
   GST_OBJECT_UNLOCK (element);
   if (!have_clock) {
     GstClock *clock;
@@ -60,7 +61,7 @@ gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
     if (!task->system_clock)
       return RTPCC_TIME_NONE;
     clock = gst_system_clock_obtain ();
-    t = gst_clock_get_time (clock);
+    t = gst_rtpcc_clock_get_time (clock);
     gst_object_unref (clock);
   }
   if (!GST_CLOCK_TIME_IS_VALID (t) || t < base)

@@ -312,10 +312,9 @@ record_sent (GstRtpccSink * self, RtpccTime now, const RtpccWirePacket * w,
 
   if (!self->rtx)
     return;
-  /* RTX off: the header alone tells which SSRCs a PLI may name */
+  /* RTX off: the SSRC alone tells which SSRCs a PLI may name */
   if (rtpcc_rtx_sender_get_rtx_pt (self->rtx) == 0) {
-    rtpcc_rtx_sender_on_sent (self->rtx, now, w->head, w->head_len,
-        w->size);
+    rtpcc_rtx_sender_on_sent_ssrc (self->rtx, w->info.ssrc);
     return;
   }
   m = map_packet (b, held, &tmp);

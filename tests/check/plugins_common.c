@@ -7,6 +7,7 @@
 #include "gstrtpccevent.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpcctimedtask.h"
+#include "gstrtpccclocktime.h"
 #include "gstrtpccsenderprops.h"
 #include <gst/check/gsttestclock.h>
 
@@ -60,6 +61,52 @@ GST_START_TEST (test_timed_task_time)
   g_mutex_clear (&lock);
   gst_object_unref (clock);
   gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* gst_rtpcc_clock_get_time() gives what gst_clock_get_time() does, for
+ * the monotonic system clock it reads directly and for clocks whose time
+ * is something else: a test clock, the system clock on the real-time
+ * clock, a monotonic one calibrated an hour ahead. */
+static void
+check_clock_time (GstClock * clock)
+{
+  GstClockTime before = gst_clock_get_time (clock);
+  GstClockTime t = gst_rtpcc_clock_get_time (clock);
+  GstClockTime after = gst_clock_get_time (clock);
+
+  fail_unless (before <= t && t <= after, "%" GST_TIME_FORMAT " not in [%"
+      GST_TIME_FORMAT ", %" GST_TIME_FORMAT "]", GST_TIME_ARGS (t),
+      GST_TIME_ARGS (before), GST_TIME_ARGS (after));
+}
+
+GST_START_TEST (test_clock_time)
+{
+  GstClock *test = gst_test_clock_new_with_start_time (123 * GST_MSECOND);
+  GstClock *realtime = g_object_new (GST_TYPE_SYSTEM_CLOCK, "clock-type",
+      GST_CLOCK_TYPE_REALTIME, NULL);
+  GstClock *ahead = g_object_new (GST_TYPE_SYSTEM_CLOCK, "clock-type",
+      GST_CLOCK_TYPE_MONOTONIC, NULL);
+  GstClock *sys = gst_system_clock_obtain ();
+
+  gst_object_ref_sink (realtime);
+  gst_object_ref_sink (ahead);
+  gst_clock_set_calibration (ahead, 0, 3600 * GST_SECOND, 1, 1);
+  fail_unless_equals_uint64 (gst_rtpcc_clock_get_time (test),
+      123 * GST_MSECOND);
+  for (guint i = 0; i < 2; i++) {
+    /* (the second time round, with the monotonic clock known) */
+    check_clock_time (ahead);
+    check_clock_time (realtime);
+    check_clock_time (sys);
+  }
+  fail_unless_equals_uint64 (gst_rtpcc_clock_get_time (test),
+      123 * GST_MSECOND);
+  gst_object_unref (sys);
+  gst_object_unref (ahead);
+  gst_object_unref (realtime);
+  gst_object_unref (test);
 }
 
 GST_END_TEST;
@@ -958,6 +1005,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_encoder_produced_counts);
   tcase_add_test (tc, test_encoder_loop_real);
   tcase_add_test (tc, test_timed_task_time);
+  tcase_add_test (tc, test_clock_time);
   tcase_add_test (tc, test_sender_props);
   return s;
 }
