@@ -72,6 +72,7 @@ struct _GstFecDec
   RtpccFecDecoder *dec;
   GstSegment segment;
   RtpccTime last_now;
+  GstRtpccClockCache clock_cache;       /* object lock */
   GstClockTime last_pts;
   gboolean announce;            /* the deadline goes downstream (again) */
 
@@ -125,8 +126,8 @@ reset_decoder (GstFecDec * self)
 static RtpccTime
 get_now (GstFecDec * self, GstBuffer * buf)
 {
-  return gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
-      &self->last_now);
+  return gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache,
+      &self->segment, buf, &self->last_now);
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). @in
@@ -406,6 +407,7 @@ gst_fec_dec_finalize (GObject * object)
 
   rtpcc_fec_decoder_free (self->dec);
   gst_rtpcc_timed_task_clear (&self->task);
+  gst_rtpcc_clock_cache_clear (&self->clock_cache);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
