@@ -289,15 +289,14 @@ static GstEvent *
 gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
     RtpccTime now, guint32 ssrc)
 {
-  RtpccPlayoutStats st;
+  RtpccTime target = rtpcc_playout_get_target_delay (self->playout);
   RtpccPlayoutDjb d;
   GstRtpccPlayoutState ev;
   gboolean adaptive = self->config.mode != RTPCC_PLAYOUT_MODE_FIXED;
 
-  rtpcc_playout_get_stats (self->playout, &st);
-  rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive,
-      st.target_delay, adaptive ? MAX (self->config.max_delay,
-          self->config.min_delay) : st.target_delay);
+  rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive, target,
+      adaptive ? MAX (self->config.max_delay, self->config.min_delay) :
+      target);
   if (!rtpcc_playout_djb_meter_due (&self->djb_meter, now, &d))
     return NULL;
 #define T(x) ((x) == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (GstClockTime) (x))
