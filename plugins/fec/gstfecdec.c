@@ -321,6 +321,17 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
+/* Upstream events (playoutbuffer's "rtpcc-playout-state" several times a
+ * second, "rtpcc-discard", QoS, latency) go to the one sink pad, without
+ * the default handler's iteration over the internal links. */
+static gboolean
+gst_fec_dec_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstFecDec *self = GST_FEC_DEC (parent);
+
+  return gst_pad_push_event (self->sinkpad, event);
+}
+
 static GstStructure *
 make_stats (GstFecDec * self)
 {
@@ -504,6 +515,7 @@ gst_fec_dec_init (GstFecDec * self)
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_activatemode_function (self->srcpad,
       gst_fec_dec_src_activate_mode);
+  gst_pad_set_event_function (self->srcpad, gst_fec_dec_src_event);
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
   /* without a clock "now" is the buffers' running time: nothing to time */
