@@ -126,7 +126,7 @@ reset_decoder (GstFecDec * self)
 static RtpccTime
 get_now (GstFecDec * self, GstBuffer * buf)
 {
-  return gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache,
+  return gst_rtpcc_now (GST_ELEMENT_CAST (self), &self->clock_cache,
       &self->segment, buf, &self->last_now);
 }
 
@@ -187,7 +187,7 @@ push_repaired (GstFecDec * self, GQueue * repaired)
 static GstFlowReturn
 gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
-  GstFecDec *self = GST_FEC_DEC (parent);
+  GstFecDec *self = GST_FEC_DEC_CAST (parent);
   GstFecOut out = GST_FEC_OUT_INIT;
   GQueue repaired = G_QUEUE_INIT;
   GstEvent *window = NULL;
@@ -327,7 +327,7 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
 static gboolean
 gst_fec_dec_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
-  GstFecDec *self = GST_FEC_DEC (parent);
+  GstFecDec *self = GST_FEC_DEC_CAST (parent);
 
   return gst_pad_push_event (self->sinkpad, event);
 }

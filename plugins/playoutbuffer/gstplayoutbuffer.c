@@ -314,7 +314,7 @@ gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
 static GstFlowReturn
 gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 {
-  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER_CAST (parent);
   SinkPadData *pdata = gst_pad_get_element_private (pad);
   RtpccPlayoutVerdict verdict;
   RtpccPlayoutRtp rtp;
@@ -563,7 +563,7 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
 static void
 gst_playout_buffer_loop (gpointer user_data)
 {
-  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (user_data);
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER_CAST (user_data);
   GstBuffer *buffer = NULL;
   GstFlowReturn ret;
   RtpccTime due = 0, now;
