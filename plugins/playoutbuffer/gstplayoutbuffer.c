@@ -45,6 +45,7 @@
 
 #include "gstplayoutbufferpriv.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccmap.h"
 
 GST_DEBUG_CATEGORY (gst_playout_buffer_debug);
 
@@ -325,7 +326,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   gboolean valid;
 
   /* the library reads the header (bounds-checked, fuzzed) */
-  valid = gst_buffer_map (buffer, &map, GST_MAP_READ);
+  valid = gst_rtpcc_buffer_map_read (buffer, &map);
   if (valid) {
     valid = rtpcc_playout_read_rtp (map.data, map.size, &rtp);
     gst_buffer_unmap (buffer, &map);
