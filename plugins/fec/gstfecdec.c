@@ -132,13 +132,14 @@ get_now (GstFecDec * self, GstBuffer * buf)
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). @in
- * (mapped as @in_map), if any, is the buffer just pushed. Each packet
+ * (mapped as @in_map), if any, is the buffer just pushed, which the
+ * decoder stored as @in_stored (if it did). Each packet
  * rebuilt adds an "rtpcc-repaired" event to @repaired, for rtpccsrc
  * upstream: the receiver reports it received after repair (RFC 5725).
  * One per packet rebuilt, so never more than the packets lost. */
 static void
 collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
-    const GstMapInfo * in_map, GQueue * repaired)
+    const GstMapInfo * in_map, GBytes * in_stored, GQueue * repaired)
 {
   GBytes *b;
   gboolean rec;
@@ -149,8 +150,8 @@ collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
     const guint8 *data = g_bytes_get_data (b, &len);
     GstBuffer *buf;
 
-    if (in && !rec && len == in_map->size
-        && memcmp (data, in_map->data, len) == 0) {
+    if (in && !rec && (b == in_stored || (len == in_map->size
+                && memcmp (data, in_map->data, len) == 0))) {
       /* the packet just pushed, released at once (the usual case): the
        * input buffer goes on, rather than a new one around the
        * decoder's copy */
@@ -218,7 +219,8 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, &out, buf, &map, &repaired);
+  collect (self, now, &out, buf, &map,
+      rtpcc_fec_decoder_last_stored (self->dec), &repaired);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -249,7 +251,7 @@ dec_release (gpointer data)
 
   g_mutex_lock (&self->lock);
   if (!self->task.flushing)
-    collect (self, get_now (self, NULL), &out, NULL, NULL, &repaired);
+    collect (self, get_now (self, NULL), &out, NULL, NULL, NULL, &repaired);
   g_mutex_unlock (&self->lock);
   push_repaired (self, &repaired);
   return gst_fec_out_push (self->srcpad, &out);
@@ -300,7 +302,8 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL, &repaired);
+      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL, NULL,
+          &repaired);
       g_mutex_unlock (&self->lock);
       push_repaired (self, &repaired);
       gst_fec_out_push (self->srcpad, &out);
