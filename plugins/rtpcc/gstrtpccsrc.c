@@ -299,7 +299,7 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
    * unchanged (the merge is by the media seq; depayloaders skip header
    * extensions). An RTX packet carries its original's element: it is
    * not this path's next FSSN, it is accounted on its own SSRC's seq. */
-  if (mprtp_id > 0 && !is_rtx
+  if (mprtp_id > 0 && !is_rtx && (data[0] & 0x10) /* X: an extension */
       && rtpcc_mprtp_read_subflow (data, n, (guint8) mprtp_id, &sf)) {
     guint slot = info.seq & 1023;
     self->mprtp_map_seq[slot] = info.seq;
