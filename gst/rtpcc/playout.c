@@ -634,6 +634,12 @@ rtpcc_playout_pop_any (RtpccPlayout * p, guint16 * seq)
   return release_head (p, seq);
 }
 
+RtpccTime
+rtpcc_playout_get_target_delay (RtpccPlayout * p)
+{
+  return (RtpccTime) llround (clamp_target (p, p->target));
+}
+
 void
 rtpcc_playout_get_stats (RtpccPlayout * p, RtpccPlayoutStats * stats)
 {
@@ -641,7 +647,7 @@ rtpcc_playout_get_stats (RtpccPlayout * p, RtpccPlayoutStats * stats)
   gdouble fastest = G_MAXDOUBLE;
 
   *stats = p->stats;
-  stats->target_delay = (RtpccTime) llround (clamp_target (p, p->target));
+  stats->target_delay = rtpcc_playout_get_target_delay (p);
   stats->fec_window = fec_window (p);
   stats->jitter_percentile = (RtpccTime) llround (p->raw);
   stats->drift_ppm = p->drift.slope * 1e6;

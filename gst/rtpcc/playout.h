@@ -238,6 +238,8 @@ gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
 /* The playout offset (due time − media time) in force at @now. */
 RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
 void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
+/* The stats' target_delay alone (what the buffer samples per packet). */
+RtpccTime rtpcc_playout_get_target_delay (RtpccPlayout * playout);
 
 /* The de-jitter buffer's state as RFC 7005 §3.1 reports it, for the
  * receiver's XR De-Jitter Buffer Metrics block

@@ -152,43 +152,77 @@ gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
   return TRUE;
 }
 
+/* The playout-state names as quarks: the event goes several times a
+ * second, and naming a field by its string is a quark lookup (a locked
+ * hash table) every time. */
+typedef struct
+{
+  GQuark name, ssrc, adaptive, nominal, maximum, high_water, low_water;
+} PlayoutStateQuarks;
+
+static const PlayoutStateQuarks *
+playout_state_quarks (void)
+{
+  static PlayoutStateQuarks q;
+  static gsize init = 0;
+
+  if (g_once_init_enter (&init)) {
+    q.name = g_quark_from_static_string (GST_RTPCC_PLAYOUT_STATE_NAME);
+    q.ssrc = g_quark_from_static_string ("ssrc");
+    q.adaptive = g_quark_from_static_string ("adaptive");
+    q.nominal = g_quark_from_static_string ("nominal");
+    q.maximum = g_quark_from_static_string ("maximum");
+    q.high_water = g_quark_from_static_string ("high-water");
+    q.low_water = g_quark_from_static_string ("low-water");
+    g_once_init_leave (&init, 1);
+  }
+  return &q;
+}
+
 GstEvent *
 gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState * st)
 {
+  const PlayoutStateQuarks *q = playout_state_quarks ();
+
   return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
-      gst_structure_new (GST_RTPCC_PLAYOUT_STATE_NAME,
-          "ssrc", G_TYPE_UINT, (guint) st->ssrc,
-          "adaptive", G_TYPE_BOOLEAN, st->adaptive,
-          "nominal", G_TYPE_UINT64, (guint64) st->nominal,
-          "maximum", G_TYPE_UINT64, (guint64) st->maximum,
-          "high-water", G_TYPE_UINT64, (guint64) st->high_water,
-          "low-water", G_TYPE_UINT64, (guint64) st->low_water, NULL));
+      gst_structure_new_id (q->name,
+          q->ssrc, G_TYPE_UINT, (guint) st->ssrc,
+          q->adaptive, G_TYPE_BOOLEAN, st->adaptive,
+          q->nominal, G_TYPE_UINT64, (guint64) st->nominal,
+          q->maximum, G_TYPE_UINT64, (guint64) st->maximum,
+          q->high_water, G_TYPE_UINT64, (guint64) st->high_water,
+          q->low_water, G_TYPE_UINT64, (guint64) st->low_water, NULL));
 }
 
 gboolean
 gst_rtpcc_playout_state_event_is (GstEvent * event)
 {
+  const GstStructure *s;
+
   return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_UPSTREAM
-      && gst_event_has_name (event, GST_RTPCC_PLAYOUT_STATE_NAME);
+      && (s = gst_event_get_structure (event)) != NULL
+      && gst_structure_get_name_id (s) == playout_state_quarks ()->name;
 }
 
 /* An optional time field: NONE if missing or NONE; FALSE if of another
  * type or over GST_RTPCC_PLAYOUT_STATE_MAX. */
 static gboolean
-get_opt_time (const GstStructure * s, const gchar * field, GstClockTime * t)
+get_opt_time (const GstStructure * s, GQuark field, GstClockTime * t)
 {
-  guint64 v;
+  const GValue *v = gst_structure_id_get_value (s, field);
+  guint64 u;
 
   *t = GST_CLOCK_TIME_NONE;
-  if (!gst_structure_has_field (s, field))
+  if (v == NULL)
     return TRUE;
-  if (!gst_structure_get_uint64 (s, field, &v))
+  if (G_VALUE_TYPE (v) != G_TYPE_UINT64)
     return FALSE;
-  if (v == GST_CLOCK_TIME_NONE)
+  u = g_value_get_uint64 (v);
+  if (u == GST_CLOCK_TIME_NONE)
     return TRUE;
-  if (v > GST_RTPCC_PLAYOUT_STATE_MAX)
+  if (u > GST_RTPCC_PLAYOUT_STATE_MAX)
     return FALSE;
-  *t = v;
+  *t = u;
   return TRUE;
 }
 
@@ -196,18 +230,20 @@ gboolean
 gst_rtpcc_playout_state_event_parse (GstEvent * event,
     GstRtpccPlayoutState * out)
 {
+  const PlayoutStateQuarks *q = playout_state_quarks ();
   GstRtpccPlayoutState st = { 0, };
   const GstStructure *s;
-  guint ssrc;
+  const GValue *v;
 
   if (!gst_rtpcc_playout_state_event_is (event))
     return FALSE;
   s = gst_event_get_structure (event);
-  if (!gst_structure_get_uint (s, "ssrc", &ssrc)
-      || !get_opt_time (s, "nominal", &st.nominal)
-      || !get_opt_time (s, "maximum", &st.maximum)
-      || !get_opt_time (s, "high-water", &st.high_water)
-      || !get_opt_time (s, "low-water", &st.low_water))
+  v = gst_structure_id_get_value (s, q->ssrc);
+  if (v == NULL || G_VALUE_TYPE (v) != G_TYPE_UINT
+      || !get_opt_time (s, q->nominal, &st.nominal)
+      || !get_opt_time (s, q->maximum, &st.maximum)
+      || !get_opt_time (s, q->high_water, &st.high_water)
+      || !get_opt_time (s, q->low_water, &st.low_water))
     return FALSE;
   if (!GST_CLOCK_TIME_IS_VALID (st.nominal)
       || (GST_CLOCK_TIME_IS_VALID (st.maximum) && st.nominal > st.maximum)
@@ -215,10 +251,13 @@ gst_rtpcc_playout_state_event_parse (GstEvent * event,
           && GST_CLOCK_TIME_IS_VALID (st.low_water)
           && st.low_water > st.high_water))
     return FALSE;
-  if (gst_structure_has_field (s, "adaptive")
-      && !gst_structure_get_boolean (s, "adaptive", &st.adaptive))
-    return FALSE;
-  st.ssrc = ssrc;
+  st.ssrc = g_value_get_uint (v);
+  v = gst_structure_id_get_value (s, q->adaptive);
+  if (v != NULL) {
+    if (G_VALUE_TYPE (v) != G_TYPE_BOOLEAN)
+      return FALSE;
+    st.adaptive = g_value_get_boolean (v);
+  }
   *out = st;
   return TRUE;
 }

@@ -6,11 +6,10 @@
 #endif
 
 #include "gstrtpccnow.h"
-#include "gstrtpccclocktime.h"
 
 RtpccTime
-gst_rtpcc_now (GstElement * element, const GstSegment * segment,
-    GstBuffer * buf, RtpccTime * last_now)
+gst_rtpcc_now (GstElement * element, GstRtpccClockCache * cache,
+    const GstSegment * segment, GstBuffer * buf, RtpccTime * last_now)
 {
   RtpccTime now = *last_now;
   gboolean have_clock;
@@ -18,7 +17,7 @@ gst_rtpcc_now (GstElement * element, const GstSegment * segment,
   GST_OBJECT_LOCK (element);
   have_clock = element->clock != NULL;
   if (have_clock) {
-    GstClockTime t = gst_rtpcc_clock_get_time (element->clock);
+    GstClockTime t = gst_rtpcc_clock_cache_get_time (cache, element->clock);
     GstClockTime base = (GstClockTime) element->base_time;
 
     if (GST_CLOCK_TIME_IS_VALID (t) && t >= base)

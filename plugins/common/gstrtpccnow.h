@@ -11,12 +11,16 @@
 #include <gst/gst.h>
 #include <rtpcc/common.h>
 
+#include "gstrtpccclock.h"
+
 G_BEGIN_DECLS
 
 /* @segment and @buf (may be NULL) give the buffer's running time when the
- * element has no clock; *@last_now (updated) is the floor. */
-RtpccTime gst_rtpcc_now (GstElement * element, const GstSegment * segment,
-    GstBuffer * buf, RtpccTime * last_now);
+ * element has no clock; *@last_now (updated) is the floor. @cache
+ * (gstrtpccclock.h) remembers whether the element's clock can be read as
+ * CLOCK_MONOTONIC; the element's object lock guards it. */
+RtpccTime gst_rtpcc_now (GstElement * element, GstRtpccClockCache * cache,
+    const GstSegment * segment, GstBuffer * buf, RtpccTime * last_now);
 
 G_END_DECLS
 

@@ -6,7 +6,6 @@
 #endif
 
 #include "gstrtpcctimedtask.h"
-#include "gstrtpccclocktime.h"
 
 void
 gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
@@ -22,6 +21,8 @@ gst_rtpcc_timed_task_init (GstRtpccTimedTask * task, GstElement * element,
   task->sleeps_until = RTPCC_TIME_NONE;
   task->flushing = TRUE;
   task->system_clock = system_clock;
+  task->clock_cache.clock = NULL;
+  task->clock_cache.monotonic = FALSE;
 }
 
 static void
@@ -38,6 +39,7 @@ gst_rtpcc_timed_task_clear (GstRtpccTimedTask * task)
 {
   g_cond_clear (&task->cond);
   drop_spare (task);
+  gst_rtpcc_clock_cache_clear (&task->clock_cache);
 }
 
 RtpccTime
@@ -53,7 +55,7 @@ gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
   base = element->base_time;
   have_clock = element->clock != NULL;
   if (have_clock)
-    t = gst_rtpcc_clock_get_time (element->clock);
+    t = gst_rtpcc_clock_cache_get_time (&task->clock_cache, element->clock);
   GST_OBJECT_UNLOCK (element);
   if (!have_clock) {
     GstClock *clock;
@@ -61,7 +63,7 @@ gst_rtpcc_timed_task_now (GstRtpccTimedTask * task)
     if (!task->system_clock)
       return RTPCC_TIME_NONE;
     clock = gst_system_clock_obtain ();
-    t = gst_rtpcc_clock_get_time (clock);
+    t = gst_clock_get_time (clock);
     gst_object_unref (clock);
   }
   if (!GST_CLOCK_TIME_IS_VALID (t) || t < base)
@@ -88,7 +90,7 @@ gboolean
 gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
 {
   GstClock *clock = NULL;
-  GstClockTime target, base_time = 0;
+  GstClockTime target, base_time = 0, now = GST_CLOCK_TIME_NONE;
   GstClockID id;
 
   if (task->flushing)
@@ -96,10 +98,29 @@ gst_rtpcc_timed_task_wait (GstRtpccTimedTask * task, RtpccTime until)
   if (until != RTPCC_TIME_INFINITE) {
     /* clock and base time under one object lock (a wait per packet) */
     GST_OBJECT_LOCK (task->element);
-    if (task->element->clock)
-      clock = gst_object_ref (task->element->clock);
     base_time = task->element->base_time;
+    if (task->element->clock) {
+      now = gst_rtpcc_clock_cache_get_time (&task->clock_cache,
+          task->element->clock);
+      if (!task->clock_cache.monotonic)
+        clock = gst_object_ref (task->element->clock);
+    }
     GST_OBJECT_UNLOCK (task->element);
+    if (GST_CLOCK_TIME_IS_VALID (now) && clock == NULL) {
+      /* the monotonic system clock: the task's condition variable waits
+       * on CLOCK_MONOTONIC, without a clock entry to arm and unschedule
+       * (a wait per packet); a kick signals the condition */
+      target = base_time + (GstClockTime) MAX (until, 0);
+      if (now >= target)
+        return TRUE;
+      task->sleeps_until = until;
+      /* g_cond_wait_until() counts in µs of g_get_monotonic_time(),
+       * CLOCK_MONOTONIC: rounded up, never early */
+      g_cond_wait_until (&task->cond, task->lock,
+          (gint64) ((target + GST_USECOND - 1) / GST_USECOND));
+      task->sleeps_until = RTPCC_TIME_NONE;
+      return FALSE;
+    }
     if (clock == NULL && task->system_clock)
       clock = gst_system_clock_obtain ();
   }

@@ -19,6 +19,8 @@
 #include <gst/gst.h>
 #include <rtpcc/common.h>
 
+#include "gstrtpccclock.h"
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -39,6 +41,8 @@ typedef struct
   gboolean flushing;
   gboolean system_clock;        /* no element clock: time on the system
                                  * clock (else sleep until woken) */
+  GstRtpccClockCache clock_cache;       /* the element's clock: guarded by
+                                         * its object lock */
 } GstRtpccTimedTask;
 
 /* @system_clock: without an element clock, time on the system clock

@@ -47,6 +47,8 @@ GType gst_fec_dec_mode_get_type (void);
 G_DECLARE_FINAL_TYPE (GstFecEnc, gst_fec_enc, GST, FEC_ENC, GstElement)
 #define GST_TYPE_FEC_DEC (gst_fec_dec_get_type ())
 G_DECLARE_FINAL_TYPE (GstFecDec, gst_fec_dec, GST, FEC_DEC, GstElement)
+/* unchecked, for the per-packet paths */
+#define GST_FEC_DEC_CAST(obj) ((GstFecDec *) (obj))
 
 /* What one step releases, in order: usually one buffer, pushed alone (a
  * buffer list per packet, which downstream without a chain_list function

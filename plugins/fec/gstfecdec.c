@@ -38,6 +38,7 @@
 
 #include "gstfec.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccmap.h"
 #include "gstrtpccnow.h"
 #include "gstrtpcctimedtask.h"
 
@@ -72,6 +73,7 @@ struct _GstFecDec
   RtpccFecDecoder *dec;
   GstSegment segment;
   RtpccTime last_now;
+  GstRtpccClockCache clock_cache;       /* object lock */
   GstClockTime last_pts;
   gboolean announce;            /* the deadline goes downstream (again) */
 
@@ -125,18 +127,19 @@ reset_decoder (GstFecDec * self)
 static RtpccTime
 get_now (GstFecDec * self, GstBuffer * buf)
 {
-  return gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
-      &self->last_now);
+  return gst_rtpcc_now (GST_ELEMENT_CAST (self), &self->clock_cache,
+      &self->segment, buf, &self->last_now);
 }
 
 /* Everything the decoder releases at @now, as buffers (lock held). @in
- * (mapped as @in_map), if any, is the buffer just pushed. Each packet
+ * (mapped as @in_map), if any, is the buffer just pushed, which the
+ * decoder stored as @in_stored (if it did). Each packet
  * rebuilt adds an "rtpcc-repaired" event to @repaired, for rtpccsrc
  * upstream: the receiver reports it received after repair (RFC 5725).
  * One per packet rebuilt, so never more than the packets lost. */
 static void
 collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
-    const GstMapInfo * in_map, GQueue * repaired)
+    const GstMapInfo * in_map, GBytes * in_stored, GQueue * repaired)
 {
   GBytes *b;
   gboolean rec;
@@ -147,8 +150,8 @@ collect (GstFecDec * self, RtpccTime now, GstFecOut * out, GstBuffer * in,
     const guint8 *data = g_bytes_get_data (b, &len);
     GstBuffer *buf;
 
-    if (in && !rec && len == in_map->size
-        && memcmp (data, in_map->data, len) == 0) {
+    if (in && !rec && (b == in_stored || (len == in_map->size
+                && memcmp (data, in_map->data, len) == 0))) {
       /* the packet just pushed, released at once (the usual case): the
        * input buffer goes on, rather than a new one around the
        * decoder's copy */
@@ -186,7 +189,7 @@ push_repaired (GstFecDec * self, GQueue * repaired)
 static GstFlowReturn
 gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
-  GstFecDec *self = GST_FEC_DEC (parent);
+  GstFecDec *self = GST_FEC_DEC_CAST (parent);
   GstFecOut out = GST_FEC_OUT_INIT;
   GQueue repaired = G_QUEUE_INIT;
   GstEvent *window = NULL;
@@ -194,7 +197,7 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   RtpccFecInput r;
   RtpccTime now;
 
-  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+  if (!gst_rtpcc_buffer_map_read (buf, &map)) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
@@ -216,7 +219,8 @@ gst_fec_dec_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   } else if (r == RTPCC_FEC_INPUT_FEC_CORRUPT) {
     GST_LOG_OBJECT (self, "dropped a malformed FEC packet");
   }
-  collect (self, now, &out, buf, &map, &repaired);
+  collect (self, now, &out, buf, &map,
+      rtpcc_fec_decoder_last_stored (self->dec), &repaired);
   /* a new hole may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_decoder_next_timeout (self->dec));
@@ -247,7 +251,7 @@ dec_release (gpointer data)
 
   g_mutex_lock (&self->lock);
   if (!self->task.flushing)
-    collect (self, get_now (self, NULL), &out, NULL, NULL, &repaired);
+    collect (self, get_now (self, NULL), &out, NULL, NULL, NULL, &repaired);
   g_mutex_unlock (&self->lock);
   push_repaired (self, &repaired);
   return gst_fec_out_push (self->srcpad, &out);
@@ -298,7 +302,8 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
 
       /* nothing more will arrive: every hole is final */
       g_mutex_lock (&self->lock);
-      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL, &repaired);
+      collect (self, RTPCC_TIME_INFINITE, &out, NULL, NULL, NULL,
+          &repaired);
       g_mutex_unlock (&self->lock);
       push_repaired (self, &repaired);
       gst_fec_out_push (self->srcpad, &out);
@@ -318,6 +323,17 @@ gst_fec_dec_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       break;
   }
   return gst_pad_event_default (pad, parent, event);
+}
+
+/* Upstream events (playoutbuffer's "rtpcc-playout-state" several times a
+ * second, "rtpcc-discard", QoS, latency) go to the one sink pad, without
+ * the default handler's iteration over the internal links. */
+static gboolean
+gst_fec_dec_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstFecDec *self = GST_FEC_DEC_CAST (parent);
+
+  return gst_pad_push_event (self->sinkpad, event);
 }
 
 static GstStructure *
@@ -406,6 +422,7 @@ gst_fec_dec_finalize (GObject * object)
 
   rtpcc_fec_decoder_free (self->dec);
   gst_rtpcc_timed_task_clear (&self->task);
+  gst_rtpcc_clock_cache_clear (&self->clock_cache);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -502,6 +519,7 @@ gst_fec_dec_init (GstFecDec * self)
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_activatemode_function (self->srcpad,
       gst_fec_dec_src_activate_mode);
+  gst_pad_set_event_function (self->srcpad, gst_fec_dec_src_event);
   GST_PAD_SET_PROXY_CAPS (self->srcpad);
   gst_element_add_pad (GST_ELEMENT (self), self->srcpad);
   /* without a clock "now" is the buffers' running time: nothing to time */

@@ -83,6 +83,7 @@ struct _GstFecEnc
   RtpccFecEncoder *enc;
   GstSegment segment;
   RtpccTime last_now;
+  GstRtpccClockCache clock_cache;       /* object lock */
   RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
   guint64 target_events;
 
@@ -122,8 +123,8 @@ gst_fec_enc_scheme_get_type (void)
 static RtpccTime
 get_now (GstFecEnc * self, GstBuffer * buf)
 {
-  return gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
-      &self->last_now);
+  return gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache,
+      &self->segment, buf, &self->last_now);
 }
 
 /* Queued FEC packets as buffers (lock held). */
@@ -487,6 +488,7 @@ gst_fec_enc_finalize (GObject * object)
   rtpcc_rate_window_clear (&self->fec_window);
   rtpcc_rate_window_clear (&self->media_window);
   gst_rtpcc_timed_task_clear (&self->task);
+  gst_rtpcc_clock_cache_clear (&self->clock_cache);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

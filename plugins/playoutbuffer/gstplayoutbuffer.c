@@ -45,6 +45,7 @@
 
 #include "gstplayoutbufferpriv.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccmap.h"
 
 GST_DEBUG_CATEGORY (gst_playout_buffer_debug);
 
@@ -289,15 +290,14 @@ static GstEvent *
 gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
     RtpccTime now, guint32 ssrc)
 {
-  RtpccPlayoutStats st;
+  RtpccTime target = rtpcc_playout_get_target_delay (self->playout);
   RtpccPlayoutDjb d;
   GstRtpccPlayoutState ev;
   gboolean adaptive = self->config.mode != RTPCC_PLAYOUT_MODE_FIXED;
 
-  rtpcc_playout_get_stats (self->playout, &st);
-  rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive,
-      st.target_delay, adaptive ? MAX (self->config.max_delay,
-          self->config.min_delay) : st.target_delay);
+  rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive, target,
+      adaptive ? MAX (self->config.max_delay, self->config.min_delay) :
+      target);
   if (!rtpcc_playout_djb_meter_due (&self->djb_meter, now, &d))
     return NULL;
 #define T(x) ((x) == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (GstClockTime) (x))
@@ -315,7 +315,7 @@ gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
 static GstFlowReturn
 gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
 {
-  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER_CAST (parent);
   SinkPadData *pdata = gst_pad_get_element_private (pad);
   RtpccPlayoutVerdict verdict;
   RtpccPlayoutRtp rtp;
@@ -326,7 +326,7 @@ gst_playout_buffer_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
   gboolean valid;
 
   /* the library reads the header (bounds-checked, fuzzed) */
-  valid = gst_buffer_map (buffer, &map, GST_MAP_READ);
+  valid = gst_rtpcc_buffer_map_read (buffer, &map);
   if (valid) {
     valid = rtpcc_playout_read_rtp (map.data, map.size, &rtp);
     gst_buffer_unmap (buffer, &map);
@@ -564,7 +564,7 @@ gst_playout_buffer_sink_event (GstPad * pad, GstObject * parent,
 static void
 gst_playout_buffer_loop (gpointer user_data)
 {
-  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (user_data);
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER_CAST (user_data);
   GstBuffer *buffer = NULL;
   GstFlowReturn ret;
   RtpccTime due = 0, now;

@@ -34,6 +34,8 @@ GType gst_playout_buffer_mode_get_type (void);
 #define GST_TYPE_PLAYOUT_BUFFER (gst_playout_buffer_get_type ())
 G_DECLARE_FINAL_TYPE (GstPlayoutBuffer, gst_playout_buffer, GST,
     PLAYOUT_BUFFER, GstElement)
+/* unchecked, for the per-packet paths */
+#define GST_PLAYOUT_BUFFER_CAST(obj) ((GstPlayoutBuffer *) (obj))
 
 GST_ELEMENT_REGISTER_DECLARE (playoutbuffer);
 

@@ -229,7 +229,8 @@ apply_encoder (GstMprtpSched * self, guint64 media)
   if (ec != GST_RTPCC_ENCODER_CONTROL_AUTO)
     return;
   g_mutex_lock (&self->lock);
-  now = gst_rtpcc_now (GST_ELEMENT (self), NULL, NULL, &self->last_now);
+  now = gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache, NULL, NULL,
+      &self->last_now);
   g_mutex_unlock (&self->lock);
   /* the setter is used by this element's streaming thread and the
    * sinks' threads (via src_event): serialised */
@@ -357,8 +358,8 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   GST_OBJECT_UNLOCK (self);
 
   g_mutex_lock (&self->lock);
-  now = gst_rtpcc_now (GST_ELEMENT (self), &self->segment, buf,
-      &self->last_now);
+  now = gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache,
+      &self->segment, buf, &self->last_now);
   if (!self->sched && !create_sched (self, now)) {
     g_mutex_unlock (&self->lock);
     gst_buffer_unref (buf);
@@ -565,8 +566,8 @@ gst_mprtp_sched_src_event (GstPad * pad, GstObject * parent, GstEvent * event)
   g_mutex_lock (&self->lock);
   p = path_of_pad (self, pad, &pos);
   if (p) {
-    RtpccTime now = self->sched ? gst_rtpcc_now (GST_ELEMENT (self), NULL,
-        NULL, &self->last_now) : RTPCC_TIME_NONE;
+    RtpccTime now = self->sched ? gst_rtpcc_now (GST_ELEMENT (self),
+        &self->clock_cache, NULL, NULL, &self->last_now) : RTPCC_TIME_NONE;
 
     rtpcc_mprtp_path_sender_set_target (&p->sender, self->sched, pos, now,
         t.target_bitrate, t.media_bitrate, GST_CLOCK_TIME_IS_VALID (t.rtt) ?
@@ -733,6 +734,7 @@ gst_mprtp_sched_finalize (GObject * object)
   gst_mprtp_sched_rtx_finalize (self);
   g_ptr_array_unref (self->paths);
   gst_rtpcc_encoder_setter_clear (&self->encoder);
+  gst_rtpcc_clock_cache_clear (&self->clock_cache);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->encoder_lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);

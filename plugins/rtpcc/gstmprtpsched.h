@@ -5,6 +5,7 @@
 #include <gst/gst.h>
 #include <rtpcc/mprtp/sched.h>
 #include <rtpcc/mprtp/pathsender.h>
+#include "gstrtpccclock.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpccsink.h"
 
@@ -47,6 +48,7 @@ struct _GstMprtpSched
   RtpccMprtpSched *sched;       /* from the first buffer on */
   GstSegment segment;
   RtpccTime last_now;
+  GstRtpccClockCache clock_cache;       /* object lock */
   RtpccTime last_poll, last_interval;
   gboolean seen_delta;          /* the payloader marks delta units */
   guint64 published_rate;

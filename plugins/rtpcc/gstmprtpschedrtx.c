@@ -109,7 +109,8 @@ route (GstMprtpSched * self, GstPad * pad, guint16 seq, guint size,
     self->rtx_unknown++;
     return -1;
   }
-  now = gst_rtpcc_now (GST_ELEMENT (self), NULL, NULL, &self->last_now);
+  now = gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache, NULL, NULL,
+      &self->last_now);
   via = rtpcc_mprtp_sched_route_rtx (self->sched, pos, now, size);
   if (via >= 0)
     GST_LOG_OBJECT (self, "repair of seq %u lost on subflow %u: on subflow "

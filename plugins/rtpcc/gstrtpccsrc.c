@@ -299,7 +299,7 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
    * unchanged (the merge is by the media seq; depayloaders skip header
    * extensions). An RTX packet carries its original's element: it is
    * not this path's next FSSN, it is accounted on its own SSRC's seq. */
-  if (mprtp_id > 0 && !is_rtx
+  if (mprtp_id > 0 && !is_rtx && (data[0] & 0x10) /* X: an extension */
       && rtpcc_mprtp_read_subflow (data, n, (guint8) mprtp_id, &sf)) {
     guint slot = info.seq & 1023;
     self->mprtp_map_seq[slot] = info.seq;
@@ -418,7 +418,7 @@ feed_xr (GstRtpccSrc * self)
 static GstFlowReturn
 gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
-  GstRtpccSrc *self = GST_RTPCC_SRC (psrc);
+  GstRtpccSrc *self = GST_RTPCC_SRC_CAST (psrc);
   guint8 *data = self->recv_buf;
   guint8 fb[1500];
   GstFlowReturn ret = GST_FLOW_OK;
@@ -473,13 +473,13 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     }
     g_mutex_unlock (&self->lock);
 
-    fds[0].fd = g_socket_get_fd (self->socket);
+    fds[0].fd = self->fd;
     fds[0].events = POLLIN;
     fds[1].fd = self->wakeup_fd;
     fds[1].events = POLLIN;
     fds[0].revents = fds[1].revents = 0;
-    if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT (self), fds, 2, 1,
-            next) < 0 && errno != EINTR) {
+    if (rtpcc_timebase_wait (&self->timebase, GST_OBJECT_CAST (self), fds, 2,
+            1, next) < 0 && errno != EINTR) {
       GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
           ("poll failed: %s", g_strerror (errno)));
       ret = GST_FLOW_ERROR;
@@ -567,7 +567,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   }
   g_object_unref (bind_addr);
   g_socket_set_blocking (self->socket, FALSE);
-  rtpcc_socket_report_drops (g_socket_get_fd (self->socket));
+  self->fd = g_socket_get_fd (self->socket);
+  rtpcc_socket_report_drops (self->fd);
   self->kernel_drops = 0;
   if (self->buffer_size)
     g_socket_set_option (self->socket, SOL_SOCKET, SO_RCVBUF,
@@ -1486,6 +1487,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->xr_blocks = DEFAULT_XR_BLOCKS;
   self->fec_pt = DEFAULT_FEC_PT;
+  self->fd = -1;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   /* one receive buffer for the element's life, not one per datagram */
   self->recv_buf = g_malloc (MAX_DATAGRAM);

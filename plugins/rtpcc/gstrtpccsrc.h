@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_RTPCC_SRC (gst_rtpcc_src_get_type ())
 G_DECLARE_FINAL_TYPE (GstRtpccSrc, gst_rtpcc_src, GST, RTPCC_SRC, GstPushSrc)
+/* unchecked, for the per-packet paths */
+#define GST_RTPCC_SRC_CAST(obj) ((GstRtpccSrc *) (obj))
 
 struct _GstRtpccSrc
 {
@@ -59,6 +61,7 @@ struct _GstRtpccSrc
   guint8 *repair_view_buf;      /* MPRTP: a packet as its path's repair
                                  * sees it, numbered by FSSN */
   GSocket *socket;
+  gint fd;                      /* the socket's descriptor (create) */
   GSocketAddress *peer;         /* the receiver's peer: feedback goes there */
   RtpccAddress peer_key;        /* ... as the library knows it */
   gint wakeup_fd;

@@ -7,6 +7,7 @@
 
 #include "rtpcctimebase.h"
 #include "rtpccutil.h"
+#include "gstrtpccclock.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -31,29 +32,6 @@ rtpcc_timebase_clear (RtpccTimebase * tb)
   g_mutex_clear (&tb->lock);
 }
 
-/* The system clock on CLOCK_MONOTONIC, not slaved or calibrated: its time
- * is CLOCK_MONOTONIC, which the fast path reads (and ppoll() waits on). */
-static gboolean
-is_monotonic (GstClock * clock)
-{
-  GstClockType type = GST_CLOCK_TYPE_REALTIME;
-  GstClockTime internal, external, num, den;
-  GstClock *master;
-
-  if (!GST_IS_SYSTEM_CLOCK (clock))
-    return FALSE;
-  g_object_get (clock, "clock-type", &type, NULL);
-  if (type != GST_CLOCK_TYPE_MONOTONIC)
-    return FALSE;
-  master = gst_clock_get_master (clock);
-  if (master) {
-    gst_object_unref (master);
-    return FALSE;
-  }
-  gst_clock_get_calibration (clock, &internal, &external, &num, &den);
-  return internal == external && num == den;
-}
-
 /* with tb->lock */
 static RtpccTime
 now_locked (RtpccTimebase * tb)
@@ -69,7 +47,7 @@ rtpcc_timebase_set_clock (RtpccTimebase * tb, GstClock * clock)
   RtpccTime now;
   gboolean changed;
 
-  if (clock && is_monotonic (clock))
+  if (clock && gst_rtpcc_clock_is_monotonic (clock))
     clock = NULL;
   g_mutex_lock (&tb->lock);
   changed = clock != tb->clock;

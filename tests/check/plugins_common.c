@@ -7,7 +7,7 @@
 #include "gstrtpccevent.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpcctimedtask.h"
-#include "gstrtpccclocktime.h"
+#include "gstrtpccclock.h"
 #include "gstrtpccsenderprops.h"
 #include <gst/check/gsttestclock.h>
 
@@ -65,15 +65,16 @@ GST_START_TEST (test_timed_task_time)
 
 GST_END_TEST;
 
-/* gst_rtpcc_clock_get_time() gives what gst_clock_get_time() does, for
- * the monotonic system clock it reads directly and for clocks whose time
- * is something else: a test clock, the system clock on the real-time
- * clock, a monotonic one calibrated an hour ahead. */
+/* The cached clock read gives what gst_clock_get_time() does, for the
+ * monotonic system clock it reads directly and for clocks whose time is
+ * something else: a test clock, the system clock on the real-time clock,
+ * a monotonic one calibrated an hour ahead; one cache handed each in turn
+ * decides again for each. */
 static void
-check_clock_time (GstClock * clock)
+check_clock_time (GstRtpccClockCache * cache, GstClock * clock)
 {
   GstClockTime before = gst_clock_get_time (clock);
-  GstClockTime t = gst_rtpcc_clock_get_time (clock);
+  GstClockTime t = gst_rtpcc_clock_cache_get_time (cache, clock);
   GstClockTime after = gst_clock_get_time (clock);
 
   fail_unless (before <= t && t <= after, "%" GST_TIME_FORMAT " not in [%"
@@ -83,6 +84,7 @@ check_clock_time (GstClock * clock)
 
 GST_START_TEST (test_clock_time)
 {
+  GstRtpccClockCache cache = { NULL, FALSE };
   GstClock *test = gst_test_clock_new_with_start_time (123 * GST_MSECOND);
   GstClock *realtime = g_object_new (GST_TYPE_SYSTEM_CLOCK, "clock-type",
       GST_CLOCK_TYPE_REALTIME, NULL);
@@ -93,16 +95,22 @@ GST_START_TEST (test_clock_time)
   gst_object_ref_sink (realtime);
   gst_object_ref_sink (ahead);
   gst_clock_set_calibration (ahead, 0, 3600 * GST_SECOND, 1, 1);
-  fail_unless_equals_uint64 (gst_rtpcc_clock_get_time (test),
+  fail_unless (gst_rtpcc_clock_is_monotonic (sys));
+  fail_if (gst_rtpcc_clock_is_monotonic (ahead));
+  fail_if (gst_rtpcc_clock_is_monotonic (realtime));
+  fail_if (gst_rtpcc_clock_is_monotonic (test));
+  fail_unless_equals_uint64 (gst_rtpcc_clock_cache_get_time (&cache, test),
       123 * GST_MSECOND);
   for (guint i = 0; i < 2; i++) {
     /* (the second time round, with the monotonic clock known) */
-    check_clock_time (ahead);
-    check_clock_time (realtime);
-    check_clock_time (sys);
+    check_clock_time (&cache, ahead);
+    check_clock_time (&cache, realtime);
+    check_clock_time (&cache, sys);
+    check_clock_time (&cache, sys);
   }
-  fail_unless_equals_uint64 (gst_rtpcc_clock_get_time (test),
+  fail_unless_equals_uint64 (gst_rtpcc_clock_cache_get_time (&cache, test),
       123 * GST_MSECOND);
+  gst_rtpcc_clock_cache_clear (&cache);
   gst_object_unref (sys);
   gst_object_unref (ahead);
   gst_object_unref (realtime);

@@ -718,6 +718,86 @@ GST_START_TEST (test_same_recoveries)
 
 GST_END_TEST;
 
+/* rtpcc_fec_decoder_last_stored: the decoder's copy of the packet just
+ * pushed, which pop then returns as the same GBytes; NULL when the push
+ * stored nothing (a duplicate, a malformed FEC packet, a stray of another
+ * SSRC held back). fecdec forwards its input buffer by it. */
+GST_START_TEST (test_last_stored)
+{
+  RtpccFecDecoderConfig cfg;
+  RtpccFecDecoder *dec;
+  RtpccRng rng;
+  GBytes *p10, *p11, *p12, *stray, *stored, *b;
+  const guint8 junk[16] = { 0x80, 127, };
+  gsize len;
+  gconstpointer d;
+
+  rtpcc_rng_init (&rng, 3);
+  rtpcc_fec_decoder_config_init (&cfg);
+  dec = rtpcc_fec_decoder_new (&cfg);
+  fail_unless (rtpcc_fec_decoder_last_stored (dec) == NULL);
+  p10 = make_packet (&rng, SSRC_A, 10, 900);
+  p11 = make_packet (&rng, SSRC_A, 11, 900);
+  p12 = make_packet (&rng, SSRC_A, 12, 1800);
+  stray = make_packet (&rng, SSRC_B, 500, 7);
+
+  /* in order: stored, and out at once as the same bytes object */
+  d = g_bytes_get_data (p10, &len);
+  fail_unless_equals_int (rtpcc_fec_decoder_push_media (dec, d, len, 0),
+      RTPCC_FEC_MEDIA_QUEUED);
+  stored = rtpcc_fec_decoder_last_stored (dec);
+  fail_unless (stored != NULL && g_bytes_equal (stored, p10));
+  b = rtpcc_fec_decoder_pop (dec, 0, NULL);
+  fail_unless (b == stored);
+  g_bytes_unref (b);
+
+  /* after a hole: stored, held */
+  d = g_bytes_get_data (p12, &len);
+  rtpcc_fec_decoder_push_media (dec, d, len, 1);
+  stored = rtpcc_fec_decoder_last_stored (dec);
+  fail_unless (stored != NULL && g_bytes_equal (stored, p12));
+  fail_unless (rtpcc_fec_decoder_pop (dec, 1, NULL) == NULL);
+
+  /* its duplicate is dropped: nothing stored */
+  fail_unless_equals_int (rtpcc_fec_decoder_push_media (dec, d, len, 2),
+      RTPCC_FEC_MEDIA_DROPPED);
+  fail_unless (rtpcc_fec_decoder_last_stored (dec) == NULL);
+
+  /* a malformed FEC packet stores nothing either */
+  fail_if (rtpcc_fec_decoder_push_fec (dec, junk, sizeof junk, 2));
+  fail_unless (rtpcc_fec_decoder_last_stored (dec) == NULL);
+
+  /* a stray of another SSRC is held back, not stored in the window */
+  d = g_bytes_get_data (stray, &len);
+  fail_unless_equals_int (rtpcc_fec_decoder_push_media (dec, d, len, 2),
+      RTPCC_FEC_MEDIA_QUEUED);
+  fail_unless (rtpcc_fec_decoder_last_stored (dec) == NULL);
+
+  /* the hole filled: it comes out as its stored copy, then the stray
+   * (released by this packet of the stream) and the packet held */
+  d = g_bytes_get_data (p11, &len);
+  rtpcc_fec_decoder_push_media (dec, d, len, 3);
+  stored = rtpcc_fec_decoder_last_stored (dec);
+  fail_unless (stored != NULL && g_bytes_equal (stored, p11));
+  b = rtpcc_fec_decoder_pop (dec, 3, NULL);
+  fail_unless (b != NULL && g_bytes_equal (b, stray));
+  g_bytes_unref (b);
+  b = rtpcc_fec_decoder_pop (dec, 3, NULL);
+  fail_unless (b == stored);
+  g_bytes_unref (b);
+  b = rtpcc_fec_decoder_pop (dec, 3, NULL);
+  fail_unless (b != NULL && b != stored && g_bytes_equal (b, p12));
+  g_bytes_unref (b);
+
+  g_bytes_unref (p10);
+  g_bytes_unref (p11);
+  g_bytes_unref (p12);
+  g_bytes_unref (stray);
+  rtpcc_fec_decoder_free (dec);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_fec_decoder_suite (void)
 {
@@ -734,6 +814,7 @@ rtpcc_fec_decoder_suite (void)
   tcase_add_test (tc, test_seq_restart_followed);
   tcase_add_test (tc, test_same_recoveries);
   tcase_add_test (tc, test_dead_blocks_dropped);
+  tcase_add_test (tc, test_last_stored);
   return s;
 }
 

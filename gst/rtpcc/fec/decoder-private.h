@@ -96,6 +96,8 @@ struct _RtpccFecDecoder
   RtpccSeqJump jump;            /* the media SSRC's sequence probation */
   Held jump_held;               /* the packet that jumped */
   Held other;                   /* a packet of another SSRC */
+  GBytes *last_stored;          /* the last push's packet as stored, or
+                                 * NULL (a reference) */
 
   /* recover.c */
   GQueue blocks;                /* FecBlock, oldest first (link) */

@@ -58,6 +58,7 @@ rtpcc_fec_decoder_free (RtpccFecDecoder * dec)
   g_queue_clear_full (&dec->ready, (GDestroyNotify) ready_free);
   held_clear (&dec->jump_held);
   held_clear (&dec->other);
+  g_clear_pointer (&dec->last_stored, g_bytes_unref);
   rtpcc_fec_blocks_free (dec);
   g_free (dec);
 }
@@ -279,6 +280,8 @@ stream_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
 {
   gboolean refuted = FALSE;
   RtpccSeqJumpVerdict v = RTPCC_SEQ_JUMP_NONE;
+  RtpccFecMediaResult r;
+  GBytes *pkt;
 
   dec->stats.media_packets++;
   if (dec->started)
@@ -303,7 +306,13 @@ stream_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
     restart (dec);
     store_media (dec, h.pkt, h.seq, h.tag, now);
   }
-  return store_media (dec, g_bytes_new (rtp, len), seq, tag, now);
+  pkt = g_bytes_new (rtp, len);
+  r = store_media (dec, g_bytes_ref (pkt), seq, tag, now);
+  if (r == RTPCC_FEC_MEDIA_QUEUED)
+    dec->last_stored = pkt;
+  else
+    g_bytes_unref (pkt);
+  return r;
 }
 
 /* The stream is now @ssrc: a packet of it held back (if any) becomes its
@@ -336,6 +345,7 @@ push_media (RtpccFecDecoder * dec, const guint8 * rtp, gsize len,
   guint32 ssrc;
   guint16 seq;
 
+  g_clear_pointer (&dec->last_stored, g_bytes_unref);
   if (!rtpcc_fec_rtp_valid (rtp, len) || len > RTPCC_FEC_MAX_RTP) {
     dec->stats.passed++;
     return RTPCC_FEC_MEDIA_PASS;
@@ -380,6 +390,7 @@ rtpcc_fec_decoder_push_fec (RtpccFecDecoder * dec, const guint8 * data,
   RtpccFecPacket pkt = { 0, };
   gboolean ok;
 
+  g_clear_pointer (&dec->last_stored, g_bytes_unref);
   ok = dec->cfg.ulpfec ? rtpcc_fec_packet_parse_ulpfec (data, len, &pkt, NULL)
       : rtpcc_fec_packet_parse (data, len, &pkt, NULL);
   if (!ok) {
@@ -444,6 +455,7 @@ RtpccFecInput
 rtpcc_fec_decoder_push (RtpccFecDecoder * dec, const guint8 * data,
     gsize len, RtpccTime now, guint64 tag)
 {
+  g_clear_pointer (&dec->last_stored, g_bytes_unref);
   if (data == NULL || len < 12) {
     dec->stats.not_rtp++;
     return RTPCC_FEC_INPUT_NOT_RTP;
@@ -577,6 +589,12 @@ rtpcc_fec_decoder_pop (RtpccFecDecoder * dec, RtpccTime now,
     gboolean * recovered)
 {
   return rtpcc_fec_decoder_pop_tagged (dec, now, recovered, NULL);
+}
+
+GBytes *
+rtpcc_fec_decoder_last_stored (RtpccFecDecoder * dec)
+{
+  return dec->last_stored;
 }
 
 RtpccTime

@@ -288,6 +288,12 @@ RtpccFecMediaResult rtpcc_fec_decoder_push_media (RtpccFecDecoder * dec,
 /* FALSE if the packet is malformed (dropped and counted). */
 gboolean rtpcc_fec_decoder_push_fec (RtpccFecDecoder * dec,
     const guint8 * data, gsize len, RtpccTime now);
+/* The copy the last push stored of its media packet in the window, or
+ * NULL (FEC, held back, dropped, passed): the very GBytes pop returns for
+ * that packet, unless renumbered (ULPFEC). The decoder's until the next
+ * push. A caller tells its own packet coming back by it, without
+ * comparing bytes. */
+GBytes *rtpcc_fec_decoder_last_stored (RtpccFecDecoder * dec);
 /* Next packet to forward, in sequence order, or NULL. @recovered (may be
  * NULL) tells whether it was rebuilt from FEC. With @now
  * RTPCC_TIME_INFINITE (nothing more will arrive) every hole is final and a
