@@ -124,11 +124,16 @@ gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
   /**
    * encoder-control:
    *
-   * "auto": find the encoder upstream (x264enc, vp8enc, openh264enc, …,
-   * through payloader, queues, ghost pads and webrtcbin's own elements)
-   * and set its bitrate property in its own units on each target change
-   * (with hysteresis, never forcing a keyframe). "none": only publish (bus
-   * message, upstream rtpcc-target event, target-bitrate).
+   * "auto": find the encoders upstream (x264enc, vp8enc, openh264enc,
+   * opusenc, …, through payloaders, queues, funnels, ghost pads and
+   * webrtcbin's own elements) and set their bitrate properties in their
+   * own units on each target change (with hysteresis, never forcing a
+   * keyframe): one encoder gets the target; with several, audio keeps its
+   * configured rate (at most half the target) and the video encoders share
+   * the rest. What they produce is measured and the value they are given
+   * corrected when they overshoot (stats encoder-produced,
+   * encoder-correction). "none": only publish (bus message, upstream
+   * rtpcc-target event, target-bitrate).
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTPCC_SENDER_PROP_ENCODER_CONTROL,
