@@ -323,7 +323,7 @@ def main():
                    help="start of the measurement window (default a third "
                    "of --duration)")
     p.add_argument("--port-base", type=int, default=None,
-                   help="default: random in 20000-59000 (127.0.0.1 only)")
+                   help="default: random in 20000-31000 (127.0.0.1 only)")
     p.add_argument("--seed", type=int, default=1, help="linkemu loss seed")
     p.add_argument("--width", type=int, default=480)
     p.add_argument("--height", type=int, default=270)
@@ -355,9 +355,11 @@ def main():
         os.path.join(a.build, "plugins")
     env["GST_REGISTRY"] = env["GST_REGISTRY_1_0"] = \
         os.path.join(a.out, "registry.bin")
-    if env.get("LD_PRELOAD") != os.environ.get("LD_PRELOAD"):
+    if env.get("LD_PRELOAD") != os.environ.get("LD_PRELOAD") and \
+            "MPRTP_EVAL_PRELOADED" not in os.environ:
         # a sanitizer build: this process loads the plugins too (the
         # quality analysis), so it needs the runtimes preloaded as well
+        env["MPRTP_EVAL_PRELOADED"] = "1"
         os.execve(PY, [PY] + sys.argv, env)
     os.environ.update(env)
     for elem in ("mprtpsched", "x264enc", "avdec_h264"):
@@ -365,7 +367,9 @@ def main():
                           env=env).returncode != 0:
             print(f"SKIP: GStreamer element {elem} missing")
             return 77
-    base = a.port_base or random.Random().randrange(20000, 59000, 100)
+    # below the kernel's ephemeral range (32768-), where the relays' and
+    # others' automatically chosen ports live
+    base = a.port_base or random.Random().randrange(20000, 31000, 100)
     results = []
     for k, name in enumerate(a.configs.split(",")):
         print(f"[mprtp-eval] {name}: {CONFIGS[name]['title']} "

@@ -169,20 +169,83 @@ def run_until(loop, t0, end):
     loop.run()
 
 
+def feed_frames(appsrc, source, flog, fps, t0, start, end, stop, pauses=()):
+    """Pushes frame n due at t0 + start + n/fps until case time end (or
+    stop is set), logging its capture time; frames due while paused are
+    skipped (not sent), so the analysis does not count them."""
+    n = 0
+    while not stop.is_set():
+        due = t0 + start + n / fps
+        if due >= t0 + end:
+            break
+        d = due - time.time()
+        if d > 0:
+            time.sleep(d)
+        frame = source.next()
+        t = due - t0
+        if not any(p0 <= t < p1 for p0, p1 in pauses):
+            buf = Gst.Buffer.new_wrapped(frame.tobytes())
+            buf.duration = Gst.SECOND // fps
+            flog.write(f"{n},{time.time():.6f}\n")
+            appsrc.emit("push-buffer", buf)
+        n += 1
+    appsrc.emit("end-of-stream")
+
+
+class DecodedFrames:
+    """Logs each decoded picture of appsink @out (display index, frame
+    number from its barcode, display time) and keeps the raw frames for the
+    quality analysis."""
+
+    def __init__(self, out, w, h, frames_path, raw_path):
+        self.w, self.fsize = w, w * h * 3 // 2
+        self.raw = open(raw_path, "wb") if raw_path else None
+        self.flog = open(frames_path, "w")
+        self.flog.write("index,frame,t_display\n")
+        self.i = 0
+        out.connect("new-sample", self.on_sample)
+
+    def on_sample(self, sink):
+        sample = sink.emit("pull-sample")
+        buf = sample.get_buffer()
+        data = buf.extract_dup(0, buf.get_size())
+        now = time.time()
+        if len(data) < self.fsize:
+            return Gst.FlowReturn.OK
+        n = read_stamp(np.frombuffer(data, dtype=np.uint8,
+                                     count=self.w * BAR_ROWS), self.w)
+        self.flog.write(f"{self.i},{n},{now:.6f}\n")
+        if self.raw:
+            self.raw.write(data[:self.fsize])
+        self.i += 1
+        return Gst.FlowReturn.OK
+
+    def close(self):
+        self.flog.close()
+        if self.raw:
+            self.raw.close()
+
+
+def media_desc(w, h, fps, kbps, key_int_s):
+    """appsrc (numbered frames) -> x264enc name=enc -> rtph264pay name=pay,
+    the sender's media chain of every stack."""
+    return (f"appsrc name=src is-live=true format=time do-timestamp=true "
+            f"caps=video/x-raw,format=I420,width={w},height={h},"
+            f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! "
+            f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+            f"threads=1 bitrate={kbps} "
+            f"key-int-max={max(1, round(fps * key_int_s))} "
+            f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
+            f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
+            f"aggregate-mode=zero-latency")
+
+
 # --------------------------------------------------------------------------
 def cmd_send(a):
     w, h, fps = a.width, a.height, a.fps
-    enc = (f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
-           f"threads=1 bitrate={a.start_kbps} "
-           f"key-int-max={max(1, round(fps * a.key_int_s))} "
-           f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
-           f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
-           f"aggregate-mode=zero-latency")
-    src = (f"appsrc name=src is-live=true format=time do-timestamp=true "
-           f"caps=video/x-raw,format=I420,width={w},height={h},"
-           f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! ")
+    media = media_desc(w, h, fps, a.start_kbps, a.key_int_s)
     if a.stack == "ours":
-        desc = (src + enc + f" ! rtpccsink name=sink host={a.host} "
+        desc = (media + f" ! rtpccsink name=sink host={a.host} "
                 f"port={a.port} bind-port={a.bind_port} "
                 f"controller={a.controller} min-bitrate={a.min_kbps * 1000} "
                 f"max-bitrate={a.max_kbps * 1000} "
@@ -194,7 +257,7 @@ def cmd_send(a):
                 + (f' controller-params="{a.controller_params}"'
                    if a.controller_params else ""))
     else:
-        desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
+        desc = (media + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
                 f"rtpbin name=rtpbin rtp-profile=avpf "
                 f"rtpbin.send_rtp_src_0 ! udpsink name=rtpsink host={a.host} "
                 f"port={a.port} bind-port={a.bind_port} sync=false "
@@ -264,34 +327,13 @@ def cmd_send(a):
     source = FrameSource(w, h, fps)
     pauses = [tuple(float(x) for x in p.split("-")) for p in a.pause]
 
-    def feeder():
-        # frame n is due at start + n/fps; frames due while paused are
-        # skipped (not sent), so the analysis does not count them
-        n = 0
-        start = a.t0 + a.start
-        while not stop.is_set():
-            due = start + n / fps
-            if due >= a.t0 + a.stop:
-                break
-            d = due - time.time()
-            if d > 0:
-                time.sleep(d)
-            frame = source.next()
-            t = due - a.t0
-            if not any(p0 <= t < p1 for p0, p1 in pauses):
-                buf = Gst.Buffer.new_wrapped(frame.tobytes())
-                buf.duration = Gst.SECOND // fps
-                flog.write(f"{n},{time.time():.6f}\n")
-                appsrc.emit("push-buffer", buf)
-            n += 1
-        appsrc.emit("end-of-stream")
-
     stop = threading.Event()
     d = a.t0 + a.start - time.time()
     if d > 0:
         time.sleep(d)
     pipe.set_state(Gst.State.PLAYING)
-    th = threading.Thread(target=feeder, daemon=True)
+    th = threading.Thread(target=feed_frames, daemon=True, args=(
+        appsrc, source, flog, fps, a.t0, a.start, a.stop, stop, pauses))
     th.start()
     Ticker(a.t0, a.stop, tick).start()
     run_until(loop, a.t0, a.stop + 0.3)
@@ -396,27 +438,7 @@ def cmd_recv(a):
     post = RtpCounter(None)
     add_probe(pipe.get_by_name("depay"), "sink", post.probe)
     out = pipe.get_by_name("out")
-    raw = open(a.raw, "wb") if a.raw else None
-    flog = open(a.frames, "w")
-    flog.write("index,frame,t_display\n")
-    idx = {"i": 0}
-    fsize = w * h * 3 // 2
-
-    def on_sample(sink):
-        sample = sink.emit("pull-sample")
-        buf = sample.get_buffer()
-        data = buf.extract_dup(0, buf.get_size())
-        now = time.time()
-        if len(data) < fsize:
-            return Gst.FlowReturn.OK
-        n = read_stamp(np.frombuffer(data, dtype=np.uint8, count=w * BAR_ROWS),
-                       w)
-        flog.write(f"{idx['i']},{n},{now:.6f}\n")
-        if raw:
-            raw.write(data[:fsize])
-        idx["i"] += 1
-        return Gst.FlowReturn.OK
-    out.connect("new-sample", on_sample)
+    frames = DecodedFrames(out, w, h, a.frames, a.raw)
 
     loop = GLib.MainLoop()
     state = {"failed": False}
@@ -447,10 +469,8 @@ def cmd_recv(a):
         sys.stdout.write(f"receiver stats: {s.to_string() if s else ''}\n")
     pipe.set_state(Gst.State.NULL)
     counter.close()
-    flog.close()
+    frames.close()
     csv.close()
-    if raw:
-        raw.close()
     return 1 if state["failed"] else 0
 
 
@@ -547,16 +567,8 @@ def cmd_mp_send(a):
     binds = [int(x) for x in a.bind_ports.split(",")]
     rates = [int(x) for x in a.start_kbps.split(",")]
     rates += rates[-1:] * (len(ports) - len(rates))
-    desc = (f"appsrc name=src is-live=true format=time do-timestamp=true "
-            f"caps=video/x-raw,format=I420,width={w},height={h},"
-            f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! "
-            f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
-            f"threads=1 bitrate={sum(rates)} "
-            f"key-int-max={max(1, round(fps * a.key_int_s))} "
-            f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
-            f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
-            f"aggregate-mode=zero-latency ! "
-            f"mprtpsched name=m {a.sched_props} ")
+    desc = (media_desc(w, h, fps, sum(rates), a.key_int_s) +
+            f" ! mprtpsched name=m {a.sched_props} ")
     for i, (port, bind) in enumerate(zip(ports, binds)):
         desc += (f" m.src_{i} ! rtpccsink name=s{i} host={a.host} port={port} "
                  f"bind-port={bind} controller={a.controller} "
@@ -599,29 +611,12 @@ def cmd_mp_send(a):
     source = FrameSource(w, h, fps)
     stop = threading.Event()
 
-    def feeder():
-        n = 0
-        start = a.t0
-        while not stop.is_set():
-            due = start + n / fps
-            if due >= a.t0 + a.stop:
-                break
-            d = due - time.time()
-            if d > 0:
-                time.sleep(d)
-            frame = source.next()
-            buf = Gst.Buffer.new_wrapped(frame.tobytes())
-            buf.duration = Gst.SECOND // fps
-            flog.write(f"{n},{time.time():.6f}\n")
-            appsrc.emit("push-buffer", buf)
-            n += 1
-        appsrc.emit("end-of-stream")
-
     d = a.t0 - time.time()
     if d > 0:
         time.sleep(d)
     pipe.set_state(Gst.State.PLAYING)
-    th = threading.Thread(target=feeder, daemon=True)
+    th = threading.Thread(target=feed_frames, daemon=True, args=(
+        appsrc, source, flog, fps, a.t0, 0.0, a.stop, stop))
     th.start()
     Ticker(a.t0, a.stop, tick).start()
     run_until(loop, a.t0, a.stop + 0.3)
@@ -664,27 +659,7 @@ def cmd_mp_recv(a):
     add_probe(pipe.get_by_name("depay"), "sink", post.probe)
     logs.append(post)
     out = pipe.get_by_name("out")
-    raw = open(a.raw, "wb") if a.raw else None
-    flog = open(a.frames, "w")
-    flog.write("index,frame,t_display\n")
-    idx = {"i": 0}
-    fsize = w * h * 3 // 2
-
-    def on_sample(sink):
-        sample = sink.emit("pull-sample")
-        buf = sample.get_buffer()
-        data = buf.extract_dup(0, buf.get_size())
-        now = time.time()
-        if len(data) < fsize:
-            return Gst.FlowReturn.OK
-        n = read_stamp(np.frombuffer(data, dtype=np.uint8, count=w * BAR_ROWS),
-                       w)
-        flog.write(f"{idx['i']},{n},{now:.6f}\n")
-        if raw:
-            raw.write(data[:fsize])
-        idx["i"] += 1
-        return Gst.FlowReturn.OK
-    out.connect("new-sample", on_sample)
+    frames = DecodedFrames(out, w, h, a.frames, a.raw)
     loop = GLib.MainLoop()
     state = {"failed": False}
     watch_bus(pipe, loop, state)
@@ -699,9 +674,7 @@ def cmd_mp_recv(a):
     pipe.set_state(Gst.State.NULL)
     for lg in logs:
         lg.close()
-    flog.close()
-    if raw:
-        raw.close()
+    frames.close()
     return 1 if state["failed"] else 0
 
 
