@@ -227,8 +227,9 @@ def analyse(d, t0, a, n):
     # the same mean over the frames captured in the measurement window:
     # the aligned stream's slots are the sent frames from the first one
     # shown on, so slot k is sent frame k + (sent - slots)
-    cap = [float(r.split(",")[1]) for r in
-           list(open(os.path.join(d, "snd-frames.csv")))[1:] if r.strip()]
+    sf = os.path.join(d, "snd-frames.csv")
+    cap = [float(r.split(",")[1]) for r in list(open(sf))[1:]
+           if r.strip()] if os.path.exists(sf) else []
     for key in ("psnr", "ssim"):
         per = q.pop(f"{key}_per_frame", [])
         off = len(cap) - len(per)
