@@ -4,6 +4,9 @@
   rt-flow.py send  ...   video sender: numbered frames -> x264enc -> RTP
   rt-flow.py recv  ...   receiver: RTP -> decoder -> frame log + raw frames
   rt-flow.py relay ...   loopback path: udpsrc ! linkemu ! udpsink both ways
+  rt-flow.py mprtp-send / mprtp-recv ...   the same call split by mprtpsched
+                         over one rtpccsink per path, merged by playoutbuffer
+                         (docs/multipath.md, "Real time"; mprtp-eval.py)
 
 Two stacks: --stack ours (rtpccsink/rtpccsrc, the controller drives x264enc
 through encoder-control) and --stack gcc (stock rtpbin with TWCC, avpf, and
@@ -166,20 +169,83 @@ def run_until(loop, t0, end):
     loop.run()
 
 
+def feed_frames(appsrc, source, flog, fps, t0, start, end, stop, pauses=()):
+    """Pushes frame n due at t0 + start + n/fps until case time end (or
+    stop is set), logging its capture time; frames due while paused are
+    skipped (not sent), so the analysis does not count them."""
+    n = 0
+    while not stop.is_set():
+        due = t0 + start + n / fps
+        if due >= t0 + end:
+            break
+        d = due - time.time()
+        if d > 0:
+            time.sleep(d)
+        frame = source.next()
+        t = due - t0
+        if not any(p0 <= t < p1 for p0, p1 in pauses):
+            buf = Gst.Buffer.new_wrapped(frame.tobytes())
+            buf.duration = Gst.SECOND // fps
+            flog.write(f"{n},{time.time():.6f}\n")
+            appsrc.emit("push-buffer", buf)
+        n += 1
+    appsrc.emit("end-of-stream")
+
+
+class DecodedFrames:
+    """Logs each decoded picture of appsink @out (display index, frame
+    number from its barcode, display time) and keeps the raw frames for the
+    quality analysis."""
+
+    def __init__(self, out, w, h, frames_path, raw_path):
+        self.w, self.fsize = w, w * h * 3 // 2
+        self.raw = open(raw_path, "wb") if raw_path else None
+        self.flog = open(frames_path, "w")
+        self.flog.write("index,frame,t_display\n")
+        self.i = 0
+        out.connect("new-sample", self.on_sample)
+
+    def on_sample(self, sink):
+        sample = sink.emit("pull-sample")
+        buf = sample.get_buffer()
+        data = buf.extract_dup(0, buf.get_size())
+        now = time.time()
+        if len(data) < self.fsize:
+            return Gst.FlowReturn.OK
+        n = read_stamp(np.frombuffer(data, dtype=np.uint8,
+                                     count=self.w * BAR_ROWS), self.w)
+        self.flog.write(f"{self.i},{n},{now:.6f}\n")
+        if self.raw:
+            self.raw.write(data[:self.fsize])
+        self.i += 1
+        return Gst.FlowReturn.OK
+
+    def close(self):
+        self.flog.close()
+        if self.raw:
+            self.raw.close()
+
+
+def media_desc(w, h, fps, kbps, key_int_s):
+    """appsrc (numbered frames) -> x264enc name=enc -> rtph264pay name=pay,
+    the sender's media chain of every stack."""
+    return (f"appsrc name=src is-live=true format=time do-timestamp=true "
+            f"caps=video/x-raw,format=I420,width={w},height={h},"
+            f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! "
+            f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
+            f"threads=1 bitrate={kbps} "
+            f"key-int-max={max(1, round(fps * key_int_s))} "
+            f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
+            f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
+            f"aggregate-mode=zero-latency")
+
+
 # --------------------------------------------------------------------------
 def cmd_send(a):
     w, h, fps = a.width, a.height, a.fps
-    enc = (f"x264enc name=enc tune=zerolatency speed-preset=ultrafast "
-           f"threads=1 bitrate={a.start_kbps} "
-           f"key-int-max={max(1, round(fps * a.key_int_s))} "
-           f"vbv-buf-capacity=300 ! video/x-h264,profile=constrained-baseline"
-           f" ! rtph264pay name=pay pt=96 mtu=1200 config-interval=-1 "
-           f"aggregate-mode=zero-latency")
-    src = (f"appsrc name=src is-live=true format=time do-timestamp=true "
-           f"caps=video/x-raw,format=I420,width={w},height={h},"
-           f"framerate={fps}/1 ! queue max-size-buffers=4 leaky=downstream ! ")
+    media = media_desc(w, h, fps, a.start_kbps, a.key_int_s)
     if a.stack == "ours":
-        desc = (src + enc + f" ! rtpccsink name=sink host={a.host} "
+        desc = (media + f" ! rtpccsink name=sink host={a.host} "
                 f"port={a.port} bind-port={a.bind_port} "
                 f"controller={a.controller} min-bitrate={a.min_kbps * 1000} "
                 f"max-bitrate={a.max_kbps * 1000} "
@@ -191,7 +257,7 @@ def cmd_send(a):
                 + (f' controller-params="{a.controller_params}"'
                    if a.controller_params else ""))
     else:
-        desc = (src + enc + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
+        desc = (media + f" ! rtpgccbwe name=bwe ! rtpbin.send_rtp_sink_0 "
                 f"rtpbin name=rtpbin rtp-profile=avpf "
                 f"rtpbin.send_rtp_src_0 ! udpsink name=rtpsink host={a.host} "
                 f"port={a.port} bind-port={a.bind_port} sync=false "
@@ -261,34 +327,13 @@ def cmd_send(a):
     source = FrameSource(w, h, fps)
     pauses = [tuple(float(x) for x in p.split("-")) for p in a.pause]
 
-    def feeder():
-        # frame n is due at start + n/fps; frames due while paused are
-        # skipped (not sent), so the analysis does not count them
-        n = 0
-        start = a.t0 + a.start
-        while not stop.is_set():
-            due = start + n / fps
-            if due >= a.t0 + a.stop:
-                break
-            d = due - time.time()
-            if d > 0:
-                time.sleep(d)
-            frame = source.next()
-            t = due - a.t0
-            if not any(p0 <= t < p1 for p0, p1 in pauses):
-                buf = Gst.Buffer.new_wrapped(frame.tobytes())
-                buf.duration = Gst.SECOND // fps
-                flog.write(f"{n},{time.time():.6f}\n")
-                appsrc.emit("push-buffer", buf)
-            n += 1
-        appsrc.emit("end-of-stream")
-
     stop = threading.Event()
     d = a.t0 + a.start - time.time()
     if d > 0:
         time.sleep(d)
     pipe.set_state(Gst.State.PLAYING)
-    th = threading.Thread(target=feeder, daemon=True)
+    th = threading.Thread(target=feed_frames, daemon=True, args=(
+        appsrc, source, flog, fps, a.t0, a.start, a.stop, stop, pauses))
     th.start()
     Ticker(a.t0, a.stop, tick).start()
     run_until(loop, a.t0, a.stop + 0.3)
@@ -393,27 +438,7 @@ def cmd_recv(a):
     post = RtpCounter(None)
     add_probe(pipe.get_by_name("depay"), "sink", post.probe)
     out = pipe.get_by_name("out")
-    raw = open(a.raw, "wb") if a.raw else None
-    flog = open(a.frames, "w")
-    flog.write("index,frame,t_display\n")
-    idx = {"i": 0}
-    fsize = w * h * 3 // 2
-
-    def on_sample(sink):
-        sample = sink.emit("pull-sample")
-        buf = sample.get_buffer()
-        data = buf.extract_dup(0, buf.get_size())
-        now = time.time()
-        if len(data) < fsize:
-            return Gst.FlowReturn.OK
-        n = read_stamp(np.frombuffer(data, dtype=np.uint8, count=w * BAR_ROWS),
-                       w)
-        flog.write(f"{idx['i']},{n},{now:.6f}\n")
-        if raw:
-            raw.write(data[:fsize])
-        idx["i"] += 1
-        return Gst.FlowReturn.OK
-    out.connect("new-sample", on_sample)
+    frames = DecodedFrames(out, w, h, a.frames, a.raw)
 
     loop = GLib.MainLoop()
     state = {"failed": False}
@@ -444,10 +469,8 @@ def cmd_recv(a):
         sys.stdout.write(f"receiver stats: {s.to_string() if s else ''}\n")
     pipe.set_state(Gst.State.NULL)
     counter.close()
-    flog.close()
+    frames.close()
     csv.close()
-    if raw:
-        raw.close()
     return 1 if state["failed"] else 0
 
 
@@ -509,6 +532,152 @@ def cmd_relay(a):
     return 1 if state["failed"] else 0
 
 
+# --------------------------------------------------------------------------
+class SeqLog:
+    """Media sequence number and wall time of every RTP packet through a pad
+    (docs/multipath.md, "Real time": one-way delay and residual loss per
+    packet, both ends on the same clock)."""
+
+    def __init__(self, path):
+        self.f = open(path, "w")
+        self.lock = threading.Lock()
+
+    def probe(self, _pad, info):
+        now = time.time()
+        with self.lock:
+            for b in buffers(info):
+                hdr = b.extract_dup(0, min(b.get_size(), 4))
+                if len(hdr) == 4 and hdr[0] >> 6 == 2 and \
+                        not 72 <= hdr[1] & 0x7F <= 79:
+                    seq = struct.unpack("!H", hdr[2:4])[0]
+                    self.f.write(f"{now:.6f} {seq} {b.get_size()}\n")
+        return Gst.PadProbeReturn.OK
+
+    def close(self):
+        with self.lock:
+            self.f.close()
+
+
+def cmd_mp_send(a):
+    """Multipath sender: frames -> x264enc -> rtph264pay -> mprtpsched with
+    one src pad per --port, each to its own rtpccsink (one path = mprtpsched
+    as a passthrough, the same pipeline shape as two)."""
+    w, h, fps = a.width, a.height, a.fps
+    ports = [int(x) for x in a.ports.split(",")]
+    binds = [int(x) for x in a.bind_ports.split(",")]
+    rates = [int(x) for x in a.start_kbps.split(",")]
+    rates += rates[-1:] * (len(ports) - len(rates))
+    desc = (media_desc(w, h, fps, sum(rates), a.key_int_s) +
+            f" ! mprtpsched name=m {a.sched_props} ")
+    for i, (port, bind) in enumerate(zip(ports, binds)):
+        desc += (f" m.src_{i} ! rtpccsink name=s{i} host={a.host} port={port} "
+                 f"bind-port={bind} controller={a.controller} "
+                 f"min-bitrate={a.min_kbps * 1000} "
+                 f"max-bitrate={a.max_kbps * 1000} "
+                 f"start-bitrate={rates[i] * 1000}")
+    pipe = Gst.parse_launch(desc)
+    appsrc = pipe.get_by_name("src")
+    encoder = pipe.get_by_name("enc")
+    sched = pipe.get_by_name("m")
+    sinks = [pipe.get_by_name(f"s{i}") for i in range(len(ports))]
+    seqlog = SeqLog(a.seq_log)
+    add_probe(pipe.get_by_name("pay"), "src", seqlog.probe)
+    loop = GLib.MainLoop()
+    state = {"failed": False}
+    watch_bus(pipe, loop, state)
+    csv = open(a.csv, "w")
+    csv.write("time_s,aggregate_kbps,encoder_kbps" + "".join(
+        f",target{i}_kbps,send{i}_kbps,rtt{i}_ms" for i in range(len(ports)))
+        + "\n")
+    flog = open(a.frames, "w")
+    flog.write("frame,t_capture\n")
+    last = [0] * len(ports)
+
+    def tick(ts):
+        agg = sched.get_property("target-bitrate")
+        row = [f"{ts:.1f}", f"{agg / 1000:.1f}",
+               str(encoder.get_property("bitrate"))]
+        for i, sink in enumerate(sinks):
+            s = sink.get_property("stats")
+            b = s.get_value("bytes-sent") if s else 0
+            tgt = s.get_value("target-bitrate") if s else 0
+            row += [f"{tgt / 1000:.1f}",
+                    f"{(b - last[i]) * 8 / 1000 / TICK:.1f}",
+                    f"{(s.get_value('rtt') if s else 0) / 1e6:.2f}"]
+            last[i] = b
+        csv.write(",".join(row) + "\n")
+        csv.flush()
+
+    source = FrameSource(w, h, fps)
+    stop = threading.Event()
+
+    d = a.t0 - time.time()
+    if d > 0:
+        time.sleep(d)
+    pipe.set_state(Gst.State.PLAYING)
+    th = threading.Thread(target=feed_frames, daemon=True, args=(
+        appsrc, source, flog, fps, a.t0, 0.0, a.stop, stop))
+    th.start()
+    Ticker(a.t0, a.stop, tick).start()
+    run_until(loop, a.t0, a.stop + 0.3)
+    stop.set()
+    th.join(2)
+    s = sched.get_property("stats")
+    sys.stdout.write(f"mprtpsched stats: {s.to_string() if s else ''}\n")
+    for sink in sinks:
+        s = sink.get_property("stats")
+        sys.stdout.write(f"sender stats: {s.to_string() if s else ''}\n")
+    pipe.set_state(Gst.State.NULL)
+    source.close()
+    seqlog.close()
+    flog.close()
+    csv.close()
+    return 1 if state["failed"] else 0
+
+
+def cmd_mp_recv(a):
+    """Multipath receiver: one rtpccsrc per --port into playoutbuffer's
+    request pads, then the decoder; logs every packet per path (before the
+    merge) and after the playout buffer (what the decoder gets)."""
+    w, h = a.width, a.height
+    ports = [int(x) for x in a.ports.split(",")]
+    desc = ""
+    for i, port in enumerate(ports):
+        desc += (f"rtpccsrc name=r{i} port={port} address=127.0.0.1 "
+                 f"caps=\"{h264_caps()}\" ! pb.sink_{i} ")
+    desc += (f"playoutbuffer name=pb {a.playout} ! rtph264depay name=depay ! "
+             f"h264parse ! avdec_h264 ! videoconvert ! "
+             f"video/x-raw,format=I420,width={w},height={h} ! "
+             "appsink name=out sync=false emit-signals=true max-buffers=30")
+    pipe = Gst.parse_launch(desc)
+    logs = []
+    for i in range(len(ports)):
+        lg = SeqLog(f"{a.seq_log}.path{i}")
+        add_probe(pipe.get_by_name(f"r{i}"), "src", lg.probe)
+        logs.append(lg)
+    post = SeqLog(f"{a.seq_log}.post")
+    add_probe(pipe.get_by_name("depay"), "sink", post.probe)
+    logs.append(post)
+    out = pipe.get_by_name("out")
+    frames = DecodedFrames(out, w, h, a.frames, a.raw)
+    loop = GLib.MainLoop()
+    state = {"failed": False}
+    watch_bus(pipe, loop, state)
+    pipe.set_state(Gst.State.PLAYING)
+    open(a.seq_log + ".ready", "w").close()
+    run_until(loop, a.t0, a.stop + 0.6)
+    for i in range(len(ports)):
+        s = pipe.get_by_name(f"r{i}").get_property("stats")
+        sys.stdout.write(f"receiver stats: {s.to_string() if s else ''}\n")
+    s = pipe.get_by_name("pb").get_property("stats")
+    sys.stdout.write(f"playout stats: {s.to_string() if s else ''}\n")
+    pipe.set_state(Gst.State.NULL)
+    for lg in logs:
+        lg.close()
+    frames.close()
+    return 1 if state["failed"] else 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -554,9 +723,35 @@ def main():
     y.add_argument("--sender-port", type=int, required=True)
     y.add_argument("--forward", default="")
     y.add_argument("--reverse", default="")
+    geo = argparse.ArgumentParser(add_help=False)
+    geo.add_argument("--t0", type=float, required=True)
+    geo.add_argument("--stop", type=float, required=True)
+    geo.add_argument("--width", type=int, default=480)
+    geo.add_argument("--height", type=int, default=270)
+    geo.add_argument("--fps", type=int, default=30)
+    geo.add_argument("--ports", required=True, help="one per path, a,b")
+    geo.add_argument("--seq-log", required=True)
+    geo.add_argument("--frames", required=True)
+    ms = sub.add_parser("mprtp-send", parents=[geo],
+                        help="mprtpsched over one rtpccsink per path")
+    ms.add_argument("--csv", required=True)
+    ms.add_argument("--host", default="127.0.0.1")
+    ms.add_argument("--bind-ports", required=True)
+    ms.add_argument("--controller", default="gcc")
+    ms.add_argument("--min-kbps", type=int, default=150)
+    ms.add_argument("--max-kbps", type=int, default=1500)
+    ms.add_argument("--start-kbps", default="300",
+                    help="per path (fixed: the path's rate), a[,b]")
+    ms.add_argument("--sched-props", default="")
+    ms.add_argument("--key-int-s", type=float, default=4.0)
+    mr = sub.add_parser("mprtp-recv", parents=[geo],
+                        help="one rtpccsrc per path into playoutbuffer")
+    mr.add_argument("--playout", default="max-delay=400")
+    mr.add_argument("--raw")
     a = p.parse_args()
     Gst.init(None)
-    return {"send": cmd_send, "recv": cmd_recv, "relay": cmd_relay}[a.cmd](a)
+    return {"send": cmd_send, "recv": cmd_recv, "relay": cmd_relay,
+            "mprtp-send": cmd_mp_send, "mprtp-recv": cmd_mp_recv}[a.cmd](a)
 
 
 if __name__ == "__main__":
