@@ -350,19 +350,21 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
             self->restore_buf, MAX_DATAGRAM, &out_len)) {
       case RTPCC_RTX_RECEIVER_PASS:
         break;
-      case RTPCC_RTX_RECEIVER_RESTORED:
+      case RTPCC_RTX_RECEIVER_RESTORED:{
+        RtpccRtpLayout l;
+
         data = self->restore_buf;
         n = out_len;
         /* the original's SSRC and seq: repaired, for the Post-repair
          * Loss RLE (the RTX packet was logged on the RTX SSRC; with MPRTP
          * the seq is the FSSN, the receiver's space) */
-        if (n >= 12)
-          rtpcc_receiver_mark_repaired (self->receiver, now,
-              GST_READ_UINT32_BE (data + 8), GST_READ_UINT16_BE (data + 2));
+        if (rtpcc_rtp_parse_layout (data, n, &l))
+          rtpcc_receiver_mark_repaired (self->receiver, now, l.ssrc, l.seq);
         /* downstream merges by the media seq the sender sent as OSN */
-        if (view_len > 0 && n >= 12)
-          GST_WRITE_UINT16_BE (self->restore_buf + 2, media_seq);
+        if (view_len > 0)
+          rtpcc_rtp_set_seq (self->restore_buf, n, media_seq);
         break;
+      }
       case RTPCC_RTX_RECEIVER_DROP:
         g_mutex_unlock (&self->lock);
         return NULL;
