@@ -3,7 +3,8 @@
  * the payload) and a FEC payload type (FEC packets read for the planner):
  * every datagram goes to on_rtp, and the feedback due is built between
  * them. Invariants: a restored packet fits the output and is shorter than
- * the RTX packet by the OSN; the feedback is well-formed RTCP; the
+ * the RTX packet by the OSN and the RTX packet's own padding (RFC 4588:
+ * padding belongs to the retransmission, not to the original); the feedback is well-formed RTCP; the
  * planner's next timeout moves on once what was due is built (unless the
  * NACK list was full); every RTX packet is counted once.
  *
@@ -44,8 +45,12 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 
     now += RTPCC_MSEC (flags);
     if (rtpcc_rtx_receiver_on_rtp (r, now, d, len, len, out, sizeof out,
-            &out_len) == RTPCC_RTX_RECEIVER_RESTORED)
-      FUZZ_CHECK (out_len + 2 == len && out_len <= sizeof out);
+            &out_len) == RTPCC_RTX_RECEIVER_RESTORED) {
+      size_t pad = (d[0] & 0x20) ? d[len - 1] : 0;
+
+      FUZZ_CHECK (out_len + 2 + pad == len && out_len <= sizeof out);
+      FUZZ_CHECK ((out[0] & 0x20) == 0);
+    }
     if (rtpcc_rtx_receiver_next_timeout (r) <= now) {
       RtpccRtxReceiverStats before;
 
