@@ -477,6 +477,125 @@ GST_START_TEST (test_feedback_timeout)
 
 GST_END_TEST;
 
+/* a report in which nothing arrived, was lost or discarded */
+static void
+rep_empty (RtpccController * cc)
+{
+  RtpccFbraReport r;
+
+  memset (&r, 0, sizeof (r));
+  r.owd = RTPCC_TIME_NONE;
+  now_t += MS (500);
+  fail_unless (rtpcc_fbra_inject_report (cc, now_t, &r));
+}
+
+/* Empty reports say nothing of the path: no state advances on them (the
+ * published rules would probe and go UP on them), and after the feedback
+ * timeout of nothing heard the rate halves as for a missing report. */
+GST_START_TEST (test_empty_reports_hold)
+{
+  RtpccController *cc = make_fbra (0);
+  RtpccFbraInfo a, b;
+
+  prime (cc);
+  reach (cc, RTPCC_FBRA_PROBE, RTPCC_FBRA_STAY);
+  a = info_of (cc);
+  /* 500 ms apart: three reports are 1.5 s of silence, under the 2 s */
+  for (guint k = 0; k < 3; k++)
+    rep_empty (cc);
+  b = info_of (cc);
+  fail_unless_equals_int (b.state, RTPCC_FBRA_PROBE);
+  fail_unless_equals_uint64 (b.media_rate, a.media_rate);
+  fail_unless_equals_uint64 (b.ups, a.ups);
+  fail_unless_equals_string (b.last_action, "no-delivery-hold");
+  rep_empty (cc);
+  b = info_of (cc);
+  fail_unless_equals_string (b.last_action, "no-delivery-timeout");
+  fail_unless_equals_int (b.state, RTPCC_FBRA_DOWN);
+  assert_close (b.media_rate, a.media_rate / 2.0, 1.0);
+  fail_unless_equals_uint64 (b.timeouts, 1);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+/* An outage (reports with nothing in them, then one carrying its losses)
+ * does not reset what the path was known to carry: the first clean report
+ * bounces back to 0.9 × the goodput of the last clean one before it. With
+ * outage-recall=0 (the paper as published) it starts over from the
+ * undershoot. */
+GST_START_TEST (test_outage_recall)
+{
+  for (guint recall = 0; recall < 2; recall++) {
+    RtpccController *cc = make_fbra (0);
+    RtpccFbraInfo i;
+    gdouble before;
+
+    fail_unless (rtpcc_controller_set_param (cc, "outage-recall",
+            recall ? "1" : "0"));
+    prime (cc);
+    /* a clean report measuring 1.5 Mbit/s of goodput */
+    rep_full (cc, 0, 0, 0, 0, 60, 1.5e6, 1.5e6);
+    before = 1.5e6;
+    for (guint k = 0; k < 8; k++)
+      rep_empty (cc);
+    i = info_of (cc);
+    fail_unless (i.timeouts >= 1);
+    if (recall)
+      assert_close (i.outage_goodput, before, 1.0);
+    else
+      assert_close (i.outage_goodput, 0, 0);
+    /* the link is back: a report with the outage's losses, little
+     * delivered and delayed; then two clean ones (the first may be
+     * ignored after an undershoot) */
+    rep_full (cc, 40, 20, 0, 0, 200, 600e3, 60e3);
+    i = info_of (cc);
+    fail_unless (i.media_rate < 0.3 * before, "%" G_GUINT64_FORMAT,
+        i.media_rate);
+    rep (cc, 0, 0, 0, 0, 60);
+    rep (cc, 0, 0, 0, 0, 60);
+    i = info_of (cc);
+    if (recall) {
+      assert_close (i.media_rate, 0.9 * before, 1.0);
+      fail_unless_equals_uint64 (i.outage_recalls, 1);
+    } else {
+      fail_unless (i.media_rate < 0.3 * before, "%" G_GUINT64_FORMAT,
+          i.media_rate);
+      fail_unless_equals_uint64 (i.outage_recalls, 0);
+    }
+    rtpcc_controller_free (cc);
+  }
+}
+
+GST_END_TEST;
+
+/* A link that comes back congested is left to the ordinary rules: after
+ * the feedback timeout of congested reports the memory is gone. */
+GST_START_TEST (test_outage_recall_expires)
+{
+  RtpccController *cc = make_fbra (0);
+  RtpccFbraInfo i;
+
+  prime (cc);
+  rep_full (cc, 0, 0, 0, 0, 60, 1.5e6, 1.5e6);
+  for (guint k = 0; k < 3; k++)
+    rep_empty (cc);
+  fail_unless (info_of (cc).outage_goodput > 0);
+  for (guint k = 0; k < 8; k++)
+    rep_full (cc, 5, 3, 0, 0, 60, 400e3, 300e3);
+  i = info_of (cc);
+  assert_close (i.outage_goodput, 0, 0);
+  rep (cc, 0, 0, 0, 0, 60);
+  rep (cc, 0, 0, 0, 0, 60);
+  i = info_of (cc);
+  fail_unless_equals_uint64 (i.outage_recalls, 0);
+  fail_unless (i.media_rate < 1e6, "%" G_GUINT64_FORMAT, i.media_rate);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
+/* an RR of a call in progress: packets arrived since the previous one */
 static void
 send_rr (RtpccController * cc, RtpccTime t, RtpccTime rtt)
 {
@@ -485,6 +604,7 @@ send_rr (RtpccController * cc, RtpccTime t, RtpccTime rtt)
   memset (&rr, 0, sizeof (rr));
   rr.ssrc = 1;
   rr.rtt = rtt;
+  rr.ext_highest_seq = (guint32) (t / MS (10));
   rtpcc_controller_receiver_report (cc, t, &rr);
   /* a second block in the same compound (FEC SSRC): the same report */
   rr.ssrc = 2;
@@ -687,6 +807,7 @@ GST_START_TEST (test_xr_delay_owd)
     memset (&rr, 0, sizeof (rr));
     rr.ssrc = 1;
     rr.rtt = MS (100);
+    rr.ext_highest_seq = 100 * k;
     rtpcc_controller_receiver_report (cc, t, &rr);
     rtpcc_controller_xr_delay (cc, t, MS (80 + 20 * k), MS (70), MS (200));
     rtpcc_controller_tick (cc, t);
@@ -1323,6 +1444,9 @@ rtpcc_fbra_suite (void)
   tcase_add_test (tc, test_undershoot);
   tcase_add_test (tc, test_deactivation_and_bounce_back);
   tcase_add_test (tc, test_feedback_timeout);
+  tcase_add_test (tc, test_empty_reports_hold);
+  tcase_add_test (tc, test_outage_recall);
+  tcase_add_test (tc, test_outage_recall_expires);
   tcase_add_test (tc, test_early_report);
   tcase_add_test (tc, test_randomised_rtcp_not_early);
   tcase_add_test (tc, test_owd_history);

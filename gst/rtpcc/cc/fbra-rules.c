@@ -55,6 +55,7 @@ rtpcc_fbra_params_init (RtpccFbraParams * p)
   p->report_rtts = 2.5;
   p->report_min = 0.1;
   p->report_max = 1.0;
+  p->outage_recall = 1;
 }
 
 gdouble

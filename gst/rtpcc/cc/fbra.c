@@ -43,6 +43,21 @@ typedef struct
   gboolean rc_disabled, bounce_pending;
   gdouble stored_goodput;
   gdouble initial_goodput;
+  /* the goodput of the last report free of losses and discards, and what
+   * of it an outage keeps for the first clean report after it */
+  gdouble clean_goodput, outage_goodput;
+  RtpccTime outage_back;        /* first report with packets after it */
+  RtpccTime last_news;          /* last report with packets or losses in it */
+  /* RR blocks seen (highest sequence number and cumulative loss per SSRC),
+   * and whether the current report's moved: with RR + XR feedback an RR is
+   * the only sign that packets arrived */
+  struct
+  {
+    guint32 ssrc, ext_highest_seq;
+    gint32 cumulative_lost;
+  } rr_seen[4];
+  guint n_rr_seen;
+  gboolean rr_progress;
 
   /* FEC actually sent during the current PROBE */
   RtpccTime probe_start;
@@ -80,7 +95,8 @@ typedef struct
   gdouble corr_low, corr_high, p_low_owd, p_high_owd, last_owd_ms;
   gdouble last_goodput, last_send_rate;
   guint64 evaluations, reports, ignored, early, timeouts, undershoots,
-      bounce_backs, ups, fec_packets, fec_bytes, losses_total, discards_total;
+      bounce_backs, ups, fec_packets, fec_bytes, losses_total, discards_total,
+      outage_recalls;
   const gchar *last_action;
 } Fbra;
 
@@ -230,6 +246,73 @@ go (Fbra * f, RtpccFbraState next)
 {
   f->previous = f->state;
   f->state = next;
+}
+
+/* A link that delivers nothing is out, not congested: the paper's goodput
+ * would read its capacity as zero and the ramp would start over from the
+ * floor at one FEC step per probe cycle. Keep what the last clean report
+ * measured instead. */
+static void
+outage_mark (Fbra * f)
+{
+  if (f->p.outage_recall >= 0.5 && f->outage_goodput <= 0
+      && f->clean_goodput > 0) {
+    f->outage_goodput = f->clean_goodput;
+    f->outage_back = RTPCC_TIME_NONE;
+  }
+}
+
+/* After an outage, the first reports with packets in them still carry the
+ * outage's losses and the late arrivals queued behind it; the first clean
+ * one bounces back to bounce_back × the pre-outage goodput (the paper's
+ * bounce-back, with the goodput the outage hid). A link that is not clean
+ * within the feedback timeout of its return is left to the ordinary
+ * rules. */
+static const gchar *
+outage_recall (Fbra * f, RtpccTime now, const RtpccFbraReport * r)
+{
+  gdouble g = f->outage_goodput;
+
+  if (g <= 0)
+    return NULL;
+  if (f->outage_back == RTPCC_TIME_NONE)
+    f->outage_back = now;
+  if (r->losses > 0 || r->discards > 0 || f->corr_high > f->p.alpha_stay) {
+    if (now - f->outage_back >
+        (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC))
+      f->outage_goodput = 0;
+    return NULL;
+  }
+  f->outage_goodput = 0;
+  f->media = MAX (f->media, f->p.bounce_back * g);
+  fec_off (f);
+  f->bounce_pending = FALSE;
+  f->outage_recalls++;
+  go (f, RTPCC_FBRA_STAY);
+  return "outage-recall";
+}
+
+/* A report in which nothing arrived, nothing was lost and nothing was
+ * discarded says nothing about the path: no state advances on it (the
+ * paper's rules would probe and go UP on an empty report). If nothing has
+ * been heard of the media for the feedback timeout, halve as a missing
+ * report would. */
+static const gchar *
+no_delivery (Fbra * f, RtpccTime now)
+{
+  RtpccTime to = (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC);
+
+  outage_mark (f);
+  if (f->last_news != RTPCC_TIME_NONE && now - f->last_news >= to) {
+    f->media /= 2;
+    fec_off (f);
+    f->rc_disabled = f->bounce_pending = FALSE;
+    go (f, RTPCC_FBRA_DOWN);
+    f->timeouts++;
+    f->last_news = now;
+    return "no-delivery-timeout";
+  }
+  return "no-delivery-hold";
 }
 
 /* ---- the state functions (Sub-algorithms 1a–1d) --------------------------- */
@@ -407,6 +490,10 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
   f->last_send_rate = r->send_rate;
   if (f->initial_goodput <= 0 && r->goodput > 0)
     f->initial_goodput = r->goodput;
+  if (r->received == 0 && r->losses > 0)
+    outage_mark (f);
+  if (f->last_news == RTPCC_TIME_NONE)
+    f->last_news = now;
 
   if (early) {
     /* an early report means the receiver saw trouble coming (the FBRA
@@ -427,10 +514,19 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
     return;
   }
 
+  if (r->received == 0 && r->losses == 0 && r->discards == 0
+      && !f->rr_progress) {
+    f->evaluations++;
+    publish (f, no_delivery (f, now));
+    return;
+  }
+  f->last_news = now;
   compute_corr (f, r, now);
   f->evaluations++;
 
-  if (f->bounce_pending) {
+  if ((why = outage_recall (f, now, r)) != NULL) {
+    /* done */
+  } else if (f->bounce_pending) {
     gboolean congested = r->recent_losses > 0 || r->recent_discards > 0
         || f->corr_high > f->p.alpha_down_up;
     f->bounce_pending = FALSE;
@@ -468,6 +564,9 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
    * thresholds compare against an uncongested path */
   if (r->losses == 0 && r->discards == 0 && r->owd != RTPCC_TIME_NONE)
     owd_push (f, now, r->owd);
+  if (r->losses == 0 && r->discards == 0 && r->received > 0
+      && r->goodput > 1.0)
+    f->clean_goodput = r->goodput;
   publish (f, why);
   rate_push (f, now, f->media);
 }
@@ -483,6 +582,7 @@ agg_reset (Fbra * f)
   f->agg_owd_sum = 0;
   f->agg_owd_n = 0;
   f->xr_owd = RTPCC_TIME_NONE;
+  f->rr_progress = FALSE;
   g_array_set_size (f->agg_loss_times, 0);
   g_array_set_size (f->agg_discard_times, 0);
 }
@@ -622,8 +722,22 @@ fbra_on_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr)
 {
   Fbra *f = FBRA (cc);
+  guint i;
 
   add_rtt (f, rr->rtt);
+  for (i = 0; i < f->n_rr_seen && f->rr_seen[i].ssrc != rr->ssrc; i++);
+  if (i == f->n_rr_seen && i < G_N_ELEMENTS (f->rr_seen)) {
+    f->n_rr_seen++;
+    f->rr_seen[i].ssrc = rr->ssrc;
+    f->rr_progress = TRUE;
+  } else if (i < f->n_rr_seen
+      && (f->rr_seen[i].ext_highest_seq != rr->ext_highest_seq
+          || f->rr_seen[i].cumulative_lost != rr->cumulative_lost))
+    f->rr_progress = TRUE;
+  if (i < f->n_rr_seen) {
+    f->rr_seen[i].ext_highest_seq = rr->ext_highest_seq;
+    f->rr_seen[i].cumulative_lost = rr->cumulative_lost;
+  }
   /* one compound carries a block per SSRC (media, FEC, probes): one
    * report, evaluated once its per-packet feedback has been read too */
   if (f->pending_rr == now || f->last_rr == now)
@@ -664,6 +778,7 @@ fbra_on_tick (RtpccController * cc, RtpccTime now)
   } else if (f->last_report != RTPCC_TIME_NONE && now - f->last_report >=
       (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC)) {
     /* no report for 2 s (like RFC 8083's media timeout): halve, DOWN */
+    outage_mark (f);
     f->media /= 2;
     fec_off (f);
     f->rc_disabled = f->bounce_pending = FALSE;
@@ -709,6 +824,7 @@ fbra_init (RtpccController * cc, RtpccTime now)
   f->n = (guint) f->p.fec_max;
   f->last_rr = f->last_report = f->pending_rr = RTPCC_TIME_NONE;
   f->min_rtt = f->min_rel_owd = RTPCC_TIME_NONE;
+  f->last_news = RTPCC_TIME_NONE;
   f->probe_start = RTPCC_TIME_NONE;
   f->agg_loss_times = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
   f->agg_discard_times = g_array_new (FALSE, FALSE, sizeof (RtpccTime));
@@ -759,6 +875,7 @@ static const RtpccParamSpec param_specs[] = {
   P ("report-rtts", report_rtts, 1.0, 20.0),
   P ("report-min", report_min, 0.01, 10.0),
   P ("report-max", report_max, 0.01, 10.0),
+  P ("outage-recall", outage_recall, 0.0, 1.0),
 };
 #undef P
 
@@ -839,6 +956,8 @@ rtpcc_fbra_get_info (RtpccController * cc, RtpccFbraInfo * info)
   info->timeouts = f->timeouts;
   info->undershoots = f->undershoots;
   info->bounce_backs = f->bounce_backs;
+  info->outage_recalls = f->outage_recalls;
+  info->outage_goodput = f->outage_goodput;
   info->ups = f->ups;
   info->fec_packets = f->fec_packets;
   info->fec_bytes = f->fec_bytes;

@@ -72,6 +72,12 @@ typedef struct
    * [report-rtts] [report-min] [report-max] */
   gdouble report_rtts;          /* 2.5 */
   gdouble report_min, report_max;       /* 0.1 s, 1 s */
+  /* 1 (default): a report in which nothing arrived is an outage, not a
+   * measure of capacity; the goodput of the last clean report before it is
+   * kept, and the first clean report after it bounces back to
+   * bounce_back × that goodput. 0: the paper as published (the rate starts
+   * over from the undershoot). [outage-recall] */
+  gdouble outage_recall;
 } RtpccFbraParams;
 
 void rtpcc_fbra_params_init (RtpccFbraParams * p);
@@ -127,6 +133,7 @@ typedef struct
   gboolean rc_disabled;         /* the next report will be ignored */
   gboolean bounce_pending;      /* the one after it decides bounce-back */
   gdouble stored_goodput;       /* at the last undershoot */
+  gdouble outage_goodput;       /* kept through an outage (0: none) */
   gdouble corr_low, corr_high;  /* of the last evaluation (1 if no history) */
   gdouble p_low_owd_ms, p_high_owd_ms;  /* watermarks used, ms (0 none) */
   guint owd_history;            /* samples */
@@ -138,6 +145,7 @@ typedef struct
   guint64 reports;              /* RRs counted (incl. ignored and early) */
   guint64 ignored;              /* reports skipped while deactivated */
   guint64 early, timeouts, undershoots, bounce_backs, ups;
+  guint64 outage_recalls;       /* bounce-backs to the pre-outage goodput */
   guint64 fec_packets, fec_bytes;       /* FEC sent seen by the controller */
   guint64 losses, discards;     /* media packets, all reports so far */
   const gchar *last_action;     /* static string */
