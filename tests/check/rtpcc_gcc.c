@@ -373,14 +373,14 @@ app_limited_run (const gchar * app_limit)
 
 GST_START_TEST (test_app_limited_hold)
 {
-  RtpccGccInfo on = app_limited_run ("0.85"), off = app_limited_run (NULL);
+  RtpccGccInfo on = app_limited_run (NULL), off = app_limited_run ("0");
 
-  /* held: the target stays within one increase step of 400 kbit/s / 0.85,
+  /* held (the default, 0.85): the target stays within one increase step of 400 kbit/s / 0.85,
    * the most a sender using 0.85 of it sends */
   fail_unless (on.delay_rate <= 400000 / 0.85 + 20000, "target %.0f",
       on.delay_rate);
   fail_unless (on.app_limited && on.n_app_limited > 0);
-  /* without the hold (the default) the draft's cap alone lets it run to
+  /* without the hold (app-limit=0) the draft's cap alone lets it run to
    * 1.5 × R */
   fail_unless (off.delay_rate >= 1.4 * 400000, "target %.0f", off.delay_rate);
   fail_unless (off.n_app_limited == 0);

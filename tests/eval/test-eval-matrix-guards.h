@@ -71,7 +71,6 @@
   {"rfc8867-5.5", "gcc", "jain_min >= 0.8"},
   {"rfc8867-5.6", "gcc", "share >= 0.3"},
   {"rfc8867-5.6", "gcc", "share <= 0.6"},
-  {"rfc8867-5.6-1000ms", "gcc", "share >= 0.3"},
   {"rfc8867-5.6-1000ms", "gcc", "share <= 0.6"},
   {"rfc8867-5.6-cubic", "gcc", "share >= 0.3"},
   {"rfc8867-5.6-cubic", "gcc", "share <= 0.6"},

@@ -59,12 +59,11 @@
 /* With app-limit=R the estimate is not raised while the media sent over
  * the last APP_LIMIT_WINDOW (libwebrtc's AlrDetector budget window) is
  * below R × what the target allowed. R = the draft's decrease factor beta
- * (0.85) is the value to use: a sender below beta × A sends less than an
- * over-use would leave it, so the delay signal is not testing A at all.
- * Off by default for now: docs/gcc.md (c') has what it changes and what
- * keeps it off. */
+ * (0.85): a sender below beta × A sends less than an over-use would leave
+ * it, so the delay signal is not testing A at all. docs/gcc.md (c') has
+ * what it changes in real pipelines and in the simulator. */
 #define APP_LIMIT_WINDOW      RTPCC_MSEC (500)
-#define APP_LIMIT_RATIO       0.0
+#define APP_LIMIT_RATIO       0.85
 /* defaults of the AIMD's additions, each explained in docs/gcc.md:
  * fast recovery to 0.91 of the congestion point at 2 × per second, the
  * newcomer's ramp at 1.5 × per second while over-uses come 1.7 × higher,
