@@ -292,6 +292,19 @@ outage_recall (Fbra * f, RtpccTime now, const RtpccFbraReport * r)
   return "outage-recall";
 }
 
+/* The feedback timeout (the paper's, like RFC 8083's media timeout): the
+ * outage keeps its goodput, the rate halves, DOWN. */
+static void
+timeout_halve (Fbra * f)
+{
+  outage_mark (f);
+  f->media /= 2;
+  fec_off (f);
+  f->rc_disabled = f->bounce_pending = FALSE;
+  go (f, RTPCC_FBRA_DOWN);
+  f->timeouts++;
+}
+
 /* A report in which nothing arrived, nothing was lost and nothing was
  * discarded says nothing about the path: no state advances on it (the
  * paper's rules would probe and go UP on an empty report). If nothing has
@@ -302,16 +315,12 @@ no_delivery (Fbra * f, RtpccTime now)
 {
   RtpccTime to = (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC);
 
-  outage_mark (f);
   if (f->last_news != RTPCC_TIME_NONE && now - f->last_news >= to) {
-    f->media /= 2;
-    fec_off (f);
-    f->rc_disabled = f->bounce_pending = FALSE;
-    go (f, RTPCC_FBRA_DOWN);
-    f->timeouts++;
+    timeout_halve (f);
     f->last_news = now;
     return "no-delivery-timeout";
   }
+  outage_mark (f);
   return "no-delivery-hold";
 }
 
@@ -778,12 +787,7 @@ fbra_on_tick (RtpccController * cc, RtpccTime now)
   } else if (f->last_report != RTPCC_TIME_NONE && now - f->last_report >=
       (RtpccTime) (f->p.feedback_timeout * RTPCC_NSEC_PER_SEC)) {
     /* no report for 2 s (like RFC 8083's media timeout): halve, DOWN */
-    outage_mark (f);
-    f->media /= 2;
-    fec_off (f);
-    f->rc_disabled = f->bounce_pending = FALSE;
-    go (f, RTPCC_FBRA_DOWN);
-    f->timeouts++;
+    timeout_halve (f);
     f->last_report = now;
     /* the next report starts afresh rather than after a silent gap */
     agg_reset (f);
