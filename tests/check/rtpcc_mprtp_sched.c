@@ -279,6 +279,25 @@ GST_START_TEST (test_latency_bound)
 
 GST_END_TEST;
 
+/* One path with a requirement (mprtpsched max-bitrate): the encoder gets
+ * the controller's rate, never more than the requirement. */
+GST_START_TEST (test_single_path_requirement)
+{
+  RtpccMprtpSchedConfig c;
+  RtpccMprtpSched *s;
+
+  rtpcc_mprtp_sched_config_init (&c);
+  c.media_max = 600000;
+  s = new_sched (1, &c);
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, 400000);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 400000);
+  rtpcc_mprtp_sched_set_rate (s, 0, MS (10), 900000);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 600000);
+  fail_unless_equals_int (rtpcc_mprtp_sched_pick (s, MS (20), PKT, 0), 0);
+  rtpcc_mprtp_sched_free (s);
+}
+GST_END_TEST;
+
 /* Groups of similar latency, ordered by capacity/latency, taken until
  * the requirement is met; the rest passive. */
 GST_START_TEST (test_groups_and_requirement)
@@ -742,6 +761,7 @@ rtpcc_mprtp_sched_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_single_path_passthrough);
+  tcase_add_test (tc, test_single_path_requirement);
   tcase_add_test (tc, test_split);
   tcase_add_test (tc, test_classes_one_by_one);
   tcase_add_test (tc, test_reports);

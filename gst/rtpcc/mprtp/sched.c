@@ -247,8 +247,13 @@ recompute (RtpccMprtpSched * s, RtpccTime now)
   guint64 total;
 
   if (s->n == 1) {
-    s->path[0].allowed = s->path[0].rate;
-    s->encoder_rate = s->path[0].rate;
+    /* a single-path call: the controller's rate, under the requirement
+     * like any call's */
+    total = s->path[0].rate;
+    if (s->config.media_max > 0)
+      total = MIN (total, s->config.media_max);
+    s->path[0].allowed = total;
+    s->encoder_rate = total;
     return;
   }
   {
