@@ -256,6 +256,13 @@ path_stat (GstElement * sched, guint i, const gchar * field, gchar ** state)
   return n;
 }
 
+/* a clock time in ms, -1 for none */
+static gdouble
+rt_ms_or_none (guint64 t)
+{
+  return t == GST_CLOCK_TIME_NONE ? -1.0 : (gdouble) t / 1e6;
+}
+
 #define CAP0 700
 #define CAP1 1200
 
@@ -536,8 +543,9 @@ GST_START_TEST (test_reports_classify)
   const guint rate[2] = { 3000, 3000 }, delay[2] = { 10, 50 };
   Call c;
   gdouble t;
-  gchar *klass[2] = { NULL, NULL };
-  guint64 media[2] = { 0, 0 }, at_mark[2] = { 0, 0 };
+  gchar *klass[2] = { NULL, NULL }, *state[2] = { NULL, NULL };
+  guint64 media[2] = { 0, 0 }, at_mark[2] = { 0, 0 }, srtt[2] = { 0, 0 };
+  guint64 allowed[2] = { 0, 0 }, failures[2] = { 0, 0 };
   gboolean marked = FALSE;
   guint n_late = 0, n_congested = 0, n_clean0 = 0;
   GString *series = g_string_new (NULL);
@@ -550,7 +558,6 @@ GST_START_TEST (test_reports_classify)
   g_object_set (fwd1, "loss", 0.15, NULL);
   while (call_sample (&c, LOSSY_RUN_S, &t)) {
     for (guint i = 0; i < 2; i++) {
-      gchar *state = NULL;
       GstStructure *s = NULL, *ps;
       const GValue *list;
 
@@ -563,9 +570,12 @@ GST_START_TEST (test_reports_classify)
       gst_structure_free (s);
       /* media packets, not key-frame packets: those go to the best path
        * whatever the shares */
-      media[i] = path_stat (c.sched, i, "packets", &state) -
+      g_free (state[i]);
+      media[i] = path_stat (c.sched, i, "packets", &state[i]) -
           path_stat (c.sched, i, "keyframe-packets", NULL);
-      g_free (state);
+      srtt[i] = path_stat (c.sched, i, "srtt", NULL);
+      allowed[i] = path_stat (c.sched, i, "allowed", NULL);
+      failures[i] = path_stat (c.sched, i, "failures", NULL);
     }
     if (!marked && t >= LOSSY_RUN_S - 4.0) {
       marked = TRUE;
@@ -580,9 +590,14 @@ GST_START_TEST (test_reports_classify)
       if (g_strcmp0 (klass[0], "non-congested") == 0)
         n_clean0++;
     }
+    /* the state and srtt say why a path carries nothing, if it does */
     g_string_append_printf (series, "  t=%5.2f s  classes %s / %s  media "
-        "packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT "\n", t,
-        klass[0], klass[1], media[0], media[1]);
+        "packets %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT "  states %s / "
+        "%s  srtt %.0f / %.0f ms  allowed %" G_GUINT64_FORMAT " / %"
+        G_GUINT64_FORMAT "  failures %" G_GUINT64_FORMAT " / %"
+        G_GUINT64_FORMAT "\n", t, klass[0], klass[1], media[0], media[1],
+        state[0], state[1], rt_ms_or_none (srtt[0]), rt_ms_or_none (srtt[1]),
+        allowed[0], allowed[1], failures[0], failures[1]);
   }
   {
     guint64 late0 = media[0] - at_mark[0];
@@ -599,6 +614,12 @@ GST_START_TEST (test_reports_classify)
         rt_stat_u64 (c.src[1], "mprtcp-sent"),
         rt_stat_u64 (c.sink[1], "mprtcp-received"),
         rt_stat_u64 (c.pb, "late"), share1);
+    /* what path 0's sink heard back, should it go unused */
+    g_print ("  path 0: RTCP received %" G_GUINT64_FORMAT ", from a wrong "
+        "source %" G_GUINT64_FORMAT "; its receiver's packets %"
+        G_GUINT64_FORMAT "\n", rt_stat_u64 (c.sink[0], "rtcp-received"),
+        rt_stat_u64 (c.sink[0], "rtcp-wrong-source"),
+        rt_stat_u64 (c.src[0], "packets-received"));
 
     /* the reports went over the wire and were taken */
     fail_unless (rt_stat_u64 (c.sink[1], "mprtcp-received") >= 4);
@@ -623,6 +644,8 @@ GST_START_TEST (test_reports_classify)
   gst_object_unref (fwd1);
   g_free (klass[0]);
   g_free (klass[1]);
+  g_free (state[0]);
+  g_free (state[1]);
   call_stop (&c);
   g_string_free (series, TRUE);
 }
