@@ -216,12 +216,14 @@ aggregate_if_changed (GstMprtpSched * self, guint64 * media_out)
   return gst_rtpcc_target_structure_new (&t);
 }
 
-/* Without the lock (setting the encoder's property can block on it). */
+/* The newest aggregate to the encoder. With encoder_lock, without the
+ * lock (setting the encoder's property can block on it). */
 static void
-apply_encoder (GstMprtpSched * self, guint64 media)
+apply_encoder (GstMprtpSched * self)
 {
   GstRtpccEncoderControl ec;
   RtpccTime now;
+  guint64 media;
 
   GST_OBJECT_LOCK (self);
   ec = self->encoder_control;
@@ -231,42 +233,59 @@ apply_encoder (GstMprtpSched * self, guint64 media)
   g_mutex_lock (&self->lock);
   now = gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache, NULL, NULL,
       &self->last_now);
+  media = self->published_rate;
   g_mutex_unlock (&self->lock);
-  /* the setter is used by this element's streaming thread and the
-   * sinks' threads (via src_event): serialised */
-  g_mutex_lock (&self->encoder_lock);
-  gst_rtpcc_encoder_setter_apply (&self->encoder, self->sinkpad, now, media);
-  g_mutex_unlock (&self->encoder_lock);
+  if (media > 0)
+    gst_rtpcc_encoder_setter_apply (&self->encoder, self->sinkpad, now,
+        media);
 }
 
 /* An increase the encoder hysteresis held back, once it is due, or the
  * target again when the correction for the encoder's output changed. */
 static void
-retry_encoder (GstMprtpSched * self, RtpccTime now, guint64 media)
+retry_encoder (GstMprtpSched * self, RtpccTime now)
 {
   g_mutex_lock (&self->encoder_lock);
   if ((self->encoder.retry_at != RTPCC_TIME_NONE
           && now >= self->encoder.retry_at)
       || gst_rtpcc_encoder_setter_take_reapply (&self->encoder)) {
     self->encoder.retry_at = RTPCC_TIME_NONE;
-    g_mutex_unlock (&self->encoder_lock);
-    apply_encoder (self, media);
-    return;
+    apply_encoder (self);
   }
   g_mutex_unlock (&self->encoder_lock);
 }
 
-/* Takes @s. Without the lock. */
+/* Takes @s. Without the lock. Aggregates are computed under the lock by
+ * the streaming thread and the sinks' threads (src_event) but published
+ * after it is released: one computed earlier can reach here later. The
+ * encoder and listeners must end with the newest, so a superseded one is
+ * dropped (its successor is published, or already was). */
 static void
 publish_aggregate (GstMprtpSched * self, GstStructure * s, guint64 media)
 {
+  gboolean current;
+
+  g_mutex_lock (&self->encoder_lock);
+  g_mutex_lock (&self->lock);
+  current = media == self->published_rate;
+  if (!current)
+    self->superseded_targets++;
+  g_mutex_unlock (&self->lock);
+  if (!current) {
+    g_mutex_unlock (&self->encoder_lock);
+    GST_DEBUG_OBJECT (self, "aggregate %" G_GUINT64_FORMAT " superseded "
+        "before it was published", media);
+    gst_structure_free (s);
+    return;
+  }
   GST_DEBUG_OBJECT (self, "aggregate target %" GST_PTR_FORMAT, s);
   gst_pad_push_event (self->sinkpad,
       gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, gst_structure_copy (s)));
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
   g_object_notify (G_OBJECT (self), "target-bitrate");
-  apply_encoder (self, media);
+  apply_encoder (self);
+  g_mutex_unlock (&self->encoder_lock);
 }
 
 /* ---- streaming ---------------------------------------------------------- */
@@ -506,7 +525,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   if (publish)
     publish_aggregate (self, publish, media);
   else if (media > 0)
-    retry_encoder (self, now, media);
+    retry_encoder (self, now);
   if (key_unit) {
     GST_INFO_OBJECT (self, "a path failed or collapsed: asking for a key "
         "frame");

@@ -53,7 +53,7 @@ struct _GstMprtpSched
   gboolean seen_delta;          /* the payloader marks delta units */
   guint64 published_rate;
   guint64 ext_failures, released_drops, malformed_targets;
-  guint64 aggregate_updates, key_unit_requests;
+  guint64 aggregate_updates, superseded_targets, key_unit_requests;
   /* repairs on the best path (gstmprtpschedrtx.c): the recent media
    * packets by media seq, the paths each went on; repairs sent on another
    * path, and requests refused (unknown seq or path, malformed) */

@@ -102,7 +102,9 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    * GstMprtpSched:stats:
    *
    * "application/x-mprtp-sched-stats": paths, encoder-rate,
-   * aggregate-updates, key-unit-requests (force-key-unit events sent
+   * aggregate-updates, superseded-targets (aggregates a newer one
+   * overtook before they were published: not published), key-unit-requests
+   * (force-key-unit events sent
    * upstream after a path failed or collapsed), ext-failures (packets
    * sent without the element: no room, or not RTP), released-drops
    * (packets picked for a path whose pad was released while streaming),
@@ -183,6 +185,7 @@ make_stats (GstMprtpSched * self)
       "encoder-rate", G_TYPE_UINT64, self->sched ?
       rtpcc_mprtp_sched_get_encoder_rate (self->sched) : 0,
       "aggregate-updates", G_TYPE_UINT64, self->aggregate_updates,
+      "superseded-targets", G_TYPE_UINT64, self->superseded_targets,
       "key-unit-requests", G_TYPE_UINT64, self->key_unit_requests,
       "ext-failures", G_TYPE_UINT64, self->ext_failures,
       "released-drops", G_TYPE_UINT64, self->released_drops,

@@ -1064,6 +1064,121 @@ GST_START_TEST (test_malformed_target)
 
 GST_END_TEST;
 
+/* Two paths' sinks publish from their own threads; an aggregate computed
+ * first may be published last. Here the first (350 kbit/s) is held in a
+ * sync bus handler until the other path's target made the aggregate
+ * 700 kbit/s: the encoder must end at 700 kbit/s, the newest, not at the
+ * one that reached it last. (It ended at the stale one before: x264enc
+ * stuck at one path's 625 kbit/s in a two-path call.) */
+typedef struct
+{
+  GstElement *sched;
+  GstPad *src1;
+  GThread *other;
+  gboolean held;
+  guint64 waited_for;
+} RaceCtx;
+
+static gpointer
+race_other_path (gpointer data)
+{
+  RaceCtx *r = data;
+  GstRtpccTargetInfo t = { 0, };
+
+  t.media_bitrate = 450000;
+  t.target_bitrate = 495000;
+  t.rtt = 40 * GST_MSECOND;
+  t.controller = "gcc";
+  gst_pad_send_event (r->src1, gst_rtpcc_target_event_new (&t));
+  return NULL;
+}
+
+static GstBusSyncReply
+race_hold_first (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  RaceCtx *r = data;
+  GstRtpccTargetInfo t;
+
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT (r->sched)
+      || !gst_rtpcc_target_message_is (msg)
+      || !gst_rtpcc_target_structure_parse (gst_message_get_structure (msg),
+          &t) || t.media_bitrate != 350000 || r->held)
+    return GST_BUS_PASS;
+  r->held = TRUE;
+  r->other = g_thread_new ("path1", race_other_path, r);
+  /* until the other path's aggregate is computed (published_rate), at
+   * most 2 s */
+  for (guint i = 0; i < 200 && r->waited_for != 700000; i++) {
+    g_object_get (r->sched, "target-bitrate", &r->waited_for, NULL);
+    if (r->waited_for != 700000)
+      g_usleep (10000);
+  }
+  return GST_BUS_PASS;
+}
+
+GST_START_TEST (test_encoder_gets_newest_aggregate)
+{
+  GstElement *pipe = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,width=64,height=64 ! x264enc name=enc ! rtph264pay ! "
+      "mprtpsched name=m m.src_0 ! fakesink async=false "
+      "m.src_1 ! fakesink async=false", NULL);
+  GstElement *enc = gst_bin_get_by_name (GST_BIN (pipe), "enc");
+  GstBus *bus = gst_element_get_bus (pipe);
+  GstMessage *eos;
+  GstPad *src0;
+  RaceCtx r = { 0, };
+  GstRtpccTargetInfo t = { 0, };
+  guint kbps = 0;
+  guint64 published = 0;
+
+  r.sched = gst_bin_get_by_name (GST_BIN (pipe), "m");
+  src0 = gst_element_get_static_pad (r.sched, "src_0");
+  r.src1 = gst_element_get_static_pad (r.sched, "src_1");
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  eos = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (eos && GST_MESSAGE_TYPE (eos) == GST_MESSAGE_EOS);
+  gst_message_unref (eos);
+  gst_bus_set_sync_handler (bus, race_hold_first, &r, NULL);
+
+  /* 900 + 100 kbit/s: the encoder at 900 (the rise to 1000 waits, by the
+   * encoder hysteresis); then 250 + 100 (held) and 250 + 450, both cuts */
+  t.rtt = 40 * GST_MSECOND;
+  t.controller = "gcc";
+  t.media_bitrate = 900000;
+  t.target_bitrate = 990000;
+  fail_unless (gst_pad_send_event (src0, gst_rtpcc_target_event_new (&t)));
+  t.media_bitrate = 100000;
+  t.target_bitrate = 110000;
+  fail_unless (gst_pad_send_event (r.src1, gst_rtpcc_target_event_new (&t)));
+  g_object_get (enc, "bitrate", &kbps, NULL);
+  fail_unless_equals_int (kbps, 900);
+  t.media_bitrate = 250000;
+  t.target_bitrate = 275000;
+  fail_unless (gst_pad_send_event (src0, gst_rtpcc_target_event_new (&t)));
+  fail_unless (r.held, "the 350 kbit/s aggregate was not published");
+  g_thread_join (r.other);
+  fail_unless_equals_uint64 (r.waited_for, 700000);
+
+  g_object_get (r.sched, "target-bitrate", &published, NULL);
+  fail_unless_equals_uint64 (published, 700000);
+  g_object_get (enc, "bitrate", &kbps, NULL);
+  fail_unless_equals_int (kbps, 700);
+
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  fail_unless_equals_int (gst_element_set_state (pipe, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (src0);
+  gst_object_unref (r.src1);
+  gst_object_unref (r.sched);
+  gst_object_unref (enc);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 /* A sink behind mprtpsched leaves the encoder alone: the encoder search
  * from below stops at mprtpsched (and finds the encoder without it). */
 GST_START_TEST (test_encoder_search_stops)
@@ -1114,6 +1229,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_rtx_requests);
   tcase_add_test (tc, test_srtp_path);
   tcase_add_test (tc, test_encoder_search_stops);
+  tcase_add_test (tc, test_encoder_gets_newest_aggregate);
   return s;
 }
 
