@@ -290,6 +290,33 @@ publish_aggregate (GstMprtpSched * self, GstStructure * s, guint64 media)
 
 /* ---- streaming ---------------------------------------------------------- */
 
+/* max-bitrate, latency-bound or probe-interval set while playing: to the
+ * running scheduler (with the lock; the aggregate follows with this
+ * packet). Not from set_property: a handler of our own bus message or
+ * target-bitrate notification may set them while we publish. */
+static void
+apply_changed_limits (GstMprtpSched * self, RtpccTime now)
+{
+  guint64 media_max;
+  guint bound_ms, probe_ms;
+
+  GST_OBJECT_LOCK (self);
+  if (!self->limits_changed) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  self->limits_changed = FALSE;
+  media_max = self->max_bitrate;
+  bound_ms = self->latency_bound_ms;
+  probe_ms = self->probe_interval_ms;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "max-bitrate %" G_GUINT64_FORMAT ", latency-bound "
+      "%u ms, probe-interval %u ms from now on", media_max, bound_ms,
+      probe_ms);
+  rtpcc_mprtp_sched_set_limits (self->sched, now, media_max,
+      RTPCC_MSEC (bound_ms), RTPCC_MSEC (probe_ms));
+}
+
 static gboolean
 create_sched (GstMprtpSched * self, RtpccTime now)
 {
@@ -301,6 +328,7 @@ create_sched (GstMprtpSched * self, RtpccTime now)
   cfg.media_max = self->max_bitrate;
   cfg.latency_bound = RTPCC_MSEC (self->latency_bound_ms);
   cfg.probe_interval = RTPCC_MSEC (self->probe_interval_ms);
+  self->limits_changed = FALSE;
   GST_OBJECT_UNLOCK (self);
   self->sched = rtpcc_mprtp_sched_new (&cfg, self->paths->len, now, &err);
   if (!self->sched) {
@@ -384,6 +412,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
     gst_buffer_unref (buf);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  apply_changed_limits (self, now);
   n_paths = self->paths->len;
   poll = n_paths > 1 && now - self->last_poll >= POLL_INTERVAL;
   if (poll) {

@@ -40,6 +40,7 @@ struct _GstMprtpSched
   guint64 max_bitrate;
   guint latency_bound_ms;
   guint probe_interval_ms;
+  gboolean limits_changed;      /* one of the three above, while playing */
 
   /* runtime: lock guards everything below */
   GMutex lock;

@@ -61,6 +61,8 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    * The media's requirement in bit/s (0: as much as the paths give). Below
    * what the paths allow, the paths with the best latency are used and the
    * rest kept passive (probed only); the aggregate never exceeds it.
+   * Changeable while playing (from the next packet on), like
+   * latency-bound and probe-interval.
    */
   g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
       g_param_spec_uint64 ("max-bitrate", "Maximum bitrate",
@@ -222,12 +224,15 @@ gst_mprtp_sched_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_BITRATE:
       self->max_bitrate = g_value_get_uint64 (value);
+      self->limits_changed = TRUE;
       break;
     case PROP_LATENCY_BOUND:
       self->latency_bound_ms = g_value_get_uint (value);
+      self->limits_changed = TRUE;
       break;
     case PROP_PROBE_INTERVAL:
       self->probe_interval_ms = g_value_get_uint (value);
+      self->limits_changed = TRUE;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

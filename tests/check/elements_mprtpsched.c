@@ -1064,6 +1064,53 @@ GST_START_TEST (test_malformed_target)
 
 GST_END_TEST;
 
+/* max-bitrate set while playing reaches the running scheduler: the
+ * aggregate published upstream and the encoder rate follow from the next
+ * packet on, down and back up. */
+GST_START_TEST (test_max_bitrate_while_playing)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstRtpccTargetInfo agg = { 0, };
+  gchar *controller = NULL;
+  GstStructure *s = NULL;
+  guint64 n = 0, published = 0;
+
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
+              TRUE)), GST_FLOW_OK);
+  send_target (h, 300000);
+  send_target (h1, 300000);
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 600000);
+
+  g_object_set (h->element, "max-bitrate", (guint64) 400000, NULL);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (1, 3000, 100,
+              TRUE)), GST_FLOW_OK);
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 400000);
+  /* the paths' own headroom (a tenth here) on top: the total rate */
+  fail_unless_equals_uint64 (agg.target_bitrate, 440000);
+  g_object_get (h->element, "target-bitrate", &published, "stats", &s, NULL);
+  fail_unless_equals_uint64 (published, 400000);
+  fail_unless (gst_structure_get_uint64 (s, "encoder-rate", &n));
+  fail_unless_equals_uint64 (n, 400000);
+  gst_structure_free (s);
+
+  g_object_set (h->element, "max-bitrate", (guint64) 0, NULL);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (2, 6000, 100,
+              TRUE)), GST_FLOW_OK);
+  fail_unless (last_aggregate (h, &agg, &controller));
+  fail_unless_equals_uint64 (agg.media_bitrate, 600000);
+  g_free (controller);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* Two paths' sinks publish from their own threads; an aggregate computed
  * first may be published last. Here the first (350 kbit/s) is held in a
  * sync bus handler until the other path's target made the aggregate
@@ -1222,6 +1269,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_keyframes_on_best_path);
   tcase_add_test (tc, test_single_path_passthrough);
   tcase_add_test (tc, test_malformed_target);
+  tcase_add_test (tc, test_max_bitrate_while_playing);
   tcase_add_test (tc, test_sink_subflow_mode);
   tcase_add_test (tc, test_src_subflow_accounting);
   tcase_add_test (tc, test_src_paths_nack_on_fssn);

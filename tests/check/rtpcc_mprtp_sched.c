@@ -279,6 +279,43 @@ GST_START_TEST (test_latency_bound)
 
 GST_END_TEST;
 
+/* The limits changed while the call runs: the requirement caps the
+ * encoder rate at once and lifts it again; a lower latency bound leaves
+ * out the path beyond it; an invalid bound changes nothing. */
+GST_START_TEST (test_limits_while_running)
+{
+  RtpccMprtpSched *s = new_sched (2, NULL);
+
+  rtpcc_mprtp_sched_set_rate (s, 0, 0, 1000000);
+  rtpcc_mprtp_sched_set_rate (s, 1, 0, 1000000);
+  /* one-way latencies 20 and 150 ms */
+  feedback (s, 0, MS (100), MS (40), TRUE);
+  feedback (s, 1, MS (100), MS (300), TRUE);
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
+      2000000);
+  fail_unless (rtpcc_mprtp_sched_set_limits (s, MS (200), 500000, MS (500),
+          RTPCC_SEC (1)));
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s), 500000);
+  /* 150 + 100 ms of playout margin > 200 ms: path 1 out */
+  fail_unless (rtpcc_mprtp_sched_set_limits (s, MS (300), 0, MS (200),
+          RTPCC_SEC (1)));
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
+      1000000);
+  fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_PASSIVE);
+  fail_if (rtpcc_mprtp_sched_set_limits (s, MS (400), 300000, 0,
+          RTPCC_SEC (1)));
+  fail_if (rtpcc_mprtp_sched_set_limits (s, MS (400), 300000, MS (500),
+          -1));
+  fail_unless_equals_uint64 (rtpcc_mprtp_sched_get_encoder_rate (s),
+      1000000);
+  fail_unless (rtpcc_mprtp_sched_set_limits (s, MS (500), 0, MS (500),
+          RTPCC_SEC (1)));
+  fail_unless_equals_int (info (s, 1).state, RTPCC_MPRTP_PATH_ACTIVE);
+  rtpcc_mprtp_sched_free (s);
+}
+
+GST_END_TEST;
+
 /* One path with a requirement (mprtpsched max-bitrate): the encoder gets
  * the controller's rate, never more than the requirement. */
 GST_START_TEST (test_single_path_requirement)
@@ -762,6 +799,7 @@ rtpcc_mprtp_sched_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_single_path_passthrough);
   tcase_add_test (tc, test_single_path_requirement);
+  tcase_add_test (tc, test_limits_while_running);
   tcase_add_test (tc, test_split);
   tcase_add_test (tc, test_classes_one_by_one);
   tcase_add_test (tc, test_reports);

@@ -313,6 +313,19 @@ recompute (RtpccMprtpSched * s, RtpccTime now)
   s->encoder_rate = total;
 }
 
+gboolean
+rtpcc_mprtp_sched_set_limits (RtpccMprtpSched * s, RtpccTime now,
+    guint64 media_max, RtpccTime latency_bound, RtpccTime probe_interval)
+{
+  if (latency_bound <= 0 || probe_interval < 0)
+    return FALSE;
+  s->config.media_max = media_max;
+  s->config.latency_bound = latency_bound;
+  s->config.probe_interval = probe_interval;
+  recompute (s, now);
+  return TRUE;
+}
+
 void
 rtpcc_mprtp_sched_set_rate (RtpccMprtpSched * s, guint path, RtpccTime now,
     guint64 rate)

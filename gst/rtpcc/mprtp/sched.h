@@ -142,6 +142,15 @@ RtpccMprtpSched *rtpcc_mprtp_sched_new (const RtpccMprtpSchedConfig * config,
 void rtpcc_mprtp_sched_free (RtpccMprtpSched * sched);
 guint rtpcc_mprtp_sched_n_paths (const RtpccMprtpSched * sched);
 
+/* The application's limits while the call runs (the element's
+ * max-bitrate, latency-bound and probe-interval properties): the media
+ * requirement (0 = unbounded), the end-to-end latency bound (> 0) and the
+ * probe interval (0 = none). The split and the encoder rate follow at
+ * once. FALSE, and nothing changed, for a bound <= 0 or a negative
+ * interval. */
+gboolean rtpcc_mprtp_sched_set_limits (RtpccMprtpSched * sched, RtpccTime now,
+    guint64 media_max, RtpccTime latency_bound, RtpccTime probe_interval);
+
 /* The rate @path's controller allows (its media bitrate), bit/s. */
 void rtpcc_mprtp_sched_set_rate (RtpccMprtpSched * sched, guint path,
     RtpccTime now, guint64 rate);
