@@ -12,6 +12,7 @@
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/rng.h>
+#include <rtpcc/rembestimator.h>
 
 G_BEGIN_DECLS
 
@@ -74,6 +75,10 @@ struct _RtpccReceiver
   guint64 max_bitrate;
   gboolean tmmbr_pending;
   RtpccTime last_early;         /* last early RR, or NONE */
+  /* config remb: the estimate of remb_ssrc (the first media SSRC) */
+  RtpccRembEstimator *remb;
+  guint32 remb_ssrc;
+  RtpccTime last_rr;            /* last RR sent, or NONE */
 
   /* frame interval from marker bits, for the adaptive CCFB interval */
   RtpccTime last_marker;
@@ -97,6 +102,12 @@ Source *rtpcc_receiver_get_source (RtpccReceiver * r, guint32 ssrc,
     gboolean create, RtpccTime now);
 /* Report blocks written after the RR and SDES; each returns the bytes
  * written into @buf (0 when nothing is due or it does not fit). */
+/* receiver-remb.c */
+void rtpcc_receiver_remb_on_rtp (RtpccReceiver * r, RtpccTime now,
+    const RtpccRtpInfo * info, guint clock_rate);
+gsize rtpcc_receiver_write_remb (RtpccReceiver * r, RtpccTime now,
+    guint8 * buf, gsize max);
+
 gsize rtpcc_receiver_write_discards (RtpccReceiver * r, guint8 * buf,
     gsize max);
 gsize rtpcc_receiver_write_xr_metrics (RtpccReceiver * r, guint8 * buf,

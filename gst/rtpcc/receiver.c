@@ -72,6 +72,7 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
   r->next_feedback = RTPCC_TIME_NONE;
   r->next_rr = RTPCC_TIME_NONE;
   r->last_early = RTPCC_TIME_NONE;
+  r->last_rr = RTPCC_TIME_NONE;
   r->last_marker = RTPCC_TIME_NONE;
   r->rate_window_start = now;
   r->mprtp_subflow = -1;
@@ -96,6 +97,7 @@ rtpcc_receiver_free (RtpccReceiver * r)
   rtpcc_arrival_log_free (r->log);
   if (r->twcc)
     rtpcc_twcc_recorder_free (r->twcc);
+  rtpcc_remb_estimator_free (r->remb);
   g_free (r->cname);
   g_free (r);
 }
@@ -227,6 +229,8 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
 
   if (info->clock_rate)
     s->clock_rate = info->clock_rate;
+  rtpcc_receiver_remb_on_rtp (r, now, info,
+      s->clock_rate ? s->clock_rate : 90000);
   rtpcc_rtp_source_update_seq (&s->stats, info->seq);
   rtpcc_rtp_source_update_jitter (&s->stats, now, info->rtp_ts,
       s->clock_rate ? s->clock_rate : 90000);
@@ -546,6 +550,7 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
     n += rtpcc_xr_rrtr_write (buf + n, max - n, r->ssrc,
         rtpcc_ntp_from_time (now, r->config.ntp_offset));
   n += write_tmmbr (r, buf + n, max - n);
+  n += rtpcc_receiver_write_remb (r, now, buf + n, max - n);
   return n + rtpcc_receiver_write_subflow_reports (r, &rr, buf + n, max - n);
 }
 
@@ -569,6 +574,7 @@ rtpcc_receiver_build_feedback (RtpccReceiver * r, RtpccTime now, guint8 * buf,
     if (n == 0)
       return 0;
     r->stats.rtcp_sent++;
+    r->last_rr = now;
     /* RFC 3550 §6.3.1 randomisation */
     r->next_rr = now + (RtpccTime) (r->rr_interval *
         rtpcc_rng_uniform (&r->rng, 0.5, 1.5));

@@ -75,6 +75,10 @@ typedef struct
   gboolean honour_interval_requests;
   /* RtpccReceiverXrBlocks to send; default RTPCC_RECEIVER_XR_DISCARD_RLE */
   guint xr_blocks;
+  /* receiver-side estimate (rembestimator.h) of the first media stream,
+   * sent as REMB with every RR, and at once after a cut (within
+   * RTPCC_RECEIVER_MIN_REPORT_INTERVAL of the last RR). Default FALSE. */
+  gboolean remb;
 } RtpccReceiverConfig;
 
 /* no request brings regular reports closer than this */
@@ -128,6 +132,9 @@ typedef struct
   guint64 repairs_rejected, dejitter_rejected;
   /* round trips from the media sender's RTCP XR DLRR answers */
   guint64 xr_rtt_samples;
+  /* config remb: REMBs sent, the estimate (bit/s), the over-uses the
+   * estimator detected and its cuts */
+  guint64 remb_sent, remb_estimate, remb_overuses, remb_decreases;
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;

@@ -43,6 +43,7 @@
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/ratecap.h>
+#include <rtpcc/rembestimator.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/deliveryrate.h>
 #include <rtpcc/prober.h>

@@ -51,6 +51,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_PLAYOUT_DELAY 200
 #define DEFAULT_XR_BLOCKS RTPCC_RECEIVER_XR_DISCARD_RLE
+#define DEFAULT_REMB FALSE
 #define DEFAULT_FEC_PT -1
 /* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
  * FIR need after the feedback in one datagram */
@@ -87,6 +88,7 @@ enum
   PROP_SRTP_KEY,
   PROP_SRTP_SUITE,
   PROP_XR_BLOCKS,
+  PROP_REMB,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -587,6 +589,7 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.rtcp_interval = RTPCC_MSEC (self->rtcp_interval_ms);
   cfg.cname = self->cname;
   cfg.xr_blocks = self->xr_blocks;
+  cfg.remb = self->remb;
   self->media_ssrc = 0;
   self->last_repair_rtt = 0;
   now = rtpcc_timebase_now (&self->timebase);
@@ -887,6 +890,10 @@ make_stats (GstRtpccSrc * self)
         "tmmbn-received", G_TYPE_UINT64, st->tmmbn_received,
         "max-bitrate-acked", G_TYPE_BOOLEAN, st->max_bitrate_acked,
         "xr-blocks-sent", G_TYPE_UINT64, st->xr_blocks_sent,
+        "remb-sent", G_TYPE_UINT64, st->remb_sent,
+        "remb-estimate", G_TYPE_UINT64, st->remb_estimate,
+        "remb-overuses", G_TYPE_UINT64, st->remb_overuses,
+        "remb-decreases", G_TYPE_UINT64, st->remb_decreases,
         "xr-rle-skipped", G_TYPE_UINT64, st->xr_rle_skipped,
         "repairs-marked", G_TYPE_UINT64, st->repairs_marked,
         "repairs-rejected", G_TYPE_UINT64, st->repairs_rejected,
@@ -1026,6 +1033,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_PLAYOUT_DELAY:
       self->playout_delay_ms = g_value_get_uint (value);
       break;
+    case PROP_REMB:
+      self->remb = g_value_get_boolean (value);
+      break;
     case PROP_XR_BLOCKS:
       self->xr_blocks = g_value_get_flags (value);
       break;
@@ -1098,6 +1108,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PLAYOUT_DELAY:
       g_value_set_uint (value, self->playout_delay_ms);
+      break;
+    case PROP_REMB:
+      g_value_set_boolean (value, self->remb);
       break;
     case PROP_XR_BLOCKS:
       g_value_set_flags (value, self->xr_blocks);
@@ -1342,6 +1355,25 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
           gst_rtpcc_xr_blocks_get_type (), DEFAULT_XR_BLOCKS, rw));
 
   /**
+   * GstRtpccSrc:remb:
+   *
+   * Estimate the path from the media's arrival times and send the estimate
+   * to the sender as REMB (draft-alvestrand-rmcat-remb) with every RR, and
+   * at once after a cut: the receiver half of the 2013 RTCWEB congestion
+   * control (the sender half is rtpccsink controller=rrtcc, and any
+   * rtpccsink or REMB-aware sender keeps its rate at or below it). Packets
+   * are grouped by RTP timestamp (one group per video frame); a Kalman
+   * filter over the inter-frame delay variation drives an over-use
+   * detector and the increase / hold / decrease rate control (beta 0.85
+   * of the incoming rate). Stats: remb-sent, remb-estimate,
+   * remb-overuses, remb-decreases. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_REMB,
+      g_param_spec_boolean ("remb", "REMB",
+          "Send a receiver-side bandwidth estimate as REMB", DEFAULT_REMB,
+          rw));
+
+  /**
    * GstRtpccSrc:fec-pt:
    *
    * Payload type of the FEC packets that come with the media (fecenc's
@@ -1488,6 +1520,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->xr_blocks = DEFAULT_XR_BLOCKS;
+  self->remb = DEFAULT_REMB;
   self->fec_pt = DEFAULT_FEC_PT;
   self->fd = -1;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -42,6 +42,7 @@ struct _GstRtpccSrc
   guint rtx_ssrc;
   guint playout_delay_ms;
   guint xr_blocks;              /* GstRtpccXrBlocks = RtpccReceiverXrBlocks */
+  gboolean remb;
   guint32 media_ssrc;           /* of the last media packet passed on */
   RtpccTime last_repair_rtt;    /* the repair RTT last given to the receiver */
   /* a playoutbuffer downstream reports its de-jitter state
