@@ -269,6 +269,14 @@ rtpcc_controller_xr_delay (RtpccController * cc, RtpccTime now,
     cc->ops->on_xr_delay (cc, now, mean_rtt, min_rtt, max_rtt);
 }
 
+void
+rtpcc_controller_receiver_limit (RtpccController * cc, RtpccTime now,
+    guint64 limit)
+{
+  if (cc->ops->on_receiver_limit)
+    cc->ops->on_receiver_limit (cc, now, limit);
+}
+
 RtpccTime
 rtpcc_controller_report_interval (RtpccController * cc)
 {

@@ -165,6 +165,12 @@ struct _RtpccControllerOps
    * evaluates the report it belongs to. */
   void (*on_xr_delay) (RtpccController * cc, RtpccTime now,
       RtpccTime mean_rtt, RtpccTime min_rtt, RtpccTime max_rtt);
+  /* optional: the receiver's maximum (RFC 5104 TMMBR, REMB) changed to
+   * @limit bit/s, G_MAXUINT64 for none. The sender caps the published
+   * target at it whatever the controller does; a controller whose own
+   * rule includes it (the 2013 RRTCC's As <= A) keeps its state there. */
+  void (*on_receiver_limit) (RtpccController * cc, RtpccTime now,
+      guint64 limit);
 };
 
 struct _RtpccController
@@ -212,6 +218,8 @@ gboolean rtpcc_controller_can_send (RtpccController * cc, RtpccTime now,
     guint size);
 void rtpcc_controller_xr_delay (RtpccController * cc, RtpccTime now,
     RtpccTime mean_rtt, RtpccTime min_rtt, RtpccTime max_rtt);
+void rtpcc_controller_receiver_limit (RtpccController * cc, RtpccTime now,
+    guint64 limit);
 void rtpcc_controller_discards (RtpccController * cc, RtpccTime now,
     const RtpccPacketReport * reports, guint n_reports);
 gboolean rtpcc_controller_set_param (RtpccController * cc, const gchar * key,

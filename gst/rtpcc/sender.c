@@ -46,6 +46,7 @@ struct _RtpccSender
   RtpccEgress *egress;
   RtpccPacer *pacer;            /* the egress's */
   RtpccRateCap *ratecap;        /* the receiver's TMMBR / REMB limit */
+  guint64 told_limit;           /* the limit the controller was last told */
   RtpccSentHistory *history;
   RtpccFeedbackAdapter *feedback;
   RtpccProber *prober;
@@ -121,6 +122,18 @@ breaker_holds_rate (RtpccSender * s)
   return !s->cc_backed_off;
 }
 
+/* The receiver's maximum to the controller, when it changed. */
+static void
+tell_limit (RtpccSender * s, RtpccTime now)
+{
+  guint64 limit = rtpcc_rate_cap_limit (s->ratecap);
+
+  if (limit == s->told_limit)
+    return;
+  s->told_limit = limit;
+  rtpcc_controller_receiver_limit (s->cc, now, limit);
+}
+
 static void
 refresh_target (RtpccSender * s, RtpccTime now)
 {
@@ -138,7 +151,8 @@ refresh_target (RtpccSender * s, RtpccTime now)
 
   /* the receiver's maximum (RFC 5104 TMMBR, REMB) over everything; a
    * REMB no longer renewed first lapses */
-  rtpcc_rate_cap_expire (s->ratecap, now);
+  if (rtpcc_rate_cap_expire (s->ratecap, now))
+    tell_limit (s, now);
   rtpcc_rate_cap_apply (s->ratecap, &t);
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
@@ -275,6 +289,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->pacer = rtpcc_egress_get_pacer (s->egress);
   s->rtcp_ssrc = config->rtcp_ssrc;
   s->ratecap = rtpcc_rate_cap_new (0);
+  s->told_limit = G_MAXUINT64;
   s->history = rtpcc_sent_history_new (config->probe_ssrc_mode ==
       RTPCC_PROBE_SSRC_MEDIA);
   s->feedback = rtpcc_feedback_adapter_new (s->history, config->feedback,
@@ -650,6 +665,7 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     s->next_rtcp = MIN (s->next_rtcp, now);
   if (rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
     ours = TRUE;
+    tell_limit (s, now);
     /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
     if (rtpcc_rate_cap_tmmbn_due (s->ratecap))
       s->next_rtcp = MIN (s->next_rtcp, now);

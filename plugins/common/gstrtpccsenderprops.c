@@ -59,13 +59,16 @@ gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
    * Congestion controller by registry name: "tfrc" (RFC 5348), "ccid2"
    * (RFC 4341's window as a rate), "gcc" (delay-based, draft-ietf-rmcat-gcc),
    * "nada" (RFC 8698), "fbra" (FEC-based rate adaptation), "rr" (RTCP
-   * receiver-report baseline), "fixed" (start-bitrate, no adaptation), and
+   * receiver-report baseline), "rrtcc" (2013 RTCWEB loss-based rate under
+   * the receiver's REMB: pair with rtpccsrc remb=true), "fixed"
+   * (start-bitrate, no adaptation), and
    * any registered with rtpcc_controller_register(). The blurb lists those
    * registered when the plugin loaded. An unknown name fails the NULL→READY
    * change with an error that lists the known ones. Behind rtpccbwe every
    * controller is fed the per-packet reports of the session's
-   * transport-wide CC feedback; those that want receiver reports (rr, and
-   * the RR-based parts of others) get none, as the session consumes them.
+   * transport-wide CC feedback; those that want receiver reports (rr,
+   * rrtcc, and the RR-based parts of others) get none, as the session
+   * consumes them.
    */
   blurb = g_strdup_printf ("Congestion controller, one of: %s", controllers);
   g_object_class_install_property (klass,

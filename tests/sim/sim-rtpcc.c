@@ -1526,6 +1526,7 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.sender.circuit_breaker = config->circuit_breaker;
   fc.sender.sender.probe_ssrc_mode = config->probe_ssrc_mode;
   fc.receiver.clock_offset = config->clock_offset;
+  fc.receiver.receiver.remb = config->remb;
   fc.frames.fps = config->fps;
   fc.frames.mtu = config->mtu;
   fc.frames.noise = config->noise;

@@ -401,6 +401,7 @@ typedef struct
   const gchar *controller_params;       /* "key=value;...", or NULL */
   RtpccProbeSsrcMode probe_ssrc_mode;   /* the library's default */
   FILE *metrics_log;            /* raw SimMetrics CSV, or NULL */
+  gboolean remb;                /* the receiver sends REMB, FALSE */
 } SimRtpccScenarioConfig;
 
 /* §5.1: tfrc, 150 kbit/s min and start (R_min = R_init), max 3 Mbit/s (so
