@@ -1623,6 +1623,37 @@ GST_START_TEST (test_max_bitrate_request)
 
 GST_END_TEST;
 
+/* rtpccsrc remb=true: its estimate goes out as REMB with the RR and
+ * reaches the sink, whose rrtcc controller holds its rate at or under it
+ * (the receiver's estimate starts at 300 kbit/s, the sender at 2 Mbit/s). */
+GST_START_TEST (test_remb_to_rrtcc)
+{
+  Pair p;
+  guint16 seq = 0;
+  guint64 limit;
+
+  pair_init (&p);
+  g_object_set (p.src, "remb", TRUE, NULL);
+  g_object_set (p.sink, "controller", "rrtcc", "start-bitrate", 2000000,
+      NULL);
+  pair_start (&p);
+  for (; seq < 30; seq++)
+    pair_push (&p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
+            1000));
+  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
+  fail_unless (run_until_stat (p.clock, 2, p.sink, "remb-received", 1,
+          3 * GST_SECOND) >= 1);
+  fail_unless (stat_u64 (p.src, "remb-sent") >= 1);
+  limit = stat_u64 (p.sink, "receiver-limit");
+  fail_unless (limit > 0 && limit <= 2 * 300000, "%" G_GUINT64_FORMAT,
+      limit);
+  fail_unless (stat_u64 (p.sink, "target-bitrate") <= limit);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-malformed"), 0);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* With controller=fbra the sink asks the src (RTCP APP "FBIV" with its
  * SRs) for RRs every 2.5 min RTTs (here the 100 ms floor: loopback), and
  * the src, left at its default 1 s rtcp-interval, reports at that. */
@@ -4275,6 +4306,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_src_bad_input);
   tcase_add_test (tc_src, test_sink_to_src_loopback);
   tcase_add_test (tc_src, test_max_bitrate_request);
+  tcase_add_test (tc_src, test_remb_to_rrtcc);
   tcase_add_test (tc_src, test_report_interval_follows);
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
   tcase_add_test (tc_src, test_src_peer_not_redirected);
