@@ -408,6 +408,65 @@ GST_START_TEST (test_tshark)
 
 GST_END_TEST;
 
+/* A receiver with remb on: its RRs carry a REMB naming the media SSRC,
+ * as tshark reads it (no malformed packet, no warning), and the sender's
+ * limit is the last value on the wire. */
+GST_START_TEST (test_tshark_receiver_remb)
+{
+  gchar *tshark = tshark_find ("test_tshark_receiver_remb");
+  RtpccReceiverConfig rc;
+  Loop l;
+  gchar *dir, *file, *out, **lines;
+  guint remb_lines = 0;
+  guint64 last = 0;
+
+  if (tshark == NULL)
+    return;
+  memset (&l, 0, sizeof l);
+  l.s = call_loop_sender_new ("rrtcc", RTPCC_FEEDBACK_CCFB);
+  rtpcc_receiver_config_init (&rc);
+  rc.seed = 4;
+  rc.remb = TRUE;
+  l.r = rtpcc_receiver_new (&rc, 0);
+  l.pcap = test_pcap_new ();
+  run (&l, 3500);
+  fail_unless (rtpcc_receiver_get_stats (l.r, l.now)->remb_sent >= 2);
+  file = test_pcap_save (l.pcap, "rtpcc-remb-XXXXXX", "remb.pcap", &dir);
+
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-V", NULL});
+  tshark_assert_clean (out);
+  tshark_assert_no_warnings (out);
+  g_free (out);
+  out = tshark_run (tshark, file, tshark_rtcp_opts, (const gchar *[]) {
+      "-T", "fields", "-E", "separator=;", "-e", "rtcp.psfb.remb.fci.ssrc",
+      "-e", "rtcp.psfb.remb.fci.br_exp", "-e",
+      "rtcp.psfb.remb.fci.br_mantissa", NULL});
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    gchar **f = g_strsplit (lines[i], ";", -1);
+
+    if (g_strv_length (f) == 3 && f[0][0]) {
+      fail_unless_equals_uint64 (g_ascii_strtoull (f[0], NULL, 0), MEDIA);
+      last = g_ascii_strtoull (f[2], NULL, 10) << g_ascii_strtoull (f[1],
+          NULL, 10);
+      remb_lines++;
+    }
+    g_strfreev (f);
+  }
+  g_strfreev (lines);
+  g_free (out);
+  fail_unless (remb_lines >= 2, "%u", remb_lines);
+  fail_unless_equals_uint64 (rtpcc_sender_get_stats (l.s,
+          l.now)->receiver_limit, last);
+
+  test_pcap_remove (file, dir);
+  g_free (tshark);
+  loop_clear (&l);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_ratecap_suite (void)
 {
@@ -418,6 +477,7 @@ rtpcc_ratecap_suite (void)
   tcase_add_test (tc, test_cap);
   tcase_add_test (tc, test_remb_expiry);
   tcase_add_test (tc, test_loop);
+  tcase_add_test (tc, test_tshark_receiver_remb);
   tcase_add_test (tc, test_remb_loop);
   tcase_add_test (tc, test_tshark);
   return s;
