@@ -383,6 +383,40 @@ typedef struct
   GstEvent *announce;
 } Out;
 
+/* One media stream goes through mprtpsched: the subflow sequence numbers
+ * are per path, not per SSRC. A second SSRC (fecenc in front of it, two
+ * streams muxed) breaks the receivers' statistics and FEC parity; its
+ * packets still go out, but the user is told once, and they are counted. */
+static void
+check_one_stream (GstMprtpSched * self, GstBuffer * buf)
+{
+  guint8 h[12];
+  guint32 ssrc, first;
+  gboolean warn = FALSE;
+
+  if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h
+      || (h[0] >> 6) != 2)
+    return;
+  ssrc = GST_READ_UINT32_BE (h + 8);
+  g_mutex_lock (&self->lock);
+  if (!self->have_ssrc) {
+    self->have_ssrc = TRUE;
+    self->ssrc = ssrc;
+  } else if (ssrc != self->ssrc) {
+    warn = self->other_ssrc_packets++ == 0;
+  }
+  first = self->ssrc;
+  g_mutex_unlock (&self->lock);
+  if (warn)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("mprtpsched got a second RTP stream (SSRC 0x%08x after 0x%08x)",
+            ssrc, first),
+        ("It schedules one media stream: put fecenc after it on each path "
+            "(m.src_N ! fecenc ! rtpccsink), and one mprtpsched per stream; "
+            "these packets go out but break the receivers' per-path "
+            "statistics and FEC (stat other-ssrc-packets)"));
+}
+
 static GstFlowReturn
 gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
@@ -404,6 +438,7 @@ gst_mprtp_sched_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   ext_id = self->ext_id;
   GST_OBJECT_UNLOCK (self);
 
+  check_one_stream (self, buf);
   g_mutex_lock (&self->lock);
   now = gst_rtpcc_now (GST_ELEMENT (self), &self->clock_cache,
       &self->segment, buf, &self->last_now);
@@ -731,6 +766,7 @@ gst_mprtp_sched_change_state (GstElement * element, GstStateChange transition)
     self->last_now = 0;
     self->published_rate = 0;
     self->seen_delta = FALSE;
+    self->have_ssrc = FALSE;
     g_mutex_unlock (&self->lock);
     GST_OBJECT_LOCK (self);
     buffer_ms = self->encoder_buffer_ms;

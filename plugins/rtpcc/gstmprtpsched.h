@@ -52,6 +52,9 @@ struct _GstMprtpSched
   GstRtpccClockCache clock_cache;       /* object lock */
   RtpccTime last_poll, last_interval;
   gboolean seen_delta;          /* the payloader marks delta units */
+  gboolean have_ssrc;           /* the media stream's SSRC is known */
+  guint32 ssrc;
+  guint64 other_ssrc_packets;   /* packets of any other SSRC */
   guint64 published_rate;
   guint64 ext_failures, released_drops, malformed_targets;
   guint64 aggregate_updates, superseded_targets, key_unit_requests;

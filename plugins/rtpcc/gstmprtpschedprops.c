@@ -105,7 +105,9 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    *
    * "application/x-mprtp-sched-stats": paths, encoder-rate,
    * aggregate-updates, superseded-targets (aggregates a newer one
-   * overtook before they were published: not published), key-unit-requests
+   * overtook before they were published: not published),
+   * other-ssrc-packets (packets of an RTP stream other than the first:
+   * one warning, see the element's description), key-unit-requests
    * (force-key-unit events sent
    * upstream after a path failed or collapsed), ext-failures (packets
    * sent without the element: no room, or not RTP), released-drops
@@ -188,6 +190,7 @@ make_stats (GstMprtpSched * self)
       rtpcc_mprtp_sched_get_encoder_rate (self->sched) : 0,
       "aggregate-updates", G_TYPE_UINT64, self->aggregate_updates,
       "superseded-targets", G_TYPE_UINT64, self->superseded_targets,
+      "other-ssrc-packets", G_TYPE_UINT64, self->other_ssrc_packets,
       "key-unit-requests", G_TYPE_UINT64, self->key_unit_requests,
       "ext-failures", G_TYPE_UINT64, self->ext_failures,
       "released-drops", G_TYPE_UINT64, self->released_drops,

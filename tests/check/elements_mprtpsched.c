@@ -1064,6 +1064,65 @@ GST_START_TEST (test_malformed_target)
 
 GST_END_TEST;
 
+/* A second RTP stream (fecenc in front of mprtpsched): its packets still
+ * go out, counted, and the bus gets one warning saying what to do. */
+GST_START_TEST (test_second_stream_warned)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstBus *bus = gst_bus_new ();
+  GstStructure *s = NULL;
+  GstMessage *m;
+  guint64 n = 0;
+  guint warnings = 0, out = 0;
+  GstBuffer *b;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
+              TRUE)), GST_FLOW_OK);
+  for (guint i = 0; i < 3; i++) {
+    GstBuffer *fec = rtp_packet (i, 0, 100, TRUE);
+    GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+    fail_unless (gst_rtp_buffer_map (fec, GST_MAP_WRITE, &rtp));
+    gst_rtp_buffer_set_ssrc (&rtp, SSRC + 1);
+    gst_rtp_buffer_unmap (&rtp);
+    fail_unless_equals_int (gst_harness_push (h, fec), GST_FLOW_OK);
+  }
+  /* each packet out at least once (a path not used gets duplicates) */
+  for (guint k = 0; k < 2; k++) {
+    while ((b = gst_harness_try_pull (k ? h1 : h))) {
+      GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+
+      fail_unless (gst_rtp_buffer_map (b, GST_MAP_READ, &rtp));
+      out |= 1u << ((gst_rtp_buffer_get_ssrc (&rtp) - SSRC) * 3 +
+          gst_rtp_buffer_get_seq (&rtp));
+      gst_rtp_buffer_unmap (&rtp);
+      gst_buffer_unref (b);
+    }
+  }
+  /* media seq 0; the other stream's 0, 1, 2 */
+  fail_unless_equals_int (out, 0x1 | 0x8 | 0x10 | 0x20);
+  g_object_get (h->element, "stats", &s, NULL);
+  fail_unless (gst_structure_get_uint64 (s, "other-ssrc-packets", &n));
+  fail_unless_equals_uint64 (n, 3);
+  gst_structure_free (s);
+  while ((m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+    warnings++;
+    gst_message_unref (m);
+  }
+  fail_unless_equals_int (warnings, 1);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* max-bitrate set while playing reaches the running scheduler: the
  * aggregate published upstream and the encoder rate follow from the next
  * packet on, down and back up. */
@@ -1270,6 +1329,7 @@ elements_mprtpsched_suite (void)
   tcase_add_test (tc, test_single_path_passthrough);
   tcase_add_test (tc, test_malformed_target);
   tcase_add_test (tc, test_max_bitrate_while_playing);
+  tcase_add_test (tc, test_second_stream_warned);
   tcase_add_test (tc, test_sink_subflow_mode);
   tcase_add_test (tc, test_src_subflow_accounting);
   tcase_add_test (tc, test_src_paths_nack_on_fssn);
