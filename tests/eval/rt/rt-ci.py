@@ -95,7 +95,7 @@ def repair_check(build, out, env):
                             "--out", os.path.join(out, rep),
                             "--loss", "bernoulli:%g" % (WIRE_LOSS_PCT / 100),
                             "--repair", rep,
-                            "--jitter-ms", "200", "--port-base", "43300"],
+                            "--jitter-ms", "200", "--port-base", "23300"],
                            env=env)
         if r.returncode != 0:
             print(f"FAIL: rt-eval.py --repair {rep} exited {r.returncode}")

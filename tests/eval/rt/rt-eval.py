@@ -1193,9 +1193,12 @@ def main():
     p.add_argument("--key-int-max", type=int, default=0,
                    help="x264enc key-int-max in frames (default: the "
                         "case's key-frame interval, else 4 s)")
-    p.add_argument("--port-base", type=int, default=42000,
+    p.add_argument("--port-base", type=int, default=22000,
                    help="UDP ports from here (20 per flow): runs on one "
-                        "host at the same time need different bases")
+                        "host at the same time need different bases; "
+                        "keep below the kernel's ephemeral range (32768 "
+                        "up), or another program's port=0 socket can get "
+                        "one of them and our stream")
     p.add_argument("--jitter-ms", type=int, default=100,
                    help="receiver jitter buffer latency (ms)")
     p.add_argument("--publish", action="store_true",
