@@ -407,7 +407,10 @@ class Run:
                         "--jitter-ms", str(a.jitter_ms),
                         "--repair", a.repair,
                         "--rtp-log", os.path.join(self.out,
-                                                  f"{tag}-rtp.log")] + geo,
+                                                  f"{tag}-rtp.log")] + geo
+                       # rrtcc's other half: the receiver's REMB
+                       + (["--remb"] if self.stack == "ours"
+                          and a.controller == "rrtcc" else []),
                        f"{tag}-recv.log", r_ns)
             snd = [py, flow_py, "send", "--t0", t0, "--stop",
                    str(fl["stop"]), "--start", str(fl["start"]),

@@ -409,6 +409,8 @@ def cmd_recv(a):
     if a.stack == "ours":
         rep = (f"repair=nack rtx-payload-type={RTX_PT} keyframe-request=pli "
                f"playout-delay={a.jitter_ms} " if a.repair == "nack" else "")
+        if a.remb:
+            rep += "remb=true "
         desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 " + rep +
                 f"caps=\"{h264_caps()}\" ! rtpjitterbuffer latency="
                 f"{a.jitter_ms} ! " + tail)
@@ -714,6 +716,8 @@ def main():
     r.add_argument("--peer-host", default="127.0.0.1")
     r.add_argument("--peer-port", type=int, default=0)
     r.add_argument("--jitter-ms", type=int, default=100)
+    r.add_argument("--remb", action="store_true",
+                   help="ours: rtpccsrc remb=true (for controller rrtcc)")
     r.add_argument("--frames", required=True)
     r.add_argument("--raw")
     r.add_argument("--rtp-log")
