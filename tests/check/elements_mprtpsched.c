@@ -1022,23 +1022,34 @@ GST_START_TEST (test_rtx_requests)
 
 GST_END_TEST;
 
+/* mprtpsched with two src pads (the second in *@h1), encoder control
+ * off, its first packet (media seq 0) pushed: the scheduler runs. */
+static GstHarness *
+two_paths_running (GstHarness ** h1)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
+      "src_0");
+
+  *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  g_object_set (h->element, "encoder-control", 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
+              TRUE)), GST_FLOW_OK);
+  return h;
+}
+
 /* A malformed rtpcc-target from a path is dropped and counted; it neither
  * reaches upstream nor changes the aggregate. */
 GST_START_TEST (test_malformed_target)
 {
-  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
-      "src_0");
-  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstHarness *h1 = NULL;
+  GstHarness *h = two_paths_running (&h1);
   GstRtpccTargetInfo agg = { 0, };
   gchar *controller = NULL;
   GstStructure *s = NULL;
   guint64 n = 0;
   GstEvent *ev;
 
-  g_object_set (h->element, "encoder-control", 0, NULL);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
-              TRUE)), GST_FLOW_OK);
   send_target (h, 300000);
   send_target (h1, 300000);
   fail_unless (last_aggregate (h, &agg, &controller));
@@ -1068,9 +1079,8 @@ GST_END_TEST;
  * go out, counted, and the bus gets one warning saying what to do. */
 GST_START_TEST (test_second_stream_warned)
 {
-  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
-      "src_0");
-  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstHarness *h1 = NULL;
+  GstHarness *h = two_paths_running (&h1);
   GstBus *bus = gst_bus_new ();
   GstStructure *s = NULL;
   GstMessage *m;
@@ -1079,10 +1089,6 @@ GST_START_TEST (test_second_stream_warned)
   GstBuffer *b;
 
   gst_element_set_bus (h->element, bus);
-  g_object_set (h->element, "encoder-control", 0, NULL);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
-              TRUE)), GST_FLOW_OK);
   for (guint i = 0; i < 3; i++) {
     GstBuffer *fec = rtp_packet (i, 0, 100, TRUE);
     GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
@@ -1128,18 +1134,13 @@ GST_END_TEST;
  * packet on, down and back up. */
 GST_START_TEST (test_max_bitrate_while_playing)
 {
-  GstHarness *h = gst_harness_new_with_padnames ("mprtpsched", "sink",
-      "src_0");
-  GstHarness *h1 = gst_harness_new_with_element (h->element, NULL, "src_1");
+  GstHarness *h1 = NULL;
+  GstHarness *h = two_paths_running (&h1);
   GstRtpccTargetInfo agg = { 0, };
   gchar *controller = NULL;
   GstStructure *s = NULL;
   guint64 n = 0, published = 0;
 
-  g_object_set (h->element, "encoder-control", 0, NULL);
-  gst_harness_set_src_caps_str (h, CAPS);
-  fail_unless_equals_int (gst_harness_push (h, rtp_packet (0, 0, 100,
-              TRUE)), GST_FLOW_OK);
   send_target (h, 300000);
   send_target (h1, 300000);
   fail_unless (last_aggregate (h, &agg, &controller));

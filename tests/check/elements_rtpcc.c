@@ -1582,6 +1582,17 @@ GST_START_TEST (test_sink_to_src_loopback)
 
 GST_END_TEST;
 
+/* @n 1000-byte packets of TEST_SSRC, three per frame, from the sink to
+ * the src and out of it. */
+static void
+pair_media (Pair * p, guint16 n)
+{
+  for (guint16 seq = 0; seq < n; seq++)
+    pair_push (p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
+            1000));
+  fail_unless_equals_int (pair_pull (p, n, NULL), n);
+}
+
 /* rtpccsrc max-bitrate-request set while playing: its TMMBR reaches the
  * sink, which holds its target at the request and answers with a TMMBN
  * the src counts. */
@@ -1590,16 +1601,12 @@ GST_START_TEST (test_max_bitrate_request)
   Pair p;
   GstStructure *stats = NULL;
   gboolean acked = FALSE;
-  guint16 seq = 0;
 
   pair_init (&p);
   g_object_set (p.sink, "controller", "fixed", "start-bitrate", 2000000,
       NULL);
   pair_start (&p);
-  for (; seq < 30; seq++)
-    pair_push (&p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
-            1000));
-  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
+  pair_media (&p, 30);
   fail_unless_equals_uint64 (stat_u64 (p.sink, "target-bitrate"), 2000000);
   fail_unless_equals_uint64 (stat_u64 (p.sink, "receiver-limit"), 0);
 
@@ -1629,7 +1636,6 @@ GST_END_TEST;
 GST_START_TEST (test_remb_to_rrtcc)
 {
   Pair p;
-  guint16 seq = 0;
   guint64 limit;
 
   pair_init (&p);
@@ -1637,10 +1643,7 @@ GST_START_TEST (test_remb_to_rrtcc)
   g_object_set (p.sink, "controller", "rrtcc", "start-bitrate", 2000000,
       NULL);
   pair_start (&p);
-  for (; seq < 30; seq++)
-    pair_push (&p, make_rtp (TEST_SSRC, seq, 3000 * (seq / 3), seq % 3 == 2,
-            1000));
-  fail_unless_equals_int (pair_pull (&p, 30, NULL), 30);
+  pair_media (&p, 30);
   fail_unless (run_until_stat (p.clock, 2, p.sink, "remb-received", 1,
           3 * GST_SECOND) >= 1);
   fail_unless (stat_u64 (p.src, "remb-sent") >= 1);

@@ -7,6 +7,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "cc-util.h"
 #include <rtpcc/cc/gcc.h>
 #include <math.h>
 #include <string.h>
@@ -15,22 +16,6 @@
 #define US(x) RTPCC_USEC (x)
 /* the receiver's clock offset, unknown to the controller */
 #define RX_OFFSET RTPCC_SEC (4321)
-
-static RtpccController *
-make_gcc (guint64 min, guint64 max, guint64 start)
-{
-  RtpccControllerConfig cfg;
-  GError *err = NULL;
-  RtpccController *cc;
-
-  rtpcc_controller_config_init (&cfg);
-  cfg.min_bitrate = min;
-  cfg.max_bitrate = max;
-  cfg.start_bitrate = start;
-  cc = rtpcc_controller_new ("gcc", &cfg, 0, &err);
-  fail_unless (cc != NULL, "%s", err ? err->message : "?");
-  return cc;
-}
 
 /* ---- feedback helpers for the controller --------------------------------- */
 
@@ -160,7 +145,7 @@ GST_START_TEST (test_free_path_queue_test)
   RtpccGccInfo info;
   RtpccTime link_free = 0;
 
-  feeder_init (&f, make_gcc (100000, 5000000, 500000));
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 500000));
   /* the pacer's burst credit sends each frame's first two packets 0.3 ms
    * apart: the second waits 7.7 ms behind the first at the bottleneck, a
    * wait of our own making, not a queue */
@@ -197,7 +182,7 @@ GST_START_TEST (test_iframe_one_group_no_overuse)
    * (8 ms to serialise one), then a key frame: 20 packets of 1200 bytes
    * sent within 1 ms. The bottleneck spreads them over 20 × 9.6 = 192 ms,
    * and the following packets queue behind them while it drains. */
-  feeder_init (&f, make_gcc (100000, 2000000, 400000));
+  feeder_init (&f, cc_util_new ("gcc", 100000, 2000000, 400000));
   t = feeder_steady (&f, 0, RTPCC_SEC (10), MS (20));
   fail_unless (rtpcc_gcc_get_info (f.cc, &info));
   fail_unless (info.n_overuse == 0);
@@ -251,7 +236,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_controller_basics)
 {
-  RtpccController *cc = make_gcc (150000, 3000000, 300000);
+  RtpccController *cc = cc_util_new ("gcc", 150000, 3000000, 300000);
   RtpccGccInfo info;
   gchar **names = rtpcc_controller_list ();
   gboolean listed = FALSE;
@@ -340,7 +325,7 @@ app_limited_run (const gchar * app_limit)
   RtpccGccInfo info;
   RtpccTime t, next_fb = MS (50), q = 0;
 
-  feeder_init (&f, make_gcc (100000, 5000000, 300000));
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 300000));
   if (app_limit)
     fail_unless (rtpcc_controller_set_param (f.cc, "app-limit", app_limit));
   /* 2 s of 400 kbit/s into a queue that grows by 1 ms a packet: an
@@ -396,7 +381,7 @@ GST_START_TEST (test_controller_fec_loss_ignored)
 
   /* every FEC packet lost (half the packets), no media lost: no loss cut;
    * then media loss of 25 %: a loss cut with reason "loss" */
-  feeder_init (&f, make_gcc (100000, 2000000, 500000));
+  feeder_init (&f, cc_util_new ("gcc", 100000, 2000000, 500000));
   for (t = 0; t < RTPCC_SEC (3); t += MS (10)) {
     gboolean fec = (t / MS (10)) % 2;
     feeder_packet (&f, t, fec ? RTPCC_TIME_NONE : t + MS (25), 1000, fec);
@@ -429,7 +414,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_controller_rr_only)
 {
-  RtpccController *cc = make_gcc (100000, 2000000, 300000);
+  RtpccController *cc = cc_util_new ("gcc", 100000, 2000000, 300000);
   RtpccReceiverReport rr;
   RtpccGccInfo info;
 
@@ -480,7 +465,7 @@ send_frames (RtpccController * cc, RtpccTime * t, guint64 * seq, guint n,
 
 GST_START_TEST (test_key_frames_by_size)
 {
-  RtpccController *cc = make_gcc (150000, 3000000, 1000000);
+  RtpccController *cc = cc_util_new ("gcc", 150000, 3000000, 1000000);
   RtpccGccInfo info;
   RtpccTime t = 0;
   guint64 seq = 0;
@@ -504,7 +489,7 @@ GST_START_TEST (test_key_frames_by_size)
   rtpcc_controller_free (cc);
 
   /* the busy rule does not count frames */
-  cc = make_gcc (150000, 3000000, 1000000);
+  cc = cc_util_new ("gcc", 150000, 3000000, 1000000);
   fail_unless (rtpcc_controller_set_param (cc, "burst-detect", "busy"));
   t = 0;
   send_frames (cc, &t, &seq, 20, 4);

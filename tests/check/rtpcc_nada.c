@@ -13,28 +13,13 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "cc-util.h"
 #include <rtpcc/cc/nada.h>
 #include <math.h>
 #include <string.h>
 
 #define NONE RTPCC_TIME_NONE
 #define MS(x) RTPCC_MSEC (x)
-
-static RtpccController *
-make_nada (guint64 min, guint64 max, guint64 start)
-{
-  RtpccControllerConfig cfg;
-  GError *err = NULL;
-  RtpccController *cc;
-
-  rtpcc_controller_config_init (&cfg);
-  cfg.min_bitrate = min;
-  cfg.max_bitrate = max;
-  cfg.start_bitrate = start;
-  cc = rtpcc_controller_new ("nada", &cfg, 0, &err);
-  fail_unless (cc != NULL, "%s", err ? err->message : "?");
-  return cc;
-}
 
 static RtpccNadaInfo
 info_of (RtpccController * cc)
@@ -270,7 +255,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_controller_ramp_up)
 {
-  RtpccController *cc = make_nada (150000, 1500000, 0);
+  RtpccController *cc = cc_util_new ("nada", 150000, 1500000, 0);
   RtpccNadaInfo info;
 
   /* §4.3 initialisation: r_ref = RMIN, accelerated ramp-up */
@@ -311,7 +296,7 @@ GST_START_TEST (test_controller_ramp_up)
 
   /* RMAX bounds it */
   {
-    RtpccController *c2 = make_nada (150000, 1000000, 0);
+    RtpccController *c2 = cc_util_new ("nada", 150000, 1000000, 0);
     feed_run (c2, MS (600), 0, 50, 10, 1250, 30, 0, -1, MS (80));
     fail_unless_equals_uint64 (c2->target.target_bitrate, 1000000);
     rtpcc_controller_free (c2);
@@ -326,7 +311,7 @@ GST_END_TEST;
  * (gamma = 1/6). */
 GST_START_TEST (test_controller_recv_rate_span)
 {
-  RtpccController *cc = make_nada (150000, 3000000, 0);
+  RtpccController *cc = cc_util_new ("nada", 150000, 3000000, 0);
   RtpccNadaInfo a;
 
   /* one packet: span 0 -> DELTA, 10000 bit / 0.1 s = 100 kbit/s;
@@ -370,7 +355,7 @@ GST_START_TEST (test_controller_gradual_update)
   RtpccNadaInfo ref2 = { 0 }, ref3 = { 0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (offsets); i++) {
-    RtpccController *cc = make_nada (150000, 1500000, 800000);
+    RtpccController *cc = cc_util_new ("nada", 150000, 1500000, 800000);
     RtpccNadaInfo a1, a2, a3;
 
     /* update 1 at 150 ms: no queue. The arrivals so far span 95 ms, less
@@ -396,7 +381,7 @@ GST_START_TEST (test_controller_gradual_update)
      *   x_offset = 20 - 1.5e7/767780 = 0.463153508
      *   r_ref = 767780 - 0.5*0.2*(20*767780 - 1.5e7)/500
      *         = 767780 - 0.1*355600/500 = 767780 - 71.12 = 767708.88 */
-    cc = make_nada (150000, 1500000, 800000);
+    cc = cc_util_new ("nada", 150000, 1500000, 800000);
     run_gradual (cc, offsets[i], 20, -1, &a2, &a3);
     fail_unless (!a2.accelerated);
     assert_close (a2.d_queue, 20, 1e-9);
@@ -429,7 +414,7 @@ GST_START_TEST (test_controller_catch_up)
   static const gchar *modes[] = { NULL, "1" };
 
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
-    RtpccController *cc = make_nada (150000, 3000000, 0);
+    RtpccController *cc = cc_util_new ("nada", 150000, 3000000, 0);
     RtpccNadaInfo a;
 
     if (modes[m])
@@ -507,7 +492,7 @@ GST_START_TEST (test_controller_loss_and_warping)
    *   x_offset = 0.625 - 18.75 = -18.125, x_diff = 0.625
    *   r_ref = 800000 + 0.5*0.22*(18.125/500)*800000 - (0.625/500)*800000
    *         = 800000 + 3190 - 1000 = 802190 */
-  cc = make_nada (150000, 1500000, 800000);
+  cc = cc_util_new ("nada", 150000, 1500000, 800000);
   run_gradual (cc, 0, 0, 30, &a2, &a3);
   fail_unless (!a2.accelerated);
   assert_close (a2.p_loss_window, 0.025, 1e-12);
@@ -524,7 +509,7 @@ GST_START_TEST (test_controller_loss_and_warping)
    *   x_curr = 50 exp (-0.5) + 0.625 = 30.951532985632
    *   r_ref = 800000 - 0.5*0.22*(12.201532985632/500)*800000
    *                  - (30.951532985632/500)*800000 = 748330.077418 */
-  cc = make_nada (150000, 1500000, 800000);
+  cc = cc_util_new ("nada", 150000, 1500000, 800000);
   run_gradual (cc, RTPCC_SEC (5), 100, 30, &a2, &a3);
   fail_unless (a2.warping);
   assert_close (a2.d_queue, 100, 1e-9);
@@ -543,7 +528,7 @@ GST_START_TEST (test_controller_loss_and_warping)
   /* the same queue without any loss is not warped: x_curr = 100,
    *   r_ref = 800000 - 0.11*(81.25/500)*800000 - (100/500)*800000
    *         = 800000 - 14300 - 160000 = 625700 */
-  cc = make_nada (150000, 1500000, 800000);
+  cc = cc_util_new ("nada", 150000, 1500000, 800000);
   run_gradual (cc, 0, 100, -1, &a2, &a3);
   fail_unless (!a2.warping);
   assert_close (a2.x_curr, 100, 1e-9);
@@ -555,7 +540,7 @@ GST_START_TEST (test_controller_loss_and_warping)
    *   a burst 80, 81, 82 is one event: + 10 -> (31 + 40 + 10) / 3 = 27
    *   then a loss every 10 packets, 90..150: 7 more intervals of 10; the 8
    *   newest are all 10 (31 and 40 fell out) -> 10, loss_exp = 70 */
-  cc = make_nada (150000, 1500000, 800000);
+  cc = cc_util_new ("nada", 150000, 1500000, 800000);
   run_gradual (cc, 0, 0, 30, &a2, &a3);
   feed_run (cc, MS (470), 60, 79, 5, 1000, 40, 0, 70, MS (60));
   assert_close (info_of (cc).loss_int, 35.5, 1e-12);
@@ -593,7 +578,7 @@ GST_START_TEST (test_controller_delay_filter)
   /* 15 packets 5 ms apart at a constant delay but the newest one 40 ms
    * late: the 15-tap minimum filter removes the spike (d_queue = 0), the
    * rmode test (raw d_fwd - d_base >= QEPS) still leaves ramp-up */
-  cc = make_nada (150000, 1500000, 500000);
+  cc = cc_util_new ("nada", 150000, 1500000, 500000);
   for (guint k = 0; k < 15; k++) {
     r[k].seq = k;
     r[k].send_time = MS (5 * k);
@@ -613,7 +598,7 @@ GST_START_TEST (test_controller_delay_filter)
   /* DFILT bounds the filter's reach: at 10 packets/s the previous packet
    * (queue 0) arrived 130 ms before the newest (queue 30 ms), more than
    * DFILT = 120 ms, so it is not a tap and d_queue = 30 */
-  cc = make_nada (150000, 1500000, 500000);
+  cc = cc_util_new ("nada", 150000, 1500000, 500000);
   for (guint k = 0; k < 3; k++) {
     r[k].seq = k;
     r[k].send_time = MS (100 * k);
@@ -631,7 +616,7 @@ GST_START_TEST (test_controller_delay_filter)
 
   /* a CE mark ends the ramp-up and shows in p_mark: one of 15 marked,
    * p_mark = 0.1 * 1/15, reason "ecn" */
-  cc = make_nada (150000, 1500000, 500000);
+  cc = cc_util_new ("nada", 150000, 1500000, 500000);
   for (guint k = 0; k < 15; k++) {
     r[k].seq = k;
     r[k].send_time = MS (5 * k);
@@ -662,7 +647,7 @@ GST_START_TEST (test_base_delay_offset)
   gdouble dq[G_N_ELEMENTS (offsets)];
 
   for (guint i = 0; i < G_N_ELEMENTS (offsets); i++) {
-    RtpccController *cc = make_nada (150000, 1500000, 500000);
+    RtpccController *cc = cc_util_new ("nada", 150000, 1500000, 500000);
     RtpccPacketReport r[20];
     RtpccTime now = 0;
 
@@ -699,7 +684,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_no_feedback)
 {
-  RtpccController *cc = make_nada (150000, 1500000, 1000000);
+  RtpccController *cc = cc_util_new ("nada", 150000, 1500000, 1000000);
   RtpccTime cut1 = NONE, cut2 = NONE;
   guint64 seq = 0, reported = 0;
   guint64 max_seen_during_gap = 0;
@@ -756,7 +741,7 @@ GST_START_TEST (test_no_feedback)
   rtpcc_controller_free (cc);
 
   /* before any feedback there is nothing to miss: no cut */
-  cc = make_nada (150000, 1500000, 1000000);
+  cc = cc_util_new ("nada", 150000, 1500000, 1000000);
   {
     RtpccSentPacket sp = { 0, 0, 1000, FALSE, FALSE };
     rtpcc_controller_packet_sent (cc, 0, &sp);
@@ -779,7 +764,7 @@ GST_START_TEST (test_registry_and_params)
   fail_unless (g_strv_contains ((const gchar * const *) names, "nada"));
   g_strfreev (names);
 
-  cc = make_nada (150000, 1500000, 0);
+  cc = cc_util_new ("nada", 150000, 1500000, 0);
   fail_unless (rtpcc_controller_set_param (cc, "qbound", "200"));
   fail_unless (rtpcc_controller_set_param (cc, "prio", "2.5"));
   fail_unless (rtpcc_controller_set_param (cc, "gamma-max", "0.25"));
@@ -802,7 +787,7 @@ GST_START_TEST (test_registry_and_params)
    * controller-params uses; pairs apply in order up to the first bad one */
   {
     GError *err = NULL;
-    RtpccController *c2 = make_nada (150000, 1500000, 0);
+    RtpccController *c2 = cc_util_new ("nada", 150000, 1500000, 0);
 
     fail_unless (rtpcc_controller_set_params (c2, NULL, &err));
     fail_unless (rtpcc_controller_set_params (c2, "", &err));
@@ -893,7 +878,7 @@ sim_add_flow (SimNet * net, RtpccTime start, RtpccTime offset)
 {
   SimFlow *f = &net->f[net->n++];
 
-  f->cc = make_nada (150000, 1500000, 0);
+  f->cc = cc_util_new ("nada", 150000, 1500000, 0);
   f->offset = offset;
   f->start = start;
   f->next_send = start;

@@ -6,23 +6,8 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "cc-util.h"
 #include <string.h>
-
-static RtpccController *
-make (guint64 min, guint64 max, guint64 start)
-{
-  RtpccControllerConfig cfg;
-  GError *err = NULL;
-  RtpccController *cc;
-
-  rtpcc_controller_config_init (&cfg);
-  cfg.min_bitrate = min;
-  cfg.max_bitrate = max;
-  cfg.start_bitrate = start;
-  cc = rtpcc_controller_new ("rrtcc", &cfg, 0, &err);
-  fail_unless (cc != NULL, "%s", err ? err->message : "");
-  return cc;
-}
 
 static guint32 hsn;
 
@@ -53,7 +38,7 @@ rate (RtpccController * cc)
 
 GST_START_TEST (test_loss_rule)
 {
-  RtpccController *cc = make (50000, 5000000, 500000);
+  RtpccController *cc = cc_util_new ("rrtcc", 50000, 5000000, 500000);
 
   fail_unless_equals_uint64 (rate (cc), 500000);
   /* p = 0 < 2 %: 1.05 (500000 + 1000) = 526050 */
@@ -84,7 +69,7 @@ GST_END_TEST;
  * the same loss cuts. */
 GST_START_TEST (test_tcp_floor)
 {
-  RtpccController *cc = make (50000, 5000000, 500000);
+  RtpccController *cc = cc_util_new ("rrtcc", 50000, 5000000, 500000);
   guint64 before;
 
   rr (cc, RTPCC_SEC (1), 77, RTPCC_MSEC (1));
@@ -92,7 +77,7 @@ GST_START_TEST (test_tcp_floor)
   fail_unless_equals_string (cc->target.reason, "tfrc-floor");
   rtpcc_controller_free (cc);
 
-  cc = make (50000, 5000000, 500000);
+  cc = cc_util_new ("rrtcc", 50000, 5000000, 500000);
   before = rate (cc);
   rr (cc, RTPCC_SEC (1), 77, RTPCC_MSEC (300));
   /* 77/256 = 0.30: 500000 (1 - 0.15) = 424805 */
@@ -109,7 +94,7 @@ GST_END_TEST;
  * unbounded As would have got to). */
 GST_START_TEST (test_receiver_estimate_bounds_state)
 {
-  RtpccController *cc = make (50000, 5000000, 500000);
+  RtpccController *cc = cc_util_new ("rrtcc", 50000, 5000000, 500000);
 
   rtpcc_controller_receiver_limit (cc, RTPCC_SEC (1), 300000);
   fail_unless_equals_uint64 (rate (cc), 300000);
@@ -137,7 +122,7 @@ GST_END_TEST;
  * progress (the outage's); then the rule resumes from the half. */
 GST_START_TEST (test_no_feedback)
 {
-  RtpccController *cc = make (50000, 5000000, 800000);
+  RtpccController *cc = cc_util_new ("rrtcc", 50000, 5000000, 800000);
   guint64 half;
 
   rr (cc, RTPCC_SEC (1), 0, LONG_RTT);
@@ -165,7 +150,7 @@ GST_END_TEST;
  * before the no-feedback timer noticed) is not "no loss": no increase. */
 GST_START_TEST (test_no_progress_no_increase)
 {
-  RtpccController *cc = make (50000, 5000000, 800000);
+  RtpccController *cc = cc_util_new ("rrtcc", 50000, 5000000, 800000);
 
   rr (cc, RTPCC_SEC (1), 0, LONG_RTT);
   fail_unless_equals_uint64 (rate (cc), 841050);

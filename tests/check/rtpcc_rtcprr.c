@@ -5,27 +5,12 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include "cc-util.h"
 #include <string.h>
 
 /* 90 kHz video clock: 10 ms of jitter = 900 timestamp units */
 #define JIT_BIG 1800            /* 20 ms */
 #define JIT_LOW 90              /* 1 ms */
-
-static RtpccController *
-make_rr (guint64 min, guint64 max, guint64 start)
-{
-  RtpccControllerConfig cfg;
-  GError *err = NULL;
-  RtpccController *cc;
-
-  rtpcc_controller_config_init (&cfg);
-  cfg.min_bitrate = min;
-  cfg.max_bitrate = max;
-  cfg.start_bitrate = start;
-  cc = rtpcc_controller_new ("rr", &cfg, 0, &err);
-  fail_unless (cc != NULL, "%s", err ? err->message : "");
-  return cc;
-}
 
 static guint n_reports;
 
@@ -52,7 +37,7 @@ rate (RtpccController * cc)
 
 GST_START_TEST (test_full_cycle)
 {
-  RtpccController *cc = make_rr (64000, 2000000, 0);
+  RtpccController *cc = cc_util_new ("rr", 64000, 2000000, 0);
   const guint64 ramp[] = { 1361250, 1497375, 1647112, 1811823, 1993005 };
 
   /* linphone starts at the nominal (max) bitrate and, in Init, never
@@ -115,7 +100,7 @@ GST_END_TEST;
 GST_START_TEST (test_loss_threshold)
 {
   /* at the nominal rate (a start below it would start up, below) */
-  RtpccController *cc = make_rr (64000, 1000000, 1000000);
+  RtpccController *cc = cc_util_new ("rr", 64000, 1000000, 1000000);
 
   /* 25/256 = 9.77 % < 10 %: nothing, however big the jitter */
   for (gint i = 0; i < 5; i++)
@@ -136,7 +121,7 @@ GST_START_TEST (test_loss_threshold)
   rtpcc_controller_free (cc);
 
   /* floor: the configured min-bitrate (upstream's 64 kbit/s) */
-  cc = make_rr (300000, 2000000, 500000);
+  cc = cc_util_new ("rr", 300000, 2000000, 500000);
   rr (cc, 255, JIT_BIG, RTPCC_MSEC (50));
   fail_unless_equals_int64 (rate (cc), 300000);
   rtpcc_controller_free (cc);
@@ -146,7 +131,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_rtt_doubling)
 {
-  RtpccController *cc = make_rr (64000, 1000000, 1000000);
+  RtpccController *cc = cc_util_new ("rr", 64000, 1000000, 1000000);
 
   /* 50 → 120 ms doubles but stays under significant_delay (0.2 s): the
    * rule is inert on short paths */
@@ -175,7 +160,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_ignores_per_packet_feedback_and_params)
 {
-  RtpccController *cc = make_rr (64000, 2000000, 1000000);
+  RtpccController *cc = cc_util_new ("rr", 64000, 2000000, 1000000);
   RtpccPacketReport rep[4];
   RtpccFeedback fb;
 
@@ -210,7 +195,7 @@ GST_END_TEST;
  * clean report up to it; the first action ends the start-up. */
 GST_START_TEST (test_startup)
 {
-  RtpccController *cc = make_rr (64000, 1500000, 150000);
+  RtpccController *cc = cc_util_new ("rr", 64000, 1500000, 150000);
 
   fail_unless_equals_string (cc->target.state, "init");
   rr (cc, 0, 0, RTPCC_MSEC (50));
@@ -227,7 +212,7 @@ GST_START_TEST (test_startup)
   rtpcc_controller_free (cc);
 
   /* an action ends it: 26/256 with big jitter, 10 % off */
-  cc = make_rr (64000, 1500000, 150000);
+  cc = cc_util_new ("rr", 64000, 1500000, 150000);
   rr (cc, 0, 0, RTPCC_MSEC (50));
   rr (cc, 26, JIT_BIG, RTPCC_MSEC (50));
   fail_unless_equals_int64 (rate (cc), 270000);
@@ -244,7 +229,7 @@ GST_END_TEST;
  * the first one with (the outage's); then a start-up. */
 GST_START_TEST (test_no_feedback_restart)
 {
-  RtpccController *cc = make_rr (64000, 2000000, 0);
+  RtpccController *cc = cc_util_new ("rr", 64000, 2000000, 0);
   RtpccReceiverReport r;
   RtpccSentPacket sp = { 0, };
   RtpccTime t;

@@ -1,0 +1,28 @@
+/* Controller unit tests' shared helper.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef __CC_UTIL_H__
+#define __CC_UTIL_H__
+
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+
+/* The controller registered as @name with @min / @max / @start bit/s; a
+ * test failure if it cannot be made. */
+static inline RtpccController *
+cc_util_new (const gchar * name, guint64 min, guint64 max, guint64 start)
+{
+  RtpccControllerConfig cfg;
+  GError *err = NULL;
+  RtpccController *cc;
+
+  rtpcc_controller_config_init (&cfg);
+  cfg.min_bitrate = min;
+  cfg.max_bitrate = max;
+  cfg.start_bitrate = start;
+  cc = rtpcc_controller_new (name, &cfg, 0, &err);
+  fail_unless (cc != NULL, "%s", err ? err->message : "?");
+  return cc;
+}
+
+#endif /* __CC_UTIL_H__ */
