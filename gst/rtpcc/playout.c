@@ -83,8 +83,11 @@ paths_alloc (RtpccPlayout * p)
   RtpccMprtpSkewConfig sc;
   guint i;
 
+  /* a path's history is allocated when its first packet arrives (see
+   * path_of): a single-path call holds one, not RTPCC_PLAYOUT_MAX_SUBFLOWS;
+   * until then it is empty (len 0) and every reader skips it */
   for (i = 0; i < RTPCC_PLAYOUT_MAX_SUBFLOWS; i++)
-    rtpcc_playout_path_init (&p->path[i], p->config.window_packets);
+    memset (&p->path[i], 0, sizeof (p->path[i]));
   /* a path counts in the skew window while it delivered within the
    * delay history's span, as in adaptive mode */
   rtpcc_mprtp_skew_config_init (&sc);
@@ -391,6 +394,8 @@ push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
   if (subflow >= RTPCC_PLAYOUT_MAX_SUBFLOWS)
     subflow = RTPCC_PLAYOUT_MAX_SUBFLOWS - 1;
   s = &p->path[subflow];
+  if (s->ring == NULL)
+    rtpcc_playout_path_init (s, p->config.window_packets);
 
   if (!p->started) {
     p->started = TRUE;

@@ -49,7 +49,6 @@
 #include <gst/app/gstappsrc.h>
 
 #include <errno.h>
-#include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -232,21 +231,6 @@ rss_kib (void)
   return pages * (guint64) sysconf (_SC_PAGESIZE) / 1024;
 }
 
-/* Heap in use, KiB, all malloc arenas (mallinfo2): what the process holds,
- * without what the allocator keeps after a free (RSS counts that too, and
- * grows with fragmentation in the per-thread arenas of a long call). */
-static guint64
-heap_kib (void)
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-  struct mallinfo2 mi = mallinfo2 ();
-
-  return (guint64) (mi.uordblks + mi.hblkhd) / 1024;
-#else
-  return 0;
-#endif
-}
-
 /* Busy time of @cpu so far, ns, every process (/proc/stat): what the
  * others took of the pinned core is this minus our own CPU time. */
 static guint64
@@ -361,8 +345,7 @@ child_main (CallKind kind, guint n, const Timing * tm, guint rate, gint cpu)
   f.max_late = 0;
   for (guint t = tm->sample; t && t <= tm->measure; t += tm->sample) {
     feed_until (&f, f.t0 + (gint64) (tm->warmup + t) * 1000000);
-    printf ("sample t_ms=%u rss_kib=%" G_GUINT64_FORMAT " heap_kib=%"
-        G_GUINT64_FORMAT "\n", t, rss_kib (), heap_kib ());
+    printf ("sample t_ms=%u rss_kib=%" G_GUINT64_FORMAT "\n", t, rss_kib ());
     fflush (stdout);
   }
   feed_until (&f, f.t0 + (gint64) (tm->warmup + tm->measure) * 1000000);
@@ -401,7 +384,6 @@ typedef struct
   gdouble kib_per_call;
   guint64 errors;
   GArray *samples;              /* rss KiB per sample (long runs) */
-  GArray *heap;                 /* heap in use, KiB, per sample */
 } Run;
 
 static Run
@@ -422,7 +404,6 @@ run_child (CallKind kind, guint n, const Timing * tm, guint rate, gint cpu)
   g_snprintf (st, sizeof st, "%u,%u,%u,%u", tm->warmup, tm->measure,
       tm->drain, tm->sample);
   r.samples = g_array_new (FALSE, FALSE, sizeof (guint64));
-  r.heap = g_array_new (FALSE, FALSE, sizeof (guint64));
   child = bench_child_spawn (NULL, args, &err);
   if (!child) {
     g_printerr ("bench-scale: %s\n", err->message);
@@ -435,8 +416,6 @@ run_child (CallKind kind, guint n, const Timing * tm, guint rate, gint cpu)
       guint64 v = bench_line_get (line, "rss_kib");
 
       g_array_append_val (r.samples, v);
-      v = bench_line_get (line, "heap_kib");
-      g_array_append_val (r.heap, v);
     } else if (g_str_has_prefix (line, "result ")) {
       guint64 wall = bench_line_get (line, "wall_ns");
 
@@ -505,7 +484,6 @@ ramp (CallKind kind, const guint * steps, guint n_steps, const Timing * tm,
       note_run (what, &r);
       g_free (what);
       g_array_unref (r.samples);
-      g_array_unref (r.heap);
       passed = run_passed (&r);
       if (!passed && r.others_frac <= DISTURBED)
         break;
@@ -521,10 +499,6 @@ ramp (CallKind kind, const guint * steps, guint n_steps, const Timing * tm,
  * what counts as flat: allocator noise (a stock call's RSS moved by up to
  * about 200 KiB in such runs). */
 #define FLAT_KIB 256
-
-/* heap in use: flat = a long call's growth under this (64 KiB over the
- * 50,000 packets after the first sixth is about a byte per packet) */
-#define FLAT_HEAP_KIB 64
 
 /* From the end of the first sixth to the last sample. */
 static gdouble
@@ -707,13 +681,10 @@ main (int argc, char **argv)
     Run stock = run_child (CALL_STOCK, 1, &tm_long, 10 * BENCH_PKT_RATE,
         cpu);
     gchar *so = samples_str (ours.samples), *ss = samples_str (stock.samples);
-    gchar *ho = samples_str (ours.heap), *hs = samples_str (stock.heap);
 
     bench_note ("long call RSS (KiB, every %u ms of %u ms at %d pkt/s): full "
         "chain %s; stock %s", tm_long.sample, tm_long.measure,
         10 * BENCH_PKT_RATE, so, ss);
-    bench_note ("long call heap in use (KiB, the same samples): full chain "
-        "%s; stock %s", ho, hs);
     note_run ("long full", &ours);
     note_run ("long stock", &stock);
     bench_note ("mem-long-call: RSS growth of one full call after the first "
@@ -724,24 +695,12 @@ main (int argc, char **argv)
     bench_report ("mem-long-call", growth (ours.samples), "KiB",
         growth (stock.samples), NULL, BENCH_GOAL_VALUE_LE, FLAT_KIB,
         "RSS, wall-clock run");
-    bench_note ("mem-long-call-heap: the same, heap in use (mallinfo2, all "
-        "arenas): what the call holds, not what the allocator keeps; flat = "
-        "under %d KiB", FLAT_HEAP_KIB);
-    bench_report ("mem-long-call-heap", growth (ours.heap), "KiB",
-        growth (stock.heap), NULL, BENCH_GOAL_VALUE_LE, FLAT_HEAP_KIB,
-        "heap, wall-clock run");
     g_free (so);
     g_free (ss);
-    g_free (ho);
-    g_free (hs);
     g_array_unref (ours.samples);
     g_array_unref (stock.samples);
-    g_array_unref (ours.heap);
-    g_array_unref (stock.heap);
   }
-  for (guint k = 0; k < 3; k++) {
+  for (guint k = 0; k < 3; k++)
     g_array_unref (fixed[k].samples);
-    g_array_unref (fixed[k].heap);
-  }
   return 0;
 }
