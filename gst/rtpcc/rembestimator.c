@@ -122,6 +122,8 @@ process_delta (RtpccRembEstimator * e, const RtpccGccDelta * d)
 
   e->stats.groups++;
   e->accumulated += d->d;
+  /* the noise is learnt in the normal state only (kalman.h) */
+  e->kalman.hold_noise = e->detector.signal != RTPCC_GCC_NORMAL;
   estimate = rtpcc_gcc_kalman_update (&e->kalman, d->d, d->send_delta);
   modified = rtpcc_gcc_kalman_modified (&e->kalman);
   s = rtpcc_gcc_detector_update (&e->detector, modified, estimate,

@@ -7,6 +7,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rembestimator.h>
+#include <stdio.h>
 
 #define MS(x) RTPCC_MSEC (x)
 #define CLOCK 90000
@@ -111,6 +112,58 @@ GST_START_TEST (test_queue_cuts_to_incoming)
 
 GST_END_TEST;
 
+/* The arrivals of a real-time RFC 8867 5.1 run around its capacity drop
+ * (tests/check/data/remb-overflow.txt): the 300 ms queue overflows at
+ * 60 s and has drained at 62.6 s, after which the media arrive with a
+ * flat delay. The estimate is cut during the overflow and must stop
+ * falling once the queue is gone. When the filter learnt its noise during
+ * the overflow too, its trend stayed above the threshold for 8 s and the
+ * estimate was cut every 100 ms, from 490 kbit/s to its 30 kbit/s floor
+ * (55 cuts by 69 s; 12 with the noise held). */
+GST_START_TEST (test_real_overflow_then_drain)
+{
+  RtpccRembEstimator *e = estimator (1500000);
+  const RtpccRembEstimatorStats *st = rtpcc_remb_estimator_get_stats (e);
+  gchar *path = g_build_filename (g_getenv ("RTPCC_SOURCE_ROOT") ?
+      g_getenv ("RTPCC_SOURCE_ROOT") : ".", "tests", "check", "data",
+      "remb-overflow.txt", NULL);
+  gchar *text = NULL, **lines;
+  guint64 cuts_at_64 = 0, est_at_64 = 0, n = 0;
+
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    guint64 us;
+    guint32 ts;
+    guint size;
+
+    if (lines[i][0] == '#' || sscanf (lines[i], "%" G_GUINT64_FORMAT
+            " %u %u", &us, &ts, &size) != 3)
+      continue;
+    if (us >= 64000000 && cuts_at_64 == 0) {
+      cuts_at_64 = st->decreases;
+      est_at_64 = st->estimate;
+    }
+    rtpcc_remb_estimator_on_packet (e, (RtpccTime) us * 1000, ts, CLOCK,
+        size + 12);
+    n++;
+  }
+  fail_unless (n > 2000);
+  /* cut in the overflow ... */
+  fail_unless (cuts_at_64 >= 2 && est_at_64 < 700000, "%" G_GUINT64_FORMAT
+      " cuts, %" G_GUINT64_FORMAT, cuts_at_64, est_at_64);
+  /* ... and not after it: the drain was over by 62.6 s */
+  fail_unless_equals_uint64 (st->decreases, cuts_at_64);
+  fail_unless (st->estimate >= est_at_64, "%" G_GUINT64_FORMAT,
+      st->estimate);
+  g_strfreev (lines);
+  g_free (text);
+  g_free (path);
+  rtpcc_remb_estimator_free (e);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_due_and_input)
 {
   RtpccRembEstimatorConfig c;
@@ -168,6 +221,7 @@ rtpcc_remb_estimator_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_free_path_grows);
   tcase_add_test (tc, test_queue_cuts_to_incoming);
+  tcase_add_test (tc, test_real_overflow_then_drain);
   tcase_add_test (tc, test_due_and_input);
   return s;
 }

@@ -56,7 +56,8 @@ rtpcc_gcc_kalman_update (RtpccGccKalman * k, gdouble d, gdouble send_delta)
    * other, so one big residual must not blow up the noise estimate */
   sd3 = 3.0 * sqrt (k->var_v);
   zc = fabs (z) > sd3 ? (z > 0 ? sd3 : -sd3) : z;
-  k->var_v = MAX (alpha * k->var_v + (1.0 - alpha) * zc * zc, 1.0);
+  if (!k->hold_noise)
+    k->var_v = MAX (alpha * k->var_v + (1.0 - alpha) * zc * zc, 1.0);
 
   gain = (k->e + k->q) / (k->var_v + k->e + k->q);
   k->m += z * gain;

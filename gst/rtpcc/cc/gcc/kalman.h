@@ -25,6 +25,12 @@ typedef struct
   gdouble send_deltas[RTPCC_GCC_KALMAN_FMAX_HISTORY];   /* for f_max */
   guint head, count;
   guint num_deltas;
+  /* TRUE: leave the measurement-noise variance as it is (set by the
+   * caller while the detector is not in its normal state, as libwebrtc's
+   * OveruseEstimator updates it only then): an over-use episode's large
+   * residuals would otherwise raise it so far that the filter hardly
+   * follows the drain after it. FALSE after _init. */
+  gboolean hold_noise;
 } RtpccGccKalman;
 
 void rtpcc_gcc_kalman_init (RtpccGccKalman * k);
