@@ -390,14 +390,18 @@ typedef struct
 static void
 check_one_stream (GstMprtpSched * self, GstBuffer * buf)
 {
-  guint8 h[12];
+  GstMapInfo map;
+  RtpccRtpLayout l;
+  gboolean rtp, warn = FALSE;
   guint32 ssrc, first;
-  gboolean warn = FALSE;
 
-  if (gst_buffer_extract (buf, 0, h, sizeof h) != sizeof h
-      || (h[0] >> 6) != 2)
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
     return;
-  ssrc = GST_READ_UINT32_BE (h + 8);
+  rtp = rtpcc_rtp_parse_layout (map.data, map.size, &l);
+  gst_buffer_unmap (buf, &map);
+  if (!rtp)
+    return;
+  ssrc = l.ssrc;
   g_mutex_lock (&self->lock);
   if (!self->have_ssrc) {
     self->have_ssrc = TRUE;
