@@ -74,6 +74,7 @@ struct _RtpccSendbuf
   /* frames and items done with, linked through their own links, for the
    * next ones: no malloc and free per packet (at most SPARE_MAX each) */
   GQueue spare_frames, spare_items;
+  RtpccTime room_told;          /* frame room last taken, NONE = none */
   RtpccSendbufStats stats;
 };
 
@@ -232,6 +233,7 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
   sb->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   sb->rtt = RTPCC_TIME_NONE;
   sb->next_allowed = RTPCC_TIME_NONE;
+  sb->room_told = RTPCC_TIME_NONE;
   rtpcc_heap_init (&sb->send, send_cmp, sb, G_STRUCT_OFFSET (Stream, spos));
   for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
     rtpcc_heap_init (&sb->victims[p], victim_cmp, NULL,
@@ -876,19 +878,55 @@ rtpcc_sendbuf_flush (RtpccSendbuf * sb)
   }
 }
 
+/* γ − RTT/2 − t_pbuf: the time a frame may spend queued, 0 at least */
+static RtpccTime
+room_time (const RtpccSendbuf * sb)
+{
+  RtpccTime room = sb->config.budget - one_way (sb) - sb->config.playout_delay;
+
+  return MAX (room, 0);
+}
+
 gint64
 rtpcc_sendbuf_max_frame_bytes (const RtpccSendbuf * sb)
 {
-  const RtpccSendbufConfig *c = &sb->config;
   RtpccTime room;
   gint64 l;
 
   if (sb->rate == 0)
     return -1;
-  room = c->budget - one_way (sb) - c->playout_delay;
+  room = room_time (sb);
   if (room <= 0)
     return 0;
   l = (gint64) ((gdouble) room / RTPCC_NSEC_PER_SEC * (gdouble) sb->rate / 8.0)
       - (gint64) sb->stats.queued_bytes;
   return MAX (l, 0);
+}
+
+RtpccTime
+rtpcc_sendbuf_frame_room (const RtpccSendbuf * sb)
+{
+  /* fifo and ring have no budget: nothing bounds a frame but the queue */
+  if (sb->config.policy == RTPCC_SENDBUF_FIFO
+      || sb->config.policy == RTPCC_SENDBUF_RING)
+    return RTPCC_TIME_NONE;
+  return room_time (sb);
+}
+
+gboolean
+rtpcc_sendbuf_take_frame_room (RtpccSendbuf * sb, RtpccTime * room)
+{
+  RtpccTime r = rtpcc_sendbuf_frame_room (sb);
+  RtpccTime told = sb->room_told;
+
+  if (r == told)
+    return FALSE;
+  /* a quarter: each new value reconfigures the encoder, and the RTT
+   * moves by a few per cent from report to report */
+  if (r != RTPCC_TIME_NONE && told != RTPCC_TIME_NONE && r > 0 && told > 0
+      && ABS (r - told) * 4 < told)
+    return FALSE;
+  sb->room_told = r;
+  *room = r;
+  return TRUE;
 }

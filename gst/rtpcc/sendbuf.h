@@ -195,6 +195,18 @@ void rtpcc_sendbuf_flush (RtpccSendbuf * sb);
  * rate is unknown, 0 when nothing fits. For encoder control. */
 gint64 rtpcc_sendbuf_max_frame_bytes (const RtpccSendbuf * sb);
 
+/* The same rule for an encoder's rate-control buffer (VBV): the time a
+ * frame may wait in the sending queue, γ − RTT/2 − t_pbuf (0 at least),
+ * or RTPCC_TIME_NONE for the policies without a budget (fifo, ring). An
+ * encoder's VBV models a queue drained at its bitrate, and its fullness
+ * is the θ of Eq. 6.3: a VBV of this many ms at the encoder's rate keeps
+ * every frame within L. */
+RtpccTime rtpcc_sendbuf_frame_room (const RtpccSendbuf * sb);
+/* TRUE, with @room, when the frame room differs from the last value
+ * taken by a quarter or more (or becomes known / unknown / zero): the
+ * values worth handing to an encoder. */
+gboolean rtpcc_sendbuf_take_frame_room (RtpccSendbuf * sb, RtpccTime * room);
+
 const RtpccSendbufStats *rtpcc_sendbuf_get_stats (const RtpccSendbuf * sb);
 
 G_END_DECLS

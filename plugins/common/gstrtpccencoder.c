@@ -54,7 +54,33 @@ gst_rtpcc_encoder_setter_init (GstRtpccEncoderSetter * ec,
   memset (ec, 0, sizeof (*ec));
   ec->owner = owner;
   g_mutex_init (&ec->loop_lock);
+  ec->room_ms = -1;
   gst_rtpcc_encoder_setter_reset (ec);
+}
+
+void
+gst_rtpcc_encoder_setter_set_room (GstRtpccEncoderSetter * ec,
+    GstClockTime room)
+{
+  gint ms = -1;
+
+  if (GST_CLOCK_TIME_IS_VALID (room))
+    ms = (gint) MIN (MAX (room / GST_MSECOND, 1), G_MAXINT);
+  /* applied from the owner's applying thread, as a new correction is */
+  if (g_atomic_int_get (&ec->room_ms) != ms) {
+    g_atomic_int_set (&ec->room_ms, ms);
+    g_atomic_int_set (&ec->reapply, TRUE);
+  }
+}
+
+guint
+gst_rtpcc_encoder_setter_buffer_ms (const GstRtpccEncoderSetter * ec)
+{
+  gint room = g_atomic_int_get (&ec->room_ms);
+
+  if (ec->buffer_ms == 0 || room < 0)
+    return ec->buffer_ms;
+  return MIN (ec->buffer_ms, (guint) room);
 }
 
 static void
@@ -129,7 +155,9 @@ gst_rtpcc_encoder_setter_add_stats (const GstRtpccEncoderSetter * ec,
   factor = ec->loop.factor;
   g_mutex_unlock (lock);
   gst_structure_set (s, "encoder-produced", G_TYPE_UINT64, produced,
-      "encoder-correction", G_TYPE_DOUBLE, factor, NULL);
+      "encoder-correction", G_TYPE_DOUBLE, factor,
+      "encoder-buffer", G_TYPE_UINT, gst_rtpcc_encoder_setter_buffer_ms (ec),
+      NULL);
 }
 
 static GstElement *
@@ -341,24 +369,23 @@ apply_buffer (GstRtpccEncoderSetter * ec, GstRtpccEncoderSlot * slot)
 {
   GstElement *enc = slot->enc;
   const RtpccEncoderInfo *info = slot->info;
+  guint ms = gst_rtpcc_encoder_setter_buffer_ms (ec);
 
-  if (ec->buffer_ms == 0 || ec->buffer_ms == slot->buffer_applied_ms
-      || !info->buffer_property)
+  if (ms == 0 || ms == slot->buffer_applied_ms || !info->buffer_property)
     return;
-  if (set_and_read_back (ec, enc, info->buffer_property, ec->buffer_ms)
-      == SET_REFUSED) {
+  if (set_and_read_back (ec, enc, info->buffer_property, ms) == SET_REFUSED) {
     ec->buffer_refused++;
     if (!ec->warned_buffer) {
       ec->warned_buffer = TRUE;
       GST_ELEMENT_WARNING (ec->owner, STREAM, ENCODE,
           ("Encoder %s does not take %s=%u", GST_OBJECT_NAME (enc),
-              info->buffer_property, ec->buffer_ms),
+              info->buffer_property, ms),
           ("Its rate-control buffer stays as it is; set encoder-buffer=0 "
               "to leave it alone"));
     }
   }
   /* applied or refused: not tried again for the same value */
-  slot->buffer_applied_ms = ec->buffer_ms;
+  slot->buffer_applied_ms = ms;
 }
 
 /* The encoder's rate property now, in bit/s (0 if unreadable). */

@@ -63,6 +63,9 @@ typedef struct
   /* the encoder's rate-control buffer (VBV), for an encoder that has one:
    * what the owner wants (ms, 0 = leave the encoder's own) */
   guint buffer_ms;
+  /* atomic: the frame room a sendbuffer upstream told (ms, at least 1),
+   * -1 = none; the buffer applied is the smaller of the two */
+  gint room_ms;
   guint64 buffer_refused;
   gboolean warned_buffer;
   /* what the encoders produce against the target, and the correction
@@ -96,6 +99,17 @@ gboolean gst_rtpcc_encoder_setter_produced (GstRtpccEncoderSetter * ec,
     GstClockTime pts, const guint8 * data, gsize len, gint skip_pt);
 /* TRUE once after the correction changed. */
 gboolean gst_rtpcc_encoder_setter_take_reapply (GstRtpccEncoderSetter * ec);
+/* A sendbuffer's frame room (rtpcc-frame-room; GST_CLOCK_TIME_NONE =
+ * none): from the next apply on, the encoder's buffer is at most that
+ * (UltraGrid's Eq. 6.3 through the encoder's VBV), unless buffer_ms is 0
+ * (leave the encoder's own). A new value makes take_reapply TRUE, as a
+ * new correction does. Any thread. */
+void gst_rtpcc_encoder_setter_set_room (GstRtpccEncoderSetter * ec,
+    GstClockTime room);
+/* The rate-control buffer the encoders get now (ms, 0 = leave it). */
+guint gst_rtpcc_encoder_setter_buffer_ms (const GstRtpccEncoderSetter *
+    ec);
+
 /* Adds encoder-produced (bit/s over the last window, 0 before one) and
  * encoder-correction (the factor on the target) to @s. */
 void gst_rtpcc_encoder_setter_add_stats (const GstRtpccEncoderSetter * ec,

@@ -319,6 +319,28 @@ gst_rtpcc_fec_window_event_parse (GstEvent * event, GstClockTime * deadline)
 }
 
 GstEvent *
+gst_rtpcc_frame_room_event_new (GstClockTime room)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new (GST_RTPCC_FRAME_ROOM_NAME,
+          "room", G_TYPE_UINT64, (guint64) room, NULL));
+}
+
+gboolean
+gst_rtpcc_frame_room_event_parse (GstEvent * event, GstClockTime * room)
+{
+  guint64 r;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      || !gst_event_has_name (event, GST_RTPCC_FRAME_ROOM_NAME)
+      || !gst_structure_get_uint64 (gst_event_get_structure (event),
+          "room", &r))
+    return FALSE;
+  *room = r;
+  return TRUE;
+}
+
+GstEvent *
 gst_rtpcc_mprtp_event_new (guint ext_id, guint subflow_id)
 {
   return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,

@@ -21,7 +21,10 @@
  * encoder). "rtpcc-mprtp-rtx" is a custom query upstream from such an
  * rtpccsink to mprtpsched: a media packet it sent was NACKed; mprtpsched
  * answers "moved" if it sent the repair on another path
- * (docs/multipath.md).
+ * (docs/multipath.md). "rtpcc-frame-room" is a sticky downstream event
+ * from sendbuffer: how long a frame may wait in its queue and still make
+ * the delay budget, which the element driving the encoder turns into the
+ * encoder's rate-control buffer.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -41,6 +44,7 @@ G_BEGIN_DECLS
 #define GST_RTPCC_MPRTP_RTX_NAME "rtpcc-mprtp-rtx"
 #define GST_RTPCC_PLAYOUT_STATE_NAME "rtpcc-playout-state"
 #define GST_RTPCC_REPAIRED_NAME "rtpcc-repaired"
+#define GST_RTPCC_FRAME_ROOM_NAME "rtpcc-frame-room"
 
 typedef struct
 {
@@ -130,6 +134,17 @@ GstEvent *gst_rtpcc_fec_window_event_new (GstClockTime deadline);
  * "deadline" (guint64 ns). */
 gboolean gst_rtpcc_fec_window_event_parse (GstEvent * event,
     GstClockTime * deadline);
+
+/* Sticky downstream from sendbuffer: how long a frame may wait in the
+ * sending queue and still make the delay budget (its policy's γ − RTT/2 −
+ * playout delay; GST_CLOCK_TIME_NONE: no budget bounds it). The element
+ * that drives the encoder makes that the encoder's rate-control buffer
+ * (VBV) when it is smaller than its own. */
+GstEvent *gst_rtpcc_frame_room_event_new (GstClockTime room);
+/* FALSE if @event is not an rtpcc-frame-room event with a "room"
+ * (guint64 ns, GST_CLOCK_TIME_NONE allowed). */
+gboolean gst_rtpcc_frame_room_event_parse (GstEvent * event,
+    GstClockTime * room);
 
 /* Sticky downstream: the packets that follow are one subflow of a
  * multipath stream, @subflow_id, with the MPRTP subflow element under

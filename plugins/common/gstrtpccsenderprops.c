@@ -179,7 +179,10 @@ gst_rtpcc_sender_props_install (GObjectClass * klass, guint first_prop_id,
    * output slows down. What it runs ahead must go through the pacer
    * within max-pacing-delay, so -1 takes that value; 0 leaves the
    * encoder's own (x264enc: 600 ms). rtpccsink: -1. rtpccbwe: 0 (it
-   * spreads key frames over up to a second).
+   * spreads key frames over up to a second). Behind a sendbuffer with a
+   * delay budget, the buffer is at most the time a frame may wait in that
+   * queue (its rtpcc-frame-room; UltraGrid's Eq. 6.3). The value applied
+   * is encoder-buffer in stats.
    */
   g_object_class_install_property (klass,
       first_prop_id + GST_RTPCC_SENDER_PROP_ENCODER_BUFFER,

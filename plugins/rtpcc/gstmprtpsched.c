@@ -608,7 +608,11 @@ static gboolean
 gst_mprtp_sched_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
   GstMprtpSched *self = GST_MPRTP_SCHED (parent);
+  GstClockTime room;
 
+  /* a sendbuffer before the scheduler: the encoder is ours to bound */
+  if (gst_rtpcc_frame_room_event_parse (event, &room))
+    gst_rtpcc_encoder_setter_set_room (&self->encoder, room);
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_SEGMENT:
       g_mutex_lock (&self->lock);

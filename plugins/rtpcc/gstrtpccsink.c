@@ -980,12 +980,21 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 }
 
 /* mprtpsched announces itself with a sticky rtpcc-mprtp event on each of
- * its src pads */
+ * its src pads; a sendbuffer upstream tells its frame room, which bounds
+ * the encoder's rate-control buffer */
 static gboolean
 gst_rtpcc_sink_event (GstBaseSink * bsink, GstEvent * event)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
   guint ext_id = 0, subflow = 0;
+  GstClockTime room;
+
+  if (gst_rtpcc_frame_room_event_parse (event, &room)) {
+    GST_DEBUG_OBJECT (self, "frame room %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (room));
+    gst_rtpcc_encoder_setter_set_room (&self->encoder, room);
+    wake_task (self);
+  }
 
   if (gst_rtpcc_mprtp_event_parse (event, &ext_id, &subflow)) {
     /* ext-id 0: one path alone, no extension; the encoder is mprtpsched's

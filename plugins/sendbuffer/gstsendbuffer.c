@@ -398,7 +398,8 @@ gst_send_buffer_loop (gpointer user_data)
   RtpccSendbufOut out;
   GstBuffer *buf = NULL;
   GstFlowReturn ret;
-  RtpccTime now = 0;
+  RtpccTime now = 0, room = RTPCC_TIME_NONE;
+  gboolean tell_room;
 
   g_mutex_lock (&self->lock);
   while (!self->task.flushing && !buf) {
@@ -439,6 +440,8 @@ gst_send_buffer_loop (gpointer user_data)
   }
   if (out.seq != out.packet.seq)
     self->renumbered++;
+  /* Eq. 6.3 for the encoder, through whoever drives it downstream */
+  tell_room = rtpcc_sendbuf_take_frame_room (self->sb, &room);
   g_mutex_unlock (&self->lock);
   GST_LOG_OBJECT (self, "ssrc %08x seq %u -> %u, priority %u, age %"
       G_GINT64_FORMAT " us%s%s", out.packet.ssrc, out.packet.seq, out.seq,
@@ -458,6 +461,12 @@ gst_send_buffer_loop (gpointer user_data)
     }
   }
   push_sticky (self);
+  if (tell_room) {
+    GST_DEBUG_OBJECT (self, "frame room %" G_GINT64_FORMAT " ms",
+        room == RTPCC_TIME_NONE ? -1 : room / RTPCC_NSEC_PER_MSEC);
+    gst_pad_push_event (self->srcpad, gst_rtpcc_frame_room_event_new
+        (room == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (GstClockTime) room));
+  }
   ret = gst_pad_push (self->srcpad, buf);
   /* the release time (one clock read per packet, not two) */
   maybe_post_stats (self, now);

@@ -401,6 +401,115 @@ GST_START_TEST (test_events_and_bad_input)
 
 GST_END_TEST;
 
+/* The room's sticky event downstream, in ms (-1 = none, -2 = no event) */
+static gint64
+told_room (GstHarness * h)
+{
+  GstEvent *ev = gst_pad_get_sticky_event (h->sinkpad,
+      GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, 0);
+  guint64 room = 0;
+  gint64 ms = -2;
+
+  if (ev && gst_event_has_name (ev, "rtpcc-frame-room")
+      && gst_structure_get_uint64 (gst_event_get_structure (ev), "room",
+          &room))
+    ms = room == GST_CLOCK_TIME_NONE ? -1 : (gint64) (room / MS);
+  if (ev)
+    gst_event_unref (ev);
+  return ms;
+}
+
+/* UltraGrid's Eq. 6.3 for the encoder: the time a frame may wait goes
+ * downstream before the packet that follows a change of a quarter. */
+GST_START_TEST (test_frame_room_event)
+{
+  GstHarness *hv;
+
+  setup ("deadline", &hv, NULL);
+  g_object_set (hv->element, "budget", 200, "playout-delay", 20, NULL);
+  warm_up (hv, 0);
+  /* 200 − 80/2 − 20 */
+  fail_unless_equals_int64 (told_room (hv), 140);
+  /* 200 − 60 − 20 = 120: within a quarter, not told */
+  send_target (hv, 120 * MS, 800000);
+  gst_harness_push (hv, rtp (VSSRC, 1, 3000, TRUE, 1000, 0));
+  gst_buffer_unref (pull_one (hv));
+  fail_unless_equals_int64 (told_room (hv), 140);
+  /* 200 − 150 − 20 = 30 */
+  send_target (hv, 300 * MS, 800000);
+  gst_harness_push (hv, rtp (VSSRC, 2, 6000, TRUE, 1000, 0));
+  gst_buffer_unref (pull_one (hv));
+  fail_unless_equals_int64 (told_room (hv), 30);
+  /* no budget in fifo: none */
+  g_object_set (hv->element, "policy", 0, NULL);
+  gst_harness_push (hv, rtp (VSSRC, 3, 9000, TRUE, 1000, 0));
+  gst_buffer_unref (pull_one (hv));
+  fail_unless_equals_int64 (told_room (hv), -1);
+  gst_harness_teardown (hv);
+}
+
+GST_END_TEST;
+
+/* ... and reaches a real x264enc through rtpccsink (or mprtpsched): its
+ * VBV becomes the room (60 ms), below the sink's own encoder-buffer
+ * (max-pacing-delay, 100 ms); with fifo it stays at the sink's. */
+static guint
+vbv_behind_sendbuffer (const gchar * policy, gboolean mprtp)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=30 "
+      "! video/x-raw,width=160,height=120,framerate=30/1 "
+      "! x264enc name=e tune=zerolatency ! rtph264pay "
+      "! sendbuffer policy=%s budget=100 playout-delay=40 ! %s "
+      "rtpccsink name=s host=127.0.0.1 port=9 controller=fixed", policy,
+      mprtp ? "mprtpsched name=m m.src_0 !" : "");
+  GstElement *pipe = gst_parse_launch (desc, NULL);
+  GstElement *enc, *sink;
+  GstMessage *msg;
+  GstStructure *st;
+  guint vbv = 0, applied = 0;
+
+  fail_unless (pipe != NULL);
+  g_free (desc);
+  enc = gst_bin_get_by_name (GST_BIN (pipe), "e");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "s");
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  /* whoever drove the encoder says what it applied */
+  if (mprtp) {
+    gst_object_unref (sink);
+    sink = gst_bin_get_by_name (GST_BIN (pipe), "m");
+  }
+  g_object_get (sink, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint (st, "encoder-buffer", &applied));
+  fail_unless_equals_int (applied, vbv);
+  gst_structure_free (st);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (enc);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  return vbv;
+}
+
+GST_START_TEST (test_frame_room_to_encoder)
+{
+  GstElementFactory *f = gst_element_factory_find ("x264enc");
+
+  /* x264enc comes with ./run's packages */
+  fail_unless (f != NULL, "x264enc is missing");
+  gst_object_unref (f);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", FALSE), 60);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("fifo", FALSE), 100);
+  /* mprtpsched drives the encoder when the sendbuffer is before it */
+  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", TRUE), 60);
+}
+
+GST_END_TEST;
+
 /* Ring overflow in the element: the oldest video frame makes room for
  * audio. */
 GST_START_TEST (test_ring_overflow_element)
@@ -529,6 +638,8 @@ sendbuffer_suite (void)
   tcase_add_test (tc, test_no_frame_split);
   tcase_add_test (tc, test_events_and_bad_input);
   tcase_add_test (tc, test_ring_overflow_element);
+  tcase_add_test (tc, test_frame_room_event);
+  tcase_add_test (tc, test_frame_room_to_encoder);
   tcase_add_test (tc, test_block_when_full);
   tcase_add_test (tc, test_flush);
   return s;

@@ -454,6 +454,32 @@ GST_START_TEST (test_fec_window_event)
 
 GST_END_TEST;
 
+GST_START_TEST (test_frame_room_event)
+{
+  GstClockTime r = 0;
+  GstEvent *ev = gst_rtpcc_frame_room_event_new (60 * GST_MSECOND);
+
+  fail_unless (GST_EVENT_IS_STICKY (ev) && GST_EVENT_IS_DOWNSTREAM (ev));
+  fail_unless (gst_rtpcc_frame_room_event_parse (ev, &r));
+  fail_unless_equals_uint64 (r, 60 * GST_MSECOND);
+  fail_if (gst_rtpcc_fec_window_event_parse (ev, &r));
+  gst_event_unref (ev);
+  /* none is a value: the budget went away */
+  ev = gst_rtpcc_frame_room_event_new (GST_CLOCK_TIME_NONE);
+  fail_unless (gst_rtpcc_frame_room_event_parse (ev, &r));
+  fail_unless_equals_uint64 (r, GST_CLOCK_TIME_NONE);
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new ("rtpcc-frame-room", "room", G_TYPE_INT, 5, NULL));
+  fail_if (gst_rtpcc_frame_room_event_parse (ev, &r));
+  gst_event_unref (ev);
+  ev = gst_rtpcc_fec_window_event_new (GST_MSECOND);
+  fail_if (gst_rtpcc_frame_room_event_parse (ev, &r));
+  gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
 /* rtpcc-mprtp-rtx: what is asked comes back, with the answer; anything
  * out of range or of another name does not parse. */
 GST_START_TEST (test_mprtp_rtx_query)
@@ -670,6 +696,25 @@ GST_START_TEST (test_encoder_buffer)
   gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (5), 300000);
   g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
   fail_unless_equals_int (vbv, 150);
+  /* a sendbuffer's frame room: the smaller one, applied again at once */
+  fail_if (gst_rtpcc_encoder_setter_take_reapply (&es));
+  gst_rtpcc_encoder_setter_set_room (&es, 60 * GST_MSECOND);
+  fail_unless (gst_rtpcc_encoder_setter_take_reapply (&es));
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (6), 300000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  fail_unless_equals_int (vbv, 60);
+  gst_rtpcc_encoder_setter_set_room (&es, 60 * GST_MSECOND);
+  fail_if (gst_rtpcc_encoder_setter_take_reapply (&es));
+  gst_rtpcc_encoder_setter_set_room (&es, GST_SECOND);
+  gst_rtpcc_encoder_setter_apply (&es, sinkpad, RTPCC_SEC (7), 300000);
+  g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
+  fail_unless_equals_int (vbv, 150);
+  /* nothing fits: the least the encoder takes, not 0 (x264: no VBV) */
+  gst_rtpcc_encoder_setter_set_room (&es, 0);
+  fail_unless_equals_int (gst_rtpcc_encoder_setter_buffer_ms (&es), 1);
+  /* 0 still leaves the encoder alone */
+  es.buffer_ms = 0;
+  fail_unless_equals_int (gst_rtpcc_encoder_setter_buffer_ms (&es), 0);
 
   gst_rtpcc_encoder_setter_clear (&es);
   gst_object_unref (sinkpad);
@@ -1006,6 +1051,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_discard_event);
   tcase_add_test (tc, test_report_events);
   tcase_add_test (tc, test_fec_window_event);
+  tcase_add_test (tc, test_frame_room_event);
   tcase_add_test (tc, test_mprtp_rtx_query);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);

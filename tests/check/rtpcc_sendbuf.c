@@ -641,6 +641,47 @@ GST_START_TEST (test_max_frame_bytes_and_frame_cap)
 
 GST_END_TEST;
 
+/* Eq. 6.3 for an encoder's VBV: the queueing time a frame has, told
+ * again only when it moves by a quarter; none for policies without a
+ * budget. */
+GST_START_TEST (test_frame_room_for_encoder)
+{
+  RtpccSendbuf *sb = make (RTPCC_SENDBUF_DEADLINE, 0);
+  RtpccTime room = 1;
+
+  /* no RTT yet: the whole budget (200 ms) */
+  fail_unless_equals_int64 (rtpcc_sendbuf_frame_room (sb), MS (200));
+  fail_unless (rtpcc_sendbuf_take_frame_room (sb, &room));
+  fail_unless_equals_int64 (room, MS (200));
+  fail_if (rtpcc_sendbuf_take_frame_room (sb, &room));
+  /* 200 − 40/2 = 180: a tenth, not told */
+  rtpcc_sendbuf_set_rtt (sb, MS (40));
+  fail_unless_equals_int64 (rtpcc_sendbuf_frame_room (sb), MS (180));
+  fail_if (rtpcc_sendbuf_take_frame_room (sb, &room));
+  /* 200 − 50 − 50 = 100: half of what was told */
+  rtpcc_sendbuf_set_rtt (sb, MS (100));
+  rtpcc_sendbuf_set_playout_delay (sb, MS (50));
+  fail_unless (rtpcc_sendbuf_take_frame_room (sb, &room));
+  fail_unless_equals_int64 (room, MS (100));
+  /* the queue's content is the encoder's VBV fullness, not the room */
+  put (sb, 0, 0, VIDEO, 0, 0, TRUE, 0, 750);
+  fail_unless_equals_int64 (rtpcc_sendbuf_frame_room (sb), MS (100));
+  /* nothing fits: 0 is told whatever was before */
+  rtpcc_sendbuf_set_rtt (sb, MS (400));
+  fail_unless (rtpcc_sendbuf_take_frame_room (sb, &room));
+  fail_unless_equals_int64 (room, 0);
+  fail_if (rtpcc_sendbuf_take_frame_room (sb, &room));
+  /* a policy without a budget: unknown, told once */
+  rtpcc_sendbuf_set_policy (sb, RTPCC_SENDBUF_RING);
+  fail_unless_equals_int64 (rtpcc_sendbuf_frame_room (sb), RTPCC_TIME_NONE);
+  fail_unless (rtpcc_sendbuf_take_frame_room (sb, &room));
+  fail_unless_equals_int64 (room, RTPCC_TIME_NONE);
+  fail_if (rtpcc_sendbuf_take_frame_room (sb, &room));
+  done (sb);
+}
+
+GST_END_TEST;
+
 /* Bad input: a new SSRC on every packet does not grow the state without
  * bound, and nothing breaks for the streams still queued. */
 GST_START_TEST (test_many_ssrcs_bounded)
@@ -1052,6 +1093,7 @@ rtpcc_sendbuf_suite (void)
   tcase_add_test (tc, test_drain_rate);
   tcase_add_test (tc, test_has_room);
   tcase_add_test (tc, test_max_frame_bytes_and_frame_cap);
+  tcase_add_test (tc, test_frame_room_for_encoder);
   tcase_add_test (tc, test_many_ssrcs_bounded);
   tcase_add_test (tc, test_classify_payloads);
   tcase_add_test (tc, test_frame_type_over_packets);
