@@ -379,6 +379,24 @@ unwrap32 (gint64 ref, guint32 v)
   return ref + diff;
 }
 
+gboolean
+rtpcc_playout_has_range (RtpccPlayout * p, guint32 ssrc, guint16 first,
+    guint16 last)
+{
+  guint n = (guint16) (last - first) + 1u;
+  gint64 ext;
+
+  if (!p->started || !p->have_ssrc || p->ssrc != ssrc
+      || n > RTPCC_PLAYOUT_RANGE_MAX)
+    return FALSE;
+  ext = unwrap16 (p->ext_seq, first);
+  for (guint i = 0; i < n; i++, ext++)
+    if (!rtpcc_playout_queue_was_released (&p->queue, ext)
+        && !rtpcc_playout_queue_holds (&p->queue, ext))
+      return FALSE;
+  return TRUE;
+}
+
 static RtpccPlayoutVerdict
 push_packet (RtpccPlayout * p, RtpccTime now, guint subflow, guint16 seq,
     guint32 rtp_ts, gpointer data, gboolean filler)

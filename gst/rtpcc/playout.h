@@ -236,6 +236,14 @@ gpointer rtpcc_playout_pop (RtpccPlayout * playout, RtpccTime now,
 gpointer rtpcc_playout_pop_any (RtpccPlayout * playout, guint16 * seq);
 
 /* The playout offset (due time − media time) in force at @now. */
+/* Whether every sequence number from @first to @last (inclusive, at most
+ * RTPCC_PLAYOUT_RANGE_MAX of them) of the stream @ssrc being played is
+ * held or was released: the merge has it, whichever path brought it. A
+ * packet that came too late to play does not count. For a path's
+ * receiver whose loss another path repaired (multipath). */
+#define RTPCC_PLAYOUT_RANGE_MAX 256
+gboolean rtpcc_playout_has_range (RtpccPlayout * playout, guint32 ssrc,
+    guint16 first, guint16 last);
 RtpccTime rtpcc_playout_offset (RtpccPlayout * playout, RtpccTime now);
 void rtpcc_playout_get_stats (RtpccPlayout * playout, RtpccPlayoutStats * stats);
 /* The stats' target_delay alone (what the buffer samples per packet). */

@@ -351,6 +351,31 @@ repaired (RtpccRepair * r, RtpccTime now, guint index,
   g_array_remove_index (r->missing, index);
 }
 
+guint
+rtpcc_repair_get_missing (RtpccRepair * r, guint16 * seqs, guint max)
+{
+  guint n = MIN (max, r->missing->len);
+
+  for (guint i = 0; i < n; i++)
+    seqs[i] = (guint16) g_array_index (r->missing, Missing, i).ext;
+  return n;
+}
+
+gboolean
+rtpcc_repair_on_recovered_elsewhere (RtpccRepair * r, RtpccTime now,
+    guint16 seq)
+{
+  guint index;
+
+  if (!r->started
+      || !rtpcc_repair_find_missing (r, rtpcc_repair_ext_of (r, seq), &index))
+    return FALSE;
+  r->last_now = now;
+  r->stats.recovered_elsewhere++;
+  g_array_remove_index (r->missing, index);
+  return TRUE;
+}
+
 void
 rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now, guint32 ssrc,
     guint16 seq, guint32 rtp_ts, gboolean marker, RtpccRepairSource source)

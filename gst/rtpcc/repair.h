@@ -174,6 +174,7 @@ typedef struct
   guint64 nacked;               /* seqs in them, retries included */
   guint64 retries;              /* ... of which a repeated NACK */
   guint64 recovered_rtx, recovered_fec;
+  guint64 recovered_elsewhere;  /* arrived by another path (multipath) */
   guint64 fec_waits;            /* losses held back from NACK for FEC */
   guint64 fec_rebuildable;      /* losses FEC packets can rebuild (never
                                  * NACKed from then on) */
@@ -226,6 +227,15 @@ void rtpcc_repair_free (RtpccRepair * repair);
 void rtpcc_repair_on_packet (RtpccRepair * repair, RtpccTime now,
     guint32 ssrc, guint16 seq, guint32 rtp_ts, gboolean marker,
     RtpccRepairSource source);
+/* The losses tracked now (not yet repaired nor given up), up to @max of
+ * them, into @seqs in ascending order; their number. */
+guint rtpcc_repair_get_missing (RtpccRepair * repair, guint16 * seqs,
+    guint max);
+/* @seq of the current stream reached the receiver another way (the merge
+ * of a multipath stream has it): no more NACKs, no key-frame request for
+ * it; counted in recovered_elsewhere. FALSE if @seq is not missing. */
+gboolean rtpcc_repair_on_recovered_elsewhere (RtpccRepair * repair,
+    RtpccTime now, guint16 seq);
 /* A padding-only packet (e.g. a bandwidth probe) in the media's
  * sequence space: as on_packet, but it continues no frame. */
 void rtpcc_repair_on_padding (RtpccRepair * repair, RtpccTime now,

@@ -317,6 +317,26 @@ rtpcc_rtx_receiver_on_keyframe_request (RtpccRtxReceiver * r, RtpccTime now)
     rtpcc_repair_on_corrupt (r->planner, now);
 }
 
+guint
+rtpcc_rtx_receiver_get_missing (RtpccRtxReceiver * rx, guint16 * seqs,
+    guint max)
+{
+  return rtpcc_repair_get_missing (rx->planner, seqs, max);
+}
+
+gboolean
+rtpcc_rtx_receiver_recovered_elsewhere (RtpccRtxReceiver * rx, RtpccTime now,
+    guint16 seq)
+{
+  return rtpcc_repair_on_recovered_elsewhere (rx->planner, now, seq);
+}
+
+guint32
+rtpcc_rtx_receiver_get_media_ssrc (RtpccRtxReceiver * rx)
+{
+  return rx->media_ssrc;
+}
+
 void
 rtpcc_rtx_receiver_set_playout_delay (RtpccRtxReceiver * r, RtpccTime delay)
 {

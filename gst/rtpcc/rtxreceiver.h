@@ -113,6 +113,16 @@ RtpccRtxReceiverVerdict rtpcc_rtx_receiver_on_rtp (RtpccRtxReceiver *
 void rtpcc_rtx_receiver_on_keyframe_request (RtpccRtxReceiver * receiver,
     RtpccTime now);
 
+/* The media stream's losses being repaired now (rtpcc_repair_get_missing)
+ * and, for one of them, that it arrived by another path (a multipath
+ * stream's merge has it): rtpcc_repair_on_recovered_elsewhere. */
+guint rtpcc_rtx_receiver_get_missing (RtpccRtxReceiver * receiver,
+    guint16 * seqs, guint max);
+gboolean rtpcc_rtx_receiver_recovered_elsewhere (RtpccRtxReceiver *
+    receiver, RtpccTime now, guint16 seq);
+/* The media SSRC, 0 before it is known. */
+guint32 rtpcc_rtx_receiver_get_media_ssrc (RtpccRtxReceiver * receiver);
+
 /* The playout delay downstream applies (the planner's deadline). */
 void rtpcc_rtx_receiver_set_playout_delay (RtpccRtxReceiver * receiver,
     RtpccTime delay);

@@ -427,3 +427,56 @@ gst_rtpcc_mprtp_rtx_query_moved (GstQuery * query)
     return FALSE;
   return moved;
 }
+
+GstQuery *
+gst_rtpcc_merged_query_new (guint32 ssrc, guint16 first, guint16 last)
+{
+  return gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new (GST_RTPCC_MERGED_NAME, "ssrc", G_TYPE_UINT, ssrc,
+          "first", G_TYPE_UINT, (guint) first, "last", G_TYPE_UINT,
+          (guint) last, "all", G_TYPE_BOOLEAN, FALSE, NULL));
+}
+
+gboolean
+gst_rtpcc_merged_query_parse (GstQuery * query, guint32 * ssrc,
+    guint16 * first, guint16 * last)
+{
+  const GstStructure *s;
+  guint id = 0, a = 0, b = 0;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CUSTOM)
+    return FALSE;
+  s = gst_query_get_structure (query);
+  if (s == NULL || !gst_structure_has_name (s, GST_RTPCC_MERGED_NAME)
+      || !gst_structure_get_uint (s, "ssrc", &id)
+      || !gst_structure_get_uint (s, "first", &a)
+      || !gst_structure_get_uint (s, "last", &b)
+      || a > G_MAXUINT16 || b > G_MAXUINT16)
+    return FALSE;
+  *ssrc = id;
+  *first = (guint16) a;
+  *last = (guint16) b;
+  return TRUE;
+}
+
+void
+gst_rtpcc_merged_query_set_answer (GstQuery * query, gboolean all)
+{
+  gst_structure_set (gst_query_writable_structure (query), "all",
+      G_TYPE_BOOLEAN, all, NULL);
+}
+
+gboolean
+gst_rtpcc_merged_query_all (GstQuery * query)
+{
+  const GstStructure *s;
+  gboolean all = FALSE;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CUSTOM)
+    return FALSE;
+  s = gst_query_get_structure (query);
+  if (s == NULL || !gst_structure_has_name (s, GST_RTPCC_MERGED_NAME)
+      || !gst_structure_get_boolean (s, "all", &all))
+    return FALSE;
+  return all;
+}

@@ -21,7 +21,10 @@
  * encoder). "rtpcc-mprtp-rtx" is a custom query upstream from such an
  * rtpccsink to mprtpsched: a media packet it sent was NACKed; mprtpsched
  * answers "moved" if it sent the repair on another path
- * (docs/multipath.md). "rtpcc-frame-room" is a sticky downstream event
+ * (docs/multipath.md). "rtpcc-merged" is a custom query downstream from
+ * such a path's rtpccsrc to playoutbuffer: whether the merge has a range
+ * of media packets, so a loss another path repaired is not requested
+ * again. "rtpcc-frame-room" is a sticky downstream event
  * from sendbuffer: how long a frame may wait in its queue and still make
  * the delay budget, which the element driving the encoder turns into the
  * encoder's rate-control buffer.
@@ -45,6 +48,7 @@ G_BEGIN_DECLS
 #define GST_RTPCC_PLAYOUT_STATE_NAME "rtpcc-playout-state"
 #define GST_RTPCC_REPAIRED_NAME "rtpcc-repaired"
 #define GST_RTPCC_FRAME_ROOM_NAME "rtpcc-frame-room"
+#define GST_RTPCC_MERGED_NAME "rtpcc-merged"
 
 typedef struct
 {
@@ -168,6 +172,20 @@ gboolean gst_rtpcc_mprtp_rtx_query_parse (GstQuery * query, guint16 * seq,
 void gst_rtpcc_mprtp_rtx_query_set_moved (GstQuery * query, gboolean moved);
 /* FALSE unless the answer says "moved". */
 gboolean gst_rtpcc_mprtp_rtx_query_moved (GstQuery * query);
+
+/* Downstream custom query from one path's rtpccsrc to playoutbuffer: has
+ * the merge of all paths every media packet of @ssrc from @first to @last
+ * (inclusive, wrapping)? The path lost one of them; if the merge has
+ * them all, another path brought it. */
+GstQuery *gst_rtpcc_merged_query_new (guint32 ssrc, guint16 first,
+    guint16 last);
+/* FALSE if @query is not an rtpcc-merged query with "ssrc", and "first"
+ * and "last" in 0..65535. */
+gboolean gst_rtpcc_merged_query_parse (GstQuery * query, guint32 * ssrc,
+    guint16 * first, guint16 * last);
+void gst_rtpcc_merged_query_set_answer (GstQuery * query, gboolean all);
+/* FALSE unless the answer says the merge has them all. */
+gboolean gst_rtpcc_merged_query_all (GstQuery * query);
 
 G_END_DECLS
 

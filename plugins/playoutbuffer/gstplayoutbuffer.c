@@ -81,6 +81,8 @@ static gboolean gst_playout_buffer_src_activate_mode (GstPad * pad,
     GstObject * parent, GstPadMode mode, gboolean active);
 static gboolean gst_playout_buffer_src_query (GstPad * pad,
     GstObject * parent, GstQuery * query);
+static gboolean gst_playout_buffer_sink_query (GstPad * pad,
+    GstObject * parent, GstQuery * query);
 static void gst_playout_buffer_loop (gpointer user_data);
 
 GType
@@ -240,6 +242,8 @@ gst_playout_buffer_request_new_pad (GstElement * element,
       GST_DEBUG_FUNCPTR (gst_playout_buffer_chain));
   gst_pad_set_event_function (pad,
       GST_DEBUG_FUNCPTR (gst_playout_buffer_sink_event));
+  gst_pad_set_query_function (pad,
+      GST_DEBUG_FUNCPTR (gst_playout_buffer_sink_query));
   GST_PAD_SET_PROXY_CAPS (pad);
 
   if (GST_STATE (element) >= GST_STATE_PAUSED)
@@ -645,6 +649,29 @@ gst_playout_buffer_src_activate_mode (GstPad * pad, GstObject * parent,
   return gst_rtpcc_timed_task_activate_holding (&self->task, active,
       gst_playout_buffer_loop, self, &self->srcresult, &self->eos,
       (void (*)(gpointer)) gst_playout_buffer_flush_locked);
+}
+
+/* A path's rtpccsrc asks whether the merge has a range of media packets
+ * (one of them lost on its path): then another path brought it. */
+static gboolean
+gst_playout_buffer_sink_query (GstPad * pad, GstObject * parent,
+    GstQuery * query)
+{
+  GstPlayoutBuffer *self = GST_PLAYOUT_BUFFER (parent);
+  guint32 ssrc;
+  guint16 first, last;
+
+  if (gst_rtpcc_merged_query_parse (query, &ssrc, &first, &last)) {
+    gboolean all;
+
+    g_mutex_lock (&self->lock);
+    all = self->playout != NULL && rtpcc_playout_has_range (self->playout,
+        ssrc, first, last);
+    g_mutex_unlock (&self->lock);
+    gst_rtpcc_merged_query_set_answer (query, all);
+    return TRUE;
+  }
+  return gst_pad_query_default (pad, parent, query);
 }
 
 static gboolean

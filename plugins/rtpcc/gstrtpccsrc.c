@@ -307,6 +307,11 @@ handle_datagram (GstRtpccSrc * self, guint8 * data, gsize n,
     self->mprtp_map_seq[slot] = info.seq;
     self->mprtp_map_fssn[slot] = sf.fssn;
     self->mprtp_map_valid[slot] = 1;
+    if (!self->fssn_map) {
+      self->fssn_map = g_new (RtpccMprtpSeqMap, 1);
+      rtpcc_mprtp_seqmap_init (self->fssn_map);
+    }
+    rtpcc_mprtp_seqmap_put (self->fssn_map, sf.fssn, info.seq);
     info.seq = sf.fssn;
     self->mprtp_packets++;
     /* and its regular reports carry an MPRTCP subflow report of this
@@ -419,6 +424,55 @@ feed_xr (GstRtpccSrc * self)
         RTPCC_TIME_NONE, RTPCC_TIME_NONE);
 }
 
+/* One path of a multipath stream: a loss of this path whose repair
+ * mprtpsched sent on another path never arrives here, so the planner would
+ * NACK it again and then give it up (and ask for a key frame). Before the
+ * planner's next request, ask playoutbuffer whether the merge has every
+ * media packet the lost one can be (rtpcc_mprtp_seqmap_gap); if so, it is
+ * recovered elsewhere. At most MERGED_CHECKS losses per request. Called
+ * without the lock: the query goes downstream. */
+#define MERGED_CHECKS 16
+static void
+check_merged (GstRtpccSrc * self, RtpccTime now)
+{
+  guint16 lost[MERGED_CHECKS], first[MERGED_CHECKS], last[MERGED_CHECKS];
+  gboolean all[MERGED_CHECKS];
+  guint32 ssrc;
+  guint n, m = 0;
+
+  g_mutex_lock (&self->lock);
+  if (!self->rtx || !self->fssn_map || !self->peer
+      || rtpcc_rtx_receiver_next_timeout (self->rtx) > now) {
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  ssrc = rtpcc_rtx_receiver_get_media_ssrc (self->rtx);
+  n = rtpcc_rtx_receiver_get_missing (self->rtx, lost, MERGED_CHECKS);
+  for (guint i = 0; i < n; i++)
+    if (rtpcc_mprtp_seqmap_gap (self->fssn_map, lost[i], &first[m],
+            &last[m]))
+      lost[m++] = lost[i];
+  self->merged_queries += m;
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < m; i++) {
+    GstQuery *q = gst_rtpcc_merged_query_new (ssrc, first[i], last[i]);
+
+    all[i] = gst_pad_peer_query (GST_BASE_SRC_PAD (self), q)
+        && gst_rtpcc_merged_query_all (q);
+    gst_query_unref (q);
+  }
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < m; i++)
+    if (all[i] && self->rtx) {
+      GST_LOG_OBJECT (self, "FSSN %u reached the merge by another path",
+          lost[i]);
+      rtpcc_rtx_receiver_recovered_elsewhere (self->rtx, now, lost[i]);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
 static GstFlowReturn
 gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
@@ -431,6 +485,8 @@ gst_rtpcc_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     RtpccTime now, next;
     struct pollfd fds[2];
 
+    if (self->fssn_map)
+      check_merged (self, rtpcc_timebase_now (&self->timebase));
     g_mutex_lock (&self->lock);
     if (self->flushing) {
       g_mutex_unlock (&self->lock);
@@ -654,6 +710,8 @@ gst_rtpcc_src_stop (GstBaseSrc * bsrc)
   gst_rtpcc_srtp_pair_stop (&self->srtp);
   rtpcc_rtx_receiver_free (self->rtx);
   self->rtx = NULL;
+  /* a new stream's FSSNs start afresh */
+  g_clear_pointer (&self->fssn_map, g_free);
   g_clear_pointer (&self->restore_buf, g_free);
   g_clear_pointer (&self->repair_view_buf, g_free);
   g_mutex_unlock (&self->lock);
@@ -916,6 +974,9 @@ make_stats (GstRtpccSrc * self)
           "keyunit-events", G_TYPE_UINT64, rs.keyframe_requests_downstream,
           "repair-losses", G_TYPE_UINT64, rs.repair.losses,
           "repair-gave-up", G_TYPE_UINT64, rs.repair.gave_up,
+          "repair-recovered-elsewhere", G_TYPE_UINT64,
+          rs.repair.recovered_elsewhere,
+          "merged-queries", G_TYPE_UINT64, self->merged_queries,
           "repair-gave-up-unnacked", G_TYPE_UINT64,
           rs.repair.gave_up_unnacked,
           "repair-tail-probes", G_TYPE_UINT64, rs.repair.tail_probes,
@@ -1142,6 +1203,7 @@ gst_rtpcc_src_finalize (GObject * object)
   gst_rtpcc_srtp_pair_stop (&self->srtp);
   gst_caps_replace (&self->caps, NULL);
   g_free (self->recv_buf);
+  g_free (self->fssn_map);
   g_mutex_clear (&self->lock);
   rtpcc_timebase_clear (&self->timebase);
   /* only now: a clock id of the task may still write to it until it is
@@ -1457,7 +1519,9 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    * repaired in time), repair-gave-up-unnacked (of those, never NACKed:
    * too late when seen), repair-tail-probes (losses of a frame's last
    * packets found before the next frame), repair-rtt (measured NACK → RTX
-   * time, ns),
+   * time, ns), repair-recovered-elsewhere (one path of a multipath
+   * stream: losses playoutbuffer's merge had from another path, neither
+   * NACKed again nor given up), merged-queries (those asked of it),
    * keyframes-received (key frames read in the H.264 / VP8 payload),
    * keyframe-repeats (requests repeated because no key frame came),
    * keyframe-unanswered (requests given up after the repeats),

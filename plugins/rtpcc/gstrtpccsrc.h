@@ -3,6 +3,7 @@
 #define __GST_RTPCC_SRC_H__
 
 #include <gst/gst.h>
+#include <rtpcc/mprtp/repairseq.h>
 #include <gst/base/gstpushsrc.h>
 #include <gio/gio.h>
 #include <rtpcc/receiver.h>
@@ -83,6 +84,11 @@ struct _GstRtpccSrc
   guint16 mprtp_map_seq[1024];
   guint16 mprtp_map_fssn[1024];
   guint8 mprtp_map_valid[1024];
+  /* ... and the media seq each recent FSSN of this path arrived with (made
+   * with the first subflow packet), to tell whether a loss of this path
+   * reached the merge by another one */
+  RtpccMprtpSeqMap *fssn_map;
+  guint64 merged_queries;       /* asked of playoutbuffer */
 };
 
 G_END_DECLS

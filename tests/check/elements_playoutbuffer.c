@@ -814,6 +814,54 @@ GST_START_TEST (test_filler_first)
 
 GST_END_TEST;
 
+static gboolean
+merged (GstHarness * h, guint32 ssrc, guint16 first, guint16 last)
+{
+  GstQuery *q = gst_rtpcc_merged_query_new (ssrc, first, last);
+  gboolean all;
+
+  /* as a path's rtpccsrc asks it, from upstream of that pad */
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  all = gst_rtpcc_merged_query_all (q);
+  gst_query_unref (q);
+  return all;
+}
+
+/* A path asks whether the merge has the media packets its loss can be:
+ * what came on the other path counts, held or played; a hole does not. */
+GST_START_TEST (test_merged_query_element)
+{
+  GstElement *e = make_element ("mode", 2, "min-delay", 50, NULL);
+  GstHarness *h0 = harness_for (e, "sink_0", "src");
+  GstHarness *h1 = harness_for (e, "sink_1", NULL);
+  GstBuffer *b;
+
+  gst_harness_play (h0);
+  gst_harness_play (h1);
+  fail_if (merged (h1, SSRC, 10, 10));
+  push_full_at (h0, MS (0), SSRC, 10, 0, FALSE);
+  push_full_at (h0, MS (10), SSRC, 11, 900, FALSE);
+  push_full_at (h0, MS (20), SSRC, 13, 2700, FALSE);
+  /* held */
+  fail_unless (merged (h1, SSRC, 10, 11));
+  fail_if (merged (h1, SSRC, 11, 13));
+  fail_if (merged (h1, SSRC + 1, 10, 11));
+  /* played */
+  fail_unless (gst_harness_crank_single_clock_wait (h0));
+  b = gst_harness_pull (h0);
+  fail_unless_equals_int (buffer_seq (b), 10);
+  gst_buffer_unref (b);
+  fail_unless (merged (h1, SSRC, 10, 11));
+  /* the hole filled (a repair that came on the other path) */
+  push_full_at (h0, MS (21), SSRC, 12, 1800, FALSE);
+  fail_unless (merged (h1, SSRC, 11, 13));
+  gst_object_unref (e);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
 static Suite *
 playoutbuffer_suite (void)
 {
@@ -826,6 +874,7 @@ playoutbuffer_suite (void)
   tcase_add_test (tc, test_state_event);
   tcase_add_test (tc, test_drift);
   tcase_add_test (tc, test_two_subflows);
+  tcase_add_test (tc, test_merged_query_element);
   tcase_add_test (tc, test_singh_skew_step);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_fec_window_auto);

@@ -480,6 +480,36 @@ GST_START_TEST (test_frame_room_event)
 
 GST_END_TEST;
 
+/* rtpcc-merged: what is asked comes back with the answer; out of range
+ * or another name does not parse. */
+GST_START_TEST (test_merged_query)
+{
+  GstQuery *q = gst_rtpcc_merged_query_new (0xdeadbeef, 65534, 2);
+  guint32 ssrc = 0;
+  guint16 a = 0, b = 0;
+
+  fail_unless (gst_rtpcc_merged_query_parse (q, &ssrc, &a, &b));
+  fail_unless_equals_uint64 (ssrc, 0xdeadbeef);
+  fail_unless_equals_int (a, 65534);
+  fail_unless_equals_int (b, 2);
+  fail_if (gst_rtpcc_merged_query_all (q));
+  gst_rtpcc_merged_query_set_answer (q, TRUE);
+  fail_unless (gst_rtpcc_merged_query_all (q));
+  fail_if (gst_rtpcc_mprtp_rtx_query_is (q));
+  gst_query_unref (q);
+  q = gst_query_new_custom (GST_QUERY_CUSTOM, gst_structure_new
+      ("rtpcc-merged", "ssrc", G_TYPE_UINT, 1u, "first", G_TYPE_UINT,
+          70000u, "last", G_TYPE_UINT, 1u, NULL));
+  fail_if (gst_rtpcc_merged_query_parse (q, &ssrc, &a, &b));
+  gst_query_unref (q);
+  q = gst_rtpcc_mprtp_rtx_query_new (5, 100);
+  fail_if (gst_rtpcc_merged_query_parse (q, &ssrc, &a, &b));
+  fail_if (gst_rtpcc_merged_query_all (q));
+  gst_query_unref (q);
+}
+
+GST_END_TEST;
+
 /* rtpcc-mprtp-rtx: what is asked comes back, with the answer; anything
  * out of range or of another name does not parse. */
 GST_START_TEST (test_mprtp_rtx_query)
@@ -1052,6 +1082,7 @@ plugins_common_suite (void)
   tcase_add_test (tc, test_report_events);
   tcase_add_test (tc, test_fec_window_event);
   tcase_add_test (tc, test_frame_room_event);
+  tcase_add_test (tc, test_merged_query);
   tcase_add_test (tc, test_mprtp_rtx_query);
   tcase_add_test (tc, test_encoder_readback);
   tcase_add_test (tc, test_encoder_buffer);

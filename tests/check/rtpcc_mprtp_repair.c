@@ -331,6 +331,38 @@ GST_START_TEST (test_seqmap)
 
 GST_END_TEST;
 
+/* The media numbers a lost FSSN can be: strictly between its nearest
+ * arrived neighbours, across wrap; unknown without both neighbours. */
+GST_START_TEST (test_seqmap_gap)
+{
+  RtpccMprtpSeqMap map;
+  guint16 lo = 0, hi = 0;
+
+  rtpcc_mprtp_seqmap_init (&map);
+  /* FSSNs 100, 101 arrived as media 65530, 65533; 102 lost; 103 as 2 */
+  rtpcc_mprtp_seqmap_put (&map, 100, 65530);
+  rtpcc_mprtp_seqmap_put (&map, 101, 65533);
+  rtpcc_mprtp_seqmap_put (&map, 103, 2);
+  fail_unless (rtpcc_mprtp_seqmap_gap (&map, 102, &lo, &hi));
+  fail_unless_equals_int (lo, 65534);
+  fail_unless_equals_int (hi, 1);
+  /* no neighbour above (yet) */
+  fail_if (rtpcc_mprtp_seqmap_gap (&map, 104, &lo, &hi));
+  /* neighbours out of order (bogus input): none */
+  rtpcc_mprtp_seqmap_put (&map, 105, 1);
+  fail_if (rtpcc_mprtp_seqmap_gap (&map, 104, &lo, &hi));
+  /* adjacent media numbers leave no room */
+  rtpcc_mprtp_seqmap_put (&map, 201, 50);
+  rtpcc_mprtp_seqmap_put (&map, 203, 51);
+  fail_if (rtpcc_mprtp_seqmap_gap (&map, 202, &lo, &hi));
+  /* a neighbour further than the search is not found */
+  rtpcc_mprtp_seqmap_put (&map, 300, 100);
+  rtpcc_mprtp_seqmap_put (&map, 302 + RTPCC_MPRTP_GAP_SEARCH, 200);
+  fail_if (rtpcc_mprtp_seqmap_gap (&map, 301, &lo, &hi));
+}
+
+GST_END_TEST;
+
 /* Packets without the element, truncated ones and RTX without an OSN
  * give no view and no rewrite; nothing is touched. */
 GST_START_TEST (test_bad_input)
@@ -395,6 +427,7 @@ mprtp_repair_suite (void)
   tcase_add_test (tc, test_interleaved_no_nack);
   tcase_add_test (tc, test_fssn_gap_nacked);
   tcase_add_test (tc, test_seqmap);
+  tcase_add_test (tc, test_seqmap_gap);
   tcase_add_test (tc, test_bad_input);
   return s;
 }

@@ -164,6 +164,40 @@ GST_START_TEST (test_held_freed)
 
 GST_END_TEST;
 
+/* What the merge has: held or released counts, a hole or a late packet
+ * does not; another SSRC, an empty playout or a range too long: no. */
+GST_START_TEST (test_has_range)
+{
+  RtpccPlayout *p = new_playout (RTPCC_PLAYOUT_MODE_FIXED);
+  Run r = { 0, };
+
+  fail_if (rtpcc_playout_has_range (p, 7, 0, 0));
+  fail_unless_equals_int (rtpcc_playout_check_ssrc (p, 7, FALSE, NULL),
+      RTPCC_PLAYOUT_SSRC_SAME);
+  /* 65530..3 (across wrap), the first released and the rest held by
+   * 90 ms; 5 and 6 held; 4 lost */
+  stream (p, 0, 65530, 0, 10, 1, &r);
+  fail_unless (r.released > 0);
+  fail_unless_equals_int (rtpcc_playout_push (p, MS (100), 1, 5, 900 * 11,
+          GUINT_TO_POINTER (100)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless_equals_int (rtpcc_playout_push (p, MS (101), 1, 6, 900 * 12,
+          GUINT_TO_POINTER (101)), RTPCC_PLAYOUT_QUEUED);
+  fail_unless (rtpcc_playout_has_range (p, 7, 65530, 3));
+  fail_unless (rtpcc_playout_has_range (p, 7, 5, 6));
+  fail_if (rtpcc_playout_has_range (p, 7, 3, 5));
+  fail_if (rtpcc_playout_has_range (p, 8, 5, 6));
+  fail_if (rtpcc_playout_has_range (p, 7, 6, 5));       /* 65535 long */
+  /* a late packet is not in the merge: 4 now, behind the release point */
+  drain (p, MS (300), &r);
+  fail_unless_equals_int (rtpcc_playout_push (p, MS (300), 0, 4, 900 * 10,
+          GUINT_TO_POINTER (102)), RTPCC_PLAYOUT_LATE);
+  fail_if (rtpcc_playout_has_range (p, 7, 3, 5));
+  fail_unless (rtpcc_playout_has_range (p, 7, 5, 6));
+  rtpcc_playout_free (p, NULL);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_playout_seq_suite (void)
 {
@@ -174,6 +208,7 @@ rtpcc_playout_seq_suite (void)
   tcase_add_test (tc, test_bogus_jump);
   tcase_add_test (tc, test_restart);
   tcase_add_test (tc, test_held_freed);
+  tcase_add_test (tc, test_has_range);
   return s;
 }
 

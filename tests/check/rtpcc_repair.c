@@ -315,6 +315,57 @@ GST_START_TEST (test_single_loss_one_nack)
 
 GST_END_TEST;
 
+/* A loss that reached the receiver by another path (multipath): listed
+ * while missing, then neither NACKed again nor given up with a key-frame
+ * request; the same loss left alone is given up and asks for one. */
+static RtpccRepairStats
+lose_then (gboolean elsewhere)
+{
+  RtpccRepairConfig cfg = default_config ();
+  RtpccRepair *r;
+  RtpccRepairRequest req;
+  RtpccRepairStats st;
+  guint16 seqs[4];
+  gboolean keyframe = FALSE;
+
+  cfg.keyframe_feedback = TRUE;
+  r = rtpcc_repair_new (&cfg, NULL);
+  for (guint i = 0; i < 20; i++)
+    if (i != 10)
+      rtpcc_repair_on_packet (r, MS (10) * i, SSRC, (guint16) i, 900 * i,
+          TRUE, RTPCC_REPAIR_ORIGINAL);
+  fail_unless_equals_int (rtpcc_repair_get_missing (r, seqs, 4), 1);
+  fail_unless_equals_int (seqs[0], 10);
+  if (elsewhere) {
+    fail_unless (rtpcc_repair_on_recovered_elsewhere (r, MS (200), 10));
+    fail_if (rtpcc_repair_on_recovered_elsewhere (r, MS (200), 10));
+    fail_if (rtpcc_repair_on_recovered_elsewhere (r, MS (200), 11));
+    fail_unless_equals_int (rtpcc_repair_get_missing (r, seqs, 4), 0);
+  }
+  for (RtpccTime t = MS (200); t < MS (2000); t += MS (10))
+    if (rtpcc_repair_poll (r, t, &req))
+      keyframe |= req.keyframe;
+  rtpcc_repair_get_stats (r, &st);
+  fail_unless_equals_int (keyframe, !elsewhere);
+  rtpcc_repair_free (r);
+  return st;
+}
+
+GST_START_TEST (test_recovered_elsewhere)
+{
+  RtpccRepairStats st = lose_then (TRUE);
+
+  fail_unless_equals_int (st.recovered_elsewhere, 1);
+  fail_unless_equals_int (st.gave_up, 0);
+  fail_unless_equals_int (st.keyframe_requests, 0);
+  st = lose_then (FALSE);
+  fail_unless_equals_int (st.recovered_elsewhere, 0);
+  fail_unless_equals_int (st.gave_up, 1);
+  fail_unless (st.keyframe_requests >= 1);
+}
+
+GST_END_TEST;
+
 /* With a 50 ms playout delay the same loss is due at 80 + 20 + 50 =
  * 150 ms; at 108 ms a NACK's answer would land at 158: no NACK, the loss
  * is given up at once and a key frame asked for. */
@@ -1187,6 +1238,7 @@ rtpcc_repair_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_single_loss_one_nack);
+  tcase_add_test (tc, test_recovered_elsewhere);
   tcase_add_test (tc, test_too_late_no_nack_keyframe);
   tcase_add_test (tc, test_deadline_edge);
   tcase_add_test (tc, test_frame_of_a_loss);

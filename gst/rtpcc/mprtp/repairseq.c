@@ -40,6 +40,29 @@ rtpcc_mprtp_seqmap_lookup (const RtpccMprtpSeqMap * map, guint16 fssn,
 }
 
 gboolean
+rtpcc_mprtp_seqmap_gap (const RtpccMprtpSeqMap * map, guint16 fssn,
+    guint16 * first, guint16 * last)
+{
+  guint16 below = 0, above = 0;
+  gboolean have_below = FALSE, have_above = FALSE;
+  guint16 n;
+
+  for (guint d = 1; d <= RTPCC_MPRTP_GAP_SEARCH && !have_below; d++)
+    have_below = rtpcc_mprtp_seqmap_lookup (map, (guint16) (fssn - d), &below);
+  for (guint d = 1; d <= RTPCC_MPRTP_GAP_SEARCH && !have_above; d++)
+    have_above = rtpcc_mprtp_seqmap_lookup (map, (guint16) (fssn + d), &above);
+  if (!have_below || !have_above)
+    return FALSE;
+  /* media numbers strictly between the neighbours, in order */
+  n = (guint16) (above - below);
+  if (n < 2 || n > 0x8000)
+    return FALSE;
+  *first = (guint16) (below + 1);
+  *last = (guint16) (above - 1);
+  return TRUE;
+}
+
+gboolean
 rtpcc_mprtp_rtx_osn_to_media (guint8 * rtx, gsize len, guint8 id,
     const RtpccMprtpSeqMap * map)
 {

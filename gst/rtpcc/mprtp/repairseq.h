@@ -53,6 +53,15 @@ void rtpcc_mprtp_seqmap_put (RtpccMprtpSeqMap * map, guint16 fssn,
 gboolean rtpcc_mprtp_seqmap_lookup (const RtpccMprtpSeqMap * map,
     guint16 fssn, guint16 * seq);
 
+/* Receiver, with a map of the packets that arrived on its path: the media
+ * sequence numbers a lost @fssn must be among, those strictly between its
+ * nearest arrived neighbours (each searched up to RTPCC_MPRTP_GAP_SEARCH
+ * FSSNs away). If the merge of all paths has every one of them, the
+ * packet reached the receiver by another path (a repair sent there).
+ * FALSE if a neighbour is unknown or the neighbours are out of order. */
+#define RTPCC_MPRTP_GAP_SEARCH 16
+gboolean rtpcc_mprtp_seqmap_gap (const RtpccMprtpSeqMap * map, guint16 fssn,
+    guint16 * first, guint16 * last);
 /* Sender: the RTX packet @rtx (@len bytes, RFC 4588: OSN first in the
  * payload), built from a history numbered by FSSN, gets the media
  * sequence number of that FSSN as OSN, in place. The FSSN is the one in

@@ -90,6 +90,20 @@ rtpcc_playout_queue_was_released (const RtpccPlayoutQueue * q,
       released_get (q, ext_seq);
 }
 
+gboolean
+rtpcc_playout_queue_holds (const RtpccPlayoutQueue * q, gint64 ext_seq)
+{
+  for (GList * l = q->items.head; l; l = l->next) {
+    const RtpccPlayoutItem *it = l->data;
+
+    if (it->ext_seq == ext_seq)
+      return TRUE;
+    if (it->ext_seq > ext_seq)
+      break;
+  }
+  return FALSE;
+}
+
 RtpccPlayoutVerdict
 rtpcc_playout_queue_insert (RtpccPlayoutQueue * q, gint64 ext_seq,
     RtpccTime media, gpointer data, guint max_items)

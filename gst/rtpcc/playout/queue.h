@@ -51,6 +51,10 @@ rtpcc_playout_queue_passed (const RtpccPlayoutQueue * q, gint64 ext_seq)
 gboolean rtpcc_playout_queue_was_released (const RtpccPlayoutQueue * q,
     gint64 ext_seq);
 
+/* @ext_seq is held now (not yet released). */
+gboolean rtpcc_playout_queue_holds (const RtpccPlayoutQueue * q,
+    gint64 ext_seq);
+
 /* Holds @data in sequence order: QUEUED, DUPLICATE (already held) or
  * OVERFLOW (@max_items held). */
 RtpccPlayoutVerdict rtpcc_playout_queue_insert (RtpccPlayoutQueue * q,
