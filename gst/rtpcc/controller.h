@@ -50,6 +50,10 @@ typedef struct
   /* the last packet of a video frame (RTP marker): lets controllers learn
    * the frame interval from send times */
   gboolean frame_end;
+  /* its RTP header's SSRC and sequence number, the numbers RTCP reception
+   * reports count in */
+  guint32 ssrc;
+  guint16 rtp_seq;
 } RtpccSentPacket;
 
 /* The fate of one sent packet, as learned from feedback. The sender reports

@@ -490,6 +490,8 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
   sp.is_fec = info->is_fec;
   sp.queued_bytes = rtpcc_pacer_get_bytes (s->pacer);
   sp.frame_end = info->marker && !info->is_fec;
+  sp.ssrc = info->ssrc;
+  sp.rtp_seq = info->seq;
   rtpcc_controller_packet_sent (s->cc, now, &sp);
   if (s->breaker)
     rtpcc_circuit_breaker_on_sent (s->breaker, now, info->size);

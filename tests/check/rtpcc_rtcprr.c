@@ -26,6 +26,8 @@ rr (RtpccController * cc, guint8 fraction, guint32 jitter, RtpccTime rtt)
   r.rtt = rtt;
   r.packets_sent_interval = 100;
   n_reports++;
+  /* every report counts new packets */
+  r.ext_highest_seq = 100 * n_reports;
   rtpcc_controller_receiver_report (cc, RTPCC_SEC (5) * n_reports, &r);
 }
 
@@ -279,6 +281,72 @@ GST_START_TEST (test_no_feedback_restart)
 
 GST_END_TEST;
 
+/* Deviation (2), the reports after the link's return: the packets sent
+ * into the outage were dropped at the full queue and show as lost in the
+ * report after the first one; that loss is the outage's too, and only a
+ * report counting packets sent after the return is acted on. */
+GST_START_TEST (test_outage_loss_in_later_report)
+{
+  RtpccController *cc = cc_util_new ("rr", 64000, 2000000, 0);
+  RtpccReceiverReport r;
+  RtpccSentPacket sp = { 0, };
+  RtpccTime t;
+  guint16 seq = 0;
+  guint64 before;
+
+  memset (&r, 0, sizeof (r));
+  r.ssrc = sp.ssrc = 1;
+  r.packets_sent_interval = 100;
+  for (t = 0; t <= RTPCC_SEC (5); t += RTPCC_MSEC (10)) {
+    sp.rtp_seq = seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+    if (t % RTPCC_SEC (1) == 0) {
+      r.ext_highest_seq = sp.rtp_seq;
+      rtpcc_controller_receiver_report (cc, t, &r);
+    }
+    rtpcc_controller_tick (cc, t);
+  }
+  /* the link dies for 10 s */
+  for (; t <= RTPCC_SEC (15); t += RTPCC_MSEC (10)) {
+    sp.rtp_seq = seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+    if (t % RTPCC_SEC (1) == 0)
+      rtpcc_controller_receiver_report (cc, t, &r);
+    rtpcc_controller_tick (cc, t);
+  }
+  fail_unless (rtpcc_controller_feedback_stopped (cc, NULL));
+  /* back: the first report shows two packets that waited in the queue;
+   * the restart is from half the rate before the stop */
+  r.ext_highest_seq += 2;
+  rtpcc_controller_receiver_report (cc, t, &r);
+  fail_if (rtpcc_controller_feedback_stopped (cc, NULL));
+  /* the next: 90 % of what it counts lost (sent before that report came,
+   * into the full queue), big jitter: not a cut */
+  for (guint i = 0; i < 100; i++, t += RTPCC_MSEC (10)) {
+    sp.rtp_seq = seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+  }
+  r.ext_highest_seq = sp.rtp_seq;
+  r.fraction_lost = 230;
+  r.jitter = JIT_BIG;
+  rtpcc_controller_receiver_report (cc, t, &r);
+  fail_unless_equals_string (cc->target.reason, "startup");
+  before = rate (cc);
+  fail_unless (before >= 1000000, "%" G_GUINT64_FORMAT, before);
+  /* packets sent after the return lost as much: a cut by half */
+  for (guint i = 0; i < 100; i++, t += RTPCC_MSEC (10)) {
+    sp.rtp_seq = seq++;
+    rtpcc_controller_packet_sent (cc, t, &sp);
+  }
+  r.ext_highest_seq = sp.rtp_seq;
+  rtpcc_controller_receiver_report (cc, t, &r);
+  fail_unless_equals_string (cc->target.reason, "loss-and-jitter");
+  fail_unless_equals_int64 (rate (cc), before / 2);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_rtcprr_suite (void)
 {
@@ -291,6 +359,7 @@ rtpcc_rtcprr_suite (void)
   tcase_add_test (tc, test_rtt_doubling);
   tcase_add_test (tc, test_startup);
   tcase_add_test (tc, test_no_feedback_restart);
+  tcase_add_test (tc, test_outage_loss_in_later_report);
   tcase_add_test (tc, test_ignores_per_packet_feedback_and_params);
   return s;
 }

@@ -46,8 +46,10 @@
  * Probing). (2) When feedback stops (no-feedback timer, nofeedback.h) the
  * rate becomes half of what it was, once (TCP's ssthresh after a timeout,
  * RFC 5681 §3.1); reports that show no new packet are not acted on, nor
- * is the first one that does (its interval covers the outage, every
- * packet sent into it lost), and the flow starts up again from there.
+ * is the loss of any report that counts packets sent before the first
+ * report that does (those went into the outage: dropped at a full queue
+ * while the link was down, they show in the reports after the link's
+ * return), and the flow starts up again from there.
  * Params: "clock-rate" (Hz of the jitter field, default 90000) and
  * "packet-rate-decrease" (% cut for the lossy-low-jitter case; default 0 as
  * upstream, 20 reproduces the thesis build, Appendix A.2).
@@ -109,6 +111,12 @@ typedef struct
   gboolean startup;             /* doubling per clean report (deviation 1) */
   gboolean restart;             /* feedback stopped (deviation 2) */
   guint32 last_hsn;             /* extended highest seq of the last report */
+  /* the media packet sent last (deviation 2: what went into the outage) */
+  gboolean have_sent;
+  guint32 sent_ssrc;
+  guint16 sent_seq;
+  gboolean outage_pending;      /* reports may still count outage packets */
+  guint16 outage_seq;           /* ... those up to this seq */
 } Rr;
 
 static const gchar *
@@ -347,12 +355,35 @@ rr_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
 }
 
 static void
+rr_on_packet_sent (RtpccController * cc, RtpccTime now,
+    const RtpccSentPacket * pkt)
+{
+  Rr *r = (Rr *) cc;
+
+  if (pkt->is_fec)
+    return;
+  r->have_sent = TRUE;
+  r->sent_ssrc = pkt->ssrc;
+  r->sent_seq = pkt->rtp_seq;
+}
+
+static void
 rr_on_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr)
 {
   Rr *r = (Rr *) cc;
   RrStats *cur;
+  guint32 prev_hsn = r->last_hsn;
+  gboolean outage_loss = FALSE;
 
+  /* deviation 2: a report whose interval starts before the last packet
+   * sent into the outage may count its losses */
+  if (r->outage_pending) {
+    if ((gint16) ((guint16) prev_hsn - r->outage_seq) >= 0)
+      r->outage_pending = FALSE;
+    else
+      outage_loss = TRUE;
+  }
   if (!r->restart)
     r->last_hsn = rr->ext_highest_seq;
   /* qosanalyzer.c L142–154 */
@@ -363,6 +394,8 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
   if (rr->rtt != RTPCC_TIME_NONE && rr->rtt >= 0)
     r->last_rtt = (gfloat) RTPCC_TIME_AS_SEC (rr->rtt);
   cur->rt_prop = r->last_rtt;
+  if (outage_loss)
+    cur->lost_percentage = 0;
 
   if (r->restart) {
     gboolean progress = rr->ext_highest_seq != r->last_hsn;
@@ -370,9 +403,13 @@ rr_on_receiver_report (RtpccController * cc, RtpccTime now,
     r->last_hsn = rr->ext_highest_seq;
     if (!progress)
       return;                   /* still nothing arrives */
-    /* the first report after the stop: its loss is the outage's */
+    /* the first report after the stop: its loss is the outage's, and so
+     * is that of the reports after it that count packets sent before
+     * it came */
     r->restart = FALSE;
     cur->lost_percentage = 0;
+    r->outage_pending = r->have_sent && r->sent_ssrc == rr->ssrc;
+    r->outage_seq = r->sent_seq;
     r->startup = r->cur_bitrate < r->nom_bitrate;
     r->state = RR_INIT;
     r->rt_prop_doubled = FALSE;
@@ -402,6 +439,7 @@ const RtpccControllerOps rtpcc_cc_rtcp_rr_ops = {
   .instance_size = sizeof (Rr),
   .init = rr_init,
   .on_receiver_report = rr_on_receiver_report,
+  .on_packet_sent = rr_on_packet_sent,
   .set_param = rr_set_param,
   .on_no_feedback = rr_on_no_feedback,
 };
