@@ -210,6 +210,10 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
   fc->sender.sender.cc.max_bitrate = eval_case_max_bps (run->c);
   fc->sender.sender.circuit_breaker = TRUE;
   fc->sender.encoder_hysteresis = run->cfg.encoder_hysteresis;
+  /* rrtcc is the sender half of a receiver-driven controller: its
+   * receiver estimates and sends REMB (rtpccsrc remb=true, as the
+   * real-time runner sets it) */
+  fc->receiver.receiver.remb = g_strcmp0 (run->cfg.controller, "rrtcc") == 0;
   fc->sender.initial_seq = (guint16) (65000 + 100 * i);
   fc->sender.initial_rtp_ts = (guint32) (seed * 2654435761u);
   fc->frames.start = now;
