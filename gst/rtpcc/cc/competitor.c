@@ -39,19 +39,23 @@ rtpcc_competitor_add (RtpccCompetitor * c, RtpccTime now,
   if (r->arrival == RTPCC_TIME_NONE)
     return;
   {
-    RtpccTime owd = r->arrival - r->send_time, q;
+    RtpccTime owd = r->arrival - r->send_time;
 
     if (c->base == RTPCC_TIME_NONE || owd < c->base)
       c->base = owd;
-    q = owd - c->base;
-    if (q < RTPCC_COMPETITOR_ON_DELAY)
-      c->high_since = RTPCC_TIME_NONE;
-    else if (c->high_since == RTPCC_TIME_NONE)
-      c->high_since = now;
-    if (c->drain_until != RTPCC_TIME_NONE
-        && q < RTPCC_COMPETITOR_OFF_DELAY)
-      c->drained = TRUE;
+    rtpcc_competitor_add_queue (c, now, owd - c->base);
   }
+}
+
+void
+rtpcc_competitor_add_queue (RtpccCompetitor * c, RtpccTime now, RtpccTime q)
+{
+  if (q < RTPCC_COMPETITOR_ON_DELAY)
+    c->high_since = RTPCC_TIME_NONE;
+  else if (c->high_since == RTPCC_TIME_NONE)
+    c->high_since = now;
+  if (c->drain_until != RTPCC_TIME_NONE && q < RTPCC_COMPETITOR_OFF_DELAY)
+    c->drained = TRUE;
 }
 
 gboolean

@@ -57,6 +57,11 @@ void rtpcc_competitor_init (RtpccCompetitor * c);
 /* One report @r (received or lost) at @now; @rtt the smoothed RTT. */
 void rtpcc_competitor_add (RtpccCompetitor * c, RtpccTime now,
     const RtpccPacketReport * r, RtpccTime rtt);
+/* The queuing delay @q of one packet (or frame) received at @now, for a
+ * caller that measures it itself (a receiver: naduestimator.h); no loss
+ * events. */
+void rtpcc_competitor_add_queue (RtpccCompetitor * c, RtpccTime now,
+    RtpccTime q);
 /* Enters, drains or leaves the competitive mode at @now; TRUE while the
  * equation's rate applies (not during a drain). */
 gboolean rtpcc_competitor_update (RtpccCompetitor * c, RtpccTime now);
