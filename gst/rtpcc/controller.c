@@ -270,6 +270,14 @@ rtpcc_controller_xr_delay (RtpccController * cc, RtpccTime now,
 }
 
 void
+rtpcc_controller_nadu (RtpccController * cc, RtpccTime now,
+    const RtpccNaduBlock * block)
+{
+  if (cc->ops->on_nadu)
+    cc->ops->on_nadu (cc, now, block);
+}
+
+void
 rtpcc_controller_receiver_limit (RtpccController * cc, RtpccTime now,
     guint64 limit)
 {

@@ -19,6 +19,7 @@
 
 #include <rtpcc/common.h>
 #include <rtpcc/nofeedback.h>
+#include <rtpcc/feedback/nadu.h>
 
 G_BEGIN_DECLS
 
@@ -175,6 +176,11 @@ struct _RtpccControllerOps
    * rule includes it (the 2013 RRTCC's As <= A) keeps its state there. */
   void (*on_receiver_limit) (RtpccController * cc, RtpccTime now,
       guint64 limit);
+  /* optional: a NADU block (3GPP TS 26.234, feedback/nadu.h) about our
+   * media: the receiver's playout buffer. Called while the compound is
+   * read, like on_xr_delay. */
+  void (*on_nadu) (RtpccController * cc, RtpccTime now,
+      const RtpccNaduBlock * block);
 };
 
 struct _RtpccController
@@ -208,6 +214,8 @@ void rtpcc_controller_feedback (RtpccController * cc, RtpccTime now,
     const RtpccFeedback * fb);
 void rtpcc_controller_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr);
+void rtpcc_controller_nadu (RtpccController * cc, RtpccTime now,
+    const RtpccNaduBlock * block);
 /* runs on_tick if it is due, and the no-feedback timer; safe to call any
  * time */
 void rtpcc_controller_tick (RtpccController * cc, RtpccTime now);

@@ -13,6 +13,7 @@
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/rng.h>
 #include <rtpcc/rembestimator.h>
+#include <rtpcc/naduestimator.h>
 
 G_BEGIN_DECLS
 
@@ -78,6 +79,13 @@ struct _RtpccReceiver
   /* config remb: the estimate of remb_ssrc (the first media SSRC) */
   RtpccRembEstimator *remb;
   guint32 remb_ssrc;
+  /* config nadu: the C-NADU estimate of nadu_ssrc (the first media SSRC) */
+  RtpccNaduEstimator *nadu;
+  guint32 nadu_ssrc;
+  /* the application marks discards (its playout buffer knows them): the
+   * estimator's missed frames are then not marked; marking_own while it
+   * marks them */
+  gboolean app_discards, marking_own;
   RtpccTime last_rr;            /* last RR sent, or NONE */
 
   /* frame interval from marker bits, for the adaptive CCFB interval */
@@ -106,6 +114,11 @@ Source *rtpcc_receiver_get_source (RtpccReceiver * r, guint32 ssrc,
 void rtpcc_receiver_remb_on_rtp (RtpccReceiver * r, RtpccTime now,
     const RtpccRtpInfo * info, guint clock_rate);
 gsize rtpcc_receiver_write_remb (RtpccReceiver * r, RtpccTime now,
+    guint8 * buf, gsize max);
+/* receiver-nadu.c */
+void rtpcc_receiver_nadu_on_rtp (RtpccReceiver * r, RtpccTime now,
+    const RtpccRtpInfo * info, guint clock_rate);
+gsize rtpcc_receiver_write_nadu (RtpccReceiver * r, RtpccTime now,
     guint8 * buf, gsize max);
 
 gsize rtpcc_receiver_write_discards (RtpccReceiver * r, guint8 * buf,

@@ -17,6 +17,8 @@ rtpcc_receiver_mark_discarded (RtpccReceiver * r, RtpccTime now,
 {
   Source *s = rtpcc_receiver_get_source (r, ssrc, FALSE, now);
 
+  if (!r->marking_own)
+    r->app_discards = TRUE;
   if (!s || count == 0) {
     r->stats.discards_rejected += MAX (count, 1);
     return FALSE;

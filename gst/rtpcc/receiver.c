@@ -42,6 +42,7 @@ rtpcc_receiver_config_init (RtpccReceiverConfig * config)
   config->cname = "rtpcc-receiver@localhost";
   config->honour_interval_requests = TRUE;
   config->xr_blocks = RTPCC_RECEIVER_XR_DISCARD_RLE;
+  config->nadu_playout_delay = RTPCC_MSEC (200);
 }
 
 RtpccReceiver *
@@ -60,6 +61,8 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
     r->config.feedback_min = RTPCC_MSEC (20);
   if (r->config.feedback_max < r->config.feedback_min)
     r->config.feedback_max = MAX (r->config.feedback_min, RTPCC_MSEC (100));
+  if (r->config.nadu_playout_delay <= 0)
+    r->config.nadu_playout_delay = RTPCC_MSEC (200);
   rtpcc_rng_init_stream (&r->rng, config->seed, 0x7ec1);
   r->ssrc = config->ssrc;
   while (r->ssrc == 0)
@@ -98,6 +101,7 @@ rtpcc_receiver_free (RtpccReceiver * r)
   if (r->twcc)
     rtpcc_twcc_recorder_free (r->twcc);
   rtpcc_remb_estimator_free (r->remb);
+  rtpcc_nadu_estimator_free (r->nadu);
   g_free (r->cname);
   g_free (r);
 }
@@ -230,6 +234,8 @@ rtpcc_receiver_on_rtp (RtpccReceiver * r, RtpccTime now,
   if (info->clock_rate)
     s->clock_rate = info->clock_rate;
   rtpcc_receiver_remb_on_rtp (r, now, info,
+      s->clock_rate ? s->clock_rate : 90000);
+  rtpcc_receiver_nadu_on_rtp (r, now, info,
       s->clock_rate ? s->clock_rate : 90000);
   rtpcc_rtp_source_update_seq (&s->stats, info->seq);
   rtpcc_rtp_source_update_jitter (&s->stats, now, info->rtp_ts,
@@ -551,6 +557,7 @@ write_rr (RtpccReceiver * r, RtpccTime now, guint8 * buf, gsize max)
         rtpcc_ntp_from_time (now, r->config.ntp_offset));
   n += write_tmmbr (r, buf + n, max - n);
   n += rtpcc_receiver_write_remb (r, now, buf + n, max - n);
+  n += rtpcc_receiver_write_nadu (r, now, buf + n, max - n);
   return n + rtpcc_receiver_write_subflow_reports (r, &rr, buf + n, max - n);
 }
 

@@ -79,6 +79,13 @@ typedef struct
    * sent as REMB with every RR, and at once after a cut (within
    * RTPCC_RECEIVER_MIN_REPORT_INTERVAL of the last RR). Default FALSE. */
   gboolean remb;
+  /* C-NADU (naduestimator.h): the receiver judges each frame of the first
+   * media stream against its playout delay (nadu_playout_delay, 200 ms)
+   * and sends, with every RR, a NADU APP packet (3GPP TS 26.234) and its
+   * estimate as a REMB (unless remb, whose REMB goes instead). Default
+   * FALSE. */
+  gboolean nadu;
+  RtpccTime nadu_playout_delay;
 } RtpccReceiverConfig;
 
 /* no request brings regular reports closer than this */
@@ -135,6 +142,9 @@ typedef struct
   /* config remb: REMBs sent, the estimate (bit/s), the over-uses the
    * estimator detected and its cuts */
   guint64 remb_sent, remb_estimate, remb_overuses, remb_decreases;
+  /* config nadu: NADU packets sent, the C-NADU estimate (bit/s), frames
+   * judged late and missed */
+  guint64 nadu_sent, nadu_estimate, nadu_frames_late, nadu_frames_missed;
 } RtpccReceiverStats;
 
 typedef struct _RtpccReceiver RtpccReceiver;

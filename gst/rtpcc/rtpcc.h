@@ -44,6 +44,7 @@
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/ratecap.h>
 #include <rtpcc/rembestimator.h>
+#include <rtpcc/naduestimator.h>
 #include <rtpcc/transportfeedback.h>
 #include <rtpcc/deliveryrate.h>
 #include <rtpcc/prober.h>

@@ -28,6 +28,7 @@
 #include <rtpcc/feedback/rtpext.h>
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/feedback/reportinterval.h>
+#include <rtpcc/feedback/nadu.h>
 #include <rtpcc/ratecap.h>
 #include <rtpcc/fec/fec.h>
 #include <rtpcc/rng.h>
@@ -298,6 +299,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->rrtr_at = RTPCC_TIME_NONE;
   s->first_sent = RTPCC_TIME_NONE;
   s->stats.report_interval_asked = RTPCC_TIME_NONE;
+  s->stats.nadu_playout_delay = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   pc.enabled = config->probing;
   pc.mode = config->probe_ssrc_mode;
@@ -661,6 +663,18 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
   if (receive_mprtcp (s, data, len))
     ours = TRUE;
+  {
+    RtpccNaduBlock nadu;
+    if (rtpcc_nadu_find (data, len, rtpcc_rate_cap_get_ssrc (s->ratecap),
+            &nadu, &s->stats.nadu_rejected)) {
+      /* the receiver's playout buffer (3GPP TS 26.234), for C-NADU */
+      s->stats.nadu_received++;
+      s->stats.nadu_playout_delay =
+          rtpcc_nadu_delay_to_time (nadu.playout_delay);
+      rtpcc_controller_nadu (s->cc, now, &nadu);
+      ours = TRUE;
+    }
+  }
 
   /* answered at once, so the receiver has a round trip per report */
   if (take_rrtr (s, now, data, len))

@@ -123,6 +123,11 @@ typedef struct
    * PT 211 packets dropped as malformed or about another SSRC; the latest
    * accepted one (valid while mprtcp_received > 0) */
   guint64 mprtcp_received, mprtcp_rejected;
+  /* NADU APP packets (feedback/nadu.h) with a block about our media, and
+   * APP packets named "PSS0" dropped as malformed; the latest block's
+   * playout delay (RTPCC_TIME_NONE: not reported or the buffer empty) */
+  guint64 nadu_received, nadu_rejected;
+  RtpccTime nadu_playout_delay;
   RtpccMprtpSubflowReport subflow_report;
   /* RTCP XR blocks from the receiver beyond Discard RLE
    * (feedbackadapter.h) */

@@ -230,6 +230,45 @@ GST_START_TEST (test_random_round_trip)
 
 GST_END_TEST;
 
+/* In a compound: the block about the media asked for, after an RR; an APP
+ * of another name is ignored, a malformed "PSS0" counted. */
+GST_START_TEST (test_find_in_compound)
+{
+  RtpccNaduBlock b[2] = {
+    {0x1111, 80, 7, 0, 10}, {0x2222, 120, 9, 0, 20},
+  }, got;
+  RtpccRtcpRR rr;
+  guint8 buf[256];
+  guint64 rejected = 0;
+  gsize n, m;
+
+  memset (&rr, 0, sizeof (rr));
+  rr.ssrc = 0x3333;
+  n = rtpcc_rtcp_write_rr (buf, sizeof (buf), &rr);
+  m = rtpcc_nadu_write (buf + n, sizeof (buf) - n, 0x3333, b, 2);
+  fail_unless (n > 0 && m > 0);
+  fail_unless (rtpcc_nadu_find (buf, n + m, 0x2222, &got, &rejected));
+  fail_unless_equals_int (got.playout_delay, 120);
+  fail_unless_equals_int (got.nsn, 9);
+  fail_if (rtpcc_nadu_find (buf, n + m, 0x4444, &got, &rejected));
+  fail_if (rtpcc_nadu_find (buf, n + m, 0, &got, &rejected));
+  fail_unless_equals_uint64 (rejected, 0);
+  /* another name: not NADU, not counted */
+  memcpy (buf + n + 8, "ABCD", 4);
+  fail_if (rtpcc_nadu_find (buf, n + m, 0x2222, &got, &rejected));
+  fail_unless_equals_uint64 (rejected, 0);
+  /* "PSS0" again, but 4 bytes longer than its blocks (2 + 3 n words):
+   * malformed, counted, and the other block not taken from it */
+  memcpy (buf + n + 8, "PSS0", 4);
+  buf[n + 3] = (guint8) ((m + 4) / 4 - 1);
+  memset (buf + n + m, 0, 4);
+  fail_if (rtpcc_nadu_find (buf, n + m + 4, 0x1111, &got, &rejected));
+  fail_unless_equals_uint64 (rejected, 1);
+  fail_if (rtpcc_nadu_find (NULL, 0, 0x1111, &got, NULL));
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_gst_rtcp_buffer_reads_ours)
 {
   GstBuffer *gbuf = gst_buffer_new_memdup (nadu_example,
@@ -317,6 +356,7 @@ rtpcc_nadu_suite (void)
   tcase_add_test (tc, test_other_implementation);
   tcase_add_test (tc, test_units);
   tcase_add_test (tc, test_random_round_trip);
+  tcase_add_test (tc, test_find_in_compound);
 
   suite_add_tcase (s, tc_interop);
   tcase_set_timeout (tc_interop, 120);

@@ -89,6 +89,13 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 {
   check_remb (data, size);
   check_nadu (data, size);
+  {
+    /* as a compound, the way the sender looks for its block */
+    RtpccNaduBlock b;
+    guint64 rejected = 0;
+    if (rtpcc_nadu_find (data, size, 0x55667788, &b, &rejected))
+      FUZZ_CHECK (b.ssrc == 0x55667788 && b.nun <= 31);
+  }
   return 0;
 }
 

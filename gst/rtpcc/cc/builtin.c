@@ -7,6 +7,7 @@ static const RtpccControllerOps *const builtin_ops[] = {
   &rtpcc_cc_ccid2_ops,
   &rtpcc_cc_rtcp_rr_ops,
   &rtpcc_cc_rrtcc_ops,
+  &rtpcc_cc_cnadu_ops,
   &rtpcc_cc_tfrc_ops,
   &rtpcc_cc_gcc_ops,
   &rtpcc_cc_nada_ops,

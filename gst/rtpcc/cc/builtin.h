@@ -16,6 +16,7 @@ extern const RtpccControllerOps rtpcc_cc_fixed_ops;
 extern const RtpccControllerOps rtpcc_cc_ccid2_ops;
 extern const RtpccControllerOps rtpcc_cc_rtcp_rr_ops;
 extern const RtpccControllerOps rtpcc_cc_rrtcc_ops;
+extern const RtpccControllerOps rtpcc_cc_cnadu_ops;
 extern const RtpccControllerOps rtpcc_cc_tfrc_ops;
 extern const RtpccControllerOps rtpcc_cc_gcc_ops;
 extern const RtpccControllerOps rtpcc_cc_nada_ops;

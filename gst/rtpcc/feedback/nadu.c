@@ -5,6 +5,7 @@
 #include "nadu.h"
 #include "rtcp.h"
 #include "fbheader.h"
+#include "bytes.h"
 
 #define BLOCK_SIZE 12
 #define NUN_MAX 31
@@ -109,4 +110,37 @@ guint16
 rtpcc_nadu_fbs_from_bytes (guint64 free_bytes)
 {
   return (guint16) MIN (free_bytes / 64, G_MAXUINT16);
+}
+
+gboolean
+rtpcc_nadu_find (const guint8 * data, gsize len, guint32 media_ssrc,
+    RtpccNaduBlock * block, guint64 * rejected)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  gboolean found = FALSE;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return FALSE;
+  while (rtpcc_rtcp_iter_next (&it, &pkt)) {
+    RtpccNadu *nadu;
+
+    if (pkt.pt != RTPCC_RTCP_APP || pkt.count != RTPCC_NADU_SUBTYPE
+        || pkt.len < 12 || rtpcc_rd32 (pkt.data + 8) != RTPCC_NADU_NAME)
+      continue;
+    nadu = rtpcc_nadu_parse (pkt.data, pkt.len, NULL);
+    if (nadu == NULL) {
+      if (rejected)
+        (*rejected)++;
+      continue;
+    }
+    for (guint i = 0; i < nadu->n_blocks; i++) {
+      if (media_ssrc != 0 && nadu->blocks[i].ssrc == media_ssrc) {
+        *block = nadu->blocks[i];
+        found = TRUE;
+      }
+    }
+    rtpcc_nadu_free (nadu);
+  }
+  return found;
 }

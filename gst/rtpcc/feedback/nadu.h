@@ -82,6 +82,12 @@ gsize rtpcc_nadu_write (guint8 * buf, gsize max, guint32 sender_ssrc,
  * unless it is a well-formed NADU APP packet. */
 RtpccNadu *rtpcc_nadu_parse (const guint8 * pkt, gsize len, GError ** error);
 void rtpcc_nadu_free (RtpccNadu * nadu);
+/* The last block about @media_ssrc in any NADU of the compound @data into
+ * @block; TRUE if there was one. APP packets named "PSS0" subtype 0 that
+ * do not parse are counted in @rejected (may be NULL); other APP packets
+ * are anyone's and ignored. */
+gboolean rtpcc_nadu_find (const guint8 * data, gsize len, guint32 media_ssrc,
+    RtpccNaduBlock * block, guint64 * rejected);
 
 /* Playout delay field for a duration: ms, truncated, at most 0xFFFE;
  * RTPCC_TIME_NONE (not known, or nothing to play) gives
