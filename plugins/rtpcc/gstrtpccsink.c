@@ -1082,6 +1082,10 @@ make_stats (GstRtpccSink * self)
       "tmmbn-sent", G_TYPE_UINT64, st->tmmbn_sent,
       "remb-received", G_TYPE_UINT64, st->remb_received,
       "remb-expired", G_TYPE_UINT64, st->remb_expired,
+      "nadu-received", G_TYPE_UINT64, st->nadu_received,
+      "nadu-rejected", G_TYPE_UINT64, st->nadu_rejected,
+      "nadu-playout-delay", G_TYPE_UINT64, st->nadu_playout_delay ==
+      RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE : (guint64) st->nadu_playout_delay,
       "xr-blocks", G_TYPE_UINT64, st->xr.blocks,
       "xr-dropped", G_TYPE_UINT64, st->xr.dropped,
       "xr-loss-lost", G_TYPE_UINT64, st->xr.loss_lost,
@@ -1529,6 +1533,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * it), RTT, loss, receive rate, queue delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
    * remb-expired (REMB limits lifted after 5 s without a REMB),
+   * nadu-received / nadu-rejected (NADU APP blocks about our media,
+   * malformed "PSS0" packets) and nadu-playout-delay (ns, the latest
+   * block's; GST_CLOCK_TIME_NONE when not reported or nothing waits),
    * the receiver's RTCP XR blocks (rtpccsrc xr-blocks): xr-blocks (used),
    * xr-dropped (malformed, or an I / DT value their RFC does not allow),
    * xr-loss-lost / -received and xr-post-repair-lost / -received

@@ -52,6 +52,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_src_debug);
 #define DEFAULT_PLAYOUT_DELAY 200
 #define DEFAULT_XR_BLOCKS RTPCC_RECEIVER_XR_DISCARD_RLE
 #define DEFAULT_REMB FALSE
+#define DEFAULT_NADU FALSE
 #define DEFAULT_FEC_PT -1
 /* room a NACK (RTPCC_REPAIR_MAX_NACK seqs, one FCI each at worst) and a
  * FIR need after the feedback in one datagram */
@@ -89,6 +90,7 @@ enum
   PROP_SRTP_SUITE,
   PROP_XR_BLOCKS,
   PROP_REMB,
+  PROP_NADU,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -646,6 +648,8 @@ gst_rtpcc_src_start (GstBaseSrc * bsrc)
   cfg.cname = self->cname;
   cfg.xr_blocks = self->xr_blocks;
   cfg.remb = self->remb;
+  cfg.nadu = self->nadu;
+  cfg.nadu_playout_delay = RTPCC_MSEC (self->playout_delay_ms);
   self->media_ssrc = 0;
   self->last_repair_rtt = 0;
   now = rtpcc_timebase_now (&self->timebase);
@@ -952,6 +956,10 @@ make_stats (GstRtpccSrc * self)
         "remb-estimate", G_TYPE_UINT64, st->remb_estimate,
         "remb-overuses", G_TYPE_UINT64, st->remb_overuses,
         "remb-decreases", G_TYPE_UINT64, st->remb_decreases,
+        "nadu-sent", G_TYPE_UINT64, st->nadu_sent,
+        "nadu-estimate", G_TYPE_UINT64, st->nadu_estimate,
+        "nadu-frames-late", G_TYPE_UINT64, st->nadu_frames_late,
+        "nadu-frames-missed", G_TYPE_UINT64, st->nadu_frames_missed,
         "xr-rle-skipped", G_TYPE_UINT64, st->xr_rle_skipped,
         "repairs-marked", G_TYPE_UINT64, st->repairs_marked,
         "repairs-rejected", G_TYPE_UINT64, st->repairs_rejected,
@@ -1097,6 +1105,9 @@ gst_rtpcc_src_set_property (GObject * object, guint prop_id,
     case PROP_REMB:
       self->remb = g_value_get_boolean (value);
       break;
+    case PROP_NADU:
+      self->nadu = g_value_get_boolean (value);
+      break;
     case PROP_XR_BLOCKS:
       self->xr_blocks = g_value_get_flags (value);
       break;
@@ -1172,6 +1183,9 @@ gst_rtpcc_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_REMB:
       g_value_set_boolean (value, self->remb);
+      break;
+    case PROP_NADU:
+      g_value_set_boolean (value, self->nadu);
       break;
     case PROP_XR_BLOCKS:
       g_value_set_flags (value, self->xr_blocks);
@@ -1384,7 +1398,8 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
    *
    * The latency of the jitter buffer downstream in ms (rtpjitterbuffer's
    * latency, playoutbuffer's target): a loss is NACKed only if its
-   * retransmission can arrive within it.
+   * retransmission can arrive within it; with nadu, a frame later than
+   * this is missed.
    */
   g_object_class_install_property (gobject_class, PROP_PLAYOUT_DELAY,
       g_param_spec_uint ("playout-delay", "Playout delay",
@@ -1434,6 +1449,31 @@ gst_rtpcc_src_class_init (GstRtpccSrcClass * klass)
       g_param_spec_boolean ("remb", "REMB",
           "Send a receiver-side bandwidth estimate as REMB", DEFAULT_REMB,
           rw));
+
+  /**
+   * GstRtpccSrc:nadu:
+   *
+   * The receiver half of C-NADU (Singh, Ott and Curcio, "Rate adaptation
+   * for conversational 3G video", 2009): judge each video frame of the
+   * media by when it arrived against when it was due (its RTP timestamp
+   * over the fastest delivery of the last 10-20 s): on time, late (more
+   * than a frame interval behind) or missed (more than playout-delay
+   * behind). With every RR send a NADU APP packet (3GPP TS 26.234: the
+   * next sequence number to decode and the time until it plays, in a
+   * buffer that plays each frame playout-delay after its earliest
+   * arrival) and the receiver's estimate as a REMB (unless remb is set,
+   * whose estimate goes instead): the rate received, cut to 0.85 of it
+   * after a missed frame, held at it after a late one, grown by at most
+   * 8 % per second while frames are on time. Missed frames are reported
+   * as discards (RTCP XR Discard RLE) unless a playout buffer downstream
+   * reports its own. The sender half is rtpccsink controller=cnadu.
+   * Stats: nadu-sent, nadu-estimate, nadu-frames-late,
+   * nadu-frames-missed. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_NADU,
+      g_param_spec_boolean ("nadu", "NADU",
+          "Judge frames against their playout deadline and send NADU "
+          "reports with a receiver estimate (C-NADU)", DEFAULT_NADU, rw));
 
   /**
    * GstRtpccSrc:fec-pt:
@@ -1585,6 +1625,7 @@ gst_rtpcc_src_init (GstRtpccSrc * self)
   self->playout_delay_ms = DEFAULT_PLAYOUT_DELAY;
   self->xr_blocks = DEFAULT_XR_BLOCKS;
   self->remb = DEFAULT_REMB;
+  self->nadu = DEFAULT_NADU;
   self->fec_pt = DEFAULT_FEC_PT;
   self->fd = -1;
   self->wakeup_fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);

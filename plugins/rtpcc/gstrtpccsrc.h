@@ -44,6 +44,7 @@ struct _GstRtpccSrc
   guint playout_delay_ms;
   guint xr_blocks;              /* GstRtpccXrBlocks = RtpccReceiverXrBlocks */
   gboolean remb;
+  gboolean nadu;
   guint32 media_ssrc;           /* of the last media packet passed on */
   RtpccTime last_repair_rtt;    /* the repair RTT last given to the receiver */
   /* a playoutbuffer downstream reports its de-jitter state

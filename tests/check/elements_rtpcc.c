@@ -1657,6 +1657,35 @@ GST_START_TEST (test_remb_to_rrtcc)
 
 GST_END_TEST;
 
+/* rtpccsrc nadu=true: a NADU and its estimate (a REMB) go out with every
+ * RR and reach the sink's cnadu controller, which keeps its rate at or
+ * under the estimate; on loopback every frame is on time. */
+GST_START_TEST (test_nadu_to_cnadu)
+{
+  Pair p;
+  guint64 limit;
+
+  pair_init (&p);
+  g_object_set (p.src, "nadu", TRUE, NULL);
+  g_object_set (p.sink, "controller", "cnadu", "start-bitrate", 2000000,
+      NULL);
+  pair_start (&p);
+  pair_media (&p, 30);
+  fail_unless (run_until_stat (p.clock, 2, p.sink, "nadu-received", 1,
+          3 * GST_SECOND) >= 1);
+  fail_unless (stat_u64 (p.src, "nadu-sent") >= 1);
+  fail_unless_equals_uint64 (stat_u64 (p.src, "nadu-frames-missed"), 0);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "nadu-rejected"), 0);
+  fail_unless (stat_u64 (p.sink, "remb-received") >= 1);
+  limit = stat_u64 (p.sink, "receiver-limit");
+  fail_unless_equals_uint64 (limit, stat_u64 (p.src, "nadu-estimate"));
+  fail_unless (stat_u64 (p.sink, "target-bitrate") <= limit);
+  fail_unless_equals_uint64 (stat_u64 (p.sink, "rtcp-malformed"), 0);
+  pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* With controller=fbra the sink asks the src (RTCP APP "FBIV" with its
  * SRs) for RRs every 2.5 min RTTs (here the 100 ms floor: loopback), and
  * the src, left at its default 1 s rtcp-interval, reports at that. */
@@ -4310,6 +4339,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_src, test_sink_to_src_loopback);
   tcase_add_test (tc_src, test_max_bitrate_request);
   tcase_add_test (tc_src, test_remb_to_rrtcc);
+  tcase_add_test (tc_src, test_nadu_to_cnadu);
   tcase_add_test (tc_src, test_report_interval_follows);
   tcase_add_test (tc_src, test_feedback_mode_mismatch);
   tcase_add_test (tc_src, test_src_peer_not_redirected);
