@@ -214,6 +214,9 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
    * receiver estimates and sends REMB (rtpccsrc remb=true, as the
    * real-time runner sets it) */
   fc->receiver.receiver.remb = g_strcmp0 (run->cfg.controller, "rrtcc") == 0;
+  /* cnadu likewise: its receiver judges frames, sends NADU and its
+   * estimate (rtpccsrc nadu=true) */
+  fc->receiver.receiver.nadu = g_strcmp0 (run->cfg.controller, "cnadu") == 0;
   fc->sender.initial_seq = (guint16) (65000 + 100 * i);
   fc->sender.initial_rtp_ts = (guint32) (seed * 2654435761u);
   fc->frames.start = now;

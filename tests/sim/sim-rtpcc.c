@@ -1527,6 +1527,7 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   fc.sender.sender.probe_ssrc_mode = config->probe_ssrc_mode;
   fc.receiver.clock_offset = config->clock_offset;
   fc.receiver.receiver.remb = config->remb;
+  fc.receiver.receiver.nadu = config->nadu;
   fc.frames.fps = config->fps;
   fc.frames.mtu = config->mtu;
   fc.frames.noise = config->noise;

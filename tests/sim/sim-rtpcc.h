@@ -402,6 +402,7 @@ typedef struct
   RtpccProbeSsrcMode probe_ssrc_mode;   /* the library's default */
   FILE *metrics_log;            /* raw SimMetrics CSV, or NULL */
   gboolean remb;                /* the receiver sends REMB, FALSE */
+  gboolean nadu;                /* the receiver runs C-NADU, FALSE */
 } SimRtpccScenarioConfig;
 
 /* §5.1: tfrc, 150 kbit/s min and start (R_min = R_init), max 3 Mbit/s (so
