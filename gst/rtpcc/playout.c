@@ -610,6 +610,19 @@ rtpcc_playout_next_due (RtpccPlayout * p, RtpccTime now)
   return it->media + rtpcc_playout_offset (p, now);
 }
 
+gboolean
+rtpcc_playout_next_unit (RtpccPlayout * p, RtpccTime now, guint16 * seq,
+    RtpccTime * due)
+{
+  const RtpccPlayoutItem *it = rtpcc_playout_queue_head (&p->queue);
+
+  if (it == NULL || rtpcc_playout_queue_has_ended (&p->queue))
+    return FALSE;
+  *seq = (guint16) it->ext_seq;
+  *due = it->media + rtpcc_playout_offset (p, now);
+  return TRUE;
+}
+
 static gpointer
 release_head (RtpccPlayout * p, guint16 * seq)
 {

@@ -226,6 +226,11 @@ RtpccPlayoutVerdict rtpcc_playout_push (RtpccPlayout * playout, RtpccTime now,
 RtpccPlayoutVerdict rtpcc_playout_push_filler (RtpccPlayout * playout,
     RtpccTime now, guint subflow, guint16 seq, guint32 rtp_ts, gpointer data);
 
+/* The next packet to play: the head's sequence number and when it is due
+ * (what a NADU report, 3GPP TS 26.234, tells the sender); FALSE if
+ * nothing is held. */
+gboolean rtpcc_playout_next_unit (RtpccPlayout * playout, RtpccTime now,
+    guint16 * seq, RtpccTime * due);
 /* When the head packet is due (RTPCC_TIME_NONE if empty). */
 RtpccTime rtpcc_playout_next_due (RtpccPlayout * playout, RtpccTime now);
 /* The head packet if due at @now (NULL otherwise), in sequence order;

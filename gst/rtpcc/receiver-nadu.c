@@ -1,7 +1,9 @@
 /* The receiver's C-NADU (config nadu): the first media stream's frames
  * judged (naduestimator.h); those that missed their deadline marked
  * discarded (RFC 7097 Discard RLE) unless the application marks its
- * own; and with every RR a NADU APP packet and the estimate as a REMB (the one format deployed senders read a receiver's
+ * own; and with every RR a NADU APP packet (of the application's playout
+ * buffer when it tells us, else of the estimator's model) and the
+ * estimate as a REMB (the one format deployed senders read a receiver's
  * rate in; with config remb that REMB carries the RRTCC estimate and
  * this one is not sent).
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -44,6 +46,18 @@ rtpcc_receiver_nadu_on_rtp (RtpccReceiver * r, RtpccTime now,
   r->stats.nadu_frames_missed = st->frames_missed;
 }
 
+gboolean
+rtpcc_receiver_set_nadu_next (RtpccReceiver * r, RtpccTime now,
+    guint32 ssrc, guint16 next_seq, RtpccTime next_in)
+{
+  if (r->nadu == NULL || ssrc != r->nadu_ssrc || next_in < 0)
+    return FALSE;
+  r->nadu_app_at = now;
+  r->nadu_app_due = now + next_in;
+  r->nadu_app_seq = next_seq;
+  return TRUE;
+}
+
 gsize
 rtpcc_receiver_write_nadu (RtpccReceiver * r, RtpccTime now, guint8 * buf,
     gsize max)
@@ -56,6 +70,13 @@ rtpcc_receiver_write_nadu (RtpccReceiver * r, RtpccTime now, guint8 * buf,
           &block))
     return 0;
   block.ssrc = r->nadu_ssrc;
+  if (r->nadu_app_at != RTPCC_TIME_NONE
+      && now - r->nadu_app_at <= RTPCC_RECEIVER_NADU_FRESH) {
+    /* the buffer that plays it knows better than our model */
+    block.nsn = r->nadu_app_seq;
+    block.playout_delay = rtpcc_nadu_delay_from_time (MAX (0,
+            r->nadu_app_due - now));
+  }
   estimate = rtpcc_nadu_estimator_evaluate (r->nadu, now);
   n = rtpcc_nadu_write (buf, max, r->ssrc, &block, 1);
   if (n == 0)

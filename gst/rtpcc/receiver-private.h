@@ -86,6 +86,9 @@ struct _RtpccReceiver
    * estimator's missed frames are then not marked; marking_own while it
    * marks them */
   gboolean app_discards, marking_own;
+  /* the application's next unit (set_nadu_next): at, NONE if never */
+  RtpccTime nadu_app_at, nadu_app_due;
+  guint16 nadu_app_seq;
   RtpccTime last_rr;            /* last RR sent, or NONE */
 
   /* frame interval from marker bits, for the adaptive CCFB interval */

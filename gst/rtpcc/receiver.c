@@ -63,6 +63,7 @@ rtpcc_receiver_new (const RtpccReceiverConfig * config, RtpccTime now)
     r->config.feedback_max = MAX (r->config.feedback_min, RTPCC_MSEC (100));
   if (r->config.nadu_playout_delay <= 0)
     r->config.nadu_playout_delay = RTPCC_MSEC (200);
+  r->nadu_app_at = RTPCC_TIME_NONE;
   rtpcc_rng_init_stream (&r->rng, config->seed, 0x7ec1);
   r->ssrc = config->ssrc;
   while (r->ssrc == 0)

@@ -196,6 +196,14 @@ void rtpcc_receiver_set_max_bitrate (RtpccReceiver * receiver, RtpccTime now,
 void rtpcc_receiver_set_mprtp_subflow (RtpccReceiver * receiver,
     guint16 subflow_id);
 guint64 rtpcc_receiver_get_max_bitrate (const RtpccReceiver * receiver);
+/* config nadu: the application's playout buffer at @now (it plays @ssrc's
+ * packet @next_seq in @next_in): the NADU reports it instead of the
+ * estimator's model buffer while it is fresh (RTPCC_RECEIVER_NADU_FRESH),
+ * the playout delay counted down to the report. FALSE (ignored) for
+ * another SSRC than the one estimated, or a negative @next_in. */
+#define RTPCC_RECEIVER_NADU_FRESH RTPCC_SEC (1)
+gboolean rtpcc_receiver_set_nadu_next (RtpccReceiver * receiver,
+    RtpccTime now, guint32 ssrc, guint16 next_seq, RtpccTime next_in);
 
 typedef enum
 {

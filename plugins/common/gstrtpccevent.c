@@ -158,6 +158,7 @@ gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
 typedef struct
 {
   GQuark name, ssrc, adaptive, nominal, maximum, high_water, low_water;
+  GQuark next_seq, next_in;
 } PlayoutStateQuarks;
 
 static const PlayoutStateQuarks *
@@ -174,6 +175,8 @@ playout_state_quarks (void)
     q.maximum = g_quark_from_static_string ("maximum");
     q.high_water = g_quark_from_static_string ("high-water");
     q.low_water = g_quark_from_static_string ("low-water");
+    q.next_seq = g_quark_from_static_string ("next-seq");
+    q.next_in = g_quark_from_static_string ("next-in");
     g_once_init_leave (&init, 1);
   }
   return &q;
@@ -184,14 +187,18 @@ gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState * st)
 {
   const PlayoutStateQuarks *q = playout_state_quarks ();
 
-  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
-      gst_structure_new_id (q->name,
-          q->ssrc, G_TYPE_UINT, (guint) st->ssrc,
-          q->adaptive, G_TYPE_BOOLEAN, st->adaptive,
-          q->nominal, G_TYPE_UINT64, (guint64) st->nominal,
-          q->maximum, G_TYPE_UINT64, (guint64) st->maximum,
-          q->high_water, G_TYPE_UINT64, (guint64) st->high_water,
-          q->low_water, G_TYPE_UINT64, (guint64) st->low_water, NULL));
+  GstStructure *s = gst_structure_new_id (q->name,
+      q->ssrc, G_TYPE_UINT, (guint) st->ssrc,
+      q->adaptive, G_TYPE_BOOLEAN, st->adaptive,
+      q->nominal, G_TYPE_UINT64, (guint64) st->nominal,
+      q->maximum, G_TYPE_UINT64, (guint64) st->maximum,
+      q->high_water, G_TYPE_UINT64, (guint64) st->high_water,
+      q->low_water, G_TYPE_UINT64, (guint64) st->low_water, NULL);
+
+  if (st->have_next)
+    gst_structure_id_set (s, q->next_seq, G_TYPE_UINT, (guint) st->next_seq,
+        q->next_in, G_TYPE_UINT64, (guint64) st->next_in, NULL);
+  return gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM, s);
 }
 
 gboolean
@@ -257,6 +264,19 @@ gst_rtpcc_playout_state_event_parse (GstEvent * event,
     if (G_VALUE_TYPE (v) != G_TYPE_BOOLEAN)
       return FALSE;
     st.adaptive = g_value_get_boolean (v);
+  }
+  v = gst_structure_id_get_value (s, q->next_seq);
+  st.next_in = GST_CLOCK_TIME_NONE;
+  if (v != NULL) {
+    guint n;
+    if (G_VALUE_TYPE (v) != G_TYPE_UINT || (n = g_value_get_uint (v)) >
+        G_MAXUINT16 || !get_opt_time (s, q->next_in, &st.next_in)
+        || !GST_CLOCK_TIME_IS_VALID (st.next_in))
+      return FALSE;
+    st.have_next = TRUE;
+    st.next_seq = (guint16) n;
+  } else if (gst_structure_id_has_field (s, q->next_in)) {
+    return FALSE;
   }
   *out = st;
   return TRUE;

@@ -104,7 +104,10 @@ gboolean gst_rtpcc_discard_event_parse (GstEvent * event, guint32 * ssrc,
  * (what a packet on time waits), "maximum" (the longest a packet may wait
  * and still play) and the "high-water" / "low-water" marks of the nominal
  * delay since the previous event, guint64 ns, GST_CLOCK_TIME_NONE where
- * not known (all but nominal); "adaptive" (boolean). */
+ * not known (all but nominal); "adaptive" (boolean). Optionally, for a
+ * NADU report (3GPP TS 26.234): "next-seq" (uint, the next packet to
+ * play) and "next-in" (guint64 ns from the event until it plays); both
+ * or neither (have_next). */
 #define GST_RTPCC_PLAYOUT_STATE_INTERVAL (100 * GST_MSECOND)
 /* beyond any playout delay: a larger value is bogus */
 #define GST_RTPCC_PLAYOUT_STATE_MAX (60 * GST_SECOND)
@@ -113,6 +116,9 @@ typedef struct
   guint32 ssrc;
   gboolean adaptive;
   GstClockTime nominal, maximum, high_water, low_water;
+  gboolean have_next;
+  guint16 next_seq;
+  GstClockTime next_in;
 } GstRtpccPlayoutState;
 
 GstEvent *gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState *
@@ -120,7 +126,8 @@ GstEvent *gst_rtpcc_playout_state_event_new (const GstRtpccPlayoutState *
 gboolean gst_rtpcc_playout_state_event_is (GstEvent * event);
 /* FALSE if malformed: no ssrc or nominal, a time over
  * GST_RTPCC_PLAYOUT_STATE_MAX, nominal over maximum, low-water over
- * high-water. "adaptive" missing reads FALSE. */
+ * high-water, next-seq over 65535 or without a valid next-in (or
+ * next-in alone). "adaptive" missing reads FALSE. */
 gboolean gst_rtpcc_playout_state_event_parse (GstEvent * event,
     GstRtpccPlayoutState * state);
 

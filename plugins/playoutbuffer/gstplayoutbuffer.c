@@ -296,7 +296,7 @@ gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
 {
   RtpccTime target = rtpcc_playout_get_target_delay (self->playout);
   RtpccPlayoutDjb d;
-  GstRtpccPlayoutState ev;
+  GstRtpccPlayoutState ev = { 0, };
   gboolean adaptive = self->config.mode != RTPCC_PLAYOUT_MODE_FIXED;
 
   rtpcc_playout_djb_meter_sample (&self->djb_meter, adaptive, target,
@@ -312,6 +312,14 @@ gst_playout_buffer_state_event_locked (GstPlayoutBuffer * self,
   ev.high_water = T (d.high_water);
   ev.low_water = T (d.low_water);
 #undef T
+  {
+    RtpccTime due;
+    if (rtpcc_playout_next_unit (self->playout, now, &ev.next_seq, &due)) {
+      /* for the receiver's NADU: what plays next, and in how long */
+      ev.have_next = TRUE;
+      ev.next_in = due > now ? (GstClockTime) (due - now) : 0;
+    }
+  }
   self->state_events++;
   return gst_rtpcc_playout_state_event_new (&ev);
 }

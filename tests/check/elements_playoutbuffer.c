@@ -291,6 +291,10 @@ GST_START_TEST (test_state_event)
   fail_unless_equals_uint64 (field_u64 (st, "maximum"), MS (50));
   fail_unless_equals_uint64 (field_u64 (st, "high-water"), MS (50));
   fail_unless_equals_uint64 (field_u64 (st, "low-water"), MS (50));
+  /* what a NADU needs: the packet just queued plays next, 50 ms on */
+  fail_unless (gst_structure_get_uint (st, "next-seq", &ssrc));
+  fail_unless_equals_int (ssrc, 10);
+  fail_unless_equals_uint64 (field_u64 (st, "next-in"), MS (50));
 
   /* within 100 ms: nothing, though the delay went up and back down */
   g_object_set (e, "min-delay", 90, NULL);
@@ -305,6 +309,11 @@ GST_START_TEST (test_state_event)
   fail_unless_equals_uint64 (field_u64 (st, "high-water"), MS (90));
   fail_unless_equals_uint64 (field_u64 (st, "low-water"), MS (50));
   fail_unless_equals_uint64 (stat_u64 (e, "state-events"), 2);
+  /* nothing has played (the clock has not moved): 10 still next, its
+   * time (0 + 70) past, so due now */
+  fail_unless (gst_structure_get_uint (st, "next-seq", &ssrc));
+  fail_unless_equals_int (ssrc, 10);
+  fail_unless_equals_uint64 (field_u64 (st, "next-in"), 0);
 
   gst_structure_free (st);
   gst_object_unref (e);

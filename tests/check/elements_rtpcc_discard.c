@@ -411,6 +411,70 @@ next_report (GstHarness * h, GSocket * peer, GstTestClock * clock,
   return found;
 }
 
+/* nadu=true: each RR carries a NADU, and while playoutbuffer keeps
+ * telling ("rtpcc-playout-state" next-seq / next-in, every 100 ms) it
+ * reports that buffer's next unit, counted down to the report; a next-seq
+ * out of range is dropped and counted. */
+static void
+push_next (GstHarness * h, guint next_seq, guint64 next_in)
+{
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+              gst_structure_new ("rtpcc-playout-state",
+                  "ssrc", G_TYPE_UINT, SSRC,
+                  "nominal", G_TYPE_UINT64, 200 * GST_MSECOND,
+                  "next-seq", G_TYPE_UINT, next_seq,
+                  "next-in", G_TYPE_UINT64, next_in, NULL))));
+}
+
+GST_START_TEST (test_nadu_from_playout_state)
+{
+  GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
+  GstHarness *h;
+  GSocket *peer;
+  gint bound = 0;
+  GstTestClock *clock;
+  GstClockTime end;
+  guint8 buf[2048];
+  guint found = 0;
+
+  fail_unless (src != NULL, "rtpccsrc not found (GST_PLUGIN_PATH?)");
+  g_object_set (src, "nadu", TRUE, NULL);
+  h = start_src (src, &peer, &clock, &bound);
+  for (guint i = 0; i < 10; i++)
+    send_rtp (peer, (guint16) bound, (guint16) (100 + i));
+  for (guint i = 0; i < 10; i++)
+    gst_buffer_unref (gst_harness_pull (h));
+  push_next (h, 70000, 0);
+  fail_unless_equals_uint64 (stat_u64 (src, "events-rejected"), 1);
+
+  end = gst_clock_get_time (GST_CLOCK (clock)) + 3 * GST_SECOND;
+  while (found < 3 && gst_clock_get_time (GST_CLOCK (clock)) < end) {
+    gssize n;
+    RtpccNaduBlock b;
+
+    push_next (h, 105, 300 * GST_MSECOND);
+    n = g_socket_receive (peer, (gchar *) buf, sizeof (buf), NULL, NULL);
+    if (n <= 0) {
+      clock_advance (clock, 1, 10 * GST_MSECOND);
+      continue;
+    }
+    if (!rtpcc_nadu_find (buf, (gsize) n, SSRC, &b, NULL))
+      continue;
+    /* told at most one 10 ms step before the report */
+    fail_unless_equals_int (b.nsn, 105);
+    fail_unless (b.playout_delay >= 290 && b.playout_delay <= 300, "%u",
+        b.playout_delay);
+    found++;
+  }
+  fail_unless_equals_int (found, 3);
+  fail_unless (stat_u64 (src, "nadu-sent") >= 3);
+  gst_harness_teardown (h);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_playout_state_and_fec_repairs)
 {
   GstElement *src = gst_element_factory_make ("rtpccsrc", NULL);
@@ -521,6 +585,7 @@ elements_rtpcc_discard_suite (void)
   tcase_add_test (tc, test_discard_event_reaches_feedback);
   tcase_add_test (tc, test_xr_blocks_on_the_wire);
   tcase_add_test (tc, test_playout_state_and_fec_repairs);
+  tcase_add_test (tc, test_nadu_from_playout_state);
   tcase_add_test (tc, test_sink_accepts_fbra);
   return s;
 }

@@ -289,6 +289,38 @@ GST_START_TEST (test_report_events)
   fail_unless_equals_uint64 (out.maximum, GST_CLOCK_TIME_NONE);
   fail_unless_equals_uint64 (out.high_water, 120 * GST_MSECOND);
   fail_unless_equals_uint64 (out.low_water, 60 * GST_MSECOND);
+  fail_if (out.have_next);
+  gst_event_unref (ev);
+  /* with the next unit (NADU) */
+  st.have_next = TRUE;
+  st.next_seq = 65535;
+  st.next_in = 30 * GST_MSECOND;
+  ev = gst_rtpcc_playout_state_event_new (&st);
+  fail_unless (gst_rtpcc_playout_state_event_parse (ev, &out));
+  fail_unless (out.have_next);
+  fail_unless_equals_int (out.next_seq, 65535);
+  fail_unless_equals_uint64 (out.next_in, 30 * GST_MSECOND);
+  gst_event_unref (ev);
+  st.have_next = FALSE;
+  /* malformed: next-seq over 16 bits, or without next-in, or next-in
+   * alone */
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-playout-state", "ssrc", G_TYPE_UINT, 1u,
+          "nominal", G_TYPE_UINT64, (guint64) GST_MSECOND, "next-seq",
+          G_TYPE_UINT, 70000u, "next-in", G_TYPE_UINT64, (guint64) 0, NULL));
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-playout-state", "ssrc", G_TYPE_UINT, 1u,
+          "nominal", G_TYPE_UINT64, (guint64) GST_MSECOND, "next-seq",
+          G_TYPE_UINT, 7u, NULL));
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
+  gst_event_unref (ev);
+  ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+      gst_structure_new ("rtpcc-playout-state", "ssrc", G_TYPE_UINT, 1u,
+          "nominal", G_TYPE_UINT64, (guint64) GST_MSECOND, "next-in",
+          G_TYPE_UINT64, (guint64) 0, NULL));
+  fail_if (gst_rtpcc_playout_state_event_parse (ev, &out));
   gst_event_unref (ev);
   /* nominal only: the rest unknown */
   ev = gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
