@@ -408,9 +408,12 @@ class Run:
                         "--repair", a.repair,
                         "--rtp-log", os.path.join(self.out,
                                                   f"{tag}-rtp.log")] + geo
-                       # rrtcc's other half: the receiver's REMB
+                       # rrtcc's other half: the receiver's REMB;
+                       # cnadu's: its NADU and estimate
                        + (["--remb"] if self.stack == "ours"
-                          and a.controller == "rrtcc" else []),
+                          and a.controller == "rrtcc" else [])
+                       + (["--nadu"] if self.stack == "ours"
+                          and a.controller == "cnadu" else []),
                        f"{tag}-recv.log", r_ns)
             snd = [py, flow_py, "send", "--t0", t0, "--stop",
                    str(fl["stop"]), "--start", str(fl["start"]),

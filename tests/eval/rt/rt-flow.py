@@ -411,6 +411,10 @@ def cmd_recv(a):
                f"playout-delay={a.jitter_ms} " if a.repair == "nack" else "")
         if a.remb:
             rep += "remb=true "
+        if a.nadu:
+            # frames are judged against the jitter buffer's latency
+            rep += "nadu=true " + ("" if a.repair == "nack" else
+                                   f"playout-delay={a.jitter_ms} ")
         desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 " + rep +
                 f"caps=\"{h264_caps()}\" ! rtpjitterbuffer latency="
                 f"{a.jitter_ms} ! " + tail)
@@ -718,6 +722,8 @@ def main():
     r.add_argument("--jitter-ms", type=int, default=100)
     r.add_argument("--remb", action="store_true",
                    help="ours: rtpccsrc remb=true (for controller rrtcc)")
+    r.add_argument("--nadu", action="store_true",
+                   help="ours: rtpccsrc nadu=true (for controller cnadu)")
     r.add_argument("--frames", required=True)
     r.add_argument("--raw")
     r.add_argument("--rtp-log")
