@@ -37,7 +37,7 @@ static const gchar *const known_keys[] = {
   "queue_ms", "reverse_schedule", "reverse_queue_ms", "duration_s", "loss",
   "reverse_loss", "media", "reverse_media", "tcp", "reverse_tcp",
   "keyframe_interval", "iframe_bytes", "min_kbps", "start_kbps", "max_kbps",
-  "topology", "aims", NULL
+  "topology", "aims", "short_tcp", NULL
 };
 
 const gchar *
@@ -180,6 +180,42 @@ parse_aims (EvalScenario * s, const gchar * spec, GError ** error)
   return ok;
 }
 
+/* "CC:COUNT,ON,KB_MIN-KB_MAX,OFF_MEAN_S": short TCP flows (RFC 8867
+ * 5.7's kind): COUNT flows, ON of them starting with a file, each file
+ * KB_MIN..KB_MAX kB (uniform), OFF times exponential with that mean. */
+static gboolean
+add_short_tcp (EvalScenario * s, const gchar * spec, GError ** error)
+{
+  const gchar *cc;
+  guint count, on, kb_min, kb_max;
+  gdouble off;
+  gchar cc_buf[16];
+  EvalFlow *f;
+
+  if (s->c.n_flows >= EVAL_MAX_FLOWS
+      || sscanf (spec, "%15[a-z]:%u,%u,%u-%u,%lf", cc_buf, &count, &on,
+          &kb_min, &kb_max, &off) != 6 || count == 0 || on > count
+      || kb_min == 0 || kb_min > kb_max || !(off > 0)
+      || (g_strcmp0 (cc_buf, "newreno") && g_strcmp0 (cc_buf, "cubic"))) {
+    g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+        "[%s] short_tcp: not 'newreno|cubic:COUNT,ON,KB_MIN-KB_MAX,"
+        "OFF_MEAN_S': '%s'", s->id, spec);
+    return FALSE;
+  }
+  cc = keep (s, g_strdup (cc_buf));
+  f = &s->c.flows[s->c.n_flows++];
+  memset (f, 0, sizeof (*f));
+  f->kind = EVAL_FLOW_TCP_SHORT;
+  f->tcp_cc = cc;
+  f->stop_s = f->pause_s = f->resume_s = -1;
+  f->count = count;
+  f->count_on = on;
+  f->file_kb_min = kb_min;
+  f->file_kb_max = kb_max;
+  f->off_mean_s = off;
+  return TRUE;
+}
+
 static gboolean
 get_num (GKeyFile * kf, const gchar * g, const gchar * key, gdouble * out,
     GError ** error)
@@ -299,7 +335,9 @@ load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
     goto fail;
 
   {
-    const gchar *fk[] = { "media", "reverse_media", "tcp", "reverse_tcp" };
+    const gchar *fk[] = { "media", "reverse_media", "tcp", "reverse_tcp",
+      "short_tcp"
+    };
     for (guint i = 0; i < G_N_ELEMENTS (fk); i++)
       flows_given |= g_key_file_has_key (kf, g, fk[i], NULL);
   }
@@ -316,6 +354,12 @@ load_scenario (GKeyFile * kf, const gchar * g, GError ** error)
         ok = add_flows (s, spec, i < 2 ? EVAL_FLOW_MEDIA : EVAL_FLOW_TCP_LONG,
             i % 2 == 1, error);
       g_free (spec);
+      if (!ok)
+        goto fail;
+    }
+    if ((v = g_key_file_get_string (kf, g, "short_tcp", NULL))) {
+      gboolean ok = add_short_tcp (s, g_strstrip (v), error);
+      g_free (v);
       if (!ok)
         goto fail;
     }

@@ -140,6 +140,49 @@ test_refused (void)
   expect_refused ("[a]\ntitle = no capacity\n", "needs capacity");
   expect_refused ("[a]\ncapacity = 1000\ntcp = cubic\n", "bad flow");
   expect_refused ("[a]\ncapacity = 1000\ntrace = verizon\n", "trace");
+  expect_refused ("[a]\ncapacity = 1000\nshort_tcp = reno:10,0,100-1500,10\n",
+      "short_tcp");
+  expect_refused ("[a]\ncapacity = 1000\nshort_tcp = newreno:10,11,1-2,10\n",
+      "short_tcp");
+  expect_refused ("[a]\ncapacity = 1000\nshort_tcp = newreno:10,0,9-2,10\n",
+      "short_tcp");
+  expect_refused ("[a]\ncapacity = 1000\nshort_tcp = newreno:10,0,1-2\n",
+      "short_tcp");
+}
+
+/* short_tcp: one entry of RFC 8867 5.7's kind with the numbers given,
+ * beside the media flow. */
+static void
+test_short_tcp (void)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("mx-matrix-XXXXXX.ini", &path, NULL);
+  GError *err = NULL;
+  EvalMatrix *m;
+  const EvalScenario *s;
+  const EvalFlow *f;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_close (fd, NULL);
+  g_assert_true (g_file_set_contents (path, "[a]\ncapacity = 5000\n"
+          "short_tcp = cubic:10,3,100-1500,10\n", -1, NULL));
+  m = eval_matrix_load (path, &err);
+  g_assert_no_error (err);
+  s = eval_matrix_find (m, "a");
+  g_assert_nonnull (s);
+  g_assert_cmpuint (s->c.n_flows, ==, 2);
+  g_assert_cmpint (s->c.flows[0].kind, ==, EVAL_FLOW_MEDIA);
+  f = &s->c.flows[1];
+  g_assert_cmpint (f->kind, ==, EVAL_FLOW_TCP_SHORT);
+  g_assert_cmpstr (f->tcp_cc, ==, "cubic");
+  g_assert_cmpuint (f->count, ==, 10);
+  g_assert_cmpuint (f->count_on, ==, 3);
+  g_assert_cmpuint (f->file_kb_min, ==, 100);
+  g_assert_cmpuint (f->file_kb_max, ==, 1500);
+  g_assert_cmpfloat (f->off_mean_s, ==, 10.0);
+  eval_matrix_free (m);
+  g_unlink (path);
+  g_free (path);
 }
 
 static void
@@ -309,6 +352,7 @@ main (int argc, char **argv)
     g_test_add_func ("/eval/matrix/guards", test_guards);
   } else {
     g_test_add_func ("/eval/matrix/load", test_load);
+    g_test_add_func ("/eval/matrix/short-tcp", test_short_tcp);
     g_test_add_func ("/eval/matrix/refused", test_refused);
     g_test_add_func ("/eval/matrix/deterministic", test_deterministic);
     g_test_add_func ("/eval/matrix/trace-describe", test_trace_describe);
