@@ -355,6 +355,16 @@ GST_START_TEST (test_seqmap_gap)
   rtpcc_mprtp_seqmap_put (&map, 201, 50);
   rtpcc_mprtp_seqmap_put (&map, 203, 51);
   fail_if (rtpcc_mprtp_seqmap_gap (&map, 202, &lo, &hi));
+  /* a burst of 40 lost on this path, each of them found between the
+   * neighbours around the whole burst (the other path carried every
+   * second media number meanwhile) */
+  rtpcc_mprtp_seqmap_put (&map, 400, 1000);
+  rtpcc_mprtp_seqmap_put (&map, 441, 1082);
+  for (guint16 f = 401; f <= 440; f++) {
+    fail_unless (rtpcc_mprtp_seqmap_gap (&map, f, &lo, &hi));
+    fail_unless_equals_int (lo, 1001);
+    fail_unless_equals_int (hi, 1081);
+  }
   /* a neighbour further than the search is not found */
   rtpcc_mprtp_seqmap_put (&map, 300, 100);
   rtpcc_mprtp_seqmap_put (&map, 302 + RTPCC_MPRTP_GAP_SEARCH, 200);

@@ -58,8 +58,13 @@ gboolean rtpcc_mprtp_seqmap_lookup (const RtpccMprtpSeqMap * map,
  * nearest arrived neighbours (each searched up to RTPCC_MPRTP_GAP_SEARCH
  * FSSNs away). If the merge of all paths has every one of them, the
  * packet reached the receiver by another path (a repair sent there).
- * FALSE if a neighbour is unknown or the neighbours are out of order. */
-#define RTPCC_MPRTP_GAP_SEARCH 16
+ * FALSE if a neighbour is unknown or the neighbours are out of order.
+ * The search spans a burst of 64 packets lost on the path (0.15 s of
+ * 1200-byte packets at 4 Mbit/s): a longer silence is the path failing,
+ * which the scheduler drains rather than repairs; and on two paths the
+ * media numbers between such neighbours stay within the merge's range
+ * query (RTPCC_PLAYOUT_RANGE_MAX, 256). */
+#define RTPCC_MPRTP_GAP_SEARCH 64
 gboolean rtpcc_mprtp_seqmap_gap (const RtpccMprtpSeqMap * map, guint16 fssn,
     guint16 * first, guint16 * last);
 /* Sender: the RTX packet @rtx (@len bytes, RFC 4588: OSN first in the
