@@ -6,6 +6,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include <string.h>
 
 /* The controller registered as @name with @min / @max / @start bit/s; a
  * test failure if it cannot be made. */
@@ -23,6 +24,25 @@ cc_util_new (const gchar * name, guint64 min, guint64 max, guint64 start)
   cc = rtpcc_controller_new (name, &cfg, 0, &err);
   fail_unless (cc != NULL, "%s", err ? err->message : "?");
   return cc;
+}
+
+/* An RTCP receiver report about our media at @now: @fraction lost /256,
+ * round trip @rtt, 100 packets sent and *@hsn (the extended highest
+ * sequence number) 100 further than before. */
+static inline void
+cc_util_rr (RtpccController * cc, RtpccTime now, guint8 fraction,
+    RtpccTime rtt, guint32 * hsn)
+{
+  RtpccReceiverReport r;
+
+  memset (&r, 0, sizeof (r));
+  r.ssrc = 1;
+  r.fraction_lost = fraction;
+  r.rtt = rtt;
+  *hsn += 100;
+  r.ext_highest_seq = *hsn;
+  r.packets_sent_interval = 100;
+  rtpcc_controller_receiver_report (cc, now, &r);
 }
 
 #endif /* __CC_UTIL_H__ */

@@ -15,16 +15,7 @@ static guint32 hsn;
 static void
 rr (RtpccController * cc, RtpccTime now, guint8 fraction, RtpccTime rtt)
 {
-  RtpccReceiverReport r;
-
-  memset (&r, 0, sizeof (r));
-  r.ssrc = 1;
-  r.fraction_lost = fraction;
-  r.rtt = rtt;
-  hsn += 100;
-  r.ext_highest_seq = hsn;
-  r.packets_sent_interval = 100;
-  rtpcc_controller_receiver_report (cc, now, &r);
+  cc_util_rr (cc, now, fraction, rtt, &hsn);
   fail_unless (rtpcc_controller_next_timeout (cc) <= now);
   rtpcc_controller_tick (cc, now);
 }

@@ -1549,3 +1549,19 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
   sim_rtpcc_net_free (net);
   return res;
 }
+
+SimRtpccResult *
+sim_rtpcc_run_logged (const SimRtpccScenarioConfig * config,
+    const gchar * title)
+{
+  GError *err = NULL;
+  SimRtpccResult *r = sim_rtpcc_run_scenario (config, &err);
+  GString *s = g_string_new (NULL);
+
+  g_assert_no_error (err);
+  g_assert_nonnull (r);
+  sim_rtpcc_result_format (r, "", s);
+  sim_test_log_lines (title, s->str);
+  g_string_free (s, TRUE);
+  return r;
+}

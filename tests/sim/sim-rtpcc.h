@@ -412,6 +412,10 @@ void sim_rtpcc_scenario_config_init (SimRtpccScenarioConfig * config);
 /* Build, run, collect, tear down. NULL and @error on a bad config. */
 SimRtpccResult *sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config,
     GError ** error);
+/* For tests: the scenario run (a test failure if it cannot be), its
+ * metrics table in the test's log under @title. */
+SimRtpccResult *sim_rtpcc_run_logged (const SimRtpccScenarioConfig * config,
+    const gchar * title);
 
 G_END_DECLS
 

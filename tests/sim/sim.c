@@ -469,3 +469,15 @@ sim_sink_init (SimSink * sink)
   sink->node.name = "sink";
   sink->last = RTPCC_TIME_NONE;
 }
+
+void
+sim_test_log_lines (const gchar * title, const gchar * text)
+{
+  gchar **lines = g_strsplit (text, "\n", -1);
+
+  g_test_message ("%s", title);
+  for (guint i = 0; lines[i]; i++)
+    if (lines[i][0])
+      g_test_message ("  %s", lines[i]);
+  g_strfreev (lines);
+}

@@ -405,6 +405,10 @@ SimOneWay *sim_oneway_new (const SimOneWayConfig * config);
 void sim_oneway_run (SimOneWay * ow, RtpccTime t_end);
 void sim_oneway_free (SimOneWay * ow);
 
+/* For tests: g_test_message of @title, then of each non-empty line of
+ * @text indented (a formatted result table in a test's log). */
+void sim_test_log_lines (const gchar * title, const gchar * text);
+
 G_END_DECLS
 
 #endif

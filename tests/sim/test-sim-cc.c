@@ -39,15 +39,9 @@ static void
 print_result (const gchar * title, const SimRtpccResult * r)
 {
   GString *s = g_string_new (NULL);
-  gchar **lines;
 
   sim_rtpcc_result_format (r, "", s);
-  g_test_message ("%s", title);
-  lines = g_strsplit (s->str, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (lines[i][0])
-      g_test_message ("  %s", lines[i]);
-  g_strfreev (lines);
+  sim_test_log_lines (title, s->str);
   g_string_free (s, TRUE);
 }
 

@@ -18,26 +18,16 @@ run (gboolean nadu, guint64 seed)
 {
   SimRtpccScenarioConfig c;
   SimRtpccResult *r;
-  GError *err = NULL;
-  GString *s = g_string_new (NULL);
-  gchar **lines;
+  gchar *title;
 
   sim_rtpcc_scenario_config_init (&c);
   c.controller = "cnadu";
   c.nadu = nadu;
   c.seed = seed;
-  r = sim_rtpcc_run_scenario (&c, &err);
-  g_assert_no_error (err);
-  g_assert_nonnull (r);
-  sim_rtpcc_result_format (r, "", s);
-  g_test_message ("RFC 8867 5.1, cnadu, receiver C-NADU %s, seed %"
+  title = g_strdup_printf ("RFC 8867 5.1, cnadu, receiver C-NADU %s, seed %"
       G_GUINT64_FORMAT ":", nadu ? "on" : "off", seed);
-  lines = g_strsplit (s->str, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (lines[i][0])
-      g_test_message ("  %s", lines[i]);
-  g_strfreev (lines);
-  g_string_free (s, TRUE);
+  r = sim_rtpcc_run_logged (&c, title);
+  g_free (title);
   return r;
 }
 

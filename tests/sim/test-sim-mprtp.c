@@ -28,15 +28,9 @@ static void
 report (const gchar * title, const SimMprtpResult * r, guint n)
 {
   GString *s = g_string_new (NULL);
-  gchar **lines;
 
   sim_mprtp_result_format (r, n, "", s);
-  g_test_message ("%s", title);
-  lines = g_strsplit (s->str, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (lines[i][0])
-      g_test_message ("  %s", lines[i]);
-  g_strfreev (lines);
+  sim_test_log_lines (title, s->str);
   g_string_free (s, TRUE);
 }
 

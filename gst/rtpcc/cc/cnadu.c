@@ -36,80 +36,40 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
-#include <rtpcc/tcpeq.h>
+#include <rtpcc/cc/rrrate.h>
 
 #define LOSS_HIGH 0.10
 #define LOSS_LOW 0.02
 #define DECREASE 0.85
 #define INCREASE 1.05
 #define INCREASE_ADD 1000.0     /* bit/s */
-#define PACING_FACTOR 1.25
-#define DEFAULT_PACKET_SIZE 1200.0
 #define RTT_SAMPLES 32
 #define RTT_MIN_SAMPLES 8
 
 typedef struct
 {
   RtpccController parent;
-  gdouble s;                    /* R, the rate published, bit/s */
-  guint64 limit;                /* the receiver's estimate A, G_MAXUINT64 = none */
-  gdouble packet_size;
+  RtpccRrRate r;                /* r.rate is R, r.limit A */
   RtpccTime rtts[RTT_SAMPLES];  /* ring of the previous round trips */
   guint rtt_head, n_rtts;
   guint discarded;              /* media packets discarded since the RR */
   gboolean buffer_empty;        /* the last NADU had no playout delay */
   gboolean pending;             /* an RR waits for the tick */
   RtpccReceiverReport rr;
-  gboolean restart;
-  guint32 last_hsn;
-  gboolean seen_report;
-  const gchar *state;
-  const gchar *reason;
 } Cnadu;
-
-static void
-cnadu_clamp (Cnadu * c)
-{
-  RtpccController *cc = &c->parent;
-
-  gdouble hi = MIN ((gdouble) cc->config.max_bitrate, (gdouble) c->limit);
-
-  /* (a REMB below min-bitrate still limits: the sender enforces it) */
-  c->s = CLAMP (c->s, (gdouble) cc->config.min_bitrate,
-      MAX (hi, (gdouble) cc->config.min_bitrate));
-}
-
-static void
-cnadu_publish (Cnadu * c)
-{
-  rtpcc_controller_update_target (&c->parent, (guint64) c->s, 0,
-      PACING_FACTOR, c->state, c->reason);
-}
 
 static void
 cnadu_init (RtpccController * cc, RtpccTime now)
 {
-  Cnadu *c = (Cnadu *) cc;
-
-  c->s = cc->config.start_bitrate ? (gdouble) cc->config.start_bitrate :
-      (gdouble) cc->config.min_bitrate;
-  c->limit = G_MAXUINT64;
-  c->packet_size = DEFAULT_PACKET_SIZE;
-  c->state = "hold";
-  c->reason = "initial";
   cc->next_tick = RTPCC_TIME_NONE;
-  cnadu_clamp (c);
-  cnadu_publish (c);
+  rtpcc_rr_rate_init (&((Cnadu *) cc)->r, cc);
 }
 
 static void
 cnadu_on_packet_sent (RtpccController * cc, RtpccTime now,
     const RtpccSentPacket * pkt)
 {
-  Cnadu *c = (Cnadu *) cc;
-
-  if (!pkt->is_fec && pkt->size > 0)
-    c->packet_size = 0.95 * c->packet_size + 0.05 * pkt->size;
+  rtpcc_rr_rate_on_sent (&((Cnadu *) cc)->r, pkt);
 }
 
 static int
@@ -143,6 +103,7 @@ cnadu_on_receiver_report (RtpccController * cc, RtpccTime now,
 static void
 evaluate (Cnadu * c, const RtpccReceiverReport * rr)
 {
+  RtpccRrRate *r = &c->r;
   gdouble p = rr->fraction_lost / 256.0, m, est;
   gboolean rtt_high = FALSE, rtt_up = FALSE;
 
@@ -163,75 +124,60 @@ evaluate (Cnadu * c, const RtpccReceiverReport * rr)
   c->discarded = 0;
 
   if (m > 0 || c->buffer_empty || p > LOSS_HIGH || rtt_high) {
-    est = MIN (DECREASE * c->s, c->s * (1.0 - 0.5 * p));
-    c->state = "decrease";
-    c->reason = m > 0 ? "missed-deadline" : c->buffer_empty ? "buffer-empty"
+    est = MIN (DECREASE * r->rate, r->rate * (1.0 - 0.5 * p));
+    r->state = "decrease";
+    r->reason = m > 0 ? "missed-deadline" : c->buffer_empty ? "buffer-empty"
         : p > LOSS_HIGH ? "loss" : "rtt-p90";
   } else if (p >= LOSS_LOW || rtt_up) {
-    est = c->s;
-    c->state = "hold";
-    c->reason = p >= LOSS_LOW ? "some-loss" : "rtt-p75";
+    est = r->rate;
+    r->state = "hold";
+    r->reason = p >= LOSS_LOW ? "some-loss" : "rtt-p75";
   } else {
-    est = INCREASE * (c->s + INCREASE_ADD);
-    c->state = "increase";
-    c->reason = "no-loss";
+    est = INCREASE * (r->rate + INCREASE_ADD);
+    r->state = "increase";
+    r->reason = "no-loss";
   }
-  if (p > 0 && rr->rtt != RTPCC_TIME_NONE && rr->rtt > 0) {
-    gdouble x = 8.0 * rtpcc_tcpeq_throughput (c->packet_size,
-        RTPCC_TIME_AS_SEC (rr->rtt), p);
-    if (est < x) {
-      est = x;
-      c->reason = "tfrc-floor";
-    }
+  if (est < rtpcc_rr_rate_tcp (r, p, rr->rtt)) {
+    est = rtpcc_rr_rate_tcp (r, p, rr->rtt);
+    r->reason = "tfrc-floor";
   }
-  if (c->limit != G_MAXUINT64) {
-    gdouble a = (gdouble) c->limit;
+  if (r->limit != G_MAXUINT64) {
+    gdouble a = (gdouble) r->limit;
     if (a < est) {
       est = a;
-      c->reason = "receiver-estimate";
-    } else if (g_str_equal (c->state, "increase") && (est + a) / 2.0 > est) {
+      r->reason = "receiver-estimate";
+    } else if (g_str_equal (r->state, "increase") && (est + a) / 2.0 > est) {
       est = (est + a) / 2.0;
-      c->reason = "toward-receiver";
+      r->reason = "toward-receiver";
     }
   }
-  c->s = est;
-  cnadu_clamp (c);
+  r->rate = est;
+  rtpcc_rr_rate_clamp (r, &c->parent);
 }
 
 static void
 cnadu_on_tick (RtpccController * cc, RtpccTime now)
 {
   Cnadu *c = (Cnadu *) cc;
-  const RtpccReceiverReport *rr = &c->rr;
 
   cc->next_tick = RTPCC_TIME_NONE;
   if (!c->pending)
     return;
   c->pending = FALSE;
-  if (c->restart) {
-    gboolean progress = rr->ext_highest_seq != c->last_hsn;
-    c->last_hsn = rr->ext_highest_seq;
-    if (!progress)
+  switch (rtpcc_rr_rate_admit (&c->r, &c->rr)) {
+    case RTPCC_RR_RATE_IGNORE:
       return;
-    /* the first report after a stop: its loss is the outage's */
-    c->restart = FALSE;
-    c->discarded = 0;
-    c->reason = "feedback-back";
-    cnadu_publish (c);
-    return;
+    case RTPCC_RR_RATE_PUBLISH:
+      /* the discards of an outage are the outage's */
+      if (g_str_equal (c->r.reason, "feedback-back"))
+        c->discarded = 0;
+      rtpcc_rr_rate_publish (&c->r, cc);
+      return;
+    case RTPCC_RR_RATE_ACT:
+      break;
   }
-  if (rr->ext_highest_seq == c->last_hsn && rr->packets_sent_interval > 0
-      && c->seen_report) {
-    /* nothing new arrived: the no-feedback timer deals with silence */
-    c->state = "hold";
-    c->reason = "no-progress";
-    cnadu_publish (c);
-    return;
-  }
-  c->seen_report = TRUE;
-  c->last_hsn = rr->ext_highest_seq;
-  evaluate (c, rr);
-  cnadu_publish (c);
+  evaluate (c, &c->rr);
+  rtpcc_rr_rate_publish (&c->r, cc);
 }
 
 static void
@@ -256,30 +202,15 @@ cnadu_on_nadu (RtpccController * cc, RtpccTime now,
 static void
 cnadu_on_receiver_limit (RtpccController * cc, RtpccTime now, guint64 limit)
 {
-  Cnadu *c = (Cnadu *) cc;
-
-  /* the sender enforces it on what we publish; keep the state there too,
-   * so that the rate does not grow out of its reach meanwhile */
-  c->limit = limit;
-  if (c->s > (gdouble) limit) {
-    c->reason = "receiver-estimate";
-    cnadu_clamp (c);
-    cnadu_publish (c);
-  }
+  rtpcc_rr_rate_set_limit (&((Cnadu *) cc)->r, cc, limit);
 }
 
 static void
 cnadu_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
 {
-  Cnadu *c = (Cnadu *) cc;
+  RtpccRrRate *r = &((Cnadu *) cc)->r;
 
-  if (!c->restart) {
-    c->s = MIN (c->s, (gdouble) rate);
-    c->restart = TRUE;
-    cnadu_clamp (c);
-  }
-  c->reason = "no-feedback";
-  cnadu_publish (c);
+  rtpcc_rr_rate_no_feedback (r, cc, MIN (r->rate, (gdouble) rate));
 }
 
 const RtpccControllerOps rtpcc_cc_cnadu_ops = {

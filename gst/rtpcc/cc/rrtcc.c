@@ -25,156 +25,87 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/cc/builtin.h>
-#include <rtpcc/tcpeq.h>
+#include <rtpcc/cc/rrrate.h>
 
 #define LOSS_HIGH 0.10
 #define LOSS_LOW 0.02
 #define INCREASE 1.05
 #define INCREASE_ADD 1000.0     /* bit/s */
-#define PACING_FACTOR 1.25
-/* the mean packet size (bytes) for the equation, before one is measured */
-#define DEFAULT_PACKET_SIZE 1200.0
 
 typedef struct
 {
   RtpccController parent;
-  gdouble as;                   /* bit/s */
-  guint64 limit;                /* the receiver's A, G_MAXUINT64 = none */
-  gdouble packet_size;          /* EWMA of the media packets sent, bytes */
-  gboolean restart;             /* feedback stopped */
-  guint32 last_hsn;
-  gboolean seen_report;
-  const gchar *state;
-  const gchar *reason;
+  RtpccRrRate r;                /* r.rate is As */
 } Rrtcc;
-
-static void
-rrtcc_clamp (Rrtcc * r)
-{
-  RtpccController *cc = &r->parent;
-  gdouble hi = MIN ((gdouble) cc->config.max_bitrate, (gdouble) r->limit);
-
-  r->as = CLAMP (r->as, (gdouble) cc->config.min_bitrate,
-      MAX (hi, (gdouble) cc->config.min_bitrate));
-}
-
-static void
-rrtcc_publish (Rrtcc * r)
-{
-  rtpcc_controller_update_target (&r->parent, (guint64) r->as, 0,
-      PACING_FACTOR, r->state, r->reason);
-}
 
 static void
 rrtcc_init (RtpccController * cc, RtpccTime now)
 {
-  Rrtcc *r = (Rrtcc *) cc;
-
-  r->as = cc->config.start_bitrate ? (gdouble) cc->config.start_bitrate :
-      (gdouble) cc->config.min_bitrate;
-  r->limit = G_MAXUINT64;
-  r->packet_size = DEFAULT_PACKET_SIZE;
-  r->state = "hold";
-  r->reason = "initial";
-  rrtcc_clamp (r);
-  rrtcc_publish (r);
+  rtpcc_rr_rate_init (&((Rrtcc *) cc)->r, cc);
 }
 
 static void
 rrtcc_on_packet_sent (RtpccController * cc, RtpccTime now,
     const RtpccSentPacket * pkt)
 {
-  Rrtcc *r = (Rrtcc *) cc;
-
-  if (!pkt->is_fec && pkt->size > 0)
-    r->packet_size = 0.95 * r->packet_size + 0.05 * pkt->size;
+  rtpcc_rr_rate_on_sent (&((Rrtcc *) cc)->r, pkt);
 }
 
 static void
 rrtcc_on_receiver_report (RtpccController * cc, RtpccTime now,
     const RtpccReceiverReport * rr)
 {
-  Rrtcc *r = (Rrtcc *) cc;
-  gdouble p = rr->fraction_lost / 256.0;
+  RtpccRrRate *r = &((Rrtcc *) cc)->r;
+  gdouble p = rr->fraction_lost / 256.0, x;
 
-  if (r->restart) {
-    gboolean progress = rr->ext_highest_seq != r->last_hsn;
-
-    r->last_hsn = rr->ext_highest_seq;
-    if (!progress)
+  switch (rtpcc_rr_rate_admit (r, rr)) {
+    case RTPCC_RR_RATE_IGNORE:
       return;
-    /* the first report after the stop: its loss is the outage's */
-    r->restart = FALSE;
-    r->reason = "feedback-back";
-    rrtcc_publish (r);
-    return;
+    case RTPCC_RR_RATE_PUBLISH:
+      rtpcc_rr_rate_publish (r, cc);
+      return;
+    case RTPCC_RR_RATE_ACT:
+      break;
   }
-  if (rr->ext_highest_seq == r->last_hsn && rr->packets_sent_interval > 0
-      && r->seen_report) {
-    /* nothing arrived of what we sent: its "no loss" means nothing (the
-     * no-feedback timer deals with the silence) */
-    r->state = "hold";
-    r->reason = "no-progress";
-    rrtcc_publish (r);
-    return;
-  }
-  r->seen_report = TRUE;
-  r->last_hsn = rr->ext_highest_seq;
   if (p > LOSS_HIGH) {
-    r->as *= 1.0 - 0.5 * p;
+    r->rate *= 1.0 - 0.5 * p;
     r->state = "decrease";
     r->reason = "loss";
   } else if (p >= LOSS_LOW) {
     r->state = "hold";
     r->reason = "some-loss";
   } else {
-    r->as = INCREASE * (r->as + INCREASE_ADD);
+    r->rate = INCREASE * (r->rate + INCREASE_ADD);
     r->state = "increase";
     r->reason = "no-loss";
   }
   /* never below what TCP would get on this path (the draft's TFRC
    * bound): a loss rate a TCP flow lives with is not congestion we
    * caused */
-  if (p > 0 && rr->rtt != RTPCC_TIME_NONE && rr->rtt > 0) {
-    gdouble x = 8.0 * rtpcc_tcpeq_throughput (r->packet_size,
-        RTPCC_TIME_AS_SEC (rr->rtt), p);
-
-    if (r->as < x) {
-      r->as = x;
-      r->reason = "tfrc-floor";
-    }
+  x = rtpcc_rr_rate_tcp (r, p, rr->rtt);
+  if (r->rate < x) {
+    r->rate = x;
+    r->reason = "tfrc-floor";
   }
-  if (r->as > (gdouble) r->limit)
+  if (r->rate > (gdouble) r->limit)
     r->reason = "receiver-estimate";
-  rrtcc_clamp (r);
-  rrtcc_publish (r);
+  rtpcc_rr_rate_clamp (r, cc);
+  rtpcc_rr_rate_publish (r, cc);
 }
 
 static void
 rrtcc_on_receiver_limit (RtpccController * cc, RtpccTime now, guint64 limit)
 {
-  Rrtcc *r = (Rrtcc *) cc;
-
-  r->limit = limit;
-  if (r->as > (gdouble) limit) {
-    r->reason = "receiver-estimate";
-    rrtcc_clamp (r);
-    rrtcc_publish (r);
-  }
+  rtpcc_rr_rate_set_limit (&((Rrtcc *) cc)->r, cc, limit);
 }
 
 static void
 rrtcc_on_no_feedback (RtpccController * cc, RtpccTime now, guint64 rate)
 {
-  Rrtcc *r = (Rrtcc *) cc;
+  RtpccRrRate *r = &((Rrtcc *) cc)->r;
 
-  if (!r->restart) {
-    r->as /= 2.0;
-    r->restart = TRUE;
-    rrtcc_clamp (r);
-  }
-  r->reason = "no-feedback";
-  rrtcc_publish (r);
+  /* As halves once (as the no-feedback timer's cap would) */
+  rtpcc_rr_rate_no_feedback (r, cc, r->restart ? r->rate : r->rate / 2.0);
 }
 
 const RtpccControllerOps rtpcc_cc_rrtcc_ops = {
