@@ -809,7 +809,8 @@ handle_report_event (GstRtpccSrc * self, GstEvent * event)
               T (st.nominal), T (st.maximum), T (st.high_water),
               T (st.low_water)))
         self->playout_state_seen = TRUE;
-      /* the NADU's next unit (nadu=true), in media seqs like the rest */
+      /* the NADU's next unit (nadu=true), numbered as the receiver logs
+       * (by FSSN on one path of a multipath stream) */
       if (st.have_next && map_media_seq (self, &st.next_seq))
         rtpcc_receiver_set_nadu_next (self->receiver,
             rtpcc_timebase_now (&self->timebase), st.ssrc, st.next_seq,
