@@ -6,7 +6,7 @@
 #endif
 
 #include <string.h>
-#include <gst/rtp/gstrtpbuffer.h>
+#include <rtpcc/feedback/rtpext.h>
 
 #include "gstsendbufferpad.h"
 
@@ -120,17 +120,24 @@ gboolean
 gst_send_buffer_pad_describe (GstSendBufferPad * pad, GstBuffer * buf,
     RtpccSendbufPacket * p, GstClockTime * running_time)
 {
-  GstRTPBuffer rtp = GST_RTP_BUFFER_INIT;
+  GstMapInfo map;
+  RtpccRtpLayout rtp;
   RtpccSendbufCodec codec;
   GstClockTime ts;
 
   memset (p, 0, sizeof (*p));
-  if (!gst_rtp_buffer_map (buf, GST_MAP_READ, &rtp))
+  /* the library's parser on a plain mapping: gst_rtp_buffer_map costs
+   * several times as much per packet */
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
     return FALSE;
-  p->ssrc = gst_rtp_buffer_get_ssrc (&rtp);
-  p->seq = gst_rtp_buffer_get_seq (&rtp);
-  p->rtp_ts = gst_rtp_buffer_get_timestamp (&rtp);
-  p->marker = gst_rtp_buffer_get_marker (&rtp);
+  if (!rtpcc_rtp_parse_layout (map.data, map.size, &rtp)) {
+    gst_buffer_unmap (buf, &map);
+    return FALSE;
+  }
+  p->ssrc = rtp.ssrc;
+  p->seq = rtp.seq;
+  p->rtp_ts = rtp.timestamp;
+  p->marker = rtp.marker;
   GST_OBJECT_LOCK (pad);
   codec = pad->codec;
   GST_OBJECT_UNLOCK (pad);
@@ -138,15 +145,15 @@ gst_send_buffer_pad_describe (GstSendBufferPad * pad, GstBuffer * buf,
     /* stock payloaders do not flag delta units: read the payload (an
      * AUD or SEI packet tells nothing; the frame's other packets do) */
     p->type_unknown = !rtpcc_sendbuf_classify (codec,
-        gst_rtp_buffer_get_payload (&rtp),
-        gst_rtp_buffer_get_payload_len (&rtp), &p->keyframe, &p->droppable);
+        map.data + rtp.header_len, rtp.payload_len, &p->keyframe,
+        &p->droppable);
     GST_TRACE_OBJECT (pad, "seq %u: key %d droppable %d unknown %d", p->seq,
         p->keyframe, p->droppable, p->type_unknown);
   } else {
     p->keyframe = !GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT);
     p->droppable = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DROPPABLE);
   }
-  gst_rtp_buffer_unmap (&rtp);
+  gst_buffer_unmap (buf, &map);
   p->size = (guint) MIN (gst_buffer_get_size (buf), G_MAXUINT);
   p->priority = pad_priority (pad);
 
