@@ -501,6 +501,55 @@ GST_START_TEST (test_key_frames_by_size)
 
 GST_END_TEST;
 
+/* standing-queue (gcc/standing.h) through the controller: a flat queue of
+ * 120 ms behind a steady 800 kbit/s stream, after an over-use ended
+ * start-up. With the drain the delay-based estimate A goes under
+ * R × (1 − 0.12); off, nothing drains and fast recovery takes it back
+ * above. */
+static RtpccGccInfo
+standing_run (const gchar * standing, gdouble * target)
+{
+  Feeder f;
+  RtpccGccInfo info;
+  RtpccTime t, next_fb = MS (50), q = 0;
+
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
+  if (standing)
+    fail_unless (rtpcc_controller_set_param (f.cc, "standing-queue",
+            standing));
+  for (t = 0; t < RTPCC_SEC (8); t += MS (10)) {
+    /* the queue builds by 2 ms a packet to 120 ms from 1 s on, then stands */
+    if (t >= RTPCC_SEC (1) && q < MS (120))
+      q += MS (2);
+    feeder_packet (&f, t, t + MS (25) + q, 1000, FALSE);
+    if (t >= next_fb) {
+      feeder_flush (&f, t + MS (25) + q);
+      next_fb += MS (50);
+    }
+    rtpcc_controller_tick (f.cc, t);
+  }
+  rtpcc_gcc_get_info (f.cc, &info);
+  *target = info.delay_rate;
+  feeder_clear (&f);
+  return info;
+}
+
+GST_START_TEST (test_standing_queue_drain)
+{
+  gdouble on_rate, off_rate;
+  RtpccGccInfo on = standing_run ("50", &on_rate);
+  RtpccGccInfo off = standing_run (NULL, &off_rate);
+
+  fail_unless (off.n_drains == 0);
+  fail_unless (on.n_drains > 0);
+  fail_unless (!on.startup && !off.startup);
+  fail_unless (on_rate <= 0.88 * 800000 + 20000, "drained to %.0f", on_rate);
+  fail_unless (off_rate > on_rate + 20000, "off %.0f, on %.0f", off_rate,
+      on_rate);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_gcc_suite (void)
 {
@@ -515,6 +564,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_controller_fec_loss_ignored);
   tcase_add_test (tc, test_controller_rr_only);
   tcase_add_test (tc, test_app_limited_hold);
+  tcase_add_test (tc, test_standing_queue_drain);
   return s;
 }
 

@@ -34,6 +34,7 @@
 #include <rtpcc/cc/gcc/loss.h>
 #include <rtpcc/cc/gcc/probe.h>
 #include <rtpcc/cc/gcc/sendlog.h>
+#include <rtpcc/cc/gcc/standing.h>
 #include <rtpcc/cc/gcc/trendline.h>
 #include <rtpcc/cc/params.h>
 #include <rtpcc/ratewindow.h>
@@ -127,6 +128,8 @@ typedef struct
   RtpccRateWindow recv;
   gdouble received_rate;        /* R, -1 unknown */
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
+  RtpccGccStanding standing;    /* a queue the trend does not see */
+  guint64 n_drains;
   RtpccGccAppLimit allowance;   /* the media target over time */
   gdouble app_limit_ratio;      /* 0 = off */
   gboolean app_limited;
@@ -155,6 +158,7 @@ gcc_reset_delay_path (Gcc * g)
   g->detector.strict_adapt = TRUE;
   g->accumulated = 0;
   g->estimate = g->modified = 0;
+  rtpcc_gcc_standing_restart (&g->standing);
 }
 
 static RtpccTime
@@ -254,6 +258,8 @@ gcc_init (RtpccController * cc, RtpccTime now)
   g->srtt = RTPCC_TIME_NONE;
   rtpcc_gcc_prober_init (&g->probe, now);
   rtpcc_gcc_free_path_init (&g->free_path);
+  /* opt-in (standing-queue=50): docs/gcc.md (f) */
+  rtpcc_gcc_standing_init (&g->standing, 0);
   rtpcc_gcc_app_limit_init (&g->allowance);
   g->app_limit_ratio = APP_LIMIT_RATIO;
   rtpcc_competitor_init (&g->competitor);
@@ -402,6 +408,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 {
   Gcc *g = (Gcc *) cc;
   gboolean probe_all_reported = FALSE, rc_due, loss_cut = FALSE;
+  gboolean drained = FALSE;
   RtpccGccLossAction la;
   RtpccGccSignal signal;
   gdouble before = gcc_rate (g), R;
@@ -442,7 +449,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     g->loss.limiting = FALSE;
     /* an RR that merely arrived before the first per-packet feedback must
      * not cost the start-up phase (seen with stock rtpbin receivers) */
-    g->aimd.startup = g->n_decreases == 0 && g->n_loss_decreases == 0;
+    g->aimd.startup = g->n_decreases == 0 && g->n_loss_decreases == 0
+        && g->n_drains == 0;
   }
 
   for (guint i = 0; i < fb->n_reports; i++) {
@@ -469,6 +477,7 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       g->last_arrival = r->arrival;
     rtpcc_gcc_free_path_track (&g->free_path, now, r,
         fb->arrival_resolution, cc->target.pacing_rate);
+    rtpcc_gcc_standing_add (&g->standing, r->send_time, r->arrival);
     if (rtpcc_gcc_grouper_add (&g->grouper, r->send_time, r->arrival,
             r->size, &d))
       gcc_process_delta (g, now, &d);
@@ -509,6 +518,15 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
     if (g->aimd.last_decreased)
       g->n_decreases++;
+    else if (g->probe.state == RTPCC_GCC_PROBE_IDLE) {
+      /* (a probe's packets queue on purpose) */
+      gdouble d = rtpcc_gcc_standing_drain (&g->standing, now, R);
+
+      if (d >= 0 && rtpcc_gcc_aimd_drain (&g->aimd, now, d)) {
+        g->n_drains++;
+        drained = TRUE;
+      }
+    }
     if (g->aimd.last_was_app_limited)
       g->n_app_limited++;
     g->last_rc = now;
@@ -524,6 +542,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
 
   if (loss_cut)
     g->reason = "loss";
+  else if (drained)
+    g->reason = "standing-queue";
   else if (g->probe.state == RTPCC_GCC_PROBE_SENDING)
     g->reason = "probe";
   else
@@ -633,6 +653,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
   RTPCC_PARAM_DOUBLE ("app-limit", Gcc, app_limit_ratio, 0.0, 1.0, 0),
   RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
+  RTPCC_PARAM_TIME ("standing-queue", Gcc, standing.target, 0, 10000, 0),
   RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, probe.capacity_jump, 0.0, 1.0,
       RTPCC_PARAM_MIN_OPEN),
   RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
@@ -727,6 +748,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_groups = g->grouper.n_groups;
   info->n_overuse = g->n_overuse;
   info->n_decreases = g->n_decreases;
+  info->n_drains = g->n_drains;
   info->n_loss_decreases = g->n_loss_decreases;
   info->probe_state = g->probe.state;
   info->probe_rate = g->probe.rate;

@@ -92,6 +92,22 @@ rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
   return R >= 0 && R < 0.5 * a->rate;
 }
 
+gboolean
+rtpcc_gcc_aimd_drain (RtpccGccAimd * a, RtpccTime now, gdouble rate)
+{
+  rate = CLAMP (rate, a->min_rate, a->max_rate);
+  if (rate >= a->rate)
+    return FALSE;
+  a->rate = rate;
+  a->state = RTPCC_GCC_RC_HOLD;
+  /* the queue outlived the last point: it no longer tells the link */
+  a->recover_to = 0;
+  a->startup = FALSE;
+  a->last_decrease = now;
+  a->last_decreased = TRUE;
+  return TRUE;
+}
+
 static gdouble
 additive_increase (const RtpccGccAimd * a, gdouble dt_ms, RtpccTime rtt)
 {

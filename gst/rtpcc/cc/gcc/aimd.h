@@ -89,6 +89,11 @@ gdouble rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now,
     RtpccGccSignal signal, gdouble R, RtpccTime rtt);
 /* May a decrease happen at @now (first one, or the previous one is at least
  * @interval old, or the received rate @R collapsed below half the rate)? */
+/* Lowers the estimate to @rate at @now for a queue the delay trend does
+ * not see (standing.h): a decrease that is no over-use episode, so it
+ * neither learns a congestion point nor recovers toward the old one.
+ * FALSE if @rate is not below the estimate. */
+gboolean rtpcc_gcc_aimd_drain (RtpccGccAimd * a, RtpccTime now, gdouble rate);
 gboolean rtpcc_gcc_aimd_may_decrease (const RtpccGccAimd * a, RtpccTime now,
     RtpccTime interval, gdouble R);
 /* The congestion-point band: TRUE if known, with mean ± 3σ in bit/s. */
