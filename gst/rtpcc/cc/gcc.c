@@ -518,13 +518,22 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
     if (g->aimd.last_decreased)
       g->n_decreases++;
-    else if (g->probe.state == RTPCC_GCC_PROBE_IDLE) {
-      /* (a probe's packets queue on purpose) */
+    else if (signal == RTPCC_GCC_NORMAL
+        && g->probe.state == RTPCC_GCC_PROBE_IDLE
+        && !g->competitor.active) {
+      /* only what the trend does not see (an over-use cuts anyway, an
+       * under-use is a queue draining); not a probe's packets, which queue
+       * on purpose, nor a loss-based flow's queue, which does not drain
+       * for us */
       gdouble d = rtpcc_gcc_standing_drain (&g->standing, now, R);
 
       if (d >= 0 && rtpcc_gcc_aimd_drain (&g->aimd, now, d)) {
         g->n_drains++;
         drained = TRUE;
+        /* the drain's falling delay is ours, as an over-use cut's is: the
+         * threshold must not learn from it */
+        if (g->freeze_until == RTPCC_TIME_NONE)
+          g->freeze_until = now + THRESHOLD_FREEZE;
       }
     }
     if (g->aimd.last_was_app_limited)
