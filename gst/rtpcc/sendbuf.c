@@ -61,6 +61,7 @@ struct _RtpccSendbuf
   RtpccTime rtt;
   guint64 rate;
   RtpccTime next_allowed;       /* drain: earliest time of the next send */
+  RtpccTime last_sent;          /* the caller's time at the last dequeue */
   guint pending_frames;
   /* Dequeue and overflow in O(log n) however many frames stand: the
    * streams whose oldest frame may go now, best first by the transmission
@@ -233,6 +234,7 @@ rtpcc_sendbuf_new (const RtpccSendbufConfig * config)
   sb->streams = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   sb->rtt = RTPCC_TIME_NONE;
   sb->next_allowed = RTPCC_TIME_NONE;
+  sb->last_sent = RTPCC_TIME_NONE;
   sb->room_told = RTPCC_TIME_NONE;
   rtpcc_heap_init (&sb->send, send_cmp, sb, G_STRUCT_OFFSET (Stream, spos));
   for (guint p = 0; p < RTPCC_SENDBUF_N_PRIORITIES; p++)
@@ -783,6 +785,20 @@ should_drop (RtpccSendbuf * sb, Frame * f, RtpccTime now,
   }
 }
 
+/* When the drain lets the next packet go, as of @now. */
+static RtpccTime
+drain_time (const RtpccSendbuf * sb, RtpccTime now)
+{
+  if (sb->rate == 0 || sb->next_allowed == RTPCC_TIME_NONE)
+    return now;
+  /* the caller's clock went back (an element's running time starts again
+   * when its pipeline starts playing): the pacing reference is lost and
+   * nothing is owed, or the queue would wait for the old time to return */
+  if (sb->last_sent != RTPCC_TIME_NONE && now < sb->last_sent)
+    return now;
+  return sb->next_allowed;
+}
+
 gpointer
 rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
     RtpccSendbufOut * out)
@@ -794,8 +810,7 @@ rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
   RtpccTime age;
   gboolean first;
 
-  if (sb->rate > 0 && sb->next_allowed != RTPCC_TIME_NONE
-      && sb->next_allowed > now)
+  if (drain_time (sb, now) > now)
     return NULL;
 
   for (;;) {
@@ -838,10 +853,12 @@ rtpcc_sendbuf_dequeue (RtpccSendbuf * sb, RtpccTime now,
 
   if (sb->rate > 0) {
     RtpccTime base = sb->next_allowed;
-    if (base == RTPCC_TIME_NONE || base < now - sb->config.burst)
+    if (base == RTPCC_TIME_NONE || base < now - sb->config.burst
+        || (sb->last_sent != RTPCC_TIME_NONE && now < sb->last_sent))
       base = now - sb->config.burst;
     sb->next_allowed = base + tx_time (it->info.size, sb->rate);
   }
+  sb->last_sent = now;
   item_recycle (sb, it);
 
   /* an emptied frame goes even if incomplete: a later packet of it finds
@@ -858,9 +875,7 @@ rtpcc_sendbuf_next_time (const RtpccSendbuf * sb, RtpccTime now)
    * stream's last, so nothing sendable hides behind one */
   if (best_frame ((RtpccSendbuf *) sb) == NULL)
     return RTPCC_TIME_NONE;
-  if (sb->rate == 0 || sb->next_allowed == RTPCC_TIME_NONE)
-    return now;
-  return sb->next_allowed;
+  return drain_time (sb, now);
 }
 
 void

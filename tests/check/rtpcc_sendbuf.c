@@ -581,6 +581,30 @@ GST_START_TEST (test_drain_rate)
 
 GST_END_TEST;
 
+/* The caller's clock going back (an element dequeued in PAUSED, then its
+ * running time restarted at PLAYING) does not hold the queue until the
+ * old time returns: the drain starts again from the new time. */
+GST_START_TEST (test_drain_clock_back)
+{
+  RtpccSendbuf *sb = make (RTPCC_SENDBUF_FIFO, 0);
+
+  rtpcc_sendbuf_set_rate (sb, 800000);  /* 1000 B = 10 ms */
+  for (guint i = 0; i < 4; i++)
+    put (sb, 0, i, VIDEO, i, i, TRUE, 0, 1000);
+  fail_unless_equals_int (take (sb, RTPCC_SEC (3000), NULL), 0);
+  fail_unless (rtpcc_sendbuf_next_time (sb, RTPCC_SEC (3000)) >
+      RTPCC_SEC (3000));
+  /* back to 20 ms: due now, and paced from there */
+  fail_unless_equals_int64 (rtpcc_sendbuf_next_time (sb, MS (20)), MS (20));
+  fail_unless_equals_int (take (sb, MS (20), NULL), 1);
+  fail_unless_equals_int64 (rtpcc_sendbuf_next_time (sb, MS (20)), MS (25));
+  fail_unless_equals_int (take (sb, MS (24), NULL), -1);
+  fail_unless_equals_int (take (sb, MS (25), NULL), 2);
+  done (sb);
+}
+
+GST_END_TEST;
+
 /* What a producer that blocks instead of dropping waits for: room under
  * every limit for the next packet's size; an empty queue always has room. */
 GST_START_TEST (test_has_room)
@@ -1091,6 +1115,7 @@ rtpcc_sendbuf_suite (void)
   tcase_add_test (tc, test_started_frame_continues);
   tcase_add_test (tc, test_renumbering);
   tcase_add_test (tc, test_drain_rate);
+  tcase_add_test (tc, test_drain_clock_back);
   tcase_add_test (tc, test_has_room);
   tcase_add_test (tc, test_max_frame_bytes_and_frame_cap);
   tcase_add_test (tc, test_frame_room_for_encoder);
