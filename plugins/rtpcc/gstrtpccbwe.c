@@ -578,7 +578,9 @@ gst_rtpcc_bwe_loop (gpointer user_data)
     publish_target (self, r.publish, r.media_bps);
   if (r.resend)
     push_target_upstream (self, r.resend);
-  if (self->encoder.retry_at != RTPCC_TIME_NONE && now >= self->encoder.retry_at
+  if (((self->encoder.retry_at != RTPCC_TIME_NONE
+              && now >= self->encoder.retry_at)
+          || gst_rtpcc_encoder_setter_take_reapply (&self->encoder))
       && self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO) {
     guint64 bps;
     self->encoder.retry_at = RTPCC_TIME_NONE;
@@ -693,8 +695,22 @@ gst_rtpcc_bwe_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       g_mutex_unlock (&self->lock);
       gst_event_unref (event);
       return TRUE;
-    default:
+    default:{
+      GstClockTime room;
+
+      /* a sendbuffer upstream tells its frame room, which bounds the
+       * encoder's rate-control buffer (as rtpccsink does); the loop
+       * applies it */
+      if (gst_rtpcc_frame_room_event_parse (event, &room)) {
+        GST_DEBUG_OBJECT (self, "frame room %" GST_TIME_FORMAT,
+            GST_TIME_ARGS (room));
+        gst_rtpcc_encoder_setter_set_room (&self->encoder, room);
+        g_mutex_lock (&self->lock);
+        kick (self);
+        g_mutex_unlock (&self->lock);
+      }
       return gst_pad_event_default (pad, parent, event);
+    }
   }
 }
 

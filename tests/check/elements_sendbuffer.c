@@ -450,20 +450,21 @@ GST_START_TEST (test_frame_room_event)
 
 GST_END_TEST;
 
-/* ... and reaches a real x264enc through rtpccsink (or mprtpsched): its
- * VBV becomes the room (60 ms), below the sink's own encoder-buffer
- * (max-pacing-delay, 100 ms); with fifo it stays at the sink's. */
+/* ... and reaches a real x264enc through rtpccsink (or mprtpsched, or
+ * rtpccbwe as in an rtpbin): its VBV becomes the room (60 ms), below the
+ * sink's own encoder-buffer (max-pacing-delay, 100 ms); with fifo it stays
+ * at the sink's. @tail: the elements after the sendbuffer, of which the
+ * one named "s" drove the encoder. */
 static guint
-vbv_behind_sendbuffer (const gchar * policy, gboolean mprtp)
+vbv_behind_sendbuffer (const gchar * policy, const gchar * tail)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=30 "
       "! video/x-raw,width=160,height=120,framerate=30/1 "
       "! x264enc name=e tune=zerolatency ! rtph264pay "
-      "! sendbuffer policy=%s budget=100 playout-delay=40 ! %s "
-      "rtpccsink name=s host=127.0.0.1 port=9 controller=fixed", policy,
-      mprtp ? "mprtpsched name=m m.src_0 !" : "");
+      "! sendbuffer policy=%s budget=100 playout-delay=40 ! %s", policy,
+      tail);
   GstElement *pipe = gst_parse_launch (desc, NULL);
-  GstElement *enc, *sink;
+  GstElement *enc, *driver;
   GstMessage *msg;
   GstStructure *st;
   guint vbv = 0, applied = 0;
@@ -471,7 +472,7 @@ vbv_behind_sendbuffer (const gchar * policy, gboolean mprtp)
   fail_unless (pipe != NULL);
   g_free (desc);
   enc = gst_bin_get_by_name (GST_BIN (pipe), "e");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "s");
+  driver = gst_bin_get_by_name (GST_BIN (pipe), "s");
   fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING)
       != GST_STATE_CHANGE_FAILURE);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe), 20 * GST_SECOND,
@@ -480,20 +481,21 @@ vbv_behind_sendbuffer (const gchar * policy, gboolean mprtp)
   gst_message_unref (msg);
   g_object_get (enc, "vbv-buf-capacity", &vbv, NULL);
   /* whoever drove the encoder says what it applied */
-  if (mprtp) {
-    gst_object_unref (sink);
-    sink = gst_bin_get_by_name (GST_BIN (pipe), "m");
-  }
-  g_object_get (sink, "stats", &st, NULL);
+  g_object_get (driver, "stats", &st, NULL);
   fail_unless (gst_structure_get_uint (st, "encoder-buffer", &applied));
   fail_unless_equals_int (applied, vbv);
   gst_structure_free (st);
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (enc);
-  gst_object_unref (sink);
+  gst_object_unref (driver);
   gst_object_unref (pipe);
   return vbv;
 }
+
+#define TO_SINK "rtpccsink name=s host=127.0.0.1 port=9 controller=fixed"
+#define TO_MPRTP "mprtpsched name=s s.src_0 ! rtpccsink host=127.0.0.1 " \
+    "port=9 controller=fixed"
+#define TO_BWE "rtpccbwe name=s controller=fixed encoder-buffer=100 ! fakesink"
 
 GST_START_TEST (test_frame_room_to_encoder)
 {
@@ -502,10 +504,14 @@ GST_START_TEST (test_frame_room_to_encoder)
   /* x264enc comes with ./run's packages */
   fail_unless (f != NULL, "x264enc is missing");
   gst_object_unref (f);
-  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", FALSE), 60);
-  fail_unless_equals_int (vbv_behind_sendbuffer ("fifo", FALSE), 100);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", TO_SINK), 60);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("fifo", TO_SINK), 100);
   /* mprtpsched drives the encoder when the sendbuffer is before it */
-  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", TRUE), 60);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", TO_MPRTP), 60);
+  /* rtpccbwe (rtpbin's aux sender) takes the room too, when it sets the
+   * encoder's buffer at all (its encoder-buffer defaults to 0, leave it) */
+  fail_unless_equals_int (vbv_behind_sendbuffer ("deadline", TO_BWE), 60);
+  fail_unless_equals_int (vbv_behind_sendbuffer ("fifo", TO_BWE), 100);
 }
 
 GST_END_TEST;
