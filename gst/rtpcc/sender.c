@@ -163,8 +163,7 @@ refresh_target (RtpccSender * s, RtpccTime now)
     rtpcc_pacer_set_rate (s->pacer, t.pacing_rate);
 }
 
-/* The parts' counters, into the stats: at least whenever a caller asks
- * for them (rtpcc_sender_get_stats), not per packet. */
+/* The parts' counters, into the stats (a caller may hold the pointer). */
 static void
 sync_stats (RtpccSender * s)
 {
@@ -453,6 +452,7 @@ rtpcc_sender_enqueue_rtp (RtpccSender * s, RtpccTime now, const guint8 * data,
   pkt = rtpcc_egress_packet_new (&info, data, hdr, prefix, handle);
   if (prefix > hdr)
     memcpy (pkt->prefix + hdr, fec, sizeof fec);
+  sync_stats (s);
   if (r == RTPCC_PROBER_FEC_DROP) {
     rtpcc_egress_discard (s->egress, pkt);
     return RTPCC_SENDER_FEC_DROPPED;
