@@ -24,7 +24,8 @@
  *
  * and publishes each new target like rtpccsink: a bus message, an upstream
  * rtpcc-target event, the target-bitrate property and — with
- * encoder-control=auto — the bitrate of the encoder upstream.
+ * encoder-control=auto — the bitrate of the encoder upstream, corrected
+ * by what the encoders produce against it (encoderloop.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -637,6 +638,13 @@ gst_rtpcc_bwe_chain (GstPad * pad, GstObject * parent, GstBuffer * buffer)
             map.size, map.size, gst_buffer_ref (buffer)) ==
         RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
+    /* the encoders' output against the target they were given (as
+     * rtpccsink): every stream through here counts, audio and rtprtxsend's
+     * retransmissions too, as the one target covers them all; a changed
+     * correction is applied by the src task (take_reapply) */
+    if (self->props.encoder_control == GST_RTPCC_ENCODER_CONTROL_AUTO)
+      gst_rtpcc_encoder_setter_produced (&self->encoder,
+          GST_BUFFER_PTS (buffer), map.data, map.size, self->fec_pt);
     kick (self);
   }
   g_mutex_unlock (&self->lock);

@@ -24,6 +24,7 @@
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/fec/fec.h>
 #include "tshark-util.h"
+#include "payload-tail.h"
 #include "clock-util.h"
 
 #define TEST_SSRC 0x11223344u
@@ -2499,33 +2500,6 @@ GST_END_TEST;
  * and gives the encoder less until the produced rate is the target
  * (stats encoder-produced, encoder-correction). 20 s of media on the
  * test clock; the produced rate is counted over its last 8 s. */
-static gboolean
-count_tail_buffer (GstBuffer ** buf, guint idx, gpointer data)
-{
-  guint64 *bytes = data;
-
-  if (GST_BUFFER_PTS_IS_VALID (*buf)
-      && GST_BUFFER_PTS (*buf) >= 12 * GST_SECOND)
-    *bytes += gst_buffer_get_size (*buf) - 12;
-  return TRUE;
-}
-
-/* rtph264pay pushes lists */
-static GstPadProbeReturn
-count_tail (GstPad * pad, GstPadProbeInfo * info, gpointer data)
-{
-  GstBuffer *buf;
-
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
-    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info),
-        count_tail_buffer, data);
-  } else {
-    buf = GST_PAD_PROBE_INFO_BUFFER (info);
-    count_tail_buffer (&buf, 0, data);
-  }
-  return GST_PAD_PROBE_OK;
-}
-
 GST_START_TEST (test_encoder_loop_closed)
 {
   GstElementFactory *f = gst_element_factory_find ("openh264enc");
@@ -2533,7 +2507,8 @@ GST_START_TEST (test_encoder_loop_closed)
   GstElement *enc;
   GstStructure *st;
   GstPad *pad;
-  guint64 produced = 0, tail = 0;
+  guint64 produced = 0;
+  PayloadTail tail = { 12 * GST_SECOND, 0 };
   gdouble factor = 0, rate;
   guint bitrate = 0;
   guint16 peer_port;
@@ -2550,7 +2525,7 @@ GST_START_TEST (test_encoder_loop_closed)
       "framerate=30/1\"";
   pad = gst_element_get_static_pad (r.sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_BUFFER_LIST, count_tail, &tail, NULL);
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, payload_tail_probe, &tail, NULL);
   rig_play (&r);
   for (guint i = 0; i < 600; i++)
     rig_frame (&r);
@@ -2561,7 +2536,7 @@ GST_START_TEST (test_encoder_loop_closed)
   enc = rig_get (&r, "enc");
   g_object_get (enc, "bitrate", &bitrate, NULL);
   gst_object_unref (enc);
-  rate = (gdouble) tail * 8.0 / 8.0;
+  rate = (gdouble) tail.bytes * 8.0 / 8.0;
   GST_INFO ("openh264enc: %.0f bit/s over the last 8 s for a 1000000 "
       "target (last window %" G_GUINT64_FORMAT "), correction %.3f, encoder "
       "bitrate %u", rate, produced, factor, bitrate);

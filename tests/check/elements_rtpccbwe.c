@@ -9,6 +9,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <rtpcc/rtpcc.h>
+#include "payload-tail.h"
+#include <math.h>
 #include <string.h>
 
 #define SSRC 0x5eed0001u
@@ -389,6 +391,78 @@ GST_START_TEST (test_eos_after_queue)
 
 GST_END_TEST;
 
+/* rtpccbwe closes the encoder loop as rtpccsink does: openh264enc in its
+ * default rate control produces about a third more than its bitrate on
+ * moving bars; controller=fixed holds the target at 1 Mbit/s, and the
+ * element measures what passes through over windows of media time and
+ * gives the encoder less until what it produces is the target. Non-live,
+ * as fast as the encoder runs: the loop counts media time (PTS), so the
+ * wall clock does not enter; 20 s of media, counted over the last 8 s. */
+GST_START_TEST (test_encoder_loop_closed)
+{
+  GstElementFactory *f = gst_element_factory_find ("openh264enc");
+  GstElement *pipe, *bwe, *enc;
+  GstStructure *st;
+  GstMessage *msg;
+  GstBus *bus;
+  GstPad *pad;
+  GError *err = NULL;
+  guint64 produced = 0;
+  PayloadTail tail = { 12 * GST_SECOND, 0 };
+  gdouble factor = 0, rate;
+  guint bitrate = 0;
+
+  /* openh264enc comes with ./run's packages (gstreamer1.0-plugins-bad) */
+  fail_unless (f != NULL, "openh264enc is missing");
+  gst_object_unref (f);
+  pipe = gst_parse_launch ("videotestsrc num-buffers=600 pattern=smpte "
+      "horizontal-speed=4 ! video/x-raw,format=I420,width=480,height=270,"
+      "framerate=30/1 ! openh264enc name=enc ! rtph264pay mtu=1200 ! "
+      "rtpccbwe name=bwe controller=fixed start-bitrate=1000000 "
+      "pacing=false ! fakesink sync=false", &err);
+  fail_unless (pipe != NULL, "%s", err ? err->message : "?");
+  bwe = gst_bin_get_by_name (GST_BIN (pipe), "bwe");
+  pad = gst_element_get_static_pad (bwe, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_BUFFER_LIST, payload_tail_probe, &tail, NULL);
+  gst_object_unref (pad);
+  bus = gst_element_get_bus (pipe);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no EOS");
+  fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "error");
+  gst_message_unref (msg);
+
+  g_object_get (bwe, "stats", &st, NULL);
+  fail_unless (gst_structure_get_uint64 (st, "encoder-produced", &produced));
+  fail_unless (gst_structure_get_double (st, "encoder-correction", &factor));
+  gst_structure_free (st);
+  enc = gst_bin_get_by_name (GST_BIN (pipe), "enc");
+  g_object_get (enc, "bitrate", &bitrate, NULL);
+  gst_object_unref (enc);
+  rate = (gdouble) tail.bytes * 8.0 / 8.0;
+  GST_INFO ("openh264enc: %.0f bit/s over the last 8 s for a 1000000 "
+      "target (last window %" G_GUINT64_FORMAT "), correction %.3f, encoder "
+      "bitrate %u", rate, produced, factor, bitrate);
+  /* corrected, and the encoder holds the corrected value */
+  fail_unless (factor < 0.95, "correction %.3f", factor);
+  fail_unless (fabs ((gdouble) bitrate - 1e6 * factor) < 1e6 * 0.02,
+      "encoder at %u, correction %.3f", bitrate, factor);
+  fail_unless (produced > 0);
+  /* what it produces is the target, within the dead band and the
+   * encoder's own swing */
+  fail_unless (rate > 1e6 * 0.9 && rate < 1e6 * 1.1, "produced %.0f", rate);
+
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (bwe);
+  gst_object_unref (pipe);
+}
+
+GST_END_TEST;
+
 static Suite *
 elements_rtpccbwe_suite (void)
 {
@@ -402,6 +476,7 @@ elements_rtpccbwe_suite (void)
   tcase_add_test (tc, test_target_publication);
   tcase_add_test (tc, test_bad_settings);
   tcase_add_test (tc, test_eos_after_queue);
+  tcase_add_test (tc, test_encoder_loop_closed);
   return s;
 }
 
