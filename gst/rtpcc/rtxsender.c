@@ -24,7 +24,10 @@ struct _RtpccRtxSender
   RtpccFirTracker fir;
   RtpccKeyframeGate gate;
   RtpccRtxSenderStats stats;
-  guint8 out[RTPCC_RTX_OSN_SIZE + 65536];
+  /* the RTX packet being built: grown to the largest answered, so a call
+   * holds what its packets need, not the largest datagram possible */
+  guint8 *out;
+  gsize out_size;
 };
 
 void
@@ -63,6 +66,7 @@ rtpcc_rtx_sender_free (RtpccRtxSender * s)
     return;
   if (s->history)
     rtpcc_rtx_history_free (s->history);
+  g_free (s->out);
   g_free (s);
 }
 
@@ -168,8 +172,12 @@ on_nack (RtpccRtxSender * s, RtpccTime now, const RtpccRtcpPacket * p,
           seqs[i], rtt, max_bitrate, &orig, &orig_len);
       switch (v) {
         case RTPCC_RTX_SEND:
+          if (s->out_size < orig_len + RTPCC_RTX_OSN_SIZE) {
+            s->out_size = orig_len + RTPCC_RTX_OSN_SIZE;
+            s->out = g_realloc (s->out, s->out_size);
+          }
           rtx_len = rtpcc_rtx_build (orig, orig_len, s->rtx_ssrc,
-              s->config.rtx_pt, s->rtx_seq, s->out, sizeof s->out);
+              s->config.rtx_pt, s->rtx_seq, s->out, s->out_size);
           if (rtx_len == 0) {
             s->stats.rtx_dropped++;
             break;

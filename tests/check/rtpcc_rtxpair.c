@@ -205,6 +205,59 @@ GST_START_TEST (test_nack_rtx_restore)
 
 GST_END_TEST;
 
+/* Each RTX packet is its original + the OSN, whatever the sizes before
+ * it: the sender's build buffer grows to the largest packet answered. */
+GST_START_TEST (test_rtx_sizes)
+{
+  const gsize sizes[] = { 40, 1400, 20, 9000, 300 };
+  RtpccRtxSenderConfig sc;
+  RtpccRtxSender *tx;
+  GPtrArray *rtx = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_bytes_unref);
+  guint8 pkt[9000], nack[64];
+  guint16 seqs[G_N_ELEMENTS (sizes)];
+  gsize n;
+
+  rtpcc_rtx_sender_config_init (&sc);
+  sc.rtx_pt = RTX_PT;
+  sc.rtx_ssrc = RTX_SSRC;
+  sc.seed = 1;
+  tx = rtpcc_rtx_sender_new (&sc);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    seqs[i] = (guint16) i;
+    media (pkt, (guint16) i);
+    for (gsize b = 12; b < sizes[i]; b++)
+      pkt[b] = (guint8) (i * 31 + b);
+    rtpcc_rtx_sender_on_sent (tx, 0, pkt, sizes[i], sizes[i]);
+  }
+  /* one NACK at a time, in this order, so each build sees the sizes
+   * before it */
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    n = rtpcc_nack_write_seqs (nack, sizeof nack, RECV_SSRC, MEDIA_SSRC,
+        &seqs[i], 1);
+    fail_unless (n > 0);
+    rtpcc_rtx_sender_on_rtcp (tx, RTPCC_MSEC (10), nack, n, RTPCC_MSEC (20),
+        0, collect, rtx, NULL);
+    fail_unless_equals_int (rtx->len, i + 1);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    gsize len;
+    const guint8 *r = g_bytes_get_data (g_ptr_array_index (rtx, i), &len);
+
+    media (pkt, (guint16) i);
+    for (gsize b = 12; b < sizes[i]; b++)
+      pkt[b] = (guint8) (i * 31 + b);
+    fail_unless_equals_int ((gint) len, (gint) sizes[i] + 2);
+    fail_unless_equals_int (GST_READ_UINT16_BE (r + 12), i);
+    fail_unless (memcmp (r + 14, pkt + 12, sizes[i] - 12) == 0,
+        "payload of RTX %u", i);
+  }
+  rtpcc_rtx_sender_free (tx);
+  g_ptr_array_unref (rtx);
+}
+
+GST_END_TEST;
+
 /* An RTX packet arriving after its original's playout deadline is late:
  * dropped, counted, and the loss was given up with a PLI. */
 GST_START_TEST (test_late_rtx)
@@ -533,6 +586,7 @@ rtpcc_rtxpair_suite (void)
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_nack_rtx_restore);
+  tcase_add_test (tc, test_rtx_sizes);
   tcase_add_test (tc, test_late_rtx);
   tcase_add_test (tc, test_rtx_off_and_budget);
   tcase_add_test (tc, test_keyframe_requests);
