@@ -1,0 +1,213 @@
+/* Unit tests for the FEC strength choice (gst/rtpcc/fec/strength.h): the
+ * residual loss of an MDS block on the Gilbert channel against brute force
+ * over every loss pattern and against the binomial formula for independent
+ * loss; the choice against an exhaustive search of the codes that fit.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gst/check/gstcheck.h>
+#include <rtpcc/rtpcc.h>
+#include <rtpcc/fec/strength.h>
+#include <math.h>
+
+/* The residual by enumeration: every loss pattern of the k + m packets,
+ * weighted by the chain's probability of it (a block starts in the
+ * stationary state). */
+static gdouble
+brute_residual (guint k, guint m, gdouble loss, gdouble burst)
+{
+  gdouble r = 1.0 / burst, q = loss * r / (1.0 - loss);
+  gdouble pi_bad = q / (q + r), sum = 0;
+  guint n = k + m;
+
+  for (guint pat = 0; pat < (1u << n); pat++) {
+    gdouble p = 1.0;
+    guint lost = 0, media_lost = 0;
+
+    for (guint i = 0; i < n; i++) {
+      gboolean bad = (pat >> i) & 1;
+      if (i == 0)
+        p *= bad ? pi_bad : 1.0 - pi_bad;
+      else {
+        gboolean was = (pat >> (i - 1)) & 1;
+        p *= was ? (bad ? 1.0 - r : r) : (bad ? q : 1.0 - q);
+      }
+      lost += bad;
+      if (bad && i < k)
+        media_lost++;
+    }
+    if (lost > m)
+      sum += p * media_lost;
+  }
+  return sum / k;
+}
+
+GST_START_TEST (test_residual_exact)
+{
+  const gdouble losses[] = { 0.01, 0.05, 0.2 };
+  const gdouble bursts[] = { 1.0, 2.5, 6.0 };
+
+  for (guint a = 0; a < G_N_ELEMENTS (losses); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (bursts); b++)
+      for (guint k = 1; k <= 8; k++)
+        for (guint m = 1; m <= 4; m++) {
+          gdouble want = brute_residual (k, m, losses[a], bursts[b]);
+          gdouble got = rtpcc_fec_residual_mds (k, m, losses[a], bursts[b]);
+          fail_unless (fabs (got - want) <= 1e-12 + 1e-9 * want,
+              "k %u m %u loss %.2f burst %.1f: %.12g, enumeration %.12g",
+              k, m, losses[a], bursts[b], got, want);
+        }
+}
+
+GST_END_TEST;
+
+static gdouble
+choose_k (guint n, guint j)
+{
+  gdouble c = 1;
+
+  for (guint i = 1; i <= j; i++)
+    c = c * (n - j + i) / i;
+  return c;
+}
+
+/* Independent loss is the chain with b = 1/(1 − p): the binomial formula. */
+GST_START_TEST (test_residual_independent)
+{
+  const gdouble p = 0.05;
+  const guint ks[] = { 5, 10, 20, 48 }, ms[] = { 1, 2, 3, 8 };
+
+  for (guint a = 0; a < G_N_ELEMENTS (ks); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (ms); b++) {
+      guint k = ks[a], m = ms[b];
+      gdouble want = 0;
+
+      for (guint j = 1; j <= k; j++) {
+        gdouble pj = choose_k (k, j) * pow (p, j) * pow (1 - p, k - j);
+        gdouble fail = 0;
+        /* the parities lose more than m − j */
+        for (guint l = 0; l <= m; l++)
+          if (j + l > m)
+            fail += choose_k (m, l) * pow (p, l) * pow (1 - p, m - l);
+        want += pj * j * fail;
+      }
+      want /= k;
+      fail_unless (fabs (rtpcc_fec_residual_mds (k, m, p, 1 / (1 - p)) -
+              want) <= 1e-12 + 1e-9 * want, "k %u m %u", k, m);
+    }
+  /* no parity: the channel's loss; no loss: nothing */
+  fail_unless (fabs (rtpcc_fec_residual_mds (10, 0, 0.07, 3) - 0.07) < 1e-12);
+  fail_unless_equals_float (rtpcc_fec_residual_mds (10, 2, 0, 3), 0);
+  /* more parity, less residual; longer bursts at the same loss, more */
+  fail_unless (rtpcc_fec_residual_mds (10, 3, 0.05, 3) <
+      rtpcc_fec_residual_mds (10, 2, 0.05, 3));
+  fail_unless (rtpcc_fec_residual_mds (10, 2, 0.05, 3) >
+      3 * rtpcc_fec_residual_mds (10, 2, 0.05, 1 / 0.95));
+}
+
+GST_END_TEST;
+
+/* The best of the codes that fit, by exhaustive search with
+ * rtpcc_fec_residual_mds (under RTPCC_FEC_NEGLIGIBLE as none): none
+ * better, none of as little residual with less parity; none when no block
+ * fits one parity. */
+static void
+check_choice (const RtpccFecChannel * c)
+{
+  RtpccFecChoice o;
+  guint max_k = MIN (48, (guint) floor (RTPCC_TIME_AS_SEC (c->budget) *
+          c->packet_rate + 1e-9));
+
+  if (max_k < 2 || c->max_overhead * max_k + 1e-9 < 1) {
+    /* no block fits one parity */
+    fail_if (rtpcc_fec_choose (c, &o));
+    return;
+  }
+  fail_unless (rtpcc_fec_choose (c, &o));
+  fail_unless (o.k >= 2 && o.k <= max_k, "k %u", o.k);
+  fail_unless (o.m >= 1 && o.m <= 16 && o.m <= c->max_overhead * o.k + 1e-9,
+      "m %u for k %u", o.m, o.k);
+  fail_unless_equals_int (o.scheme, o.m == 1 && o.k <= 14 ?
+      RTPCC_FEC_SCHEME_XOR : RTPCC_FEC_SCHEME_RS);
+  fail_unless (fabs (o.residual - rtpcc_fec_residual_mds (o.k, o.m, c->loss,
+              c->burst)) <= 1e-15);
+  for (guint k = 2; k <= max_k; k++)
+    for (guint m = 1; m <= 16 && m <= c->max_overhead * k + 1e-9; m++) {
+      gdouble r = MAX (rtpcc_fec_residual_mds (k, m, c->loss, c->burst),
+          RTPCC_FEC_NEGLIGIBLE);
+      gdouble chosen = MAX (o.residual, RTPCC_FEC_NEGLIGIBLE);
+      fail_unless (r >= chosen * (1 - 1e-9),
+          "(%u, %u) leaves %g, the choice (%u, %u) %g", k, m, r, o.k, o.m,
+          o.residual);
+      if (r <= chosen * (1 + 1e-9))
+        fail_unless ((gdouble) m / k >= (gdouble) o.m / o.k - 1e-12,
+            "(%u, %u) leaves as little (%g) as the choice (%u, %u), with "
+            "less parity", k, m, r, o.k, o.m);
+    }
+}
+
+GST_START_TEST (test_choice)
+{
+  const gdouble losses[] = { 0, 0.01, 0.05, 0.15 };
+  const gdouble bursts[] = { 1, 3 };
+  const gdouble overheads[] = { 0.07, 0.2, 0.5 };
+  const guint budgets_ms[] = { 50, 100, 400 };
+  RtpccFecChannel c;
+  RtpccFecChoice o;
+
+  for (guint a = 0; a < G_N_ELEMENTS (losses); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (bursts); b++)
+      for (guint d = 0; d < G_N_ELEMENTS (overheads); d++)
+        for (guint e = 0; e < G_N_ELEMENTS (budgets_ms); e++) {
+          c.loss = losses[a];
+          c.burst = bursts[b];
+          c.packet_rate = 100;
+          c.budget = RTPCC_MSEC (budgets_ms[e]);
+          c.max_overhead = overheads[d];
+          check_choice (&c);
+        }
+
+  /* no loss: the least parity, one per block as long as the delay allows */
+  c.loss = 0;
+  c.burst = 1;
+  c.packet_rate = 100;
+  c.budget = RTPCC_MSEC (100);
+  c.max_overhead = 0.2;
+  fail_unless (rtpcc_fec_choose (&c, &o));
+  fail_unless_equals_int (o.scheme, RTPCC_FEC_SCHEME_XOR);
+  fail_unless_equals_int (o.k, 10);
+  fail_unless_equals_int (o.m, 1);
+  /* nothing fits: under two packets' time, or under one parity per block */
+  c.budget = RTPCC_MSEC (15);
+  fail_unless (!rtpcc_fec_choose (&c, &o));
+  c.budget = RTPCC_MSEC (100);
+  c.max_overhead = 0.05;
+  fail_unless (!rtpcc_fec_choose (&c, &o));
+  /* 5 % loss, 20 % parity, 100 ms at 100 packets/s: RS (10, 2), which the
+   * one-parity-per-n rule (XOR n = 5) trails by half */
+  c.loss = 0.05;
+  c.burst = 1 / 0.95;
+  c.max_overhead = 0.2;
+  fail_unless (rtpcc_fec_choose (&c, &o));
+  fail_unless_equals_int (o.scheme, RTPCC_FEC_SCHEME_RS);
+  fail_unless_equals_int (o.k, 10);
+  fail_unless_equals_int (o.m, 2);
+  fail_unless (o.residual < 0.5 * rtpcc_fec_residual_mds (5, 1, c.loss,
+          c.burst));
+}
+
+GST_END_TEST;
+
+static Suite *
+rtpcc_fec_strength_suite (void)
+{
+  Suite *s = suite_create ("rtpcc_fec_strength");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_residual_exact);
+  tcase_add_test (tc, test_residual_independent);
+  tcase_add_test (tc, test_choice);
+  return s;
+}
+
+GST_CHECK_MAIN (rtpcc_fec_strength);
