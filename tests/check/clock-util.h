@@ -50,7 +50,8 @@ GList *clock_snapshot (GstTestClock * clock);
 
 /* After an action that wakes an element (it then unregisters its id):
  * blocks until one of @before (from clock_snapshot(), freed) is no longer
- * pending, then until @waiters ids are pending again. */
+ * pending or an id not in @before is (the element was already awake at
+ * the snapshot), then until @waiters ids are pending again. */
 void clock_settle_after (GstTestClock * clock, guint waiters, GList * before);
 
 /* Runs @clock to @until: each pending id due by then, earliest first, is
