@@ -8,6 +8,7 @@
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/deliveryrate.h>
 #include <rtpcc/lossevents.h>
+#include <rtpcc/lossburst.h>
 #include <rtpcc/feedback/twcc.h>
 
 G_BEGIN_DECLS
@@ -55,6 +56,7 @@ struct _RtpccFeedbackAdapter
   /* loss events among the packets reported since the last RTCP report,
    * for the breaker's TCP equation */
   RtpccLossEvents events;
+  RtpccLossBurst bursts;
   guint64 cb_reported, cb_events;
 
   /* receive rate over the receiver's report times */

@@ -54,6 +54,7 @@ rtpcc_feedback_adapter_new (RtpccSentHistory * history,
     a->twcc_results = g_array_new (FALSE, FALSE, sizeof (RtpccTwccResult));
   }
   rtpcc_loss_events_init (&a->events);
+  rtpcc_loss_burst_init (&a->bursts);
   a->rr_window_start = RTPCC_TIME_NONE;
   a->stats.rtt = a->stats.srtt = RTPCC_TIME_NONE;
   a->stats.xr.rtt_mean = a->stats.xr.rtt_min = a->stats.xr.rtt_max =
@@ -130,10 +131,27 @@ rtpcc_feedback_adapter_report_of (const RtpccSentEntry * e)
   return r;
 }
 
+static RtpccOutcome
+outcome_of (RtpccFeedbackAdapter * a, guint64 seq)
+{
+  const RtpccSentEntry *e = rtpcc_sent_history_get (a->history, seq);
+
+  if (!e)
+    return RTPCC_OUTCOME_UNKNOWN;
+  return e->state == RTPCC_SENT_RECEIVED ? RTPCC_OUTCOME_RECEIVED :
+      e->state == RTPCC_SENT_LOST ? RTPCC_OUTCOME_LOST : RTPCC_OUTCOME_UNKNOWN;
+}
+
 static void
 add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
 {
   RtpccPacketReport r = rtpcc_feedback_adapter_report_of (e);
+
+  /* the channel's bursts: every packet on the wire counts, media or not */
+  rtpcc_loss_burst_add (&a->bursts, !r.received, e->seq > 0 ?
+      outcome_of (a, e->seq - 1) : RTPCC_OUTCOME_UNKNOWN,
+      outcome_of (a, e->seq + 1));
+  a->stats.loss_burst = rtpcc_loss_burst_mean (&a->bursts);
 
   g_array_append_val (a->reports, r);
   if (r.received) {

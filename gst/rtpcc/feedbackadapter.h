@@ -84,6 +84,8 @@ typedef struct
   RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
   RtpccTime srtt;
   gdouble loss;                 /* media loss fraction, EWMA per feedback */
+  /* mean loss burst over every packet sent, lossburst.h (0: no loss) */
+  gdouble loss_burst;
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 reported_received, reported_lost, reported_discarded;

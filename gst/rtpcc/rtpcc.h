@@ -40,6 +40,7 @@
 #include <rtpcc/encodersplit.h>
 #include <rtpcc/packet.h>
 #include <rtpcc/lossevents.h>
+#include <rtpcc/lossburst.h>
 #include <rtpcc/senthistory.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/ratecap.h>

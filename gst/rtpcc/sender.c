@@ -174,6 +174,7 @@ sync_stats (RtpccSender * s)
   s->stats.rtt = fs->rtt;
   s->stats.srtt = fs->srtt;
   s->stats.loss = fs->loss;
+  s->stats.loss_burst = fs->loss_burst;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;

@@ -105,6 +105,8 @@ typedef struct
   RtpccTime srtt;
   gdouble loss;                 /* recent media loss fraction (EWMA per
                                  * feedback; FEC and probes excluded) */
+  gdouble loss_burst;           /* mean loss burst, packets (lossburst.h;
+                                 * 0: no loss seen) */
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */

@@ -23,6 +23,7 @@ gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
   info->rtt = st->srtt == RTPCC_TIME_NONE ? GST_CLOCK_TIME_NONE :
       (GstClockTime) st->srtt;
   info->loss = st->loss;
+  info->loss_burst = st->loss_burst;
   info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
   info->controller = rtpcc_sender_get_controller_name (sender);
   info->state = t->state;
@@ -41,6 +42,7 @@ gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
       "fec-interval", G_TYPE_UINT, t->fec_interval,
       "rtt", G_TYPE_UINT64, GST_CLOCK_TIME_IS_VALID (t->rtt) ? t->rtt : 0,
       "loss", G_TYPE_DOUBLE, t->loss,
+      "loss-burst", G_TYPE_DOUBLE, t->loss_burst,
       "queue-delay", G_TYPE_UINT64, (guint64) t->queue_delay,
       "controller", G_TYPE_STRING, t->controller ? t->controller : "",
       "state", G_TYPE_STRING, t->state ? t->state : "",
@@ -100,6 +102,8 @@ gst_rtpcc_target_structure_parse (const GstStructure * s,
       GST_CLOCK_TIME_NONE;
   if (!gst_structure_get_double (s, "loss", &t.loss))
     t.loss = 0.0;
+  if (!gst_structure_get_double (s, "loss-burst", &t.loss_burst))
+    t.loss_burst = 0.0;
   t.queue_delay = gst_structure_get_uint64 (s, "queue-delay", &v) ? v : 0;
   t.controller = gst_structure_get_string (s, "controller");
   t.state = gst_structure_get_string (s, "state");

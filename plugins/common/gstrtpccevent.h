@@ -60,6 +60,7 @@ typedef struct
   guint fec_interval;           /* a controller's own FEC N, 0 = none */
   GstClockTime rtt;             /* smoothed RTT; NONE = none (0 on the wire) */
   gdouble loss;                 /* loss fraction 0..1 */
+  gdouble loss_burst;           /* mean loss burst, packets (0: no loss) */
   GstClockTime queue_delay;     /* estimated queuing delay */
   const gchar *controller;      /* e.g. "gcc" */
   const gchar *state;
@@ -85,7 +86,7 @@ gboolean gst_rtpcc_target_message_is (GstMessage * message);
  * untouched, if @s is not an rtpcc-target with at least target-bitrate and
  * media-bitrate. Missing fields (an application may send a short one):
  * fec-bitrate 0, pacing-rate = target, media-pacing-rate = media, rtt
- * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss and queue-delay 0,
+ * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss, loss-burst and queue-delay 0,
  * strings NULL. */
 gboolean gst_rtpcc_target_structure_parse (const GstStructure * s,
     GstRtpccTargetInfo * t);

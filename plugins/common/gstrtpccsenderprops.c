@@ -390,6 +390,7 @@ gst_rtpcc_sender_props_add_stats (GstStructure * s, RtpccSender * sender,
       "rtt", G_TYPE_UINT64, (guint64) (st->srtt == RTPCC_TIME_NONE ? 0 :
           st->srtt),
       "loss", G_TYPE_DOUBLE, st->loss,
+      "loss-burst", G_TYPE_DOUBLE, st->loss_burst,
       "receive-rate", G_TYPE_UINT64, st->receive_rate,
       "queue-delay", G_TYPE_UINT64, (guint64) MAX (st->queue_delay, 0),
       "breaker-tripped", G_TYPE_BOOLEAN, st->breaker_tripped,

@@ -133,6 +133,7 @@ GST_START_TEST (test_target_roundtrip)
   in.fec_interval = 7;
   in.rtt = 40 * GST_MSECOND;
   in.loss = 0.02;
+  in.loss_burst = 2.5;
   in.queue_delay = 5 * GST_MSECOND;
   in.controller = "gcc";
   in.state = "increase";
@@ -149,6 +150,7 @@ GST_START_TEST (test_target_roundtrip)
   fail_unless_equals_int (out.fec_interval, 7);
   fail_unless_equals_uint64 (out.rtt, 40 * GST_MSECOND);
   fail_unless (out.loss == 0.02);
+  fail_unless (out.loss_burst == 2.5);
   fail_unless_equals_uint64 (out.queue_delay, 5 * GST_MSECOND);
   fail_unless_equals_string (out.controller, "gcc");
   fail_unless_equals_string (out.state, "increase");
@@ -193,6 +195,7 @@ GST_START_TEST (test_target_short_and_bad)
   fail_unless_equals_uint64 (out.fec_bitrate, 0);
   fail_unless_equals_uint64 (out.pacing_rate, 500000);
   fail_unless_equals_uint64 (out.media_pacing_rate, 400000);
+  fail_unless (out.loss == 0 && out.loss_burst == 0);
   fail_if (GST_CLOCK_TIME_IS_VALID (out.rtt));
   fail_unless (out.controller == NULL);
   gst_event_unref (ev);

@@ -865,6 +865,42 @@ GST_START_TEST (test_loss_needs_three_received_later)
 
 GST_END_TEST;
 
+/* The mean loss burst the sender measures (lossburst.h): runs of @run
+ * lost packets every 20, resolved out of send order as feedback comes. */
+static guint
+fate_runs (Loop * l, guint idx, RtpccTime delays[2])
+{
+  guint run = GPOINTER_TO_UINT (l->user);
+
+  return idx % 20 >= 5 && idx % 20 < 5 + run ? 0 : 1;
+}
+
+GST_START_TEST (test_loss_burst)
+{
+  for (guint run = 1; run <= 4; run++) {
+    RtpccSenderConfig sc;
+    RtpccReceiverConfig rc;
+    const RtpccSenderStats *st;
+    Loop *l;
+
+    sender_config (&sc, "test-recorder", 1000000);
+    sc.pacing = FALSE;
+    receiver_config (&rc);
+    l = loop_new (&sc, &rc, 0, RTPCC_MSEC (30), RTPCC_MSEC (30));
+    l->fate = fate_runs;
+    l->user = GUINT_TO_POINTER (run);
+    loop_add_cbr (l, 0, RTPCC_MSEC (10), 600, PKT_SIZE, 0);
+    loop_run (l, RTPCC_SEC (7));
+    st = rtpcc_sender_get_stats (l->s, l->now);
+    fail_unless_equals_uint64 (st->reported_lost, 30 * run);
+    fail_unless (fabs (st->loss_burst - run) < 0.02 * run,
+        "runs of %u: mean burst %.3f", run, st->loss_burst);
+    loop_free (l);
+  }
+}
+
+GST_END_TEST;
+
 /* ======================================================================== */
 /* 3. Arrival differences                                                   */
 
@@ -2276,6 +2312,7 @@ rtpcc_endpoints_suite (void)
   tcase_add_test (tc, test_feedback_arrival_resolution);
   tcase_add_test (tc, test_each_packet_reported_once);
   tcase_add_test (tc, test_loss_needs_three_received_later);
+  tcase_add_test (tc, test_loss_burst);
   tcase_add_test (tc, test_arrival_differences);
   tcase_add_test (tc, test_breaker_gets_loss_event_rate);
   tcase_add_test (tc, test_breaker_loss_events_with_ccfb_in_rr_compound);
