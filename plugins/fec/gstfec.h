@@ -17,12 +17,16 @@ G_BEGIN_DECLS
  *   #GstFecEnc:k packets
  * @GST_FEC_ENC_SCHEME_XOR_2D: XOR rows of #GstFecEnc:n and interleaved
  *   columns over #GstFecEnc:depth rows
+ * @GST_FEC_ENC_SCHEME_AUTO: XOR or Reed-Solomon, and their strength, from
+ *   the channel the rtpcc-target event reports (loss, loss-burst, the FEC
+ *   share of the rate) within #GstFecEnc:max-block-time
  */
 typedef enum
 {
   GST_FEC_ENC_SCHEME_XOR = RTPCC_FEC_SCHEME_XOR,
   GST_FEC_ENC_SCHEME_RS = RTPCC_FEC_SCHEME_RS,
   GST_FEC_ENC_SCHEME_XOR_2D = RTPCC_FEC_SCHEME_XOR_2D,
+  GST_FEC_ENC_SCHEME_AUTO = 3,
 } GstFecEncScheme;
 
 #define GST_TYPE_FEC_ENC_SCHEME (gst_fec_enc_scheme_get_type ())

@@ -37,6 +37,7 @@
 #include "gstrtpcctimedtask.h"
 
 #include <rtpcc/ratewindow.h>
+#include <rtpcc/fec/strength.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_fec_enc_debug);
 #define GST_CAT_DEFAULT gst_fec_enc_debug
@@ -79,12 +80,15 @@ struct _GstFecEnc
   RtpccFecEncoderConfig cfg;
   gboolean enabled;
   gboolean follow_target;
+  gboolean auto_scheme;         /* scheme=auto: cfg holds its last choice */
+  gdouble predicted_residual;   /* auto: the choice's MDS bound, else -1 */
   guint ssrc_prop;              /* 0: a random one, chosen on start */
   RtpccFecEncoder *enc;
   GstSegment segment;
   RtpccTime last_now;
   GstRtpccClockCache clock_cache;       /* object lock */
   RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
+  RtpccRateWindow packet_window;        /* media packets, one "byte" each */
   guint64 target_events;
 
   /* closes a block at its time bound when no packet comes */
@@ -110,6 +114,9 @@ gst_fec_enc_scheme_get_type (void)
     {GST_FEC_ENC_SCHEME_RS, "Reed-Solomon, m parity per k packets", "rs"},
     {GST_FEC_ENC_SCHEME_XOR_2D, "2-D XOR: rows of n, columns over depth rows",
         "xor-2d"},
+    {GST_FEC_ENC_SCHEME_AUTO, "XOR or Reed-Solomon and their strength from "
+          "the channel (rtpcc-target's loss, loss-burst and FEC rate)",
+        "auto"},
     {0, NULL, NULL},
   };
 
@@ -169,6 +176,7 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
    * than leave it to the timer */
   rtpcc_fec_encoder_close_early (self->enc, now);
   rtpcc_rate_window_push (&self->media_window, now, map.size);
+  rtpcc_rate_window_push (&self->packet_window, now, 1);
   gst_buffer_unmap (buf, &map);
   gst_fec_out_add (&out, buf);
   collect (self, &out, buf, now);
@@ -261,7 +269,46 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
-/* N from the controller's media / FEC rate split. */
+/* scheme=auto: the code with the least residual loss on the channel the
+ * target reports (fec/strength.h), within the FEC share of the rate and
+ * blocks that fill within max-block-time at the media packet rate of the
+ * last second. FALSE when no code fits. */
+static gboolean
+choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
+    RtpccFecEncoderConfig * cfg)
+{
+  RtpccFecChannel ch;
+  RtpccFecChoice c;
+
+  ch.loss = t->loss;
+  /* no loss seen yet: as independent loss would have it */
+  ch.burst = t->loss_burst >= 1 ? t->loss_burst : 1 / (1 - MIN (t->loss,
+          0.99));
+  ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
+      self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
+  ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time : RTPCC_TIME_NONE;
+  /* bytes: a parity packet is as long as the longest it protects, so the
+   * packet share this allows is never above the byte share */
+  ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
+  if (!rtpcc_fec_choose (&ch, &c))
+    return FALSE;
+  cfg->scheme = c.scheme;
+  if (c.scheme == RTPCC_FEC_SCHEME_XOR)
+    cfg->n = c.k;
+  else {
+    cfg->k = c.k;
+    cfg->m = c.m;
+  }
+  self->predicted_residual = c.residual;
+  GST_DEBUG_OBJECT (self, "channel: loss %.4f, burst %.2f, %.0f packets/s, "
+      "parity share %.3f -> %s k %u m %u, residual %.5f", ch.loss, ch.burst,
+      ch.packet_rate, ch.max_overhead, rtpcc_fec_scheme_name (c.scheme), c.k,
+      c.m, c.residual);
+  return TRUE;
+}
+
+/* N from the controller's media / FEC rate split; with scheme=auto the
+ * code from the channel. */
 static void
 apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
 {
@@ -271,8 +318,15 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
     return;
   self->target_events++;
   if (t->fec_interval > 0) {
+    /* a controller's own interval (FBRA): its FEC is its probe */
+    cfg.scheme = self->auto_scheme ? RTPCC_FEC_SCHEME_XOR : cfg.scheme;
     cfg.n = CLAMP (t->fec_interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
     self->enabled = TRUE;
+    self->predicted_residual = -1;
+  } else if (self->auto_scheme) {
+    self->predicted_residual = -1;
+    self->enabled = t->media_bitrate > 0 && t->fec_bitrate > 0
+        && choose_code (self, t, &cfg);
   } else {
     guint n = rtpcc_fec_interval_for_rates (t->media_bitrate, t->fec_bitrate);
 
@@ -323,6 +377,10 @@ make_stats (GstFecEnc * self)
       "media-bitrate", G_TYPE_UINT64,
       rtpcc_rate_window_bytes (&self->media_window, self->last_now) * 8,
       "n", G_TYPE_UINT, self->cfg.n,
+      "k", G_TYPE_UINT, self->cfg.k,
+      "m", G_TYPE_UINT, self->cfg.m,
+      "scheme", G_TYPE_STRING, rtpcc_fec_scheme_name (self->cfg.scheme),
+      "predicted-residual", G_TYPE_DOUBLE, self->predicted_residual,
       "ssrc", G_TYPE_UINT, self->cfg.ssrc,
       "enabled", G_TYPE_BOOLEAN, self->enabled,
       "target-events", G_TYPE_UINT64, self->target_events, NULL);
@@ -352,8 +410,13 @@ gst_fec_enc_set_property (GObject * object, guint prop_id,
   cfg = self->cfg;
   switch (prop_id) {
     case PROP_SCHEME:
-      cfg.scheme = (RtpccFecScheme) g_value_get_enum (value);
-      apply_cfg (self, &cfg);
+      /* auto keeps the code in use until the next target event */
+      self->auto_scheme = g_value_get_enum (value) == GST_FEC_ENC_SCHEME_AUTO;
+      if (!self->auto_scheme) {
+        cfg.scheme = (RtpccFecScheme) g_value_get_enum (value);
+        self->predicted_residual = -1;
+        apply_cfg (self, &cfg);
+      }
       break;
     case PROP_N:
       cfg.n = g_value_get_uint (value);
@@ -409,7 +472,8 @@ gst_fec_enc_get_property (GObject * object, guint prop_id, GValue * value,
   g_mutex_lock (&self->lock);
   switch (prop_id) {
     case PROP_SCHEME:
-      g_value_set_enum (value, self->cfg.scheme);
+      g_value_set_enum (value, self->auto_scheme ? GST_FEC_ENC_SCHEME_AUTO :
+          (gint) self->cfg.scheme);
       break;
     case PROP_N:
       g_value_set_uint (value, self->cfg.n);
@@ -487,6 +551,7 @@ gst_fec_enc_finalize (GObject * object)
   rtpcc_fec_encoder_free (self->enc);
   rtpcc_rate_window_clear (&self->fec_window);
   rtpcc_rate_window_clear (&self->media_window);
+  rtpcc_rate_window_clear (&self->packet_window);
   gst_rtpcc_timed_task_clear (&self->task);
   gst_rtpcc_clock_cache_clear (&self->clock_cache);
   g_mutex_clear (&self->lock);
@@ -513,9 +578,15 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    * GstFecEnc:scheme:
    *
    * The code: xor (one parity packet per #GstFecEnc:n media packets), rs
-   * (#GstFecEnc:m Reed-Solomon parity packets per #GstFecEnc:k) or xor-2d
+   * (#GstFecEnc:m Reed-Solomon parity packets per #GstFecEnc:k), xor-2d
    * (rows of #GstFecEnc:n and interleaved columns over #GstFecEnc:depth
-   * rows). Can be changed in any state; a change closes the open block.
+   * rows), or auto: with #GstFecEnc:follow-target, each rtpcc-target
+   * event chooses xor or rs and sets n or k and m, for the least residual
+   * loss on the channel it reports (loss, loss-burst) with no more parity
+   * than its fec-bitrate allows and blocks that fill within
+   * #GstFecEnc:max-block-time (see the stats' scheme, k, m and
+   * predicted-residual); until the first event the code set before is
+   * kept. Can be changed in any state; a change closes the open block.
    */
   g_object_class_install_property (gobject_class, PROP_SCHEME,
       g_param_spec_enum ("scheme", "Scheme", "FEC code",
@@ -607,7 +678,8 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    * GstFecEnc:follow-target:
    *
    * Follow the "rtpcc-target" upstream event: n = clamp (round
-   * (media-bitrate / fec-bitrate), 2, 14), FEC off while fec-bitrate is 0.
+   * (media-bitrate / fec-bitrate), 2, 14) (with #GstFecEnc:scheme auto,
+   * the code from the channel), FEC off while fec-bitrate is 0.
    * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_FOLLOW_TARGET,
@@ -620,7 +692,10 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    * An "application/x-fecenc-stats" structure: media-packets, media-bytes,
    * fec-packets, fec-bytes, blocks, blocks-closed-by-time, skipped,
    * target-events (guint64 counts); fec-bitrate and media-bitrate (guint64,
-   * bit/s actually sent over the last second); n and ssrc (guint, in use);
+   * bit/s actually sent over the last second); n, k, m and ssrc (guint, in
+   * use); scheme (string: xor, rs or xor-2d, in use); predicted-residual
+   * (gdouble: with scheme auto, the media loss the chosen code leaves on
+   * the reported channel if decoded in time, its MDS bound; -1 otherwise);
    * enabled (gboolean).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
@@ -652,10 +727,12 @@ gst_fec_enc_init (GstFecEnc * self)
   self->cfg.ssrc = random_ssrc ();
   self->enabled = DEFAULT_ENABLED;
   self->follow_target = DEFAULT_FOLLOW_TARGET;
+  self->predicted_residual = -1;
   self->enc = rtpcc_fec_encoder_new (&self->cfg, NULL);
   gst_segment_init (&self->segment, GST_FORMAT_UNDEFINED);
   rtpcc_rate_window_init (&self->fec_window, RATE_WINDOW);
   rtpcc_rate_window_init (&self->media_window, RATE_WINDOW);
+  rtpcc_rate_window_init (&self->packet_window, RATE_WINDOW);
 
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad, gst_fec_enc_chain);

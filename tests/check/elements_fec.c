@@ -8,6 +8,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/rtp/gstrtpbuffer.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/fec/strength.h>
+#include <math.h>
 #include <string.h>
 
 #define CAPS "application/x-rtp,media=video,encoding-name=VP8,clock-rate=90000,payload=96"
@@ -269,6 +271,132 @@ GST_START_TEST (test_follow_target)
   fail_unless (enabled);
   fail_unless (stat_u64 (enc->element, "fec-bitrate") > 0);
   g_ptr_array_unref (sent);
+  gst_harness_teardown (enc);
+}
+
+GST_END_TEST;
+
+static GstEvent *
+channel_event (guint64 media, guint64 fec, gdouble loss, gdouble burst)
+{
+  GstEvent *e = target_event (media, fec);
+
+  gst_structure_set (gst_event_writable_structure (e), "loss", G_TYPE_DOUBLE,
+      loss, "loss-burst", G_TYPE_DOUBLE, burst, NULL);
+  return e;
+}
+
+/* @n media packets at 100 packets/s from @seq0; returns the FEC count */
+static guint
+run_at_100 (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GstBuffer *b;
+  guint fec;
+
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *m = make_rtp (rng, (guint16) (seq0 + i), FALSE);
+
+    /* (the element's clock is the harness's test clock) */
+    GST_BUFFER_PTS (m) = (seq0 + i) * 10 * GST_MSECOND;
+    fail_unless (gst_harness_set_time (enc, GST_BUFFER_PTS (m)));
+    fail_unless_equals_int (gst_harness_push (enc, m), GST_FLOW_OK);
+    while ((b = gst_harness_try_pull (enc)) != NULL)
+      g_ptr_array_add (out, b);
+  }
+  fec = count_fec (out);
+  g_ptr_array_unref (out);
+  return fec;
+}
+
+static void
+check_code (GstHarness * enc, const gchar * scheme, guint k, guint m)
+{
+  GstStructure *s;
+  guint n = 0, kk = 0, mm = 0;
+
+  g_object_get (enc->element, "stats", &s, NULL);
+  fail_unless_equals_string (gst_structure_get_string (s, "scheme"), scheme);
+  fail_unless (gst_structure_get_uint (s, "n", &n));
+  fail_unless (gst_structure_get_uint (s, "k", &kk));
+  fail_unless (gst_structure_get_uint (s, "m", &mm));
+  if (g_str_equal (scheme, "xor")) {
+    fail_unless_equals_int (n, k);
+  } else {
+    fail_unless_equals_int (kk, k);
+    fail_unless_equals_int (mm, m);
+  }
+  gst_structure_free (s);
+}
+
+static gdouble
+stat_double (GstElement * e, const gchar * field)
+{
+  GstStructure *s;
+  gdouble v = 0;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (gst_structure_get_double (s, field, &v), "%s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* scheme=auto: the code from the channel each target event reports
+ * (fec/strength.h), within its FEC share and max-block-time at the media
+ * packet rate. */
+GST_START_TEST (test_auto_scheme)
+{
+  GstHarness *enc = harness_new ("fecenc scheme=auto max-block-time=100");
+  RtpccRng rng;
+  gint scheme;
+  gboolean enabled;
+  GstStructure *fbra;
+  GstEvent *e;
+
+  rtpcc_rng_init (&rng, 3);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  /* one second at 100 packets/s: blocks of 10 fill within 100 ms */
+  run_at_100 (enc, &rng, 100, 0);
+  /* 5 % independent loss, a fifth of the rate for FEC: RS (10, 2), which
+   * leaves half what one parity per 5 (the rate-split rule) would */
+  fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
+              200000, 0.05, 1 / 0.95)));
+  check_code (enc, "rs", 10, 2);
+  fail_unless (fabs (stat_double (enc->element, "predicted-residual") -
+          rtpcc_fec_residual_mds (10, 2, 0.05, 1 / 0.95)) < 1e-12);
+  g_object_get (enc->element, "scheme", &scheme, NULL);
+  fail_unless_equals_int (scheme, 3);   /* still auto */
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 100), 20);
+  /* in runs of 3 and with 400 ms to fill a block: the longest blocks */
+  g_object_set (enc->element, "max-block-time", 400, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
+              200000, 0.05, 3)));
+  check_code (enc, "rs", 40, 8);
+  /* no loss: the least parity, one per block */
+  g_object_set (enc->element, "max-block-time", 100, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
+              200000, 0, 0)));
+  check_code (enc, "xor", 10, 1);
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 200), 10);
+  /* a FEC share under one parity per block: off */
+  fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
+              50000, 0.05, 1)));
+  g_object_get (enc->element, "enabled", &enabled, NULL);
+  fail_if (enabled);
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 300), 0);
+  /* a controller's own interval (FBRA): XOR at that interval */
+  e = channel_event (1000000, 200000, 0.05, 3);
+  fbra = gst_event_writable_structure (e);
+  gst_structure_set (fbra, "fec-interval", G_TYPE_UINT, 7, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, e));
+  check_code (enc, "xor", 7, 1);
+  fail_unless (stat_double (enc->element, "predicted-residual") < 0);
+  /* a fixed scheme again: the events leave the code alone */
+  g_object_set (enc->element, "scheme", 1, "k", 10, "m", 2, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
+              200000, 0.05, 3)));
+  check_code (enc, "rs", 10, 2);
   gst_harness_teardown (enc);
 }
 
@@ -619,6 +747,7 @@ elements_fec_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_roundtrip);
   tcase_add_test (tc, test_follow_target);
+  tcase_add_test (tc, test_auto_scheme);
   tcase_add_test (tc, test_garbage_and_no_fec);
   tcase_add_test (tc, test_ulpfec_interop);
   tcase_add_test (tc, test_max_block_time);
