@@ -9,7 +9,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <rtpcc/rtpcc.h>
-#include "payload-tail.h"
+#include "encoder-loop-check.h"
 #include <math.h>
 #include <string.h>
 
@@ -402,15 +402,11 @@ GST_START_TEST (test_encoder_loop_closed)
 {
   GstElementFactory *f = gst_element_factory_find ("openh264enc");
   GstElement *pipe, *bwe, *enc;
-  GstStructure *st;
   GstMessage *msg;
   GstBus *bus;
   GstPad *pad;
   GError *err = NULL;
-  guint64 produced = 0;
   PayloadTail tail = { 12 * GST_SECOND, 0 };
-  gdouble factor = 0, rate;
-  guint bitrate = 0;
 
   /* openh264enc comes with ./run's packages (gstreamer1.0-plugins-bad) */
   fail_unless (f != NULL, "openh264enc is missing");
@@ -435,25 +431,13 @@ GST_START_TEST (test_encoder_loop_closed)
   fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "error");
   gst_message_unref (msg);
 
-  g_object_get (bwe, "stats", &st, NULL);
-  fail_unless (gst_structure_get_uint64 (st, "encoder-produced", &produced));
-  fail_unless (gst_structure_get_double (st, "encoder-correction", &factor));
-  gst_structure_free (st);
   enc = gst_bin_get_by_name (GST_BIN (pipe), "enc");
-  g_object_get (enc, "bitrate", &bitrate, NULL);
+  /* the src task pushes EOS, then applies a correction the last buffers
+   * made, in the same turn: let it finish that turn (bounded) */
+  for (guint i = 0; i < 500 && !encoder_holds_correction (bwe, enc); i++)
+    g_usleep (10 * 1000);
+  check_encoder_loop_closed (bwe, enc, &tail);
   gst_object_unref (enc);
-  rate = (gdouble) tail.bytes * 8.0 / 8.0;
-  GST_INFO ("openh264enc: %.0f bit/s over the last 8 s for a 1000000 "
-      "target (last window %" G_GUINT64_FORMAT "), correction %.3f, encoder "
-      "bitrate %u", rate, produced, factor, bitrate);
-  /* corrected, and the encoder holds the corrected value */
-  fail_unless (factor < 0.95, "correction %.3f", factor);
-  fail_unless (fabs ((gdouble) bitrate - 1e6 * factor) < 1e6 * 0.02,
-      "encoder at %u, correction %.3f", bitrate, factor);
-  fail_unless (produced > 0);
-  /* what it produces is the target, within the dead band and the
-   * encoder's own swing */
-  fail_unless (rate > 1e6 * 0.9 && rate < 1e6 * 1.1, "produced %.0f", rate);
 
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (bus);
