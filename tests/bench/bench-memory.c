@@ -126,8 +126,12 @@ main (int argc, char **argv)
       "without RTX %" G_GSIZE_FORMAT " B, rtx-time 1 s %" G_GSIZE_FORMAT
       " B, 4 s %" G_GSIZE_FORMAT " B", seconds, BENCH_PKT_RATE,
       BENCH_PKT_SIZE, none, one, four);
+  bench_note ("mem-rtx-history: held for the RTX history at rtx-time 4 s "
+      "vs at 1 s (proportional: 4)");
   bench_report ("mem-rtx-history", (gdouble) (four - none), "B",
       (gdouble) (one - none), NULL, BENCH_GOAL_NONE, 0, NULL);
+  bench_note ("mem-rtx-per-byte: held for the RTX history at rtx-time 4 s "
+      "vs the media bytes of 4 s");
   bench_report ("mem-rtx-per-byte", (gdouble) (four - none), "B", kept,
       "B", BENCH_GOAL_NONE, 0, NULL);
   return 0;
