@@ -197,6 +197,40 @@ GST_START_TEST (test_choice)
 
 GST_END_TEST;
 
+/* Whatever an application's event says (NaN, infinities, negative or
+ * out-of-range numbers): a valid code or none, never a crash. */
+GST_START_TEST (test_bad_channel)
+{
+  const gdouble bad[] = { NAN, INFINITY, -INFINITY, -1, 0, 0.5, 1, 2, 1e300 };
+  RtpccFecChannel c;
+  RtpccFecChoice o;
+
+  for (guint a = 0; a < G_N_ELEMENTS (bad); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (bad); b++)
+      for (guint d = 0; d < G_N_ELEMENTS (bad); d++) {
+        gdouble r;
+
+        c.loss = bad[a];
+        c.burst = bad[b];
+        c.packet_rate = 100;
+        c.budget = RTPCC_MSEC (400);
+        c.max_overhead = bad[d];
+        if (rtpcc_fec_choose (&c, &o)) {
+          fail_unless (o.k >= 2 && o.k <= 48 && o.m >= 1 && o.m <= 16);
+          fail_unless (o.residual >= 0 && o.residual <= 1, "%g", o.residual);
+        }
+        c.packet_rate = bad[d];
+        c.max_overhead = 0.2;
+        if (rtpcc_fec_choose (&c, &o))
+          fail_unless (o.k >= 2 && o.k <= 48 && o.m >= 1 && o.m <= 16);
+        r = rtpcc_fec_residual_mds (10, 2, bad[a], bad[b]);
+        fail_unless (r >= 0 && r <= 1, "loss %g burst %g: %g", bad[a],
+            bad[b], r);
+      }
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_fec_strength_suite (void)
 {
@@ -207,6 +241,7 @@ rtpcc_fec_strength_suite (void)
   tcase_add_test (tc, test_residual_exact);
   tcase_add_test (tc, test_residual_independent);
   tcase_add_test (tc, test_choice);
+  tcase_add_test (tc, test_bad_channel);
   return s;
 }
 

@@ -137,14 +137,20 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
   Tails tail;
   RtpccFecChoice best = { RTPCC_FEC_SCHEME_XOR, 0, 0, 0 };
   guint max_k = MAX_K, max_m;
+  gdouble share;
 
   g_return_val_if_fail (channel != NULL && out != NULL, FALSE);
-  if (channel->packet_rate > 0 && channel->budget != RTPCC_TIME_NONE) {
+  /* (numbers from an application's event: NaN and infinities included) */
+  share = channel->max_overhead;
+  if (!(share > 0))
+    return FALSE;
+  share = MIN (share, (gdouble) MAX_M);
+  if (channel->packet_rate > 0 && isfinite (channel->packet_rate)
+      && channel->budget != RTPCC_TIME_NONE) {
     gdouble fill = RTPCC_TIME_AS_SEC (channel->budget) * channel->packet_rate;
-    max_k = (guint) MIN ((gdouble) MAX_K, floor (fill + 1e-9));
+    max_k = fill >= MAX_K ? MAX_K : fill > 0 ? (guint) floor (fill + 1e-9) : 0;
   }
-  max_m = (guint) MIN ((gdouble) MAX_M,
-      floor (channel->max_overhead * max_k + 1e-9));
+  max_m = (guint) MIN ((gdouble) MAX_M, floor (share * max_k + 1e-9));
   if (max_k < 2 || max_m < 1)
     return FALSE;
 
@@ -156,8 +162,7 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
     media_step (&c, f, k);
     if (kk < 2)
       continue;
-    for (guint m = 1; m <= max_m && m <= channel->max_overhead * kk + 1e-9;
-        m++) {
+    for (guint m = 1; m <= max_m && m <= share * kk + 1e-9; m++) {
       gdouble res = c.pi_bad > 0 ? residual_of (f, kk, m, tail) : 0.0;
       gdouble a = MAX (res, RTPCC_FEC_NEGLIGIBLE);
       gdouble b = MAX (best.residual, RTPCC_FEC_NEGLIGIBLE);
