@@ -281,9 +281,7 @@ choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
   RtpccFecChoice c;
 
   ch.loss = t->loss;
-  /* no loss seen yet: as independent loss would have it */
-  ch.burst = t->loss_burst >= 1 ? t->loss_burst : 1 / (1 - MIN (t->loss,
-          0.99));
+  ch.burst = t->loss_burst;     /* 0 before any loss: taken as independent */
   ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
       self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
   ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time : RTPCC_TIME_NONE;

@@ -21,8 +21,9 @@ static void
 chain_fit (Chain * c, gdouble loss, gdouble burst)
 {
   loss = CLAMP (loss, 0.0, 0.999);
+  /* unknown (no loss seen yet, or nonsense): independent loss */
   if (!(burst >= 1.0))
-    burst = 1.0;
+    burst = 1.0 / (1.0 - (loss >= 0 ? loss : 0));
   c->r = 1.0 / burst;
   /* (a loss rate the burst cannot reach, over 1/2 at b = 1, saturates) */
   c->q = loss > 0 ? MIN (1.0, loss * c->r / (1.0 - loss)) : 0.0;

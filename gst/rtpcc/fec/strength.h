@@ -44,15 +44,16 @@ G_BEGIN_DECLS
 
 /* Residual media loss (fraction of media packets) of an MDS code with @k
  * media and @m parity packets per block on a Gilbert channel of loss rate
- * @loss in bursts of mean length @burst (>= 1; 1 = independent). @m 0:
- * no FEC (the channel's loss). */
+ * @loss in bursts of mean length @burst (< 1, unknown: independent loss).
+ * @m 0: no FEC (the channel's loss). */
 gdouble rtpcc_fec_residual_mds (guint k, guint m, gdouble loss,
     gdouble burst);
 
 typedef struct
 {
   gdouble loss;                 /* packet loss rate, [0, 1) */
-  gdouble burst;                /* mean loss burst, packets (< 1 is 1) */
+  gdouble burst;                /* mean loss burst, packets; < 1 (unknown):
+                                 * independent loss, 1 / (1 − loss) */
   gdouble packet_rate;          /* media packets per second */
   RtpccTime budget;             /* longest a block may take to fill */
   gdouble max_overhead;         /* parity packets per media packet allowed */
