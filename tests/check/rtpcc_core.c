@@ -39,6 +39,16 @@ GST_START_TEST (test_registry)
   fail_unless_equals_string (cc->target.state, "fixed");
   fail_unless (rtpcc_controller_can_send (cc, 0, 1200));
   fail_if (rtpcc_controller_set_param (cc, "x", "y"));
+  /* fec-share: that part of the fixed target is for FEC */
+  fail_unless (rtpcc_controller_set_param (cc, "fec-share", "0.25"));
+  fail_unless_equals_uint64 (cc->target.target_bitrate, 800000);
+  fail_unless_equals_uint64 (cc->target.fec_bitrate, 200000);
+  fail_unless_equals_uint64 (cc->target.media_bitrate, 600000);
+  fail_if (rtpcc_controller_set_param (cc, "fec-share", "0.7"));
+  fail_if (rtpcc_controller_set_param (cc, "fec-share", "-1"));
+  fail_unless_equals_uint64 (cc->target.fec_bitrate, 200000);
+  fail_unless (rtpcc_controller_set_param (cc, "fec-share", "0"));
+  fail_unless_equals_uint64 (cc->target.fec_bitrate, 0);
 
   /* update_target clamps, splits FEC, bumps the generation only on change */
   {
