@@ -152,6 +152,7 @@ add_report (RtpccFeedbackAdapter * a, const RtpccSentEntry * e)
       outcome_of (a, e->seq - 1) : RTPCC_OUTCOME_UNKNOWN,
       outcome_of (a, e->seq + 1));
   a->stats.loss_burst = rtpcc_loss_burst_mean (&a->bursts);
+  a->stats.loss_window = rtpcc_loss_burst_rate (&a->bursts);
 
   g_array_append_val (a->reports, r);
   if (r.received) {

@@ -84,8 +84,9 @@ typedef struct
   RtpccTime rtt;                /* latest sample, RTPCC_TIME_NONE if none */
   RtpccTime srtt;
   gdouble loss;                 /* media loss fraction, EWMA per feedback */
-  /* mean loss burst over every packet sent, lossburst.h (0: no loss) */
-  gdouble loss_burst;
+  /* over every packet on the wire, the last few thousand (lossburst.h):
+   * the loss rate, and the mean loss burst (0: no loss) */
+  gdouble loss_window, loss_burst;
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 reported_received, reported_lost, reported_discarded;

@@ -6,13 +6,14 @@
 void
 rtpcc_loss_burst_init (RtpccLossBurst * b)
 {
-  b->lost = b->runs = 0;
+  b->packets = b->lost = b->runs = 0;
 }
 
 void
 rtpcc_loss_burst_add (RtpccLossBurst * b, gboolean lost,
     RtpccOutcome before, RtpccOutcome after)
 {
+  b->packets = b->packets * RTPCC_LOSS_BURST_DECAY + 1;
   b->lost *= RTPCC_LOSS_BURST_DECAY;
   b->runs *= RTPCC_LOSS_BURST_DECAY;
   if (lost) {
@@ -22,6 +23,12 @@ rtpcc_loss_burst_add (RtpccLossBurst * b, gboolean lost,
   } else if (after == RTPCC_OUTCOME_LOST) {
     b->runs += 1;
   }
+}
+
+gdouble
+rtpcc_loss_burst_rate (const RtpccLossBurst * b)
+{
+  return b->packets > 0 ? b->lost / b->packets : 0;
 }
 
 gdouble

@@ -9,8 +9,10 @@
  * neighbours already known closes a pair, and a (received, lost) pair
  * starts a run. Every adjacent pair is counted once, by whichever of the
  * two is known last; a neighbour never known (given up) closes none.
- * Both counts decay by RTPCC_LOSS_BURST_DECAY per packet, so the figure
- * follows the last few thousand packets.
+ * The counts decay by RTPCC_LOSS_BURST_DECAY per packet, so the figure
+ * follows the last few thousand packets; the loss rate over the same
+ * packets goes with it (a channel description for FEC, steadier than a
+ * controller's per-report loss).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,7 +34,8 @@ typedef enum
 
 typedef struct
 {
-  gdouble lost;                 /* decayed count of lost packets */
+  gdouble packets;              /* decayed count of packets known */
+  gdouble lost;                 /* ... of lost ones */
   gdouble runs;                 /* ... of runs of them */
 } RtpccLossBurst;
 
@@ -46,6 +49,8 @@ void rtpcc_loss_burst_add (RtpccLossBurst * b, gboolean lost,
 
 /* The mean burst (>= 1), or 0 before any loss. */
 gdouble rtpcc_loss_burst_mean (const RtpccLossBurst * b);
+/* The loss rate over the same packets (0 before any). */
+gdouble rtpcc_loss_burst_rate (const RtpccLossBurst * b);
 
 G_END_DECLS
 

@@ -26,6 +26,7 @@
 #include <rtpcc/feedback/ccfb.h>
 #include <rtpcc/feedback/twcc.h>
 #include <rtpcc/feedback/rtpext.h>
+#include <math.h>
 #include <rtpcc/feedback/xr.h>
 #include <rtpcc/feedback/reportinterval.h>
 #include <rtpcc/feedback/nadu.h>
@@ -71,6 +72,10 @@ struct _RtpccSender
   RtpccTarget target;
   RtpccTargetCeiling ceiling;
   guint64 generation;
+  /* the channel as last published with it (loss, its bursts) */
+  gdouble channel_loss, channel_burst;
+  RtpccTime channel_at;
+  guint64 channel_generation;
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -175,6 +180,7 @@ sync_stats (RtpccSender * s)
   s->stats.srtt = fs->srtt;
   s->stats.loss = fs->loss;
   s->stats.loss_burst = fs->loss_burst;
+  s->stats.loss_window = fs->loss_window;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;
@@ -239,6 +245,31 @@ sink_discards (gpointer user_data, RtpccTime now,
       n);
 }
 
+/* The loss and its bursts, which the target events carry and FEC chooses
+ * its code by (fec/strength.h), moved enough to be told again even if the
+ * target did not (a fixed target never changes): by a fifth, and at least
+ * half a percentage point of loss or a quarter packet of burst; at most
+ * every RTPCC_SENDER_CHANNEL_INTERVAL. */
+static void
+check_channel (RtpccSender * s, RtpccTime now)
+{
+  const RtpccFeedbackAdapterStats *fs =
+      rtpcc_feedback_adapter_get_stats (s->feedback);
+
+  if (s->channel_at != RTPCC_TIME_NONE
+      && now - s->channel_at < RTPCC_SENDER_CHANNEL_INTERVAL)
+    return;
+  if (fabs (fs->loss_window - s->channel_loss) < MAX (0.005,
+          0.2 * s->channel_loss)
+      && fabs (fs->loss_burst - s->channel_burst) < MAX (0.25,
+          0.2 * s->channel_burst))
+    return;
+  s->channel_loss = fs->loss_window;
+  s->channel_burst = fs->loss_burst;
+  s->channel_at = now;
+  s->channel_generation++;
+}
+
 static void
 sink_feedback (gpointer user_data, RtpccTime now, const RtpccFeedback * fb)
 {
@@ -248,6 +279,7 @@ sink_feedback (gpointer user_data, RtpccTime now, const RtpccFeedback * fb)
     rtpcc_circuit_breaker_on_feedback (s->breaker, now);
   if (fb)
     rtpcc_controller_feedback (s->cc, now, fb);
+  check_channel (s, now);
 }
 
 static void
@@ -299,6 +331,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->next_rtcp = now;
   s->rrtr_at = RTPCC_TIME_NONE;
   s->first_sent = RTPCC_TIME_NONE;
+  s->channel_at = RTPCC_TIME_NONE;
   s->stats.report_interval_asked = RTPCC_TIME_NONE;
   s->stats.nadu_playout_delay = RTPCC_TIME_NONE;
   s->rate_window_start = now;
@@ -835,6 +868,12 @@ guint64
 rtpcc_sender_get_generation (const RtpccSender * s)
 {
   return s->generation;
+}
+
+guint64
+rtpcc_sender_get_channel_generation (const RtpccSender * s)
+{
+  return s->channel_generation;
 }
 
 const RtpccSenderStats *

@@ -107,6 +107,8 @@ typedef struct
                                  * feedback; FEC and probes excluded) */
   gdouble loss_burst;           /* mean loss burst, packets (lossburst.h;
                                  * 0: no loss seen) */
+  gdouble loss_window;          /* loss rate over the same packets, all
+                                 * on the wire */
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */
@@ -237,6 +239,12 @@ RtpccTime rtpcc_sender_next_timeout (RtpccSender * sender, RtpccTime now);
 const RtpccTarget *rtpcc_sender_get_target (const RtpccSender * sender);
 /* bumped whenever the published target changes */
 guint64 rtpcc_sender_get_generation (const RtpccSender * sender);
+/* bumped when the loss or its mean burst (stats loss_window, loss_burst) moved
+ * by a fifth, and at least 0.005 of loss or 0.25 packets of burst, since
+ * the last bump, at most every RTPCC_SENDER_CHANNEL_INTERVAL: worth
+ * publishing the target again for what it says of the channel */
+#define RTPCC_SENDER_CHANNEL_INTERVAL RTPCC_MSEC (500)
+guint64 rtpcc_sender_get_channel_generation (const RtpccSender * sender);
 const RtpccSenderStats *rtpcc_sender_get_stats (RtpccSender * sender,
     RtpccTime now);
 const gchar *rtpcc_sender_get_controller_name (const RtpccSender * sender);

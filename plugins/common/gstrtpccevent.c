@@ -24,6 +24,7 @@ gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
       (GstClockTime) st->srtt;
   info->loss = st->loss;
   info->loss_burst = st->loss_burst;
+  info->loss_window = st->loss_window;
   info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
   info->controller = rtpcc_sender_get_controller_name (sender);
   info->state = t->state;
@@ -43,6 +44,7 @@ gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
       "rtt", G_TYPE_UINT64, GST_CLOCK_TIME_IS_VALID (t->rtt) ? t->rtt : 0,
       "loss", G_TYPE_DOUBLE, t->loss,
       "loss-burst", G_TYPE_DOUBLE, t->loss_burst,
+      "loss-window", G_TYPE_DOUBLE, t->loss_window,
       "queue-delay", G_TYPE_UINT64, (guint64) t->queue_delay,
       "controller", G_TYPE_STRING, t->controller ? t->controller : "",
       "state", G_TYPE_STRING, t->state ? t->state : "",
@@ -104,6 +106,8 @@ gst_rtpcc_target_structure_parse (const GstStructure * s,
     t.loss = 0.0;
   if (!gst_structure_get_double (s, "loss-burst", &t.loss_burst))
     t.loss_burst = 0.0;
+  if (!gst_structure_get_double (s, "loss-window", &t.loss_window))
+    t.loss_window = t.loss;
   t.queue_delay = gst_structure_get_uint64 (s, "queue-delay", &v) ? v : 0;
   t.controller = gst_structure_get_string (s, "controller");
   t.state = gst_structure_get_string (s, "state");

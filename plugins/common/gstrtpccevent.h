@@ -61,6 +61,7 @@ typedef struct
   GstClockTime rtt;             /* smoothed RTT; NONE = none (0 on the wire) */
   gdouble loss;                 /* loss fraction 0..1 */
   gdouble loss_burst;           /* mean loss burst, packets (0: no loss) */
+  gdouble loss_window;          /* loss over the same packets */
   GstClockTime queue_delay;     /* estimated queuing delay */
   const gchar *controller;      /* e.g. "gcc" */
   const gchar *state;
@@ -87,6 +88,7 @@ gboolean gst_rtpcc_target_message_is (GstMessage * message);
  * media-bitrate. Missing fields (an application may send a short one):
  * fec-bitrate 0, pacing-rate = target, media-pacing-rate = media, rtt
  * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss, loss-burst and queue-delay 0,
+ * loss-window = loss,
  * strings NULL. */
 gboolean gst_rtpcc_target_structure_parse (const GstStructure * s,
     GstRtpccTargetInfo * t);

@@ -280,7 +280,9 @@ choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
   RtpccFecChannel ch;
   RtpccFecChoice c;
 
-  ch.loss = t->loss;
+  /* the loss over the same packets as the bursts: steadier than the
+   * controller's recent loss */
+  ch.loss = t->loss_window;
   ch.burst = t->loss_burst;     /* 0 before any loss: taken as independent */
   ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
       self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);

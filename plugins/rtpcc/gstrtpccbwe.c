@@ -241,6 +241,7 @@ handle_caps (GstRtpccBwe * self, GstEvent * event)
         self->sender = s;
         self->sender_ext_id = id;
         self->published_generation = G_MAXUINT64;
+        self->published_channel = G_MAXUINT64;
       }
       g_clear_error (&err);
     } else {
@@ -448,9 +449,12 @@ service (GstRtpccBwe * self, RtpccTime now, Round * r)
     g_queue_push_tail (&r->buffers, b);
   }
   st = rtpcc_sender_get_stats (s, now);
-  if (rtpcc_sender_get_generation (s) != self->published_generation) {
+  if ((rtpcc_sender_get_generation (s) != self->published_generation
+      || rtpcc_sender_get_channel_generation (s) !=
+      self->published_channel)) {
     GstRtpccTargetInfo info;
     self->published_generation = rtpcc_sender_get_generation (s);
+    self->published_channel = rtpcc_sender_get_channel_generation (s);
     gst_rtpcc_target_info_from_sender (s, now, &info);
     r->publish = gst_rtpcc_target_structure_new (&info);
     r->media_bps = info.media_bitrate;
@@ -823,6 +827,7 @@ gst_rtpcc_bwe_change_state (GstElement * element, GstStateChange transition)
     }
     self->sender_ext_id = id;
     self->published_generation = G_MAXUINT64;
+    self->published_channel = G_MAXUINT64;
     self->last_tripped = self->feedback_warned = FALSE;
     self->upstream_pending = self->eos_pending = FALSE;
     self->last_pts = self->last_dts = GST_CLOCK_TIME_NONE;

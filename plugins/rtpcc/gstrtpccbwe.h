@@ -38,6 +38,7 @@ struct _GstRtpccBwe
   GstFlowReturn srcresult;
   GstClockTime last_pts, last_dts;      /* for probes */
   guint64 published_generation;
+  guint64 published_channel;     /* rtpcc_sender_get_channel_generation */
   gboolean upstream_pending;    /* the last target event did not get up */
   gboolean last_tripped;
   gboolean feedback_warned;

@@ -547,7 +547,9 @@ task_needed (GstRtpccSink * self, RtpccTime now)
 {
   RtpccTime next;
 
-  if (rtpcc_sender_get_generation (self->sender) != self->published_generation
+  if ((rtpcc_sender_get_generation (self->sender) != self->published_generation
+      || rtpcc_sender_get_channel_generation (self->sender) !=
+      self->published_channel)
       || g_atomic_int_get (&self->upstream_pending)
       || rtpcc_sender_get_feedback_problem (self->sender, now) !=
       self->feedback_problem)
@@ -578,10 +580,13 @@ gst_rtpcc_sink_loop (gpointer user_data)
   }
   now = rtpcc_timebase_now (&self->timebase);
   send_due (self, now, NULL);
-  if (rtpcc_sender_get_generation (self->sender) != self->published_generation) {
+  if ((rtpcc_sender_get_generation (self->sender) != self->published_generation
+      || rtpcc_sender_get_channel_generation (self->sender) !=
+      self->published_channel)) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
     self->published_generation = rtpcc_sender_get_generation (self->sender);
+    self->published_channel = rtpcc_sender_get_channel_generation (self->sender);
     publish = target_structure (self, now);
     media_bps = t->media_bitrate;
     tripped = st->breaker_tripped;
@@ -851,6 +856,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   rtpcc_wakeup_drain (self->pollfd.fd);
   self->flushing = FALSE;
   self->published_generation = G_MAXUINT64;
+  self->published_channel = G_MAXUINT64;
   self->last_tripped = FALSE;
   self->feedback_problem = NULL;
   g_atomic_int_set (&self->behind_mprtp, FALSE);

@@ -80,6 +80,7 @@ struct _GstRtpccSink
   GRecMutex task_lock;
   gboolean flushing;
   guint64 published_generation;
+  guint64 published_channel;     /* rtpcc_sender_get_channel_generation */
   guint64 invalid_rtp;          /* buffers that could not be mapped */
   guint64 wrong_source;
   guint32 kernel_drops;         /* SO_RXQ_OVFL: datagrams the kernel dropped */

@@ -134,6 +134,7 @@ GST_START_TEST (test_target_roundtrip)
   in.rtt = 40 * GST_MSECOND;
   in.loss = 0.02;
   in.loss_burst = 2.5;
+  in.loss_window = 0.03;
   in.queue_delay = 5 * GST_MSECOND;
   in.controller = "gcc";
   in.state = "increase";
@@ -151,6 +152,7 @@ GST_START_TEST (test_target_roundtrip)
   fail_unless_equals_uint64 (out.rtt, 40 * GST_MSECOND);
   fail_unless (out.loss == 0.02);
   fail_unless (out.loss_burst == 2.5);
+  fail_unless (out.loss_window == 0.03);
   fail_unless_equals_uint64 (out.queue_delay, 5 * GST_MSECOND);
   fail_unless_equals_string (out.controller, "gcc");
   fail_unless_equals_string (out.state, "increase");

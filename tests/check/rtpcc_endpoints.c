@@ -895,6 +895,13 @@ GST_START_TEST (test_loss_burst)
     fail_unless_equals_uint64 (st->reported_lost, 30 * run);
     fail_unless (fabs (st->loss_burst - run) < 0.02 * run,
         "runs of %u: mean burst %.3f", run, st->loss_burst);
+    /* and the loss over the same packets */
+    fail_unless (fabs (st->loss_window - run / 20.0) < 0.1 * run / 20.0,
+        "runs of %u: loss %.4f", run, st->loss_window);
+    /* worth publishing again once the channel showed: at least once, at
+     * most every 500 ms of the 7 s */
+    fail_unless (rtpcc_sender_get_channel_generation (l->s) >= 1);
+    fail_unless (rtpcc_sender_get_channel_generation (l->s) <= 14);
     loop_free (l);
   }
 }
