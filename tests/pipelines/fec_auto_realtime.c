@@ -1,0 +1,157 @@
+/* Real-time pipeline test of FEC that follows the channel, on 127.0.0.1:
+ *
+ *   videotestsrc ! x264enc ! rtph264pay ! fecenc scheme=auto !
+ *       rtpccsink controller=fixed controller-params=fec-share=0.25 ──▶ A
+ *   relay:  udpsrc(A) ! linkemu (Gilbert-Elliott loss, bursts of 3) !
+ *           udpsink(B) ──▶ rtpccsrc ! fecdec deadline=300 ! fakesink
+ *           (and the feedback back, without loss)
+ *
+ * The sender measures the loss and its mean burst from the receiver's
+ * per-packet feedback, publishes both in its rtpcc-target events (again
+ * whenever they move, as the fixed target never does), and
+ * fecenc takes the code from them (fec/strength.h): Reed-Solomon within a
+ * third of the media rate and max-block-time; fecdec rebuilds packets.
+ * Tolerant by design (2-core loaded machines): a few seconds, wide bounds,
+ * the numbers printed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+
+#include "rt-util.h"
+
+#define RUN_S 8.0
+#define LOSS 0.05
+#define BURST 3.0
+
+GST_START_TEST (test_fec_follows_bursts)
+{
+  GstElement *rx, *tx, *relay, *src, *sink, *fe, *fd, *fwd;
+  GSocket *sock_a, *sock_b;
+  guint16 port_a, port_b;
+  gint rx_port = 0, tx_port = 0;
+  RtDecoded dec = { 0, };
+  GstStructure *st;
+  gdouble loss = 0, burst = 0, predicted = -1;
+  guint k = 0, m = 0;
+  const gchar *scheme;
+  gchar *desc, *scheme_copy;
+  guint64 recovered, unrecoverable, link_in, link_lost;
+  gint64 start;
+
+  g_mutex_init (&dec.lock);
+  sock_a = rt_udp_socket_new (&port_a);
+  sock_b = rt_udp_socket_new (&port_b);
+
+  rx = rt_parse ("rtpccsrc name=rx address=127.0.0.1 port=0 "
+      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
+      "encoding-name=(string)H264,payload=(int)96\" ! fecdec name=fd "
+      "deadline=300 ! "
+      "fakesink sync=false", TRUE);
+  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
+  fd = gst_bin_get_by_name (GST_BIN (rx), "fd");
+  g_object_get (src, "bound-port", &rx_port, NULL);
+  fail_unless (rx_port > 0);
+
+  desc = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
+      "horizontal-speed=4 ! video/x-raw,width=640,height=360,framerate=30/1 "
+      "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 "
+      "bitrate=750 ! rtph264pay pt=96 mtu=1200 ! fecenc name=fe scheme=auto "
+      "max-block-time=200 ! rtpccsink name=sink controller=fixed "
+      "start-bitrate=1000000 controller-params=fec-share=0.25 "
+      "host=127.0.0.1 port=%u", port_a);
+  tx = rt_parse (desc, TRUE);
+  g_free (desc);
+  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
+  fe = gst_bin_get_by_name (GST_BIN (tx), "fe");
+  g_object_get (sink, "bound-port", &tx_port, NULL);
+  fail_unless (tx_port > 0);
+
+  /* capacity to spare; loss only forward, in bursts of BURST on average */
+  relay = rt_relay_new ("", 5000, 5000, 1000, rx_port, tx_port, sock_a,
+      sock_b, TRUE);
+  fwd = gst_bin_get_by_name (GST_BIN (relay), "fwd");
+  gst_util_set_object_arg (G_OBJECT (fwd), "loss-model", "gilbert-elliott");
+  g_object_set (fwd, "ge-r", 1.0 / BURST, "ge-p", LOSS / BURST / (1 - LOSS),
+      "ge-k", 1.0, "ge-h", 0.0, "seed", 7, NULL);
+  start = rt_run_start (relay, tx, &dec);
+  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
+    g_usleep (250 * 1000);
+    rt_check_no_error (tx, "sender");
+    rt_check_no_error (rx, "receiver");
+    rt_check_no_error (relay, "relay");
+  }
+
+  g_object_get (sink, "stats", &st, NULL);
+  fail_unless (gst_structure_get_double (st, "loss-window", &loss));
+  fail_unless (gst_structure_get_double (st, "loss-burst", &burst));
+  gst_structure_free (st);
+  g_object_get (fe, "stats", &st, NULL);
+  scheme = gst_structure_get_string (st, "scheme");
+  scheme_copy = g_strdup (scheme ? scheme : "");
+  fail_unless (gst_structure_get_uint (st, "k", &k));
+  fail_unless (gst_structure_get_uint (st, "m", &m));
+  fail_unless (gst_structure_get_double (st, "predicted-residual",
+          &predicted));
+  gst_structure_free (st);
+  recovered = rt_stat_u64 (fd, "recovered");
+  unrecoverable = rt_stat_u64 (fd, "unrecoverable");
+  link_in = rt_stat_u64 (fwd, "packets-in");
+  link_lost = rt_stat_u64 (fwd, "loss-drops");
+  g_print ("link: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " lost; "
+      "sender: loss %.4f, mean burst %.2f; fecenc: %s k %u m %u, "
+      "predicted residual %.4f; fecdec: %" G_GUINT64_FORMAT " rebuilt, %"
+      G_GUINT64_FORMAT " unrecoverable\n", link_lost, link_in, loss, burst,
+      scheme_copy, k, m, predicted, recovered, unrecoverable);
+
+  /* the link's loss and bursts, as the feedback shows them */
+  fail_unless (link_lost > 0);
+  fail_unless (loss > 0.5 * link_lost / link_in && loss < 2.0 * link_lost /
+      link_in, "loss %.4f", loss);
+  fail_unless (burst > BURST / 2 && burst < BURST * 2, "burst %.2f", burst);
+  /* a code chosen from them: RS (more than one parity per block), with a
+   * third of the media rate for parity at most */
+  fail_unless_equals_string (scheme_copy, "rs");
+  fail_unless (m >= 2 && m * 3 <= k + 1, "k %u m %u", k, m);
+  fail_unless (predicted >= 0 && predicted < (gdouble) link_lost / link_in,
+      "predicted %.4f", predicted);
+  fail_unless (recovered > 0);
+
+  rt_stop (tx, relay, rx);
+  g_free (scheme_copy);
+  gst_object_unref (fwd);
+  gst_object_unref (fe);
+  gst_object_unref (sink);
+  gst_object_unref (fd);
+  gst_object_unref (src);
+  gst_object_unref (relay);
+  gst_object_unref (tx);
+  gst_object_unref (rx);
+  g_object_unref (sock_a);
+  g_object_unref (sock_b);
+  g_mutex_clear (&dec.lock);
+}
+
+GST_END_TEST;
+
+static Suite *
+fec_auto_realtime_suite (void)
+{
+  Suite *s = suite_create ("fec_auto_realtime");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 60);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_fec_follows_bursts);
+  return s;
+}
+
+GST_CHECK_MAIN (fec_auto_realtime);
