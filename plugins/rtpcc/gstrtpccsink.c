@@ -537,6 +537,18 @@ send_due (GstRtpccSink * self, RtpccTime now, const HeldMap * held)
   }
 }
 
+/* The channel (loss, its bursts) moved since the target was last
+ * published: worth publishing again for FEC upstream. Not behind
+ * mprtpsched, which takes each path's target for that path's rate and
+ * publishes the call's own. With self->lock. */
+static gboolean
+channel_moved (GstRtpccSink * self)
+{
+  return !g_atomic_int_get (&self->behind_mprtp)
+      && rtpcc_sender_get_channel_generation (self->sender) !=
+      self->published_channel;
+}
+
 /* After render() sent what was due: does the task have to run before its
  * deadline? It does when the pacer holds a packet back to a time before
  * that deadline (or any other timer moved earlier), and for what only the
@@ -548,8 +560,7 @@ task_needed (GstRtpccSink * self, RtpccTime now)
   RtpccTime next;
 
   if ((rtpcc_sender_get_generation (self->sender) != self->published_generation
-      || rtpcc_sender_get_channel_generation (self->sender) !=
-      self->published_channel)
+      || channel_moved (self))
       || g_atomic_int_get (&self->upstream_pending)
       || rtpcc_sender_get_feedback_problem (self->sender, now) !=
       self->feedback_problem)
@@ -581,8 +592,7 @@ gst_rtpcc_sink_loop (gpointer user_data)
   now = rtpcc_timebase_now (&self->timebase);
   send_due (self, now, NULL);
   if ((rtpcc_sender_get_generation (self->sender) != self->published_generation
-      || rtpcc_sender_get_channel_generation (self->sender) !=
-      self->published_channel)) {
+      || channel_moved (self))) {
     const RtpccTarget *t = rtpcc_sender_get_target (self->sender);
     const RtpccSenderStats *st = rtpcc_sender_get_stats (self->sender, now);
     self->published_generation = rtpcc_sender_get_generation (self->sender);
