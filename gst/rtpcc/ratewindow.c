@@ -4,16 +4,13 @@
  */
 #include <rtpcc/ratewindow.h>
 
-typedef struct
-{
-  RtpccTime t;
-  guint bytes;
-} Sample;
+#include <string.h>
 
 void
 rtpcc_rate_window_init (RtpccRateWindow * w, RtpccTime window)
 {
-  w->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  w->samples = NULL;
+  w->len = w->cap = 0;
   w->window = window;
   rtpcc_rate_window_reset (w);
 }
@@ -21,13 +18,14 @@ rtpcc_rate_window_init (RtpccRateWindow * w, RtpccTime window)
 void
 rtpcc_rate_window_clear (RtpccRateWindow * w)
 {
-  g_clear_pointer (&w->samples, g_array_unref);
+  g_clear_pointer (&w->samples, g_free);
+  w->len = w->cap = 0;
 }
 
 void
 rtpcc_rate_window_reset (RtpccRateWindow * w)
 {
-  g_array_set_size (w->samples, 0);
+  w->len = 0;
   w->head = 0;
   w->bytes = 0;
   w->first_ever = w->newest = RTPCC_TIME_NONE;
@@ -36,8 +34,8 @@ rtpcc_rate_window_reset (RtpccRateWindow * w)
 static void
 prune (RtpccRateWindow * w, RtpccTime now)
 {
-  while (w->head < w->samples->len) {
-    Sample *s = &g_array_index (w->samples, Sample, w->head);
+  while (w->head < w->len) {
+    const RtpccRateSample *s = &w->samples[w->head];
 
     if (s->t > now - w->window)
       break;
@@ -45,8 +43,10 @@ prune (RtpccRateWindow * w, RtpccTime now)
     w->head++;
   }
   /* compact once the expired prefix is the larger part */
-  if (w->head > 256 && w->head * 2 > w->samples->len) {
-    g_array_remove_range (w->samples, 0, w->head);
+  if (w->head > 256 && w->head * 2 > w->len) {
+    memmove (w->samples, w->samples + w->head,
+        (w->len - w->head) * sizeof (RtpccRateSample));
+    w->len -= w->head;
     w->head = 0;
   }
 }
@@ -54,9 +54,13 @@ prune (RtpccRateWindow * w, RtpccTime now)
 void
 rtpcc_rate_window_push (RtpccRateWindow * w, RtpccTime t, guint bytes)
 {
-  Sample s = { t, bytes };
-
-  g_array_append_val (w->samples, s);
+  if (w->len == w->cap) {
+    w->cap = MAX (64, w->cap * 2);
+    w->samples = g_renew (RtpccRateSample, w->samples, w->cap);
+  }
+  w->samples[w->len].t = t;
+  w->samples[w->len].bytes = bytes;
+  w->len++;
   w->bytes += bytes;
   if (w->first_ever == RTPCC_TIME_NONE)
     w->first_ever = t;
@@ -86,8 +90,8 @@ rtpcc_rate_window_rate (RtpccRateWindow * w, RtpccTime end,
   span = end - w->first_ever;
   if (span >= w->window)
     return w->bytes * 8.0 / RTPCC_TIME_AS_SEC (w->window);
-  if (span < min_span || w->head >= w->samples->len)
+  if (span < min_span || w->head >= w->len)
     return -1;
-  return (w->bytes - g_array_index (w->samples, Sample, w->head).bytes) *
+  return (w->bytes - w->samples[w->head].bytes) *
       8.0 / RTPCC_TIME_AS_SEC (span);
 }

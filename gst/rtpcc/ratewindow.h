@@ -15,7 +15,16 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  GArray *samples;              /* (time, bytes), oldest first from head */
+  RtpccTime t;
+  guint bytes;
+} RtpccRateSample;
+
+typedef struct
+{
+  /* (time, bytes), oldest first from head; a plain buffer, not a GArray:
+   * a push is on every packet's path and must stay a few stores */
+  RtpccRateSample *samples;
+  guint len, cap;
   guint head;
   guint64 bytes;                /* in samples[head..] */
   RtpccTime first_ever, newest;

@@ -28,8 +28,8 @@ GST_START_TEST (test_steady_rate)
   /* memory stays bounded by about one window of samples after compaction */
   for (; i <= 3000; i++)
     rtpcc_rate_window_push (&w, (RtpccTime) i * MS (10), 1000);
-  fail_unless (w.samples->len <= 2 * 50 + 256 + 1, "%u samples held",
-      w.samples->len);
+  fail_unless (w.len <= 2 * 50 + 256 + 1, "%u samples held",
+      w.len);
   rtpcc_rate_window_clear (&w);
 }
 
