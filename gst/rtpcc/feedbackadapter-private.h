@@ -65,6 +65,9 @@ struct _RtpccFeedbackAdapter
 
   RtpccDeliveryRate *delivery;
   GArray *disputed;             /* RtpccSentEntry* a report contradicts */
+  /* RtpccSentEntry* of each metric of the CCFB being read (NULL: not
+   * ours), looked up once for both the check and the use */
+  GArray *found;
 
   RtpccFeedbackAdapterStats stats;
 };

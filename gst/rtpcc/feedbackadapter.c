@@ -64,6 +64,7 @@ rtpcc_feedback_adapter_new (RtpccSentHistory * history,
   a->stats.last_contradiction = RTPCC_TIME_NONE;
   a->delivery = rtpcc_delivery_rate_new ();
   a->disputed = g_array_new (FALSE, FALSE, sizeof (RtpccSentEntry *));
+  a->found = g_array_new (FALSE, FALSE, sizeof (RtpccSentEntry *));
   a->rtt_from = RTPCC_TIME_NONE;
   return a;
 }
@@ -81,6 +82,7 @@ rtpcc_feedback_adapter_free (RtpccFeedbackAdapter * a)
     g_array_unref (a->twcc_results);
   rtpcc_delivery_rate_free (a->delivery);
   g_array_unref (a->disputed);
+  g_array_unref (a->found);
   g_free (a);
 }
 
@@ -239,8 +241,8 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
   RtpccCcfb *fb = rtpcc_ccfb_parse (data, len, &err);
   RtpccTime report_remote, sample, offset;
   const RtpccTime res = RTPCC_NSEC_PER_SEC / 1024;
-  RtpccSentEntry *newest = NULL;
-  guint known_blocks = 0;
+  RtpccSentEntry *newest = NULL, **found;
+  guint known_blocks = 0, n_found;
   Verdict v;
 
   if (!fb) {
@@ -269,6 +271,12 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
     offset = now - report_remote;
 
   /* the whole report is checked before anything in it is used */
+  n_found = 0;
+  for (guint b = 0; b < fb->n_blocks; b++)
+    n_found += fb->blocks[b].num_reports;
+  g_array_set_size (a->found, n_found);
+  found = (RtpccSentEntry **) a->found->data;
+  n_found = 0;
   for (guint b = 0; b < fb->n_blocks; b++) {
     const RtpccCcfbBlock *blk = &fb->blocks[b];
     RtpccSentStream *st = rtpcc_sent_history_get_stream (a->history,
@@ -280,7 +288,8 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
       guint16 seq = (guint16) (blk->begin_seq + i);
       RtpccSentEntry *e = rtpcc_sent_history_find (a->history,
           blk->media_ssrc, seq);
-      RtpccTime ato = rtpcc_ccfb_ato_to_delta (m->ato);
+      RtpccTime ato;
+      found[n_found++] = e;
       if (!e) {
         /* received, yet never sent: beyond the newest seq sent */
         guint16 ahead = (guint16) (seq - st->highest_wire_seq);
@@ -291,6 +300,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
         }
         continue;
       }
+      ato = rtpcc_ccfb_ato_to_delta (m->ato);
       rtpcc_feedback_adapter_check_entry (a, e, m->received, ato == RTPCC_TIME_NONE
           || ato == RTPCC_TIME_INFINITE ? RTPCC_TIME_NONE :
           report_remote - ato + offset, res);
@@ -305,6 +315,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
   a->last_report_remote = report_remote;
 
   g_array_set_size (a->reports, 0);
+  n_found = 0;
   for (guint b = 0; b < fb->n_blocks; b++) {
     const RtpccCcfbBlock *blk = &fb->blocks[b];
     if (!rtpcc_sent_history_get_stream (a->history, blk->media_ssrc))
@@ -312,8 +323,7 @@ on_ccfb (RtpccFeedbackAdapter * a, RtpccTime now,
     known_blocks++;
     for (guint i = 0; i < blk->num_reports; i++) {
       const RtpccCcfbMetric *m = &blk->metrics[i];
-      RtpccSentEntry *e = rtpcc_sent_history_find (a->history,
-          blk->media_ssrc, (guint16) (blk->begin_seq + i));
+      RtpccSentEntry *e = found[n_found++];
       RtpccTime ato, arrival;
       if (!e)
         continue;
