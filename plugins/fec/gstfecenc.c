@@ -33,6 +33,7 @@
 
 #include "gstfec.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccmap.h"
 #include "gstrtpccnow.h"
 #include "gstrtpcctimedtask.h"
 
@@ -162,7 +163,7 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   GstMapInfo map;
   RtpccTime now;
 
-  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+  if (!gst_rtpcc_buffer_map_read (buf, &map)) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }

@@ -30,6 +30,7 @@
 #include "gstrtpccstringprop.h"
 #include "gstrtpccencoder.h"
 #include "gstrtpccevent.h"
+#include "gstrtpccmap.h"
 #include "gstrtpccsenderprops.h"
 
 #include <rtpcc/feedback/rtcp.h>
@@ -265,7 +266,7 @@ map_packet (GstBuffer * b, const HeldMap * held, GstMapInfo * tmp)
 {
   if (held && held->buffer == b)
     return &held->map;
-  return gst_buffer_map (b, tmp, GST_MAP_READ) ? tmp : NULL;
+  return gst_rtpcc_buffer_map_read (b, tmp) ? tmp : NULL;
 }
 
 static void
@@ -933,7 +934,7 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   HeldMap held;
   gboolean wake = FALSE;
 
-  if (!gst_buffer_map (buffer, &held.map, GST_MAP_READ)) {
+  if (!gst_rtpcc_buffer_map_read (buffer, &held.map)) {
     g_mutex_lock (&self->lock);
     self->invalid_rtp++;
     g_mutex_unlock (&self->lock);

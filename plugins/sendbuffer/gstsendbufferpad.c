@@ -9,6 +9,7 @@
 #include <rtpcc/feedback/rtpext.h>
 
 #include "gstsendbufferpad.h"
+#include "gstrtpccmap.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_send_buffer_debug);
 #define GST_CAT_DEFAULT gst_send_buffer_debug
@@ -128,7 +129,7 @@ gst_send_buffer_pad_describe (GstSendBufferPad * pad, GstBuffer * buf,
   memset (p, 0, sizeof (*p));
   /* the library's parser on a plain mapping: gst_rtp_buffer_map costs
    * several times as much per packet */
-  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+  if (!gst_rtpcc_buffer_map_read (buf, &map))
     return FALSE;
   if (!rtpcc_rtp_parse_layout (map.data, map.size, &rtp)) {
     gst_buffer_unmap (buf, &map);
