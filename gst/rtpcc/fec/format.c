@@ -311,10 +311,35 @@ rtpcc_fec_xor_into (guint8 * acc, const guint8 * src, gsize len)
     acc[i] ^= src[i];
 }
 
+/* One pass over the parity, 32 bytes of every row at a time, rather than
+ * n read-modify-write passes: this runs for every FEC packet sent. */
 void
 rtpcc_fec_xor (guint8 * parity, guint8 * const *data, guint n, gsize len)
 {
-  memset (parity, 0, len);
-  for (guint j = 0; j < n; j++)
-    rtpcc_fec_xor_into (parity, data[j], len);
+  gsize i = 0;
+
+  if (n == 0) {
+    memset (parity, 0, len);
+    return;
+  }
+  for (; i + 32 <= len; i += 32) {
+    guint64 a[4], b[4];
+
+    memcpy (a, data[0] + i, sizeof a);
+    for (guint j = 1; j < n; j++) {
+      memcpy (b, data[j] + i, sizeof b);
+      a[0] ^= b[0];
+      a[1] ^= b[1];
+      a[2] ^= b[2];
+      a[3] ^= b[3];
+    }
+    memcpy (parity + i, a, sizeof a);
+  }
+  for (; i < len; i++) {
+    guint8 x = 0;
+
+    for (guint j = 0; j < n; j++)
+      x ^= data[j][i];
+    parity[i] = x;
+  }
 }
