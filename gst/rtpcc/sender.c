@@ -687,17 +687,44 @@ take_rrtr (RtpccSender * s, RtpccTime now, const guint8 * data, gsize len)
   return got;
 }
 
+/* The RTCP packet types in a compound, a bit per type (pt − 192; a type
+ * outside 192..255 sets every bit): one pass tells which of the readers
+ * below, each of which walks the compound again, has anything to read.
+ * 0 if the compound is invalid (they would all refuse it). */
+static guint64
+rtcp_types (const guint8 * data, gsize len)
+{
+  RtpccRtcpIter it;
+  RtpccRtcpPacket pkt;
+  guint64 types = 0;
+
+  if (!rtpcc_rtcp_iter_init (&it, data, len))
+    return 0;
+  while (rtpcc_rtcp_iter_next (&it, &pkt))
+    types |= pkt.pt >= 192 ? G_GUINT64_CONSTANT (1) << (pkt.pt - 192) :
+        G_MAXUINT64;
+  return types;
+}
+
+static gboolean
+has_type (guint64 types, guint pt)
+{
+  return (types & (G_GUINT64_CONSTANT (1) << (pt - 192))) != 0;
+}
+
 gboolean
 rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     const guint8 * data, gsize len)
 {
   gboolean ours;
+  guint64 types;
 
   mark_outage (s, now);
   ours = rtpcc_feedback_adapter_receive (s->feedback, now, data, len);
-  if (receive_mprtcp (s, data, len))
+  types = rtcp_types (data, len);
+  if (has_type (types, RTPCC_MPRTCP_PT) && receive_mprtcp (s, data, len))
     ours = TRUE;
-  {
+  if (has_type (types, RTPCC_RTCP_APP)) {
     RtpccNaduBlock nadu;
     if (rtpcc_nadu_find (data, len, rtpcc_rate_cap_get_ssrc (s->ratecap),
             &nadu, &s->stats.nadu_rejected)) {
@@ -711,9 +738,11 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
   }
 
   /* answered at once, so the receiver has a round trip per report */
-  if (take_rrtr (s, now, data, len))
+  if (has_type (types, RTPCC_RTCP_XR) && take_rrtr (s, now, data, len))
     s->next_rtcp = MIN (s->next_rtcp, now);
-  if (rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
+  if ((has_type (types, RTPCC_RTCP_RTPFB) || has_type (types,
+              RTPCC_RTCP_PSFB))
+      && rtpcc_rate_cap_receive (s->ratecap, now, data, len)) {
     ours = TRUE;
     tell_limit (s, now);
     /* the TMMBN answers at once, with an SR (RFC 5104 §3.5.4.1) */
