@@ -300,6 +300,16 @@ GST_START_TEST (test_transition_table)
   fail_unless_equals_string (after.last_action, row->action);
   fail_unless_equals_string (cc->target.state,
       rtpcc_fbra_state_name (row->expect));
+  /* the FRCC counts: an episode begins on entering PROBE and ends,
+   * counted by where it went, on leaving it */
+  fail_unless_equals_uint64 (after.fec_episodes, before.fec_episodes +
+      (from != RTPCC_FBRA_PROBE && row->expect == RTPCC_FBRA_PROBE));
+  fail_unless_equals_uint64 (after.fec_raised, before.fec_raised +
+      (from == RTPCC_FBRA_PROBE && row->expect == RTPCC_FBRA_UP));
+  fail_unless_equals_uint64 (after.fec_kept, before.fec_kept +
+      (from == RTPCC_FBRA_PROBE && row->expect == RTPCC_FBRA_STAY));
+  fail_unless_equals_uint64 (after.fec_down, before.fec_down +
+      (from == RTPCC_FBRA_PROBE && row->expect == RTPCC_FBRA_DOWN));
 
   switch (row->rate) {
     case U_NONE:
@@ -938,6 +948,37 @@ GST_START_TEST (test_fec_interval_adapts)
 
 GST_END_TEST;
 
+/* FRCC over the ended episodes: a run through PROBE -> UP, and a probe the
+ * queue ends in DOWN */
+GST_START_TEST (test_frcc)
+{
+  RtpccController *cc = make_fbra (0);
+  RtpccFbraInfo i;
+
+  i = info_of (cc);
+  fail_unless (isnan (rtpcc_fbra_frcc (&i)));
+  prime (cc);
+  reach (cc, RTPCC_FBRA_STAY, RTPCC_FBRA_UP);
+  i = info_of (cc);
+  fail_unless (i.fec_raised >= 1);
+  fail_unless_equals_uint64 (i.fec_down, 0);
+  assert_close (rtpcc_fbra_frcc (&i), 1.0, 1e-12);
+  for (guint k = 0; k < 12 && info_of (cc).state != RTPCC_FBRA_PROBE; k++)
+    rep (cc, 0, 0, 0, 0, 100);
+  fail_unless_equals_int (info_of (cc).state, RTPCC_FBRA_PROBE);
+  rep (cc, 3, 2, 0, 0, 100);    /* recent losses in PROBE: DOWN */
+  i = info_of (cc);
+  fail_unless_equals_int (i.state, RTPCC_FBRA_DOWN);
+  fail_unless_equals_uint64 (i.fec_down, 1);
+  assert_close (rtpcc_fbra_frcc (&i), (gdouble) (i.fec_raised + i.fec_kept)
+      / (gdouble) (i.fec_raised + i.fec_kept + 1), 1e-12);
+  fail_unless (rtpcc_fbra_frcc (&i) < 1.0);
+  fail_unless_equals_uint64 (i.fec_episodes, i.fec_raised + i.fec_kept + 1);
+  rtpcc_controller_free (cc);
+}
+
+GST_END_TEST;
+
 /* parameters by name, validated, effective at the next report */
 GST_START_TEST (test_params)
 {
@@ -1454,6 +1495,7 @@ rtpcc_fbra_suite (void)
   tcase_add_test (tc, test_fec_excluded);
   tcase_add_test (tc, test_up_by_measured_fec);
   tcase_add_test (tc, test_fec_interval_adapts);
+  tcase_add_test (tc, test_frcc);
   tcase_add_test (tc, test_params);
   tcase_add_test (tc, test_xr_exact_bytes);
   tcase_add_test (tc, test_xr_round_trip);

@@ -97,6 +97,9 @@ typedef struct
   guint64 evaluations, reports, ignored, early, timeouts, undershoots,
       bounce_backs, ups, fec_packets, fec_bytes, losses_total, discards_total,
       outage_recalls;
+  /* FEC episodes (a PROBE entered until it is left) and how they ended:
+   * the paper's FRCC counts */
+  guint64 fec_episodes, fec_raised, fec_kept, fec_down;
   const gchar *last_action;
 } Fbra;
 
@@ -241,9 +244,23 @@ undershoot (Fbra * f, const RtpccFbraReport * r, gboolean disable_rc)
     f->rc_disabled = TRUE;
 }
 
+/* Every state change; it also counts the FEC episodes for the paper's
+ * FEC Rate-Control Correctness (FRCC): FEC is on from entering PROBE until
+ * PROBE is left, and it was used correctly when that was to UP (the FEC
+ * rate became media) or STAY (kept), wrongly when to DOWN. */
 static void
 go (Fbra * f, RtpccFbraState next)
 {
+  if (next == RTPCC_FBRA_PROBE && f->state != RTPCC_FBRA_PROBE)
+    f->fec_episodes++;
+  else if (f->state == RTPCC_FBRA_PROBE && next != RTPCC_FBRA_PROBE) {
+    if (next == RTPCC_FBRA_UP)
+      f->fec_raised++;
+    else if (next == RTPCC_FBRA_DOWN)
+      f->fec_down++;
+    else
+      f->fec_kept++;
+  }
   f->previous = f->state;
   f->state = next;
 }
@@ -963,6 +980,10 @@ rtpcc_fbra_get_info (RtpccController * cc, RtpccFbraInfo * info)
   info->outage_recalls = f->outage_recalls;
   info->outage_goodput = f->outage_goodput;
   info->ups = f->ups;
+  info->fec_episodes = f->fec_episodes;
+  info->fec_raised = f->fec_raised;
+  info->fec_kept = f->fec_kept;
+  info->fec_down = f->fec_down;
   info->fec_packets = f->fec_packets;
   info->fec_bytes = f->fec_bytes;
   info->losses = f->losses_total;
@@ -1004,3 +1025,13 @@ const RtpccControllerOps rtpcc_cc_fbra_ops = {
   .on_xr_delay = fbra_on_xr_delay,
   .report_interval = fbra_report_interval,
 };
+
+gdouble
+rtpcc_fbra_frcc (const RtpccFbraInfo * info)
+{
+  guint64 ended = info->fec_raised + info->fec_kept + info->fec_down;
+
+  if (ended == 0)
+    return NAN;
+  return (gdouble) (info->fec_raised + info->fec_kept) / (gdouble) ended;
+}

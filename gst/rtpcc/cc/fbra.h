@@ -146,11 +146,20 @@ typedef struct
   guint64 ignored;              /* reports skipped while deactivated */
   guint64 early, timeouts, undershoots, bounce_backs, ups;
   guint64 outage_recalls;       /* bounce-backs to the pre-outage goodput */
+  /* FEC episodes (PROBE entered) and how the ended ones left PROBE: to UP
+   * (the FEC rate became media), STAY (kept), DOWN (wrong). The paper's
+   * FEC Rate-Control Correctness is (raised + kept) / ended, see
+   * rtpcc_fbra_frcc(). */
+  guint64 fec_episodes, fec_raised, fec_kept, fec_down;
   guint64 fec_packets, fec_bytes;       /* FEC sent seen by the controller */
   guint64 losses, discards;     /* media packets, all reports so far */
   const gchar *last_action;     /* static string */
   RtpccFbraParams params;
 } RtpccFbraInfo;
+
+/* FRCC of @info (Nagy et al., Sec. 5.1): of the FEC episodes that ended,
+ * the share that did not end in DOWN; NaN before any ended. */
+gdouble rtpcc_fbra_frcc (const RtpccFbraInfo * info);
 
 /* FALSE (and @info untouched) if @cc is not an "fbra" controller. */
 gboolean rtpcc_fbra_get_info (RtpccController * cc, RtpccFbraInfo * info);
