@@ -79,6 +79,9 @@ struct _GstFecEnc
   /* protects everything below (properties and the encoder) */
   GMutex lock;
   RtpccFecEncoderConfig cfg;
+  /* the max-block-time property: a controller's own interval (FBRA) sets
+   * blocks by count alone (cfg.max_block_time 0) while it is in force */
+  RtpccTime max_block_time;
   gboolean enabled;
   gboolean follow_target;
   gboolean auto_scheme;         /* scheme=auto: cfg holds its last choice */
@@ -318,10 +321,15 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
   if (!self->follow_target)
     return;
   self->target_events++;
+  cfg.max_block_time = self->max_block_time;
   if (t->fec_interval > 0) {
-    /* a controller's own interval (FBRA): its FEC is its probe */
+    /* a controller's own interval (FBRA): its FEC is its probe, at the
+     * rate it asked for; a time bound would close blocks short of the
+     * interval at low packet rates and multiply that rate (one parity per
+     * ~3 packets at 25 packets/s with 100 ms) */
     cfg.scheme = self->auto_scheme ? RTPCC_FEC_SCHEME_XOR : cfg.scheme;
     cfg.n = CLAMP (t->fec_interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+    cfg.max_block_time = 0;
     self->enabled = TRUE;
     self->predicted_residual = -1;
   } else if (self->auto_scheme) {
@@ -437,6 +445,7 @@ gst_fec_enc_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_BLOCK_TIME:
       cfg.max_block_time = RTPCC_MSEC (g_value_get_uint (value));
+      self->max_block_time = cfg.max_block_time;
       apply_cfg (self, &cfg);
       break;
     case PROP_PT:
@@ -490,7 +499,7 @@ gst_fec_enc_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MAX_BLOCK_TIME:
       g_value_set_uint (value,
-          (guint) (self->cfg.max_block_time / RTPCC_NSEC_PER_MSEC));
+          (guint) (self->max_block_time / RTPCC_NSEC_PER_MSEC));
       break;
     case PROP_PT:
       g_value_set_uint (value, self->cfg.pt);
@@ -680,7 +689,11 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    *
    * Follow the "rtpcc-target" upstream event: n = clamp (round
    * (media-bitrate / fec-bitrate), 2, 14) (with #GstFecEnc:scheme auto,
-   * the code from the channel), FEC off while fec-bitrate is 0.
+   * the code from the channel), FEC off while fec-bitrate is 0. A
+   * controller that sets its own interval (FBRA's fec-interval) gets XOR
+   * at that interval with blocks closed by count alone: its FEC is its
+   * probe, and #GstFecEnc:max-block-time would raise its rate above the
+   * one it asked for at low packet rates.
    * Can be changed in any state.
    */
   g_object_class_install_property (gobject_class, PROP_FOLLOW_TARGET,
@@ -723,6 +736,7 @@ gst_fec_enc_init (GstFecEnc * self)
   self->cfg.m = DEFAULT_M;
   self->cfg.depth = DEFAULT_DEPTH;
   self->cfg.max_block_time = RTPCC_MSEC (DEFAULT_MAX_BLOCK_TIME);
+  self->max_block_time = self->cfg.max_block_time;
   self->cfg.pt = DEFAULT_PT;
   /* replaced on start unless the ssrc property is set */
   self->cfg.ssrc = random_ssrc ();

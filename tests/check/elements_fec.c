@@ -680,6 +680,64 @@ parity_ssrc (const gchar * desc, guint * prop, guint * stat)
       ((guint32) h[2] << 8) | h[3];
 }
 
+/* Media at 25 packets/s (40 ms apart) through fecenc on the test clock
+ * from @seq0: the parity packets that came out. */
+static guint
+run_at_25 (GstHarness * enc, GstTestClock * clock, RtpccRng * rng, guint n,
+    guint16 seq0)
+{
+  guint n_fec = 0;
+
+  for (guint i = 0; i < n; i++) {
+    GstBuffer *b;
+
+    gst_test_clock_set_time (clock, (seq0 + i) * 40 * GST_MSECOND);
+    gst_harness_push (enc, make_rtp (rng, (guint16) (seq0 + i), FALSE));
+    while ((b = gst_harness_try_pull (enc)) != NULL) {
+      n_fec += buf_pt (b) == 122;
+      gst_buffer_unref (b);
+    }
+  }
+  return n_fec;
+}
+
+/* A controller's own interval (FBRA's fec-interval): blocks by count, so
+ * the FEC rate is the one it asked for even where max-block-time would
+ * close blocks of three; the rates alone bring the time bound back. */
+GST_START_TEST (test_controller_interval_by_count)
+{
+  GstHarness *enc = harness_new ("fecenc max-block-time=100");
+  GstTestClock *clock;
+  RtpccRng rng;
+  GstEvent *e;
+  guint mbt;
+
+  gst_harness_use_testclock (enc);
+  clock = gst_harness_get_testclock (enc);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  rtpcc_rng_init (&rng, 6);
+  e = target_event (300000, 300000 / 14);
+  gst_structure_set (gst_event_writable_structure (e), "fec-interval",
+      G_TYPE_UINT, 14, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, e));
+  fail_unless_equals_int (run_at_25 (enc, clock, &rng, 140, 0), 10);
+  fail_unless_equals_uint64 (stat_u64 (enc->element, "blocks-closed-by-time"),
+      0);
+  /* the property keeps what the user set */
+  g_object_get (enc->element, "max-block-time", &mbt, NULL);
+  fail_unless_equals_int (mbt, 100);
+  /* the same split from the rates: N = 14 but at most 100 ms a block,
+   * three packets (0, 40, 80 ms) */
+  fail_unless (gst_harness_push_upstream_event (enc, target_event (300000,
+              300000 / 14)));
+  fail_unless (run_at_25 (enc, clock, &rng, 140, 140) >= 140 / 3 - 1);
+  fail_unless (stat_u64 (enc->element, "blocks-closed-by-time") > 0);
+  gst_object_unref (clock);
+  gst_harness_teardown (enc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_ssrc)
 {
   guint prop, stat;
@@ -751,6 +809,7 @@ elements_fec_suite (void)
   tcase_add_test (tc, test_garbage_and_no_fec);
   tcase_add_test (tc, test_ulpfec_interop);
   tcase_add_test (tc, test_max_block_time);
+  tcase_add_test (tc, test_controller_interval_by_count);
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_ssrc);
   return s;

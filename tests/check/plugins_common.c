@@ -9,6 +9,7 @@
 #include "gstrtpcctimedtask.h"
 #include "gstrtpccclock.h"
 #include "gstrtpccsenderprops.h"
+#include <rtpcc/cc/fbra.h>
 #include <gst/check/gsttestclock.h>
 
 /* The timed task's time is the element clock's running time; the
@@ -219,6 +220,56 @@ GST_START_TEST (test_target_short_and_bad)
   fail_if (gst_rtpcc_target_event_is (ev));
   fail_if (gst_rtpcc_target_event_parse (ev, &out));
   gst_event_unref (ev);
+}
+
+GST_END_TEST;
+
+/* A controller with an FEC interval of its own (FBRA) publishes it with
+ * its FEC rate, for fecenc to take; others publish none. */
+GST_START_TEST (test_target_fec_interval)
+{
+  RtpccSenderConfig cfg;
+  RtpccSender *s;
+  RtpccController *cc;
+  RtpccFbraInfo fi;
+  GstRtpccTargetInfo info;
+  RtpccTime now = 0;
+
+  rtpcc_sender_config_init (&cfg);
+  cfg.controller = "fbra";
+  s = rtpcc_sender_new (&cfg, now, NULL);
+  fail_unless (s != NULL);
+  cc = rtpcc_sender_get_controller (s);
+  gst_rtpcc_target_info_from_sender (s, now, &info);
+  fail_unless_equals_uint64 (info.fec_bitrate, 0);
+  fail_unless_equals_int (info.fec_interval, 0);
+  /* clean reports until it probes */
+  for (guint i = 0; i < 8; i++) {
+    RtpccFbraReport r = { 0, };
+    fail_unless (rtpcc_fbra_get_info (cc, &fi));
+    if (fi.state == RTPCC_FBRA_PROBE)
+      break;
+    r.received = 50;
+    r.send_rate = r.goodput = (gdouble) cc->target.media_bitrate;
+    r.owd = RTPCC_MSEC (50);
+    now += RTPCC_MSEC (500);
+    fail_unless (rtpcc_fbra_inject_report (cc, now, &r));
+  }
+  fail_unless (rtpcc_fbra_get_info (cc, &fi));
+  fail_unless_equals_int (fi.state, RTPCC_FBRA_PROBE);
+  rtpcc_sender_tick (s, now);
+  gst_rtpcc_target_info_from_sender (s, now, &info);
+  fail_unless (info.fec_bitrate > 0);
+  fail_unless (fi.fec_interval >= 2);
+  fail_unless_equals_int (info.fec_interval, fi.fec_interval);
+  rtpcc_sender_free (s);
+
+  cfg.controller = "fixed";
+  s = rtpcc_sender_new (&cfg, 0, NULL);
+  fail_unless (s != NULL);
+  gst_rtpcc_target_info_from_sender (s, 0, &info);
+  fail_unless_equals_int (info.fec_interval, 0);
+  rtpcc_sender_free (s);
 }
 
 GST_END_TEST;
@@ -1115,6 +1166,7 @@ plugins_common_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_target_roundtrip);
   tcase_add_test (tc, test_target_short_and_bad);
+  tcase_add_test (tc, test_target_fec_interval);
   tcase_add_test (tc, test_discard_event);
   tcase_add_test (tc, test_report_events);
   tcase_add_test (tc, test_fec_window_event);
