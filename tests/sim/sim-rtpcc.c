@@ -14,6 +14,7 @@
 #include "sim-rtpcc.h"
 
 #include <rtpcc/encoderrate.h>
+#include <rtpcc/cc/fbra.h>
 
 #include <math.h>
 #include <string.h>
@@ -303,6 +304,28 @@ sender_wakeup (Sim * sim, gpointer user_data)
   sender_service (s);
 }
 
+/* A parity packet (whole, sim-fec.h): queued like media after what it
+ * protects, no frame (as probes). */
+static void
+queue_parity (const guint8 * pkt, gsize len, gpointer user_data)
+{
+  SimRtpccSender *s = user_data;
+  Sim *sim = s->sim;
+  RtpccTime now = sim_now (sim);
+  SimPacket *p = sim_packet_new (sim);
+  SimRtpHeader *h;
+
+  p->flow = s->config.flow;
+  p->kind = SIM_PACKET_MEDIA;
+  p->seq = s->counters.fec_out++;
+  p->created = now;
+  p->frame = SIM_NO_FRAME;
+  p->size = (guint) len;
+  h = rtp_header_new (sim, now, pkt, len);
+  set_rtp_header (p, h);
+  rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len, p->size, p);
+}
+
 /* An RTX packet (header + OSN, the payload virtual): queued like media,
  * sized as its original + 2, no frame (as probes). */
 static void
@@ -346,6 +369,8 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
     RtpccRtpInfo info = { 0, };
     guint8 hdr[RTPCC_RTP_HEADER_MIN];
     SimRtpHeader *h;
+    guint64 index = p->seq, frame = p->frame;
+    gsize size;
 
     g_warn_if_fail (p->data == NULL);
     /* the packet as a payloader makes it: a 12-byte header, and a payload
@@ -361,8 +386,18 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
     h = rtp_header_new (sim, now, hdr, sizeof hdr);
     set_rtp_header (p, h);
     s->counters.media_in++;
-    rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len,
-        MAX (p->size, h->len), p);
+    size = MAX (p->size, h->len);
+    rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len, size, p);
+    if (s->config.fec) {
+      const RtpccTarget *t = rtpcc_sender_get_target (s->sender);
+      RtpccFbraInfo fi;
+      /* as rtpccsink publishes it: FBRA's own interval */
+      guint interval = t->fec_bitrate > 0
+          && rtpcc_fbra_get_info (rtpcc_sender_get_controller (s->sender),
+          &fi) ? fi.fec_interval : 0;
+      sim_fec_media_sent (s->config.fec, now, index, frame, hdr, sizeof hdr,
+          size, t->media_bitrate, t->fec_bitrate, interval, queue_parity, s);
+    }
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;
     const guint8 *d = g_bytes_get_data (p->data, &len);
@@ -433,6 +468,8 @@ sim_rtpcc_sender_new (Sim * sim, const SimRtpccSenderConfig * config,
   sc = s->config.sender;
   if (sc.rtcp_ssrc == 0)
     sc.rtcp_ssrc = s->config.ssrc;
+  if (config->fec)
+    sc.fec_pt = sim_fec_get_pt (config->fec);
   s->sender = rtpcc_sender_new (&sc, sim_now (sim), error);
   if (!s->sender) {
     g_free (s->controller);
@@ -726,9 +763,18 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
 
   if (p->kind == SIM_PACKET_MEDIA && p->data) {
     RtpccRtpInfo info;
+    gsize hl = 0;
     r->counters.media_in++;
-    if (sim_rtp_header_parse (p, &info, NULL)) {
+    if (sim_rtp_header_parse (p, &info, &hl)) {
       info.clock_rate = 90000;  /* from the session, as caps tell rtpccsrc */
+      if (r->config.fec && !info.padding_only) {
+        const SimRtpHeader *h = p->data;
+        if (info.pt == sim_fec_get_pt (r->config.fec))
+          sim_fec_parity_arrived (r->config.fec, now, h->data, h->len);
+        else if (p->frame != SIM_NO_FRAME)
+          sim_fec_media_arrived (r->config.fec, now, p->seq, &info, hl,
+              p->size);
+      }
       if (rtpcc_receiver_on_rtp (r->receiver, now, &info) && r->rtx) {
         const SimRtpHeader *h = p->data;
         guint8 out[256];
@@ -745,7 +791,8 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
           case RTPCC_RTX_RECEIVER_DROP:
             break;
         }
-      } else if (!info.padding_only) {
+      } else if (!info.padding_only && !(r->config.fec
+              && info.pt == sim_fec_get_pt (r->config.fec))) {
         r->counters.media_delivered++;
       }
     }
@@ -898,6 +945,7 @@ sim_rtpcc_flow_config_init (SimRtpccFlowConfig * config, guint flow,
       feedback == SIM_RTPCC_FEEDBACK_TWCC ? RTPCC_FEEDBACK_TWCC :
       RTPCC_FEEDBACK_CCFB;
 
+  memset (config, 0, sizeof (*config));
   config->flow = flow;
   sim_rtpcc_sender_config_init (&config->sender);
   config->sender.flow = flow;
@@ -979,6 +1027,7 @@ flow_free (SimRtpccFlow * f)
   sim_source_free (f->source);
   sim_rtpcc_sender_free (f->sender);
   sim_rtpcc_receiver_free (f->receiver);
+  sim_fec_free (f->fec);
   g_array_free (f->rtt, TRUE);
   g_free (f);
 }
@@ -995,6 +1044,12 @@ sim_rtpcc_net_add_flow (SimRtpccNet * net, const SimRtpccFlowConfig * config,
   f->flow = config->flow;
   f->rtt = g_array_new (FALSE, FALSE, sizeof (RttSample));
   sc.flow = rc.flow = fc.flow = config->flow;
+  if (config->fec) {
+    /* the media SSRC as the sender derives it */
+    f->fec = sim_fec_new (sc.ssrc ? sc.ssrc : 0x5eed0000u + config->flow,
+        0xfec00000u + config->flow, RTPCC_FEC_DEFAULT_PT);
+    sc.fec = rc.fec = f->fec;
+  }
   f->sender = sim_rtpcc_sender_new (net->sim, &sc,
       sim_tap_node (net->send_tap), error);
   if (!f->sender) {
@@ -1301,6 +1356,10 @@ sim_rtpcc_net_collect (SimRtpccNet * net, SimRtpccFlow * f, RtpccTime settle)
   res->breaker_drops = res->sender_stats.breaker_drops;
   res->breaker_tripped = res->sender_stats.breaker_tripped;
   res->events = sim_events_run (net->sim);
+  if (f->fec) {
+    res->has_fec = TRUE;
+    sim_fec_get_result (f->fec, &res->fec);
+  }
   return res;
 }
 
@@ -1520,6 +1579,7 @@ sim_rtpcc_run_scenario (const SimRtpccScenarioConfig * config, GError ** error)
 
   sim_rtpcc_flow_config_init (&fc, 0, config->controller, config->feedback,
       config->seed);
+  fc.fec = config->fec;
   fc.sender.sender.cc.min_bitrate = config->min_bitrate;
   fc.sender.sender.cc.max_bitrate = config->max_bitrate;
   fc.sender.sender.cc.start_bitrate = config->start_bitrate;

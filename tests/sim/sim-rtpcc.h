@@ -29,6 +29,7 @@
 #define __RTPCC_SIM_RTPCC_H__
 
 #include "sim.h"
+#include "sim-fec.h"
 
 #include <rtpcc/sender.h>
 #include <rtpcc/receiver.h>
@@ -89,6 +90,11 @@ typedef struct
    * a real pipeline; FALSE (default): the target reaches the source at
    * once. */
   gboolean encoder_hysteresis;
+  /* Real FEC (sim-fec.h) on the media, shared with the flow's receiver:
+   * parity packets at the split of the target the controller asks for,
+   * queued like media; NULL (default): none (a controller's FEC rate is
+   * then probed with padding, as rtpccsink does without fecenc). */
+  SimFec *fec;
 } SimRtpccSenderConfig;
 
 /* Flow 0, library sender defaults, ssrc 0 (derived), pt 96, seq 0, ts 0. */
@@ -109,6 +115,7 @@ typedef struct
   guint64 generations;          /* target generation changes seen */
   guint64 rtx_out;              /* RTX packets queued (rtx_pt) */
   guint64 rtx_refused;          /* RTX packets config.rtx_hook refused */
+  guint64 fec_out;              /* FEC packets queued (config.fec) */
 } SimRtpccSenderCounters;
 
 /* One entry per change of target or media bitrate. */
@@ -170,6 +177,9 @@ typedef struct
   gboolean repair;
   guint8 rtx_pt;
   RtpccRepairConfig repair_config;
+  /* the flow's FEC (its sender's config.fec): media and parity go to its
+   * decoder; NULL: none */
+  SimFec *fec;
 } SimRtpccReceiverConfig;
 
 void sim_rtpcc_receiver_config_init (SimRtpccReceiverConfig * config);
@@ -235,6 +245,9 @@ typedef struct
   SimRtpccSenderConfig sender;
   SimRtpccReceiverConfig receiver;
   SimFrameConfig frames;        /* target_bps is set by the controller */
+  /* real FEC at the controller's FEC rate (sim-fec.h: the flow makes the
+   * SimFec its sender and receiver share) instead of padding probes */
+  gboolean fec;
 } SimRtpccFlowConfig;
 
 /* A consistent flow: @controller with @feedback (AUTO resolved here), the
@@ -249,6 +262,7 @@ typedef struct
   SimSource *source;
   SimRtpccSender *sender;
   SimRtpccReceiver *receiver;
+  SimFec *fec;                  /* config.fec, else NULL */
   /*< private > */
   GArray *rtt;                  /* srtt samples at interval ends */
 } SimRtpccFlow;
@@ -355,6 +369,9 @@ typedef struct
   const gchar *breaker_first_reason;
   gdouble breaker_seconds;      /* time spent with the breaker's target */
   guint64 events;
+  /* the flow's FEC (config.fec): what became of the media */
+  gboolean has_fec;
+  SimFecResult fec;
 } SimRtpccResult;
 
 /* Series and metrics of @flow up to the net's current time; phases and
@@ -403,6 +420,7 @@ typedef struct
   FILE *metrics_log;            /* raw SimMetrics CSV, or NULL */
   gboolean remb;                /* the receiver sends REMB, FALSE */
   gboolean nadu;                /* the receiver runs C-NADU, FALSE */
+  gboolean fec;                 /* real FEC (SimRtpccFlowConfig.fec), FALSE */
 } SimRtpccScenarioConfig;
 
 /* §5.1: tfrc, 150 kbit/s min and start (R_min = R_init), max 3 Mbit/s (so

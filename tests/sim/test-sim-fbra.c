@@ -154,6 +154,11 @@ seed (void)
   return e ? g_ascii_strtoull (e, NULL, 10) : 1;
 }
 
+/* real FEC (sim-fec.h) instead of padding probes, and forward random loss
+ * (Bernoulli, 0: none) */
+static gboolean with_fec;
+static gdouble forward_loss;
+
 static SimRtpccNet *
 net_new (const gchar * schedule, RtpccCapacity ** cap)
 {
@@ -167,6 +172,7 @@ net_new (const gchar * schedule, RtpccCapacity ** cap)
   nc.forward.delay = RTPCC_MSEC (50);
   nc.forward.queue_limit_time = RTPCC_MSEC (300);
   nc.forward.seed = seed ();
+  nc.forward.loss.loss = forward_loss;
   nc.reverse.delay = RTPCC_MSEC (50);
   nc.reverse.seed = seed () + 1;
   return sim_rtpcc_net_new (&nc);
@@ -192,6 +198,7 @@ add_media (SimRtpccNet * net, const gchar * controller)
   fc.sender.sender.cc.start_bitrate = MIN_BPS;
   fc.sender.sender.circuit_breaker = TRUE;
   fc.sender.initial_seq = 65000;
+  fc.fec = with_fec;
   if (g_strcmp0 (controller, "fbra") == 0 && fbra_rtcp_interval () > 0) {
     fc.receiver.receiver.rtcp_interval = fbra_rtcp_interval ();
     fc.receiver.receiver.honour_interval_requests = FALSE;
@@ -391,6 +398,87 @@ test_rfc8867_51 (void)
     g_assert_true (isfinite (fb->res->changes[c].response_s));
 
   for (guint i = 0; i < 3; i++)
+    sim_rtpcc_result_free (o[i].res);
+}
+
+/* §5.1 with real FEC (sim-fec.h) in place of the padding probe, with 1 %
+ * random loss on the forward link so that there is something to rebuild,
+ * beside the same run probing with padding: FBRA's probe is then parity
+ * that the library's XOR encoder makes at the interval FBRA's FEC rate
+ * gives (as fecenc follow-target), and the library's decoder at the
+ * receiver rebuilds what it can. The paper's FEC figures (Nagy et al.,
+ * Sec. 5.1): the FEC rate, FRCC (FEC episodes that did not end in DOWN)
+ * and FFRE (frames rebuilt / frames that lost a protected packet and
+ * were not, plus those rebuilt). Measured in docs/fbra.md. */
+static void
+test_rfc8867_51_fec (void)
+{
+  Outcome o[2];
+  const Outcome *fec = &o[0], *pad = &o[1];
+  const SimFecResult *r;
+  gdouble secs;
+
+  forward_loss = 0.01;
+  with_fec = TRUE;
+  run_51 (&o[0], "fbra", 0);
+  with_fec = FALSE;
+  run_51 (&o[1], "fbra", 0);
+  forward_loss = 0;
+  print_51 (o, 2);
+  g_assert_true (fec->res->has_fec);
+  g_assert_false (pad->res->has_fec);
+  r = &fec->res->fec;
+  secs = 100.0;
+  tap_print ("  FEC: %" G_GUINT64_FORMAT " parity packets, %.1f kbit/s "
+      "(%.1f %% of the media bytes), %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " media packets covered; lost %" G_GUINT64_FORMAT
+      " (covered %" G_GUINT64_FORMAT "), rebuilt %" G_GUINT64_FORMAT
+      "; FFRE packets %.3f, frames %.3f (%" G_GUINT64_FORMAT " rebuilt, %"
+      G_GUINT64_FORMAT " lost though covered); FRCC %.3f (%"
+      G_GUINT64_FORMAT " episodes: %" G_GUINT64_FORMAT " up, %"
+      G_GUINT64_FORMAT " stay, %" G_GUINT64_FORMAT " down); padding %"
+      G_GUINT64_FORMAT " B with FEC, %" G_GUINT64_FORMAT " B without\n",
+      r->fec_packets, r->fec_bytes * 8.0 / 1000.0 / secs,
+      100.0 * r->fec_bytes / MAX (fec->stats.bytes_sent - r->fec_bytes, 1),
+      r->protected_packets, r->media_packets, r->lost, r->lost_protected,
+      r->recovered, r->ffre_packets, r->ffre_frames, r->frames_recovered,
+      r->frames_lost_protected, rtpcc_fbra_frcc (&fec->fbra),
+      fec->fbra.fec_episodes, fec->fbra.fec_raised, fec->fbra.fec_kept,
+      fec->fbra.fec_down, fec->stats.probe_bytes, pad->stats.probe_bytes);
+
+  /* parity flowed, every packet the encoder made was queued, and the
+   * controller saw it go out as its FEC (with the padding it still sends
+   * when no parity came in time: is_fec too) */
+  g_assert_cmpuint (r->fec_packets, >, 0);
+  g_assert_cmpuint (fec->res->sender.fec_out, ==, r->fec_packets);
+  g_assert_cmpuint (fec->fbra.fec_packets, >=, r->fec_packets * 9 / 10);
+  /* at FBRA's own interval, blocks by count: every parity covers N >= 2
+   * packets (a time bound would close blocks of one or two at low rates
+   * and multiply the FEC rate FBRA asked for) */
+  g_assert_cmpuint (r->protected_packets, >=, 2 * r->fec_packets);
+  /* parity replaces padding as the probe */
+  g_assert_cmpuint (fec->stats.probe_bytes, <, pad->stats.probe_bytes);
+  /* the decoder rebuilt covered losses, one per parity at most (XOR); a
+   * covered loss is rebuilt unless another packet of its block or its
+   * parity is lost, or the parity comes after the decoder's 100 ms: with
+   * 1 % random loss and N = 14, (0.99)^14 = 0.87 of them before the
+   * deadline and the queue's own drops */
+  g_assert_cmpuint (r->recovered, >, 0);
+  g_assert_cmpuint (r->recovered, <=, r->fec_packets);
+  g_assert_cmpfloat (r->ffre_packets, >, 0.5);
+  g_assert_cmpfloat (r->ffre_packets, <=, 1.0);
+  g_assert_cmpfloat (r->ffre_frames, >, 0.5);
+  /* FRCC over the episodes that ended (the last may still be open) */
+  g_assert_cmpuint (fec->fbra.fec_episodes, >, 10);
+  g_assert_cmpuint (fec->fbra.fec_raised + fec->fbra.fec_kept +
+      fec->fbra.fec_down + 1, >=, fec->fbra.fec_episodes);
+  g_assert_cmpfloat (rtpcc_fbra_frcc (&fec->fbra), >=, 0.0);
+  g_assert_cmpfloat (rtpcc_fbra_frcc (&fec->fbra), <=, 1.0);
+  /* the same call otherwise: within a tenth of the padding run's rate */
+  g_assert_cmpfloat (fabs (fec->res->total.recv_kbps -
+          pad->res->total.recv_kbps), <, 0.1 * pad->res->total.recv_kbps);
+
+  for (guint i = 0; i < 2; i++)
     sim_rtpcc_result_free (o[i].res);
 }
 
@@ -615,5 +703,6 @@ main (int argc, char **argv)
       test_rfc8867_51_deadline);
   g_test_add_func ("/sim/fbra/short-tcp", test_short_tcp);
   g_test_add_func ("/sim/fbra/rfc8867-5.1-rr-xr", test_rfc8867_51_rr_xr);
+  g_test_add_func ("/sim/fbra/rfc8867-5.1-fec", test_rfc8867_51_fec);
   return g_test_run ();
 }
