@@ -101,9 +101,11 @@ typedef struct
   gdouble util_after;           /* worst outage end: 5 s after it */
   gdouble swing_lo, swing_hi;   /* p5/p95 of 1 s send / reference */
   gdouble reach_s;              /* start to the reference; +inf: never */
+  /* FEC (EvalSummary: NaN without real FEC, frcc for fbra alone) */
+  gdouble fec_kbps, ffre, frcc;
 } EvalMatrixMetrics;
 
-#define EVAL_MATRIX_N_METRICS 14
+#define EVAL_MATRIX_N_METRICS 17
 /* Names in the order of the struct's fields. */
 extern const gchar *const eval_matrix_metric_names[EVAL_MATRIX_N_METRICS];
 

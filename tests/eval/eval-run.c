@@ -20,6 +20,7 @@
 #include "eval-metrics.h"
 #include "sim-codec.h"
 #include "sim-tcp.h"
+#include <rtpcc/cc/fbra.h>
 
 #include <errno.h>
 #include <math.h>
@@ -48,6 +49,7 @@ struct _Run
   /* media */
   SimRtpccSender *sender[EVAL_MAX_FLOWS];
   SimSource *source[EVAL_MAX_FLOWS];
+  SimFec *fec[EVAL_MAX_FLOWS];  /* the net's flows' (cfg.fec) */
   /* owned here (backward flows); forward ones belong to the net */
   SimRtpccSender *own_sender[EVAL_MAX_FLOWS];
   SimRtpccReceiver *own_receiver[EVAL_MAX_FLOWS];
@@ -210,6 +212,8 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
   fc->sender.sender.cc.max_bitrate = eval_case_max_bps (run->c);
   fc->sender.sender.circuit_breaker = TRUE;
   fc->sender.encoder_hysteresis = run->cfg.encoder_hysteresis;
+  /* (the net makes the forward flows' FEC; none on reverse ones) */
+  fc->fec = run->cfg.fec && !f->reverse;
   /* rrtcc is the sender half of a receiver-driven controller: its
    * receiver estimates and sends REMB (rtpccsrc remb=true, as the
    * real-time runner sets it) */
@@ -280,6 +284,7 @@ add_media (Run * run, guint i, GError ** error)
     }
     run->sender[i] = flow->sender;
     run->source[i] = flow->source;
+    run->fec[i] = flow->fec;
     if (f->extra_delay_ms > 0) {
       run->access[i][0] = access_link (f->extra_delay_ms,
           sim_rtpcc_receiver_node (flow->receiver));
@@ -564,6 +569,18 @@ collect (Run * run, EvalResult * res)
                 g_strcmp0 (tl[k - 1].state, "circuit-breaker")))
           fr->breaker_trips++;
       fr->stalls = sim_rtpcc_sender_get_counters (s)->stalls;
+      if (run->fec[i]) {
+        fr->has_fec = TRUE;
+        sim_fec_get_result (run->fec[i], &fr->fec);
+      }
+      {
+        RtpccFbraInfo fi;
+        if (rtpcc_fbra_get_info (rtpcc_sender_get_controller
+                (sim_rtpcc_sender_get_sender (s)), &fi)) {
+          fr->fec_ended = fi.fec_raised + fi.fec_kept + fi.fec_down;
+          fr->fec_good = fi.fec_raised + fi.fec_kept;
+        }
+      }
       if (sim_metrics_summarize (m, i, RTPCC_SEC (f->start_s +
                   EVAL_SETTLE_S), RTPCC_SEC (fr->stop_s), &sum)) {
         fr->pkt_qdelay_p95_ms = sum.qdelay_ms_p95;

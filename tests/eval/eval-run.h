@@ -35,6 +35,9 @@ typedef struct
   gboolean encoder_hysteresis;
   /* "key=value;..." for every media flow's controller, or NULL */
   const gchar *controller_params;
+  /* TRUE: real FEC (sim-fec.h) on every forward media flow, at the FEC
+   * rate its controller asks for, instead of padding probes */
+  gboolean fec;
 } EvalRunConfig;
 
 typedef struct
@@ -52,6 +55,12 @@ typedef struct
   /* counters */
   guint64 breaker_trips, stalls;
   guint tcp_transfers;
+  /* EvalRunConfig.fec: what became of the media (sim-fec.h) */
+  gboolean has_fec;
+  SimFecResult fec;
+  /* an fbra controller's FEC episodes: ended, and ended not in DOWN (the
+   * FBRA paper's FRCC counts; 0 for other controllers) */
+  guint64 fec_ended, fec_good;
 } EvalFlowResult;
 
 typedef struct
@@ -87,6 +96,9 @@ typedef struct
   gdouble media_share;          /* media / (media + TCP), NaN without TCP */
   gdouble tcp_kbps, media_kbps;
   guint64 breaker_trips, stalls;
+  /* FEC of the media flows over their active time (NaN without): parity
+   * kbit/s summed; FFRE and FRCC over all flows' frames and episodes */
+  gdouble fec_kbps, ffre, frcc;
 } EvalSummary;
 
 typedef struct

@@ -413,6 +413,33 @@ eval_score (EvalResult * r)
   }
   s->qdelay_mean_ms = nm ? s->qdelay_mean_ms / nm : NAN;
 
+  /* FEC: parity rate over each flow's active time; FFRE and FRCC pooled */
+  s->fec_kbps = s->ffre = s->frcc = NAN;
+  {
+    guint64 rec = 0, lost = 0, ended = 0, good = 0;
+    gboolean any = FALSE;
+    gdouble kbps = 0;
+    for (guint i = 0; i < r->n_flows; i++) {
+      const EvalFlowResult *f = &r->flows[i];
+      if (f->kind != EVAL_FLOW_MEDIA)
+        continue;
+      ended += f->fec_ended;
+      good += f->fec_good;
+      if (!f->has_fec || !(f->stop_s > f->start_s))
+        continue;
+      any = TRUE;
+      kbps += f->fec.fec_bytes * 8.0 / 1000.0 / (f->stop_s - f->start_s);
+      rec += f->fec.frames_recovered;
+      lost += f->fec.frames_lost_protected;
+    }
+    if (any) {
+      s->fec_kbps = kbps;
+      s->ffre = rec + lost > 0 ? (gdouble) rec / (gdouble) (rec + lost) : NAN;
+    }
+    if (ended > 0)
+      s->frcc = (gdouble) good / (gdouble) ended;
+  }
+
   /* share against TCP, forward direction, from the first media start +
    * settle to the end */
   s->media_share = s->tcp_kbps = s->media_kbps = NAN;
@@ -538,6 +565,9 @@ eval_result_write_json (const EvalResult * r, GString * out)
   jnum (out, "media_share", s->media_share, TRUE);
   jnum (out, "media_kbps", s->media_kbps, TRUE);
   jnum (out, "tcp_kbps", s->tcp_kbps, TRUE);
+  jnum (out, "fec_kbps", s->fec_kbps, TRUE);
+  jnum (out, "ffre", s->ffre, TRUE);
+  jnum (out, "frcc", s->frcc, TRUE);
   g_string_append_printf (out, "\"breaker_trips\": %" G_GUINT64_FORMAT
       ", \"stalls\": %" G_GUINT64_FORMAT "},\n", s->breaker_trips, s->stalls);
 

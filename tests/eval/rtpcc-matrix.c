@@ -88,6 +88,7 @@ typedef struct
   gboolean first_json;
   guint aims_total, aims_met;
   gboolean encoder_hysteresis;
+  gboolean fec;
   const gchar *controller_params;
 } Ctx;
 
@@ -108,7 +109,7 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
     GError *err = NULL;
     EvalCase *c;
     EvalRunConfig cfg = { controller, 0, FALSE, NULL,
-      ctx->encoder_hysteresis, ctx->controller_params
+      ctx->encoder_hysteresis, ctx->controller_params, ctx->fec
     };
     EvalResult *r;
 
@@ -282,7 +283,7 @@ main (int argc, char **argv)
   gchar *trace_dir = NULL, *params = NULL;
   gint seeds = 0;
   gint64 seed = 1;
-  gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE;
+  gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE, fec = FALSE;
   GOptionEntry entries[] = {
     {"matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix_path,
         "matrix file (the source tree's tests/eval/matrix.ini)", "FILE"},
@@ -310,6 +311,10 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "each codec follows its target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"fec", 0, 0, G_OPTION_ARG_NONE, &fec,
+        "real FEC on every media flow at its controller's FEC rate (the "
+          "library's encoder and decoder, as fecenc follow-target and "
+          "fecdec) instead of padding probes", NULL},
     {"controller-params", 0, 0, G_OPTION_ARG_STRING, &params,
         "\"key=value;...\" for every flow's controller (as rtpccsink's "
           "controller-params)", "PARAMS"},
@@ -412,6 +417,7 @@ main (int argc, char **argv)
   controllers = eval_controllers ();
   ctx.m = m;
   ctx.encoder_hysteresis = hysteresis;
+  ctx.fec = fec;
   ctx.controller_params = params;
   ctx.json = g_string_new (NULL);
   ctx.first_json = TRUE;
