@@ -186,14 +186,15 @@ test_short_tcp (void)
 }
 
 static void
-run (const EvalScenario * s, const gchar * ctl, guint64 seed,
-    EvalMatrixMetrics * mm)
+run_with (const EvalScenario * s, const gchar * ctl, guint64 seed,
+    gboolean fec, EvalMatrixMetrics * mm)
 {
   GError *err = NULL;
   EvalCase *c = eval_matrix_case (s, seed, NULL, &err);
   EvalRunConfig cfg = { ctl, seed, FALSE, NULL };
   EvalResult *r;
 
+  cfg.fec = fec;
   g_assert_no_error (err);
   r = eval_run (c, &cfg, &err);
   g_assert_no_error (err);
@@ -201,6 +202,43 @@ run (const EvalScenario * s, const gchar * ctl, guint64 seed,
   eval_matrix_metrics (r, mm);
   eval_result_free (r);
   eval_matrix_case_free (c);
+}
+
+static void
+run (const EvalScenario * s, const gchar * ctl, guint64 seed,
+    EvalMatrixMetrics * mm)
+{
+  run_with (s, ctl, seed, FALSE, mm);
+}
+
+/* --fec: real FEC at the controller's FEC rate and the FBRA paper's FEC
+ * figures; without it no FEC figure but fbra's FRCC (its padding probes
+ * are its FEC episodes too); none for a controller without FEC. */
+static void
+test_fec (void)
+{
+  EvalMatrix *m = load ();
+  const EvalScenario *s = eval_matrix_find (m, "loss-random");
+  guint64 t = eval_matrix_seed (m, EVAL_SET_TUNING, 0);
+  EvalMatrixMetrics with, without, gcc;
+
+  run_with (s, "fbra", t, TRUE, &with);
+  run_with (s, "fbra", t, FALSE, &without);
+  run_with (s, "gcc", t, TRUE, &gcc);
+  g_assert_cmpfloat (with.fec_kbps, >, 0.0);
+  g_assert_cmpfloat (with.fec_kbps, <, 0.5 * with.media_util * 1000);
+  g_assert_cmpfloat (with.frcc, >=, 0.0);
+  g_assert_cmpfloat (with.frcc, <=, 1.0);
+  /* 2 % random loss: covered packets are lost, some rebuilt */
+  g_assert_cmpfloat (with.ffre, >, 0.0);
+  g_assert_cmpfloat (with.ffre, <=, 1.0);
+  g_assert_true (isnan (without.fec_kbps));
+  g_assert_true (isnan (without.ffre));
+  g_assert_cmpfloat (without.frcc, >=, 0.0);
+  /* gcc asks for no FEC: nothing sent, no episodes */
+  g_assert_cmpfloat (gcc.fec_kbps, ==, 0.0);
+  g_assert_true (isnan (gcc.frcc));
+  eval_matrix_free (m);
 }
 
 static void
@@ -355,6 +393,7 @@ main (int argc, char **argv)
     g_test_add_func ("/eval/matrix/short-tcp", test_short_tcp);
     g_test_add_func ("/eval/matrix/refused", test_refused);
     g_test_add_func ("/eval/matrix/deterministic", test_deterministic);
+    g_test_add_func ("/eval/matrix/fec", test_fec);
     g_test_add_func ("/eval/matrix/trace-describe", test_trace_describe);
   }
   return g_test_run ();
