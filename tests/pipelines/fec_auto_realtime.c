@@ -25,73 +25,116 @@
 
 #include "rt-util.h"
 
+#include <string.h>
+
 #define RUN_S 8.0
 #define LOSS 0.05
 #define BURST 3.0
 
-GST_START_TEST (test_fec_follows_bursts)
+#define RX_CAPS "caps=\"application/x-rtp,media=(string)video," \
+  "clock-rate=(int)90000,encoding-name=(string)H264,payload=(int)96\""
+
+/* One call through a relay on 127.0.0.1: the receiver (rtpccsrc "rx"
+ * first), the sender (rtpccsink "sink", sending to the relay's port A),
+ * the relay between them with capacity to spare. */
+typedef struct
 {
-  GstElement *rx, *tx, *relay, *src, *sink, *fe, *fd, *fwd;
+  GstElement *rx, *tx, *relay, *src, *sink;
   GSocket *sock_a, *sock_b;
+  RtDecoded dec;
+} Call;
+
+/* @rx_chain after "rtpccsrc name=rx ... caps ! "; @tx a sender
+ * description ending in its rtpccsink, to which the relay's address is
+ * added. */
+static void
+call_start (Call * c, const gchar * rx_chain, const gchar * tx)
+{
   guint16 port_a, port_b;
   gint rx_port = 0, tx_port = 0;
-  RtDecoded dec = { 0, };
+  gchar *desc;
+
+  memset (c, 0, sizeof (*c));
+  g_mutex_init (&c->dec.lock);
+  c->sock_a = rt_udp_socket_new (&port_a);
+  c->sock_b = rt_udp_socket_new (&port_b);
+  desc = g_strdup_printf ("rtpccsrc name=rx address=127.0.0.1 port=0 "
+      RX_CAPS " ! %s", rx_chain);
+  c->rx = rt_parse (desc, TRUE);
+  g_free (desc);
+  fail_unless (gst_element_set_state (c->rx, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  c->src = gst_bin_get_by_name (GST_BIN (c->rx), "rx");
+  g_object_get (c->src, "bound-port", &rx_port, NULL);
+  fail_unless (rx_port > 0);
+
+  desc = g_strdup_printf ("%s host=127.0.0.1 port=%u", tx, port_a);
+  c->tx = rt_parse (desc, TRUE);
+  g_free (desc);
+  fail_unless_equals_int (gst_element_set_state (c->tx, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  c->sink = gst_bin_get_by_name (GST_BIN (c->tx), "sink");
+  g_object_get (c->sink, "bound-port", &tx_port, NULL);
+  fail_unless (tx_port > 0);
+  c->relay = rt_relay_new ("", 5000, 5000, 1000, rx_port, tx_port,
+      c->sock_a, c->sock_b, TRUE);
+}
+
+static void
+call_run (Call * c)
+{
+  gint64 start = rt_run_start (c->relay, c->tx, &c->dec);
+
+  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
+    g_usleep (250 * 1000);
+    rt_check_no_error (c->tx, "sender");
+    rt_check_no_error (c->rx, "receiver");
+    rt_check_no_error (c->relay, "relay");
+  }
+}
+
+static void
+call_stop (Call * c)
+{
+  rt_stop (c->tx, c->relay, c->rx);
+  gst_object_unref (c->sink);
+  gst_object_unref (c->src);
+  gst_object_unref (c->relay);
+  gst_object_unref (c->tx);
+  gst_object_unref (c->rx);
+  g_object_unref (c->sock_a);
+  g_object_unref (c->sock_b);
+  g_mutex_clear (&c->dec.lock);
+}
+
+GST_START_TEST (test_fec_follows_bursts)
+{
+  Call c;
+  GstElement *fe, *fd, *fwd;
   GstStructure *st;
   gdouble loss = 0, burst = 0, predicted = -1;
   guint k = 0, m = 0;
   const gchar *scheme;
-  gchar *desc, *scheme_copy;
+  gchar *scheme_copy;
   guint64 recovered, unrecoverable, link_in, link_lost;
-  gint64 start;
 
-  g_mutex_init (&dec.lock);
-  sock_a = rt_udp_socket_new (&port_a);
-  sock_b = rt_udp_socket_new (&port_b);
-
-  rx = rt_parse ("rtpccsrc name=rx address=127.0.0.1 port=0 "
-      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96\" ! fecdec name=fd "
-      "deadline=300 ! "
-      "fakesink sync=false", TRUE);
-  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
-  fd = gst_bin_get_by_name (GST_BIN (rx), "fd");
-  g_object_get (src, "bound-port", &rx_port, NULL);
-  fail_unless (rx_port > 0);
-
-  desc = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
+  call_start (&c, "fecdec name=fd deadline=300 ! fakesink sync=false",
+      "videotestsrc is-live=true pattern=smpte "
       "horizontal-speed=4 ! video/x-raw,width=640,height=360,framerate=30/1 "
       "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 "
       "bitrate=750 ! rtph264pay pt=96 mtu=1200 ! fecenc name=fe scheme=auto "
       "max-block-time=200 ! rtpccsink name=sink controller=fixed "
-      "start-bitrate=1000000 controller-params=fec-share=0.25 "
-      "host=127.0.0.1 port=%u", port_a);
-  tx = rt_parse (desc, TRUE);
-  g_free (desc);
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_READY),
-      GST_STATE_CHANGE_SUCCESS);
-  sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
-  fe = gst_bin_get_by_name (GST_BIN (tx), "fe");
-  g_object_get (sink, "bound-port", &tx_port, NULL);
-  fail_unless (tx_port > 0);
-
-  /* capacity to spare; loss only forward, in bursts of BURST on average */
-  relay = rt_relay_new ("", 5000, 5000, 1000, rx_port, tx_port, sock_a,
-      sock_b, TRUE);
-  fwd = gst_bin_get_by_name (GST_BIN (relay), "fwd");
+      "start-bitrate=1000000 controller-params=fec-share=0.25");
+  fd = gst_bin_get_by_name (GST_BIN (c.rx), "fd");
+  fe = gst_bin_get_by_name (GST_BIN (c.tx), "fe");
+  /* loss only forward, in bursts of BURST on average */
+  fwd = gst_bin_get_by_name (GST_BIN (c.relay), "fwd");
   gst_util_set_object_arg (G_OBJECT (fwd), "loss-model", "gilbert-elliott");
   g_object_set (fwd, "ge-r", 1.0 / BURST, "ge-p", LOSS / BURST / (1 - LOSS),
       "ge-k", 1.0, "ge-h", 0.0, "seed", 7, NULL);
-  start = rt_run_start (relay, tx, &dec);
-  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
-    g_usleep (250 * 1000);
-    rt_check_no_error (tx, "sender");
-    rt_check_no_error (rx, "receiver");
-    rt_check_no_error (relay, "relay");
-  }
+  call_run (&c);
 
-  g_object_get (sink, "stats", &st, NULL);
+  g_object_get (c.sink, "stats", &st, NULL);
   fail_unless (gst_structure_get_double (st, "loss-window", &loss));
   fail_unless (gst_structure_get_double (st, "loss-burst", &burst));
   gst_structure_free (st);
@@ -126,19 +169,11 @@ GST_START_TEST (test_fec_follows_bursts)
       "predicted %.4f", predicted);
   fail_unless (recovered > 0);
 
-  rt_stop (tx, relay, rx);
   g_free (scheme_copy);
   gst_object_unref (fwd);
   gst_object_unref (fe);
-  gst_object_unref (sink);
   gst_object_unref (fd);
-  gst_object_unref (src);
-  gst_object_unref (relay);
-  gst_object_unref (tx);
-  gst_object_unref (rx);
-  g_object_unref (sock_a);
-  g_object_unref (sock_b);
-  g_mutex_clear (&dec.lock);
+  call_stop (&c);
 }
 
 GST_END_TEST;
@@ -149,60 +184,25 @@ GST_END_TEST;
  * by time, so its parity stays at the rate FBRA asked for. */
 GST_START_TEST (test_fbra_probe_is_fec)
 {
-  GstElement *rx, *tx, *relay, *src, *sink, *fe;
-  GSocket *sock_a, *sock_b;
-  guint16 port_a, port_b;
-  gint rx_port = 0, tx_port = 0;
-  RtDecoded dec = { 0, };
+  Call c;
+  GstElement *fe;
   guint64 events, fec, media, by_time, probes;
   guint n = 0;
-  gchar *desc;
-  gint64 start;
 
-  g_mutex_init (&dec.lock);
-  sock_a = rt_udp_socket_new (&port_a);
-  sock_b = rt_udp_socket_new (&port_b);
-  rx = rt_parse ("rtpccsrc name=rx address=127.0.0.1 port=0 "
-      "caps=\"application/x-rtp,media=(string)video,clock-rate=(int)90000,"
-      "encoding-name=(string)H264,payload=(int)96\" ! fakesink sync=false",
-      TRUE);
-  fail_unless (gst_element_set_state (rx, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  src = gst_bin_get_by_name (GST_BIN (rx), "rx");
-  g_object_get (src, "bound-port", &rx_port, NULL);
-  fail_unless (rx_port > 0);
-
-  desc = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
-      "horizontal-speed=4 ! video/x-raw,width=480,height=270,framerate=30/1 "
-      "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 "
-      "bitrate=300 ! rtph264pay pt=96 mtu=1200 ! fecenc name=fe "
-      "follow-target=true ! rtpccsink name=sink controller=fbra "
-      "start-bitrate=250000 max-bitrate=300000 host=127.0.0.1 port=%u",
-      port_a);
-  tx = rt_parse (desc, TRUE);
-  g_free (desc);
-  fail_unless_equals_int (gst_element_set_state (tx, GST_STATE_READY),
-      GST_STATE_CHANGE_SUCCESS);
-  sink = gst_bin_get_by_name (GST_BIN (tx), "sink");
-  fe = gst_bin_get_by_name (GST_BIN (tx), "fe");
-  g_object_get (sink, "bound-port", &tx_port, NULL);
-  fail_unless (tx_port > 0);
-
-  relay = rt_relay_new ("", 5000, 5000, 1000, rx_port, tx_port, sock_a,
-      sock_b, TRUE);
-  start = rt_run_start (relay, tx, &dec);
-  while (g_get_monotonic_time () - start < RUN_S * G_USEC_PER_SEC) {
-    g_usleep (250 * 1000);
-    rt_check_no_error (tx, "sender");
-    rt_check_no_error (rx, "receiver");
-    rt_check_no_error (relay, "relay");
-  }
+  call_start (&c, "fakesink sync=false", "videotestsrc is-live=true "
+      "pattern=smpte horizontal-speed=4 ! video/x-raw,width=480,height=270,"
+      "framerate=30/1 ! x264enc tune=zerolatency speed-preset=ultrafast "
+      "key-int-max=60 bitrate=300 ! rtph264pay pt=96 mtu=1200 ! fecenc "
+      "name=fe follow-target=true ! rtpccsink name=sink controller=fbra "
+      "start-bitrate=250000 max-bitrate=300000");
+  fe = gst_bin_get_by_name (GST_BIN (c.tx), "fe");
+  call_run (&c);
 
   events = rt_stat_u64 (fe, "target-events");
   fec = rt_stat_u64 (fe, "fec-packets");
   media = rt_stat_u64 (fe, "media-packets");
   by_time = rt_stat_u64 (fe, "blocks-closed-by-time");
-  probes = rt_stat_u64 (sink, "probe-packets");
+  probes = rt_stat_u64 (c.sink, "probe-packets");
   g_object_get (fe, "n", &n, NULL);
   g_print ("fecenc: %" G_GUINT64_FORMAT " target events, %" G_GUINT64_FORMAT
       " parity for %" G_GUINT64_FORMAT " media packets, n %u, %"
@@ -219,16 +219,8 @@ GST_START_TEST (test_fbra_probe_is_fec)
   fail_unless (n >= 2 && n <= 14, "n %u", n);
   fail_unless_equals_uint64 (by_time, 0);
 
-  rt_stop (tx, relay, rx);
   gst_object_unref (fe);
-  gst_object_unref (sink);
-  gst_object_unref (src);
-  gst_object_unref (relay);
-  gst_object_unref (tx);
-  gst_object_unref (rx);
-  g_object_unref (sock_a);
-  g_object_unref (sock_b);
-  g_mutex_clear (&dec.lock);
+  call_stop (&c);
 }
 
 GST_END_TEST;
