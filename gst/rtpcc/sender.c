@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <rtpcc/sender.h>
+#include <rtpcc/cc/fbra.h>
 #include <rtpcc/circuitbreaker.h>
 #include <rtpcc/feedbackadapter.h>
 #include <rtpcc/senthistory.h>
@@ -964,4 +965,14 @@ rtpcc_sender_get_feedback_problem (const RtpccSender * s, RtpccTime now)
           "twcc-ext-id)";
   }
   return "no feedback of the configured kind";
+}
+
+guint
+rtpcc_sender_get_fec_interval (RtpccSender * s)
+{
+  RtpccFbraInfo fi;
+
+  if (s->target.fec_bitrate == 0 || !rtpcc_fbra_get_info (s->cc, &fi))
+    return 0;
+  return fi.fec_interval;
 }

@@ -245,6 +245,11 @@ guint64 rtpcc_sender_get_generation (const RtpccSender * sender);
  * publishing the target again for what it says of the channel */
 #define RTPCC_SENDER_CHANNEL_INTERVAL RTPCC_MSEC (500)
 guint64 rtpcc_sender_get_channel_generation (const RtpccSender * sender);
+/* The controller's own FEC interval while its target asks for FEC (FBRA's
+ * N: one parity per N media packets), 0 for a controller without one or
+ * while it asks for no FEC: the "fec-interval" an FEC encoder follows
+ * (rtpcc_fec_config_follow). */
+guint rtpcc_sender_get_fec_interval (RtpccSender * sender);
 const RtpccSenderStats *rtpcc_sender_get_stats (RtpccSender * sender,
     RtpccTime now);
 const gchar *rtpcc_sender_get_controller_name (const RtpccSender * sender);

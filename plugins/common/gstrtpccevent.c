@@ -6,7 +6,6 @@
 #include "gstrtpccevent.h"
 
 #include <string.h>
-#include <rtpcc/cc/fbra.h>
 
 void
 gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
@@ -30,14 +29,7 @@ gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
   info->controller = rtpcc_sender_get_controller_name (sender);
   info->state = t->state;
   info->reason = t->reason;
-  {
-    /* a controller with an FEC interval of its own (FBRA): fecenc takes
-     * that rather than one from the rates */
-    RtpccFbraInfo fi;
-    if (t->fec_bitrate > 0
-        && rtpcc_fbra_get_info (rtpcc_sender_get_controller (sender), &fi))
-      info->fec_interval = fi.fec_interval;
-  }
+  info->fec_interval = rtpcc_sender_get_fec_interval (sender);
 }
 
 GstStructure *

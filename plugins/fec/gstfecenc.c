@@ -323,25 +323,18 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
   self->target_events++;
   cfg.max_block_time = self->max_block_time;
   if (t->fec_interval > 0) {
-    /* a controller's own interval (FBRA): its FEC is its probe, at the
-     * rate it asked for; a time bound would close blocks short of the
-     * interval at low packet rates and multiply that rate (one parity per
-     * ~3 packets at 25 packets/s with 100 ms) */
+    /* a controller's own interval (FBRA): XOR at it, by count */
     cfg.scheme = self->auto_scheme ? RTPCC_FEC_SCHEME_XOR : cfg.scheme;
-    cfg.n = CLAMP (t->fec_interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
-    cfg.max_block_time = 0;
-    self->enabled = TRUE;
+    self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
+        t->fec_bitrate, t->fec_interval, self->max_block_time);
     self->predicted_residual = -1;
   } else if (self->auto_scheme) {
     self->predicted_residual = -1;
     self->enabled = t->media_bitrate > 0 && t->fec_bitrate > 0
         && choose_code (self, t, &cfg);
   } else {
-    guint n = rtpcc_fec_interval_for_rates (t->media_bitrate, t->fec_bitrate);
-
-    self->enabled = n > 0;
-    if (n > 0)
-      cfg.n = n;
+    self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
+        t->fec_bitrate, 0, self->max_block_time);
   }
   GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
       G_GUINT64_FORMAT " -> %s, n %u", t->media_bitrate, t->fec_bitrate,

@@ -728,6 +728,30 @@ GST_START_TEST (test_interval_for_rates)
 
 GST_END_TEST;
 
+/* Following a target: a controller's own interval is n, by count; else n
+ * from the rates within the time bound; off without a FEC rate. */
+GST_START_TEST (test_config_follow)
+{
+  RtpccFecEncoderConfig c;
+
+  rtpcc_fec_encoder_config_init (&c);
+  fail_unless (rtpcc_fec_config_follow (&c, 300000, 300000 / 14, 14,
+          RTPCC_MSEC (100)));
+  fail_unless_equals_int (c.n, 14);
+  fail_unless_equals_int64 (c.max_block_time, 0);
+  fail_unless (rtpcc_fec_config_follow (&c, 300000, 0, 40, RTPCC_MSEC (100)));
+  fail_unless_equals_int (c.n, RTPCC_FEC_MAX_N);
+  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 100000, 0,
+          RTPCC_MSEC (100)));
+  fail_unless_equals_int (c.n, 10);
+  fail_unless_equals_int64 (c.max_block_time, RTPCC_MSEC (100));
+  c.n = 7;
+  fail_if (rtpcc_fec_config_follow (&c, 1000000, 0, 0, RTPCC_MSEC (100)));
+  fail_unless_equals_int (c.n, 7);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_fec_suite (void)
 {
@@ -737,6 +761,7 @@ rtpcc_fec_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 240);
   tcase_add_test (tc, test_interval_for_rates);
+  tcase_add_test (tc, test_config_follow);
   tcase_add_test (tc, test_xor_exhaustive);
   tcase_add_test (tc, test_rs_exhaustive);
   tcase_add_test (tc, test_rs_codec_random);

@@ -148,8 +148,8 @@ sim_fec_media_sent (SimFec * fec, RtpccTime now, guint64 index,
     guint64 media_bitrate, guint64 fec_bitrate, guint interval,
     SimFecEmit emit, gpointer user_data)
 {
-  guint n = rtpcc_fec_interval_for_rates (media_bitrate, fec_bitrate);
-  RtpccTime bound = fec->max_block_time;
+  RtpccFecEncoderConfig cfg = fec->cfg;
+  gboolean on;
   Entry *e = entry (fec, index);
   RtpccRtpInfo info;
 
@@ -161,22 +161,16 @@ sim_fec_media_sent (SimFec * fec, RtpccTime now, guint64 index,
   fec->sent_seq = info.seq;
 
   /* as fecenc follow-target: FEC off discards the open block */
-  if ((n > 0) != fec->enabled) {
-    fec->enabled = n > 0;
+  on = rtpcc_fec_config_follow (&cfg, media_bitrate, fec_bitrate, interval,
+      fec->max_block_time);
+  if (on != fec->enabled) {
+    fec->enabled = on;
     rtpcc_fec_encoder_set_enabled (fec->enc, fec->enabled);
   }
-  if (n > 0 && interval > 0) {
-    /* the controller's own interval, blocks by count (as fecenc) */
-    n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
-    bound = 0;
-  }
-  if (n > 0 && (n != fec->cfg.n || bound != fec->cfg.max_block_time)) {
-    RtpccFecEncoderConfig cfg = fec->cfg;
-    cfg.n = n;
-    cfg.max_block_time = bound;
-    if (rtpcc_fec_encoder_set_config (fec->enc, &cfg, NULL))
-      fec->cfg = cfg;
-  }
+  if (on && (cfg.n != fec->cfg.n
+          || cfg.max_block_time != fec->cfg.max_block_time)
+      && rtpcc_fec_encoder_set_config (fec->enc, &cfg, NULL))
+    fec->cfg = cfg;
   rtpcc_fec_encoder_poll (fec->enc, now);
   emit_parity (fec, emit, user_data);
   if (!fec->enabled)

@@ -14,7 +14,6 @@
 #include "sim-rtpcc.h"
 
 #include <rtpcc/encoderrate.h>
-#include <rtpcc/cc/fbra.h>
 
 #include <math.h>
 #include <string.h>
@@ -390,13 +389,9 @@ sender_receive (SimNode * node, Sim * sim, SimPacket * p)
     rtpcc_sender_enqueue_rtp (s->sender, now, h->data, h->len, size, p);
     if (s->config.fec) {
       const RtpccTarget *t = rtpcc_sender_get_target (s->sender);
-      RtpccFbraInfo fi;
-      /* as rtpccsink publishes it: FBRA's own interval */
-      guint interval = t->fec_bitrate > 0
-          && rtpcc_fbra_get_info (rtpcc_sender_get_controller (s->sender),
-          &fi) ? fi.fec_interval : 0;
       sim_fec_media_sent (s->config.fec, now, index, frame, hdr, sizeof hdr,
-          size, t->media_bitrate, t->fec_bitrate, interval, queue_parity, s);
+          size, t->media_bitrate, t->fec_bitrate,
+          rtpcc_sender_get_fec_interval (s->sender), queue_parity, s);
     }
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;

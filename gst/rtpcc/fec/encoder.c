@@ -290,6 +290,25 @@ rtpcc_fec_encoder_get_config (RtpccFecEncoder * enc)
   return &enc->cfg;
 }
 
+gboolean
+rtpcc_fec_config_follow (RtpccFecEncoderConfig * config, guint64 media_bitrate,
+    guint64 fec_bitrate, guint interval, RtpccTime max_block_time)
+{
+  guint n;
+
+  if (interval > 0) {
+    config->n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
+    config->max_block_time = 0;
+    return TRUE;
+  }
+  n = rtpcc_fec_interval_for_rates (media_bitrate, fec_bitrate);
+  if (n == 0)
+    return FALSE;
+  config->n = n;
+  config->max_block_time = max_block_time;
+  return TRUE;
+}
+
 guint
 rtpcc_fec_interval_for_rates (guint64 media_bitrate, guint64 fec_bitrate)
 {

@@ -62,6 +62,7 @@ G_BEGIN_DECLS
  * either rate is 0 (FEC off). */
 guint rtpcc_fec_interval_for_rates (guint64 media_bitrate,
     guint64 fec_bitrate);
+
 #define RTPCC_FEC_DEFAULT_PT   122
 
 typedef enum
@@ -162,6 +163,17 @@ typedef struct
 void rtpcc_fec_encoder_config_init (RtpccFecEncoderConfig * config);
 gboolean rtpcc_fec_encoder_config_validate (const RtpccFecEncoderConfig *
     config, GError ** error);
+/* What an encoder following a controller's target sets (fecenc
+ * follow-target, the simulator's FEC) in @config, whose scheme is the
+ * caller's: with the controller's own FEC interval @interval (> 0: FBRA's,
+ * rtpcc_sender_get_fec_interval), n = that interval and blocks closed by
+ * count (its FEC is its probe, at the rate it asked for: a time bound
+ * would close blocks short of n at low packet rates and multiply that
+ * rate); else n from the rates (rtpcc_fec_interval_for_rates) and
+ * @max_block_time. Returns whether FEC is on (@config untouched if not). */
+gboolean rtpcc_fec_config_follow (RtpccFecEncoderConfig * config,
+    guint64 media_bitrate, guint64 fec_bitrate, guint interval,
+    RtpccTime max_block_time);
 
 typedef struct
 {
