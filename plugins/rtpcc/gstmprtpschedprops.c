@@ -121,7 +121,9 @@ gst_mprtp_sched_install_properties (GObjectClass * gobject_class)
    * "application/x-mprtp-path" (subflow ID, packets and bytes sent,
    * duplicates, key-frame packets, rtx-in / rtx-out (repairs it carried
    * for other paths' losses / of its losses carried by another), state, class, controller rate, allowed
-   * rate, failures, collapses, parks; srtt and feedback-interval, the
+   * rate, failures, collapses, parks; intervals-non-congested,
+   * intervals-lossy, intervals-mildly-congested and intervals-congested,
+   * the path's reporting intervals so far by class; srtt and feedback-interval, the
    * path's smoothed RTT and interval between its feedback reports, and
    * failed-at, the running time of its last failure, all in ns,
    * GST_CLOCK_TIME_NONE while unknown).
@@ -176,6 +178,14 @@ make_stats (GstMprtpSched * self)
         "failures", G_TYPE_UINT, pi.failures,
         "collapses", G_TYPE_UINT, pi.collapses,
         "parks", G_TYPE_UINT, pi.parks,
+        "intervals-non-congested", G_TYPE_UINT64,
+        pi.intervals[RTPCC_MPRTP_CLASS_NON_CONGESTED],
+        "intervals-lossy", G_TYPE_UINT64,
+        pi.intervals[RTPCC_MPRTP_CLASS_LOSSY],
+        "intervals-mildly-congested", G_TYPE_UINT64,
+        pi.intervals[RTPCC_MPRTP_CLASS_MILDLY_CONGESTED],
+        "intervals-congested", G_TYPE_UINT64,
+        pi.intervals[RTPCC_MPRTP_CLASS_CONGESTED],
         "srtt", G_TYPE_UINT64, clock_time_or_none (pi.srtt),
         "feedback-interval", G_TYPE_UINT64,
         clock_time_or_none (pi.feedback_gap),

@@ -83,6 +83,12 @@ GST_START_TEST (test_classes_and_share)
       RTPCC_MPRTP_CLASS_CONGESTED);
   fail_unless_equals_string (rtpcc_mprtp_path_class_name (c.klass),
       "congested");
+  /* every interval counted under the class it got */
+  fail_unless_equals_uint64 (c.intervals[RTPCC_MPRTP_CLASS_NON_CONGESTED], 1);
+  fail_unless_equals_uint64 (c.intervals[RTPCC_MPRTP_CLASS_LOSSY], 2);
+  fail_unless_equals_uint64 (c.intervals[RTPCC_MPRTP_CLASS_MILDLY_CONGESTED],
+      4);
+  fail_unless_equals_uint64 (c.intervals[RTPCC_MPRTP_CLASS_CONGESTED], 1);
   /* a share is taken at once and handed back a step at a time */
   rtpcc_mprtp_classifier_approach (&c, 0.25, 0.1);
   fail_unless (c.share == 0.25);

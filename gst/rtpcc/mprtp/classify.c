@@ -75,6 +75,7 @@ rtpcc_mprtp_classifier_classify (RtpccMprtpClassifier * c, guint64 lost,
     c->mild_run = 0;
     c->klass = RTPCC_MPRTP_CLASS_NON_CONGESTED;
   }
+  c->intervals[c->klass]++;
   return c->klass;
 }
 

@@ -32,6 +32,7 @@ typedef struct
 {
   RtpccMprtpPathClass klass;
   guint mild_run;               /* mildly congested intervals in a row */
+  guint64 intervals[4];         /* intervals classified, by class */
   gdouble share;                /* the class share, hysteresis applied */
   /* the previous subflow report, to turn cumulative counts into an
    * interval */
@@ -55,7 +56,8 @@ gboolean rtpcc_mprtp_classifier_interval (RtpccMprtpClassifier * c,
 
 /* Classifies one interval with @lost packets lost and @discarded of those
  * received discarded; CONGESTED after @congested_intervals mildly
- * congested ones in a row. Returns the class. */
+ * congested ones in a row. Counts it in intervals[class]. Returns the
+ * class. */
 RtpccMprtpPathClass rtpcc_mprtp_classifier_classify (RtpccMprtpClassifier * c,
     guint64 lost, guint64 discarded, guint congested_intervals);
 

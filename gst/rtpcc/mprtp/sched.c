@@ -625,6 +625,7 @@ rtpcc_mprtp_sched_get_path (const RtpccMprtpSched * s, guint path,
       ? RTPCC_MPRTP_PATH_ACTIVE : RTPCC_MPRTP_PATH_PASSIVE;
   info->klass = p->cls.klass;
   info->congested_run = p->cls.mild_run;
+  memcpy (info->intervals, p->cls.intervals, sizeof info->intervals);
   info->share = p->cls.share;
   info->rate = p->rate;
   info->allowed = p->allowed;

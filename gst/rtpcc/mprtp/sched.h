@@ -241,6 +241,7 @@ typedef struct
   RtpccMprtpPathState state;
   RtpccMprtpPathClass klass;
   guint congested_run;          /* mildly congested intervals in a row */
+  guint64 intervals[4];         /* reporting intervals, by class */
   gdouble share;                /* its class share (hysteresis applied) */
   guint64 rate;                 /* its controller's */
   guint64 allowed;              /* after class, state and coupling */
