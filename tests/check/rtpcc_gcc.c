@@ -9,6 +9,7 @@
 #include <rtpcc/rtpcc.h>
 #include "cc-util.h"
 #include <rtpcc/cc/gcc.h>
+#include <rtpcc/cc/gcc/standing.h>
 #include <math.h>
 #include <string.h>
 
@@ -550,6 +551,64 @@ GST_START_TEST (test_standing_queue_drain)
 
 GST_END_TEST;
 
+/* cut-drain (docs/gcc.md (g)): a steady 800 kbit/s sender (an encoder
+ * slow to follow) meets a link that falls from 1.6 to 0.2 Mbit/s at 1 s,
+ * with a 300 ms drop-tail queue (full within 100 ms, while the received
+ * rate takes its 500 ms window to fall); the estimate at 2.5 s */
+static gdouble
+cut_drain_run (gboolean on, RtpccGccInfo * info)
+{
+  Feeder f;
+  RtpccTime t, next_fb = MS (50), link_free = 0, last_arrival = 0;
+
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
+  fail_unless (rtpcc_controller_set_param (f.cc, "cut-drain",
+          on ? "true" : "false"));
+  for (t = 0; t <= MS (2500); t += MS (10)) {
+    RtpccTime service = t < RTPCC_SEC (1) ? MS (5) : MS (40);
+    RtpccTime departure = MAX (t, link_free) + service;
+
+    if (departure - t > MS (300)) {
+      feeder_packet (&f, t, RTPCC_TIME_NONE, 1000, FALSE);
+    } else {
+      link_free = departure;
+      last_arrival = departure + MS (25);
+      feeder_packet (&f, t, last_arrival, 1000, FALSE);
+    }
+    if (t >= next_fb) {
+      feeder_flush (&f, MAX (t, last_arrival));
+      next_fb += MS (50);
+    }
+    rtpcc_controller_tick (f.cc, t);
+  }
+  rtpcc_gcc_get_info (f.cc, info);
+  feeder_clear (&f);
+  return info->delay_rate;
+}
+
+GST_START_TEST (test_cut_drain)
+{
+  RtpccGccInfo on, off;
+  gdouble on_rate = cut_drain_run (TRUE, &on);
+  gdouble off_rate = cut_drain_run (FALSE, &off);
+
+  fail_unless (on.n_decreases > 0 && off.n_decreases > 0);
+  fail_unless_equals_uint64 (off.n_cut_drains, 0);
+  fail_unless (on.n_cut_drains > 0);
+  /* R falls to the link's 200 kbit/s, and each cut as it falls lowers
+   * the estimate; off: to beta × R, which drains only 0.15 of the link;
+   * on: deeper, by the queue the last complete interval stood on (its
+   * minimum, so at most the 300 ms the link holds) */
+  fail_unless (off_rate >= 0.84 * off.received_rate, "off %.0f of %.0f",
+      off_rate, off.received_rate);
+  fail_unless (on_rate < 0.84 * on.received_rate, "on %.0f of %.0f", on_rate,
+      on.received_rate);
+  fail_unless (on_rate >= 0.69 * on.received_rate, "on %.0f of %.0f",
+      on_rate, on.received_rate);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_gcc_suite (void)
 {
@@ -565,6 +624,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_controller_rr_only);
   tcase_add_test (tc, test_app_limited_hold);
   tcase_add_test (tc, test_standing_queue_drain);
+  tcase_add_test (tc, test_cut_drain);
   return s;
 }
 

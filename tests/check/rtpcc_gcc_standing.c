@@ -93,6 +93,32 @@ GST_START_TEST (test_standing_queue_drained)
 
 GST_END_TEST;
 
+/* the depth an over-use cut may go to: no target needed, no rate limit
+ * on how often (the cut's own timing decides) */
+GST_START_TEST (test_cut_depth)
+{
+  RtpccGccStanding s;
+  gdouble d;
+
+  rtpcc_gcc_standing_init (&s, 0);
+  fail_unless (rtpcc_gcc_standing_cut (&s, R) < 0);
+  stream (&s, 0, RTPCC_SEC (1), q0);
+  fail_unless (fabs (rtpcc_gcc_standing_cut (&s, R) - R) < 1);
+  /* 40 ms: shallower than beta × R, so a cut at beta leaves it */
+  stream (&s, RTPCC_SEC (1), RTPCC_SEC (2), q40);
+  d = rtpcc_gcc_standing_cut (&s, R);
+  fail_unless (fabs (d - 0.96 * R) < 1, "cut to %.0f", d);
+  stream (&s, RTPCC_SEC (2), RTPCC_SEC (3), q100);
+  fail_unless (fabs (rtpcc_gcc_standing_cut (&s, R) - 0.9 * R) < 1);
+  fail_unless (fabs (rtpcc_gcc_standing_cut (&s, 0.5 * R) - 0.45 * R) < 1);
+  stream (&s, RTPCC_SEC (3), RTPCC_SEC (4), q800);
+  d = rtpcc_gcc_standing_cut (&s, R);
+  fail_unless (fabs (d - RTPCC_GCC_STANDING_FLOOR * R) < 1, "cut to %.0f", d);
+  fail_unless_equals_uint64 (s.n_drains, 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_draining_alone)
 {
   RtpccGccStanding s;
@@ -146,6 +172,7 @@ rtpcc_gcc_standing_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_standing_queue_drained);
+  tcase_add_test (tc, test_cut_depth);
   tcase_add_test (tc, test_draining_alone);
   tcase_add_test (tc, test_base_moves);
   return s;

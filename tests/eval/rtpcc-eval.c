@@ -41,6 +41,7 @@ main (int argc, char **argv)
   gint64 seed = 1;
   gboolean list = FALSE, frames = FALSE, quiet = FALSE, rtp_log = FALSE;
   gboolean hysteresis = FALSE;
+  gchar *params = NULL;
   GOptionEntry entries[] = {
     {"case", 'c', 0, G_OPTION_ARG_STRING, &case_id,
         "RFC 8867 case id (see --list) or 'all'", "ID"},
@@ -58,6 +59,9 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "the codec follows the target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"controller-params", 0, 0, G_OPTION_ARG_STRING, &params,
+        "\"key=value;...\" for every media flow's controller (as rtpccsink's "
+          "controller-params)", "PARAMS"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no per-run line", NULL},
     {"rtp-log", 0, 0, G_OPTION_ARG_NONE, &rtp_log,
         "also write RFC 8868 RTP logs flow<i>-{send,recv}.log (needs --out)",
@@ -126,7 +130,7 @@ main (int argc, char **argv)
           controllers[k];
       gchar *dir = out ? g_build_filename (out, c->id, name, NULL) : NULL;
       EvalRunConfig cfg = { name, (guint64) seed, frames,
-        rtp_log ? dir : NULL, hysteresis
+        rtp_log ? dir : NULL, hysteresis, params
       };
       EvalResult *r = eval_run (c, &cfg, &err);
       if (!r) {
@@ -155,6 +159,7 @@ done:
   g_free (case_id);
   g_free (controller);
   g_free (out);
+  g_free (params);
   g_free (describe);
   return status;
 }

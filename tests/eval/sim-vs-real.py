@@ -6,7 +6,7 @@ run, with the ratio real / simulator.
 
     tests/eval/sim-vs-real.py --rt OUT/5.1-ours [--case 5.1]
                               [--controller gcc] [--seed 1] [--build build]
-                              [--ideal-encoder]
+                              [--ideal-encoder] [--controller-params P]
 
 --rt is the per-case directory rt-eval.py wrote (its flow0.csv has the
 simulator's columns). Prints a Markdown table: queuing delay p50/p95,
@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--controller", default="gcc")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
+    ap.add_argument("--controller-params", default=None,
+                    help="as rt-eval.py's, for the simulated controller")
     ap.add_argument("--ideal-encoder", action="store_true",
                     help="the target reaches the simulated codec at once")
     a = ap.parse_args()
@@ -82,7 +84,9 @@ def main():
         subprocess.run([tool, "--case", a.case, "--controller",
                         a.controller, "--seed", str(a.seed), "--out", tmp,
                         "--quiet"] + ([] if a.ideal_encoder else
-                                      ["--encoder-hysteresis"]), check=True)
+                                      ["--encoder-hysteresis"]) +
+                       (["--controller-params", a.controller_params]
+                        if a.controller_params else []), check=True)
         sim = rfc8868.read_csv(os.path.join(tmp, a.case, a.controller,
                                             "flow0.csv"))
     real = rfc8868.read_csv(real_csv)

@@ -130,6 +130,8 @@ typedef struct
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
   RtpccGccStanding standing;    /* a queue the trend does not see */
   guint64 n_drains;
+  gboolean cut_drain;           /* an over-use cut drains the queue too */
+  guint64 n_cut_drains;
   RtpccGccAppLimit allowance;   /* the media target over time */
   gdouble app_limit_ratio;      /* 0 = off */
   gboolean app_limited;
@@ -260,6 +262,8 @@ gcc_init (RtpccController * cc, RtpccTime now)
   rtpcc_gcc_free_path_init (&g->free_path);
   /* opt-in (standing-queue=50): docs/gcc.md (f) */
   rtpcc_gcc_standing_init (&g->standing, 0);
+  /* docs/gcc.md (g) */
+  g->cut_drain = TRUE;
   rtpcc_gcc_app_limit_init (&g->allowance);
   g->app_limit_ratio = APP_LIMIT_RATIO;
   rtpcc_competitor_init (&g->competitor);
@@ -516,6 +520,18 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
       g->aimd.have_cp = FALSE;
     g->competing = rtpcc_competitor_update (&g->competitor, now);
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
+    if (g->aimd.last_decreased && g->cut_drain && !g->competitor.active) {
+      /* docs/gcc.md (g): a cut that lowers the estimate goes deep enough
+       * to drain the queue found, not only to stop its growth (a due cut
+       * that does not lower it leaves the last one's drain to act); a
+       * loss-based flow's queue does not drain for us */
+      gdouble d = rtpcc_gcc_standing_cut (&g->standing, R);
+
+      if (d >= 0 && d < g->aimd.rate) {
+        g->aimd.rate = MAX (d, g->aimd.min_rate);
+        g->n_cut_drains++;
+      }
+    }
     if (g->aimd.last_decreased)
       g->n_decreases++;
     else if (signal == RTPCC_GCC_NORMAL
@@ -658,6 +674,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_BOOL ("capacity-probing", Gcc, probe.capacity),
   RTPCC_PARAM_BOOL ("recovery-probes", Gcc, probe.recovery),
   RTPCC_PARAM_BOOL ("competitive", Gcc, competitor.enabled),
+  RTPCC_PARAM_BOOL ("cut-drain", Gcc, cut_drain),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
   RTPCC_PARAM_DOUBLE ("app-limit", Gcc, app_limit_ratio, 0.0, 1.0, 0),
@@ -758,6 +775,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_overuse = g->n_overuse;
   info->n_decreases = g->n_decreases;
   info->n_drains = g->n_drains;
+  info->n_cut_drains = g->n_cut_drains;
   info->n_loss_decreases = g->n_loss_decreases;
   info->probe_state = g->probe.state;
   info->probe_rate = g->probe.rate;

@@ -90,3 +90,12 @@ rtpcc_gcc_standing_drain (RtpccGccStanding * s, RtpccTime now, gdouble R)
   s->n_drains++;
   return f * R;
 }
+
+gdouble
+rtpcc_gcc_standing_cut (const RtpccGccStanding * s, gdouble R)
+{
+  if (s->standing == RTPCC_TIME_NONE || R <= 0)
+    return -1;
+  return MAX (RTPCC_GCC_STANDING_FLOOR, 1.0 - (gdouble) MAX (s->standing,
+          0) / (gdouble) RTPCC_GCC_STANDING_DRAIN) * R;
+}

@@ -73,6 +73,14 @@ void rtpcc_gcc_standing_add (RtpccGccStanding * s, RtpccTime send_time,
 gdouble rtpcc_gcc_standing_drain (RtpccGccStanding * s, RtpccTime now,
     gdouble R);
 
+/* The rate (bit/s) an over-use cut should not exceed so that it also
+ * drains the queue the last complete interval stood on within DRAIN:
+ * R × (1 − q / DRAIN), at least FLOOR × R; -1 when no interval is known.
+ * Unlike rtpcc_gcc_standing_drain it needs no target: a cut happens
+ * anyway, this only sets how deep (beta × R drains 1 − beta of the link,
+ * too slow for the queue a large capacity drop leaves). */
+gdouble rtpcc_gcc_standing_cut (const RtpccGccStanding * s, gdouble R);
+
 G_END_DECLS
 
 #endif /* __RTPCC_CC_GCC_STANDING_H__ */
