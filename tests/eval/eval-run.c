@@ -62,6 +62,7 @@ struct _Run
   SimTcpFlow *own_tcp[EVAL_MAX_FLOWS][MAX_SUB];
   SimTap *rev_tcp_route[EVAL_MAX_FLOWS][MAX_SUB];
   GArray *rtt[EVAL_MAX_FLOWS];  /* gdouble ms at each row's end */
+  GArray *link;                 /* EvalLinkSample at each row's end */
   FlowRef refs[EVAL_MAX_FLOWS];
   SimTimer sampler;
   SimTimer pause_timer[EVAL_MAX_FLOWS], resume_timer[EVAL_MAX_FLOWS];
@@ -166,6 +167,23 @@ sample (Sim * sim, gpointer user_data)
         ms = RTPCC_TIME_AS_MSEC (st.srtt);
     }
     g_array_append_val (run->rtt[i], ms);
+  }
+  {
+    /* what rt-eval.py's link thread reads from tbf: the backlog's bytes
+     * over the rate, not a packet's own wait (which includes its
+     * transmission: 9.6 ms for 1200 B at 1 Mbit/s) */
+    RtpccLink *link = sim_link_get_link (run->net->forward);
+    guint64 cap = rtpcc_link_capacity_at (link, now);
+    guint64 bytes = rtpcc_link_queue_bytes (link, now);
+    EvalLinkSample ls = { RTPCC_TIME_AS_SEC (now), 0, 0 };
+
+    if (cap == G_MAXUINT64) {
+      ls.capacity_kbps = NAN;
+    } else {
+      ls.capacity_kbps = cap / 1000.0;
+      ls.backlog_ms = cap > 0 ? bytes * 8.0 * 1000.0 / (gdouble) cap : NAN;
+    }
+    g_array_append_val (run->link, ls);
   }
   run->sampler = sim_schedule (sim, now + RTPCC_MSEC (200), sample, run);
 }
@@ -436,6 +454,8 @@ run_free (Run * run)
     if (run->rtt[i])
       g_array_free (run->rtt[i], TRUE);
   }
+  if (run->link)
+    g_array_free (run->link, TRUE);
   if (run->rev_send_tap)
     sim_tap_free (run->rev_send_tap);
   for (guint i = 0; i < EVAL_MAX_FLOWS; i++) {
@@ -643,6 +663,7 @@ eval_run (const EvalCase * c, const EvalRunConfig * config, GError ** error)
   run->net = sim_rtpcc_net_new (&nc);
   for (guint i = 0; i < c->n_flows; i++)
     run->rtt[i] = g_array_new (FALSE, FALSE, sizeof (gdouble));
+  run->link = g_array_new (FALSE, FALSE, sizeof (EvalLinkSample));
   run->sampler = sim_schedule (run->net->sim, RTPCC_MSEC (200), sample, run);
   if (config->rtp_log_dir) {
     if (!open_rtp_logs (run, error))
@@ -684,6 +705,8 @@ eval_run (const EvalCase * c, const EvalRunConfig * config, GError ** error)
   res->seed = config->seed;
   res->n_flows = c->n_flows;
   collect (run, res);
+  res->link = run->link;
+  run->link = NULL;
   res->events = sim_events_run (run->net->sim);
   run_free (run);
   eval_score (res);
@@ -707,6 +730,8 @@ eval_result_free (EvalResult * r)
     g_array_free (r->windows, TRUE);
   if (r->convergence)
     g_array_free (r->convergence, TRUE);
+  if (r->link)
+    g_array_free (r->link, TRUE);
   g_free (r->controller);
   g_free (r);
 }

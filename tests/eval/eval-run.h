@@ -101,6 +101,13 @@ typedef struct
   gdouble fec_kbps, ffre, frcc;
 } EvalSummary;
 
+/* The bottleneck at one instant: its capacity and the time its backlog
+ * takes to drain (bytes queued × 8 / capacity; NaN during an outage). */
+typedef struct
+{
+  gdouble time_s, capacity_kbps, backlog_ms;
+} EvalLinkSample;
+
 typedef struct
 {
   const EvalCase *c;
@@ -111,6 +118,9 @@ typedef struct
   GArray *windows;              /* EvalWindow */
   GArray *convergence;          /* EvalConvergence */
   EvalSummary summary;
+  /* the forward bottleneck sampled every 200 ms (EvalLinkSample), as the
+   * real-time runner samples the tbf qdisc */
+  GArray *link;
   guint64 events;
   gdouble wall_s;
 } EvalResult;
@@ -127,7 +137,8 @@ void eval_score (EvalResult * r);
 /* Per-flow CSV (SIM_RTPCC_CSV_HEADER) and the JSON summary. */
 void eval_result_write_csv (const EvalResult * r, guint flow, GString * out);
 void eval_result_write_json (const EvalResult * r, GString * out);
-/* flow<i>.csv and summary.json in @dir (created). */
+/* flow<i>.csv, link.csv (the samples: time_s,capacity_kbps,queue_delay_ms,
+ * the real-time runner's columns) and summary.json in @dir (created). */
 gboolean eval_result_write_dir (const EvalResult * r, const gchar * dir,
     GError ** error);
 

@@ -650,6 +650,20 @@ eval_result_write_dir (const EvalResult * r, const gchar * dir,
     if (!ok)
       return FALSE;
   }
+  if (r->link) {
+    s = g_string_new ("time_s,capacity_kbps,queue_delay_ms\n");
+    for (guint k = 0; k < r->link->len; k++) {
+      const EvalLinkSample *ls = &g_array_index (r->link, EvalLinkSample, k);
+      g_string_append_printf (s, "%.1f,%.1f,%.2f\n", ls->time_s,
+          ls->capacity_kbps, ls->backlog_ms);
+    }
+    path = g_build_filename (dir, "link.csv", NULL);
+    ok = g_file_set_contents (path, s->str, s->len, error);
+    g_free (path);
+    g_string_free (s, TRUE);
+    if (!ok)
+      return FALSE;
+  }
   s = g_string_new (NULL);
   eval_result_write_json (r, s);
   path = g_build_filename (dir, "summary.json", NULL);

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """sim-vs-real.py: a "real-time" directory holding the simulator's own run
-of the same case and seed must be predicted exactly (every ratio 1.00),
-and one with every queuing delay doubled must read 2.00."""
+of the same case and seed, laid out as rt-eval.py lays out a real run (the
+bottleneck's sampled backlog as flow0.csv's queuing delay), must be
+predicted exactly (every ratio 1.00), and one with every queuing delay
+doubled must read 2.00."""
 import csv
 import os
 import subprocess
@@ -30,6 +32,21 @@ class SimVsReal(unittest.TestCase):
                             "--seed", "1", "--out", tmp, "--quiet",
                             "--encoder-hysteresis"], check=True)
             rt = os.path.join(tmp, "5.1", "gcc")
+            # as rt-eval.py writes flow0.csv: rows stamped at their end,
+            # with the link's sample there
+            with open(os.path.join(rt, "link.csv"), newline="") as fh:
+                link = list(csv.DictReader(fh))
+            path = os.path.join(rt, "flow0.csv")
+            with open(path, newline="") as fh:
+                data = list(csv.DictReader(fh))
+            self.assertEqual(len(link), len(data))
+            with open(path, "w", newline="") as fh:
+                w = csv.DictWriter(fh, fieldnames=list(data[0].keys()))
+                w.writeheader()
+                for r, ls in zip(data, link):
+                    r["time_s"] = ls["time_s"]
+                    r["queue_delay_ms"] = ls["queue_delay_ms"]
+                    w.writerow(r)
             out = self.run_tool(rt, build)
             rows = [l for l in out.splitlines() if l.startswith("| [")
                     or l.startswith("| whole")]
@@ -44,7 +61,6 @@ class SimVsReal(unittest.TestCase):
                 check=True, capture_output=True, text=True).stdout
             self.assertNotEqual(ideal, out)
             # double the queuing delay of the "real" run
-            path = os.path.join(rt, "flow0.csv")
             with open(path, newline="") as fh:
                 data = list(csv.DictReader(fh))
             with open(path, "w", newline="") as fh:
