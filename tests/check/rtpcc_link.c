@@ -108,6 +108,65 @@ GST_START_TEST (test_queue_delay_bounded)
 
 GST_END_TEST;
 
+/* A token bucket (burst, as tbf): an idle link passes the bucket's bytes
+ * at once; under overload it still delivers the capacity, with a queue
+ * the bucket's time shorter; packets never leave out of order nor before
+ * they came. */
+GST_START_TEST (test_token_bucket)
+{
+  const guint size = 1200;
+  RtpccLinkOutcome o;
+  RtpccLink *link = make_link (rtpcc_capacity_new_constant (1000000),
+      RTPCC_MSEC (300), 0);
+  RtpccTime last = 0, max_q = 0;
+  guint64 bytes;
+
+  rtpcc_link_set_burst (link, 3200, RTPCC_MSEC (5));
+  /* a frame of four packets at an idle link: two leave at once (2400 B of
+   * the 3200 B bucket), the third waits for 400 B of tokens (3.2 ms), the
+   * fourth for 1200 B more (9.6 ms) */
+  for (guint i = 0; i < 4; i++) {
+    RtpccTime want;
+
+    rtpcc_link_send (link, RTPCC_SEC (1), size, &o);
+    fail_unless (o.verdict == RTPCC_LINK_DELIVERED);
+    want = i < 2 ? 0 : i == 2 ? RTPCC_USEC (3200) :
+        RTPCC_USEC (12800);
+
+    fail_unless (o.queue_delay == want, "packet %u waited %" G_GINT64_FORMAT
+        " ns", i, o.queue_delay);
+  }
+  fail_unless_equals_int64 (rtpcc_link_queue_delay (link, RTPCC_SEC (1)),
+      RTPCC_USEC (12800));
+  rtpcc_link_free (link);
+
+  /* 2x overload: throughput is the capacity, the queue bounded */
+  link = make_link (rtpcc_capacity_new_constant (1000000), RTPCC_MSEC (300),
+      0);
+  rtpcc_link_set_burst (link, 3200, 0);
+  bytes = 0;
+  for (RtpccTime t = 0; t < RTPCC_SEC (13); t += RTPCC_USEC (4800)) {
+    rtpcc_link_send (link, t, size, &o);
+    if (o.verdict != RTPCC_LINK_DELIVERED)
+      continue;
+    fail_unless (o.departure >= t && o.departure >= last);
+    last = o.departure;
+    max_q = MAX (max_q, o.queue_delay);
+    if (o.departure >= RTPCC_SEC (2) && o.departure < RTPCC_SEC (12))
+      bytes += size;
+  }
+  fail_unless (fabs (bytes * 8.0 / 10.0 - 1e6) / 1e6 < 0.01, "delivered "
+      "%.0f bit/s", bytes * 8.0 / 10.0);
+  /* tbf's limit (rate × latency + burst) lets a packet wait the bucket's
+   * time beyond the latency: 25.6 ms for 3200 B at 1 Mbit/s */
+  fail_unless (max_q <= RTPCC_MSEC (300) + RTPCC_USEC (25600 + 9600),
+      "queue %" G_GINT64_FORMAT, max_q);
+  fail_unless (max_q >= RTPCC_MSEC (280));
+  rtpcc_link_free (link);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_schedule_change_exact)
 {
   GError *err = NULL;
@@ -499,6 +558,7 @@ rtpcc_link_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_overload_throughput_equals_capacity);
   tcase_add_test (tc, test_queue_delay_bounded);
+  tcase_add_test (tc, test_token_bucket);
   tcase_add_test (tc, test_schedule_change_exact);
   tcase_add_test (tc, test_outage);
   tcase_add_test (tc, test_bernoulli_rate);

@@ -660,6 +660,10 @@ eval_run (const EvalCase * c, const EvalRunConfig * config, GError ** error)
   nc.reverse.queue_limit_time =
       (RtpccTime) llround (c->reverse_queue_ms * RTPCC_NSEC_PER_MSEC);
   nc.reverse.seed = config->seed ^ G_GUINT64_CONSTANT (0x5eed5eed5eed5eed);
+  if (config->tbf_burst) {
+    nc.forward.burst_bytes = nc.reverse.burst_bytes = EVAL_TBF_BURST_BYTES;
+    nc.forward.burst_time = nc.reverse.burst_time = EVAL_TBF_BURST_TIME;
+  }
   run->net = sim_rtpcc_net_new (&nc);
   for (guint i = 0; i < c->n_flows; i++)
     run->rtt[i] = g_array_new (FALSE, FALSE, sizeof (gdouble));

@@ -38,6 +38,10 @@ typedef struct
   /* TRUE: real FEC (sim-fec.h) on every forward media flow, at the FEC
    * rate its controller asks for, instead of padding probes */
   gboolean fec;
+  /* TRUE: the bottlenecks are token buckets as the real-time runner's tbf
+   * (tests/eval/rt/netns.sh: a burst of 3200 bytes or 5 ms at the rate,
+   * whichever is larger) instead of plain serializers */
+  gboolean tbf_burst;
 } EvalRunConfig;
 
 typedef struct
@@ -107,6 +111,10 @@ typedef struct
 {
   gdouble time_s, capacity_kbps, backlog_ms;
 } EvalLinkSample;
+
+/* tests/eval/rt/netns.sh's tbf bucket */
+#define EVAL_TBF_BURST_BYTES 3200
+#define EVAL_TBF_BURST_TIME RTPCC_MSEC (5)
 
 typedef struct
 {

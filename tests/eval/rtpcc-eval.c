@@ -42,6 +42,7 @@ main (int argc, char **argv)
   gboolean list = FALSE, frames = FALSE, quiet = FALSE, rtp_log = FALSE;
   gboolean hysteresis = FALSE;
   gchar *params = NULL;
+  gboolean tbf_burst = FALSE;
   GOptionEntry entries[] = {
     {"case", 'c', 0, G_OPTION_ARG_STRING, &case_id,
         "RFC 8867 case id (see --list) or 'all'", "ID"},
@@ -59,6 +60,9 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "the codec follows the target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"tbf-burst", 0, 0, G_OPTION_ARG_NONE, &tbf_burst,
+        "bottlenecks with the real-time runner's tbf bucket (3200 B or 5 ms "
+          "at the rate) instead of plain serializers", NULL},
     {"controller-params", 0, 0, G_OPTION_ARG_STRING, &params,
         "\"key=value;...\" for every media flow's controller (as rtpccsink's "
           "controller-params)", "PARAMS"},
@@ -130,7 +134,7 @@ main (int argc, char **argv)
           controllers[k];
       gchar *dir = out ? g_build_filename (out, c->id, name, NULL) : NULL;
       EvalRunConfig cfg = { name, (guint64) seed, frames,
-        rtp_log ? dir : NULL, hysteresis, params
+        rtp_log ? dir : NULL, hysteresis, params, FALSE, tbf_burst
       };
       EvalResult *r = eval_run (c, &cfg, &err);
       if (!r) {

@@ -88,6 +88,7 @@ typedef struct
   gboolean first_json;
   guint aims_total, aims_met;
   gboolean encoder_hysteresis;
+  gboolean tbf_burst;
   gboolean fec;
   const gchar *controller_params;
 } Ctx;
@@ -109,7 +110,8 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
     GError *err = NULL;
     EvalCase *c;
     EvalRunConfig cfg = { controller, 0, FALSE, NULL,
-      ctx->encoder_hysteresis, ctx->controller_params, ctx->fec
+      ctx->encoder_hysteresis, ctx->controller_params, ctx->fec,
+      ctx->tbf_burst
     };
     EvalResult *r;
 
@@ -284,6 +286,7 @@ main (int argc, char **argv)
   gint seeds = 0;
   gint64 seed = 1;
   gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE, fec = FALSE;
+  gboolean tbf_burst = FALSE;
   GOptionEntry entries[] = {
     {"matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix_path,
         "matrix file (the source tree's tests/eval/matrix.ini)", "FILE"},
@@ -311,6 +314,9 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "each codec follows its target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"tbf-burst", 0, 0, G_OPTION_ARG_NONE, &tbf_burst,
+        "bottlenecks with the real-time runner's tbf bucket (3200 B or "
+          "5 ms at the rate) instead of plain serializers", NULL},
     {"fec", 0, 0, G_OPTION_ARG_NONE, &fec,
         "real FEC on every media flow at its controller's FEC rate (the "
           "library's encoder and decoder, as fecenc follow-target and "
@@ -417,6 +423,7 @@ main (int argc, char **argv)
   controllers = eval_controllers ();
   ctx.m = m;
   ctx.encoder_hysteresis = hysteresis;
+  ctx.tbf_burst = tbf_burst;
   ctx.fec = fec;
   ctx.controller_params = params;
   ctx.json = g_string_new (NULL);

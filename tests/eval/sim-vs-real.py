@@ -9,11 +9,15 @@ backlog (bytes queued / rate) sampled every 200 ms, which the real runner
 reads from tbf and the simulator writes to link.csv. The simulator's
 per-packet figure (a packet's wait plus its own transmission time, 9.6 ms
 for 1200 B at 1 Mbit/s, averaged over the row's packets) is shown beside
-it: it reads higher than any backlog sample of the same queue.
+it: it reads higher than any backlog sample of the same queue. A run in
+network namespaces went through tbf, a token bucket that passes a burst of
+3200 bytes (or 5 ms at the rate) at once: the simulator models it there
+(rtpcc-eval --tbf-burst), a plain serializer for linkemu runs.
 
     tests/eval/sim-vs-real.py --rt OUT/5.1-ours [--case 5.1]
                               [--controller gcc] [--seed 1] [--build build]
                               [--ideal-encoder] [--controller-params P]
+                              [--tbf-burst auto|on|off]
 
 --rt is the per-case directory rt-eval.py wrote (its flow0.csv has the
 simulator's columns). Prints a Markdown table: queuing delay p50/p95,
@@ -83,6 +87,11 @@ def main():
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
     ap.add_argument("--controller-params", default=None,
                     help="as rt-eval.py's, for the simulated controller")
+    ap.add_argument("--tbf-burst", choices=("auto", "on", "off"),
+                    default="auto",
+                    help="simulate the bottleneck as a token bucket like "
+                    "the netns runner's tbf (auto: when the real run's "
+                    "metrics.json says mode netns)")
     ap.add_argument("--ideal-encoder", action="store_true",
                     help="the target reaches the simulated codec at once")
     a = ap.parse_args()
@@ -94,13 +103,21 @@ def main():
     case = json.loads(subprocess.run([tool, "--describe", a.case],
                                      check=True, capture_output=True,
                                      text=True).stdout)
+    burst = a.tbf_burst == "on"
+    if a.tbf_burst == "auto":
+        try:
+            with open(os.path.join(a.rt, "metrics.json")) as fh:
+                burst = json.load(fh).get("mode") == "netns"
+        except (OSError, ValueError):
+            burst = False
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([tool, "--case", a.case, "--controller",
                         a.controller, "--seed", str(a.seed), "--out", tmp,
                         "--quiet"] + ([] if a.ideal_encoder else
                                       ["--encoder-hysteresis"]) +
                        (["--controller-params", a.controller_params]
-                        if a.controller_params else []), check=True)
+                        if a.controller_params else []) +
+                       (["--tbf-burst"] if burst else []), check=True)
         sim = rfc8868.read_csv(os.path.join(tmp, a.case, a.controller,
                                             "flow0.csv"))
         sim_link = rfc8868.read_csv(os.path.join(tmp, a.case, a.controller,

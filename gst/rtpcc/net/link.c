@@ -19,8 +19,10 @@ struct _RtpccLink
   RtpccLoss loss;
   RtpccRng jitter_rng;
 
-  /* FIFO server state */
+  /* FIFO server state: the plain serializer's last finish, and when the
+   * last packet left (earlier by the burst with a token bucket) */
   RtpccTime last_departure;
+  RtpccTime last_leave;
   RtpccCapacityCursor cursor;
   RtpccTime last_deliver;
 
@@ -81,7 +83,7 @@ rtpcc_link_new (const RtpccLinkConfig * config)
   rtpcc_rng_init_stream (&link->jitter_rng, config->seed, 2);
   rtpcc_loss_init (&link->loss, &link->config.loss, &loss_rng);
 
-  link->last_departure = RTPCC_TIME_NONE;
+  link->last_departure = link->last_leave = RTPCC_TIME_NONE;
   link->last_deliver = RTPCC_TIME_NONE;
   link->q_cap = 64;
   link->q = g_new (QueuedPacket, link->q_cap);
@@ -160,6 +162,18 @@ rtpcc_link_capacity_at (const RtpccLink * link, RtpccTime now)
 
 /* The drop-tail limit in bytes at @now: the tighter of the byte limit and
  * the time limit converted at the capacity in force. */
+/* The bucket's depth in bytes at @rate bit/s. */
+static guint64
+burst_bytes (const RtpccLink * link, guint64 rate)
+{
+  guint64 b = link->config.burst_bytes;
+
+  if (link->config.burst_time > 0 && rate != G_MAXUINT64)
+    b = MAX (b, (guint64) ((gdouble) rate / 8.0 *
+            RTPCC_TIME_AS_SEC (link->config.burst_time)));
+  return b;
+}
+
 static guint64
 queue_limit_bytes (RtpccLink * link, RtpccTime now)
 {
@@ -174,6 +188,9 @@ queue_limit_bytes (RtpccLink * link, RtpccTime now)
       limit = MIN (limit, (guint64) b);
     }
   }
+  /* tbf's limit: the queue's bytes on top of the bucket's */
+  if (limit != G_MAXUINT64)
+    limit += burst_bytes (link, rtpcc_link_capacity_at (link, now));
   return limit;
 }
 
@@ -224,11 +241,26 @@ rtpcc_link_send (RtpccLink * link, RtpccTime now, guint size,
     goto done;
   }
   finish += link->epoch;
+  link->last_departure = finish;
+  {
+    guint64 rate = rtpcc_link_capacity_at (link, start);
+    guint64 b = burst_bytes (link, rate);
+
+    /* the token bucket lets it leave the burst's worth of time early, in
+     * order (a fall in capacity lengthens the credit) and never before
+     * it came */
+    if (b > 0 && rate > 0 && rate != G_MAXUINT64)
+      finish -= (RtpccTime) ((gdouble) b * 8.0 / (gdouble) rate *
+          RTPCC_NSEC_PER_SEC);
+    finish = MAX (finish, now);
+    if (link->last_leave != RTPCC_TIME_NONE)
+      finish = MAX (finish, link->last_leave);
+    link->last_leave = finish;
+  }
 
   o.verdict = RTPCC_LINK_DELIVERED;
   o.departure = finish;
   o.queue_delay = finish - now;
-  link->last_departure = finish;
   queue_push (link, finish, size);
 
   {
@@ -265,9 +297,9 @@ RtpccTime
 rtpcc_link_queue_delay (RtpccLink * link, RtpccTime now)
 {
   queue_expire (link, now);
-  if (link->q_len == 0 || link->last_departure == RTPCC_TIME_NONE)
+  if (link->q_len == 0 || link->last_leave == RTPCC_TIME_NONE)
     return 0;
-  return MAX (0, link->last_departure - now);
+  return MAX (0, link->last_leave - now);
 }
 
 guint64
@@ -282,7 +314,7 @@ rtpcc_link_reset (RtpccLink * link)
 {
   link->q_head = link->q_len = 0;
   link->q_bytes = 0;
-  link->last_departure = RTPCC_TIME_NONE;
+  link->last_departure = link->last_leave = RTPCC_TIME_NONE;
   link->last_deliver = RTPCC_TIME_NONE;
   link->cursor = (RtpccCapacityCursor) RTPCC_CAPACITY_CURSOR_INIT;
 }
@@ -296,6 +328,14 @@ rtpcc_link_set_capacity (RtpccLink * link, RtpccCapacity * capacity)
   link->config.capacity = capacity;
   /* a new trace starts with fresh opportunities */
   link->cursor = (RtpccCapacityCursor) RTPCC_CAPACITY_CURSOR_INIT;
+}
+
+void
+rtpcc_link_set_burst (RtpccLink * link, guint64 burst_bytes,
+    RtpccTime burst_time)
+{
+  link->config.burst_bytes = burst_bytes;
+  link->config.burst_time = MAX (burst_time, 0);
 }
 
 void

@@ -3,6 +3,13 @@
  *   arrival → loss model → drop-tail FIFO → serialization at the capacity in
  *   force → propagation delay + jitter → delivery
  *
+ * With a burst the FIFO is a token bucket, as Linux's tbf: a bucket of
+ * burst bytes fills at the capacity, and a packet leaves as soon as it
+ * holds the packet's size; a packet F would finish at in the plain
+ * serializer leaves at max (arrival, F − burst / capacity), so an idle
+ * link passes a burst of that many bytes at once and a backlogged one
+ * runs at the capacity, its queue that much shorter.
+ *
  * Every packet's fate is decided when it is offered (rtpcc_link_send): the
  * FIFO departure is exact for any capacity schedule or trace known in
  * advance, so the caller only has to hold the packet until deliver_at. The
@@ -32,6 +39,11 @@ typedef struct
    * ("milliseconds at current capacity"). */
   RtpccTime queue_limit_time;
   guint64 queue_limit_bytes;
+  /* Token bucket depth (0 = a plain serializer): the larger of the bytes
+   * and the bytes the capacity in force carries in the time; tbf's limit
+   * then holds the burst on top of the drop-tail limits. */
+  guint64 burst_bytes;
+  RtpccTime burst_time;
   RtpccTime delay;              /* one-way propagation delay */
   RtpccTime jitter;             /* uniform in [-jitter, +jitter] around delay */
   gboolean allow_reorder;       /* FALSE: jitter never reorders packets */
@@ -59,7 +71,8 @@ typedef struct
 {
   RtpccLinkVerdict verdict;
   RtpccTime arrival;
-  RtpccTime departure;          /* end of serialization at the bottleneck */
+  RtpccTime departure;          /* leaves the bottleneck (end of
+                                 * serialization; earlier by a burst) */
   RtpccTime deliver_at;         /* departure + delay + jitter */
   RtpccTime queue_delay;        /* departure - arrival: wait + own serialization */
 } RtpccLinkOutcome;
@@ -107,6 +120,8 @@ void rtpcc_link_reset (RtpccLink * link);
 /* Runtime changes. They apply to packets offered from now on; packets already
  * queued keep the departure computed when they arrived. */
 void rtpcc_link_set_capacity (RtpccLink * link, RtpccCapacity * capacity);
+void rtpcc_link_set_burst (RtpccLink * link, guint64 burst_bytes,
+    RtpccTime burst_time);
 void rtpcc_link_set_queue_limits (RtpccLink * link, RtpccTime limit_time,
     guint64 limit_bytes);
 void rtpcc_link_set_delay (RtpccLink * link, RtpccTime delay, RtpccTime jitter,
