@@ -609,6 +609,49 @@ GST_START_TEST (test_cut_drain)
 
 GST_END_TEST;
 
+/* free-above-point (docs/gcc.md (c'')): a 667 kbit/s link (a 1000-byte
+ * packet every 12 ms) behind a sender of 800 kbit/s until 1.6 s (a queue
+ * grows, a cut; the congestion point is the link's rate), then of 615
+ * kbit/s, an encoder delivering short of its target: the queue drains at
+ * the link's rate and from ~3.2 s nothing queues. The free climb takes
+ * that for grown capacity unless it waits for more than the point's band
+ * to get through. */
+static RtpccGccInfo
+free_run (gboolean above_point)
+{
+  Feeder f;
+  RtpccGccInfo info;
+  RtpccTime t, next_fb = MS (50), link_free = 0, arrival = 0;
+
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
+  fail_unless (rtpcc_controller_set_param (f.cc, "free-above-point",
+          above_point ? "true" : "false"));
+  for (t = 0; t < RTPCC_SEC (7); t += t < MS (1600) ? MS (10) : MS (13)) {
+    link_free = MAX (t, link_free) + MS (12);
+    arrival = link_free + MS (25);
+    feeder_packet (&f, t, arrival, 1000, FALSE);
+    if (t >= next_fb) {
+      feeder_flush (&f, MAX (t, arrival));
+      next_fb += MS (50);
+    }
+    rtpcc_controller_tick (f.cc, t);
+  }
+  rtpcc_gcc_get_info (f.cc, &info);
+  feeder_clear (&f);
+  return info;
+}
+
+GST_START_TEST (test_free_above_point)
+{
+  RtpccGccInfo off = free_run (FALSE), on = free_run (TRUE);
+
+  fail_unless (off.n_decreases > 0 && on.n_decreases > 0);
+  fail_unless (off.n_free_steps > 0, "no free climb at all");
+  fail_unless_equals_uint64 (on.n_free_steps, 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_gcc_suite (void)
 {
@@ -625,6 +668,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_app_limited_hold);
   tcase_add_test (tc, test_standing_queue_drain);
   tcase_add_test (tc, test_cut_drain);
+  tcase_add_test (tc, test_free_above_point);
   return s;
 }
 

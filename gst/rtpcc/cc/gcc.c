@@ -131,6 +131,8 @@ typedef struct
   RtpccGccStanding standing;    /* a queue the trend does not see */
   guint64 n_drains;
   gboolean cut_drain;           /* an over-use cut drains the queue too */
+  gboolean free_above_point;    /* the free climb only past the point */
+  guint64 n_free_steps;
   guint64 n_cut_drains;
   RtpccGccAppLimit allowance;   /* the media target over time */
   gdouble app_limit_ratio;      /* 0 = off */
@@ -515,11 +517,23 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
      * to be expected, and the congestion point still holds */
     if (g->app_limited)
       g->aimd.free = FALSE;
+    {
+      gdouble hi;
+
+      /* docs/gcc.md (c''): an empty queue while less than the congestion
+       * point gets through is what a token bucket shows any flow under
+       * its rate, not a sign that capacity grew */
+      if (g->aimd.free && g->free_above_point
+          && rtpcc_gcc_aimd_get_band (&g->aimd, NULL, &hi) && R <= hi)
+        g->aimd.free = FALSE;
+    }
     if (g->aimd.free && g->aimd.state == RTPCC_GCC_RC_INCREASE
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
     g->competing = rtpcc_competitor_update (&g->competitor, now);
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
+    if (g->aimd.free && g->aimd.last_was_ramp)
+      g->n_free_steps++;
     if (g->aimd.last_decreased && g->cut_drain && !g->competitor.active) {
       /* docs/gcc.md (g): a cut that lowers the estimate goes deep enough
        * to drain the queue found, not only to stop its growth (a due cut
@@ -675,6 +689,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_BOOL ("recovery-probes", Gcc, probe.recovery),
   RTPCC_PARAM_BOOL ("competitive", Gcc, competitor.enabled),
   RTPCC_PARAM_BOOL ("cut-drain", Gcc, cut_drain),
+  RTPCC_PARAM_BOOL ("free-above-point", Gcc, free_above_point),
   RTPCC_PARAM_TIME ("burst-time", Gcc, burst_time, 0, 100, RTPCC_PARAM_USEC),
   RTPCC_PARAM_DOUBLE ("free-gain", Gcc, aimd.free_gain, 1.0, 4.0, 0),
   RTPCC_PARAM_DOUBLE ("app-limit", Gcc, app_limit_ratio, 0.0, 1.0, 0),
@@ -776,6 +791,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_decreases = g->n_decreases;
   info->n_drains = g->n_drains;
   info->n_cut_drains = g->n_cut_drains;
+  info->n_free_steps = g->n_free_steps;
   info->n_loss_decreases = g->n_loss_decreases;
   info->probe_state = g->probe.state;
   info->probe_rate = g->probe.rate;

@@ -75,6 +75,7 @@ typedef struct
   guint64 n_self_bursts;        /* delay samples sent in our own burst */
   guint64 n_key_frames;         /* frames taken for key frames by size */
   gboolean free_path;           /* no queue for free-time: the free climb */
+  guint64 n_free_steps;         /* rate-control steps that climbed on it */
   gboolean app_limited;         /* media sent < app-limit × allowed: held */
   guint64 n_app_limited;        /* rate-control steps it held */
   RtpccGccProbeState probe_state;
