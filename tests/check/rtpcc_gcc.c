@@ -82,6 +82,20 @@ feeder_flush (Feeder * f, RtpccTime now)
   g_array_set_size (f->reports, 0);
 }
 
+/* One 1000-byte packet sent at @t arriving at @arrival (NONE: lost), the
+ * feedback every 50 ms (@next_fb) as of @flush_at, then a tick. */
+static void
+feeder_step (Feeder * f, RtpccTime t, RtpccTime arrival, RtpccTime flush_at,
+    RtpccTime * next_fb)
+{
+  feeder_packet (f, t, arrival, 1000, FALSE);
+  if (t >= *next_fb) {
+    feeder_flush (f, flush_at);
+    *next_fb += MS (50);
+  }
+  rtpcc_controller_tick (f->cc, t);
+}
+
 /* A steady stream: 1000-byte packets every @gap, one-way delay 25 ms plus
  * the queue the caller models, feedback every 50 ms. Returns the end. */
 static RtpccTime
@@ -89,14 +103,8 @@ feeder_steady (Feeder * f, RtpccTime t0, RtpccTime t1, RtpccTime gap)
 {
   RtpccTime t, next_fb = t0 + MS (50);
 
-  for (t = t0; t < t1; t += gap) {
-    feeder_packet (f, t, t + MS (25), 1000, FALSE);
-    if (t >= next_fb) {
-      feeder_flush (f, t + MS (25));
-      next_fb += MS (50);
-    }
-    rtpcc_controller_tick (f->cc, t);
-  }
+  for (t = t0; t < t1; t += gap)
+    feeder_step (f, t, t + MS (25), t + MS (25), &next_fb);
   feeder_flush (f, t + MS (25));
   return t;
 }
@@ -522,12 +530,7 @@ standing_run (const gchar * standing, gdouble * target)
     /* the queue builds by 2 ms a packet to 120 ms from 1 s on, then stands */
     if (t >= RTPCC_SEC (1) && q < MS (120))
       q += MS (2);
-    feeder_packet (&f, t, t + MS (25) + q, 1000, FALSE);
-    if (t >= next_fb) {
-      feeder_flush (&f, t + MS (25) + q);
-      next_fb += MS (50);
-    }
-    rtpcc_controller_tick (f.cc, t);
+    feeder_step (&f, t, t + MS (25) + q, t + MS (25) + q, &next_fb);
   }
   rtpcc_gcc_get_info (f.cc, &info);
   *target = info.delay_rate;
@@ -568,18 +571,14 @@ cut_drain_run (gboolean on, RtpccGccInfo * info)
     RtpccTime service = t < RTPCC_SEC (1) ? MS (5) : MS (40);
     RtpccTime departure = MAX (t, link_free) + service;
 
-    if (departure - t > MS (300)) {
-      feeder_packet (&f, t, RTPCC_TIME_NONE, 1000, FALSE);
-    } else {
+    gboolean dropped = departure - t > MS (300);
+
+    if (!dropped) {
       link_free = departure;
       last_arrival = departure + MS (25);
-      feeder_packet (&f, t, last_arrival, 1000, FALSE);
     }
-    if (t >= next_fb) {
-      feeder_flush (&f, MAX (t, last_arrival));
-      next_fb += MS (50);
-    }
-    rtpcc_controller_tick (f.cc, t);
+    feeder_step (&f, t, dropped ? RTPCC_TIME_NONE : last_arrival,
+        MAX (t, last_arrival), &next_fb);
   }
   rtpcc_gcc_get_info (f.cc, info);
   feeder_clear (&f);
@@ -629,12 +628,7 @@ free_run (gboolean above_point)
   for (t = 0; t < RTPCC_SEC (7); t += t < MS (1600) ? MS (10) : MS (13)) {
     link_free = MAX (t, link_free) + MS (12);
     arrival = link_free + MS (25);
-    feeder_packet (&f, t, arrival, 1000, FALSE);
-    if (t >= next_fb) {
-      feeder_flush (&f, MAX (t, arrival));
-      next_fb += MS (50);
-    }
-    rtpcc_controller_tick (f.cc, t);
+    feeder_step (&f, t, arrival, arrival, &next_fb);
   }
   rtpcc_gcc_get_info (f.cc, &info);
   feeder_clear (&f);
