@@ -147,6 +147,7 @@ gst_link_emu_init (GstLinkEmu * self)
   self->rate = DEFAULT_RATE;
   self->queue_ms = DEFAULT_QUEUE_MS;
   self->queue_bytes = DEFAULT_QUEUE_BYTES;
+  self->burst = DEFAULT_BURST;
   self->delay = DEFAULT_DELAY;
   self->jitter = DEFAULT_JITTER;
   self->allow_reorder = DEFAULT_ALLOW_REORDER;

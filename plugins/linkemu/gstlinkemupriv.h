@@ -20,6 +20,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_link_emu_debug);
 #define DEFAULT_TRACE           NULL
 #define DEFAULT_QUEUE_MS        300
 #define DEFAULT_QUEUE_BYTES     0
+#define DEFAULT_BURST           0
 #define DEFAULT_DELAY           0
 #define DEFAULT_JITTER          0
 #define DEFAULT_ALLOW_REORDER   FALSE
@@ -39,6 +40,7 @@ enum
   PROP_TRACE,
   PROP_QUEUE_MS,
   PROP_QUEUE_BYTES,
+  PROP_BURST,
   PROP_DELAY,
   PROP_JITTER,
   PROP_ALLOW_REORDER,
@@ -81,6 +83,7 @@ struct _GstLinkEmu
   gchar *trace;
   guint queue_ms;
   guint queue_bytes;
+  guint burst;
   guint delay;
   guint jitter;
   gboolean allow_reorder;

@@ -84,6 +84,22 @@ gst_link_emu_install_properties (GObjectClass * gobject_class)
           0, G_MAXUINT, DEFAULT_QUEUE_BYTES, flags));
 
   /**
+   * GstLinkEmu:burst:
+   *
+   * Token bucket depth in bytes, as tc's tbf `burst`: a bucket that fills
+   * at the capacity lets a packet leave as soon as it holds the packet's
+   * size, so an idle link passes this many bytes at once and a link a flow
+   * uses below its rate holds nothing. 0 (the default) is a plain
+   * serializer: every packet takes its transmission time. With a queue
+   * limit the bucket's bytes come on top, as with tbf. Can be changed in
+   * any state.
+   */
+  g_object_class_install_property (gobject_class, PROP_BURST,
+      g_param_spec_uint ("burst", "Burst",
+          "Token bucket depth (bytes), as tbf's burst; 0 = plain serializer",
+          0, G_MAXUINT, DEFAULT_BURST, flags));
+
+  /**
    * GstLinkEmu:delay:
    *
    * One-way propagation delay in milliseconds, added after serialization.
@@ -283,6 +299,7 @@ gst_link_emu_create_link_locked (GstLinkEmu * self, GError ** error)
     return FALSE;
   config.queue_limit_time = RTPCC_MSEC (self->queue_ms);
   config.queue_limit_bytes = self->queue_bytes;
+  config.burst_bytes = self->burst;
   config.delay = RTPCC_MSEC (self->delay);
   config.jitter = RTPCC_MSEC (self->jitter);
   config.allow_reorder = self->allow_reorder;
@@ -393,6 +410,7 @@ gst_link_emu_apply_queue_locked (GstLinkEmu * self)
 
   rtpcc_link_set_queue_limits (self->link, RTPCC_MSEC (self->queue_ms),
       self->queue_bytes);
+  rtpcc_link_set_burst (self->link, self->burst, 0);
 }
 
 /* Empty strings mean "unset" so that gst-launch can clear a value. */
@@ -473,6 +491,10 @@ gst_link_emu_set_property (GObject * object, guint prop_id,
       break;
     case PROP_QUEUE_BYTES:
       self->queue_bytes = g_value_get_uint (value);
+      gst_link_emu_apply_queue_locked (self);
+      break;
+    case PROP_BURST:
+      self->burst = g_value_get_uint (value);
       gst_link_emu_apply_queue_locked (self);
       break;
     case PROP_DELAY:
@@ -600,6 +622,9 @@ gst_link_emu_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_QUEUE_BYTES:
       g_value_set_uint (value, self->queue_bytes);
+      break;
+    case PROP_BURST:
+      g_value_set_uint (value, self->burst);
       break;
     case PROP_DELAY:
       g_value_set_uint (value, self->delay);

@@ -184,6 +184,37 @@ GST_START_TEST (test_timestamps_queueing_and_delay)
 
 GST_END_TEST;
 
+/* burst: a token bucket as tbf's; with 2500 bytes the first two of ten
+ * 1250-byte packets leave at once, the rest at the rate (the queue that
+ * much shorter) */
+GST_START_TEST (test_burst)
+{
+  GstHarness *h = harness_new ("rate", 1000, "delay", 50, "burst", 2500,
+      NULL);
+  const guint n = 10;
+  guint k;
+
+  gst_harness_set_time (h, 0);
+  for (k = 0; k < n; k++)
+    push_sized (h, 1250, 0, k);
+  /* the last leaves at 10 ms × 10 − 20 ms */
+  fail_unless_equals_uint64 (stat_u64 (h, "queue-delay"), MS (10 * n - 20));
+  for (k = 0; k < n; k++) {
+    GstClockTime expected = MS (k < 2 ? 50 : 10 * (k + 1) - 20 + 50);
+    GstBuffer *out;
+
+    if (gst_harness_buffers_received (h) <= k)
+      fail_unless (gst_harness_crank_single_clock_wait (h));
+    out = gst_harness_pull (h);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), k);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), expected);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* The shift is (deliver_at - arrival), whatever the input timestamps; a
  * buffer without PTS gets its delivery running time. */
 GST_START_TEST (test_timestamp_shift)
@@ -939,6 +970,7 @@ linkemu_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_timestamps_queueing_and_delay);
   tcase_add_test (tc, test_timestamp_shift);
+  tcase_add_test (tc, test_burst);
   tcase_add_test (tc, test_schedule_and_runtime_rate);
   tcase_add_test (tc, test_jitter_reorder);
   tcase_add_test (tc, test_stats_queue_drops);
