@@ -160,8 +160,6 @@ rtpcc_link_capacity_at (const RtpccLink * link, RtpccTime now)
       link->config.queue_limit_time);
 }
 
-/* The drop-tail limit in bytes at @now: the tighter of the byte limit and
- * the time limit converted at the capacity in force. */
 /* The bucket's depth in bytes at @rate bit/s. */
 static guint64
 burst_bytes (const RtpccLink * link, guint64 rate)
@@ -174,6 +172,8 @@ burst_bytes (const RtpccLink * link, guint64 rate)
   return b;
 }
 
+/* The drop-tail limit in bytes at @now: the tighter of the byte limit and
+ * the time limit converted at the capacity in force. */
 static guint64
 queue_limit_bytes (RtpccLink * link, RtpccTime now)
 {
