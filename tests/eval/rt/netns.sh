@@ -120,7 +120,9 @@ up2() {
   done
 }
 
-# tbf: rate, burst of ~2 full packets or 5 ms at rate, and a drop-tail queue
+# tbf: rate, burst of ~2 full packets or 5 ms at rate (the simulator models
+# the same bucket: EVAL_TBF_BURST_* in tests/eval/eval-run.h, keep them
+# equal), and a drop-tail queue
 # of QUEUE_MS at that rate ("latency"), as RFC 8867's "300 ms at capacity".
 # An outage (0 kbit/s): tbf cannot be 0, so 8 bit/s whose bucket (225
 # bytes at that rate) is smaller than any media packet: every one is
