@@ -20,6 +20,12 @@ struct _RtpccDeliveryRate
 {
   GArray *acks;                 /* Ack, in seq order */
   GArray *samples;              /* Sample, oldest first */
+  /* Whether send and arrival times (those given) never decrease along
+   * acks: true on a path that does not reorder, and then the window's
+   * bounds are its ends, found without a scan. A packet inserted out of
+   * order clears it; the next full scan sets it again if it holds. */
+  gboolean ordered;
+  guint64 bytes;                /* the sizes of acks, summed */
   guint64 rate;
   RtpccTime first_send;         /* the oldest send time acknowledged, or
                                  * RTPCC_TIME_NONE */
@@ -33,6 +39,7 @@ rtpcc_delivery_rate_new (void)
   d->acks = g_array_new (FALSE, FALSE, sizeof (Ack));
   d->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   d->first_send = RTPCC_TIME_NONE;
+  d->ordered = TRUE;
   return d;
 }
 
@@ -62,6 +69,34 @@ lower_bound (const RtpccDeliveryRate * d, guint64 seq)
   return lo;
 }
 
+/* the newest arrival time given at or before acks[@i], or NONE */
+static RtpccTime
+last_arrival_before (const RtpccDeliveryRate * d, guint i)
+{
+  while (i-- > 0) {
+    RtpccTime t = g_array_index (d->acks, Ack, i).arrival;
+    if (t != RTPCC_TIME_NONE)
+      return t;
+  }
+  return RTPCC_TIME_NONE;
+}
+
+/* @a, appended, keeps the acks ordered (see ordered) */
+static gboolean
+follows (const RtpccDeliveryRate * d, const Ack * a)
+{
+  const Ack *last = &g_array_index (d->acks, Ack, d->acks->len - 1);
+  RtpccTime arr;
+
+  if (a->send_time < last->send_time)
+    return FALSE;
+  if (a->arrival == RTPCC_TIME_NONE)
+    return TRUE;
+  arr = last->arrival != RTPCC_TIME_NONE ? last->arrival :
+      last_arrival_before (d, d->acks->len - 1);
+  return arr == RTPCC_TIME_NONE || a->arrival >= arr;
+}
+
 void
 rtpcc_delivery_rate_on_ack (RtpccDeliveryRate * d, guint64 seq,
     RtpccTime send_time, RtpccTime arrival, guint size)
@@ -78,10 +113,15 @@ rtpcc_delivery_rate_on_ack (RtpccDeliveryRate * d, guint64 seq,
     if (at < d->acks->len && g_array_index (d->acks, Ack, at).seq == seq)
       return;                   /* (acknowledged once) */
   }
-  if (at == d->acks->len)
+  if (at == d->acks->len) {
+    if (d->ordered && at > 0 && !follows (d, &a))
+      d->ordered = FALSE;
     g_array_append_val (d->acks, a);
-  else
+  } else {
+    d->ordered = FALSE;
     g_array_insert_val (d->acks, at, a);
+  }
+  d->bytes += size;
 }
 
 void
@@ -89,42 +129,74 @@ rtpcc_delivery_rate_withdraw (RtpccDeliveryRate * d, guint64 seq)
 {
   guint at = lower_bound (d, seq);
 
-  if (at < d->acks->len && g_array_index (d->acks, Ack, at).seq == seq)
+  if (at < d->acks->len && g_array_index (d->acks, Ack, at).seq == seq) {
+    d->bytes -= g_array_index (d->acks, Ack, at).size;
     g_array_remove_index (d->acks, at);
+  }
   /* the highest so far may have counted it: start over */
   g_array_set_size (d->samples, 0);
+}
+
+/* The bounds of the acks' send and arrival times (arrivals NONE when none
+ * is given), and the index of the first one sent (the earliest, the first
+ * such): from the ends when ordered, otherwise by a scan, which finds out
+ * whether they are ordered again. */
+static void
+bounds (RtpccDeliveryRate * d, RtpccTime * first_send, RtpccTime * last_send,
+    RtpccTime * first_arr, RtpccTime * last_arr, guint * first)
+{
+  guint n = d->acks->len;
+  gboolean ordered = TRUE;
+
+  *first_arr = *last_arr = RTPCC_TIME_NONE;
+  if (d->ordered) {
+    *first = 0;
+    *first_send = g_array_index (d->acks, Ack, 0).send_time;
+    *last_send = g_array_index (d->acks, Ack, n - 1).send_time;
+    for (guint i = 0; i < n && *first_arr == RTPCC_TIME_NONE; i++)
+      *first_arr = g_array_index (d->acks, Ack, i).arrival;
+    if (*first_arr != RTPCC_TIME_NONE)
+      *last_arr = last_arrival_before (d, n);
+    return;
+  }
+  *first = 0;
+  *first_send = *last_send = g_array_index (d->acks, Ack, 0).send_time;
+  for (guint i = 0; i < n; i++) {
+    const Ack *a = &g_array_index (d->acks, Ack, i);
+    if (a->send_time < *last_send)
+      ordered = FALSE;
+    if (a->send_time < *first_send) {
+      *first_send = a->send_time;
+      *first = i;
+    }
+    if (a->send_time > *last_send)
+      *last_send = a->send_time;
+    if (a->arrival != RTPCC_TIME_NONE) {
+      if (*last_arr != RTPCC_TIME_NONE && a->arrival < *last_arr)
+        ordered = FALSE;
+      if (*first_arr == RTPCC_TIME_NONE || a->arrival < *first_arr)
+        *first_arr = a->arrival;
+      if (*last_arr == RTPCC_TIME_NONE || a->arrival > *last_arr)
+        *last_arr = a->arrival;
+    }
+  }
+  d->ordered = ordered;
 }
 
 /* The rate over the acks in the window, or 0; the interval is at least
  * @floor. */
 static guint64
-window_rate (const RtpccDeliveryRate * d, RtpccTime floor)
+window_rate (RtpccDeliveryRate * d, RtpccTime floor)
 {
-  RtpccTime first_send = 0, last_send = 0, span;
-  RtpccTime first_arr = RTPCC_TIME_NONE, last_arr = RTPCC_TIME_NONE;
-  guint64 bytes = 0;
-  guint first = 0;
+  RtpccTime first_send, last_send, first_arr, last_arr, span;
+  guint64 bytes;
+  guint first;
 
   if (d->acks->len < RTPCC_DELIVERY_RATE_MIN_PACKETS)
     return 0;
-  for (guint i = 0; i < d->acks->len; i++) {
-    const Ack *a = &g_array_index (d->acks, Ack, i);
-    if (i == 0 || a->send_time < first_send) {
-      first_send = a->send_time;
-      first = i;
-    }
-    if (i == 0 || a->send_time > last_send)
-      last_send = a->send_time;
-    if (a->arrival != RTPCC_TIME_NONE) {
-      if (first_arr == RTPCC_TIME_NONE || a->arrival < first_arr)
-        first_arr = a->arrival;
-      if (last_arr == RTPCC_TIME_NONE || a->arrival > last_arr)
-        last_arr = a->arrival;
-    }
-    bytes += a->size;
-  }
+  bounds (d, &first_send, &last_send, &first_arr, &last_arr, &first);
   /* (the first packet sent opens the interval) */
-  bytes -= g_array_index (d->acks, Ack, first).size;
+  bytes = d->bytes - g_array_index (d->acks, Ack, first).size;
   span = last_send - first_send;
   if (last_arr != RTPCC_TIME_NONE)
     span = MAX (span, last_arr - first_arr);
@@ -144,12 +216,16 @@ rtpcc_delivery_rate_update (RtpccDeliveryRate * d, RtpccTime window)
 
   if (d->acks->len == 0)
     return d->rate;
-  newest = g_array_index (d->acks, Ack, 0).send_time;
-  for (guint i = 1; i < d->acks->len; i++)
-    newest = MAX (newest, g_array_index (d->acks, Ack, i).send_time);
+  if (d->ordered) {
+    newest = g_array_index (d->acks, Ack, d->acks->len - 1).send_time;
+  } else {
+    newest = g_array_index (d->acks, Ack, 0).send_time;
+    for (guint i = 1; i < d->acks->len; i++)
+      newest = MAX (newest, g_array_index (d->acks, Ack, i).send_time);
+  }
   while (drop < d->acks->len
       && g_array_index (d->acks, Ack, drop).send_time < newest - window)
-    drop++;
+    d->bytes -= g_array_index (d->acks, Ack, drop++).size;
   g_array_remove_range (d->acks, 0, drop);
 
   x.at = newest;
