@@ -33,6 +33,7 @@
 #include <rtpcc/feedback/nadu.h>
 #include <rtpcc/ratecap.h>
 #include <rtpcc/fec/fec.h>
+#include <rtpcc/fec/strength.h>
 #include <rtpcc/rng.h>
 
 #include <string.h>
@@ -77,11 +78,17 @@ struct _RtpccSender
   gdouble channel_loss, channel_burst;
   RtpccTime channel_at;
   guint64 channel_generation;
+  /* max_fec_share: the parity per media byte the channel needs, and the
+   * bit/s that moved from the media to FEC for it */
+  gdouble fec_overhead;
+  guint64 fec_reserved;
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
   guint64 rate_window_bytes;
+  guint rate_window_media;      /* media packets (not FEC, padding) */
   guint64 send_rate;
+  gdouble media_packet_rate;    /* per second, over the same window */
 
   RtpccSenderStats stats;
 };
@@ -129,6 +136,14 @@ breaker_holds_rate (RtpccSender * s)
   return !s->cc_backed_off;
 }
 
+/* The controller's own FEC share, to be padded if no FEC comes (a probe):
+ * not what max_fec_share moved there. */
+static guint64
+probe_bitrate (const RtpccSender * s)
+{
+  return s->target.fec_bitrate - s->fec_reserved;
+}
+
 /* The receiver's maximum to the controller, when it changed. */
 static void
 tell_limit (RtpccSender * s, RtpccTime now)
@@ -161,6 +176,8 @@ refresh_target (RtpccSender * s, RtpccTime now)
   if (rtpcc_rate_cap_expire (s->ratecap, now))
     tell_limit (s, now);
   rtpcc_rate_cap_apply (s->ratecap, &t);
+  s->fec_reserved = rtpcc_target_reserve_fec (&t, s->fec_overhead,
+      s->config.cc.min_bitrate);
   if (memcmp (&t, &s->target, sizeof (t)) != 0) {
     s->target = t;
     s->generation++;
@@ -182,6 +199,7 @@ sync_stats (RtpccSender * s)
   s->stats.loss = fs->loss;
   s->stats.loss_burst = fs->loss_burst;
   s->stats.loss_window = fs->loss_window;
+  s->stats.fec_reserved = s->fec_reserved;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;
@@ -251,6 +269,30 @@ sink_discards (gpointer user_data, RtpccTime now,
  * target did not (a fixed target never changes): by a fifth, and at least
  * half a percentage point of loss or a quarter packet of burst; at most
  * every RTPCC_SENDER_CHANNEL_INTERVAL. */
+/* max_fec_share: the parity per media byte of the code the channel needs
+ * (fec/strength.h), within the share; 0 without loss. A twentieth over
+ * the code's packet share: an encoder that chooses from fec / media
+ * (fecenc) finds the same code, and parity packets are as long as the
+ * longest they protect. */
+static gdouble
+channel_fec_overhead (const RtpccSender * s)
+{
+  gdouble most = s->config.max_fec_share / (1.0 - s->config.max_fec_share);
+  RtpccFecChannel ch;
+  RtpccFecChoice c;
+
+  if (most <= 0 || s->channel_loss <= 0 || s->media_packet_rate <= 0)
+    return 0;
+  ch.loss = s->channel_loss;
+  ch.burst = s->channel_burst;
+  ch.packet_rate = s->media_packet_rate;
+  ch.budget = RTPCC_SENDER_FEC_BLOCK_TIME;
+  ch.max_overhead = most;
+  if (!rtpcc_fec_choose (&ch, &c))
+    return 0;
+  return MIN (1.05 * c.m / c.k, most);
+}
+
 static void
 check_channel (RtpccSender * s, RtpccTime now)
 {
@@ -269,6 +311,7 @@ check_channel (RtpccSender * s, RtpccTime now)
   s->channel_burst = fs->loss_burst;
   s->channel_at = now;
   s->channel_generation++;
+  s->fec_overhead = channel_fec_overhead (s);
 }
 
 static void
@@ -317,6 +360,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->config.controller = s->controller_name;
   if (s->config.rtcp_interval <= 0)
     s->config.rtcp_interval = RTPCC_SEC (1);
+  s->config.max_fec_share = CLAMP (s->config.max_fec_share, 0, 0.5);
   rtpcc_rng_init_stream (&s->rng, config->seed, 0x5e4d);
   s->cc = cc;
   s->egress = rtpcc_egress_new (&config->pacer,
@@ -513,11 +557,15 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
   s->stats.packets_sent++;
   s->stats.bytes_sent += info->size;
   s->rate_window_bytes += info->size;
+  if (!padding && !info->is_fec)
+    s->rate_window_media++;
   if (now - s->rate_window_start >= RTPCC_MSEC (500)) {
-    s->send_rate = (guint64) (s->rate_window_bytes * 8.0 /
-        RTPCC_TIME_AS_SEC (now - s->rate_window_start));
+    gdouble span = RTPCC_TIME_AS_SEC (now - s->rate_window_start);
+    s->send_rate = (guint64) (s->rate_window_bytes * 8.0 / span);
+    s->media_packet_rate = s->rate_window_media / span;
     s->rate_window_start = now;
     s->rate_window_bytes = 0;
+    s->rate_window_media = 0;
   }
 
   sp.seq = e->seq;
@@ -554,7 +602,7 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
   RtpccRtpInfo pi;
   RtpccWirePacket w;
 
-  if (!rtpcc_prober_next_probe (s->prober, now, s->target.fec_bitrate,
+  if (!rtpcc_prober_next_probe (s->prober, now, probe_bitrate (s),
           breaker_tripped (s), &pi))
     return FALSE;
   assign_twcc (s, &pi);
@@ -882,7 +930,7 @@ rtpcc_sender_next_timeout (RtpccSender * s, RtpccTime now)
     t = earliest (t, p);
   t = earliest (t, rtpcc_controller_next_timeout (s->cc));
   t = earliest (t, rtpcc_prober_next_time (s->prober, now,
-          s->target.fec_bitrate, breaker_tripped (s)));
+          probe_bitrate (s), breaker_tripped (s)));
   if (s->breaker)
     t = earliest (t, rtpcc_circuit_breaker_next_tick (s->breaker));
   return t;
@@ -972,7 +1020,7 @@ rtpcc_sender_get_fec_interval (RtpccSender * s)
 {
   RtpccFbraInfo fi;
 
-  if (s->target.fec_bitrate == 0 || !rtpcc_fbra_get_info (s->cc, &fi))
+  if (probe_bitrate (s) == 0 || !rtpcc_fbra_get_info (s->cc, &fi))
     return 0;
   return fi.fec_interval;
 }

@@ -67,8 +67,20 @@ typedef struct
                                  * -1 = none (default) */
   guint32 clock_rate;           /* enqueue_rtp: the media clock, 0 = unknown
                                  * (90 kHz assumed) */
+  /* FEC from the channel, for any controller: while the receiver reports
+   * loss, up to this part of the target (0 = off, at most 0.5) is moved
+   * from the media to fec_bitrate, as much as the code the channel needs
+   * takes (fec/strength.h: the least parity that leaves a negligible
+   * residual, else the most this share allows; blocks that fill within
+   * RTPCC_SENDER_FEC_BLOCK_TIME). An FEC encoder upstream (fecenc
+   * scheme=auto) spends it; no padding is sent for it (a controller's own
+   * fec_bitrate, a probe, still is). */
+  gdouble max_fec_share;
   guint64 seed;
 } RtpccSenderConfig;
+
+/* max_fec_share's delay budget: fecenc's default max-block-time */
+#define RTPCC_SENDER_FEC_BLOCK_TIME RTPCC_MSEC (100)
 
 void rtpcc_sender_config_init (RtpccSenderConfig * config);
 
@@ -109,6 +121,8 @@ typedef struct
                                  * 0: no loss seen) */
   gdouble loss_window;          /* loss rate over the same packets, all
                                  * on the wire */
+  guint64 fec_reserved;         /* bit/s of the media target moved to FEC
+                                 * by max_fec_share (0: none) */
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */

@@ -75,3 +75,21 @@ rtpcc_target_media_pacing_rate (const RtpccTarget * t)
         (gdouble) t->target_bitrate);
   return rate;
 }
+
+guint64
+rtpcc_target_reserve_fec (RtpccTarget * t, gdouble overhead,
+    guint64 min_bitrate)
+{
+  guint64 want, move;
+
+  if (overhead <= 0)
+    return 0;
+  want = (guint64) ((t->media_bitrate + t->fec_bitrate) * overhead /
+      (1.0 + overhead));
+  if (want <= t->fec_bitrate || t->media_bitrate <= min_bitrate)
+    return 0;
+  move = MIN (want - t->fec_bitrate, t->media_bitrate - min_bitrate);
+  t->media_bitrate -= move;
+  t->fec_bitrate += move;
+  return move;
+}

@@ -82,6 +82,13 @@ void rtpcc_target_for_sender (RtpccTarget * target, guint64 min_bitrate,
     guint64 queued_bytes, RtpccTime head_age, RtpccTime max_delay,
     const gchar * breaker_reason);
 
+/* Moves media rate to FEC until FEC is @overhead (parity bytes per media
+ * byte) of what media and FEC share, unless the target's FEC share is
+ * that much already (a probe); the media keeps @min_bitrate. Returns the
+ * bit/s moved. */
+guint64 rtpcc_target_reserve_fec (RtpccTarget * target, gdouble overhead,
+    guint64 min_bitrate);
+
 /* The media share of @target's pacing rate, bit/s: what a sending buffer
  * in front of the sender drains its media at, the rest of the pacing rate
  * being FEC and probe padding (target = media + fec, pacing = target ×

@@ -66,6 +66,7 @@ GST_DEBUG_CATEGORY_STATIC (rtpcc_sink_debug);
 #define DEFAULT_RTX_PT 0
 #define DEFAULT_RTX_SSRC 0
 #define DEFAULT_RTX_TIME 1000
+#define DEFAULT_MAX_FEC_SHARE 0.0
 #define RTX_SCRATCH (65536 + 16)
 
 enum
@@ -88,6 +89,7 @@ enum
   PROP_RTX_PAYLOAD_TYPE,
   PROP_RTX_SSRC,
   PROP_RTX_TIME,
+  PROP_MAX_FEC_SHARE,
   PROP_BOUND_PORT,
   PROP_STATS,
   PROP_SRTP_KEY,
@@ -748,6 +750,7 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   cfg.twcc_ext_id = (guint8) self->twcc_ext_id;
   cfg.fec_pt = g_atomic_int_get (&self->fec_pt);
   cfg.clock_rate = 90000;       /* video; caps could refine it */
+  cfg.max_fec_share = self->max_fec_share;
   now = rtpcc_timebase_now (&self->timebase);
   self->ntp_offset = g_get_real_time () * RTPCC_NSEC_PER_USEC - now +
       RTPCC_NTP_UNIX_EPOCH_NS;
@@ -1225,6 +1228,9 @@ gst_rtpcc_sink_set_property (GObject * object, guint prop_id,
     case PROP_RTX_TIME:
       self->rtx_time_ms = g_value_get_uint (value);
       break;
+    case PROP_MAX_FEC_SHARE:
+      self->max_fec_share = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1294,6 +1300,9 @@ gst_rtpcc_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_RTX_TIME:
       g_value_set_uint (value, self->rtx_time_ms);
+      break;
+    case PROP_MAX_FEC_SHARE:
+      g_value_set_double (value, self->max_fec_share);
       break;
     case PROP_BOUND_PORT:
       g_value_set_int (value, self->bound_port);
@@ -1536,6 +1545,27 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
           "Keep sent packets this long for retransmission (ms)", 10, 10000,
           DEFAULT_RTX_TIME, rw));
   /**
+   * GstRtpccSink:max-fec-share:
+   *
+   * FEC that follows the channel, whatever the controller: while the
+   * receiver reports loss, up to this part of the target is taken from
+   * the media (the encoder's bitrate) and published as the "rtpcc-target"
+   * event's fec-bitrate, for an FEC encoder upstream (`fecenc
+   * scheme=auto`) to spend. As much is taken as the code the channel
+   * needs: the least parity that leaves a negligible residual loss on the
+   * measured loss rate and burst length, else all this share allows
+   * (blocks that fill within 100 ms, fecenc's default max-block-time).
+   * Nothing is taken while nothing is lost, and no padding is sent for
+   * it. A controller's own FEC share (fbra, gcc's probes, fixed's
+   * fec-share) counts towards it. 0 (the default) turns it off; stats
+   * "fec-reserved" says how many bit/s are taken. Applies from the next
+   * NULL→READY change.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_FEC_SHARE,
+      g_param_spec_double ("max-fec-share", "Maximum FEC share",
+          "Most of the target given to FEC while the channel loses packets "
+          "(0 = off)", 0.0, 0.5, DEFAULT_MAX_FEC_SHARE, rw));
+  /**
    * GstRtpccSink:stats:
    *
    * Counters and estimates ("application/x-rtpcc-sink-stats"): packets and
@@ -1641,6 +1671,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->rtx_pt = DEFAULT_RTX_PT;
   self->rtx_ssrc = DEFAULT_RTX_SSRC;
   self->rtx_time_ms = DEFAULT_RTX_TIME;
+  self->max_fec_share = DEFAULT_MAX_FEC_SHARE;
   self->task_deadline = RTPCC_TIME_NONE;
   self->pollfd.fd = eventfd (0, EFD_NONBLOCK | EFD_CLOEXEC);
   rtpcc_timebase_init (&self->timebase);

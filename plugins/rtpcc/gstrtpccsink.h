@@ -53,6 +53,7 @@ struct _GstRtpccSink
   guint rtx_pt;                 /* 0: RTX off */
   guint rtx_ssrc;               /* 0: random */
   guint rtx_time_ms;            /* history window */
+  gdouble max_fec_share;
 
   /* runtime */
   RtpccTimebase timebase;       /* the library's time, from the clock */

@@ -16,6 +16,7 @@
  */
 #include <gst/check/gstcheck.h>
 #include <rtpcc/rtpcc.h>
+#include <rtpcc/fec/strength.h>
 #include <math.h>
 #include <string.h>
 
@@ -902,6 +903,83 @@ GST_START_TEST (test_loss_burst)
      * most every 500 ms of the 7 s */
     fail_unless (rtpcc_sender_get_channel_generation (l->s) >= 1);
     fail_unless (rtpcc_sender_get_channel_generation (l->s) <= 14);
+    loop_free (l);
+  }
+}
+
+GST_END_TEST;
+
+/* One packet in 200 lost, alone. */
+static guint
+fate_rare (Loop * l, guint idx, RtpccTime delays[2])
+{
+  return idx % 200 == 7 ? 0 : 1;
+}
+
+/* max_fec_share: with a controller that gives no FEC share (fixed), FEC
+ * appears once the channel loses, as much as buys the least residual the
+ * share allows (an encoder choosing from fec / media finds that code):
+ * all of the share at 10 % in runs of two, less at 0.5 % alone (a code
+ * that leaves a negligible residual with less parity). Never more than
+ * the share, taken from the media (the total stays), and no padding
+ * fills it. Without loss nothing is taken. */
+GST_START_TEST (test_max_fec_share)
+{
+  for (guint channel = 0; channel < 3; channel++) {
+    RtpccSenderConfig sc;
+    RtpccReceiverConfig rc;
+    const RtpccSenderStats *st;
+    const RtpccTarget *t;
+    Loop *l;
+
+    sender_config (&sc, "fixed", 1000000);
+    sc.pacing = FALSE;
+    sc.max_fec_share = 0.25;
+    receiver_config (&rc);
+    l = loop_new (&sc, &rc, 0, RTPCC_MSEC (30), RTPCC_MSEC (30));
+    if (channel == 1) {
+      l->fate = fate_runs;
+      l->user = GUINT_TO_POINTER (2);
+    } else if (channel == 2) {
+      l->fate = fate_rare;
+    }
+    loop_add_cbr (l, 0, RTPCC_MSEC (10), 2000, PKT_SIZE, 0);
+    loop_run (l, RTPCC_SEC (20));
+    st = rtpcc_sender_get_stats (l->s, l->now);
+    t = rtpcc_sender_get_target (l->s);
+    fail_unless_equals_uint64 (t->target_bitrate, 1000000);
+    fail_unless_equals_uint64 (t->media_bitrate + t->fec_bitrate, 1000000);
+    /* (the loop does not ask for probes: nothing may be due) */
+    for (guint i = 0; i < 3; i++)
+      fail_if (rtpcc_sender_dequeue_probe (l->s, l->now + RTPCC_MSEC (50) *
+              i, NULL), "padding for the FEC share");
+    if (channel == 0) {
+      fail_unless_equals_uint64 (st->fec_reserved, 0);
+      fail_unless_equals_uint64 (t->fec_bitrate, 0);
+    } else {
+      RtpccFecChannel ch = { st->loss_window, st->loss_burst, 100,
+        RTPCC_SENDER_FEC_BLOCK_TIME, 0.25 / 0.75
+      };
+      RtpccFecChoice best, given;
+
+      fail_unless (st->fec_reserved > 0);
+      fail_unless_equals_uint64 (t->fec_bitrate, st->fec_reserved);
+      fail_unless (t->fec_bitrate <= 250000, "%" G_GUINT64_FORMAT,
+          t->fec_bitrate);
+      fail_unless (rtpcc_fec_choose (&ch, &best));
+      ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
+      fail_unless (rtpcc_fec_choose (&ch, &given));
+      fail_unless (given.residual <= best.residual,
+          "reserved for (%u, %u), residual %g; the share allows (%u, %u), %g",
+          given.k, given.m, given.residual, best.k, best.m, best.residual);
+      if (channel == 1)
+        fail_unless (t->fec_bitrate > 240000, "%" G_GUINT64_FORMAT,
+            t->fec_bitrate);
+      else
+        fail_unless (t->fec_bitrate < 240000 && best.residual <
+            RTPCC_FEC_NEGLIGIBLE, "%" G_GUINT64_FORMAT " for (%u, %u)",
+            t->fec_bitrate, best.k, best.m);
+    }
     loop_free (l);
   }
 }
@@ -2320,6 +2398,7 @@ rtpcc_endpoints_suite (void)
   tcase_add_test (tc, test_each_packet_reported_once);
   tcase_add_test (tc, test_loss_needs_three_received_later);
   tcase_add_test (tc, test_loss_burst);
+  tcase_add_test (tc, test_max_fec_share);
   tcase_add_test (tc, test_arrival_differences);
   tcase_add_test (tc, test_breaker_gets_loss_event_rate);
   tcase_add_test (tc, test_breaker_loss_events_with_ccfb_in_rr_compound);

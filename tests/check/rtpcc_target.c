@@ -192,6 +192,41 @@ GST_START_TEST (test_target_media_pacing_rate)
 
 GST_END_TEST;
 
+/* FEC reserved from the media (max_fec_share): FEC becomes the overhead's
+ * part of media + FEC, only what the controller's own FEC share (a probe)
+ * lacks moves, the media keeps the minimum, the total and the pacing rate
+ * stay. */
+GST_START_TEST (test_reserve_fec)
+{
+  RtpccTarget t = controller_target (), before = t;
+
+  /* no overhead: nothing moves */
+  fail_unless_equals_uint64 (rtpcc_target_reserve_fec (&t, 0, 150000), 0);
+  fail_unless (same (&t, &before));
+  /* a fifth of media + FEC for FEC: 1 Mbit/s × 0.25 / 1.25 */
+  fail_unless_equals_uint64 (rtpcc_target_reserve_fec (&t, 0.25, 150000),
+      100000);
+  fail_unless_equals_uint64 (t.fec_bitrate, 200000);
+  fail_unless_equals_uint64 (t.media_bitrate, 800000);
+  fail_unless_equals_uint64 (t.target_bitrate, before.target_bitrate);
+  fail_unless_equals_uint64 (t.pacing_rate, before.pacing_rate);
+  /* the controller's own FEC share covers a smaller overhead */
+  t = before;
+  fail_unless_equals_uint64 (rtpcc_target_reserve_fec (&t, 0.1, 150000), 0);
+  fail_unless (same (&t, &before));
+  /* the media keeps its minimum */
+  t = before;
+  fail_unless_equals_uint64 (rtpcc_target_reserve_fec (&t, 1.0, 850000),
+      50000);
+  fail_unless_equals_uint64 (t.media_bitrate, 850000);
+  fail_unless_equals_uint64 (t.fec_bitrate, 150000);
+  t = before;
+  t.media_bitrate = 150000;
+  fail_unless_equals_uint64 (rtpcc_target_reserve_fec (&t, 1.0, 150000), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_target_suite (void)
 {
@@ -203,6 +238,7 @@ rtpcc_target_suite (void)
   tcase_add_test (tc, test_breaker);
   tcase_add_test (tc, test_delivery_ceiling);
   tcase_add_test (tc, test_target_media_pacing_rate);
+  tcase_add_test (tc, test_reserve_fec);
   return s;
 }
 

@@ -107,24 +107,29 @@ call_stop (Call * c)
   g_mutex_clear (&c->dec.lock);
 }
 
-GST_START_TEST (test_fec_follows_bursts)
+/* The call above with @sink, the sender's rtpccsink and its settings;
+ * @reserved: the FEC share comes from max-fec-share (stats
+ * "fec-reserved"), not from the controller. */
+static void
+fec_follows_bursts (const gchar * sink, gboolean reserved)
 {
   Call c;
+  gchar *tx;
   GstElement *fe, *fd, *fwd;
   GstStructure *st;
   gdouble loss = 0, burst = 0, predicted = -1;
   guint k = 0, m = 0;
   const gchar *scheme;
   gchar *scheme_copy;
-  guint64 recovered, unrecoverable, link_in, link_lost;
+  guint64 recovered, unrecoverable, link_in, link_lost, fec_reserved = 0;
 
-  call_start (&c, "fecdec name=fd deadline=300 ! fakesink sync=false",
-      "videotestsrc is-live=true pattern=smpte "
+  tx = g_strdup_printf ("videotestsrc is-live=true pattern=smpte "
       "horizontal-speed=4 ! video/x-raw,width=640,height=360,framerate=30/1 "
       "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 "
       "bitrate=750 ! rtph264pay pt=96 mtu=1200 ! fecenc name=fe scheme=auto "
-      "max-block-time=200 ! rtpccsink name=sink controller=fixed "
-      "start-bitrate=1000000 controller-params=fec-share=0.25");
+      "max-block-time=200 ! %s", sink);
+  call_start (&c, "fecdec name=fd deadline=300 ! fakesink sync=false", tx);
+  g_free (tx);
   fd = gst_bin_get_by_name (GST_BIN (c.rx), "fd");
   fe = gst_bin_get_by_name (GST_BIN (c.tx), "fe");
   /* loss only forward, in bursts of BURST on average */
@@ -137,6 +142,7 @@ GST_START_TEST (test_fec_follows_bursts)
   g_object_get (c.sink, "stats", &st, NULL);
   fail_unless (gst_structure_get_double (st, "loss-window", &loss));
   fail_unless (gst_structure_get_double (st, "loss-burst", &burst));
+  fail_unless (gst_structure_get_uint64 (st, "fec-reserved", &fec_reserved));
   gst_structure_free (st);
   g_object_get (fe, "stats", &st, NULL);
   scheme = gst_structure_get_string (st, "scheme");
@@ -153,8 +159,9 @@ GST_START_TEST (test_fec_follows_bursts)
   g_print ("link: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " lost; "
       "sender: loss %.4f, mean burst %.2f; fecenc: %s k %u m %u, "
       "predicted residual %.4f; fecdec: %" G_GUINT64_FORMAT " rebuilt, %"
-      G_GUINT64_FORMAT " unrecoverable\n", link_lost, link_in, loss, burst,
-      scheme_copy, k, m, predicted, recovered, unrecoverable);
+      G_GUINT64_FORMAT " unrecoverable; sink: fec-reserved %" G_GUINT64_FORMAT
+      "\n", link_lost, link_in, loss, burst, scheme_copy, k, m, predicted,
+      recovered, unrecoverable, fec_reserved);
 
   /* the link's loss and bursts, as the feedback shows them */
   fail_unless (link_lost > 0);
@@ -168,12 +175,34 @@ GST_START_TEST (test_fec_follows_bursts)
   fail_unless (predicted >= 0 && predicted < (gdouble) link_lost / link_in,
       "predicted %.4f", predicted);
   fail_unless (recovered > 0);
+  /* whose share it was */
+  if (reserved)
+    fail_unless (fec_reserved > 0);
+  else
+    fail_unless_equals_uint64 (fec_reserved, 0);
 
   g_free (scheme_copy);
   gst_object_unref (fwd);
   gst_object_unref (fe);
   gst_object_unref (fd);
   call_stop (&c);
+}
+
+/* The FEC share from the controller (fixed's fec-share). */
+GST_START_TEST (test_fec_follows_bursts)
+{
+  fec_follows_bursts ("rtpccsink name=sink controller=fixed "
+      "start-bitrate=1000000 controller-params=fec-share=0.25", FALSE);
+}
+
+GST_END_TEST;
+
+/* The FEC share from the sink, under a controller that gives none (nada):
+ * max-fec-share takes it from the media while the channel loses. */
+GST_START_TEST (test_fec_share_any_controller)
+{
+  fec_follows_bursts ("rtpccsink name=sink controller=nada "
+      "start-bitrate=1000000 max-fec-share=0.25", TRUE);
 }
 
 GST_END_TEST;
@@ -234,6 +263,7 @@ fec_auto_realtime_suite (void)
   tcase_set_timeout (tc, 60);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_fec_follows_bursts);
+  tcase_add_test (tc, test_fec_share_any_controller);
   tcase_add_test (tc, test_fbra_probe_is_fec);
   return s;
 }
