@@ -36,6 +36,9 @@
 #define MAX_BPS 20000000
 
 static RtpccTime now_t;
+/* FEC (the probe) in every report of rep_full, as a share of its send
+ * rate */
+static gdouble rep_fec_share;
 
 static RtpccController *
 make_fbra (guint64 start)
@@ -83,6 +86,7 @@ rep_full (RtpccController * cc, guint l, guint rl, guint d, guint rd,
   r.received = 50;
   r.send_rate = send > 0 ? send : media;
   r.goodput = good > 0 ? good : (l + d > 0 ? 0.9 * r.send_rate : r.send_rate);
+  r.fec_rate = rep_fec_share * r.send_rate;
   r.owd = owd_ms >= 0 ? (RtpccTime) (owd_ms * RTPCC_NSEC_PER_MSEC) :
       RTPCC_TIME_NONE;
   now_t += MS (500);
@@ -948,6 +952,39 @@ GST_START_TEST (test_fec_interval_adapts)
 
 GST_END_TEST;
 
+/* history-all-rates: the paper's rate history holds the combined RTP + FEC
+ * rate of the reports too, so with half again as much FEC going out the
+ * media rate is "low" against it and the probe's FEC interval shorter
+ * (more FEC) than with the media rate FBRA set alone. */
+GST_START_TEST (test_history_all_rates)
+{
+  RtpccFbraParams p;
+  guint n[2];
+
+  rtpcc_fbra_params_init (&p);
+  rep_fec_share = 0.5;
+  for (guint all = 0; all < 2; all++) {
+    RtpccController *cc = make_fbra (0);
+    RtpccFbraInfo i;
+
+    fail_unless (rtpcc_controller_set_param (cc, "history-all-rates",
+            all ? "1" : "0"));
+    prime (cc);
+    reach (cc, RTPCC_FBRA_PROBE, RTPCC_FBRA_STAY);
+    i = info_of (cc);
+    n[all] = i.fec_interval;
+    /* the reference: the media rate set in the last 2 s, or that × 1.5 */
+    fail_unless_equals_int (n[all], rtpcc_fbra_fec_interval (&p,
+            i.media_rate, (all ? 1.5 : 1.0) * i.media_rate, 0));
+    rtpcc_controller_free (cc);
+  }
+  rep_fec_share = 0;
+  fail_unless (n[1] < n[0], "N %u with the paper's set, %u without", n[1],
+      n[0]);
+}
+
+GST_END_TEST;
+
 /* FRCC over the ended episodes: a run through PROBE -> UP, and a probe the
  * queue ends in DOWN */
 GST_START_TEST (test_frcc)
@@ -1496,6 +1533,7 @@ rtpcc_fbra_suite (void)
   tcase_add_test (tc, test_up_by_measured_fec);
   tcase_add_test (tc, test_fec_interval_adapts);
   tcase_add_test (tc, test_frcc);
+  tcase_add_test (tc, test_history_all_rates);
   tcase_add_test (tc, test_params);
   tcase_add_test (tc, test_xr_exact_bytes);
   tcase_add_test (tc, test_xr_round_trip);

@@ -36,6 +36,7 @@ rtpcc_fbra_params_init (RtpccFbraParams * p)
   p->p_high = 80;
   p->near_max = 0.9;
   p->rate_history = 2.0;
+  p->history_all = 0;
   p->early_rtt = 1.5;
   p->early_interval = 1.0 / 3.0;
   p->feedback_timeout = 2.0;

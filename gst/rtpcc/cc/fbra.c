@@ -75,7 +75,7 @@ typedef struct
   RtpccTime min_rtt;
 
   /* per-packet feedback since the last evaluation (media only) */
-  guint64 agg_bytes, agg_recv_bytes, agg_discard_bytes;
+  guint64 agg_bytes, agg_recv_bytes, agg_discard_bytes, agg_fec_bytes;
   guint agg_received, agg_lost, agg_discards;
   RtpccTime agg_first_send, agg_last_send;
   gdouble agg_owd_sum;
@@ -594,7 +594,13 @@ evaluate (Fbra * f, RtpccTime now, const RtpccFbraReport * r, gboolean early)
       && r->goodput > 1.0)
     f->clean_goodput = r->goodput;
   publish (f, why);
-  rate_push (f, now, f->media);
+  /* the rate history (the FEC interval's reference, the near-max guard):
+   * only its highest is ever used, so one value per report; with
+   * history-all-rates the paper's set (its Sec. 4.2: "all the rates
+   * (goodput, sending rate, combined FEC and RTP sending rate) recorded
+   * in the last two seconds") besides the rate FBRA set */
+  rate_push (f, now, f->p.history_all > 0.5 ? MAX (f->media,
+          MAX (r->goodput, r->send_rate + r->fec_rate)) : f->media);
 }
 
 /* ---- aggregation of per-packet feedback into one report ------------------ */
@@ -603,6 +609,7 @@ static void
 agg_reset (Fbra * f)
 {
   f->agg_bytes = f->agg_recv_bytes = f->agg_discard_bytes = 0;
+  f->agg_fec_bytes = 0;
   f->agg_received = f->agg_lost = f->agg_discards = 0;
   f->agg_first_send = f->agg_last_send = RTPCC_TIME_NONE;
   f->agg_owd_sum = 0;
@@ -648,6 +655,7 @@ build_report (Fbra * f, RtpccFbraReport * r)
         f->agg_recv_bytes - f->agg_discard_bytes : 0;
     r->send_rate = f->agg_bytes * 8.0 / s;
     r->goodput = good * 8.0 / s;
+    r->fec_rate = f->agg_fec_bytes * 8.0 / s;
     if (r->goodput <= 0)
       r->goodput = 1.0;       /* nothing delivered: "known, and ~0" */
   }
@@ -691,8 +699,10 @@ fbra_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     const RtpccPacketReport *p = &fb->reports[i];
     /* FEC/probe packets neither count as losses nor as goodput: they are
      * the probe, not the media the rate describes */
-    if (p->is_fec)
+    if (p->is_fec) {
+      f->agg_fec_bytes += p->size;
       continue;
+    }
     agg_send_time (f, p->send_time);
     f->agg_bytes += p->size;
     if (!p->received) {
@@ -877,6 +887,7 @@ static const RtpccParamSpec param_specs[] = {
   P ("p-high", p_high, 1.0, 99.0),
   P ("near-max", near_max, 0.0, 1.0),
   P ("rate-history", rate_history, 0.1, 60.0),
+  P ("history-all-rates", history_all, 0.0, 1.0),
   P ("early-rtt", early_rtt, 0.0, 10.0),
   P ("early-interval", early_interval, 0.0, 1.0),
   P ("feedback-timeout", feedback_timeout, 0.1, 60.0),

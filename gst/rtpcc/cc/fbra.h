@@ -45,6 +45,12 @@ typedef struct
   gdouble p_low, p_high;        /* 40, 80 percentiles [p-low] [p-high] */
   gdouble near_max;             /* 0.9 of the 2 s maximum [near-max] */
   gdouble rate_history;         /* 2 s [rate-history] (seconds) */
+  /* What the rate history holds (the FEC interval's reference and the
+   * near-max guard's): 0 (default) the media rate FBRA set after each
+   * report; 1 the paper's set, "all the rates (goodput, sending rate,
+   * combined FEC and RTP sending rate)" of each report with it (its Sec.
+   * 4.2). [history-all-rates] */
+  gdouble history_all;
   gdouble early_rtt;            /* 1.5 × RTT_median [early-rtt] */
   /* An RR is early only if it also comes sooner than this fraction of the
    * median regular interval: RFC 3550 randomisation keeps regular ones at
@@ -113,6 +119,8 @@ typedef struct
   guint received;               /* media packets received in the interval */
   gdouble send_rate;            /* media bit/s over the interval; 0 unknown */
   gdouble goodput;              /* media bit/s delivered in time; 0 unknown */
+  gdouble fec_rate;             /* FEC (the probe) bit/s sent over the
+                                 * same interval; 0 none or unknown */
   /* mean one-way delay on an absolute scale (base = min RTT / 2 plus
    * queuing), RTPCC_TIME_NONE if unknown */
   RtpccTime owd;
