@@ -15,6 +15,12 @@
  *   mem-rtx-per-byte  what the RTX history holds per byte of media it
  *                     keeps (rtx-time 4 s): the stored packets plus their
  *                     bookkeeping
+ *   mem-rx-repair     the receiving side (RtpccReceiver, the library under
+ *                     rtpccsrc, with RtpccRepair, its loss repair, the
+ *                     same stream with 2 % of it lost, CCFB feedback
+ *                     built when due): held with rtpccsrc's playout-delay
+ *                     (the one history a receiver sets: how long a loss is
+ *                     worth asking for) at 800 ms over 200 ms
  *
  *   bench-memory [--smoke]
  *
@@ -30,6 +36,7 @@
 #include <malloc.h>
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/rtxsender.h>
+#include <rtpcc/repair.h>
 
 #define SECONDS 20
 
@@ -88,6 +95,51 @@ held_after (guint rtx_ms, guint seconds)
   return held;
 }
 
+/* Heap the receiver and its repair (@playout_ms) hold after @seconds of
+ * the stream, one packet in 50 lost. */
+static gsize
+rx_held_after (guint playout_ms, guint seconds)
+{
+  RtpccReceiverConfig rc;
+  RtpccRepairConfig pc;
+  RtpccReceiver *r;
+  RtpccRepair *rp;
+  guint8 pkt[BENCH_PKT_SIZE], fb[1500];
+  guint16 missing[64];
+  guint64 n = (guint64) seconds * BENCH_PKT_RATE;
+  gsize before, held;
+
+  before = heap_in_use ();
+  rtpcc_receiver_config_init (&rc);
+  rc.ssrc = 1;
+  rc.seed = 1;
+  r = rtpcc_receiver_new (&rc, 0);
+  rtpcc_repair_config_init (&pc);
+  pc.playout_delay = RTPCC_MSEC (playout_ms);
+  rp = rtpcc_repair_new (&pc, NULL);
+  g_assert (rp != NULL);
+  for (guint64 i = 0; i < n; i++) {
+    RtpccTime now = (RtpccTime) i * RTPCC_SEC (1) / BENCH_PKT_RATE;
+    RtpccRtpInfo info;
+
+    if (i % 50 == 7)
+      continue;
+    bench_stream_packet (i, 0, pkt);
+    if (!rtpcc_rtp_parse (pkt, sizeof pkt, sizeof pkt, 0, &info, NULL))
+      g_assert_not_reached ();
+    rtpcc_receiver_on_rtp (r, now, &info);
+    rtpcc_repair_on_packet (rp, now, info.ssrc, info.seq, info.rtp_ts,
+        info.marker, RTPCC_REPAIR_ORIGINAL);
+    (void) rtpcc_repair_get_missing (rp, missing, G_N_ELEMENTS (missing));
+    if (rtpcc_receiver_next_feedback_time (r) <= now)
+      (void) rtpcc_receiver_build_feedback (r, now, fb, sizeof fb);
+  }
+  held = heap_in_use () - before;
+  rtpcc_repair_free (rp);
+  rtpcc_receiver_free (r);
+  return held;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -100,7 +152,7 @@ main (int argc, char **argv)
   GOptionContext *ctx = g_option_context_new ("- memory against history");
   GError *err = NULL;
   guint seconds;
-  gsize none, one, four;
+  gsize none, one, four, rx_short, rx_long;
   gdouble kept;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -118,6 +170,9 @@ main (int argc, char **argv)
   none = held_after (0, seconds);
   one = held_after (1000, seconds);
   four = held_after (4000, seconds);
+  (void) rx_held_after (200, 1);
+  rx_short = rx_held_after (200, seconds);
+  rx_long = rx_held_after (800, seconds);
   /* the media bytes a 4 s history keeps */
   kept = 4.0 * BENCH_PKT_RATE * BENCH_PKT_SIZE;
 
@@ -134,5 +189,9 @@ main (int argc, char **argv)
       "vs the media bytes of 4 s");
   bench_report ("mem-rtx-per-byte", (gdouble) (four - none), "B", kept,
       "B", BENCH_GOAL_NONE, 0, NULL);
+  bench_note ("mem-rx-repair: held by RtpccReceiver + RtpccRepair, 2 %% "
+      "lost, playout-delay 800 ms vs 200 ms (fixed-size tables: near 1)");
+  bench_report ("mem-rx-repair", (gdouble) rx_long, "B", (gdouble) rx_short,
+      NULL, BENCH_GOAL_NONE, 0, NULL);
   return 0;
 }
