@@ -174,6 +174,57 @@ popcount (guint64 v)
   return n;
 }
 
+/* The XOR kernels (vectors of 16 bytes, then words, then bytes) against a
+ * byte at a time: every length to 200 bytes and 1500, one to eight rows,
+ * rows at any alignment. */
+GST_START_TEST (test_xor_kernels)
+{
+  static const gsize lens[] = { 0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64,
+    65, 100, 127, 128, 129, 191, 200, 1500
+  };
+  guint8 *rows[8], *parity = g_malloc (1600), *acc = g_malloc (1600);
+  RtpccRng rng;
+
+  rtpcc_rng_init (&rng, 5);
+  for (guint j = 0; j < 8; j++) {
+    rows[j] = g_malloc (1600);
+    for (guint i = 0; i < 1600; i++)
+      rows[j][i] = (guint8) rtpcc_rng_below (&rng, 256);
+  }
+  for (guint k = 0; k < G_N_ELEMENTS (lens); k++) {
+    for (guint n = 1; n <= 8; n++) {
+      for (guint off = 0; off < 3; off++) {
+        guint8 *r[8];
+        gsize len = lens[k];
+
+        for (guint j = 0; j < n; j++)
+          r[j] = rows[j] + off + j;
+        memset (parity, 0xAA, len + 1);
+        rtpcc_fec_xor (parity + off, r, n, len);
+        memcpy (acc, r[0], len);
+        for (guint j = 1; j < n; j++)
+          rtpcc_fec_xor_into (acc, r[j], len);
+        for (gsize i = 0; i < len; i++) {
+          guint8 x = 0;
+          for (guint j = 0; j < n; j++)
+            x ^= r[j][i];
+          fail_unless_equals_int (parity[off + i], x);
+          fail_unless_equals_int (acc[i], x);
+        }
+        /* nothing beyond */
+        if (off == 0)
+          fail_unless_equals_int (parity[len], 0xAA);
+      }
+    }
+  }
+  for (guint j = 0; j < 8; j++)
+    g_free (rows[j]);
+  g_free (parity);
+  g_free (acc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_xor_exhaustive)
 {
   for (guint n = RTPCC_FEC_MIN_N; n <= RTPCC_FEC_MAX_N; n++) {
@@ -762,6 +813,7 @@ rtpcc_fec_suite (void)
   tcase_set_timeout (tc, 240);
   tcase_add_test (tc, test_interval_for_rates);
   tcase_add_test (tc, test_config_follow);
+  tcase_add_test (tc, test_xor_kernels);
   tcase_add_test (tc, test_xor_exhaustive);
   tcase_add_test (tc, test_rs_exhaustive);
   tcase_add_test (tc, test_rs_codec_random);
