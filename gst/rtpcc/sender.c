@@ -186,7 +186,8 @@ refresh_target (RtpccSender * s, RtpccTime now)
     rtpcc_pacer_set_rate (s->pacer, t.pacing_rate);
 }
 
-/* The parts' counters, into the stats (a caller may hold the pointer). */
+/* The parts' counters, into the stats: when they are asked for
+ * (rtpcc_sender_get_stats), not after every packet. */
 static void
 sync_stats (RtpccSender * s)
 {
@@ -531,7 +532,6 @@ rtpcc_sender_enqueue_rtp (RtpccSender * s, RtpccTime now, const guint8 * data,
   pkt = rtpcc_egress_packet_new (&info, data, hdr, prefix, handle);
   if (prefix > hdr)
     memcpy (pkt->prefix + hdr, fec, sizeof fec);
-  sync_stats (s);
   if (r == RTPCC_PROBER_FEC_DROP) {
     rtpcc_egress_discard (s->egress, pkt);
     return RTPCC_SENDER_FEC_DROPPED;
@@ -609,7 +609,6 @@ rtpcc_sender_dequeue_probe (RtpccSender * s, RtpccTime now,
   rtpcc_egress_write_probe (s->egress, &pi, RTPCC_PROBE_PADDING, &w);
   /* a padding packet has no original seq (and takes no origmap slot) */
   record_sent (s, now, &w.info, pi.seq, 0, TRUE);
-  sync_stats (s);
   if (out)
     *out = w;
   return TRUE;
@@ -660,8 +659,6 @@ rtpcc_sender_dequeue (RtpccSender * s, RtpccTime now, RtpccWirePacket * out)
   payload = pkt->payload;
   g_free (pkt);
   record_sent (s, now, &w.info, info.seq, payload, FALSE);
-  if (info.has_twcc && !w.info.has_twcc)
-    sync_stats (s);
   refresh_target (s, now);
   if (out)
     *out = w;
@@ -798,7 +795,6 @@ rtpcc_sender_receive_rtcp (RtpccSender * s, RtpccTime now,
     if (rtpcc_rate_cap_tmmbn_due (s->ratecap))
       s->next_rtcp = MIN (s->next_rtcp, now);
   }
-  sync_stats (s);
   if (ours)
     refresh_target (s, now);
   return ours;
@@ -834,7 +830,6 @@ rtpcc_sender_transport_feedback (RtpccSender * s, RtpccTime now,
     s->transport = rtpcc_transport_feedback_new (s->history);
   ok = rtpcc_transport_feedback_translate (s->transport, pkts, n,
       transport_twcc, &c);
-  sync_stats (s);
   if (ok)
     refresh_target (s, now);
   return ok;

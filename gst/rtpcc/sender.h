@@ -264,6 +264,8 @@ guint64 rtpcc_sender_get_channel_generation (const RtpccSender * sender);
  * while it asks for no FEC: the "fec-interval" an FEC encoder follows
  * (rtpcc_fec_config_follow). */
 guint rtpcc_sender_get_fec_interval (RtpccSender * sender);
+/* The counters and estimates as of now; the pointer stays valid, its
+ * contents are brought up to date by the next call of this function. */
 const RtpccSenderStats *rtpcc_sender_get_stats (RtpccSender * sender,
     RtpccTime now);
 const gchar *rtpcc_sender_get_controller_name (const RtpccSender * sender);
