@@ -265,11 +265,6 @@ sink_discards (gpointer user_data, RtpccTime now,
       n);
 }
 
-/* The loss and its bursts, which the target events carry and FEC chooses
- * its code by (fec/strength.h), moved enough to be told again even if the
- * target did not (a fixed target never changes): by a fifth, and at least
- * half a percentage point of loss or a quarter packet of burst; at most
- * every RTPCC_SENDER_CHANNEL_INTERVAL. */
 /* max_fec_share: the parity per media byte of the code the channel needs
  * (fec/strength.h), within the share; 0 without loss. A twentieth over
  * the code's packet share: an encoder that chooses from fec / media
@@ -294,6 +289,11 @@ channel_fec_overhead (const RtpccSender * s)
   return MIN (1.05 * c.m / c.k, most);
 }
 
+/* The loss and its bursts, which the target events carry and FEC chooses
+ * its code by (fec/strength.h), moved enough to be told again even if the
+ * target did not (a fixed target never changes): by a fifth, and at least
+ * half a percentage point of loss or a quarter packet of burst; at most
+ * every RTPCC_SENDER_CHANNEL_INTERVAL. */
 static void
 check_channel (RtpccSender * s, RtpccTime now)
 {
