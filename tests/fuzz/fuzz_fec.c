@@ -122,6 +122,7 @@ check_sender (const uint8_t * data, size_t size)
 
   fuzz_now += RTPCC_MSEC (10);
   r = rtpcc_sender_enqueue_rtp (s, fuzz_now, copy, size, size, copy);
+  st = rtpcc_sender_get_stats (s, fuzz_now);
   FUZZ_CHECK ((r == RTPCC_SENDER_INVALID) == (st->invalid_rtp == invalid + 1));
   FUZZ_CHECK ((r == RTPCC_SENDER_FEC_DROPPED) ==
       (st->fec_rewrite_drops == drops + 1));
@@ -144,7 +145,7 @@ check_sender (const uint8_t * data, size_t size)
     FUZZ_CHECK (rtpcc_rtp_read_twcc_seq (wire, w.size, 1, &tseq)
         && tseq == w.info.twcc_seq);
   } else
-    FUZZ_CHECK (st->twcc_stamp_errors > 0);
+    FUZZ_CHECK (rtpcc_sender_get_stats (s, fuzz_now)->twcc_stamp_errors > 0);
   /* the payload (with the FEC header, and padding) is the input's */
   hdr = in.header_len;
   FUZZ_CHECK (w.size - out.header_len == size - hdr);
