@@ -1577,7 +1577,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * itself), per-packet reports dropped as implausible
    * or contradictory, delivery-rate (what the path delivered, from the
    * acknowledgements: the media target is not raised above three times
-   * it), RTT, loss, receive rate, queue delay, target, state; the
+   * it), RTT, loss, loss-burst, loss-window, fec-reserved (bit/s of the
+   * media target given to FEC by max-fec-share), receive rate, queue
+   * delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
    * remb-expired (REMB limits lifted after 5 s without a REMB),
    * nadu-received / nadu-rejected (NADU APP blocks about our media,
