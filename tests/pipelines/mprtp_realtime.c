@@ -391,7 +391,8 @@ GST_START_TEST (test_path_failure)
   gboolean failed = FALSE, restored = FALSE;
   guint64 p1_at_restore = 0, p0_at_restore = 0;
   gchar *state_dead = NULL;
-  guint64 p1_at_fail = 0, p1_soon = 0, p0_at_fail = 0, frames_after = 0;
+  guint64 p1_at_fail = 0, p1_soon = 0, p0_at_fail = 0, p0_soon = 0;
+  guint64 frames_after = 0;
   gchar *state = NULL;
   GString *series = g_string_new (NULL);
   gint64 max_gap;
@@ -430,6 +431,7 @@ GST_START_TEST (test_path_failure)
       g_mutex_unlock (&c.frames.lock);
     } else if (failed && t < FAIL_AT_S + 1.5) {
       p1_soon = p1;
+      p0_soon = p0;
     } else if (!restored && t >= RESTORE_AT_S) {
       /* the path comes back */
       set_loss (c.relay[1], 0.0);
@@ -490,13 +492,25 @@ GST_START_TEST (test_path_failure)
      * probe it are counted apart) */
     fail_unless (p1_at_restore - p1_soon < 20, "path 1 still got %"
         G_GUINT64_FORMAT " packets", p1_at_restore - p1_soon);
-    /* the traffic moved to path 0: nearly all of it while path 1 was
-     * dead */
-    fail_unless (p0_at_restore - p0_at_fail > 9 * (p1_at_restore -
-            p1_at_fail), "path 0 got %" G_GUINT64_FORMAT ", path 1 %"
-        G_GUINT64_FORMAT " packets while path 1 was dead",
-        p0_at_restore - p0_at_fail, p1_at_restore - p1_at_fail);
-    fail_unless (p0_at_restore - p0_at_fail > 400);
+    /* declared failed within the scheduler's stated bound: srtt +
+     * max(200 ms, two mean feedback gaps) after the first unanswered
+     * packet. That packet is sent up to a feedback's trip (< srtt) and a
+     * frame after the loss began (feedback already past the relay still
+     * shows progress), and the check runs on the next packet: two frame
+     * intervals of slack in all. Packet counts would depend on the rates,
+     * which a loaded machine (sanitizers, parallel tests) lowers. */
+    fail_unless (failed_at != G_MAXUINT64 && failed_at >= loss_began
+        && srtt != G_MAXUINT64 && fb_interval != G_MAXUINT64);
+    fail_unless (failed_at - loss_began <= 2 * srtt + MAX (200 * GST_MSECOND,
+            2 * fb_interval) + 70 * GST_MSECOND,
+        "declared failed %.0f ms after the loss began (srtt %.0f ms, "
+        "feedback every %.0f ms)", (failed_at - loss_began) / 1e6,
+        srtt / 1e6, fb_interval / 1e6);
+    /* then the traffic moved to path 0: all of it but the stragglers */
+    fail_unless (p0_at_restore - p0_soon > 20 * (p1_at_restore - p1_soon),
+        "after the drain path 0 got %" G_GUINT64_FORMAT ", path 1 %"
+        G_GUINT64_FORMAT " packets", p0_at_restore - p0_soon,
+        p1_at_restore - p1_soon);
     /* re-admitted once it came back, carefully: carrying media again, but
      * less than path 0 in the seconds that follow (it starts at a tenth of
      * its rate, which its controller's no-feedback timer has halved down
@@ -510,7 +524,7 @@ GST_START_TEST (test_path_failure)
     fail_unless (frames > 30 * (run_s - FAIL_AT_S - 2), "%" G_GUINT64_FORMAT
         " frames after the failure", frames);
     /* the bound: no stretch without a decoded frame longer than 500 ms
-     * after the first 3 s (failure detection: srtt + 100-200 ms; then a
+     * after the first 3 s (failure detection: srtt + 200 ms or two feedback gaps; then a
      * key frame, which mprtpsched asks for, repairs the picture; the
      * encoder's periodic ones come every 0.5 s here) */
     fail_unless (max_gap <= 500 * 1000, "a %.0f ms gap between decoded "

@@ -115,7 +115,7 @@ typedef struct
   gdouble handback_step;        /* per clean interval, 0.1 */
   gdouble readmit_share;        /* after a failure, 0.1 */
   guint readmit_feedbacks;      /* feedbacks before re-admission, 2 */
-  RtpccTime failure_min;        /* 100 ms */
+  RtpccTime failure_min;        /* 200 ms */
   guint failure_gaps;           /* mean feedback gaps, 2 */
   gdouble collapse_ratio;       /* received / sent below this, 0.5 */
   guint64 collapse_min_rate;    /* judged above this send rate, 200 kbit/s */
