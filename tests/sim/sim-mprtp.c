@@ -20,6 +20,7 @@ typedef struct
   guint64 media_seq;
   guint8 hdr[TAG_MAX];
   guint8 len;
+  gboolean moved;               /* a repair of a loss on another path */
 } Tag;
 
 /* The receiver's view of one media packet, by media seq. */
@@ -27,8 +28,10 @@ typedef struct
 {
   RtpccTime created;
   guint64 frame;
-  guint frame_packets;
+  guint frame_packet, frame_packets;
+  gboolean keyframe, marker;
   guint size;
+  guint payload_size;           /* size without the subflow element */
   guint path;
   RtpccTime arrival;            /* first arrival, NONE if lost */
   gboolean late;
@@ -64,6 +67,7 @@ struct _SimMprtpPath
   SimMprtpPathTotals totals;
   /* config.repair */
   RtpccMprtpSeqMap *seqmap;     /* sender: media seq of each FSSN sent */
+  RtpccMprtpSeqMap *rx_seqmap;  /* receiver: of each FSSN that arrived */
   GArray *rtx_tags;             /* Tag, by RTX packet index: its wire form */
   RtpccRtxReceiver *rtx;        /* receiver: the path's NACK/RTX repair */
   SimTimer rtx_timer;
@@ -129,6 +133,7 @@ sim_mprtp_config_init (SimMprtpConfig * c, guint n_paths,
   c->ssrc = 0x5eed0000u;
   c->seed = seed;
   c->rtx_pt = 97;
+  c->rtx_route = TRUE;
   rtpcc_repair_config_init (&c->repair_config);
 }
 
@@ -264,7 +269,7 @@ sample_fire (Sim * sim, gpointer user_data)
  * header with the subflow extension goes to the path's table, the path's
  * endpoints get the FSSN as seq. */
 static void
-send_on_path (SimMprtp * m, guint k, SimPacket * p)
+send_on_path (SimMprtp * m, guint k, SimPacket * p, gboolean moved)
 {
   SimMprtpPath *path = &m->path[k];
   Tag tag = { 0 };
@@ -285,6 +290,7 @@ send_on_path (SimMprtp * m, guint k, SimPacket * p)
   rtp[10] = m->config.ssrc >> 8;
   rtp[11] = m->config.ssrc;
   tag.media_seq = p->seq;
+  tag.moved = moved;
   if (multipath (m)) {
     RtpccMprtpSubflow sf = { (guint16) k, (guint16) path->tags->len };
     gsize n = rtpcc_mprtp_add_subflow (rtp, RTP_HEADER, m->config.ext_id,
@@ -334,7 +340,11 @@ tx_receive (SimNode * node, Sim * sim, SimPacket * p)
 
   rec.created = p->created;
   rec.frame = p->frame;
+  rec.frame_packet = p->frame_packet;
   rec.frame_packets = p->frame_packets;
+  rec.keyframe = p->keyframe;
+  rec.marker = p->marker;
+  rec.payload_size = p->size;
   rec.size = p->size + (multipath (m) ? 12 : 0);
   rec.path = k;
   rec.arrival = RTPCC_TIME_NONE;
@@ -342,19 +352,71 @@ tx_receive (SimNode * node, Sim * sim, SimPacket * p)
     g_array_set_size (m->media, p->seq + 1);
   g_array_index (m->media, MediaRec, p->seq) = rec;
 
-  send_on_path (m, k, p);
+  send_on_path (m, k, p, FALSE);
   if (dup) {
     m->probe_bytes += dup->size + 12;
-    send_on_path (m, (guint) probe, dup);
+    send_on_path (m, (guint) probe, dup, FALSE);
   }
   sched_arm (m);
+}
+
+/* The media packet whose 16-bit seq is @seq: the latest such (the wire's
+ * numbers wrap; the run's table does not). G_MAXUINT64 if none. */
+static guint64
+media_index (const SimMprtp * m, guint16 seq)
+{
+  guint64 last, back;
+
+  if (m->media->len == 0)
+    return G_MAXUINT64;
+  last = m->media->len - 1;
+  back = (guint16) ((guint16) last - seq);
+  return back <= last ? last - back : G_MAXUINT64;
+}
+
+/* The repair of @media_seq, lost on @path, offered to the scheduler as
+ * rtpccsink offers it to mprtpsched (rtpcc_mprtp_sched_route_rtx): if
+ * another path is to carry it, the original media packet goes out again on
+ * that path as one of its own packets (its subflow element, its next FSSN)
+ * and TRUE. Only a packet the asking path carried can be moved. */
+static gboolean
+move_repair (SimMprtp * m, SimMprtpPath * path, guint64 media_seq)
+{
+  const MediaRec *rec;
+  SimPacket *p;
+  gint via;
+
+  if (!m->config.rtx_route || media_seq >= m->media->len)
+    return FALSE;
+  rec = &g_array_index (m->media, MediaRec, media_seq);
+  if (rec->path != path->index)
+    return FALSE;
+  via = rtpcc_mprtp_sched_route_rtx (m->sched, path->index, sim_now (m->sim),
+      rec->size + RTPCC_RTX_OSN_SIZE);
+  if (via < 0)
+    return FALSE;
+  p = sim_packet_new (m->sim);
+  p->kind = SIM_PACKET_MEDIA;
+  p->seq = media_seq;
+  p->size = rec->payload_size;
+  p->created = rec->created;
+  p->frame = rec->frame;
+  p->frame_packet = rec->frame_packet;
+  p->frame_packets = rec->frame_packets;
+  p->keyframe = rec->keyframe;
+  p->marker = rec->marker;
+  path->totals.rtx_moved_out++;
+  m->path[via].totals.rtx_moved_in++;
+  send_on_path (m, (guint) via, p, TRUE);
+  return TRUE;
 }
 
 /* An RTX packet the path's RTX sender built from its history, numbered by
  * FSSN (the NACK named FSSNs): its wire form, as rtpccsink sends it,
  * carries the original's subflow element and, as OSN, the media seq the
  * sender remembered for that FSSN (rtpcc_mprtp_rtx_osn_to_media). Without
- * that the original cannot be restored: not sent, counted. */
+ * that the original cannot be restored: not sent, counted. A repair that
+ * another path carries (move_repair) is not sent here either. */
 static gboolean
 rtx_hook (const guint8 * pkt, gsize len, guint64 index, gpointer user_data)
 {
@@ -375,9 +437,11 @@ rtx_hook (const guint8 * pkt, gsize len, guint64 index, gpointer user_data)
     path->totals.rtx_unmapped++;
     return FALSE;
   }
-  g_assert (index == path->rtx_tags->len);
   tag.len = (guint8) n;
   tag.media_seq = rtpcc_rd16 (tag.hdr + n - 2);
+  if (move_repair (m, path, media_index (m, (guint16) tag.media_seq)))
+    return FALSE;
+  g_assert (index == path->rtx_tags->len);
   g_array_append_val (path->rtx_tags, tag);
   path->totals.rtx_out++;
   m->ext_bytes += n - len;
@@ -510,6 +574,51 @@ rtx_fire (Sim * sim, gpointer user_data)
   rtx_service (path);
 }
 
+/* The merge has every media packet from @first to @last (wire seqs), each
+ * in time to play: what playoutbuffer answers to rtpccsrc's rtpcc-merged
+ * query (rtpcc_playout_has_range). */
+static gboolean
+merged_range (const SimMprtp * m, guint16 first, guint16 last)
+{
+  guint n = (guint16) (last - first) + 1u;
+
+  for (guint i = 0; i < n; i++) {
+    guint64 idx = media_index (m, (guint16) (first + i));
+    const MediaRec *rec;
+
+    if (idx == G_MAXUINT64)
+      return FALSE;
+    rec = &g_array_index (m->media, MediaRec, idx);
+    if (rec->arrival == RTPCC_TIME_NONE || rec->late)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* As rtpccsrc does before its planner's next request: a loss of this path
+ * whose media packet reached the merge by another path (a repair the
+ * scheduler moved there) is recovered elsewhere, neither NACKed again nor
+ * given up. The media numbers it can be are those between its arrived
+ * neighbours on the path (rtpcc_mprtp_seqmap_gap). */
+#define MERGED_CHECKS 16
+static void
+check_merged (SimMprtpPath * path, RtpccTime now)
+{
+  guint16 lost[MERGED_CHECKS];
+  guint n = rtpcc_rtx_receiver_get_missing (path->rtx, lost, MERGED_CHECKS);
+
+  for (guint i = 0; i < n; i++) {
+    guint16 first, last;
+
+    if (!rtpcc_mprtp_seqmap_gap (path->rx_seqmap, lost[i], &first, &last))
+      continue;
+    path->totals.merged_queries++;
+    if (merged_range (path->m, first, last)
+        && rtpcc_rtx_receiver_recovered_elsewhere (path->rtx, now, lost[i]))
+      path->totals.recovered_elsewhere++;
+  }
+}
+
 /* The path's NACKs (RFC 4585 §6.2.1, naming FSSNs) due now go back on its
  * reverse link at once, on their own (RFC 5506), as rtpccsrc sends them;
  * then the timer for the next. */
@@ -519,6 +628,8 @@ rtx_service (SimMprtpPath * path)
   SimMprtp *m = path->m;
   RtpccTime now = sim_now (m->sim), at;
 
+  if (rtpcc_rtx_receiver_next_timeout (path->rtx) <= now && m->config.rtx_route)
+    check_merged (path, now);
   if (rtpcc_rtx_receiver_next_timeout (path->rtx) <= now) {
     guint8 buf[RTCP_MAX];
     RtpccRtxReceiverStats before, after;
@@ -652,7 +763,11 @@ rx_receive (SimNode * node, Sim * sim, SimPacket * p)
       path->rx_started = TRUE;
     }
     rtpcc_rtp_source_update_seq (&path->rx_stats, wire.seq);
-    merge (path, tag->media_seq, wire.seq, l.timestamp, sim_now (sim), FALSE);
+    if (path->rx_seqmap)
+      rtpcc_mprtp_seqmap_put (path->rx_seqmap, (guint16) wire.seq,
+          (guint16) tag->media_seq);
+    merge (path, tag->media_seq, wire.seq, l.timestamp, sim_now (sim),
+        tag->moved);
   }
   if (path->rtx && p->kind == SIM_PACKET_MEDIA && p->data)
     repair_on_rtp (path, p);
@@ -695,6 +810,7 @@ path_free (SimMprtpPath * p)
   sim_cancel (p->m->sim, p->rtx_timer);
   rtpcc_rtx_receiver_free (p->rtx);
   g_free (p->seqmap);
+  g_free (p->rx_seqmap);
   if (p->rtx_tags)
     g_array_free (p->rtx_tags, TRUE);
   sim_rtpcc_sender_free (p->sender);
@@ -778,6 +894,8 @@ path_new (SimMprtp * m, guint k, GError ** error)
     fc.sender.rtx_hook_data = p;
     p->seqmap = g_new (RtpccMprtpSeqMap, 1);
     rtpcc_mprtp_seqmap_init (p->seqmap);
+    p->rx_seqmap = g_new (RtpccMprtpSeqMap, 1);
+    rtpcc_mprtp_seqmap_init (p->rx_seqmap);
     p->rtx_tags = g_array_new (FALSE, FALSE, sizeof (Tag));
     rtpcc_rtx_receiver_config_init (&rc);
     rc.nack = TRUE;
@@ -988,6 +1106,7 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
   guint64 bytes = 0, nsamples = 0, shared = 0;
   gdouble enc = 0.0, target = 0.0, secs = RTPCC_TIME_AS_SEC (t1 - t0);
   RtpccTime last_playable = RTPCC_TIME_NONE, gap = 0;
+  gdouble repaired_owd = 0;
   guint64 path_bytes[RTPCC_MPRTP_MAX_PATHS] = { 0 };
 
   memset (r, 0, sizeof (*r));
@@ -1016,6 +1135,8 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
       }
       r->received++;
       r->repaired += rec->repaired;
+      if (rec->repaired)
+        repaired_owd += RTPCC_TIME_AS_MSEC (rec->arrival - rec->created);
       if (rec->late) {
         r->late++;
         playable = FALSE;
@@ -1042,6 +1163,7 @@ sim_mprtp_collect (SimMprtp * m, RtpccTime t0, RtpccTime t1,
     r->late_pct = 100.0 * r->late / r->media_packets;
     r->raw_loss_pct = 100.0 * (r->lost + r->repaired) / r->media_packets;
   }
+  r->repaired_owd_mean_ms = r->repaired ? repaired_owd / r->repaired : NAN;
   r->repair = m->config.repair && multipath (m);
   r->media_kbps = bytes * 8.0 / 1000.0 / secs;
   r->owd_p50_ms = nearest_rank (owd, 0.50);
@@ -1134,16 +1256,20 @@ sim_mprtp_result_format (const SimMprtpResult * r, guint n_paths,
       r->mprtcp_ip_kbps, r->wire_errors, r->shared_fraction);
   if (r->repair)
     g_string_append_printf (out, "%srepair: raw loss %.3f %%, %"
-        G_GUINT64_FORMAT " restored from RTX\n", prefix, r->raw_loss_pct,
+        G_GUINT64_FORMAT " repaired\n", prefix, r->raw_loss_pct,
         r->repaired);
   for (guint k = 0; k < n_paths; k++) {
     if (r->repair)
       g_string_append_printf (out, "%s  path %u repair: %" G_GUINT64_FORMAT
           " NACKs (%" G_GUINT64_FORMAT " FSSNs), %" G_GUINT64_FORMAT
           " RTX (%" G_GUINT64_FORMAT " unmapped), %" G_GUINT64_FORMAT
-          " restored\n", prefix, k, r->path[k].nacks_out, r->path[k].nacked,
-          r->path[k].rtx_out, r->path[k].rtx_unmapped,
-          r->path[k].rtx_restored);
+          " restored; repairs moved out %" G_GUINT64_FORMAT " in %"
+          G_GUINT64_FORMAT ", recovered elsewhere %" G_GUINT64_FORMAT
+          " (%" G_GUINT64_FORMAT " checks)\n", prefix, k,
+          r->path[k].nacks_out, r->path[k].nacked, r->path[k].rtx_out,
+          r->path[k].rtx_unmapped, r->path[k].rtx_restored,
+          r->path[k].rtx_moved_out, r->path[k].rtx_moved_in,
+          r->path[k].recovered_elsewhere, r->path[k].merged_queries);
     g_string_append_printf (out, "%s  path %u: %.0f kbit/s, %" G_GUINT64_FORMAT
         " packets, %" G_GUINT64_FORMAT " late, %u failures, %u collapses, "
         "drops %" G_GUINT64_FORMAT "+%" G_GUINT64_FORMAT ", reports %"

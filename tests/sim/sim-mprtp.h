@@ -32,8 +32,11 @@
  * original's subflow element, the OSN made the media seq by
  * rtpcc_mprtp_rtx_osn_to_media) goes to a per-path table by RTX packet,
  * as the media's does; the original the receiver restores gets its media
- * seq back and goes to the merge. With one path config.repair is unused
- * (the single-path repair is sim-rtpcc.h's).
+ * seq back and goes to the merge. With config.rtx_route a repair the
+ * scheduler routes to another path is the original sent again there, as
+ * that path's packet, and each receiver finds its losses that came that
+ * way in the merge before it NACKs them again. With one path
+ * config.repair is unused (the single-path repair is sim-rtpcc.h's).
  *
  * With one path nothing multipath happens: no extension, no subflow
  * report, the path's sender drives the source as in a single-path call
@@ -100,6 +103,13 @@ typedef struct
    * rtpccsink rtx-pt run it per path (see above); FALSE (default): none */
   gboolean repair;
   guint8 rtx_pt;                /* 97 */
+  /* with repair: the repair of a path's loss goes on the path the
+   * scheduler picks (rtpcc_mprtp_sched_route_rtx: one with a clearly
+   * lower RTT), as the original packet sent again as one of that path's
+   * packets, and each receiver checks the merge for its losses before it
+   * NACKs them again (recovered elsewhere), as mprtpsched, rtpccsink and
+   * rtpccsrc do; TRUE (default). FALSE: every repair on its own path. */
+  gboolean rtx_route;
   RtpccRepairConfig repair_config;      /* each path's planner; its
                                          * playout_delay is the deadline */
 } SimMprtpConfig;
@@ -167,6 +177,10 @@ typedef struct
    * sender could not map to a media seq (not sent), originals the
    * receiver restored from RTX */
   guint64 nacks_out, nacked, rtx_out, rtx_unmapped, rtx_restored;
+  /* config.rtx_route: repairs of its losses sent on another path, of
+   * other paths' losses sent on it; its receiver's merge checks and the
+   * losses they found recovered elsewhere */
+  guint64 rtx_moved_out, rtx_moved_in, merged_queries, recovered_elsewhere;
 } SimMprtpPathTotals;
 
 /* Media captured in [t0, t1) (by capture time), as the receiver saw it. */
@@ -176,7 +190,9 @@ typedef struct
   guint64 media_packets, received, lost, late;
   gdouble residual_loss_pct;    /* (lost + late) / packets */
   gboolean repair;              /* config.repair */
-  guint64 repaired;             /* of received: only by RTX */
+  guint64 repaired;             /* of received: only by a repair (RTX, or
+                                 * the copy another path carried) */
+  gdouble repaired_owd_mean_ms; /* capture → arrival of those, mean */
   gdouble raw_loss_pct;         /* (lost + repaired) / packets: the
                                  * network's loss before repair */
   gdouble network_loss_pct, late_pct;

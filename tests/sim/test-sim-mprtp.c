@@ -878,6 +878,121 @@ test_repair_held_out (void)
   repair_check_sum (&sum, "1001-1020");
 }
 
+/* Repairs on the best path, the twin of pipeline_mprtp's
+ * test_rtx_best_path: path 1 loses 5 % and has 60 ms more delay each way
+ * than the clean path 0 (RTT about 170 vs 50 ms). Path 1's repairs go on
+ * path 0 as packets of path 0, and path 1's receiver finds them in the
+ * merge instead of NACKing them again and giving them up. The same call
+ * with every repair on its own path (rtx_route FALSE) is the baseline. */
+static void
+best_path_config (SimMprtpConfig * c, guint64 seed, gboolean route)
+{
+  repair_config (c, seed, 0.0, TRUE);
+  /* a playout point that leaves a repair of path 1 time to come (its
+   * loss is seen one path-1 trip and a packet after the send, the NACK
+   * takes another trip back) */
+  c->repair_config.playout_delay = RTPCC_MSEC (300);
+  c->min_playout = c->repair_config.playout_delay;
+  c->path[1].forward.loss.loss = 0.05;
+  c->path[1].forward.delay = RTPCC_MSEC (85);
+  c->path[1].reverse.delay = RTPCC_MSEC (85);
+  c->rtx_route = route;
+}
+
+static void
+best_path_seeds (guint64 first, guint64 last)
+{
+  guint64 moved = 0, rtx1 = 0, in0 = 0, elsewhere = 0, rtx0 = 0;
+  gdouble owd_own = 0, owd_moved = 0, res_own = 0, res_moved = 0;
+  guint n = 0;
+
+  for (guint64 seed = first; seed <= last; seed++) {
+    SimMprtpConfig c;
+    Run own, best;
+
+    best_path_config (&c, seed, FALSE);
+    run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, &own);
+    sim_mprtp_config_clear (&c);
+    best_path_config (&c, seed, TRUE);
+    run (&c, SEC (40), SEC (10), NULL, NULL, 0, 0, &best);
+    sim_mprtp_config_clear (&c);
+    if (seed == first) {
+      report ("5 % loss and +60 ms on path 1, repairs on their own path",
+          &own.r, 2);
+      report ("the same, repairs on the best path", &best.r, 2);
+    }
+    g_test_message ("best path seed %" G_GUINT64_FORMAT ": repaired %"
+        G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT ", one-way of repaired "
+        "packets %.1f / %.1f ms, residual %.3f / %.3f %%; path 1 moved %"
+        G_GUINT64_FORMAT " sent %" G_GUINT64_FORMAT ", recovered elsewhere %"
+        G_GUINT64_FORMAT, seed, own.r.repaired, best.r.repaired,
+        own.r.repaired_owd_mean_ms, best.r.repaired_owd_mean_ms,
+        own.r.residual_loss_pct, best.r.residual_loss_pct,
+        best.r.path[1].rtx_moved_out, best.r.path[1].rtx_out,
+        best.r.path[1].recovered_elsewhere);
+
+    /* the baseline moves nothing and asks the merge nothing */
+    g_assert_cmpuint (own.r.path[1].rtx_moved_out, ==, 0);
+    g_assert_cmpuint (own.r.path[0].rtx_moved_in, ==, 0);
+    g_assert_cmpuint (own.r.path[1].merged_queries, ==, 0);
+    g_assert_cmpuint (own.r.path[1].rtx_out, >, 0);
+    /* every repair moved off path 1 went on path 0, none the other way
+     * (path 0 is clean and faster) */
+    g_assert_cmpuint (best.r.path[0].rtx_moved_in, ==,
+        best.r.path[1].rtx_moved_out);
+    g_assert_cmpuint (best.r.path[0].rtx_moved_out, ==, 0);
+    g_assert_cmpuint (best.r.path[0].rtx_out, ==, 0);
+    g_assert_cmpuint (best.r.wire_errors, ==, 0);
+    moved += best.r.path[1].rtx_moved_out;
+    rtx1 += best.r.path[1].rtx_out;
+    in0 += best.r.path[0].rtx_moved_in;
+    rtx0 += best.r.path[0].nacks_out;
+    elsewhere += best.r.path[1].recovered_elsewhere;
+    owd_own += own.r.repaired_owd_mean_ms;
+    owd_moved += best.r.repaired_owd_mean_ms;
+    res_own += own.r.residual_loss_pct;
+    res_moved += best.r.residual_loss_pct;
+    n++;
+    g_free (own.samples);
+    g_free (best.samples);
+  }
+  g_test_message ("best path, seeds %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+      ": %" G_GUINT64_FORMAT " repairs moved, %" G_GUINT64_FORMAT " sent on "
+      "path 1, %" G_GUINT64_FORMAT " recovered elsewhere; repaired packets' "
+      "mean one-way %.1f ms on their own path, %.1f on the best; residual "
+      "loss %.3f / %.3f %%", first, last, moved, rtx1, elsewhere,
+      owd_own / n, owd_moved / n, res_own / n, res_moved / n);
+  /* most repairs take the faster path (not all: while path 0 ramps or its
+   * srtt is unmeasured they stay) ... */
+  g_assert_cmpuint (moved, >, 4 * rtx1);
+  /* ... and arrive sooner: the repair's last leg is path 0's 25 ms
+   * instead of path 1's 85; at least half of that difference is left
+   * after path 0's queue, which the repairs wait in */
+  g_assert_cmpfloat (owd_moved, <, owd_own - 30.0 * n);
+  /* path 1's receiver learns from the merge that they came: at least half
+   * of the moved repairs, where without the check it would NACK each
+   * again and give it up */
+  g_assert_cmpuint (2 * elsewhere, >=, moved);
+  /* and the clean path's receiver never asks */
+  g_assert_cmpuint (rtx0, ==, 0);
+  /* less loss left at the playout point than with repairs on their own
+   * path, which come too late more often */
+  g_assert_cmpfloat (res_moved, <, res_own);
+}
+
+static void
+test_repair_best_path (void)
+{
+  best_path_seeds (1, 5);
+}
+
+/* The same checks on seeds no threshold was chosen on. */
+static void
+test_repair_best_path_held_out (void)
+{
+  best_path_seeds (1001, 1010);
+}
+
 /* Same seed, same run: the printed figures byte for byte, every sample
  * and every path's counters. */
 static void
@@ -1026,5 +1141,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/mprtp/repair", test_repair);
   g_test_add_func ("/sim/mprtp/repair-held-out", test_repair_held_out);
   g_test_add_func ("/sim/mprtp/repair-determinism", test_repair_determinism);
+  g_test_add_func ("/sim/mprtp/repair-best-path", test_repair_best_path);
+  g_test_add_func ("/sim/mprtp/repair-best-path-held-out",
+      test_repair_best_path_held_out);
   return g_test_run ();
 }
