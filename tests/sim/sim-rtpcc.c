@@ -673,6 +673,11 @@ struct _SimRtpccReceiver
   guint8 *buf;
   SimRtpccReceiverCounters counters;
   RtpccRtxReceiver *rtx;        /* NULL: no repair */
+  /* media packet numbers from wire seqs (an RTX-restored original to
+   * its FEC ledger entry): the last number seen and its wire seq */
+  guint64 last_index;
+  guint16 last_index_seq;
+  gboolean have_index;
 };
 
 static void receiver_wakeup (Sim * sim, gpointer user_data);
@@ -739,6 +744,29 @@ receiver_service (SimRtpccReceiver * r)
   receiver_arm (r, sim_now (r->sim) + STALL_RETRY);
 }
 
+/* An original restored from RTX reaches the FEC decoder as fecdec,
+ * downstream of rtpccsrc, gets it: as an arrival of its media packet
+ * (found by its wire seq from the latest one seen), so the ledger counts it
+ * delivered and the decoder can rebuild with it. @size: the RTX packet's,
+ * the original's and its OSN. */
+static void
+restored_to_fec (SimRtpccReceiver * r, RtpccTime now, const guint8 * pkt,
+    gsize len, guint size)
+{
+  RtpccRtpInfo info;
+  gsize hl = 0;
+  guint16 back;
+
+  if (!r->have_index || !rtpcc_rtp_parse (pkt, len, len, 0, &info, &hl))
+    return;
+  back = (guint16) (r->last_index_seq - info.seq);
+  if (back > r->last_index)
+    return;
+  info.clock_rate = 90000;
+  sim_fec_media_arrived (r->config.fec, now, r->last_index - back, &info, hl,
+      size > RTPCC_RTX_OSN_SIZE ? size - RTPCC_RTX_OSN_SIZE : size);
+}
+
 static void
 receiver_wakeup (Sim * sim, gpointer user_data)
 {
@@ -770,6 +798,12 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
           sim_fec_media_arrived (r->config.fec, now, p->seq, &info, hl,
               p->size);
       }
+      if (p->frame != SIM_NO_FRAME && info.pt != r->config.rtx_pt
+          && (!r->have_index || p->seq > r->last_index)) {
+        r->last_index = p->seq;
+        r->last_index_seq = info.seq;
+        r->have_index = TRUE;
+      }
       if (rtpcc_receiver_on_rtp (r->receiver, now, &info) && r->rtx) {
         const SimRtpHeader *h = p->data;
         guint8 out[256];
@@ -777,11 +811,15 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
         switch (rtpcc_rtx_receiver_on_rtp (r->rtx, now, h->data, h->len,
                 p->size, out, sizeof out, &out_len)) {
           case RTPCC_RTX_RECEIVER_PASS:
-            if (!info.padding_only && info.pt != r->config.rtx_pt)
+            if (!info.padding_only && info.pt != r->config.rtx_pt
+                && !(r->config.fec
+                    && info.pt == sim_fec_get_pt (r->config.fec)))
               r->counters.media_delivered++;
             break;
           case RTPCC_RTX_RECEIVER_RESTORED:
             r->counters.rtx_restored++;
+            if (r->config.fec)
+              restored_to_fec (r, now, out, out_len, p->size);
             break;
           case RTPCC_RTX_RECEIVER_DROP:
             break;
@@ -835,6 +873,10 @@ sim_rtpcc_receiver_new (Sim * sim, const SimRtpccReceiverConfig * config,
     rc.keyframe = RTPCC_KEYFRAME_REQUEST_PLI;
     rc.rtx_pt = config->rtx_pt;
     rc.repair = config->repair_config;
+    /* the planner reads the FEC packets: it neither NACKs what they will
+     * rebuild nor waits for FEC that cannot help (as rtpccsrc fec-pt) */
+    if (config->fec)
+      rc.fec_pt = sim_fec_get_pt (config->fec);
     r->rtx = rtpcc_rtx_receiver_new (&rc, NULL);
     if (!r->rtx) {
       rtpcc_receiver_free (r->receiver);

@@ -14,7 +14,9 @@
  * protected by XOR FEC, with the same losses as without FEC. Told which
  * packets each repair packet protects, it must NACK only what FEC cannot
  * rebuild: fewer retransmissions than NACK alone, at an equal or better
- * share of losses repaired before their playout deadline.
+ * share of losses repaired before their playout deadline. Then both in the
+ * closed loop: the flow's real FEC and NACK/RTX together against each
+ * alone.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,6 +24,7 @@
 #include "sim.h"
 
 #include <math.h>
+#include <string.h>
 
 #define RTX_PT 97
 #define RUN RTPCC_SEC (20)
@@ -380,6 +383,140 @@ test_fec_nack_coordination (void)
   co_compare (&lp, "2 % bursty");
 }
 
+/* ---- FEC + NACK in the closed loop ---------------------------------------- */
+
+/* The same path with 3 % random loss, gcc; FEC from the sender's
+ * max_fec_share (the share of the target moved to parity while the
+ * receiver reports loss, as rtpccsink max-fec-share) through the flow's
+ * real FEC, and/or NACK/RTX; the receiver's planner reads the FEC packets
+ * (as rtpccsrc fec-pt) and the originals it restores reach the FEC
+ * decoder (as fecdec downstream of rtpccsrc gets them). */
+typedef struct
+{
+  guint64 media_sent, lost_after, rtx_out, restored, fec_packets, rebuilt;
+} Hybrid;
+
+static void
+hybrid_run (gboolean fec, gboolean nack, guint64 seed, Hybrid * o)
+{
+  SimRtpccNetConfig nc;
+  SimRtpccFlowConfig fc;
+  SimRtpccNet *net;
+  SimRtpccFlow *f;
+  const SimRtpccSenderCounters *sc;
+  const SimRtpccReceiverCounters *rc;
+  GError *err = NULL;
+
+  sim_rtpcc_net_config_init (&nc);
+  nc.forward.capacity = rtpcc_capacity_new_constant (2000000);
+  nc.forward.delay = RTPCC_MSEC (30);
+  nc.forward.loss.loss = 0.03;
+  nc.forward.seed = seed;
+  nc.reverse.delay = RTPCC_MSEC (30);
+  net = sim_rtpcc_net_new (&nc);
+  rtpcc_capacity_unref (nc.forward.capacity);
+
+  sim_rtpcc_flow_config_init (&fc, 0, "gcc", SIM_RTPCC_FEEDBACK_AUTO, seed);
+  fc.sender.sender.cc.start_bitrate = 800000;
+  fc.sender.sender.cc.max_bitrate = 1200000;
+  if (fec) {
+    fc.fec = TRUE;
+    fc.sender.sender.max_fec_share = 0.2;
+  }
+  if (nack) {
+    fc.sender.rtx_pt = RTX_PT;
+    fc.receiver.repair = TRUE;
+    fc.receiver.rtx_pt = RTX_PT;
+  }
+  f = sim_rtpcc_net_add_flow (net, &fc, &err);
+  g_assert_no_error (err);
+  sim_rtpcc_net_run (net, RUN);
+
+  sc = sim_rtpcc_sender_get_counters (f->sender);
+  rc = sim_rtpcc_receiver_get_counters (f->receiver);
+  memset (o, 0, sizeof (*o));
+  /* media taken from the source: what is still queued at the end counts
+   * as lost, the same in the FEC ledger and without it */
+  o->media_sent = sc->media_in;
+  o->rtx_out = sc->rtx_out;
+  o->restored = rc->rtx_restored;
+  if (fec) {
+    SimFecResult r;
+
+    sim_fec_get_result (f->fec, &r);
+    g_assert_cmpuint (r.media_packets, ==, o->media_sent);
+    o->lost_after = r.lost;
+    o->fec_packets = r.fec_packets;
+    o->rebuilt = r.recovered;
+  } else {
+    o->lost_after = o->media_sent - rc->media_delivered - rc->rtx_restored;
+  }
+  sim_rtpcc_net_free (net);
+}
+
+static void
+hybrid_seeds (guint64 first, guint64 last)
+{
+  Hybrid sum[3] = { 0 };        /* NACK, FEC, both */
+
+  for (guint64 seed = first; seed <= last; seed++) {
+    Hybrid h[3];
+
+    hybrid_run (FALSE, TRUE, seed, &h[0]);
+    hybrid_run (TRUE, FALSE, seed, &h[1]);
+    hybrid_run (TRUE, TRUE, seed, &h[2]);
+    for (guint i = 0; i < 3; i++) {
+      g_test_message ("seed %" G_GUINT64_FORMAT " %s: %" G_GUINT64_FORMAT
+          " media, %" G_GUINT64_FORMAT " lost after repair, %"
+          G_GUINT64_FORMAT " RTX (%" G_GUINT64_FORMAT " restored), %"
+          G_GUINT64_FORMAT " FEC packets (%" G_GUINT64_FORMAT " rebuilt)",
+          seed, i == 0 ? "NACK" : i == 1 ? "FEC " : "both", h[i].media_sent,
+          h[i].lost_after, h[i].rtx_out, h[i].restored, h[i].fec_packets,
+          h[i].rebuilt);
+      sum[i].media_sent += h[i].media_sent;
+      sum[i].lost_after += h[i].lost_after;
+      sum[i].rtx_out += h[i].rtx_out;
+      sum[i].restored += h[i].restored;
+      sum[i].fec_packets += h[i].fec_packets;
+      sum[i].rebuilt += h[i].rebuilt;
+    }
+    /* each mechanism does its part in the hybrid */
+    g_assert_cmpuint (h[2].rebuilt, >, 0);
+    g_assert_cmpuint (h[2].restored, >, 0);
+    g_assert_cmpuint (h[0].fec_packets, ==, 0);
+    g_assert_cmpuint (h[1].rtx_out, ==, 0);
+  }
+  g_test_message ("seeds %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+      ": lost after repair NACK %.3f %%, FEC %.3f %%, both %.3f %%; RTX "
+      "NACK %" G_GUINT64_FORMAT ", both %" G_GUINT64_FORMAT "; FEC packets "
+      "FEC %" G_GUINT64_FORMAT ", both %" G_GUINT64_FORMAT, first, last,
+      100.0 * sum[0].lost_after / sum[0].media_sent,
+      100.0 * sum[1].lost_after / sum[1].media_sent,
+      100.0 * sum[2].lost_after / sum[2].media_sent, sum[0].rtx_out,
+      sum[2].rtx_out, sum[1].fec_packets, sum[2].fec_packets);
+  /* FEC takes losses off NACK's hands: fewer retransmissions */
+  g_assert_cmpuint (sum[2].rtx_out, <, sum[0].rtx_out);
+  /* and the two together leave less than FEC alone, and no more than
+   * NACK alone */
+  g_assert_cmpfloat ((gdouble) sum[2].lost_after / sum[2].media_sent, <,
+      (gdouble) sum[1].lost_after / sum[1].media_sent);
+  g_assert_cmpfloat ((gdouble) sum[2].lost_after / sum[2].media_sent, <=,
+      (gdouble) sum[0].lost_after / sum[0].media_sent);
+}
+
+static void
+test_fec_nack_closed_loop (void)
+{
+  hybrid_seeds (1, 5);
+}
+
+/* The same checks on seeds no threshold was chosen on. */
+static void
+test_fec_nack_closed_loop_held_out (void)
+{
+  hybrid_seeds (1001, 1005);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,5 +525,9 @@ main (int argc, char **argv)
       test_nack_rtx_repairs_random_loss);
   g_test_add_func ("/sim/repair/fec-nack-coordination",
       test_fec_nack_coordination);
+  g_test_add_func ("/sim/repair/fec-nack-closed-loop",
+      test_fec_nack_closed_loop);
+  g_test_add_func ("/sim/repair/fec-nack-closed-loop-held-out",
+      test_fec_nack_closed_loop_held_out);
   return g_test_run ();
 }
