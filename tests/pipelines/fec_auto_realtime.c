@@ -12,8 +12,10 @@
  * fecenc takes the code from them (fec/strength.h): Reed-Solomon within a
  * third of the media rate and max-block-time; fecdec rebuilds packets.
  * Tolerant by design (2-core loaded machines): a few seconds, wide bounds,
- * the numbers printed. A second test runs FBRA, whose probe is fecenc's
- * parity at FBRA's own interval.
+ * the numbers printed. A second runs nada, the FEC share from
+ * max-fec-share, with NACK/RTX as well (FEC and retransmission together);
+ * a third runs FBRA, whose probe is fecenc's parity at FBRA's own
+ * interval.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -44,11 +46,12 @@ typedef struct
   RtDecoded dec;
 } Call;
 
-/* @rx_chain after "rtpccsrc name=rx ... caps ! "; @tx a sender
- * description ending in its rtpccsink, to which the relay's address is
- * added. */
+/* @rx_chain after "rtpccsrc name=rx ... caps @rx_props ! "; @tx a
+ * sender description ending in its rtpccsink, to which the relay's
+ * address is added. */
 static void
-call_start (Call * c, const gchar * rx_chain, const gchar * tx)
+call_start_full (Call * c, const gchar * rx_props, const gchar * rx_chain,
+    const gchar * tx)
 {
   guint16 port_a, port_b;
   gint rx_port = 0, tx_port = 0;
@@ -59,7 +62,7 @@ call_start (Call * c, const gchar * rx_chain, const gchar * tx)
   c->sock_a = rt_udp_socket_new (&port_a);
   c->sock_b = rt_udp_socket_new (&port_b);
   desc = g_strdup_printf ("rtpccsrc name=rx address=127.0.0.1 port=0 "
-      RX_CAPS " ! %s", rx_chain);
+      RX_CAPS " %s ! %s", rx_props, rx_chain);
   c->rx = rt_parse (desc, TRUE);
   g_free (desc);
   fail_unless (gst_element_set_state (c->rx, GST_STATE_PLAYING) !=
@@ -78,6 +81,12 @@ call_start (Call * c, const gchar * rx_chain, const gchar * tx)
   fail_unless (tx_port > 0);
   c->relay = rt_relay_new ("", 5000, 5000, 1000, rx_port, tx_port,
       c->sock_a, c->sock_b, TRUE);
+}
+
+static void
+call_start (Call * c, const gchar * rx_chain, const gchar * tx)
+{
+  call_start_full (c, "", rx_chain, tx);
 }
 
 static void
@@ -109,9 +118,12 @@ call_stop (Call * c)
 
 /* The call above with @sink, the sender's rtpccsink and its settings;
  * @reserved: the FEC share comes from max-fec-share (stats
- * "fec-reserved"), not from the controller. */
+ * "fec-reserved"), not from the controller; @nack: NACK/RTX as well
+ * (@sink sends RTX with payload type 97), the receiver's planner reading
+ * the FEC packets (rtpccsrc fec-pt) so that it NACKs only what the parity
+ * cannot rebuild, fecdec getting the restored originals. */
 static void
-fec_follows_bursts (const gchar * sink, gboolean reserved)
+fec_follows_bursts (const gchar * sink, gboolean reserved, gboolean nack)
 {
   Call c;
   gchar *tx;
@@ -128,7 +140,9 @@ fec_follows_bursts (const gchar * sink, gboolean reserved)
       "! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 "
       "bitrate=750 ! rtph264pay pt=96 mtu=1200 ! fecenc name=fe scheme=auto "
       "max-block-time=200 ! %s", sink);
-  call_start (&c, "fecdec name=fd deadline=300 ! fakesink sync=false", tx);
+  call_start_full (&c, nack ? "repair=nack rtx-payload-type=97 fec-pt=122 "
+      "playout-delay=300" : "", "fecdec name=fd deadline=300 ! fakesink "
+      "sync=false", tx);
   g_free (tx);
   fd = gst_bin_get_by_name (GST_BIN (c.rx), "fd");
   fe = gst_bin_get_by_name (GST_BIN (c.tx), "fe");
@@ -156,6 +170,28 @@ fec_follows_bursts (const gchar * sink, gboolean reserved)
   unrecoverable = rt_stat_u64 (fd, "unrecoverable");
   link_in = rt_stat_u64 (fwd, "packets-in");
   link_lost = rt_stat_u64 (fwd, "loss-drops");
+  if (nack) {
+    guint64 losses = rt_stat_u64 (c.src, "repair-losses");
+    guint64 nacked = rt_stat_u64 (c.src, "nacked-packets");
+    guint64 rebuildable = rt_stat_u64 (c.src, "fec-rebuildable");
+    guint64 restored = rt_stat_u64 (c.src, "rtx-recovered");
+    guint64 fec_seen = rt_stat_u64 (c.src, "fec-packets");
+    guint64 rtx_sent = rt_stat_u64 (c.sink, "rtx-sent");
+
+    g_print ("repair: %" G_GUINT64_FORMAT " media losses, %" G_GUINT64_FORMAT
+        " left to FEC, %" G_GUINT64_FORMAT " NACKed (retries included), %"
+        G_GUINT64_FORMAT " RTX sent, %" G_GUINT64_FORMAT " restored; %"
+        G_GUINT64_FORMAT " FEC packets read\n", losses, rebuildable, nacked,
+        rtx_sent, restored, fec_seen);
+    /* the planner saw the parity and left FEC what it can rebuild: fewer
+     * NACKs than losses (without fec-pt: as many or more), and NACK did
+     * the rest */
+    fail_unless (fec_seen > 0);
+    fail_unless (rebuildable > 0);
+    fail_unless (nacked < losses, "%" G_GUINT64_FORMAT " NACKed for %"
+        G_GUINT64_FORMAT " losses", nacked, losses);
+    fail_unless (restored > 0);
+  }
   g_print ("link: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " lost; "
       "sender: loss %.4f, mean burst %.2f; fecenc: %s k %u m %u, "
       "predicted residual %.4f; fecdec: %" G_GUINT64_FORMAT " rebuilt, %"
@@ -192,17 +228,19 @@ fec_follows_bursts (const gchar * sink, gboolean reserved)
 GST_START_TEST (test_fec_follows_bursts)
 {
   fec_follows_bursts ("rtpccsink name=sink controller=fixed "
-      "start-bitrate=1000000 controller-params=fec-share=0.25", FALSE);
+      "start-bitrate=1000000 controller-params=fec-share=0.25", FALSE, FALSE);
 }
 
 GST_END_TEST;
 
 /* The FEC share from the sink, under a controller that gives none (nada):
- * max-fec-share takes it from the media while the channel loses. */
+ * max-fec-share takes it from the media while the channel loses; with
+ * NACK/RTX as well, the hybrid repair. */
 GST_START_TEST (test_fec_share_any_controller)
 {
   fec_follows_bursts ("rtpccsink name=sink controller=nada "
-      "start-bitrate=1000000 max-fec-share=0.25", TRUE);
+      "start-bitrate=1000000 max-fec-share=0.25 rtx-payload-type=97", TRUE,
+      TRUE);
 }
 
 GST_END_TEST;
