@@ -38,34 +38,52 @@ typedef struct
   guint64 stalls;
 } Outcome;
 
+/* The 2 Mbit/s path, 30 ms each way, random loss @loss on the forward
+ * link. */
+static SimRtpccNet *
+lossy_path_new (gdouble loss, guint64 seed)
+{
+  SimRtpccNetConfig nc;
+  SimRtpccNet *net;
+
+  sim_rtpcc_net_config_init (&nc);
+  nc.forward.capacity = rtpcc_capacity_new_constant (2000000);
+  nc.forward.delay = RTPCC_MSEC (30);
+  nc.forward.loss.loss = loss;
+  nc.forward.seed = seed;
+  nc.reverse.delay = RTPCC_MSEC (30);
+  net = sim_rtpcc_net_new (&nc);
+  rtpcc_capacity_unref (nc.forward.capacity);
+  return net;
+}
+
+/* @controller from 800 kbit/s, at most 1.2 Mbit/s; @nack: NACK/RTX. */
+static void
+repair_flow_config (SimRtpccFlowConfig * fc, const gchar * controller,
+    guint64 seed, gboolean nack)
+{
+  sim_rtpcc_flow_config_init (fc, 0, controller, SIM_RTPCC_FEEDBACK_AUTO,
+      seed);
+  fc->sender.sender.cc.start_bitrate = 800000;
+  fc->sender.sender.cc.max_bitrate = 1200000;
+  if (nack) {
+    fc->sender.rtx_pt = RTX_PT;
+    fc->receiver.repair = TRUE;
+    fc->receiver.rtx_pt = RTX_PT;
+  }
+}
+
 static void
 run (gboolean repair, guint64 seed, Outcome * o)
 {
-  SimRtpccNetConfig nc;
   SimRtpccFlowConfig fc;
-  SimRtpccNet *net;
+  SimRtpccNet *net = lossy_path_new (0.02, seed);
   SimRtpccFlow *f;
   const SimRtpccSenderCounters *sc;
   const SimRtpccReceiverCounters *rc;
   GError *err = NULL;
 
-  sim_rtpcc_net_config_init (&nc);
-  nc.forward.capacity = rtpcc_capacity_new_constant (2000000);
-  nc.forward.delay = RTPCC_MSEC (30);
-  nc.forward.loss.loss = 0.02;
-  nc.forward.seed = seed;
-  nc.reverse.delay = RTPCC_MSEC (30);
-  net = sim_rtpcc_net_new (&nc);
-  rtpcc_capacity_unref (nc.forward.capacity);
-
-  sim_rtpcc_flow_config_init (&fc, 0, "tfrc", SIM_RTPCC_FEEDBACK_AUTO, seed);
-  fc.sender.sender.cc.start_bitrate = 800000;
-  fc.sender.sender.cc.max_bitrate = 1200000;
-  if (repair) {
-    fc.sender.rtx_pt = RTX_PT;
-    fc.receiver.repair = TRUE;
-    fc.receiver.rtx_pt = RTX_PT;
-  }
+  repair_flow_config (&fc, "tfrc", seed, repair);
   f = sim_rtpcc_net_add_flow (net, &fc, &err);
   g_assert_no_error (err);
   sim_rtpcc_net_run (net, RUN);
@@ -399,34 +417,17 @@ typedef struct
 static void
 hybrid_run (gboolean fec, gboolean nack, guint64 seed, Hybrid * o)
 {
-  SimRtpccNetConfig nc;
   SimRtpccFlowConfig fc;
-  SimRtpccNet *net;
+  SimRtpccNet *net = lossy_path_new (0.03, seed);
   SimRtpccFlow *f;
   const SimRtpccSenderCounters *sc;
   const SimRtpccReceiverCounters *rc;
   GError *err = NULL;
 
-  sim_rtpcc_net_config_init (&nc);
-  nc.forward.capacity = rtpcc_capacity_new_constant (2000000);
-  nc.forward.delay = RTPCC_MSEC (30);
-  nc.forward.loss.loss = 0.03;
-  nc.forward.seed = seed;
-  nc.reverse.delay = RTPCC_MSEC (30);
-  net = sim_rtpcc_net_new (&nc);
-  rtpcc_capacity_unref (nc.forward.capacity);
-
-  sim_rtpcc_flow_config_init (&fc, 0, "gcc", SIM_RTPCC_FEEDBACK_AUTO, seed);
-  fc.sender.sender.cc.start_bitrate = 800000;
-  fc.sender.sender.cc.max_bitrate = 1200000;
+  repair_flow_config (&fc, "gcc", seed, nack);
   if (fec) {
     fc.fec = TRUE;
     fc.sender.sender.max_fec_share = 0.2;
-  }
-  if (nack) {
-    fc.sender.rtx_pt = RTX_PT;
-    fc.receiver.repair = TRUE;
-    fc.receiver.rtx_pt = RTX_PT;
   }
   f = sim_rtpcc_net_add_flow (net, &fc, &err);
   g_assert_no_error (err);
