@@ -524,9 +524,9 @@ GST_START_TEST (test_path_failure)
     fail_unless (frames > 30 * (run_s - FAIL_AT_S - 2), "%" G_GUINT64_FORMAT
         " frames after the failure", frames);
     /* the bound: no stretch without a decoded frame longer than 500 ms
-     * after the first 3 s (failure detection: srtt + 200 ms or two feedback gaps; then a
-     * key frame, which mprtpsched asks for, repairs the picture; the
-     * encoder's periodic ones come every 0.5 s here) */
+     * after the first 3 s (failure detection: srtt + 200 ms or two
+     * feedback gaps; then a key frame, which mprtpsched asks for, repairs
+     * the picture; the encoder's periodic ones come every 0.5 s here) */
     fail_unless (max_gap <= 500 * 1000, "a %.0f ms gap between decoded "
         "frames", max_gap / 1000.0);
     g_free (state);

@@ -747,8 +747,8 @@ receiver_service (SimRtpccReceiver * r)
 /* An original restored from RTX reaches the FEC decoder as fecdec,
  * downstream of rtpccsrc, gets it: as an arrival of its media packet
  * (found by its wire seq from the latest one seen), so the ledger counts it
- * delivered and the decoder can rebuild with it. @size: the RTX packet's,
- * the original's and its OSN. */
+ * delivered and the decoder can rebuild with it. @size: the RTX packet's
+ * (the original's and its 2-byte OSN). */
 static void
 restored_to_fec (SimRtpccReceiver * r, RtpccTime now, const guint8 * pkt,
     gsize len, guint size)
