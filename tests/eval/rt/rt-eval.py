@@ -1189,8 +1189,11 @@ def main():
     p.add_argument("--loss", default=None,
                    help="forward loss instead of the case's: none, "
                         "bernoulli:P or gilbert:p,r[,k,h]")
-    p.add_argument("--repair", choices=("none", "nack"), default="none",
-                   help="ours: NACK/RTX repair and PLI key-frame requests "
+    p.add_argument("--repair", choices=("none", "nack", "fec", "both"),
+                   default="none",
+                   help="ours: nack: NACK/RTX repair and PLI key-frame "
+                        "requests; fec: fecenc/fecdec (FEC share up to 0.2 "
+                        "of the target); both: the two together "
                         "(docs/repair.md)")
     p.add_argument("--encoder-buffer", type=int, default=None,
                    help="ours: rtpccsink encoder-buffer in ms (-1 follows "

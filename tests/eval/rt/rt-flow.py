@@ -41,8 +41,21 @@ import numpy as np  # noqa: E402
 TWCC_URI = ("http://www.ietf.org/id/"
             "draft-holmer-rmcat-transport-wide-cc-extensions-01")
 TICK = 0.2
-# RFC 4588 retransmissions (SDP a=fmtp:97 apt=96) with --repair nack
+# RFC 4588 retransmissions (SDP a=fmtp:97 apt=96) with --repair nack/both
 RTX_PT = 97
+# fecenc's parity (its default PT) with --repair fec/both
+FEC_PT = 122
+# the most of the target rtpccsink gives FEC while the channel loses
+FEC_SHARE = 0.2
+REPAIRS = ("none", "nack", "fec", "both")
+
+
+def nacks(repair):
+    return repair in ("nack", "both")
+
+
+def fec(repair):
+    return repair in ("fec", "both")
 BAR_BITS = 32
 BAR_ROWS = 16
 
@@ -245,13 +258,18 @@ def cmd_send(a):
     w, h, fps = a.width, a.height, a.fps
     media = media_desc(w, h, fps, a.start_kbps, a.key_int_s)
     if a.stack == "ours":
-        desc = (media + f" ! rtpccsink name=sink host={a.host} "
+        # fecenc picks its code from the loss rtpccsink reports upstream,
+        # within the share of the target rtpccsink reserves for it
+        desc = (media + (" ! fecenc name=fec scheme=auto" if fec(a.repair)
+                         else "")
+                + f" ! rtpccsink name=sink host={a.host} "
                 f"port={a.port} bind-port={a.bind_port} "
                 f"controller={a.controller} min-bitrate={a.min_kbps * 1000} "
                 f"max-bitrate={a.max_kbps * 1000} "
                 f"start-bitrate={a.start_kbps * 1000}"
-                + (f" rtx-payload-type={RTX_PT}" if a.repair == "nack"
+                + (f" rtx-payload-type={RTX_PT}" if nacks(a.repair)
                    else "")
+                + (f" max-fec-share={FEC_SHARE}" if fec(a.repair) else "")
                 + (f" encoder-buffer={a.encoder_buffer}"
                    if a.encoder_buffer is not None else "")
                 + (f' controller-params="{a.controller_params}"'
@@ -342,6 +360,9 @@ def cmd_send(a):
     if a.stack == "ours":
         s = sink.get_property("stats")
         sys.stdout.write(f"sender stats: {s.to_string() if s else ''}\n")
+        if fec(a.repair):
+            s = pipe.get_by_name("fec").get_property("stats")
+            sys.stdout.write(f"fecenc stats: {s.to_string() if s else ''}\n")
     pipe.set_state(Gst.State.NULL)
     source.close()
     flog.close()
@@ -354,7 +375,8 @@ class RtpCounter:
     """Per-tick received bytes and loss from RTP sequence numbers, and the
     RFC 8868 RTP log (timestamp PT SSRC seq rtp_ts marker payload_size)."""
 
-    def __init__(self, log_path):
+    def __init__(self, log_path, skip_pt=None):
+        self.skip_pt = skip_pt
         self.lock = threading.Lock()
         self.bytes = 0
         self.packets = 0
@@ -372,6 +394,8 @@ class RtpCounter:
                         <= 79:
                     continue    # not RTP (or RTCP, on muxed ports)
                 pt = hdr[1] & 0x7F
+                if pt == self.skip_pt:
+                    continue
                 marker = hdr[1] >> 7
                 seq, rts, ssrc = struct.unpack("!HII", hdr[2:12])
                 self.bytes += size
@@ -408,15 +432,23 @@ def cmd_recv(a):
             "appsink name=out sync=false emit-signals=true max-buffers=30")
     if a.stack == "ours":
         rep = (f"repair=nack rtx-payload-type={RTX_PT} keyframe-request=pli "
-               f"playout-delay={a.jitter_ms} " if a.repair == "nack" else "")
+               f"playout-delay={a.jitter_ms} " if nacks(a.repair) else "")
+        if a.repair == "both":
+            # the planner reads the parity: it NACKs only what FEC cannot
+            # rebuild
+            rep += f"fec-pt={FEC_PT} "
+        # fecdec waits for a missing packet half the jitter buffer's
+        # latency, so what it holds back still reaches the buffer in time
+        dec = (f"fecdec name=fecdec deadline={a.jitter_ms // 2} ! "
+               if fec(a.repair) else "")
         if a.remb:
             rep += "remb=true "
         if a.nadu:
             # frames are judged against the jitter buffer's latency
-            rep += "nadu=true " + ("" if a.repair == "nack" else
+            rep += "nadu=true " + ("" if nacks(a.repair) else
                                    f"playout-delay={a.jitter_ms} ")
         desc = (f"rtpccsrc name=src port={a.port} address=0.0.0.0 " + rep +
-                f"caps=\"{h264_caps()}\" ! rtpjitterbuffer latency="
+                f"caps=\"{h264_caps()}\" ! " + dec + "rtpjitterbuffer latency="
                 f"{a.jitter_ms} ! " + tail)
     else:
         desc = (f"rtpbin name=rtpbin rtp-profile=avpf latency={a.jitter_ms} "
@@ -437,7 +469,8 @@ def cmd_recv(a):
             if pad.get_name().startswith("recv_rtp_src_0"):
                 pad.link(depay.get_static_pad("sink"))
         rtpbin.connect("pad-added", on_pad)
-    counter = RtpCounter(a.rtp_log)
+    # the parity is not media: neither received media nor a loss
+    counter = RtpCounter(a.rtp_log, skip_pt=FEC_PT if fec(a.repair) else None)
     add_probe(pipe.get_by_name("src"), "src", counter.probe)
     # post-repair (RFC 8868): what reaches the depayloader, after the jitter
     # buffer's repair window (late packets it gives up on count as lost)
@@ -473,6 +506,9 @@ def cmd_recv(a):
     if a.stack == "ours":
         s = pipe.get_by_name("src").get_property("stats")
         sys.stdout.write(f"receiver stats: {s.to_string() if s else ''}\n")
+        if fec(a.repair):
+            s = pipe.get_by_name("fecdec").get_property("stats")
+            sys.stdout.write(f"fecdec stats: {s.to_string() if s else ''}\n")
     pipe.set_state(Gst.State.NULL)
     counter.close()
     frames.close()
@@ -696,8 +732,10 @@ def main():
     common.add_argument("--width", type=int, default=480)
     common.add_argument("--height", type=int, default=270)
     common.add_argument("--fps", type=int, default=30)
-    common.add_argument("--repair", choices=("none", "nack"), default="none",
-                        help="ours: NACK/RTX and PLI (docs/repair.md)")
+    common.add_argument("--repair", choices=REPAIRS, default="none",
+                        help="ours: nack: NACK/RTX and PLI; fec: fecenc/"
+                             "fecdec; both: the two, the NACK planner "
+                             "reading the parity (docs/repair.md)")
     s = sub.add_parser("send", parents=[common])
     s.add_argument("--host", required=True)
     s.add_argument("--port", type=int, required=True)
