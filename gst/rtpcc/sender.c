@@ -82,6 +82,7 @@ struct _RtpccSender
    * bit/s that moved from the media to FEC for it */
   gdouble fec_overhead;
   guint64 fec_reserved;
+  RtpccFecSizes media_sizes;    /* what a parity packet costs in bytes */
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -266,14 +267,17 @@ sink_discards (gpointer user_data, RtpccTime now,
 }
 
 /* max_fec_share: the parity per media byte of the code the channel needs
- * (fec/strength.h), within the share; 0 without loss. A twentieth over
- * the code's packet share: an encoder that chooses from fec / media
- * (fecenc) finds the same code, and parity packets are as long as the
- * longest they protect. */
+ * (fec/strength.h), within the share; 0 without loss. Parity packets are
+ * as long as the longest they protect: a code of packet share m/k costs
+ * m/k times the parity ratio in bytes (fec.h), so the share in bytes
+ * allows that much less in packets. A twentieth over the code's bytes:
+ * an encoder that chooses from fec / media and the same ratio (fecenc)
+ * finds the same code. */
 static gdouble
 channel_fec_overhead (const RtpccSender * s)
 {
   gdouble most = s->config.max_fec_share / (1.0 - s->config.max_fec_share);
+  gdouble ratio = s->media_sizes.ratio;
   RtpccFecChannel ch;
   RtpccFecChoice c;
 
@@ -283,10 +287,10 @@ channel_fec_overhead (const RtpccSender * s)
   ch.burst = s->channel_burst;
   ch.packet_rate = s->media_packet_rate;
   ch.budget = RTPCC_SENDER_FEC_BLOCK_TIME;
-  ch.max_overhead = most;
+  ch.max_overhead = most / ratio;
   if (!rtpcc_fec_choose (&ch, &c))
     return 0;
-  return MIN (1.05 * c.m / c.k, most);
+  return MIN (1.05 * c.m / c.k * ratio, most);
 }
 
 /* The loss and its bursts, which the target events carry and FEC chooses
@@ -381,6 +385,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->stats.report_interval_asked = RTPCC_TIME_NONE;
   s->stats.nadu_playout_delay = RTPCC_TIME_NONE;
   s->rate_window_start = now;
+  rtpcc_fec_sizes_init (&s->media_sizes, RTPCC_SEC (1));
   pc.enabled = config->probing;
   pc.mode = config->probe_ssrc_mode;
   pc.ssrc = config->probe_ssrc;
@@ -557,8 +562,10 @@ record_sent (RtpccSender * s, RtpccTime now, const RtpccRtpInfo * info,
   s->stats.packets_sent++;
   s->stats.bytes_sent += info->size;
   s->rate_window_bytes += info->size;
-  if (!padding && !info->is_fec)
+  if (!padding && !info->is_fec) {
     s->rate_window_media++;
+    rtpcc_fec_sizes_add (&s->media_sizes, now, info->size);
+  }
   if (now - s->rate_window_start >= RTPCC_MSEC (500)) {
     gdouble span = RTPCC_TIME_AS_SEC (now - s->rate_window_start);
     s->send_rate = (guint64) (s->rate_window_bytes * 8.0 / span);

@@ -93,6 +93,7 @@ struct _GstFecEnc
   GstRtpccClockCache clock_cache;       /* object lock */
   RtpccRateWindow fec_window, media_window;     /* the last RATE_WINDOW */
   RtpccRateWindow packet_window;        /* media packets, one "byte" each */
+  RtpccFecSizes media_sizes;    /* what a parity packet costs in bytes */
   guint64 target_events;
 
   /* closes a block at its time bound when no packet comes */
@@ -181,6 +182,7 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   rtpcc_fec_encoder_close_early (self->enc, now);
   rtpcc_rate_window_push (&self->media_window, now, map.size);
   rtpcc_rate_window_push (&self->packet_window, now, 1);
+  rtpcc_fec_sizes_add (&self->media_sizes, now, map.size);
   gst_buffer_unmap (buf, &map);
   gst_fec_out_add (&out, buf);
   collect (self, &out, buf, now);
@@ -291,9 +293,10 @@ choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
   ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
       self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
   ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time : RTPCC_TIME_NONE;
-  /* bytes: a parity packet is as long as the longest it protects, so the
-   * packet share this allows is never above the byte share */
-  ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
+  /* the FEC rate is bytes, and a parity packet is as long as the longest
+   * it protects: fewer parity than media packets per byte (fec.h) */
+  ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate /
+      self->media_sizes.ratio;
   if (!rtpcc_fec_choose (&ch, &c))
     return FALSE;
   cfg->scheme = c.scheme;
@@ -326,7 +329,7 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
     /* a controller's own interval (FBRA): XOR at it, by count */
     cfg.scheme = self->auto_scheme ? RTPCC_FEC_SCHEME_XOR : cfg.scheme;
     self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
-        t->fec_bitrate, t->fec_interval, self->max_block_time);
+        t->fec_bitrate, t->fec_interval, self->max_block_time, 1.0);
     self->predicted_residual = -1;
   } else if (self->auto_scheme) {
     self->predicted_residual = -1;
@@ -334,7 +337,7 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
         && choose_code (self, t, &cfg);
   } else {
     self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
-        t->fec_bitrate, 0, self->max_block_time);
+        t->fec_bitrate, 0, self->max_block_time, self->media_sizes.ratio);
   }
   GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
       G_GUINT64_FORMAT " -> %s, n %u", t->media_bitrate, t->fec_bitrate,
@@ -383,6 +386,7 @@ make_stats (GstFecEnc * self)
       "m", G_TYPE_UINT, self->cfg.m,
       "scheme", G_TYPE_STRING, rtpcc_fec_scheme_name (self->cfg.scheme),
       "predicted-residual", G_TYPE_DOUBLE, self->predicted_residual,
+      "parity-ratio", G_TYPE_DOUBLE, self->media_sizes.ratio,
       "ssrc", G_TYPE_UINT, self->cfg.ssrc,
       "enabled", G_TYPE_BOOLEAN, self->enabled,
       "target-events", G_TYPE_UINT64, self->target_events, NULL);
@@ -703,7 +707,9 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    * use); scheme (string: xor, rs or xor-2d, in use); predicted-residual
    * (gdouble: with scheme auto, the media loss the chosen code leaves on
    * the reported channel if decoded in time, its MDS bound; -1 otherwise);
-   * enabled (gboolean).
+   * parity-ratio (gdouble: a parity packet's bytes over a media packet's,
+   * from the last full second's mean and largest media packet: what turns
+   * the FEC bit rate into parity packets); enabled (gboolean).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics", "Encoder statistics",
@@ -741,6 +747,7 @@ gst_fec_enc_init (GstFecEnc * self)
   rtpcc_rate_window_init (&self->fec_window, RATE_WINDOW);
   rtpcc_rate_window_init (&self->media_window, RATE_WINDOW);
   rtpcc_rate_window_init (&self->packet_window, RATE_WINDOW);
+  rtpcc_fec_sizes_init (&self->media_sizes, RATE_WINDOW);
 
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad, gst_fec_enc_chain);

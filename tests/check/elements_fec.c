@@ -286,9 +286,11 @@ channel_event (guint64 media, guint64 fec, gdouble loss, gdouble burst)
   return e;
 }
 
-/* @n media packets at 100 packets/s from @seq0; returns the FEC count */
+/* @n media packets at 100 packets/s from @seq0; returns the FEC count,
+ * and into @bytes (may be NULL) the media and the FEC bytes that came out */
 static guint
-run_at_100 (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0)
+run_at_100_bytes (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0,
+    guint64 bytes[2])
 {
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_buffer_unref);
@@ -306,8 +308,18 @@ run_at_100 (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0)
       g_ptr_array_add (out, b);
   }
   fec = count_fec (out);
+  for (guint i = 0; bytes && i < out->len; i++) {
+    b = g_ptr_array_index (out, i);
+    bytes[buf_pt (b) == 122] += gst_buffer_get_size (b);
+  }
   g_ptr_array_unref (out);
   return fec;
+}
+
+static guint
+run_at_100 (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0)
+{
+  return run_at_100_bytes (enc, rng, n, seq0, NULL);
 }
 
 static void
@@ -344,7 +356,8 @@ stat_double (GstElement * e, const gchar * field)
 
 /* scheme=auto: the code from the channel each target event reports
  * (fec/strength.h), within its FEC share and max-block-time at the media
- * packet rate. */
+ * packet rate. The share is in bytes: parity packets as long as the
+ * longest they protect buy fewer packets (parity-ratio). */
 GST_START_TEST (test_auto_scheme)
 {
   GstHarness *enc = harness_new ("fecenc scheme=auto max-block-time=100");
@@ -353,11 +366,17 @@ GST_START_TEST (test_auto_scheme)
   gboolean enabled;
   GstStructure *fbra;
   GstEvent *e;
+  RtpccFecChannel ch = { 0.05, 3, 100, RTPCC_MSEC (400), 0 };
+  RtpccFecChoice want;
+  gdouble ratio;
+  guint64 bytes[2] = { 0, 0 };
 
   rtpcc_rng_init (&rng, 3);
   gst_harness_set_src_caps_str (enc, CAPS);
-  /* one second at 100 packets/s: blocks of 10 fill within 100 ms */
+  /* one second at 100 packets/s: blocks of 10 fill within 100 ms (the
+   * sizes of a second not yet measured: parity-ratio 1) */
   run_at_100 (enc, &rng, 100, 0);
+  fail_unless_equals_float (stat_double (enc->element, "parity-ratio"), 1);
   /* 5 % independent loss, a fifth of the rate for FEC: RS (10, 2), which
    * leaves half what one parity per 5 (the rate-split rule) would */
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
@@ -368,23 +387,41 @@ GST_START_TEST (test_auto_scheme)
   g_object_get (enc->element, "scheme", &scheme, NULL);
   fail_unless_equals_int (scheme, 3);   /* still auto */
   fail_unless_equals_int (run_at_100 (enc, &rng, 100, 100), 20);
-  /* in runs of 3 and with 400 ms to fill a block: the longest blocks */
+  /* a second measured: these packets are 32 to 1051 bytes, so a parity
+   * packet (the longest of its block + 16) costs about twice a mean one */
+  ratio = stat_double (enc->element, "parity-ratio");
+  fail_unless (ratio > 1.8 && ratio < 2.2, "%g", ratio);
+  /* in runs of 3 and with 400 ms to fill a block: long blocks, with the
+   * parity the share buys in bytes (RS (40, 8) if parity were as long as
+   * a mean packet: twice the share) */
   g_object_set (enc->element, "max-block-time", 400, NULL);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0.05, 3)));
-  check_code (enc, "rs", 40, 8);
+  ch.max_overhead = 0.2 / ratio;
+  fail_unless (rtpcc_fec_choose (&ch, &want));
+  fail_unless (want.m * 1.0 / want.k <= 0.2 / ratio);
+  check_code (enc, "rs", want.k, want.m);
+  /* what goes out keeps to the FEC rate: parity bytes within a fifth of
+   * the media's (the largest packet of the last second bounds each
+   * block's) */
+  run_at_100_bytes (enc, &rng, 10 * want.k, 200, bytes);
+  fail_unless (bytes[1] > 0 && bytes[1] <= 0.2 * bytes[0],
+      "FEC %" G_GUINT64_FORMAT " B for %" G_GUINT64_FORMAT " B of media",
+      bytes[1], bytes[0]);
   /* no loss: the least parity, one per block */
   g_object_set (enc->element, "max-block-time", 100, NULL);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0, 0)));
   check_code (enc, "xor", 10, 1);
-  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 200), 10);
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 200 + 10 * want.k),
+      10);
   /* a FEC share under one parity per block: off */
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               50000, 0.05, 1)));
   g_object_get (enc->element, "enabled", &enabled, NULL);
   fail_if (enabled);
-  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 300), 0);
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 300 + 10 * want.k),
+      0);
   /* a controller's own interval (FBRA): XOR at that interval */
   e = channel_event (1000000, 200000, 0.05, 3);
   fbra = gst_event_writable_structure (e);

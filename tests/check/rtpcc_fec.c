@@ -9,6 +9,7 @@
 #include <rtpcc/rtpcc.h>
 #include <rtpcc/fec/fec.h>
 #include <string.h>
+#include <math.h>
 
 #define MEDIA_SSRC 0x11223344
 
@@ -787,18 +788,67 @@ GST_START_TEST (test_config_follow)
 
   rtpcc_fec_encoder_config_init (&c);
   fail_unless (rtpcc_fec_config_follow (&c, 300000, 300000 / 14, 14,
-          RTPCC_MSEC (100)));
+          RTPCC_MSEC (100), 1.0));
   fail_unless_equals_int (c.n, 14);
   fail_unless_equals_int64 (c.max_block_time, 0);
-  fail_unless (rtpcc_fec_config_follow (&c, 300000, 0, 40, RTPCC_MSEC (100)));
+  fail_unless (rtpcc_fec_config_follow (&c, 300000, 0, 40, RTPCC_MSEC (100),
+          1.0));
   fail_unless_equals_int (c.n, RTPCC_FEC_MAX_N);
   fail_unless (rtpcc_fec_config_follow (&c, 1000000, 100000, 0,
-          RTPCC_MSEC (100)));
+          RTPCC_MSEC (100), 1.0));
   fail_unless_equals_int (c.n, 10);
   fail_unless_equals_int64 (c.max_block_time, RTPCC_MSEC (100));
   c.n = 7;
-  fail_if (rtpcc_fec_config_follow (&c, 1000000, 0, 0, RTPCC_MSEC (100)));
+  fail_if (rtpcc_fec_config_follow (&c, 1000000, 0, 0, RTPCC_MSEC (100), 1.0));
   fail_unless_equals_int (c.n, 7);
+  /* parity packets 1.4 times a media packet: the same FEC rate buys 1.4
+   * times fewer of them (1 in 7, not 1 in 5); a ratio under 1 or NaN is 1 */
+  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
+          RTPCC_MSEC (100), 1.4));
+  fail_unless_equals_int (c.n, 7);
+  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
+          RTPCC_MSEC (100), 0.5));
+  fail_unless_equals_int (c.n, 5);
+  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
+          RTPCC_MSEC (100), NAN));
+  fail_unless_equals_int (c.n, 5);
+  /* a controller's own interval is its probe: not scaled */
+  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 4,
+          RTPCC_MSEC (100), 1.4));
+  fail_unless_equals_int (c.n, 4);
+}
+
+GST_END_TEST;
+
+/* A parity packet is as long as the longest it protects plus the FEC
+ * header: its bytes over the mean media packet's, measured per window. */
+GST_START_TEST (test_parity_ratio)
+{
+  RtpccFecSizes sz;
+  RtpccTime t = RTPCC_SEC (5);
+
+  fail_unless_equals_float (rtpcc_fec_parity_ratio (800, 1200),
+      (1200.0 + RTPCC_FEC_HEADER_LEN) / 800);
+  fail_unless_equals_float (rtpcc_fec_parity_ratio (1200, 1200),
+      (1200.0 + RTPCC_FEC_HEADER_LEN) / 1200);
+  fail_unless_equals_float (rtpcc_fec_parity_ratio (0, 1200), 1.0);
+  fail_unless_equals_float (rtpcc_fec_parity_ratio (NAN, 1200), 1.0);
+  fail_unless_equals_float (rtpcc_fec_parity_ratio (800, 0), 1.0);
+
+  rtpcc_fec_sizes_init (&sz, RTPCC_SEC (1));
+  fail_unless_equals_float (sz.ratio, 1.0);
+  /* a second of full packets and frame ends of 400 bytes, in turn */
+  for (guint i = 0; i < 100; i++)
+    rtpcc_fec_sizes_add (&sz, t + RTPCC_MSEC (10) * i, i % 2 ? 400 : 1200);
+  fail_unless_equals_float (sz.ratio, 1.0);
+  rtpcc_fec_sizes_add (&sz, t + RTPCC_SEC (1), 1200);
+  fail_unless_equals_float (sz.ratio, (1200.0 + RTPCC_FEC_HEADER_LEN) / 800);
+  /* the next window: only the packets in it */
+  for (guint i = 1; i < 100; i++)
+    rtpcc_fec_sizes_add (&sz, t + RTPCC_SEC (1) + RTPCC_MSEC (10) * i, 600);
+  rtpcc_fec_sizes_add (&sz, t + RTPCC_SEC (2), 600);
+  fail_unless_equals_float (sz.ratio, (1200.0 + RTPCC_FEC_HEADER_LEN) /
+      ((1200.0 + 99 * 600) / 100));
 }
 
 GST_END_TEST;
@@ -813,6 +863,7 @@ rtpcc_fec_suite (void)
   tcase_set_timeout (tc, 240);
   tcase_add_test (tc, test_interval_for_rates);
   tcase_add_test (tc, test_config_follow);
+  tcase_add_test (tc, test_parity_ratio);
   tcase_add_test (tc, test_xor_kernels);
   tcase_add_test (tc, test_xor_exhaustive);
   tcase_add_test (tc, test_rs_exhaustive);

@@ -29,6 +29,7 @@ struct _SimFec
   RtpccFecEncoder *enc;
   RtpccFecEncoderConfig cfg;
   RtpccTime max_block_time;     /* fecenc's default */
+  RtpccFecSizes media_sizes;    /* as fecenc: what a parity packet costs */
   gboolean enabled;
   RtpccFecDecoder *dec;
   GArray *ledger;               /* Entry by media packet number */
@@ -54,6 +55,7 @@ sim_fec_new (guint32 media_ssrc, guint32 fec_ssrc, guint8 fec_pt)
   fec->cfg.ssrc = fec_ssrc;
   fec->cfg.pt = fec_pt;
   fec->max_block_time = fec->cfg.max_block_time;
+  rtpcc_fec_sizes_init (&fec->media_sizes, RTPCC_SEC (1));
   fec->enc = rtpcc_fec_encoder_new (&fec->cfg, NULL);
   g_assert (fec->enc != NULL);
   /* off until the controller asks for FEC */
@@ -161,8 +163,9 @@ sim_fec_media_sent (SimFec * fec, RtpccTime now, guint64 index,
   fec->sent_seq = info.seq;
 
   /* as fecenc follow-target: FEC off discards the open block */
+  rtpcc_fec_sizes_add (&fec->media_sizes, now, (guint) size);
   on = rtpcc_fec_config_follow (&cfg, media_bitrate, fec_bitrate, interval,
-      fec->max_block_time);
+      fec->max_block_time, fec->media_sizes.ratio);
   if (on != fec->enabled) {
     fec->enabled = on;
     rtpcc_fec_encoder_set_enabled (fec->enc, fec->enabled);

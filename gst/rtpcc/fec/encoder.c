@@ -292,7 +292,8 @@ rtpcc_fec_encoder_get_config (RtpccFecEncoder * enc)
 
 gboolean
 rtpcc_fec_config_follow (RtpccFecEncoderConfig * config, guint64 media_bitrate,
-    guint64 fec_bitrate, guint interval, RtpccTime max_block_time)
+    guint64 fec_bitrate, guint interval, RtpccTime max_block_time,
+    gdouble parity_ratio)
 {
   guint n;
 
@@ -301,12 +302,50 @@ rtpcc_fec_config_follow (RtpccFecEncoderConfig * config, guint64 media_bitrate,
     config->max_block_time = 0;
     return TRUE;
   }
+  /* (NaN fails the comparison: taken as 1) */
+  if (parity_ratio > 1.0)
+    media_bitrate = (guint64) MIN (media_bitrate * parity_ratio,
+        (gdouble) (G_MAXUINT64 / 2));
   n = rtpcc_fec_interval_for_rates (media_bitrate, fec_bitrate);
   if (n == 0)
     return FALSE;
   config->n = n;
   config->max_block_time = max_block_time;
   return TRUE;
+}
+
+gdouble
+rtpcc_fec_parity_ratio (gdouble mean, guint longest)
+{
+  if (!(mean > 0) || longest == 0)
+    return 1.0;
+  return MAX (1.0, (longest + RTPCC_FEC_HEADER_LEN) / mean);
+}
+
+void
+rtpcc_fec_sizes_init (RtpccFecSizes * sizes, RtpccTime window)
+{
+  memset (sizes, 0, sizeof (*sizes));
+  sizes->window = window;
+  sizes->start = RTPCC_TIME_NONE;
+  sizes->ratio = 1.0;
+}
+
+void
+rtpcc_fec_sizes_add (RtpccFecSizes * sizes, RtpccTime now, guint size)
+{
+  if (sizes->start == RTPCC_TIME_NONE)
+    sizes->start = now;
+  else if (now - sizes->start >= sizes->window) {
+    sizes->ratio = rtpcc_fec_parity_ratio ((gdouble) sizes->bytes /
+        sizes->packets, sizes->longest);
+    sizes->start = now;
+    sizes->bytes = sizes->packets = 0;
+    sizes->longest = 0;
+  }
+  sizes->bytes += size;
+  sizes->packets++;
+  sizes->longest = MAX (sizes->longest, size);
 }
 
 guint

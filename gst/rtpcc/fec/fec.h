@@ -169,11 +169,37 @@ gboolean rtpcc_fec_encoder_config_validate (const RtpccFecEncoderConfig *
  * rtpcc_sender_get_fec_interval), n = that interval and blocks closed by
  * count (its FEC is its probe, at the rate it asked for: a time bound
  * would close blocks short of n at low packet rates and multiply that
- * rate); else n from the rates (rtpcc_fec_interval_for_rates) and
- * @max_block_time. Returns whether FEC is on (@config untouched if not). */
+ * rate); else n from the rates and @max_block_time: the fec bit rate
+ * buys parity packets @parity_ratio times a media packet's size
+ * (rtpcc_fec_parity_ratio), so n = rtpcc_fec_interval_for_rates of the
+ * media rate × @parity_ratio (≤ 1: taken as 1). Returns whether FEC is
+ * on (@config untouched if not). */
 gboolean rtpcc_fec_config_follow (RtpccFecEncoderConfig * config,
     guint64 media_bitrate, guint64 fec_bitrate, guint interval,
-    RtpccTime max_block_time);
+    RtpccTime max_block_time, gdouble parity_ratio);
+
+/* A parity packet's bytes over a media packet's, on average: a parity
+ * packet is as long as the longest packet it protects plus the FEC header,
+ * so one parity per n media packets costs about this / n of the media's
+ * bytes, more than 1 / n where sizes vary (a video frame's last packet is
+ * short). From the media packets' mean size @mean and the largest @longest
+ * of late (a block nearly always holds one as long); 1 if either is
+ * unknown (0). What turns a byte budget for FEC into a packet share. */
+gdouble rtpcc_fec_parity_ratio (gdouble mean, guint longest);
+
+/* The media packets' mean and largest size over the last @window, for
+ * rtpcc_fec_parity_ratio. */
+typedef struct
+{
+  RtpccTime window;
+  RtpccTime start;              /* of the current window; NONE: empty */
+  guint64 bytes, packets;       /* current window */
+  guint longest;
+  gdouble ratio;                /* of the last full window; 1 before */
+} RtpccFecSizes;
+
+void rtpcc_fec_sizes_init (RtpccFecSizes * sizes, RtpccTime window);
+void rtpcc_fec_sizes_add (RtpccFecSizes * sizes, RtpccTime now, guint size);
 
 typedef struct
 {
