@@ -291,11 +291,14 @@ gcc_on_packet_sent (RtpccController * cc, RtpccTime now,
   Gcc *g = (Gcc *) cc;
 
   g->last_send_time = pkt->send_time;
-  if (!pkt->is_fec) {
+  /* FEC outside a probe of ours is the sender's share of our target
+   * (rtpccsink max-fec-share moves it from the media): it uses the rate
+   * too, and the application-limited test must see that */
+  if (!pkt->is_fec || g->probe.state == RTPCC_GCC_PROBE_IDLE)
     rtpcc_gcc_send_log_add (&g->sent, pkt->send_time, pkt->size);
+  if (!pkt->is_fec)
     rtpcc_gcc_burst_sent (&g->burst, pkt,
         g->probe.state == RTPCC_GCC_PROBE_IDLE);
-  }
   rtpcc_gcc_prober_sent (&g->probe, pkt);
 }
 

@@ -5,7 +5,9 @@
 # loopback through linkemu (no root). Five runs with the same link seed:
 # lossless, 2 % random loss and 1 % bursty loss (Gilbert p 0.00253, r 0.25:
 # 0.00253 / (0.00253 + 0.25) = 1 %, bursts of 4 packets on average), each
-# with and without NACK/RTX + PLI repair. Prints the table in markdown.
+# with and without NACK/RTX + PLI repair, and with FEC (fecenc
+# scheme=auto under rtpccsink max-fec-share 0.2, fecdec) alone and together
+# with NACK/RTX. Prints the table in markdown.
 #
 #   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR] [--table-only]
 #       [--port-base N] [--runs NAME,NAME...]
@@ -43,6 +45,10 @@ runs=(
   "random-none bernoulli:0.02 none"
   "bursty-nack gilbert:0.00253,0.25 nack"
   "bursty-none gilbert:0.00253,0.25 none"
+  "random-fec bernoulli:0.02 fec"
+  "random-both bernoulli:0.02 both"
+  "bursty-fec gilbert:0.00253,0.25 fec"
+  "bursty-both gilbert:0.00253,0.25 both"
 )
 mkdir -p "$out"
 [ $table_only = 1 ] || for r in "${runs[@]}"; do
@@ -59,11 +65,16 @@ python3 - "$out" "$scale" <<'EOF'
 import json, os, re, subprocess, sys
 out, scale = sys.argv[1], float(sys.argv[2])
 names = ["lossless", "random-nack", "random-none", "bursty-nack",
-         "bursty-none"]
+         "bursty-none", "random-fec", "random-both", "bursty-fec",
+         "bursty-both"]
 
 
-def stat(log, key):
-    m = re.search(rf"\b{re.escape(key)}=\(guint64\)(\d+)", open(log).read())
+def stat(log, key, line=None):
+    """@key's guint64 in @log, or in its line starting with @line"""
+    text = open(log).read()
+    if line is not None:
+        text = "\n".join(x for x in text.splitlines() if x.startswith(line))
+    m = re.search(rf"(?<![\w-]){re.escape(key)}=\(guint64\)(\d+)", text)
     return int(m.group(1)) if m else None
 
 
@@ -76,6 +87,8 @@ def last_row(path):
 rows = {}
 for n in names:
     d = os.path.join(out, n, "loss-random-ours")
+    if not os.path.exists(os.path.join(d, "metrics.json")):
+        continue                        # not run (yet)
     m = json.load(open(os.path.join(d, "metrics.json")))
     link = last_row(os.path.join(d, "flow0-link.csv"))
     drops, pk = float(link["link_drops"]), float(link["link_packets"])
@@ -92,17 +105,26 @@ for n in names:
         unnacked=stat(os.path.join(d, "flow0-recv.log"),
                       "repair-gave-up-unnacked"),
         # another stream on the same ports (a concurrent run on this host)
-        foreign=stat(os.path.join(d, "flow0-recv.log"), "peer-changes"))
+        foreign=stat(os.path.join(d, "flow0-recv.log"), "peer-changes"),
+        rebuilt=stat(os.path.join(d, "flow0-recv.log"), "recovered",
+                     "fecdec stats"),
+        unrec=stat(os.path.join(d, "flow0-recv.log"), "unrecoverable",
+                   "fecdec stats"),
+        fec_bytes=stat(os.path.join(d, "flow0-send.log"), "fec-bytes",
+                       "fecenc stats"),
+        media_bytes=stat(os.path.join(d, "flow0-send.log"), "media-bytes",
+                         "fecenc stats"))
 ref = rows["lossless"]["m"]["psnr"]
 commit = subprocess.run(["git", "-C", out, "rev-parse", "--short", "HEAD"],
                         capture_output=True, text=True).stdout.strip()
 print(f"{rows['lossless']['m']['date']} UTC, commit {commit}, "
       f"{rows['lossless']['m']['duration']:g} s per run (scale {scale:g})\n")
 print("| run | wire loss % | residual loss % | NACKs (packets) | RTX sent / "
-      "recovered | losses / given up (never NACKed) | PLIs | frozen % | "
+      "recovered | FEC bytes / media % | FEC rebuilt / unrecoverable | "
+      "losses / given up (never NACKed) | PLIs | frozen % | "
       "PSNR-Y dB | vs lossless dB | g2g p95 ms | received kbit/s | "
       "load 1/5/15 |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def f(v, d=2):
@@ -114,11 +136,16 @@ def i(v):
 
 
 for n in names:
+    if n not in rows:
+        continue
     r, m = rows[n], rows[n]["m"]
     tag = " (DISTURBED: foreign stream)" if r["foreign"] else ""
+    share = (100.0 * r["fec_bytes"] / r["media_bytes"]
+             if r["fec_bytes"] is not None and r["media_bytes"] else None)
     print(f"| {n}{tag} | {f(r['wire'])} | {f(m.get('post_repair_loss_pct'))} | "
           f"{i(r['nacks'])} ({i(r['nacked'])}) | {i(r['rtx'])} / "
-          f"{i(r['rec'])} | {i(r['losses'])} / {i(r['gave'])} "
+          f"{i(r['rec'])} | {f(share, 1)} | {i(r['rebuilt'])} / "
+          f"{i(r['unrec'])} | {i(r['losses'])} / {i(r['gave'])} "
           f"({i(r['unnacked'])}) | {i(r['plis'])} | {f(m['freeze_pct'], 1)} | "
           f"{f(m['psnr'], 1)} | {f(m['psnr'] - ref, 1)} | "
           f"{f(m['g2g_p95_ms'], 0)} | {f(m['flows'][0]['recv_kbps'], 0)} | "

@@ -1,6 +1,7 @@
-/* gcc send log: the media bytes sent, cumulative over time, so the sending
- * rate over any recent window is exact (the application-limited test
- * compares it with the target). Marks older than 3 s are dropped.
+/* gcc send log: the media bytes sent (and the sender's FEC outside
+ * probes, gcc.c), cumulative over time, so the sending rate over any
+ * recent window is exact (the application-limited test compares it with
+ * the target). Marks older than 3 s are dropped.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
