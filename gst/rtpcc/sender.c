@@ -83,6 +83,7 @@ struct _RtpccSender
   gdouble fec_overhead;
   guint64 fec_reserved;
   RtpccFecSizes media_sizes;    /* what a parity packet costs in bytes */
+  RtpccTime fec_block_time;     /* the FEC encoder's; NONE: no bound */
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -202,6 +203,7 @@ sync_stats (RtpccSender * s)
   s->stats.loss_burst = fs->loss_burst;
   s->stats.loss_window = fs->loss_window;
   s->stats.fec_reserved = s->fec_reserved;
+  s->stats.parity_ratio = s->media_sizes.ratio;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;
@@ -286,7 +288,7 @@ channel_fec_overhead (const RtpccSender * s)
   ch.loss = s->channel_loss;
   ch.burst = s->channel_burst;
   ch.packet_rate = s->media_packet_rate;
-  ch.budget = RTPCC_SENDER_FEC_BLOCK_TIME;
+  ch.budget = s->fec_block_time;
   ch.max_overhead = most / ratio;
   if (!rtpcc_fec_choose (&ch, &c))
     return 0;
@@ -386,6 +388,7 @@ rtpcc_sender_new (const RtpccSenderConfig * config, RtpccTime now,
   s->stats.nadu_playout_delay = RTPCC_TIME_NONE;
   s->rate_window_start = now;
   rtpcc_fec_sizes_init (&s->media_sizes, RTPCC_SEC (1));
+  s->fec_block_time = RTPCC_SENDER_FEC_BLOCK_TIME;
   pc.enabled = config->probing;
   pc.mode = config->probe_ssrc_mode;
   pc.ssrc = config->probe_ssrc;
@@ -474,6 +477,18 @@ enqueue (RtpccSender * s, RtpccTime now, RtpccEgressPacket * pkt)
   }
   pkt->urgent = s->urgent_ssrc != 0 && info->ssrc == s->urgent_ssrc;
   s->stats.pacer_drops += rtpcc_egress_push (s->egress, now, pkt);
+}
+
+void
+rtpcc_sender_set_fec_block_time (RtpccSender * s, RtpccTime t)
+{
+  t = t > 0 ? t : RTPCC_TIME_NONE;
+  if (t == s->fec_block_time)
+    return;
+  s->fec_block_time = t;
+  /* the code the channel needs may change with it: told with the next
+   * target */
+  s->fec_overhead = channel_fec_overhead (s);
 }
 
 void

@@ -123,6 +123,9 @@ typedef struct
                                  * on the wire */
   guint64 fec_reserved;         /* bit/s of the media target moved to FEC
                                  * by max_fec_share (0: none) */
+  gdouble parity_ratio;         /* a parity packet's bytes over a media
+                                 * packet's, from the media sent
+                                 * (rtpcc_fec_parity_ratio; 1 until known) */
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */
@@ -217,6 +220,12 @@ void rtpcc_sender_set_fec_pt (RtpccSender * sender, gint pt);
  * due before their original's playout deadline, while the media behind
  * them is not. Paced and counted like any packet. 0: none (default). */
 void rtpcc_sender_set_urgent_ssrc (RtpccSender * sender, guint32 ssrc);
+
+/* max_fec_share's delay budget from now on: the longest the FEC encoder
+ * upstream takes to fill a block (fecenc's max-block-time; 0 or
+ * RTPCC_TIME_NONE: by packet count only, no bound). Default
+ * RTPCC_SENDER_FEC_BLOCK_TIME. */
+void rtpcc_sender_set_fec_block_time (RtpccSender * sender, RtpccTime t);
 
 /* The wire seq of the media packet queued on @ssrc with original seq
  * @orig_seq (sent, or else at the current offset). FALSE if @ssrc was

@@ -25,6 +25,7 @@ gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
   info->loss = st->loss;
   info->loss_burst = st->loss_burst;
   info->loss_window = st->loss_window;
+  info->parity_ratio = st->parity_ratio;
   info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
   info->controller = rtpcc_sender_get_controller_name (sender);
   info->state = t->state;
@@ -46,6 +47,7 @@ gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
       "loss", G_TYPE_DOUBLE, t->loss,
       "loss-burst", G_TYPE_DOUBLE, t->loss_burst,
       "loss-window", G_TYPE_DOUBLE, t->loss_window,
+      "parity-ratio", G_TYPE_DOUBLE, t->parity_ratio,
       "queue-delay", G_TYPE_UINT64, (guint64) t->queue_delay,
       "controller", G_TYPE_STRING, t->controller ? t->controller : "",
       "state", G_TYPE_STRING, t->state ? t->state : "",
@@ -109,6 +111,8 @@ gst_rtpcc_target_structure_parse (const GstStructure * s,
     t.loss_burst = 0.0;
   if (!gst_structure_get_double (s, "loss-window", &t.loss_window))
     t.loss_window = t.loss;
+  if (!gst_structure_get_double (s, "parity-ratio", &t.parity_ratio))
+    t.parity_ratio = 0.0;
   t.queue_delay = gst_structure_get_uint64 (s, "queue-delay", &v) ? v : 0;
   t.controller = gst_structure_get_string (s, "controller");
   t.state = gst_structure_get_string (s, "state");
@@ -366,6 +370,28 @@ gst_rtpcc_frame_room_event_parse (GstEvent * event, GstClockTime * room)
           "room", &r))
     return FALSE;
   *room = r;
+  return TRUE;
+}
+
+GstEvent *
+gst_rtpcc_fec_encoder_event_new (GstClockTime block_time)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new (GST_RTPCC_FEC_ENCODER_NAME,
+          "max-block-time", G_TYPE_UINT64, (guint64) block_time, NULL));
+}
+
+gboolean
+gst_rtpcc_fec_encoder_event_parse (GstEvent * event, GstClockTime * block_time)
+{
+  guint64 t;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      || !gst_event_has_name (event, GST_RTPCC_FEC_ENCODER_NAME)
+      || !gst_structure_get_uint64 (gst_event_get_structure (event),
+          "max-block-time", &t))
+    return FALSE;
+  *block_time = t;
   return TRUE;
 }
 

@@ -48,6 +48,7 @@ G_BEGIN_DECLS
 #define GST_RTPCC_PLAYOUT_STATE_NAME "rtpcc-playout-state"
 #define GST_RTPCC_REPAIRED_NAME "rtpcc-repaired"
 #define GST_RTPCC_FRAME_ROOM_NAME "rtpcc-frame-room"
+#define GST_RTPCC_FEC_ENCODER_NAME "rtpcc-fec-encoder"
 #define GST_RTPCC_MERGED_NAME "rtpcc-merged"
 
 typedef struct
@@ -62,6 +63,9 @@ typedef struct
   gdouble loss;                 /* loss fraction 0..1 */
   gdouble loss_burst;           /* mean loss burst, packets (0: no loss) */
   gdouble loss_window;          /* loss over the same packets */
+  gdouble parity_ratio;         /* a parity packet's bytes over a media
+                                 * packet's as the sender measured them
+                                 * (rtpcc_fec_parity_ratio); 0: not given */
   GstClockTime queue_delay;     /* estimated queuing delay */
   const gchar *controller;      /* e.g. "gcc" */
   const gchar *state;
@@ -88,7 +92,7 @@ gboolean gst_rtpcc_target_message_is (GstMessage * message);
  * media-bitrate. Missing fields (an application may send a short one):
  * fec-bitrate 0, pacing-rate = target, media-pacing-rate = media, rtt
  * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss, loss-burst and queue-delay 0,
- * loss-window = loss,
+ * loss-window = loss, parity-ratio 0,
  * strings NULL. */
 gboolean gst_rtpcc_target_structure_parse (const GstStructure * s,
     GstRtpccTargetInfo * t);
@@ -159,6 +163,16 @@ GstEvent *gst_rtpcc_frame_room_event_new (GstClockTime room);
  * (guint64 ns, GST_CLOCK_TIME_NONE allowed). */
 gboolean gst_rtpcc_frame_room_event_parse (GstEvent * event,
     GstClockTime * room);
+
+/* Sticky downstream from fecenc: it closes a block at most @block_time
+ * after its first packet (its max-block-time; 0: by packet count only).
+ * rtpccsink reserves FEC for codes whose blocks fill within it
+ * (max-fec-share). */
+GstEvent *gst_rtpcc_fec_encoder_event_new (GstClockTime block_time);
+/* FALSE if @event is not an rtpcc-fec-encoder event with a
+ * "max-block-time" (guint64 ns). */
+gboolean gst_rtpcc_fec_encoder_event_parse (GstEvent * event,
+    GstClockTime * block_time);
 
 /* Sticky downstream: the packets that follow are one subflow of a
  * multipath stream, @subflow_id, with the MPRTP subflow element under

@@ -82,6 +82,7 @@ struct _GstFecEnc
   /* the max-block-time property: a controller's own interval (FBRA) sets
    * blocks by count alone (cfg.max_block_time 0) while it is in force */
   RtpccTime max_block_time;
+  gboolean announce;            /* max_block_time not yet told downstream */
   gboolean enabled;
   gboolean follow_target;
   gboolean auto_scheme;         /* scheme=auto: cfg holds its last choice */
@@ -166,6 +167,8 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   GstFecOut out = GST_FEC_OUT_INIT;
   GstMapInfo map;
   RtpccTime now;
+  GstClockTime block_time;
+  gboolean announce;
 
   if (!gst_rtpcc_buffer_map_read (buf, &map)) {
     gst_buffer_unref (buf);
@@ -189,8 +192,16 @@ gst_fec_enc_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   /* a new block may need the timer earlier */
   gst_rtpcc_timed_task_kick (&self->task,
       rtpcc_fec_encoder_next_deadline (self->enc));
+  announce = self->announce;
+  self->announce = FALSE;
+  block_time = (GstClockTime) self->max_block_time;
   g_mutex_unlock (&self->lock);
 
+  /* rtpccsink reserves FEC (max-fec-share) for codes that fill a block
+   * within our bound */
+  if (announce)
+    gst_pad_push_event (self->srcpad,
+        gst_rtpcc_fec_encoder_event_new (block_time));
   return gst_fec_out_push (self->srcpad, &out);
 }
 
@@ -275,6 +286,14 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
+/* The parity ratio the FEC rate is spent at: the sink's, which reserved
+ * the rate with it (the same code then fits both), else our own. */
+static gdouble
+parity_ratio (GstFecEnc * self, const GstRtpccTargetInfo * t)
+{
+  return t->parity_ratio >= 1.0 ? t->parity_ratio : self->media_sizes.ratio;
+}
+
 /* scheme=auto: the code with the least residual loss on the channel the
  * target reports (fec/strength.h), within the FEC share of the rate and
  * blocks that fill within max-block-time at the media packet rate of the
@@ -296,7 +315,7 @@ choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
   /* the FEC rate is bytes, and a parity packet is as long as the longest
    * it protects: fewer parity than media packets per byte (fec.h) */
   ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate /
-      self->media_sizes.ratio;
+      parity_ratio (self, t);
   if (!rtpcc_fec_choose (&ch, &c))
     return FALSE;
   cfg->scheme = c.scheme;
@@ -337,7 +356,7 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
         && choose_code (self, t, &cfg);
   } else {
     self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
-        t->fec_bitrate, 0, self->max_block_time, self->media_sizes.ratio);
+        t->fec_bitrate, 0, self->max_block_time, parity_ratio (self, t));
   }
   GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
       G_GUINT64_FORMAT " -> %s, n %u", t->media_bitrate, t->fec_bitrate,
@@ -443,6 +462,7 @@ gst_fec_enc_set_property (GObject * object, guint prop_id,
     case PROP_MAX_BLOCK_TIME:
       cfg.max_block_time = RTPCC_MSEC (g_value_get_uint (value));
       self->max_block_time = cfg.max_block_time;
+      self->announce = TRUE;
       apply_cfg (self, &cfg);
       break;
     case PROP_PT:
@@ -539,6 +559,7 @@ gst_fec_enc_change_state (GstElement * element, GstStateChange transition)
 
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     g_mutex_lock (&self->lock);
+    self->announce = TRUE;
     if (self->ssrc_prop == 0) {
       RtpccFecEncoderConfig cfg = self->cfg;
 

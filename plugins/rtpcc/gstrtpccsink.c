@@ -972,6 +972,9 @@ gst_rtpcc_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     /* not RTP: never put on the wire, counted by the sender (it frees the
      * reference in any case) */
     rtpcc_sender_set_fec_pt (self->sender, g_atomic_int_get (&self->fec_pt));
+    if (GST_CLOCK_TIME_IS_VALID (self->fec_block_time))
+      rtpcc_sender_set_fec_block_time (self->sender,
+          (RtpccTime) self->fec_block_time);
     if (rtpcc_sender_enqueue_rtp (self->sender, now, data, len, held.map.size,
             gst_buffer_ref (buffer)) == RTPCC_SENDER_INVALID)
       GST_LOG_OBJECT (self, "dropping a buffer that is not valid RTP");
@@ -1007,13 +1010,21 @@ gst_rtpcc_sink_event (GstBaseSink * bsink, GstEvent * event)
 {
   GstRtpccSink *self = GST_RTPCC_SINK (bsink);
   guint ext_id = 0, subflow = 0;
-  GstClockTime room;
+  GstClockTime room, block_time;
 
   if (gst_rtpcc_frame_room_event_parse (event, &room)) {
     GST_DEBUG_OBJECT (self, "frame room %" GST_TIME_FORMAT,
         GST_TIME_ARGS (room));
     gst_rtpcc_encoder_setter_set_room (&self->encoder, room);
     wake_task (self);
+  }
+
+  if (gst_rtpcc_fec_encoder_event_parse (event, &block_time)) {
+    /* max-fec-share reserves for codes that fill a block within it;
+     * applied with the next packet (render) */
+    GST_DEBUG_OBJECT (self, "FEC encoder upstream: blocks within %"
+        GST_TIME_FORMAT, GST_TIME_ARGS (block_time));
+    self->fec_block_time = block_time;
   }
 
   if (gst_rtpcc_mprtp_event_parse (event, &ext_id, &subflow)) {
@@ -1552,9 +1563,11 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * the media (the encoder's bitrate) and published as the "rtpcc-target"
    * event's fec-bitrate, for an FEC encoder upstream (`fecenc
    * scheme=auto`) to spend. As much is taken as the code the channel
-   * needs: the least parity that leaves a negligible residual loss on the
-   * measured loss rate and burst length, else all this share allows
-   * (blocks that fill within 100 ms, fecenc's default max-block-time).
+   * needs in bytes (parity packets are as long as the longest they
+   * protect): the least parity that leaves a negligible residual loss on
+   * the measured loss rate and burst length, else all this share allows
+   * (blocks that fill within the max-block-time fecenc upstream announces
+   * in its rtpcc-fec-encoder event, else 100 ms, its default).
    * Nothing is taken while nothing is lost, and no padding is sent for
    * it. A controller's own FEC share (fbra, gcc's probes, fixed's
    * fec-share) counts towards it. 0 (the default) turns it off; stats
@@ -1667,6 +1680,7 @@ gst_rtpcc_sink_init (GstRtpccSink * self)
   self->cname = g_strdup (DEFAULT_CNAME);
   self->twcc_ext_id = DEFAULT_TWCC_EXT_ID;
   self->fec_pt = DEFAULT_FEC_PT;
+  self->fec_block_time = GST_CLOCK_TIME_NONE;
   self->probing = TRUE;
   self->probe_ssrc_mode = GST_RTPCC_PROBE_SSRC_AUTO;
   self->srtp_suite = GST_RTPCC_SRTP_DEFAULT_SUITE;

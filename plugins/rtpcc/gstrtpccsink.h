@@ -45,6 +45,9 @@ struct _GstRtpccSink
   gchar *cname;
   guint twcc_ext_id;
   gint fec_pt;                  /* packets with this PT are FEC (-1: none) */
+  /* fecenc's max-block-time (rtpcc-fec-encoder event); NONE: not told.
+   * Streaming thread only. */
+  GstClockTime fec_block_time;
   gboolean probing;
   gboolean probing_set;         /* set explicitly: overrides the default */
   GstRtpccProbeSsrcMode probe_ssrc_mode;

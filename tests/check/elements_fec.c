@@ -408,6 +408,13 @@ GST_START_TEST (test_auto_scheme)
   fail_unless (bytes[1] > 0 && bytes[1] <= 0.2 * bytes[0],
       "FEC %" G_GUINT64_FORMAT " B for %" G_GUINT64_FORMAT " B of media",
       bytes[1], bytes[0]);
+  /* a parity ratio in the event (rtpccsink's, which reserved the rate with
+   * it) is the one the rate is spent at: 1 here, RS (40, 8) */
+  e = channel_event (1000000, 200000, 0.05, 3);
+  gst_structure_set (gst_event_writable_structure (e), "parity-ratio",
+      G_TYPE_DOUBLE, 1.0, NULL);
+  fail_unless (gst_harness_push_upstream_event (enc, e));
+  check_code (enc, "rs", 40, 8);
   /* no loss: the least parity, one per block */
   g_object_set (enc->element, "max-block-time", 100, NULL);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
@@ -434,6 +441,54 @@ GST_START_TEST (test_auto_scheme)
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0.05, 3)));
   check_code (enc, "rs", 10, 2);
+  gst_harness_teardown (enc);
+}
+
+GST_END_TEST;
+
+/* The last rtpcc-fec-encoder event fecenc sent downstream since the last
+ * call: its max-block-time, G_MAXUINT64 if none came. */
+static guint64
+block_time_event (GstHarness * h)
+{
+  guint64 t = G_MAXUINT64;
+  GstEvent *e;
+
+  while ((e = gst_harness_try_pull_event (h)) != NULL) {
+    if (gst_event_has_name (e, "rtpcc-fec-encoder")) {
+      fail_unless_equals_int (GST_EVENT_TYPE (e),
+          GST_EVENT_CUSTOM_DOWNSTREAM_STICKY);
+      fail_unless (gst_structure_get_uint64 (gst_event_get_structure (e),
+              "max-block-time", &t));
+    }
+    gst_event_unref (e);
+  }
+  return t;
+}
+
+/* fecenc tells the sink downstream (rtpccsink, which reserves FEC for
+ * codes that fill a block in time) its max-block-time: before its first
+ * packet, and again when the property changes. */
+GST_START_TEST (test_announces_block_time)
+{
+  GstHarness *enc = harness_new ("fecenc max-block-time=200");
+  GstBuffer *b;
+  RtpccRng rng;
+
+  rtpcc_rng_init (&rng, 5);
+  gst_harness_set_src_caps_str (enc, CAPS);
+  fail_unless_equals_int (gst_harness_push (enc, make_rtp (&rng, 0, FALSE)),
+      GST_FLOW_OK);
+  fail_unless_equals_uint64 (block_time_event (enc), 200 * GST_MSECOND);
+  fail_unless_equals_int (gst_harness_push (enc, make_rtp (&rng, 1, FALSE)),
+      GST_FLOW_OK);
+  fail_unless_equals_uint64 (block_time_event (enc), G_MAXUINT64);
+  g_object_set (enc->element, "max-block-time", 0, NULL);
+  fail_unless_equals_int (gst_harness_push (enc, make_rtp (&rng, 2, FALSE)),
+      GST_FLOW_OK);
+  fail_unless_equals_uint64 (block_time_event (enc), 0);
+  while ((b = gst_harness_try_pull (enc)) != NULL)
+    gst_buffer_unref (b);
   gst_harness_teardown (enc);
 }
 
@@ -843,6 +898,7 @@ elements_fec_suite (void)
   tcase_add_test (tc, test_roundtrip);
   tcase_add_test (tc, test_follow_target);
   tcase_add_test (tc, test_auto_scheme);
+  tcase_add_test (tc, test_announces_block_time);
   tcase_add_test (tc, test_garbage_and_no_fec);
   tcase_add_test (tc, test_ulpfec_interop);
   tcase_add_test (tc, test_max_block_time);

@@ -976,10 +976,23 @@ GST_START_TEST (test_max_fec_share)
           "reserved for (%u, %u), residual %g; the share allows (%u, %u), %g",
           given.k, given.m, given.residual, best.k, best.m, best.residual);
       /* all of the share (250000, but for rounding), or less */
-      if (channel == 1)
+      if (channel == 1) {
         fail_unless (t->fec_bitrate >= 249000, "%" G_GUINT64_FORMAT,
             t->fec_bitrate);
-      else
+        /* an FEC encoder that closes blocks after 15 ms (fecenc
+         * max-block-time, rtpccsink tells the sender): one packet a block
+         * at 100 packets/s, no code fills one, nothing is reserved; by
+         * count alone (0) the share again */
+        rtpcc_sender_set_fec_block_time (l->s, RTPCC_MSEC (15));
+        loop_add_cbr (l, RTPCC_SEC (20), RTPCC_MSEC (10), 100, PKT_SIZE, 0);
+        loop_run (l, RTPCC_SEC (21));
+        fail_unless_equals_uint64 (rtpcc_sender_get_target (l->s)->fec_bitrate,
+            0);
+        rtpcc_sender_set_fec_block_time (l->s, 0);
+        loop_add_cbr (l, RTPCC_SEC (21), RTPCC_MSEC (10), 100, PKT_SIZE, 0);
+        loop_run (l, RTPCC_SEC (22));
+        fail_unless (rtpcc_sender_get_target (l->s)->fec_bitrate >= 249000);
+      } else
         fail_unless (t->fec_bitrate < 249000 && best.residual <
             RTPCC_FEC_NEGLIGIBLE, "%" G_GUINT64_FORMAT " for (%u, %u)",
             t->fec_bitrate, best.k, best.m);
