@@ -351,12 +351,27 @@ gst_rtpcc_fec_window_event_parse (GstEvent * event, GstClockTime * deadline)
   return TRUE;
 }
 
+/* A sticky downstream event @name with one guint64 @field. */
+static GstEvent *
+sticky_u64_event_new (const gchar * name, const gchar * field, guint64 v)
+{
+  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+      gst_structure_new (name, field, G_TYPE_UINT64, v, NULL));
+}
+
+static gboolean
+sticky_u64_event_parse (GstEvent * event, const gchar * name,
+    const gchar * field, guint64 * v)
+{
+  return GST_EVENT_TYPE (event) == GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      && gst_event_has_name (event, name)
+      && gst_structure_get_uint64 (gst_event_get_structure (event), field, v);
+}
+
 GstEvent *
 gst_rtpcc_frame_room_event_new (GstClockTime room)
 {
-  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
-      gst_structure_new (GST_RTPCC_FRAME_ROOM_NAME,
-          "room", G_TYPE_UINT64, (guint64) room, NULL));
+  return sticky_u64_event_new (GST_RTPCC_FRAME_ROOM_NAME, "room", room);
 }
 
 gboolean
@@ -364,10 +379,7 @@ gst_rtpcc_frame_room_event_parse (GstEvent * event, GstClockTime * room)
 {
   guint64 r;
 
-  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
-      || !gst_event_has_name (event, GST_RTPCC_FRAME_ROOM_NAME)
-      || !gst_structure_get_uint64 (gst_event_get_structure (event),
-          "room", &r))
+  if (!sticky_u64_event_parse (event, GST_RTPCC_FRAME_ROOM_NAME, "room", &r))
     return FALSE;
   *room = r;
   return TRUE;
@@ -376,9 +388,8 @@ gst_rtpcc_frame_room_event_parse (GstEvent * event, GstClockTime * room)
 GstEvent *
 gst_rtpcc_fec_encoder_event_new (GstClockTime block_time)
 {
-  return gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
-      gst_structure_new (GST_RTPCC_FEC_ENCODER_NAME,
-          "max-block-time", G_TYPE_UINT64, (guint64) block_time, NULL));
+  return sticky_u64_event_new (GST_RTPCC_FEC_ENCODER_NAME, "max-block-time",
+      block_time);
 }
 
 gboolean
@@ -386,9 +397,7 @@ gst_rtpcc_fec_encoder_event_parse (GstEvent * event, GstClockTime * block_time)
 {
   guint64 t;
 
-  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
-      || !gst_event_has_name (event, GST_RTPCC_FEC_ENCODER_NAME)
-      || !gst_structure_get_uint64 (gst_event_get_structure (event),
+  if (!sticky_u64_event_parse (event, GST_RTPCC_FEC_ENCODER_NAME,
           "max-block-time", &t))
     return FALSE;
   *block_time = t;
