@@ -84,6 +84,7 @@ struct _RtpccSender
   guint64 fec_reserved;
   RtpccFecSizes media_sizes;    /* what a parity packet costs in bytes */
   RtpccTime fec_block_time;     /* the FEC encoder's; NONE: no bound */
+  RtpccFecChoice fec_code;      /* max_fec_share's code; k 0: none */
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -203,7 +204,17 @@ sync_stats (RtpccSender * s)
   s->stats.loss_burst = fs->loss_burst;
   s->stats.loss_window = fs->loss_window;
   s->stats.fec_reserved = s->fec_reserved;
-  s->stats.parity_ratio = s->media_sizes.ratio;
+  if (s->fec_code.k > 0) {
+    gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
+
+    rtpcc_fec_sizes_ratios (&s->media_sizes, ratios);
+    s->stats.parity_ratio = ratios[s->fec_code.k];
+  } else {
+    s->stats.parity_ratio = s->media_sizes.ratio;
+  }
+  s->stats.fec_code_scheme = s->fec_code.scheme;
+  s->stats.fec_code_k = s->fec_code.k;
+  s->stats.fec_code_m = s->fec_code.m;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;
@@ -268,31 +279,38 @@ sink_discards (gpointer user_data, RtpccTime now,
       n);
 }
 
-/* max_fec_share: the parity per media byte of the code the channel needs
- * (fec/strength.h), within the share; 0 without loss. Parity packets are
- * as long as the longest they protect: a code of packet share m/k costs
- * m/k times the parity ratio in bytes (fec.h), so the share in bytes
- * allows that much less in packets. A twentieth over the code's bytes:
- * an encoder that chooses from fec / media and the same ratio (fecenc)
- * finds the same code. */
-static gdouble
-channel_fec_overhead (const RtpccSender * s)
+/* max_fec_share: the code the channel needs (fec/strength.h) within the
+ * share, into s->fec_code (k 0: none), and the parity per media byte it
+ * takes into s->fec_overhead (0 without loss). Parity packets are as long
+ * as the longest they protect: a code (k, m) costs m/k times the parity
+ * ratio of blocks of k in bytes (fec.h, from the media last sent), so the
+ * share in bytes allows that much less in packets. The code goes out with
+ * the target, for the encoder to use rather than choose again from
+ * measures of its own; a twentieth over its bytes for the sizes moving
+ * under it. */
+static void
+update_fec_reserve (RtpccSender * s)
 {
   gdouble most = s->config.max_fec_share / (1.0 - s->config.max_fec_share);
-  gdouble ratio = s->media_sizes.ratio;
+  gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
   RtpccFecChannel ch;
   RtpccFecChoice c;
 
+  s->fec_overhead = 0;
+  s->fec_code.k = s->fec_code.m = 0;
   if (most <= 0 || s->channel_loss <= 0 || s->media_packet_rate <= 0)
-    return 0;
+    return;
   ch.loss = s->channel_loss;
   ch.burst = s->channel_burst;
   ch.packet_rate = s->media_packet_rate;
   ch.budget = s->fec_block_time;
-  ch.max_overhead = most / ratio;
+  ch.max_overhead = most;
+  rtpcc_fec_sizes_ratios (&s->media_sizes, ratios);
+  ch.parity_ratios = ratios;
   if (!rtpcc_fec_choose (&ch, &c))
-    return 0;
-  return MIN (1.05 * c.m / c.k * ratio, most);
+    return;
+  s->fec_code = c;
+  s->fec_overhead = MIN (1.05 * c.m / c.k * ratios[c.k], most);
 }
 
 /* The loss and its bursts, which the target events carry and FEC chooses
@@ -318,7 +336,7 @@ check_channel (RtpccSender * s, RtpccTime now)
   s->channel_burst = fs->loss_burst;
   s->channel_at = now;
   s->channel_generation++;
-  s->fec_overhead = channel_fec_overhead (s);
+  update_fec_reserve (s);
 }
 
 static void
@@ -488,7 +506,7 @@ rtpcc_sender_set_fec_block_time (RtpccSender * s, RtpccTime t)
   s->fec_block_time = t;
   /* the code the channel needs may change with it: told with the next
    * target */
-  s->fec_overhead = channel_fec_overhead (s);
+  update_fec_reserve (s);
 }
 
 void

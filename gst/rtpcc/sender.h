@@ -124,8 +124,14 @@ typedef struct
   guint64 fec_reserved;         /* bit/s of the media target moved to FEC
                                  * by max_fec_share (0: none) */
   gdouble parity_ratio;         /* a parity packet's bytes over a media
-                                 * packet's, from the media sent
-                                 * (rtpcc_fec_parity_ratio; 1 until known) */
+                                 * packet's, from the media sent: in blocks
+                                 * of the code's k (rtpcc_fec_sizes_ratios)
+                                 * while one is reserved for, else over the
+                                 * last second (1 until known) */
+  /* the code fec_reserved was reserved for (max_fec_share; k 0: none):
+   * an RtpccFecScheme, k media and m parity packets (XOR: m 1, k = n) */
+  gint fec_code_scheme;
+  guint fec_code_k, fec_code_m;
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */

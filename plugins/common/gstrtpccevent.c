@@ -5,6 +5,8 @@
 
 #include "gstrtpccevent.h"
 
+#include <rtpcc/fec/fec.h>
+
 #include <string.h>
 
 void
@@ -25,7 +27,12 @@ gst_rtpcc_target_info_from_sender (RtpccSender * sender, RtpccTime now,
   info->loss = st->loss;
   info->loss_burst = st->loss_burst;
   info->loss_window = st->loss_window;
-  info->parity_ratio = st->parity_ratio;
+  if (st->fec_code_k > 0) {
+    info->fec_scheme = rtpcc_fec_scheme_name ((RtpccFecScheme)
+        st->fec_code_scheme);
+    info->fec_k = st->fec_code_k;
+    info->fec_m = st->fec_code_m;
+  }
   info->queue_delay = (GstClockTime) MAX (st->queue_delay, 0);
   info->controller = rtpcc_sender_get_controller_name (sender);
   info->state = t->state;
@@ -47,7 +54,9 @@ gst_rtpcc_target_structure_new (const GstRtpccTargetInfo * t)
       "loss", G_TYPE_DOUBLE, t->loss,
       "loss-burst", G_TYPE_DOUBLE, t->loss_burst,
       "loss-window", G_TYPE_DOUBLE, t->loss_window,
-      "parity-ratio", G_TYPE_DOUBLE, t->parity_ratio,
+      "fec-scheme", G_TYPE_STRING, t->fec_scheme ? t->fec_scheme : "",
+      "fec-k", G_TYPE_UINT, t->fec_k,
+      "fec-m", G_TYPE_UINT, t->fec_m,
       "queue-delay", G_TYPE_UINT64, (guint64) t->queue_delay,
       "controller", G_TYPE_STRING, t->controller ? t->controller : "",
       "state", G_TYPE_STRING, t->state ? t->state : "",
@@ -111,8 +120,13 @@ gst_rtpcc_target_structure_parse (const GstStructure * s,
     t.loss_burst = 0.0;
   if (!gst_structure_get_double (s, "loss-window", &t.loss_window))
     t.loss_window = t.loss;
-  if (!gst_structure_get_double (s, "parity-ratio", &t.parity_ratio))
-    t.parity_ratio = 0.0;
+  t.fec_scheme = gst_structure_get_string (s, "fec-scheme");
+  if (t.fec_scheme && !*t.fec_scheme)
+    t.fec_scheme = NULL;
+  if (!gst_structure_get_uint (s, "fec-k", &t.fec_k))
+    t.fec_k = 0;
+  if (!gst_structure_get_uint (s, "fec-m", &t.fec_m))
+    t.fec_m = 0;
   t.queue_delay = gst_structure_get_uint64 (s, "queue-delay", &v) ? v : 0;
   t.controller = gst_structure_get_string (s, "controller");
   t.state = gst_structure_get_string (s, "state");

@@ -63,9 +63,11 @@ typedef struct
   gdouble loss;                 /* loss fraction 0..1 */
   gdouble loss_burst;           /* mean loss burst, packets (0: no loss) */
   gdouble loss_window;          /* loss over the same packets */
-  gdouble parity_ratio;         /* a parity packet's bytes over a media
-                                 * packet's as the sender measured them
-                                 * (rtpcc_fec_parity_ratio); 0: not given */
+  /* the code the sender reserved fec_bitrate for (rtpccsink
+   * max-fec-share): "rs" or "xor", k media and m parity packets (XOR: m
+   * 1, k = n); NULL / 0: none */
+  const gchar *fec_scheme;
+  guint fec_k, fec_m;
   GstClockTime queue_delay;     /* estimated queuing delay */
   const gchar *controller;      /* e.g. "gcc" */
   const gchar *state;
@@ -92,7 +94,7 @@ gboolean gst_rtpcc_target_message_is (GstMessage * message);
  * media-bitrate. Missing fields (an application may send a short one):
  * fec-bitrate 0, pacing-rate = target, media-pacing-rate = media, rtt
  * GST_CLOCK_TIME_NONE (also for 0 on the wire), loss, loss-burst and queue-delay 0,
- * loss-window = loss, parity-ratio 0,
+ * loss-window = loss, fec-scheme NULL, fec-k and fec-m 0,
  * strings NULL. */
 gboolean gst_rtpcc_target_structure_parse (const GstStructure * s,
     GstRtpccTargetInfo * t);

@@ -286,38 +286,60 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
-/* The parity ratio the FEC rate is spent at: the sink's, which reserved
- * the rate with it (the same code then fits both), else our own. */
-static gdouble
-parity_ratio (GstFecEnc * self, const GstRtpccTargetInfo * t)
+/* The code the sink reserved the FEC rate for (rtpccsink max-fec-share
+ * names it in the target), into @c; FALSE if it names none. */
+static gboolean
+sink_code (const GstRtpccTargetInfo * t, RtpccFecChoice * c)
 {
-  return t->parity_ratio >= 1.0 ? t->parity_ratio : self->media_sizes.ratio;
+  if (!t->fec_scheme || t->fec_k < 2 || t->fec_m < 1)
+    return FALSE;
+  if (g_str_equal (t->fec_scheme, "xor") && t->fec_m == 1)
+    c->scheme = RTPCC_FEC_SCHEME_XOR;
+  else if (g_str_equal (t->fec_scheme, "rs"))
+    c->scheme = RTPCC_FEC_SCHEME_RS;
+  else
+    return FALSE;
+  c->k = MIN (t->fec_k, c->scheme == RTPCC_FEC_SCHEME_XOR ?
+      RTPCC_FEC_MAX_N : RTPCC_FEC_MAX_SPAN);
+  c->m = MIN (t->fec_m, RTPCC_FEC_MAX_PARITY);
+  c->residual = rtpcc_fec_residual_mds (c->k, c->m, t->loss_window,
+      t->loss_burst);
+  return TRUE;
 }
 
-/* scheme=auto: the code with the least residual loss on the channel the
- * target reports (fec/strength.h), within the FEC share of the rate and
- * blocks that fill within max-block-time at the media packet rate of the
- * last second. FALSE when no code fits. */
+/* scheme=auto: the code the sink reserved the rate for, if it names one
+ * (one decision, where the reserve is made: two measures of the channel
+ * and the packet rate would not always agree); else the code with the
+ * least residual loss on the channel the target reports
+ * (fec/strength.h), within the FEC share of the rate and blocks that fill
+ * within max-block-time at the media packet rate of the last second.
+ * FALSE when no code fits. */
 static gboolean
 choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
     RtpccFecEncoderConfig * cfg)
 {
   RtpccFecChannel ch;
   RtpccFecChoice c;
+  gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
 
-  /* the loss over the same packets as the bursts: steadier than the
-   * controller's recent loss */
-  ch.loss = t->loss_window;
-  ch.burst = t->loss_burst;     /* 0 before any loss: taken as independent */
-  ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
-      self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
-  ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time : RTPCC_TIME_NONE;
-  /* the FEC rate is bytes, and a parity packet is as long as the longest
-   * it protects: fewer parity than media packets per byte (fec.h) */
-  ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate /
-      parity_ratio (self, t);
-  if (!rtpcc_fec_choose (&ch, &c))
-    return FALSE;
+  if (!sink_code (t, &c)) {
+    /* the loss over the same packets as the bursts: steadier than the
+     * controller's recent loss */
+    ch.loss = t->loss_window;
+    ch.burst = t->loss_burst;   /* 0 before any loss: taken as independent */
+    ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
+        self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
+    ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time :
+        RTPCC_TIME_NONE;
+    /* the FEC rate is bytes, and a parity packet is as long as the
+     * longest it protects: fewer parity than media packets per byte
+     * (fec.h) */
+    ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
+    rtpcc_fec_sizes_ratios (&self->media_sizes, ratios);
+    ch.parity_ratios = ratios;
+    if (!rtpcc_fec_choose (&ch, &c))
+      return FALSE;
+  }
   cfg->scheme = c.scheme;
   if (c.scheme == RTPCC_FEC_SCHEME_XOR)
     cfg->n = c.k;
@@ -348,7 +370,7 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
     /* a controller's own interval (FBRA): XOR at it, by count */
     cfg.scheme = self->auto_scheme ? RTPCC_FEC_SCHEME_XOR : cfg.scheme;
     self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
-        t->fec_bitrate, t->fec_interval, self->max_block_time, 1.0);
+        t->fec_bitrate, t->fec_interval, self->max_block_time, NULL);
     self->predicted_residual = -1;
   } else if (self->auto_scheme) {
     self->predicted_residual = -1;
@@ -356,7 +378,7 @@ apply_target (GstFecEnc * self, const GstRtpccTargetInfo * t)
         && choose_code (self, t, &cfg);
   } else {
     self->enabled = rtpcc_fec_config_follow (&cfg, t->media_bitrate,
-        t->fec_bitrate, 0, self->max_block_time, parity_ratio (self, t));
+        t->fec_bitrate, 0, self->max_block_time, &self->media_sizes);
   }
   GST_DEBUG_OBJECT (self, "target: media %" G_GUINT64_FORMAT " fec %"
       G_GUINT64_FORMAT " -> %s, n %u", t->media_bitrate, t->fec_bitrate,
@@ -405,7 +427,9 @@ make_stats (GstFecEnc * self)
       "m", G_TYPE_UINT, self->cfg.m,
       "scheme", G_TYPE_STRING, rtpcc_fec_scheme_name (self->cfg.scheme),
       "predicted-residual", G_TYPE_DOUBLE, self->predicted_residual,
-      "parity-ratio", G_TYPE_DOUBLE, self->media_sizes.ratio,
+      "parity-ratio", G_TYPE_DOUBLE, rtpcc_fec_sizes_ratio (&self->media_sizes,
+          CLAMP (self->cfg.scheme == RTPCC_FEC_SCHEME_RS ? self->cfg.k :
+              self->cfg.n, 1, RTPCC_FEC_MAX_SPAN)),
       "ssrc", G_TYPE_UINT, self->cfg.ssrc,
       "enabled", G_TYPE_BOOLEAN, self->enabled,
       "target-events", G_TYPE_UINT64, self->target_events, NULL);
@@ -728,8 +752,8 @@ gst_fec_enc_class_init (GstFecEncClass * klass)
    * use); scheme (string: xor, rs or xor-2d, in use); predicted-residual
    * (gdouble: with scheme auto, the media loss the chosen code leaves on
    * the reported channel if decoded in time, its MDS bound; -1 otherwise);
-   * parity-ratio (gdouble: a parity packet's bytes over a media packet's,
-   * from the last full second's mean and largest media packet: what turns
+   * parity-ratio (gdouble: a parity packet's bytes over a media packet's
+   * in blocks of the code in use, from the last media packets: what turns
    * the FEC bit rate into parity packets); enabled (gboolean).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,

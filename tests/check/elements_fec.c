@@ -254,11 +254,26 @@ GST_START_TEST (test_follow_target)
   fail_unless_equals_int (count_fec (out), 0);
   fail_unless_equals_int (out->len, 100);
   g_ptr_array_unref (out);
-  /* back on with N = 4 */
+  /* back on: N = 4 for the rates, times what a parity packet costs in
+   * mean packets in blocks of 4 of what was sent (fec.h) */
   fail_unless (gst_harness_push_upstream_event (enc, target_event (400000,
               100000)));
+  {
+    RtpccFecSizes sz;
+    RtpccFecEncoderConfig c;
+
+    rtpcc_fec_sizes_init (&sz, RTPCC_SEC (1));
+    for (guint i = 0; i < sent->len; i++)
+      rtpcc_fec_sizes_add (&sz, 0, (guint)
+          gst_buffer_get_size (g_ptr_array_index (sent, i)));
+    rtpcc_fec_encoder_config_init (&c);
+    fail_unless (rtpcc_fec_config_follow (&c, 400000, 100000, 0, 0, &sz));
+    fail_unless (c.n > 4, "%u", c.n);
+    g_object_get (enc->element, "n", &n, NULL);
+    fail_unless_equals_int (n, c.n);
+  }
   out = run_encoder (enc, sent, 100, 300, &rng, FALSE);
-  fail_unless_equals_int (count_fec (out), 25);
+  fail_unless_equals_int (count_fec (out), 100 / n);
   g_ptr_array_unref (out);
   fail_unless_equals_int (stat_u64 (enc->element, "target-events"), 5);
   /* the encoder upstream sees the event too */
@@ -286,6 +301,24 @@ channel_event (guint64 media, guint64 fec, gdouble loss, gdouble burst)
   return e;
 }
 
+/* The sizes of the media packets run_at_100 pushed, as fecenc records
+ * them. */
+static RtpccFecSizes mirror;
+
+/* What the rule (fec/strength.h) chooses for the sizes pushed so far at
+ * 100 packets/s: @share of the media's bytes for parity. */
+static RtpccFecChoice
+expected_code (gdouble loss, gdouble burst, RtpccTime budget, gdouble share)
+{
+  gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
+  RtpccFecChannel ch = { loss, burst, 100, budget, share, ratios };
+  RtpccFecChoice c;
+
+  rtpcc_fec_sizes_ratios (&mirror, ratios);
+  fail_unless (rtpcc_fec_choose (&ch, &c));
+  return c;
+}
+
 /* @n media packets at 100 packets/s from @seq0; returns the FEC count,
  * and into @bytes (may be NULL) the media and the FEC bytes that came out */
 static guint
@@ -299,6 +332,9 @@ run_at_100_bytes (GstHarness * enc, RtpccRng * rng, guint n, guint16 seq0,
 
   for (guint i = 0; i < n; i++) {
     GstBuffer *m = make_rtp (rng, (guint16) (seq0 + i), FALSE);
+
+    rtpcc_fec_sizes_add (&mirror, (seq0 + i) * 10 * GST_MSECOND,
+        (guint) gst_buffer_get_size (m));
 
     /* (the element's clock is the harness's test clock) */
     GST_BUFFER_PTS (m) = (seq0 + i) * 10 * GST_MSECOND;
@@ -366,68 +402,64 @@ GST_START_TEST (test_auto_scheme)
   gboolean enabled;
   GstStructure *fbra;
   GstEvent *e;
-  RtpccFecChannel ch = { 0.05, 3, 100, RTPCC_MSEC (400), 0 };
   RtpccFecChoice want;
-  gdouble ratio;
   guint64 bytes[2] = { 0, 0 };
 
   rtpcc_rng_init (&rng, 3);
+  rtpcc_fec_sizes_init (&mirror, RTPCC_SEC (1));
   gst_harness_set_src_caps_str (enc, CAPS);
-  /* one second at 100 packets/s: blocks of 10 fill within 100 ms (the
-   * sizes of a second not yet measured: parity-ratio 1) */
+  /* one second at 100 packets/s: blocks of 10 fill within 100 ms */
   run_at_100 (enc, &rng, 100, 0);
-  fail_unless_equals_float (stat_double (enc->element, "parity-ratio"), 1);
-  /* 5 % independent loss, a fifth of the rate for FEC: RS (10, 2), which
-   * leaves half what one parity per 5 (the rate-split rule) would */
+  /* 5 % independent loss, a fifth of the rate for FEC, in bytes: these
+   * packets are 32 to 1051 bytes, so a parity (the longest of its block
+   * + 16) costs nearly twice a mean one; the code the rule gives for
+   * the sizes sent (RS (10, 2) if parity cost what a mean packet does) */
+  want = expected_code (0.05, 1 / 0.95, RTPCC_MSEC (100), 0.2);
+  fail_unless (want.m * 5 < want.k, "(%u, %u)", want.k, want.m);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0.05, 1 / 0.95)));
-  check_code (enc, "rs", 10, 2);
+  check_code (enc, want.scheme == RTPCC_FEC_SCHEME_XOR ? "xor" : "rs",
+      want.k, want.m);
   fail_unless (fabs (stat_double (enc->element, "predicted-residual") -
-          rtpcc_fec_residual_mds (10, 2, 0.05, 1 / 0.95)) < 1e-12);
+          want.residual) < 1e-12);
+  fail_unless (stat_double (enc->element, "parity-ratio") > 1.5);
   g_object_get (enc->element, "scheme", &scheme, NULL);
   fail_unless_equals_int (scheme, 3);   /* still auto */
-  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 100), 20);
-  /* a second measured: these packets are 32 to 1051 bytes, so a parity
-   * packet (the longest of its block + 16) costs about twice a mean one */
-  ratio = stat_double (enc->element, "parity-ratio");
-  fail_unless (ratio > 1.8 && ratio < 2.2, "%g", ratio);
-  /* in runs of 3 and with 400 ms to fill a block: long blocks, with the
-   * parity the share buys in bytes (RS (40, 8) if parity were as long as
-   * a mean packet: twice the share) */
+  /* in runs of 3 and with 400 ms to fill a block: longer blocks */
   g_object_set (enc->element, "max-block-time", 400, NULL);
+  want = expected_code (0.05, 3, RTPCC_MSEC (400), 0.2);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0.05, 3)));
-  ch.max_overhead = 0.2 / ratio;
-  fail_unless (rtpcc_fec_choose (&ch, &want));
-  fail_unless (want.m * 1.0 / want.k <= 0.2 / ratio);
   check_code (enc, "rs", want.k, want.m);
   /* what goes out keeps to the FEC rate: parity bytes within a fifth of
-   * the media's (the largest packet of the last second bounds each
-   * block's) */
-  run_at_100_bytes (enc, &rng, 10 * want.k, 200, bytes);
+   * the media's */
+  run_at_100_bytes (enc, &rng, 10 * want.k, 100, bytes);
   fail_unless (bytes[1] > 0 && bytes[1] <= 0.2 * bytes[0],
       "FEC %" G_GUINT64_FORMAT " B for %" G_GUINT64_FORMAT " B of media",
       bytes[1], bytes[0]);
-  /* a parity ratio in the event (rtpccsink's, which reserved the rate with
-   * it) is the one the rate is spent at: 1 here, RS (40, 8) */
+  /* the code the sink reserved the rate for, when the event names one
+   * (rtpccsink max-fec-share), is the one used */
   e = channel_event (1000000, 200000, 0.05, 3);
-  gst_structure_set (gst_event_writable_structure (e), "parity-ratio",
-      G_TYPE_DOUBLE, 1.0, NULL);
+  gst_structure_set (gst_event_writable_structure (e), "fec-scheme",
+      G_TYPE_STRING, "rs", "fec-k", G_TYPE_UINT, 20, "fec-m", G_TYPE_UINT,
+      4, NULL);
   fail_unless (gst_harness_push_upstream_event (enc, e));
-  check_code (enc, "rs", 40, 8);
+  check_code (enc, "rs", 20, 4);
+  fail_unless (fabs (stat_double (enc->element, "predicted-residual") -
+          rtpcc_fec_residual_mds (20, 4, 0.05, 3)) < 1e-12);
   /* no loss: the least parity, one per block */
   g_object_set (enc->element, "max-block-time", 100, NULL);
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               200000, 0, 0)));
   check_code (enc, "xor", 10, 1);
-  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 200 + 10 * want.k),
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 100 + 10 * want.k),
       10);
   /* a FEC share under one parity per block: off */
   fail_unless (gst_harness_push_upstream_event (enc, channel_event (1000000,
               50000, 0.05, 1)));
   g_object_get (enc->element, "enabled", &enabled, NULL);
   fail_if (enabled);
-  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 300 + 10 * want.k),
+  fail_unless_equals_int (run_at_100 (enc, &rng, 100, 200 + 10 * want.k),
       0);
   /* a controller's own interval (FBRA): XOR at that interval */
   e = channel_event (1000000, 200000, 0.05, 3);

@@ -785,36 +785,38 @@ GST_END_TEST;
 GST_START_TEST (test_config_follow)
 {
   RtpccFecEncoderConfig c;
+  RtpccFecSizes sz;
 
   rtpcc_fec_encoder_config_init (&c);
   fail_unless (rtpcc_fec_config_follow (&c, 300000, 300000 / 14, 14,
-          RTPCC_MSEC (100), 1.0));
+          RTPCC_MSEC (100), NULL));
   fail_unless_equals_int (c.n, 14);
   fail_unless_equals_int64 (c.max_block_time, 0);
   fail_unless (rtpcc_fec_config_follow (&c, 300000, 0, 40, RTPCC_MSEC (100),
-          1.0));
+          NULL));
   fail_unless_equals_int (c.n, RTPCC_FEC_MAX_N);
   fail_unless (rtpcc_fec_config_follow (&c, 1000000, 100000, 0,
-          RTPCC_MSEC (100), 1.0));
+          RTPCC_MSEC (100), NULL));
   fail_unless_equals_int (c.n, 10);
   fail_unless_equals_int64 (c.max_block_time, RTPCC_MSEC (100));
   c.n = 7;
-  fail_if (rtpcc_fec_config_follow (&c, 1000000, 0, 0, RTPCC_MSEC (100), 1.0));
+  fail_if (rtpcc_fec_config_follow (&c, 1000000, 0, 0, RTPCC_MSEC (100), NULL));
   fail_unless_equals_int (c.n, 7);
-  /* parity packets 1.4 times a media packet: the same FEC rate buys 1.4
-   * times fewer of them (1 in 7, not 1 in 5); a ratio under 1 or NaN is 1 */
+  /* frames of one full packet (1184 B) and one of 416 B: a parity for 5
+   * of them costs 1200 / 800 = 1.5 mean packets, so the same FEC rate
+   * buys one parity per 8 (7.5, rounded), not per 5 */
+  rtpcc_fec_sizes_init (&sz, RTPCC_SEC (1));
+  for (guint i = 0; i < 200; i++)
+    rtpcc_fec_sizes_add (&sz, RTPCC_MSEC (10) * i, i % 2 ? 416 : 1184);
   fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
-          RTPCC_MSEC (100), 1.4));
-  fail_unless_equals_int (c.n, 7);
+          RTPCC_MSEC (100), &sz));
+  fail_unless_equals_int (c.n, 8);
   fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
-          RTPCC_MSEC (100), 0.5));
-  fail_unless_equals_int (c.n, 5);
-  fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 0,
-          RTPCC_MSEC (100), NAN));
+          RTPCC_MSEC (100), NULL));
   fail_unless_equals_int (c.n, 5);
   /* a controller's own interval is its probe: not scaled */
   fail_unless (rtpcc_fec_config_follow (&c, 1000000, 200000, 4,
-          RTPCC_MSEC (100), 1.4));
+          RTPCC_MSEC (100), &sz));
   fail_unless_equals_int (c.n, 4);
 }
 
@@ -849,6 +851,21 @@ GST_START_TEST (test_parity_ratio)
   rtpcc_fec_sizes_add (&sz, t + RTPCC_SEC (2), 600);
   fail_unless_equals_float (sz.ratio, (1200.0 + RTPCC_FEC_HEADER_LEN) /
       ((1200.0 + 99 * 600) / 100));
+
+  /* per block length, over the last packets in order: one full packet
+   * and three of 200 bytes, in turn; a block of 1 is each packet (+16), a
+   * block of 4 or more always holds a full one */
+  rtpcc_fec_sizes_init (&sz, RTPCC_SEC (1));
+  fail_unless_equals_float (rtpcc_fec_sizes_ratio (&sz, 4), 1.0);
+  for (guint i = 0; i < 400; i++)
+    rtpcc_fec_sizes_add (&sz, t + RTPCC_MSEC (5) * i, i % 4 ? 200 : 1200);
+  fail_unless_equals_float (rtpcc_fec_sizes_ratio (&sz, 1), (450.0 + 16) /
+      450);
+  fail_unless_equals_float (rtpcc_fec_sizes_ratio (&sz, 4), 1216.0 / 450);
+  fail_unless_equals_float (rtpcc_fec_sizes_ratio (&sz, 8), 1216.0 / 450);
+  /* blocks of 2: one with the full packet, one without */
+  fail_unless_equals_float (rtpcc_fec_sizes_ratio (&sz, 2),
+      (1216.0 + 216) / 2 / 450);
 }
 
 GST_END_TEST;

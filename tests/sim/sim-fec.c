@@ -165,7 +165,7 @@ sim_fec_media_sent (SimFec * fec, RtpccTime now, guint64 index,
   /* as fecenc follow-target: FEC off discards the open block */
   rtpcc_fec_sizes_add (&fec->media_sizes, now, (guint) size);
   on = rtpcc_fec_config_follow (&cfg, media_bitrate, fec_bitrate, interval,
-      fec->max_block_time, fec->media_sizes.ratio);
+      fec->max_block_time, &fec->media_sizes);
   if (on != fec->enabled) {
     fec->enabled = on;
     rtpcc_fec_encoder_set_enabled (fec->enc, fec->enabled);

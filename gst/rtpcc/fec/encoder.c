@@ -293,20 +293,21 @@ rtpcc_fec_encoder_get_config (RtpccFecEncoder * enc)
 gboolean
 rtpcc_fec_config_follow (RtpccFecEncoderConfig * config, guint64 media_bitrate,
     guint64 fec_bitrate, guint interval, RtpccTime max_block_time,
-    gdouble parity_ratio)
+    const RtpccFecSizes * sizes)
 {
   guint n;
+  gdouble r;
 
   if (interval > 0) {
     config->n = CLAMP (interval, RTPCC_FEC_MIN_N, RTPCC_FEC_MAX_N);
     config->max_block_time = 0;
     return TRUE;
   }
-  /* (NaN fails the comparison: taken as 1) */
-  if (parity_ratio > 1.0)
-    media_bitrate = (guint64) MIN (media_bitrate * parity_ratio,
-        (gdouble) (G_MAXUINT64 / 2));
   n = rtpcc_fec_interval_for_rates (media_bitrate, fec_bitrate);
+  r = n > 0 && sizes ? rtpcc_fec_sizes_ratio (sizes, n) : 1.0;
+  if (r > 1.0)
+    n = rtpcc_fec_interval_for_rates ((guint64) MIN (media_bitrate * r,
+            (gdouble) (G_MAXUINT64 / 2)), fec_bitrate);
   if (n == 0)
     return FALSE;
   config->n = n;
@@ -346,6 +347,45 @@ rtpcc_fec_sizes_add (RtpccFecSizes * sizes, RtpccTime now, guint size)
   sizes->bytes += size;
   sizes->packets++;
   sizes->longest = MAX (sizes->longest, size);
+  sizes->ring[sizes->ring_pos] = (guint16) MIN (size, G_MAXUINT16);
+  sizes->ring_pos = (sizes->ring_pos + 1) % RTPCC_FEC_SIZES_RING;
+  sizes->ring_len = MIN (sizes->ring_len + 1, RTPCC_FEC_SIZES_RING);
+}
+
+gdouble
+rtpcc_fec_sizes_ratio (const RtpccFecSizes * sizes, guint k)
+{
+  guint n = sizes->ring_len;
+  guint blocks = k > 0 ? n / k : 0;
+  /* the newest blocks * k packets, oldest first */
+  guint first = (sizes->ring_pos + RTPCC_FEC_SIZES_RING - blocks * k) %
+      RTPCC_FEC_SIZES_RING;
+  guint64 parity = 0, media = 0;
+  guint longest = 0;
+
+  if (blocks < 2)
+    return sizes->ratio;
+  for (guint i = 0; i < blocks * k; i++) {
+    guint16 v = sizes->ring[(first + i) % RTPCC_FEC_SIZES_RING];
+
+    if (i % k == 0)
+      longest = 0;
+    longest = MAX (longest, v);
+    media += v;
+    if (i % k == k - 1)
+      parity += longest + RTPCC_FEC_HEADER_LEN;
+  }
+  return media > 0 ? MAX (1.0, ((gdouble) parity / blocks) /
+      ((gdouble) media / (blocks * k))) : 1.0;
+}
+
+void
+rtpcc_fec_sizes_ratios (const RtpccFecSizes * sizes,
+    gdouble ratios[RTPCC_FEC_MAX_SPAN + 1])
+{
+  ratios[0] = 1.0;
+  for (guint k = 1; k <= RTPCC_FEC_MAX_SPAN; k++)
+    ratios[k] = rtpcc_fec_sizes_ratio (sizes, k);
 }
 
 guint

@@ -163,21 +163,6 @@ typedef struct
 void rtpcc_fec_encoder_config_init (RtpccFecEncoderConfig * config);
 gboolean rtpcc_fec_encoder_config_validate (const RtpccFecEncoderConfig *
     config, GError ** error);
-/* What an encoder following a controller's target sets (fecenc
- * follow-target, the simulator's FEC) in @config, whose scheme is the
- * caller's: with the controller's own FEC interval @interval (> 0: FBRA's,
- * rtpcc_sender_get_fec_interval), n = that interval and blocks closed by
- * count (its FEC is its probe, at the rate it asked for: a time bound
- * would close blocks short of n at low packet rates and multiply that
- * rate); else n from the rates and @max_block_time: the fec bit rate
- * buys parity packets @parity_ratio times a media packet's size
- * (rtpcc_fec_parity_ratio), so n = rtpcc_fec_interval_for_rates of the
- * media rate × @parity_ratio (≤ 1: taken as 1). Returns whether FEC is
- * on (@config untouched if not). */
-gboolean rtpcc_fec_config_follow (RtpccFecEncoderConfig * config,
-    guint64 media_bitrate, guint64 fec_bitrate, guint interval,
-    RtpccTime max_block_time, gdouble parity_ratio);
-
 /* A parity packet's bytes over a media packet's, on average: a parity
  * packet is as long as the longest packet it protects plus the FEC header,
  * so one parity per n media packets costs about this / n of the media's
@@ -187,19 +172,50 @@ gboolean rtpcc_fec_config_follow (RtpccFecEncoderConfig * config,
  * unknown (0). What turns a byte budget for FEC into a packet share. */
 gdouble rtpcc_fec_parity_ratio (gdouble mean, guint longest);
 
-/* The media packets' mean and largest size over the last @window, for
- * rtpcc_fec_parity_ratio. */
+#define RTPCC_FEC_SIZES_RING 256
+
+/* The media packets' sizes: mean and largest over the last @window, and
+ * the last RTPCC_FEC_SIZES_RING of them in order. */
 typedef struct
 {
   RtpccTime window;
   RtpccTime start;              /* of the current window; NONE: empty */
   guint64 bytes, packets;       /* current window */
   guint longest;
-  gdouble ratio;                /* of the last full window; 1 before */
+  gdouble ratio;                /* rtpcc_fec_parity_ratio of the last full
+                                 * window; 1 before */
+  guint16 ring[RTPCC_FEC_SIZES_RING];
+  guint ring_len, ring_pos;
 } RtpccFecSizes;
 
 void rtpcc_fec_sizes_init (RtpccFecSizes * sizes, RtpccTime window);
 void rtpcc_fec_sizes_add (RtpccFecSizes * sizes, RtpccTime now, guint size);
+/* The parity ratio per block length: @ratios[k] (1 ≤ k ≤
+ * RTPCC_FEC_MAX_SPAN) is the mean over the consecutive blocks of k of the
+ * last packets of (their largest + the FEC header), over their mean size:
+ * what one parity for k of them costs against one of them. A short block
+ * of small packets has a short parity; the longer the block, the likelier
+ * it holds a full-size packet. Where fewer than two blocks of k are known,
+ * the window's ratio. @ratios[0] = 1. */
+void rtpcc_fec_sizes_ratios (const RtpccFecSizes * sizes,
+    gdouble ratios[RTPCC_FEC_MAX_SPAN + 1]);
+/* The same for one block length @k (1 ≤ k ≤ RTPCC_FEC_MAX_SPAN). */
+gdouble rtpcc_fec_sizes_ratio (const RtpccFecSizes * sizes, guint k);
+
+/* What an encoder following a controller's target sets (fecenc
+ * follow-target, the simulator's FEC) in @config, whose scheme is the
+ * caller's: with the controller's own FEC interval @interval (> 0: FBRA's,
+ * rtpcc_sender_get_fec_interval), n = that interval and blocks closed by
+ * count (its FEC is its probe, at the rate it asked for: a time bound
+ * would close blocks short of n at low packet rates and multiply that
+ * rate); else n from the rates and @max_block_time: the fec bit rate
+ * buys parity packets rtpcc_fec_sizes_ratio (@sizes, n) times a media
+ * packet's size (@sizes NULL: 1), so n = rtpcc_fec_interval_for_rates of
+ * the media rate × that ratio, taken at the n of the rates alone.
+ * Returns whether FEC is on (@config untouched if not). */
+gboolean rtpcc_fec_config_follow (RtpccFecEncoderConfig * config,
+    guint64 media_bitrate, guint64 fec_bitrate, guint interval,
+    RtpccTime max_block_time, const RtpccFecSizes * sizes);
 
 typedef struct
 {

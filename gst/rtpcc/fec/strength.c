@@ -163,7 +163,11 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
     media_step (&c, f, k);
     if (kk < 2)
       continue;
-    for (guint m = 1; m <= max_m && m <= share * kk + 1e-9; m++) {
+    /* parity bytes: m parity packets as long as the block's longest */
+    gdouble r = channel->parity_ratios && channel->parity_ratios[kk] > 1.0 ?
+        channel->parity_ratios[kk] : 1.0;
+
+    for (guint m = 1; m <= max_m && m * r <= share * kk + 1e-9; m++) {
       gdouble res = c.pi_bad > 0 ? residual_of (f, kk, m, tail) : 0.0;
       gdouble a = MAX (res, RTPCC_FEC_NEGLIGIBLE);
       gdouble b = MAX (best.residual, RTPCC_FEC_NEGLIGIBLE);

@@ -56,7 +56,11 @@ typedef struct
                                  * independent loss, 1 / (1 − loss) */
   gdouble packet_rate;          /* media packets per second */
   RtpccTime budget;             /* longest a block may take to fill */
-  gdouble max_overhead;         /* parity packets per media packet allowed */
+  gdouble max_overhead;         /* parity bytes per media byte allowed */
+  /* [k] for k ≤ RTPCC_FEC_MAX_SPAN: a parity packet's bytes over a media
+   * packet's in blocks of k (rtpcc_fec_sizes_ratios); NULL: 1 (the byte
+   * share is then one in packets) */
+  const gdouble *parity_ratios;
 } RtpccFecChannel;
 
 typedef struct
