@@ -293,7 +293,7 @@ update_fec_reserve (RtpccSender * s)
 {
   gdouble most = s->config.max_fec_share / (1.0 - s->config.max_fec_share);
   gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
-  RtpccFecChannel ch;
+  RtpccFecChannel ch = { 0 };
   RtpccFecChoice c;
 
   s->fec_overhead = 0;

@@ -318,7 +318,7 @@ static gboolean
 choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
     RtpccFecEncoderConfig * cfg)
 {
-  RtpccFecChannel ch;
+  RtpccFecChannel ch = { 0 };
   RtpccFecChoice c;
   gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
 

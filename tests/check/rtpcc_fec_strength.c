@@ -151,7 +151,7 @@ GST_START_TEST (test_choice)
   const gdouble bursts[] = { 1, 3 };
   const gdouble overheads[] = { 0.07, 0.2, 0.5 };
   const guint budgets_ms[] = { 50, 100, 400 };
-  RtpccFecChannel c;
+  RtpccFecChannel c = { 0 };
   RtpccFecChoice o;
 
   for (guint a = 0; a < G_N_ELEMENTS (losses); a++)
@@ -202,7 +202,7 @@ GST_END_TEST;
 GST_START_TEST (test_bad_channel)
 {
   const gdouble bad[] = { NAN, INFINITY, -INFINITY, -1, 0, 0.5, 1, 2, 1e300 };
-  RtpccFecChannel c;
+  RtpccFecChannel c = { 0 };
   RtpccFecChoice o;
 
   for (guint a = 0; a < G_N_ELEMENTS (bad); a++)

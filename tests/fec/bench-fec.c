@@ -169,7 +169,7 @@ auto_table (FILE * md, const Stream * s, GPtrArray * cases)
 
     for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
       for (guint j = 0; j < G_N_ELEMENTS (blocks); j++) {
-        RtpccFecChannel ch;
+        RtpccFecChannel ch = { 0 };
         RtpccFecChoice o;
         RtpccFecEncoderConfig cfg;
         Result r, x;
