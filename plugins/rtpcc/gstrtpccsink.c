@@ -876,6 +876,9 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
   g_atomic_int_set (&self->behind_mprtp, FALSE);
   g_atomic_int_set (&self->mprtp_ext_id, 0);
   self->mprtp_missing = 0;
+  /* the sticky events that set these went with the deactivated pad; a
+   * restarted upstream sends them again */
+  self->fec_block_time = GST_CLOCK_TIME_NONE;
   gst_rtpcc_encoder_setter_reset (&self->encoder);
   g_atomic_int_set (&self->upstream_pending, FALSE);
   self->task_deadline = RTPCC_TIME_NONE;
@@ -1137,7 +1140,8 @@ make_stats (GstRtpccSink * self)
       "report-interval-asked", G_TYPE_UINT64,
       (guint64) MAX (st->report_interval_asked, 0),
       "feedback-problem", G_TYPE_STRING,
-      rtpcc_sender_get_feedback_problem (self->sender, now), NULL);
+      rtpcc_sender_get_feedback_problem (self->sender, now),
+      "fec-block-time", G_TYPE_UINT64, (guint64) self->fec_block_time, NULL);
   gst_rtpcc_sender_props_add_stats (s, self->sender, now, &self->encoder);
   if (st->mprtcp_received > 0)
     gst_structure_set (s,
@@ -1605,7 +1609,9 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * xr-discarded-packets / -bytes (RFC 7002 / RFC 7243, as reported),
    * xr-rtt-mean / -min / -max (RFC 6843, ns), xr-djb-nominal / -maximum /
    * -high-water / -low-water (RFC 7005, ns); times are 0 when the
-   * receiver said "unavailable",
+   * receiver said "unavailable", fec-block-time (ns, the max-block-time
+   * the FEC encoder upstream announced, which max-fec-share's codes fill
+   * within; GST_CLOCK_TIME_NONE: no FEC encoder announced one),
    * receiver-limit (bit/s the target is held at or below, 0 = none;
    * RFC 5104 TMMBR, REMB); on one path of a multipath call
    * (docs/multipath.md): mprtp-missing, mprtp-rtx-unmapped (NACKed

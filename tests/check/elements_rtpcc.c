@@ -585,6 +585,40 @@ GST_START_TEST (test_sink_restart)
 
 GST_END_TEST;
 
+/* A FEC encoder's sticky announcement (fecenc max-block-time) holds for
+ * one run: stopped and started again, the sink has none until upstream
+ * sends it again (codes for max-fec-share would otherwise keep a block
+ * time from an encoder no longer there). */
+GST_START_TEST (test_sink_restart_forgets_fec_encoder)
+{
+  guint16 peer_port;
+  GSocket *peer = udp_socket_new (&peer_port);
+  GstElement *sink = gst_element_factory_make ("rtpccsink", NULL);
+  GstHarness *h;
+
+  g_object_set (sink, "port", peer_port, "controller", "fixed", NULL);
+  h = gst_harness_new_with_element (sink, "sink", NULL);
+  gst_harness_set_src_caps_str (h, RTP_CAPS);
+  fail_unless_equals_uint64 (stat_u64 (sink, "fec-block-time"),
+      GST_CLOCK_TIME_NONE);
+  fail_unless (gst_harness_push_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY,
+              gst_structure_new ("rtpcc-fec-encoder", "max-block-time",
+                  G_TYPE_UINT64, (guint64) (40 * GST_MSECOND), NULL))));
+  fail_unless_equals_uint64 (stat_u64 (sink, "fec-block-time"),
+      40 * GST_MSECOND);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (sink, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_uint64 (stat_u64 (sink, "fec-block-time"),
+      GST_CLOCK_TIME_NONE);
+  gst_harness_teardown (h);
+  g_object_unref (peer);
+}
+
+GST_END_TEST;
+
 /* ---- 2. target publication ---------------------------------------------- */
 
 static void
@@ -4279,6 +4313,7 @@ elements_rtpcc_suite (void)
   tcase_add_test (tc_props, test_sink_min_above_max);
   tcase_add_test (tc_props, test_sink_bad_host);
   tcase_add_test (tc_props, test_sink_restart);
+  tcase_add_test (tc_props, test_sink_restart_forgets_fec_encoder);
 
   suite_add_tcase (s, tc_sink);
   tcase_set_timeout (tc_sink, 60);
