@@ -286,34 +286,11 @@ gst_fec_enc_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   return gst_pad_event_default (pad, parent, event);
 }
 
-/* The code the sink reserved the FEC rate for (rtpccsink max-fec-share
- * names it in the target), into @c; FALSE if it names none. */
-static gboolean
-sink_code (const GstRtpccTargetInfo * t, RtpccFecChoice * c)
-{
-  if (!t->fec_scheme || t->fec_k < 2 || t->fec_m < 1)
-    return FALSE;
-  if (g_str_equal (t->fec_scheme, "xor") && t->fec_m == 1)
-    c->scheme = RTPCC_FEC_SCHEME_XOR;
-  else if (g_str_equal (t->fec_scheme, "rs"))
-    c->scheme = RTPCC_FEC_SCHEME_RS;
-  else
-    return FALSE;
-  c->k = MIN (t->fec_k, c->scheme == RTPCC_FEC_SCHEME_XOR ?
-      RTPCC_FEC_MAX_N : RTPCC_FEC_MAX_SPAN);
-  c->m = MIN (t->fec_m, RTPCC_FEC_MAX_PARITY);
-  c->residual = rtpcc_fec_residual_mds (c->k, c->m, t->loss_window,
-      t->loss_burst);
-  return TRUE;
-}
-
-/* scheme=auto: the code the sink reserved the rate for, if it names one
- * (one decision, where the reserve is made: two measures of the channel
- * and the packet rate would not always agree); else the code with the
- * least residual loss on the channel the target reports
- * (fec/strength.h), within the FEC share of the rate and blocks that fill
- * within max-block-time at the media packet rate of the last second.
- * FALSE when no code fits. */
+/* scheme=auto: the code the sink reserved the rate for, if it names one,
+ * else the code with the least residual loss on the channel the target
+ * reports, within the FEC share of the rate and blocks that fill within
+ * max-block-time at the media packet rate of the last second
+ * (rtpcc_fec_choose_named, fec/strength.h). FALSE when no code fits. */
 static gboolean
 choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
     RtpccFecEncoderConfig * cfg)
@@ -322,24 +299,20 @@ choose_code (GstFecEnc * self, const GstRtpccTargetInfo * t,
   RtpccFecChoice c;
   gdouble ratios[RTPCC_FEC_MAX_SPAN + 1];
 
-  if (!sink_code (t, &c)) {
-    /* the loss over the same packets as the bursts: steadier than the
-     * controller's recent loss */
-    ch.loss = t->loss_window;
-    ch.burst = t->loss_burst;   /* 0 before any loss: taken as independent */
-    ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
-        self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
-    ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time :
-        RTPCC_TIME_NONE;
-    /* the FEC rate is bytes, and a parity packet is as long as the
-     * longest it protects: fewer parity than media packets per byte
-     * (fec.h) */
-    ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
-    rtpcc_fec_sizes_ratios (&self->media_sizes, ratios);
-    ch.parity_ratios = ratios;
-    if (!rtpcc_fec_choose (&ch, &c))
-      return FALSE;
-  }
+  /* the loss over the same packets as the bursts: steadier than the
+   * controller's recent loss */
+  ch.loss = t->loss_window;
+  ch.burst = t->loss_burst;     /* 0 before any loss: taken as independent */
+  ch.packet_rate = (gdouble) rtpcc_rate_window_bytes (&self->packet_window,
+      self->last_now) / RTPCC_TIME_AS_SEC (RATE_WINDOW);
+  ch.budget = cfg->max_block_time > 0 ? cfg->max_block_time : RTPCC_TIME_NONE;
+  /* the FEC rate is bytes, and a parity packet is as long as the longest
+   * it protects: fewer parity than media packets per byte (fec.h) */
+  ch.max_overhead = (gdouble) t->fec_bitrate / t->media_bitrate;
+  rtpcc_fec_sizes_ratios (&self->media_sizes, ratios);
+  ch.parity_ratios = ratios;
+  if (!rtpcc_fec_choose_named (&ch, t->fec_scheme, t->fec_k, t->fec_m, &c))
+    return FALSE;
   cfg->scheme = c.scheme;
   if (c.scheme == RTPCC_FEC_SCHEME_XOR)
     cfg->n = c.k;

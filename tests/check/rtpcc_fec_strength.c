@@ -106,32 +106,45 @@ GST_START_TEST (test_residual_independent)
 
 GST_END_TEST;
 
+/* a parity packet's bytes over a media packet's in blocks of k */
+static gdouble
+ratio (const RtpccFecChannel * c, guint k)
+{
+  return c->parity_ratios && c->parity_ratios[k] > 1 ? c->parity_ratios[k] :
+      1.0;
+}
+
 /* The best of the codes that fit, by exhaustive search with
  * rtpcc_fec_residual_mds (under RTPCC_FEC_NEGLIGIBLE as none): none
- * better, none of as little residual with less parity; none when no block
- * fits one parity. */
+ * better, none of as little residual with fewer parity bytes; none when
+ * no block fits one parity. */
 static void
 check_choice (const RtpccFecChannel * c)
 {
   RtpccFecChoice o;
   guint max_k = MIN (48, (guint) floor (RTPCC_TIME_AS_SEC (c->budget) *
           c->packet_rate + 1e-9));
+  gboolean fits = FALSE;
 
-  if (max_k < 2 || c->max_overhead * max_k + 1e-9 < 1) {
+  for (guint k = 2; k <= max_k; k++)
+    fits |= ratio (c, k) <= c->max_overhead * k + 1e-9;
+  if (!fits) {
     /* no block fits one parity */
     fail_if (rtpcc_fec_choose (c, &o));
     return;
   }
   fail_unless (rtpcc_fec_choose (c, &o));
   fail_unless (o.k >= 2 && o.k <= max_k, "k %u", o.k);
-  fail_unless (o.m >= 1 && o.m <= 16 && o.m <= c->max_overhead * o.k + 1e-9,
+  fail_unless (o.m >= 1 && o.m <= 16
+      && o.m * ratio (c, o.k) <= c->max_overhead * o.k + 1e-9,
       "m %u for k %u", o.m, o.k);
   fail_unless_equals_int (o.scheme, o.m == 1 && o.k <= 14 ?
       RTPCC_FEC_SCHEME_XOR : RTPCC_FEC_SCHEME_RS);
   fail_unless (fabs (o.residual - rtpcc_fec_residual_mds (o.k, o.m, c->loss,
               c->burst)) <= 1e-15);
   for (guint k = 2; k <= max_k; k++)
-    for (guint m = 1; m <= 16 && m <= c->max_overhead * k + 1e-9; m++) {
+    for (guint m = 1; m <= 16
+        && m * ratio (c, k) <= c->max_overhead * k + 1e-9; m++) {
       gdouble r = MAX (rtpcc_fec_residual_mds (k, m, c->loss, c->burst),
           RTPCC_FEC_NEGLIGIBLE);
       gdouble chosen = MAX (o.residual, RTPCC_FEC_NEGLIGIBLE);
@@ -139,9 +152,10 @@ check_choice (const RtpccFecChannel * c)
           "(%u, %u) leaves %g, the choice (%u, %u) %g", k, m, r, o.k, o.m,
           o.residual);
       if (r <= chosen * (1 + 1e-9))
-        fail_unless ((gdouble) m / k >= (gdouble) o.m / o.k - 1e-12,
+        fail_unless (m * ratio (c, k) / k >=
+            o.m * ratio (c, o.k) / o.k - 1e-12,
             "(%u, %u) leaves as little (%g) as the choice (%u, %u), with "
-            "less parity", k, m, r, o.k, o.m);
+            "fewer parity bytes", k, m, r, o.k, o.m);
     }
 }
 
@@ -153,18 +167,27 @@ GST_START_TEST (test_choice)
   const guint budgets_ms[] = { 50, 100, 400 };
   RtpccFecChannel c = { 0 };
   RtpccFecChoice o;
+  gdouble growing[49], step[49];
 
+  /* longer blocks hold longer packets: parity ratios that grow with k */
+  for (guint k = 0; k <= 48; k++) {
+    growing[k] = 1 + 0.04 * k;
+    step[k] = k >= 9 ? 2.0 : 1.0;
+  }
   for (guint a = 0; a < G_N_ELEMENTS (losses); a++)
     for (guint b = 0; b < G_N_ELEMENTS (bursts); b++)
       for (guint d = 0; d < G_N_ELEMENTS (overheads); d++)
-        for (guint e = 0; e < G_N_ELEMENTS (budgets_ms); e++) {
-          c.loss = losses[a];
-          c.burst = bursts[b];
-          c.packet_rate = 100;
-          c.budget = RTPCC_MSEC (budgets_ms[e]);
-          c.max_overhead = overheads[d];
-          check_choice (&c);
-        }
+        for (guint e = 0; e < G_N_ELEMENTS (budgets_ms); e++)
+          for (guint f = 0; f < 2; f++) {
+            c.loss = losses[a];
+            c.burst = bursts[b];
+            c.packet_rate = 100;
+            c.budget = RTPCC_MSEC (budgets_ms[e]);
+            c.max_overhead = overheads[d];
+            c.parity_ratios = f ? growing : NULL;
+            check_choice (&c);
+          }
+  c.parity_ratios = NULL;
 
   /* no loss: the least parity, one per block as long as the delay allows */
   c.loss = 0;
@@ -176,6 +199,13 @@ GST_START_TEST (test_choice)
   fail_unless_equals_int (o.scheme, RTPCC_FEC_SCHEME_XOR);
   fail_unless_equals_int (o.k, 10);
   fail_unless_equals_int (o.m, 1);
+  /* ... in bytes: when blocks of 9 or more hold a packet twice the mean,
+   * one parity per 8 costs less (1/8) than one per 10 (2/10) */
+  c.parity_ratios = step;
+  fail_unless (rtpcc_fec_choose (&c, &o));
+  fail_unless_equals_int (o.k, 8);
+  fail_unless_equals_int (o.m, 1);
+  c.parity_ratios = NULL;
   /* nothing fits: under two packets' time, or under one parity per block */
   c.budget = RTPCC_MSEC (15);
   fail_unless (!rtpcc_fec_choose (&c, &o));
@@ -193,6 +223,54 @@ GST_START_TEST (test_choice)
   fail_unless_equals_int (o.m, 2);
   fail_unless (o.residual < 0.5 * rtpcc_fec_residual_mds (5, 1, c.loss,
           c.burst));
+}
+
+GST_END_TEST;
+
+/* A code the sender named is taken as named, within what the encoder
+ * builds and with its residual on the channel; anything else is not a
+ * name, and the channel decides. */
+GST_START_TEST (test_named)
+{
+  RtpccFecChannel c = { 0 };
+  RtpccFecChoice o, own;
+  const gchar *not_names[] = { NULL, "", "xor-2d", "RS", "xor " };
+
+  c.loss = 0.05;
+  c.burst = 2;
+  c.packet_rate = 100;
+  c.budget = RTPCC_MSEC (100);
+  c.max_overhead = 0.2;
+  fail_unless (rtpcc_fec_choose (&c, &own));
+
+  fail_unless (rtpcc_fec_choose_named (&c, "rs", 12, 2, &o));
+  fail_unless_equals_int (o.scheme, RTPCC_FEC_SCHEME_RS);
+  fail_unless_equals_int (o.k, 12);
+  fail_unless_equals_int (o.m, 2);
+  fail_unless (o.residual == rtpcc_fec_residual_mds (12, 2, 0.05, 2));
+  /* beyond the encoder's limits: its longest block, its most parity */
+  fail_unless (rtpcc_fec_choose_named (&c, "rs", 1000, 99, &o));
+  fail_unless_equals_int (o.k, RTPCC_FEC_MAX_SPAN);
+  fail_unless_equals_int (o.m, RTPCC_FEC_MAX_PARITY);
+  fail_unless (rtpcc_fec_choose_named (&c, "xor", 30, 1, &o));
+  fail_unless_equals_int (o.scheme, RTPCC_FEC_SCHEME_XOR);
+  fail_unless_equals_int (o.k, RTPCC_FEC_MAX_N);
+  fail_unless_equals_int (o.m, 1);
+  /* not a code: XOR with two parities, k < 2, m < 1, other names */
+  fail_unless (rtpcc_fec_choose_named (&c, "xor", 10, 2, &o));
+  fail_unless (o.k == own.k && o.m == own.m && o.scheme == own.scheme);
+  fail_unless (rtpcc_fec_choose_named (&c, "rs", 1, 1, &o));
+  fail_unless (o.k == own.k && o.m == own.m);
+  fail_unless (rtpcc_fec_choose_named (&c, "rs", 10, 0, &o));
+  fail_unless (o.k == own.k && o.m == own.m);
+  for (guint i = 0; i < G_N_ELEMENTS (not_names); i++) {
+    fail_unless (rtpcc_fec_choose_named (&c, not_names[i], 10, 2, &o));
+    fail_unless (o.k == own.k && o.m == own.m, "%s", not_names[i]);
+  }
+  /* no name and nothing fits: none */
+  c.max_overhead = 0;
+  fail_if (rtpcc_fec_choose_named (&c, NULL, 0, 0, &o));
+  fail_unless (rtpcc_fec_choose_named (&c, "rs", 10, 2, &o));
 }
 
 GST_END_TEST;
@@ -241,6 +319,7 @@ rtpcc_fec_strength_suite (void)
   tcase_add_test (tc, test_residual_exact);
   tcase_add_test (tc, test_residual_independent);
   tcase_add_test (tc, test_choice);
+  tcase_add_test (tc, test_named);
   tcase_add_test (tc, test_bad_channel);
   return s;
 }

@@ -137,6 +137,7 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
   gdouble f[2][MAX_K + 1];
   Tails tail;
   RtpccFecChoice best = { RTPCC_FEC_SCHEME_XOR, 0, 0, 0 };
+  gdouble best_bytes = 0;       /* best's parity bytes per media byte */
   guint max_k = MAX_K, max_m;
   gdouble share;
 
@@ -169,6 +170,7 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
 
     for (guint m = 1; m <= max_m && m * r <= share * kk + 1e-9; m++) {
       gdouble res = c.pi_bad > 0 ? residual_of (f, kk, m, tail) : 0.0;
+      gdouble bytes = m * r / kk;
       gdouble a = MAX (res, RTPCC_FEC_NEGLIGIBLE);
       gdouble b = MAX (best.residual, RTPCC_FEC_NEGLIGIBLE);
       gboolean take;
@@ -179,14 +181,15 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
         take = TRUE;
       else if (a > b * (1.0 + 1e-9))
         take = FALSE;
-      else                      /* a tie: less parity, then a shorter block */
-        take = (gdouble) m / kk < (gdouble) best.m / best.k - 1e-12
-            || (fabs ((gdouble) m / kk - (gdouble) best.m / best.k) <= 1e-12
-            && kk < best.k);
+      else                      /* a tie: fewer parity bytes, then a
+                                 * shorter block */
+        take = bytes < best_bytes - 1e-12
+            || (fabs (bytes - best_bytes) <= 1e-12 && kk < best.k);
       if (take) {
         best.k = kk;
         best.m = m;
         best.residual = res;
+        best_bytes = bytes;
       }
     }
   }
@@ -195,5 +198,29 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
   best.scheme = best.m == 1 && best.k <= RTPCC_FEC_MAX_N ?
       RTPCC_FEC_SCHEME_XOR : RTPCC_FEC_SCHEME_RS;
   *out = best;
+  return TRUE;
+}
+
+gboolean
+rtpcc_fec_choose_named (const RtpccFecChannel * channel,
+    const gchar * scheme, guint k, guint m, RtpccFecChoice * out)
+{
+  RtpccFecChoice c;
+
+  g_return_val_if_fail (channel != NULL && out != NULL, FALSE);
+  if (!scheme || k < 2 || m < 1)
+    return rtpcc_fec_choose (channel, out);
+  if (m == 1 && strcmp (scheme,
+          rtpcc_fec_scheme_name (RTPCC_FEC_SCHEME_XOR)) == 0)
+    c.scheme = RTPCC_FEC_SCHEME_XOR;
+  else if (strcmp (scheme, rtpcc_fec_scheme_name (RTPCC_FEC_SCHEME_RS)) == 0)
+    c.scheme = RTPCC_FEC_SCHEME_RS;
+  else
+    return rtpcc_fec_choose (channel, out);
+  c.k = MIN (k, c.scheme == RTPCC_FEC_SCHEME_XOR ? RTPCC_FEC_MAX_N : MAX_K);
+  c.m = MIN (m, MAX_M);
+  c.residual = rtpcc_fec_residual_mds (c.k, c.m, channel->loss,
+      channel->burst);
+  *out = c;
   return TRUE;
 }

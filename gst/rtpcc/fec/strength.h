@@ -26,7 +26,7 @@
  * loss, where under RTPCC_FEC_NEGLIGIBLE counts as none (a code that
  * leaves less than one media packet in a million is as good as one that
  * leaves nothing, and parity it need not send is rate the media keeps);
- * on a tie the least parity, then the shorter block.
+ * on a tie the fewest parity bytes, then the shorter block.
  * XOR is taken over RS(k, 1), which it equals. Bursts are why a
  * budget-bound choice moves from XOR to RS with longer blocks: a run of b
  * losses costs one block b of its m parities.
@@ -75,6 +75,17 @@ typedef struct
  * two packets' time. */
 gboolean rtpcc_fec_choose (const RtpccFecChannel * channel,
     RtpccFecChoice * out);
+
+/* The code for an encoder behind a sender that reserved its FEC rate
+ * for one code and named it (rtpccsink max-fec-share: @scheme "xor" with
+ * @m 1, or "rs", and @k, @m): that code, within what the encoder builds,
+ * with its residual on @channel's loss; one decision, where the reserve is
+ * made, since two measures of the channel and the packet rate would not
+ * always agree. Without a valid name (NULL, k < 2, m < 1): the choice for
+ * @channel (rtpcc_fec_choose). FALSE (and @out untouched) when neither
+ * gives a code. */
+gboolean rtpcc_fec_choose_named (const RtpccFecChannel * channel,
+    const gchar * scheme, guint k, guint m, RtpccFecChoice * out);
 
 G_END_DECLS
 
