@@ -941,6 +941,18 @@ rtpcc_sender_tick (RtpccSender * s, RtpccTime now)
   refresh_target (s, now);
 }
 
+gboolean
+rtpcc_sender_tick_due (const RtpccSender * s, RtpccTime now)
+{
+  RtpccTime t = rtpcc_controller_next_timeout (s->cc);
+
+  if (t != RTPCC_TIME_NONE && now >= t)
+    return TRUE;
+  t = s->breaker ? rtpcc_circuit_breaker_next_tick (s->breaker) :
+      RTPCC_TIME_NONE;
+  return t != RTPCC_TIME_NONE && now >= t;
+}
+
 static RtpccTime
 earliest (RtpccTime a, RtpccTime b)
 {

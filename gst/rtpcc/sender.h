@@ -261,6 +261,10 @@ gsize rtpcc_sender_build_rtcp (RtpccSender * sender, RtpccTime now,
 
 /* Timers: run whatever is due. */
 void rtpcc_sender_tick (RtpccSender * sender, RtpccTime now);
+/* TRUE if a timer of the controller or the circuit breaker is due at @now:
+ * a caller that sends per packet can skip rtpcc_sender_tick otherwise
+ * (each send and report brings the target up to date anyway). */
+gboolean rtpcc_sender_tick_due (const RtpccSender * sender, RtpccTime now);
 /* When to call tick/dequeue/build_rtcp next (RTPCC_TIME_NONE: nothing
  * pending except new input). */
 RtpccTime rtpcc_sender_next_timeout (RtpccSender * sender, RtpccTime now);

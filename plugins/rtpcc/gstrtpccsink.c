@@ -514,7 +514,10 @@ send_due (GstRtpccSink * self, RtpccTime now, const HeldMap * held)
 {
   guint8 buf[2048];
 
-  rtpcc_sender_tick (self->sender, now);
+  /* per packet only when a timer is due: otherwise the last send or report
+   * left the target as a tick would */
+  if (rtpcc_sender_tick_due (self->sender, now))
+    rtpcc_sender_tick (self->sender, now);
   for (;;) {
     RtpccWirePacket w;
     GstBuffer *b = rtpcc_sender_dequeue (self->sender, now, &w);

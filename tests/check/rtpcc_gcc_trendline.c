@@ -114,6 +114,42 @@ GST_START_TEST (test_trendline_noise)
 
 GST_END_TEST;
 
+/* The running sums give the two-pass regression's slope (to rounding):
+ * over a two-hour call, with jitter, queue build-ups and drains, bursts
+ * arriving in the same millisecond, and a delay that drifts far from 0. */
+GST_START_TEST (test_trendline_sums)
+{
+  RtpccGccTrendline t;
+  RtpccRng rng;
+  RtpccTime arrival = 0;
+  gdouble worst = 0;
+
+  rtpcc_rng_init (&rng, 77);
+  for (guint window = 2; window <= 60; window += 29) {
+    rtpcc_gcc_trendline_init (&t, window);
+    for (guint i = 1; i <= 720000; i++) {
+      gdouble send = 10.0, d;
+      gdouble slope, err;
+
+      /* same-ms bursts now and then; ramps up and down; a clock drift */
+      arrival += rtpcc_rng_below (&rng, 50) == 0 ? 0 : MS (10);
+      d = (i / 3000) % 2 ? 0.5 : -0.3;
+      d += 2.0 * rtpcc_rng_normal (&rng) + 0.0001;
+      rtpcc_gcc_trendline_update (&t, send + d, send, arrival);
+      if (t.count < t.window || i % 97 != 0)
+        continue;
+      if (!rtpcc_gcc_linear_slope (t.x, t.y, t.count, &slope))
+        continue;
+      err = fabs (t.trend - slope) / MAX (fabs (slope), 1e-3);
+      worst = MAX (worst, err);
+    }
+  }
+  GST_INFO ("worst relative error %g", worst);
+  fail_unless (worst < 1e-6, "worst relative error %g", worst);
+}
+
+GST_END_TEST;
+
 static Suite *
 rtpcc_gcc_trendline_suite (void)
 {
@@ -124,6 +160,7 @@ rtpcc_gcc_trendline_suite (void)
   tcase_add_test (tc, test_linear_slope);
   tcase_add_test (tc, test_trendline_ramp);
   tcase_add_test (tc, test_trendline_noise);
+  tcase_add_test (tc, test_trendline_sums);
   return s;
 }
 

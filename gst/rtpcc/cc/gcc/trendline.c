@@ -47,6 +47,30 @@ rtpcc_gcc_linear_slope (const gdouble * x, const gdouble * y, guint n,
   return TRUE;
 }
 
+static void
+sums_add (RtpccGccTrendline * t, gdouble x, gdouble y, gdouble sign)
+{
+  gdouble dx = x - t->x0, dy = y - t->y0;
+
+  t->sx += sign * dx;
+  t->sy += sign * dy;
+  t->sxx += sign * dx * dx;
+  t->sxy += sign * dx * dy;
+}
+
+/* the sums from the ring, about its newest sample */
+static void
+sums_rebuild (RtpccGccTrendline * t, guint newest)
+{
+  t->x0 = t->x[newest];
+  t->y0 = t->y[newest];
+  t->sx = t->sy = t->sxx = t->sxy = 0;
+  for (guint i = 0; i < t->count; i++)
+    sums_add (t, t->x[(t->head + i) % t->window],
+        t->y[(t->head + i) % t->window], 1.0);
+  t->since_rebuild = 0;
+}
+
 gdouble
 rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
     gdouble send_delta, RtpccTime arrival)
@@ -62,6 +86,8 @@ rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
 
   idx = (t->head + t->count) % t->window;
   if (t->count == t->window) {
+    /* the oldest leaves the window */
+    sums_add (t, t->x[t->head], t->y[t->head], -1.0);
     t->head = (t->head + 1) % t->window;
     idx = (t->head + t->window - 1) % t->window;
   } else {
@@ -69,12 +95,20 @@ rtpcc_gcc_trendline_update (RtpccGccTrendline * t, gdouble arrival_delta,
   }
   t->x[idx] = RTPCC_TIME_AS_MSEC (arrival - t->first_arrival);
   t->y[idx] = t->smoothed;
+  if (t->count == 1 || ++t->since_rebuild >= t->window)
+    sums_rebuild (t, idx);
+  else
+    sums_add (t, t->x[idx], t->y[idx], 1.0);
 
   if (t->count == t->window) {
-    /* the regression is order-independent: the ring is used as is */
-    gdouble s;
-    if (rtpcc_gcc_linear_slope (t->x, t->y, t->count, &s))
-      t->trend = s;
+    /* least squares: Σ(x − x̄)(y − ȳ) / Σ(x − x̄)², as n·Sxy − Sx·Sy over
+     * n·Sxx − Sx²; all x equal (what is left of the denominator is
+     * rounding) leaves the trend as it was */
+    gdouble n = t->count;
+    gdouble den = n * t->sxx - t->sx * t->sx;
+
+    if (den > 1e-9 * n * t->sxx)
+      t->trend = (n * t->sxy - t->sx * t->sy) / den;
   }
   /* libwebrtc: the slope is (send rate − capacity) / capacity; scaled up by
    * the number of samples (up to 60) and the gain into "ms" for the

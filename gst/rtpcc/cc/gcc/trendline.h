@@ -27,6 +27,12 @@ typedef struct
   gdouble x[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* arrival, ms since first */
   gdouble y[RTPCC_GCC_TRENDLINE_MAX_WINDOW];    /* smoothed delay, ms */
   guint head, count;
+  /* the regression's sums over the ring, kept as samples come and go (an
+   * update is O(1), not two passes over the window), about an origin
+   * (x0, y0) in the window so that they stay small; rebuilt from the ring
+   * every window updates, so rounding cannot build up */
+  gdouble x0, y0, sx, sy, sxx, sxy;
+  guint since_rebuild;
   gdouble trend;                /* last slope (ms per ms); 0 until full */
   guint num_deltas;             /* samples seen, capped at 1000 */
 } RtpccGccTrendline;
