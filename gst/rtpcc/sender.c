@@ -85,6 +85,8 @@ struct _RtpccSender
   RtpccFecSizes media_sizes;    /* what a parity packet costs in bytes */
   RtpccTime fec_block_time;     /* the FEC encoder's; NONE: no bound */
   RtpccFecChoice fec_code;      /* max_fec_share's code; k 0: none */
+  gboolean nack;                /* rtpcc_sender_set_nack */
+  guint nack_chances;           /* the code's: nack_chances () */
 
   /* send rate over a sliding window */
   RtpccTime rate_window_start;
@@ -215,6 +217,7 @@ sync_stats (RtpccSender * s)
   s->stats.fec_code_scheme = s->fec_code.scheme;
   s->stats.fec_code_k = s->fec_code.k;
   s->stats.fec_code_m = s->fec_code.m;
+  s->stats.fec_nack_chances = s->nack_chances;
   s->stats.receive_rate = fs->receive_rate;
   s->stats.queue_delay = fs->queue_delay;
   s->stats.reported_received = fs->reported_received;
@@ -307,6 +310,7 @@ update_fec_reserve (RtpccSender * s)
   ch.max_overhead = most;
   rtpcc_fec_sizes_ratios (&s->media_sizes, ratios);
   ch.parity_ratios = ratios;
+  ch.retransmissions = s->nack_chances;
   if (!rtpcc_fec_choose (&ch, &c))
     return;
   s->fec_code = c;
@@ -318,22 +322,44 @@ update_fec_reserve (RtpccSender * s)
  * target did not (a fixed target never changes): by a fifth, and at least
  * half a percentage point of loss or a quarter packet of burst; at most
  * every RTPCC_SENDER_CHANNEL_INTERVAL. */
+/* NACK's chances to repair a loss before it is played out: the round
+ * trips that fit in the playout delay the receiver reports (its de-jitter
+ * buffer's nominal delay: how long a packet that came on time waits),
+ * after the packet gap it takes to notice the loss; at most
+ * RTPCC_SENDER_NACK_CHANCES (sender.h); 0 without NACK or either
+ * number. */
+static guint
+nack_chances (const RtpccSender * s, const RtpccFeedbackAdapterStats * fs)
+{
+  RtpccTime budget = fs->xr.djb_nominal;
+  RtpccTime gap = s->media_packet_rate > 0 ?
+      (RtpccTime) (RTPCC_NSEC_PER_SEC / s->media_packet_rate) : 0;
+
+  if (!s->nack || budget == RTPCC_TIME_NONE || fs->srtt == RTPCC_TIME_NONE
+      || fs->srtt <= 0 || budget <= gap)
+    return 0;
+  return (guint) MIN ((budget - gap) / fs->srtt, RTPCC_SENDER_NACK_CHANCES);
+}
+
 static void
 check_channel (RtpccSender * s, RtpccTime now)
 {
   const RtpccFeedbackAdapterStats *fs =
       rtpcc_feedback_adapter_get_stats (s->feedback);
+  guint chances;
 
   if (s->channel_at != RTPCC_TIME_NONE
       && now - s->channel_at < RTPCC_SENDER_CHANNEL_INTERVAL)
     return;
+  chances = nack_chances (s, fs);
   if (fabs (fs->loss_window - s->channel_loss) < MAX (0.005,
           0.2 * s->channel_loss)
       && fabs (fs->loss_burst - s->channel_burst) < MAX (0.25,
-          0.2 * s->channel_burst))
+          0.2 * s->channel_burst) && chances == s->nack_chances)
     return;
   s->channel_loss = fs->loss_window;
   s->channel_burst = fs->loss_burst;
+  s->nack_chances = chances;
   s->channel_at = now;
   s->channel_generation++;
   update_fec_reserve (s);
@@ -495,6 +521,18 @@ enqueue (RtpccSender * s, RtpccTime now, RtpccEgressPacket * pkt)
   }
   pkt->urgent = s->urgent_ssrc != 0 && info->ssrc == s->urgent_ssrc;
   s->stats.pacer_drops += rtpcc_egress_push (s->egress, now, pkt);
+}
+
+void
+rtpcc_sender_set_nack (RtpccSender * s, gboolean on)
+{
+  on = ! !on;
+  if (on == s->nack)
+    return;
+  s->nack = on;
+  s->nack_chances = nack_chances (s,
+      rtpcc_feedback_adapter_get_stats (s->feedback));
+  update_fec_reserve (s);
 }
 
 void

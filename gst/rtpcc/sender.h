@@ -132,6 +132,10 @@ typedef struct
    * an RtpccFecScheme, k media and m parity packets (XOR: m 1, k = n) */
   gint fec_code_scheme;
   guint fec_code_k, fec_code_m;
+  /* NACK's chances max_fec_share last chose its code by
+   * (rtpcc_sender_set_nack): round trips in the receiver's playout delay;
+   * 0: FEC alone */
+  guint fec_nack_chances;
   guint64 receive_rate;         /* bit/s, from the receiver's arrival times */
   RtpccTime queue_delay;        /* one-way delay above the observed minimum */
   guint64 send_rate;            /* bit/s over the last ~500 ms */
@@ -226,6 +230,21 @@ void rtpcc_sender_set_fec_pt (RtpccSender * sender, gint pt);
  * due before their original's playout deadline, while the media behind
  * them is not. Paced and counted like any packet. 0: none (default). */
 void rtpcc_sender_set_urgent_ssrc (RtpccSender * sender, guint32 ssrc);
+
+/* Whether lost media is retransmitted on request (RFC 4585 NACK, RFC 4588
+ * RTX: the caller runs the retransmissions). max_fec_share then chooses
+ * its code for what NACK leaves (fec/strength.h) where the receiver
+ * reports its playout delay (RTCP XR de-jitter buffer metrics, RFC 7005):
+ * one chance per round trip that fits in it, at most
+ * RTPCC_SENDER_NACK_CHANCES. Default off. */
+void rtpcc_sender_set_nack (RtpccSender * sender, gboolean on);
+
+/* Retransmissions of a loss max_fec_share counts on, however long the
+ * playout delay: one. A receiver NACKs a packet up to three times
+ * (rtpccsrc, libwebrtc), but a repeat waits for a retransmission to be
+ * seen missing, and what NACK leaves in real calls is near p² (p the loss
+ * rate), not p³ (docs/repair.md). */
+#define RTPCC_SENDER_NACK_CHANCES 1
 
 /* max_fec_share's delay budget from now on: the longest the FEC encoder
  * upstream takes to fill a block (fecenc's max-block-time; 0 or

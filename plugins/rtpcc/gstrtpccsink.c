@@ -786,9 +786,12 @@ gst_rtpcc_sink_start (GstBaseSink * bsink)
     GST_OBJECT_UNLOCK (self);
     rc.seed = cfg.seed;
     self->rtx = rtpcc_rtx_sender_new (&rc);
-    if (rc.rtx_pt != 0)
+    if (rc.rtx_pt != 0) {
       rtpcc_sender_set_urgent_ssrc (self->sender,
           rtpcc_rtx_sender_get_rtx_ssrc (self->rtx));
+      /* max-fec-share leaves to NACK what it can repair in time */
+      rtpcc_sender_set_nack (self->sender, TRUE);
+    }
     self->rtx_scratch = g_malloc (RTX_SCRATCH);
     self->mprtp_seqmap = g_new (RtpccMprtpSeqMap, 1);
     rtpcc_mprtp_seqmap_init (self->mprtp_seqmap);
@@ -1575,6 +1578,12 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * the measured loss rate and burst length, else all this share allows
    * (blocks that fill within the max-block-time fecenc upstream announces
    * in its rtpcc-fec-encoder event, else 100 ms, its default).
+   * With retransmissions on (rtx-payload-type) and a receiver that reports
+   * its playout delay (RTCP XR de-jitter buffer metrics: rtpccsrc
+   * xr-blocks=dejitter), the code is chosen for what NACK leaves: each
+   * round trip that fits in that delay is a chance to repair a loss, and
+   * where NACK alone leaves a negligible loss no FEC is reserved (stats
+   * "fec-nack-chances").
    * Nothing is taken while nothing is lost, and no padding is sent for
    * it. A controller's own FEC share (fbra, gcc's probes, fixed's
    * fec-share) counts towards it. 0 (the default) turns it off; stats
@@ -1598,7 +1607,8 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * or contradictory, delivery-rate (what the path delivered, from the
    * acknowledgements: the media target is not raised above three times
    * it), RTT, loss, loss-burst, loss-window, fec-reserved (bit/s of the
-   * media target given to FEC by max-fec-share), receive rate, queue
+   * media target given to FEC by max-fec-share), fec-nack-chances (the
+   * retransmissions max-fec-share counted on), receive rate, queue
    * delay, target, state; the
    * receiver's maximum: tmmbr-received, tmmbn-sent, remb-received,
    * remb-expired (REMB limits lifted after 5 s without a REMB),

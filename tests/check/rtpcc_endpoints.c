@@ -1015,6 +1015,85 @@ GST_START_TEST (test_max_fec_share)
 
 GST_END_TEST;
 
+/* One max_fec_share call (fixed 1 Mbit/s, 25 %, 60 ms round trip,
+ * 100 packets/s) on @fate; @nack: retransmissions on; @djb: the playout
+ * delay the receiver reports from 1 s on (RTCP XR de-jitter buffer
+ * metrics; NONE: not reported). The reserve and the chances it counted. */
+static guint64
+fec_share_call (FateFunc fate, gpointer user, gboolean nack, RtpccTime djb,
+    guint * chances)
+{
+  RtpccSenderConfig sc;
+  RtpccReceiverConfig rc;
+  const RtpccSenderStats *st;
+  guint64 reserved;
+  Loop *l;
+
+  sender_config (&sc, "fixed", 1000000);
+  sc.pacing = FALSE;
+  sc.max_fec_share = 0.25;
+  receiver_config (&rc);
+  rc.xr_blocks |= RTPCC_RECEIVER_XR_DEJITTER;
+  l = loop_new (&sc, &rc, 0, RTPCC_MSEC (30), RTPCC_MSEC (30));
+  l->fate = fate;
+  l->user = user;
+  rtpcc_sender_set_nack (l->s, nack);
+  loop_add_cbr (l, 0, RTPCC_MSEC (10), 2000, PKT_SIZE, 0);
+  loop_run (l, RTPCC_SEC (1));
+  if (djb != RTPCC_TIME_NONE)
+    fail_unless (rtpcc_receiver_set_dejitter (l->r, MEDIA_SSRC, FALSE, djb,
+            RTPCC_TIME_NONE, RTPCC_TIME_NONE, RTPCC_TIME_NONE));
+  loop_run (l, RTPCC_SEC (20));
+  st = rtpcc_sender_get_stats (l->s, l->now);
+  reserved = st->fec_reserved;
+  *chances = st->fec_nack_chances;
+  fail_unless_equals_uint64 (rtpcc_sender_get_target (l->s)->fec_bitrate,
+      reserved);
+  loop_free (l);
+  return reserved;
+}
+
+/* With retransmissions, max_fec_share reserves for what NACK leaves: one
+ * retransmission in time (a 60 ms round trip in a reported 300 or 100 ms
+ * playout delay; repeats are not counted on) leaves p² of what a code
+ * leaves. 0.5 % lost alone: a weaker code than FEC alone needs then
+ * leaves a negligible loss, and less is reserved. 10 % lost in runs of
+ * two still wants the strongest code the share allows. A playout delay
+ * shorter than a round trip, none reported, or NACK off: as FEC alone. */
+GST_START_TEST (test_max_fec_share_with_nack)
+{
+  gpointer runs2 = GUINT_TO_POINTER (2);
+  guint chances;
+  guint64 alone, r;
+
+  alone = fec_share_call (fate_rare, NULL, FALSE, RTPCC_MSEC (300), &chances);
+  fail_unless (alone > 0);
+  fail_unless_equals_int (chances, 0);
+  for (guint djb = 100; djb <= 300; djb += 200) {
+    r = fec_share_call (fate_rare, NULL, TRUE, RTPCC_MSEC (djb), &chances);
+    fail_unless_equals_int (chances, 1);
+    fail_unless (r > 0 && r < alone, "%" G_GUINT64_FORMAT " with NACK, %"
+        G_GUINT64_FORMAT " without", r, alone);
+  }
+  /* no time for a round trip: FEC alone */
+  fail_unless_equals_uint64 (fec_share_call (fate_rare, NULL, TRUE,
+          RTPCC_MSEC (50), &chances), alone);
+  fail_unless_equals_int (chances, 0);
+
+  alone = fec_share_call (fate_runs, runs2, FALSE, RTPCC_MSEC (300),
+      &chances);
+  fail_unless_equals_uint64 (fec_share_call (fate_runs, runs2, TRUE,
+          RTPCC_MSEC (300), &chances), alone);
+  fail_unless_equals_int (chances, 1);
+  /* no playout delay known: FEC alone */
+  r = fec_share_call (fate_rare, NULL, TRUE, RTPCC_TIME_NONE, &chances);
+  fail_unless_equals_int (chances, 0);
+  fail_unless_equals_uint64 (r, fec_share_call (fate_rare, NULL, FALSE,
+          RTPCC_TIME_NONE, &chances));
+}
+
+GST_END_TEST;
+
 /* ======================================================================== */
 /* 3. Arrival differences                                                   */
 
@@ -2433,6 +2512,7 @@ rtpcc_endpoints_suite (void)
   tcase_add_test (tc, test_loss_needs_three_received_later);
   tcase_add_test (tc, test_loss_burst);
   tcase_add_test (tc, test_max_fec_share);
+  tcase_add_test (tc, test_max_fec_share_with_nack);
   tcase_add_test (tc, test_arrival_differences);
   tcase_add_test (tc, test_breaker_gets_loss_event_rate);
   tcase_add_test (tc, test_breaker_loss_events_with_ccfb_in_rr_compound);

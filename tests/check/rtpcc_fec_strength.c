@@ -227,6 +227,73 @@ GST_START_TEST (test_choice)
 
 GST_END_TEST;
 
+/* With NACK behind it (r retransmissions in time), a code is judged by
+ * what NACK leaves of its residual (× p^r) and is chosen only if that is
+ * clearly under what NACK alone leaves (p^(r+1)); by exhaustive search. */
+GST_START_TEST (test_with_nack)
+{
+  const gdouble losses[] = { 0.005, 0.02, 0.05, 0.15 };
+  const gdouble bursts[] = { 1, 3 };
+  const gdouble overheads[] = { 0.07, 0.2, 0.5 };
+  RtpccFecChannel c = { 0 };
+  RtpccFecChoice o;
+  guint chosen = 0, declined = 0;
+
+  c.packet_rate = 100;
+  c.budget = RTPCC_MSEC (200);
+  for (guint a = 0; a < G_N_ELEMENTS (losses); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (bursts); b++)
+      for (guint d = 0; d < G_N_ELEMENTS (overheads); d++)
+        for (guint r = 1; r <= 3; r++) {
+          gdouble p = losses[a], after = pow (p, r);
+          gdouble none = MAX (p * after, RTPCC_FEC_NEGLIGIBLE);
+          gdouble best = G_MAXDOUBLE;
+
+          c.loss = p;
+          c.burst = bursts[b];
+          c.max_overhead = overheads[d];
+          c.retransmissions = r;
+          for (guint k = 2; k <= 20; k++)
+            for (guint m = 1; m <= 16 && m <= c.max_overhead * k + 1e-9; m++)
+              best = MIN (best, MAX (rtpcc_fec_residual_mds (k, m, p,
+                          bursts[b]) * after, RTPCC_FEC_NEGLIGIBLE));
+          if (rtpcc_fec_choose (&c, &o)) {
+            gdouble got = MAX (o.residual * after, RTPCC_FEC_NEGLIGIBLE);
+
+            chosen++;
+            fail_unless (got < none * (1 - 1e-9), "p %g b %g r %u: (%u, %u) "
+                "leaves %g, NACK alone %g", p, bursts[b], r, o.k, o.m, got,
+                none);
+            fail_unless (got <= best * (1 + 1e-6), "p %g b %g r %u: (%u, %u) "
+                "leaves %g, a code that fits %g", p, bursts[b], r, o.k, o.m,
+                got, best);
+          } else {
+            declined++;
+            fail_unless (best >= none * (1 - 1e-9), "p %g b %g r %u: none "
+                "chosen, a code leaves %g against NACK's %g", p, bursts[b], r,
+                best, none);
+          }
+        }
+  /* both outcomes occur on this grid */
+  fail_unless (chosen > 0 && declined > 0, "%u %u", chosen, declined);
+
+  /* 2 % random loss, 20 % parity: without NACK RS (k, 2) or so; with
+   * three round trips in time NACK alone leaves 1.6e-7, no code */
+  c.loss = 0.02;
+  c.burst = 1 / 0.98;
+  c.max_overhead = 0.2;
+  c.budget = RTPCC_MSEC (100);
+  c.retransmissions = 0;
+  fail_unless (rtpcc_fec_choose (&c, &o));
+  c.retransmissions = 3;
+  fail_if (rtpcc_fec_choose (&c, &o));
+  /* one round trip: NACK leaves 4e-4, a code still helps */
+  c.retransmissions = 1;
+  fail_unless (rtpcc_fec_choose (&c, &o));
+}
+
+GST_END_TEST;
+
 /* A code the sender named is taken as named, within what the encoder
  * builds and with its residual on the channel; anything else is not a
  * name, and the channel decides. */
@@ -320,6 +387,7 @@ rtpcc_fec_strength_suite (void)
   tcase_add_test (tc, test_residual_independent);
   tcase_add_test (tc, test_choice);
   tcase_add_test (tc, test_named);
+  tcase_add_test (tc, test_with_nack);
   tcase_add_test (tc, test_bad_channel);
   return s;
 }

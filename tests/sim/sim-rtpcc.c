@@ -481,6 +481,8 @@ sim_rtpcc_sender_new (Sim * sim, const SimRtpccSenderConfig * config,
     s->rtx = rtpcc_rtx_sender_new (&rc);
     rtpcc_sender_set_urgent_ssrc (s->sender,
         rtpcc_rtx_sender_get_rtx_ssrc (s->rtx));
+    /* as rtpccsink with rtx-payload-type */
+    rtpcc_sender_set_nack (s->sender, TRUE);
     s->wire_size = g_new0 (guint32, 65536);
   }
   s->forward = forward;
@@ -678,6 +680,7 @@ struct _SimRtpccReceiver
   guint64 last_index;
   guint16 last_index_seq;
   gboolean have_index;
+  gboolean djb_reported;        /* the playout delay given to the XR */
 };
 
 static void receiver_wakeup (Sim * sim, gpointer user_data);
@@ -828,6 +831,16 @@ receiver_receive (SimNode * node, Sim * sim, SimPacket * p)
               && info.pt == sim_fec_get_pt (r->config.fec))) {
         r->counters.media_delivered++;
       }
+      /* with XR de-jitter blocks on, the playout delay the NACKs work to
+       * is reported (as rtpccsrc xr-blocks=dejitter reports its
+       * playout-delay) */
+      if (r->rtx && !r->djb_reported && !info.padding_only
+          && (r->config.receiver.xr_blocks & RTPCC_RECEIVER_XR_DEJITTER)
+          && info.pt != r->config.rtx_pt && !(r->config.fec
+              && info.pt == sim_fec_get_pt (r->config.fec)))
+        r->djb_reported = rtpcc_receiver_set_dejitter (r->receiver,
+            info.ssrc, FALSE, r->config.repair_config.playout_delay,
+            RTPCC_TIME_NONE, RTPCC_TIME_NONE, RTPCC_TIME_NONE);
     }
   } else if (p->kind == SIM_PACKET_FEEDBACK && p->data) {
     gsize len;

@@ -138,6 +138,7 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
   Tails tail;
   RtpccFecChoice best = { RTPCC_FEC_SCHEME_XOR, 0, 0, 0 };
   gdouble best_bytes = 0;       /* best's parity bytes per media byte */
+  gdouble after, none = 0;
   guint max_k = MAX_K, max_m;
   gdouble share;
 
@@ -158,6 +159,13 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
 
   chain_fit (&c, channel->loss, channel->burst);
   parity_tails (&c, max_m, tail);
+  /* what NACK leaves of a loss: each retransmission lost as any packet
+   * (a round trip later, past the burst); with NACK, sending no FEC is a
+   * candidate too, and a code must leave clearly less than it */
+  after = channel->retransmissions > 0 ?
+      pow (c.pi_bad, MIN (channel->retransmissions, 16)) : 1.0;
+  if (channel->retransmissions > 0)
+    none = MAX (c.pi_bad * after, RTPCC_FEC_NEGLIGIBLE);
   for (guint k = 0; k < max_k; k++) {
     guint kk = k + 1;
 
@@ -171,11 +179,13 @@ rtpcc_fec_choose (const RtpccFecChannel * channel, RtpccFecChoice * out)
     for (guint m = 1; m <= max_m && m * r <= share * kk + 1e-9; m++) {
       gdouble res = c.pi_bad > 0 ? residual_of (f, kk, m, tail) : 0.0;
       gdouble bytes = m * r / kk;
-      gdouble a = MAX (res, RTPCC_FEC_NEGLIGIBLE);
-      gdouble b = MAX (best.residual, RTPCC_FEC_NEGLIGIBLE);
+      gdouble a = MAX (res * after, RTPCC_FEC_NEGLIGIBLE);
+      gdouble b = MAX (best.residual * after, RTPCC_FEC_NEGLIGIBLE);
       gboolean take;
 
-      if (best.k == 0)
+      if (none > 0 && a >= none * (1.0 - 1e-9))
+        take = FALSE;           /* no better than NACK alone */
+      else if (best.k == 0)
         take = TRUE;
       else if (a < b * (1.0 - 1e-9))
         take = TRUE;

@@ -31,6 +31,15 @@
  * budget-bound choice moves from XOR to RS with longer blocks: a run of b
  * losses costs one block b of its m parities.
  *
+ * With NACK behind the FEC (retransmissions r > 0: r round trips fit in
+ * the playout delay) a packet the code leaves lost is asked for again, and
+ * each retransmission is lost with the channel's loss rate p (it goes a
+ * round trip later, past the burst that took the original), so what a
+ * code leaves is its residual times p^r, and sending no FEC leaves p^(r+1).
+ * Codes are compared on that, and one is chosen only if it leaves less
+ * than NACK alone: where NACK alone leaves a negligible loss, or the share
+ * buys nothing over it, no code: the parity is rate the media keeps.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #ifndef __RTPCC_FEC_STRENGTH_H__
@@ -61,6 +70,9 @@ typedef struct
    * packet's in blocks of k (rtpcc_fec_sizes_ratios); NULL: 1 (the byte
    * share is then one in packets) */
   const gdouble *parity_ratios;
+  /* NACK's chances to repair what FEC leaves before it is played out
+   * (round trips that fit in the receiver's playout delay); 0: no NACK */
+  guint retransmissions;
 } RtpccFecChannel;
 
 typedef struct
@@ -72,7 +84,8 @@ typedef struct
 
 /* The code for @channel (above). FALSE (and @out untouched) when none
  * fits: a budget under one parity per 48 packets, or a delay budget under
- * two packets' time. */
+ * two packets' time; or, with retransmissions, when none leaves less than
+ * NACK alone. @out's residual is the code's own (without NACK). */
 gboolean rtpcc_fec_choose (const RtpccFecChannel * channel,
     RtpccFecChoice * out);
 

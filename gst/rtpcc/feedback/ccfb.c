@@ -164,11 +164,12 @@ rtpcc_ccfb_parse (const guint8 * pkt, gsize len, GError ** error)
   g_assert (off == end - 4);
 
   /* pass 2: one allocation holds the struct, the blocks and the metrics;
-   * every field is written below (not zeroed first: calloc skips the
-   * allocator's fast path, and this runs per report) */
+   * zeroed by hand (padding included, so parses compare with memcmp):
+   * calloc skips the allocator's fast path, and this runs per report */
   alloc = sizeof (RtpccCcfb) + n_blocks * sizeof (RtpccCcfbBlock) +
       total * sizeof (RtpccCcfbMetric);
   fb = g_malloc (alloc);
+  memset (fb, 0, alloc);
   fb->sender_ssrc = rtpcc_rd32 (pkt + 4);
   fb->report_timestamp = rtpcc_rd32 (pkt + end - 4);
   fb->n_blocks = n_blocks;
