@@ -317,11 +317,6 @@ update_fec_reserve (RtpccSender * s)
   s->fec_overhead = MIN (1.05 * c.m / c.k * ratios[c.k], most);
 }
 
-/* The loss and its bursts, which the target events carry and FEC chooses
- * its code by (fec/strength.h), moved enough to be told again even if the
- * target did not (a fixed target never changes): by a fifth, and at least
- * half a percentage point of loss or a quarter packet of burst; at most
- * every RTPCC_SENDER_CHANNEL_INTERVAL. */
 /* NACK's chances to repair a loss before it is played out: the round
  * trips that fit in the playout delay the receiver reports (its de-jitter
  * buffer's nominal delay: how long a packet that came on time waits),
@@ -341,6 +336,11 @@ nack_chances (const RtpccSender * s, const RtpccFeedbackAdapterStats * fs)
   return (guint) MIN ((budget - gap) / fs->srtt, RTPCC_SENDER_NACK_CHANCES);
 }
 
+/* The loss and its bursts, which the target events carry and FEC chooses
+ * its code by (fec/strength.h), moved enough to be told again even if the
+ * target did not (a fixed target never changes): by a fifth, and at least
+ * half a percentage point of loss or a quarter packet of burst, or when
+ * NACK's chances moved; at most every RTPCC_SENDER_CHANNEL_INTERVAL. */
 static void
 check_channel (RtpccSender * s, RtpccTime now)
 {

@@ -7,7 +7,9 @@
 # 0.00253 / (0.00253 + 0.25) = 1 %, bursts of 4 packets on average), each
 # with and without NACK/RTX + PLI repair, and with FEC (fecenc
 # scheme=auto under rtpccsink max-fec-share 0.2, fecdec) alone and together
-# with NACK/RTX. Prints the table in markdown.
+# with NACK/RTX; and FEC alone and with NACK/RTX at 0.5 % random loss,
+# where the receiver's reported playout delay lets rtpccsink choose a
+# weaker code behind NACK. Prints the table in markdown.
 #
 #   tests/eval/rt/repair-figures.sh [--scale F] [--build DIR] [--table-only]
 #       [--port-base N] [--runs NAME,NAME...]
@@ -49,6 +51,8 @@ runs=(
   "random-both bernoulli:0.02 both"
   "bursty-fec gilbert:0.00253,0.25 fec"
   "bursty-both gilbert:0.00253,0.25 both"
+  "light-fec bernoulli:0.005 fec"
+  "light-both bernoulli:0.005 both"
 )
 mkdir -p "$out"
 [ $table_only = 1 ] || for r in "${runs[@]}"; do
@@ -66,7 +70,7 @@ import json, os, re, subprocess, sys
 out, scale = sys.argv[1], float(sys.argv[2])
 names = ["lossless", "random-nack", "random-none", "bursty-nack",
          "bursty-none", "random-fec", "random-both", "bursty-fec",
-         "bursty-both"]
+         "bursty-both", "light-fec", "light-both"]
 
 
 def stat(log, key, line=None):

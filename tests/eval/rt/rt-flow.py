@@ -435,8 +435,9 @@ def cmd_recv(a):
                f"playout-delay={a.jitter_ms} " if nacks(a.repair) else "")
         if a.repair == "both":
             # the planner reads the parity: it NACKs only what FEC cannot
-            # rebuild
-            rep += f"fec-pt={FEC_PT} "
+            # rebuild; the playout delay goes back in RTCP XR, so that
+            # rtpccsink max-fec-share leaves to NACK what it repairs in time
+            rep += f"fec-pt={FEC_PT} xr-blocks=discard-rle+dejitter "
         # fecdec waits for a missing packet half the jitter buffer's
         # latency, so what it holds back still reaches the buffer in time
         dec = (f"fecdec name=fecdec deadline={a.jitter_ms // 2} ! "
