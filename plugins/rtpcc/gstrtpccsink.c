@@ -591,8 +591,11 @@ gst_rtpcc_sink_loop (gpointer user_data)
 
   g_mutex_lock (&self->lock);
   if (self->flushing) {
+    /* stop() is stopping the task: returning lets it end. A pause here
+     * could come after its gst_task_stop and override it, and the join
+     * would wait for ever. */
     g_mutex_unlock (&self->lock);
-    gst_task_pause (self->task);
+    g_thread_yield ();
     return;
   }
   now = rtpcc_timebase_now (&self->timebase);
@@ -668,7 +671,12 @@ gst_rtpcc_sink_loop (gpointer user_data)
           next) < 0 && errno != EINTR) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
         ("poll failed: %s", g_strerror (errno)));
-    gst_task_pause (self->task);
+    /* paused unless stop() is under way (see above): stop() sets
+     * flushing under the lock before it stops the task */
+    g_mutex_lock (&self->lock);
+    if (!self->flushing)
+      gst_task_pause (self->task);
+    g_mutex_unlock (&self->lock);
     return;
   }
   if (fds[1].revents & POLLIN)
