@@ -1588,8 +1588,8 @@ gst_rtpcc_sink_class_init (GstRtpccSinkClass * klass)
    * in its rtpcc-fec-encoder event, else 100 ms, its default).
    * With retransmissions on (rtx-payload-type) and a receiver that reports
    * its playout delay (RTCP XR de-jitter buffer metrics: rtpccsrc
-   * xr-blocks=dejitter), the code is chosen for what NACK leaves: each
-   * round trip that fits in that delay is a chance to repair a loss, and
+   * xr-blocks=dejitter), the code is chosen for what NACK leaves: when a
+   * round trip fits in that delay a loss gets one retransmission, and
    * where NACK alone leaves a negligible loss no FEC is reserved (stats
    * "fec-nack-chances").
    * Nothing is taken while nothing is lost, and no padding is sent for
