@@ -229,7 +229,8 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
       eval_case_start_bps (run->c, run->cfg.controller);
   fc->sender.sender.cc.max_bitrate = eval_case_max_bps (run->c);
   fc->sender.sender.circuit_breaker = TRUE;
-  fc->sender.encoder_hysteresis = run->cfg.encoder_hysteresis;
+  fc->sender.encoder_hysteresis = run->cfg.encoder_hysteresis ||
+      run->cfg.encoder_x264;
   /* (the net makes the forward flows' FEC; none on reverse ones) */
   fc->fec = run->cfg.fec && !f->reverse;
   /* rrtcc is the sender half of a receiver-driven controller: its
@@ -244,13 +245,17 @@ flow_configs (Run * run, guint i, SimRtpccFlowConfig * fc,
   fc->frames.start = now;
   fc->frames.stop = RTPCC_SEC (eval_flow_stop (run->c, f));
   sim_codec_config_init (cc);
+  if (run->cfg.encoder_x264)
+    sim_codec_config_x264 (cc);
   cc->flow = i;
   cc->overhead = fc->frames.overhead;
   cc->mtu = fc->frames.mtu;
   cc->start = now;
   cc->stop = fc->frames.stop;
   cc->seed = seed;
-  cc->keyframe_interval = run->c->keyframe_interval;
+  /* the case's key frames, else the codec's own */
+  if (run->c->keyframe_interval || !run->cfg.encoder_x264)
+    cc->keyframe_interval = run->c->keyframe_interval;
   if (run->c->iframe_bytes)
     cc->iframe_bytes = run->c->iframe_bytes;
   fc->frames.keyframe_interval = run->c->keyframe_interval;

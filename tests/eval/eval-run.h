@@ -42,6 +42,9 @@ typedef struct
    * (tests/eval/rt/netns.sh: a burst of 3200 bytes or 5 ms at the rate,
    * whichever is larger) instead of plain serializers */
   gboolean tbf_burst;
+  /* TRUE: each codec is modelled on x264enc as the real-time runner
+   * runs it (sim_codec_config_x264), behind the encoder hysteresis */
+  gboolean encoder_x264;
 } EvalRunConfig;
 
 typedef struct

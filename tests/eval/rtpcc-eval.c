@@ -40,7 +40,7 @@ main (int argc, char **argv)
   gchar *case_id = NULL, *controller = NULL, *out = NULL, *describe = NULL;
   gint64 seed = 1;
   gboolean list = FALSE, frames = FALSE, quiet = FALSE, rtp_log = FALSE;
-  gboolean hysteresis = FALSE;
+  gboolean hysteresis = FALSE, x264 = FALSE;
   gchar *params = NULL;
   gboolean tbf_burst = FALSE;
   GOptionEntry entries[] = {
@@ -60,6 +60,10 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "the codec follows the target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"encoder-x264", 0, 0, G_OPTION_ARG_NONE, &x264,
+        "the codec modelled on x264enc in the real-time runner (30 fps, its "
+          "frame sizes, key frames every 4 s, its lag behind the bitrate; "
+          "implies --encoder-hysteresis)", NULL},
     {"tbf-burst", 0, 0, G_OPTION_ARG_NONE, &tbf_burst,
         "bottlenecks with the real-time runner's tbf bucket (3200 B or 5 ms "
           "at the rate) instead of plain serializers", NULL},
@@ -134,7 +138,7 @@ main (int argc, char **argv)
           controllers[k];
       gchar *dir = out ? g_build_filename (out, c->id, name, NULL) : NULL;
       EvalRunConfig cfg = { name, (guint64) seed, frames,
-        rtp_log ? dir : NULL, hysteresis, params, FALSE, tbf_burst
+        rtp_log ? dir : NULL, hysteresis, params, FALSE, tbf_burst, x264
       };
       EvalResult *r = eval_run (c, &cfg, &err);
       if (!r) {

@@ -88,6 +88,7 @@ typedef struct
   gboolean first_json;
   guint aims_total, aims_met;
   gboolean encoder_hysteresis;
+  gboolean encoder_x264;
   gboolean tbf_burst;
   gboolean fec;
   const gchar *controller_params;
@@ -111,7 +112,7 @@ run_set (Ctx * ctx, const EvalScenario * s, const gchar * controller,
     EvalCase *c;
     EvalRunConfig cfg = { controller, 0, FALSE, NULL,
       ctx->encoder_hysteresis, ctx->controller_params, ctx->fec,
-      ctx->tbf_burst
+      ctx->tbf_burst, ctx->encoder_x264
     };
     EvalResult *r;
 
@@ -286,6 +287,7 @@ main (int argc, char **argv)
   gint seeds = 0;
   gint64 seed = 1;
   gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE, fec = FALSE;
+  gboolean x264 = FALSE;
   gboolean tbf_burst = FALSE;
   GOptionEntry entries[] = {
     {"matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix_path,
@@ -314,6 +316,10 @@ main (int argc, char **argv)
     {"encoder-hysteresis", 0, 0, G_OPTION_ARG_NONE, &hysteresis,
         "each codec follows its target through rtpccsink's encoder "
           "hysteresis, as in a real pipeline", NULL},
+    {"encoder-x264", 0, 0, G_OPTION_ARG_NONE, &x264,
+        "the codec modelled on x264enc in the real-time runner (30 fps, its "
+          "frame sizes, key frames every 4 s, its lag behind the bitrate; "
+          "implies --encoder-hysteresis)", NULL},
     {"tbf-burst", 0, 0, G_OPTION_ARG_NONE, &tbf_burst,
         "bottlenecks with the real-time runner's tbf bucket (3200 B or "
           "5 ms at the rate) instead of plain serializers", NULL},
@@ -423,6 +429,7 @@ main (int argc, char **argv)
   controllers = eval_controllers ();
   ctx.m = m;
   ctx.encoder_hysteresis = hysteresis;
+  ctx.encoder_x264 = x264;
   ctx.tbf_burst = tbf_burst;
   ctx.fec = fec;
   ctx.controller_params = params;

@@ -47,9 +47,32 @@ sim_codec_config_init (SimCodecConfig * config)
   config->size_noise = 0.1;
   config->interval_noise = 0.05;
   config->initial_bps = 0;
+  config->response_up = 0;
+  config->response_down = 0;
   config->start = 0;
   config->stop = RTPCC_TIME_INFINITE;
   config->seed = 0;
+}
+
+void
+sim_codec_config_x264 (SimCodecConfig * config)
+{
+  /* capture is regular: interval CV 0.009 (Laplace b = CV / sqrt 2) */
+  config->fps = 30.0;
+  config->interval_noise = 0.0064;
+  /* frame sizes CV 0.05 around their 1 s mean */
+  config->size_noise = 0.035;
+  /* a key frame every 4 s (key-int-max), about 1.5 kB over its
+   * neighbours at 0.6-2.5 Mbit/s: the buffer bounds it */
+  config->keyframe_interval = 120;
+  config->iframe_bytes = 1500;
+  /* no jump and no key frame on a big change of the bitrate; the output
+   * follows it as a first-order lag, 200 ms up and 100 ms down: the pair
+   * of a grid of lags whose simulated queue came closest to one real run
+   * of RFC 8867 5.1 (docs/simulator.md, "What the simulator lacked (3)") */
+  config->big_change_ratio = G_MAXDOUBLE;
+  config->response_up = RTPCC_MSEC (200);
+  config->response_down = RTPCC_MSEC (100);
 }
 
 static void
@@ -84,8 +107,18 @@ codec_update (SimCodecSource * cs)
     log_rate (cs, cs->target > 0);
     return;
   }
-  next = t > r ? MIN (t, r * (1.0 + c->max_update_ratio)) :
-      MAX (t, r * (1.0 - c->max_update_ratio));
+  if (c->response_up > 0 && c->response_down > 0) {
+    RtpccTime tau = t > r ? c->response_up : c->response_down;
+
+    next = r + (t - r) * -expm1 (-(gdouble) c->update_interval /
+        (gdouble) tau);
+    /* within a thousandth: there (the lag never quite arrives) */
+    if (fabs (t - next) < 1e-3 * t)
+      next = t;
+  } else {
+    next = t > r ? MIN (t, r * (1.0 + c->max_update_ratio)) :
+        MAX (t, r * (1.0 - c->max_update_ratio));
+  }
   cs->rate = (guint64) llround (next);
   log_rate (cs, FALSE);
 }

@@ -41,12 +41,22 @@ typedef struct
   gdouble size_noise;           /* 0.1 */
   gdouble interval_noise;       /* 0.05 */
   guint64 initial_bps;          /* target before any set_rate, 0 */
+  /* 0: the rate moves max_update_ratio per update (or jumps on a big
+   * change); else it approaches the target as a first-order lag with
+   * these time constants, up and down (sim_codec_config_x264) */
+  RtpccTime response_up, response_down;
   RtpccTime start, stop;        /* 0, INFINITE */
   guint64 seed;
 } SimCodecConfig;
 
 /* The syncodecs StatisticsCodec defaults listed above. */
 void sim_codec_config_init (SimCodecConfig * config);
+/* The codec as x264enc behind rtpccsink in the real-time runner
+ * (tests/eval/rt: 30 fps from a live videotestsrc, key frames every 4 s,
+ * rtpccsink's 100 ms rate-control buffer), from what one real run of
+ * RFC 8867 5.1 measured (docs/simulator.md, "What the simulator lacked
+ * (3)"). */
+void sim_codec_config_x264 (SimCodecConfig * config);
 
 typedef struct
 {

@@ -1,7 +1,8 @@
 /* The syncodecs-like statistical codec (sim-codec.h): mean rate, bounded
  * rate change per update, big changes jump with an I-frame that the
  * transient pays back, frame-size and interval noise, packetization,
- * pause, determinism, and driving it from the closed loop.
+ * pause, determinism, driving it from the closed loop, and its profile
+ * modelled on x264enc.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -352,6 +353,103 @@ test_encoder_hysteresis (void)
   g_assert_cmpuint (inc_hyst, <, inc_ideal);
 }
 
+/* The x264enc profile (sim_codec_config_x264): 30 fps with little
+ * interval noise, frame sizes within a few per cent of their mean, a key
+ * frame every 120 frames and none on a big change, and the rate following
+ * the target as a first-order lag. */
+static void
+test_x264 (void)
+{
+  Sim *sim = sim_new ();
+  Sink sink;
+  SimCodecConfig c;
+  SimSource *src;
+  SimCodecStats st;
+  const SimCodecRateChange *log;
+  guint n, first, keys = 0;
+  gdouble sum = 0, sum2 = 0, isum = 0, isum2 = 0, up = 0, down = 0;
+  guint nf = 0, ni = 0;
+
+  sink_init (&sink);
+  sim_codec_config_init (&c);
+  sim_codec_config_x264 (&c);
+  c.seed = 7;
+  src = sim_codec_source_new (sim, &c, &sink.node);
+  g_assert_nonnull (src);
+  sim_source_set_rate (src, 1000000);
+  sim_run_until (sim, RTPCC_SEC (20));
+  /* steady 1 Mbit/s over 2-20 s: delta frames' sizes and every interval */
+  for (guint i = 1; i < sink.frames->len; i++) {
+    Frame *f = &g_array_index (sink.frames, Frame, i);
+    gdouble dt = RTPCC_TIME_AS_SEC (f->at - g_array_index (sink.frames,
+            Frame, i - 1).at);
+
+    isum += dt;
+    isum2 += dt * dt;
+    ni++;
+    if (f->key) {
+      keys++;
+      g_assert_cmpuint (i % 120, ==, 0);
+    } else if (f->at >= RTPCC_SEC (2) && i % 120 > 10) {
+      /* (past the key frame's payback) */
+      sum += f->bytes;
+      sum2 += (gdouble) f->bytes * f->bytes;
+      nf++;
+    }
+  }
+  {
+    gdouble mean = sum / nf, cv = sqrt (sum2 / nf - mean * mean) / mean;
+    gdouble imean = isum / ni, icv = sqrt (isum2 / ni - imean * imean) /
+        imean;
+
+    g_test_message ("x264: frame %.0f B cv %.3f, interval %.4f s cv %.4f, "
+        "%u key frames", mean, cv, imean, icv, keys);
+    g_assert_cmpfloat (fabs (imean - 1.0 / 30), <, 0.0005);
+    g_assert_cmpfloat (icv, <, 0.02);
+    g_assert_cmpfloat (cv, >, 0.02);
+    g_assert_cmpfloat (cv, <, 0.08);
+    /* 1 Mbit/s at 30 fps, with the IP/UDP/RTP header bytes of the sink */
+    g_assert_cmpfloat (fabs (mean - 1000000 / 8.0 / 30) / mean, <, 0.05);
+  }
+  /* the first frame, then 120, 240, 360 and 480 */
+  g_assert_true (g_array_index (sink.frames, Frame, 0).key);
+  g_assert_cmpuint (keys, ==, 4);
+
+  /* tripled: no jump, no key frame; a lag of up to (1 - 1/e) per
+   * response_up, arriving within a few of them */
+  sim_codec_source_get_stats (src, &st);
+  first = st.transients;
+  log = sim_codec_source_get_rate_log (src, &n);
+  sim_source_set_rate (src, 3000000);
+  sim_run_until (sim, RTPCC_SEC (20) + c.response_up);
+  sim_codec_source_get_stats (src, &st);
+  up = (st.rate_bps - 1e6) / 2e6;
+  sim_run_until (sim, RTPCC_SEC (20) + 10 * c.response_up);
+  sim_codec_source_get_stats (src, &st);
+  g_assert_cmpuint (st.rate_bps, ==, 3000000);
+  g_assert_cmpuint (st.transients, ==, first);
+  /* a third: down at its own pace */
+  sim_source_set_rate (src, 1000000);
+  sim_run_until (sim, RTPCC_SEC (20) + 10 * c.response_up + c.response_down);
+  sim_codec_source_get_stats (src, &st);
+  down = (3e6 - st.rate_bps) / 2e6;
+  g_test_message ("x264: %.2f of a rise within response-up, %.2f of a fall "
+      "within response-down", up, down);
+  /* 1 - 1/e = 0.63, taken in steps of update_interval */
+  g_assert_cmpfloat (up, >, 0.55);
+  g_assert_cmpfloat (up, <, 0.75);
+  g_assert_cmpfloat (down, >, 0.55);
+  g_assert_cmpfloat (down, <, 0.75);
+  g_assert_cmpuint (st.transients, ==, first);
+  log = sim_codec_source_get_rate_log (src, &n);
+  for (guint i = 0; i < n; i++)
+    if (log[i].time > RTPCC_SEC (1))
+      g_assert_false (log[i].transient);
+  sim_source_free (src);
+  g_array_free (sink.frames, TRUE);
+  sim_free (sim);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -361,5 +459,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/codec/determinism", test_determinism);
   g_test_add_func ("/sim/codec/closed-loop", test_closed_loop);
   g_test_add_func ("/sim/codec/encoder-hysteresis", test_encoder_hysteresis);
+  g_test_add_func ("/sim/codec/x264", test_x264);
   return g_test_run ();
 }
