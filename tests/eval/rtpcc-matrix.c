@@ -287,7 +287,7 @@ main (int argc, char **argv)
   gint seeds = 0;
   gint64 seed = 1;
   gboolean list = FALSE, quiet = FALSE, hysteresis = FALSE, fec = FALSE;
-  gboolean x264 = FALSE;
+  gboolean x264 = FALSE, real = FALSE;
   gboolean tbf_burst = FALSE;
   GOptionEntry entries[] = {
     {"matrix", 'm', 0, G_OPTION_ARG_FILENAME, &matrix_path,
@@ -323,6 +323,9 @@ main (int argc, char **argv)
     {"tbf-burst", 0, 0, G_OPTION_ARG_NONE, &tbf_burst,
         "bottlenecks with the real-time runner's tbf bucket (3200 B or "
           "5 ms at the rate) instead of plain serializers", NULL},
+    {"real", 0, 0, G_OPTION_ARG_NONE, &real,
+        "as the real-time runner's pipelines: --encoder-x264 --tbf-burst",
+        NULL},
     {"fec", 0, 0, G_OPTION_ARG_NONE, &fec,
         "real FEC on every media flow at its controller's FEC rate (the "
           "library's encoder and decoder, as fecenc follow-target and "
@@ -429,8 +432,8 @@ main (int argc, char **argv)
   controllers = eval_controllers ();
   ctx.m = m;
   ctx.encoder_hysteresis = hysteresis;
-  ctx.encoder_x264 = x264;
-  ctx.tbf_burst = tbf_burst;
+  ctx.encoder_x264 = x264 || real;
+  ctx.tbf_burst = tbf_burst || real;
   ctx.fec = fec;
   ctx.controller_params = params;
   ctx.json = g_string_new (NULL);
