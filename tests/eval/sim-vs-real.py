@@ -38,14 +38,15 @@ docs/simulator.md). The metrics are tests/eval/rfc8868.py's, over the same
 The simulated codec follows its target through rtpccsink's encoder
 hysteresis, as the real encoder does (rtpcc-eval --encoder-hysteresis);
 --ideal-encoder hands it every target at once (and implies --codec
-syncodecs). The codec is modelled on
-x264enc as the real-time runner runs it (rtpcc-eval --encoder-x264);
---codec syncodecs takes the statistical codec of RFC 8593 instead.
+syncodecs). The codec is modelled on x264enc as the real-time runner runs
+it (rtpcc-eval --encoder-x264); --codec syncodecs takes the statistical
+codec of RFC 8593 instead.
 """
 import argparse
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -170,10 +171,8 @@ def print_score(a, name, scores):
     simulator's median over the seeds), how far real and simulated p95
     are apart per phase (mean |ln(real / sim)|: 0.26 is a factor 1.3) and
     how many phase-seed pairs have real / sim within 0.7-1.3."""
-    sims = sorted(sc["whole"][0] for sc in scores)
+    med = statistics.median(sc["whole"][0] for sc in scores)
     real = scores[0]["whole"][1]
-    med = sims[len(sims) // 2] if len(sims) % 2 else \
-        (sims[len(sims) // 2 - 1] + sims[len(sims) // 2]) / 2
     logs = [x for sc in scores for x in sc["phases"]]
     wlogs = [math.log(sc["whole"][1] / sc["whole"][0])
              for sc in scores if sc["whole"][0] > 0 and sc["whole"][1] > 0]
@@ -254,7 +253,7 @@ def report(a, name, seed, case, sim, sim_link, real):
         elif len(rows) > 2 and rfc8868._finite(r95) and \
                 rfc8868._finite(s95) and s95 > 0 and r95 > 0:
             logs.append(math.log(r95 / s95))
-            off = abs(r95 / s95 - 1)
+            off = abs(logs[-1])
             if worst is None or off > worst[0]:
                 worst = (off, what, ratio(r95, s95))
     if a.score:
