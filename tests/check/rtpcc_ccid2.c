@@ -276,12 +276,49 @@ GST_START_TEST (test_timeout_and_backoff)
   fail_unless_equals_string (h.cc->target.state, "slow-start");
   fail_unless_equals_int64 (h.cc->next_tick, RTPCC_TIME_NONE);
   fail_unless_equals_int (fill (&h, t + RTPCC_MSEC (100)), 1);
-  /* two fresh samples ended the backoff: RTTVAR 50 → 37.5 → 28.125 ms,
-   * RTO = 100 + 4 × 28.125 = 212.5 ms */
-  fail_unless_equals_int64 (h.cc->next_tick, t + RTPCC_USEC (312500));
+  /* fresh RTT samples ended the backoff; the timer's estimator has its
+   * one sample from before the timeouts (100 ms: the packets sent into
+   * them are not sampled, as Karn's rule leaves retransmissions out), so
+   * RTO = 100 + 4 × 50 = 300 ms */
+  fail_unless_equals_int64 (h.cc->next_tick, t + RTPCC_MSEC (400));
   /* slow start from 1: the second acknowledged packet adds one */
   ack (&h, t + RTPCC_MSEC (200), 1, NULL, RTPCC_MSEC (100), 0);
   fail_unless_equals_int (cwnd (&h), 2);
+  harness_clear (&h);
+}
+
+GST_END_TEST;
+
+/* The receiver holds a report for up to a frame interval: with a window of
+ * one packet the feedback comes an RTT plus that hold after the send. The
+ * timer must wait that long, not an RTT-based RTO (here 200 ms, the floor,
+ * from 100 ms RTT samples): an RTO that expires before every report keeps a
+ * recovering flow at a window of one (seen after a 0.6 s outage on a
+ * cellular-like trace: 40 s at the floor). */
+GST_START_TEST (test_timer_covers_feedback_hold)
+{
+  Harness h;
+  RtpccTime t = 0;
+  const RtpccTime hold = RTPCC_MSEC (250), rtt = RTPCC_MSEC (100);
+
+  harness_init (&h, 1000);
+  for (guint i = 0; i < 20; i++) {
+    send_one (&h, t, 1000);
+    /* nothing has timed out just before the report arrives */
+    rtpcc_controller_tick (h.cc, t + hold - 1);
+    fail_if (g_strcmp0 (h.cc->target.state, "timeout") == 0,
+        "timed out %u ms after packet %u, before its report", (guint)
+        ((hold - 1) / RTPCC_MSEC (1)), i);
+    ack (&h, t + hold, 1, NULL, rtt, 0);
+    t += RTPCC_MSEC (300);
+  }
+  /* the RTO follows the hold: 250 ms plus a small deviation */
+  send_one (&h, t, 1000);
+  fail_unless (h.cc->next_tick > t + hold);
+  fail_unless (h.cc->next_tick < t + hold + RTPCC_MSEC (50));
+  /* and a report that does not come is still a timeout */
+  rtpcc_controller_tick (h.cc, h.cc->next_tick);
+  fail_unless_equals_string (h.cc->target.state, "timeout");
   harness_clear (&h);
 }
 
@@ -402,6 +439,7 @@ rtpcc_ccid2_suite (void)
   tcase_add_test (tc, test_loss_halves_once_per_window);
   tcase_add_test (tc, test_ecn_ce_is_congestion);
   tcase_add_test (tc, test_timeout_and_backoff);
+  tcase_add_test (tc, test_timer_covers_feedback_hold);
   tcase_add_test (tc, test_allowed_rate);
   tcase_add_test (tc, test_application_limited_and_idle);
   tcase_add_test (tc, test_params);

@@ -29,7 +29,11 @@
  *    sent since out of the pipe too, so that slow start is not held until
  *    the next, backed-off, timeout.
  *    RTO = SRTT + 4·RTTVAR (RFC 6298, as RFC 4341 borrows TCP's), 1 s before
- *    the first sample. TCP's 1 s minimum is not required by DCCP; we floor at
+ *    the first sample, with the samples taken as TCP's are: send → the
+ *    feedback that acknowledges the packet (the longest wait of each
+ *    feedback), so that the receiver's report hold is inside the RTO, as a
+ *    delayed ACK is inside TCP's. SRTT alone (the path's RTT) serves until
+ *    the first such sample. TCP's 1 s minimum is not required by DCCP; we floor at
  *    200 ms instead (param "min-rto") so one late feedback batch is no loss.
  *  - cwnd only grows while the window is used (RFC 4341 §5.1 points to
  *    congestion window validation): in slow start when cwnd < 2 × the peak
@@ -94,6 +98,9 @@ typedef struct
   /* smoothed send → acknowledging-feedback time: the window's real cycle,
    * which includes the receiver's feedback hold time that srtt leaves out */
   RtpccTime sack;
+  /* the timer's estimator (RFC 6298 §2) over the longest wait of each
+   * feedback: send → the feedback that acknowledges the packet */
+  RtpccTime scyc, cycvar;
   RtpccTime min_rto;
   guint backoff;
   RtpccTime last_send;
@@ -104,8 +111,19 @@ typedef struct
 static RtpccTime
 ccid2_rto (const Ccid2 * c)
 {
-  RtpccTime rto = c->srtt == RTPCC_TIME_NONE ? INITIAL_RTO :
-      c->srtt + 4 * c->rttvar;
+  RtpccTime rto;
+
+  /* The timer waits for feedback, so it is estimated from how long
+   * feedback takes (as TCP's samples include the delayed ACK), not from
+   * the path's RTT: the receiver holds a report for up to a frame
+   * interval, and with a window of a packet or two that hold is most of
+   * the wait. An RTO from the RTT alone expired before each report. */
+  if (c->scyc != RTPCC_TIME_NONE)
+    rto = c->scyc + 4 * c->cycvar;
+  else if (c->srtt != RTPCC_TIME_NONE)
+    rto = c->srtt + 4 * c->rttvar;
+  else
+    rto = INITIAL_RTO;
 
   rto = CLAMP (rto, c->min_rto, MAX_RTO);
   for (guint i = 0; i < c->backoff && rto < MAX_RTO; i++)
@@ -158,6 +176,7 @@ ccid2_init (RtpccController * cc, RtpccTime now)
   c->ssthresh = G_MAXUINT32;
   c->srtt = c->rttvar = RTPCC_TIME_NONE;
   c->sack = RTPCC_TIME_NONE;
+  c->scyc = c->cycvar = RTPCC_TIME_NONE;
   c->min_rto = DEFAULT_MIN_RTO;
   c->last_send = RTPCC_TIME_NONE;
   c->mean_size = s;
@@ -279,6 +298,26 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
     if (n > 0) {
       RtpccTime cyc = (RtpccTime) (sum / n);
       c->sack = c->sack == RTPCC_TIME_NONE ? cyc : (7 * c->sack + cyc) / 8;
+    }
+  }
+  /* the timer's sample: the longest wait in this feedback, of packets sent
+   * after the last timeout (Karn: the timer, not the path, decided the
+   * fate of those before it) */
+  {
+    RtpccTime w = -1;
+    for (guint i = 0; i < fb->n_reports; i++) {
+      const RtpccPacketReport *r = &fb->reports[i];
+      if (r->received && now > r->send_time && r->seq > c->rto_seq)
+        w = MAX (w, now - r->send_time);
+    }
+    if (w > 0) {
+      if (c->scyc == RTPCC_TIME_NONE) {
+        c->scyc = w;
+        c->cycvar = w / 2;
+      } else {
+        c->cycvar = (3 * c->cycvar + llabs (c->scyc - w)) / 4;
+        c->scyc = (7 * c->scyc + w) / 8;
+      }
     }
   }
 
