@@ -183,19 +183,25 @@ ccid2_init (RtpccController * cc, RtpccTime now)
   ccid2_publish (c, "initial");
 }
 
+/* RFC 6298 §2.2–2.3: one sample @r into a smoothed mean and deviation */
+static void
+rfc6298_sample (RtpccTime * smooth, RtpccTime * var, RtpccTime r)
+{
+  if (*smooth == RTPCC_TIME_NONE) {
+    *smooth = r;
+    *var = r / 2;
+  } else {
+    *var = (3 * *var + llabs (*smooth - r)) / 4;
+    *smooth = (7 * *smooth + r) / 8;
+  }
+}
+
 static void
 ccid2_update_rtt (Ccid2 * c, RtpccTime r)
 {
   if (r < 0)
     return;
-  /* RFC 6298 §2.2–2.3 */
-  if (c->srtt == RTPCC_TIME_NONE) {
-    c->srtt = r;
-    c->rttvar = r / 2;
-  } else {
-    c->rttvar = (3 * c->rttvar + llabs (c->srtt - r)) / 4;
-    c->srtt = (7 * c->srtt + r) / 8;
-  }
+  rfc6298_sample (&c->srtt, &c->rttvar, r);
   /* RFC 6298 §5.7: a fresh sample ends the backoff */
   c->backoff = 0;
 }
@@ -310,15 +316,8 @@ ccid2_on_feedback (RtpccController * cc, RtpccTime now,
       if (r->received && now > r->send_time && r->seq > c->rto_seq)
         w = MAX (w, now - r->send_time);
     }
-    if (w > 0) {
-      if (c->scyc == RTPCC_TIME_NONE) {
-        c->scyc = w;
-        c->cycvar = w / 2;
-      } else {
-        c->cycvar = (3 * c->cycvar + llabs (c->scyc - w)) / 4;
-        c->scyc = (7 * c->scyc + w) / 8;
-      }
-    }
+    if (w > 0)
+      rfc6298_sample (&c->scyc, &c->cycvar, w);
   }
 
   /* packets whose reports were all lost have left the network too; no
