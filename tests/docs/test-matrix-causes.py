@@ -14,6 +14,7 @@ misses docs/matrix.md lists, and the page shows them as they are now.
 Usage: test-matrix-causes.py SOURCE_ROOT [BUILD_DIR]
 """
 import importlib.machinery
+import importlib.util
 import os
 import re
 import shlex
@@ -23,7 +24,12 @@ import sys
 
 def load_make_matrix(src):
     path = os.path.join(src, "tests", "eval", "make-matrix")
-    return importlib.machinery.SourceFileLoader("make_matrix", path).load_module()
+    sys.dont_write_bytecode = True      # nothing written into the sources
+    loader = importlib.machinery.SourceFileLoader("make_matrix", path)
+    spec = importlib.util.spec_from_loader("make_matrix", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
 
 
 def page_misses(text):
