@@ -30,6 +30,7 @@ const gchar *const eval_matrix_metric_names[EVAL_MATRIX_N_METRICS] = {
   "util", "media_util", "qdelay_p95_ms", "qdelay_mean_ms", "pkt_p95_ms",
   "loss_pct", "jain_min", "share", "conv_max_s", "recovery_s", "util_after",
   "swing_lo", "swing_hi", "reach_s", "fec_kbps", "ffre", "frcc",
+  "competitor_entries",
 };
 
 static const gchar *const known_keys[] = {
@@ -809,6 +810,7 @@ eval_matrix_metrics (const EvalResult * r, EvalMatrixMetrics * out)
   out->fec_kbps = s->fec_kbps;
   out->ffre = s->ffre;
   out->frcc = s->frcc;
+  out->competitor_entries = s->competitor_entries;
   fwd_rows (r, &f);
   outages (r, &f, out);
   swings (r, &f, out);

@@ -103,9 +103,11 @@ typedef struct
   gdouble reach_s;              /* start to the reference; +inf: never */
   /* FEC (EvalSummary: NaN without real FEC, frcc for fbra alone) */
   gdouble fec_kbps, ffre, frcc;
+  /* EvalSummary: gcc and nada only */
+  gdouble competitor_entries;
 } EvalMatrixMetrics;
 
-#define EVAL_MATRIX_N_METRICS 17
+#define EVAL_MATRIX_N_METRICS 18
 /* Names in the order of the struct's fields. */
 extern const gchar *const eval_matrix_metric_names[EVAL_MATRIX_N_METRICS];
 

@@ -21,6 +21,8 @@
 #include "sim-codec.h"
 #include "sim-tcp.h"
 #include <rtpcc/cc/fbra.h>
+#include <rtpcc/cc/gcc.h>
+#include <rtpcc/cc/nada.h>
 
 #include <errno.h>
 #include <math.h>
@@ -544,6 +546,7 @@ collect (Run * run, EvalResult * res)
 
     fr->id = i;
     fr->kind = f->kind;
+    fr->competitor_entries = -1;
     fr->reverse = f->reverse;
     fr->start_s = f->start_s;
     fr->stop_s = eval_flow_stop (c, f);
@@ -597,6 +600,18 @@ collect (Run * run, EvalResult * res)
       if (run->fec[i]) {
         fr->has_fec = TRUE;
         sim_fec_get_result (run->fec[i], &fr->fec);
+      }
+      {
+        RtpccController *cc = rtpcc_sender_get_controller
+            (sim_rtpcc_sender_get_sender (s));
+        RtpccGccInfo gi;
+        RtpccNadaInfo ni;
+
+        fr->competitor_entries = -1;
+        if (rtpcc_gcc_get_info (cc, &gi))
+          fr->competitor_entries = gi.n_competitor_entries;
+        else if (rtpcc_nada_get_info (cc, &ni))
+          fr->competitor_entries = ni.n_competitor_entries;
       }
       {
         RtpccFbraInfo fi;

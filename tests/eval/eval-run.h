@@ -62,6 +62,9 @@ typedef struct
   /* counters */
   guint64 breaker_trips, stalls;
   guint tcp_transfers;
+  /* times a gcc or nada controller took a loss-based flow to hold the
+   * queue (cc/competitor.h); -1 for other controllers */
+  gint competitor_entries;
   /* EvalRunConfig.fec: what became of the media (sim-fec.h) */
   gboolean has_fec;
   SimFecResult fec;
@@ -103,6 +106,9 @@ typedef struct
   gdouble media_share;          /* media / (media + TCP), NaN without TCP */
   gdouble tcp_kbps, media_kbps;
   guint64 breaker_trips, stalls;
+  /* competitor_entries over the media flows; NaN: no controller has the
+   * detector */
+  gdouble competitor_entries;
   /* FEC of the media flows over their active time (NaN without): parity
    * kbit/s summed; FFRE and FRCC over all flows' frames and episodes */
   gdouble fec_kbps, ffre, frcc;

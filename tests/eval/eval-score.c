@@ -393,6 +393,7 @@ eval_score (EvalResult * r)
   s->qdelay_mean_ms = 0.0;
   s->qdelay_p95_ms = s->qdelay_max_ms = s->pkt_qdelay_p95_ms = NAN;
   s->loss_pct = NAN;
+  s->competitor_entries = NAN;
   for (guint i = 0; i < r->n_flows; i++) {
     const EvalFlowResult *f = &r->flows[i];
     if (f->kind != EVAL_FLOW_MEDIA)
@@ -410,6 +411,9 @@ eval_score (EvalResult * r)
     }
     s->breaker_trips += f->breaker_trips;
     s->stalls += f->stalls;
+    if (f->competitor_entries >= 0)
+      s->competitor_entries = (isnan (s->competitor_entries) ? 0 :
+          s->competitor_entries) + f->competitor_entries;
   }
   s->qdelay_mean_ms = nm ? s->qdelay_mean_ms / nm : NAN;
 
@@ -568,6 +572,7 @@ eval_result_write_json (const EvalResult * r, GString * out)
   jnum (out, "fec_kbps", s->fec_kbps, TRUE);
   jnum (out, "ffre", s->ffre, TRUE);
   jnum (out, "frcc", s->frcc, TRUE);
+  jnum (out, "competitor_entries", s->competitor_entries, TRUE);
   g_string_append_printf (out, "\"breaker_trips\": %" G_GUINT64_FORMAT
       ", \"stalls\": %" G_GUINT64_FORMAT "},\n", s->breaker_trips, s->stalls);
 

@@ -68,6 +68,7 @@ rtpcc_competitor_update (RtpccCompetitor * c, RtpccTime now)
         && now - c->high_since >= RTPCC_COMPETITOR_WINDOW) {
       c->active = TRUE;
       c->active_since = now;
+      c->n_entries++;
     }
     return c->active;
   }

@@ -51,6 +51,7 @@ typedef struct
   gdouble intervals[RTPCC_COMPETITOR_INTERVALS];
   guint n_intervals;
   gdouble mean_size;
+  guint n_entries;              /* times the mode was entered */
 } RtpccCompetitor;
 
 void rtpcc_competitor_init (RtpccCompetitor * c);

@@ -17,7 +17,8 @@
  * chosen.
  *
  * States "startup", "increase", "decrease", "hold", "probe"; reasons
- * "overuse", "underuse", "normal", "loss", "probe".
+ * "overuse", "underuse", "normal", "loss", "probe", "standing-queue",
+ * "competitor" (the competitive mode's rate is above A's).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -588,6 +589,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     g->reason = "standing-queue";
   else if (g->probe.state == RTPCC_GCC_PROBE_SENDING)
     g->reason = "probe";
+  else if (g->competing && gcc_delay_rate (g) > g->aimd.rate)
+    g->reason = "competitor";   /* the TCP equation's rate applies */
   else
     g->reason = rtpcc_gcc_signal_name (signal);
 
@@ -796,6 +799,8 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_cut_drains = g->n_cut_drains;
   info->n_free_steps = g->n_free_steps;
   info->n_loss_decreases = g->n_loss_decreases;
+  info->competing = g->competing;
+  info->n_competitor_entries = g->competitor.n_entries;
   info->probe_state = g->probe.state;
   info->probe_rate = g->probe.rate;
   info->n_probes = g->probe.n_probes;

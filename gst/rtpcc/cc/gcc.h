@@ -72,6 +72,8 @@ typedef struct
   guint64 n_drains;             /* standing-queue drains (gcc/standing.h) */
   guint64 n_cut_drains;         /* over-use cuts deepened to drain */
   guint64 n_loss_decreases;
+  gboolean competing;           /* the competitive mode's rate applies */
+  guint n_competitor_entries;   /* times that mode was entered */
   guint64 n_self_bursts;        /* delay samples sent in our own burst */
   guint64 n_key_frames;         /* frames taken for key frames by size */
   gboolean free_path;           /* no queue for free-time: the free climb */

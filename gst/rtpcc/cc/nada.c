@@ -778,6 +778,7 @@ rtpcc_nada_get_info (RtpccController * cc, RtpccNadaInfo * info)
   info->last_delta = n->last_delta;
   info->n_updates = n->n_updates;
   info->n_nofeedback = n->n_nofb;
+  info->n_competitor_entries = n->competitor.n_entries;
   info->have_feedback = n->have_feedback;
   info->competing = n->competing;
   info->r_competitive = n->r_competitive;

@@ -143,6 +143,7 @@ typedef struct
   gboolean have_feedback;
   gboolean competing;           /* the competitive floor is in force */
   gdouble r_competitive;        /* that floor, bit/s; 0 while not competing */
+  guint n_competitor_entries;   /* times the competitive mode was entered */
   RtpccNadaParams params;
 } RtpccNadaInfo;
 
