@@ -526,6 +526,8 @@ standing_run (const gchar * standing, gdouble * target)
   if (standing)
     fail_unless (rtpcc_controller_set_param (f.cc, "standing-queue",
             standing));
+  /* the drain alone, not the hold (h) */
+  fail_unless (rtpcc_controller_set_param (f.cc, "queue-hold", "0"));
   for (t = 0; t < RTPCC_SEC (8); t += MS (10)) {
     /* the queue builds by 2 ms a packet to 120 ms from 1 s on, then stands */
     if (t >= RTPCC_SEC (1) && q < MS (120))
@@ -550,6 +552,59 @@ GST_START_TEST (test_standing_queue_drain)
   fail_unless (on_rate <= 0.88 * 800000 + 20000, "drained to %.0f", on_rate);
   fail_unless (off_rate > on_rate + 20000, "off %.0f, on %.0f", off_rate,
       on_rate);
+}
+
+GST_END_TEST;
+
+/* queue-hold (docs/gcc.md (h)) through the controller, in standing_run's
+ * case: a queue grows by 2 ms a packet from 1 s (an over-use: the cut ends
+ * start-up), then stands at 120 ms, which this model never drains. With
+ * the hold A does not grow again after the cut while the queue stands;
+ * without it fast recovery climbs back above. The competitor detector is
+ * off: a queue that stands for 5 s is what it takes for a loss-based
+ * flow's (rtpcc_competitor.c). */
+static RtpccGccInfo
+hold_run (const gchar * hold, gdouble * rise)
+{
+  Feeder f;
+  RtpccGccInfo info;
+  RtpccTime t, next_fb = MS (50), q = 0;
+  gdouble low = -1;
+
+  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
+  if (hold)
+    fail_unless (rtpcc_controller_set_param (f.cc, "queue-hold", hold));
+  fail_unless (rtpcc_controller_set_param (f.cc, "competitive", "false"));
+  *rise = 0;
+  for (t = 0; t < RTPCC_SEC (8); t += MS (10)) {
+    if (t >= RTPCC_SEC (1) && q < MS (120))
+      q += MS (2);
+    feeder_step (&f, t, t + MS (25) + q, t + MS (25) + q, &next_fb);
+    rtpcc_gcc_get_info (f.cc, &info);
+    /* from the queue's top on: the lowest A, and how far above it A
+     * went later */
+    if (q >= MS (120)) {
+      low = low < 0 ? info.delay_rate : MIN (low, info.delay_rate);
+      *rise = MAX (*rise, info.delay_rate - low);
+    }
+  }
+  feeder_clear (&f);
+  return info;
+}
+
+GST_START_TEST (test_queue_hold)
+{
+  gdouble on_rise, off_rise;
+  RtpccGccInfo on = hold_run (NULL, &on_rise);
+  RtpccGccInfo off = hold_run ("0", &off_rise);
+
+  fail_unless (!on.startup && !off.startup);
+  fail_unless (on.n_queue_holds > 0);
+  fail_unless_equals_uint64 (off.n_queue_holds, 0);
+  fail_unless (on_rise < 1, "A rose %.0f bit/s on the standing queue",
+      on_rise);
+  fail_unless (off_rise > 20000, "without the hold A rose only %.0f bit/s",
+      off_rise);
 }
 
 GST_END_TEST;
@@ -661,6 +716,7 @@ rtpcc_gcc_suite (void)
   tcase_add_test (tc, test_controller_rr_only);
   tcase_add_test (tc, test_app_limited_hold);
   tcase_add_test (tc, test_standing_queue_drain);
+  tcase_add_test (tc, test_queue_hold);
   tcase_add_test (tc, test_cut_drain);
   tcase_add_test (tc, test_free_above_point);
   return s;

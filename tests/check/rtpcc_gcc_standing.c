@@ -146,6 +146,42 @@ GST_START_TEST (test_draining_alone)
 
 GST_END_TEST;
 
+/* whether the estimate may grow (queue-hold): not on a queue that stood
+ * above the target over the last complete interval, even one falling on
+ * its own; the drain's target plays no part */
+GST_START_TEST (test_standing_above)
+{
+  RtpccGccStanding s;
+  const RtpccTime target = RTPCC_GCC_STANDING_TARGET;
+
+  rtpcc_gcc_standing_init (&s, 0);
+  fail_if (rtpcc_gcc_standing_above (&s, target));
+  stream (&s, 0, RTPCC_SEC (1), q0);
+  fail_if (rtpcc_gcc_standing_above (&s, target));
+  stream (&s, RTPCC_SEC (1), RTPCC_SEC (2), q40);
+  fail_if (rtpcc_gcc_standing_above (&s, target));
+  stream (&s, RTPCC_SEC (2), RTPCC_SEC (3), q100);
+  fail_unless (rtpcc_gcc_standing_above (&s, target));
+  fail_if (rtpcc_gcc_standing_above (&s, 0));
+  fail_if (rtpcc_gcc_standing_above (&s, MS (150)));
+  stream (&s, RTPCC_SEC (3), RTPCC_SEC (4), q40);
+  fail_if (rtpcc_gcc_standing_above (&s, target));
+  /* the backlog an outage leaves, falling by 250 ms a second: no drain
+   * (test_draining_alone), but no growth on it either until it is under
+   * the target */
+  rtpcc_gcc_standing_init (&s, RTPCC_GCC_STANDING_TARGET);
+  stream (&s, 0, RTPCC_SEC (1), q0);
+  stream (&s, RTPCC_SEC (1), RTPCC_SEC (1) + MS (500), q_falling);
+  fail_unless (s.standing > MS (150));
+  fail_unless (rtpcc_gcc_standing_drain (&s, RTPCC_SEC (1) + MS (500),
+          R) < 0);
+  fail_unless (rtpcc_gcc_standing_above (&s, target));
+  stream (&s, RTPCC_SEC (1) + MS (500), RTPCC_SEC (3), q_falling);
+  fail_if (rtpcc_gcc_standing_above (&s, target));
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_base_moves)
 {
   RtpccGccStanding s;
@@ -174,6 +210,7 @@ rtpcc_gcc_standing_suite (void)
   tcase_add_test (tc, test_standing_queue_drained);
   tcase_add_test (tc, test_cut_depth);
   tcase_add_test (tc, test_draining_alone);
+  tcase_add_test (tc, test_standing_above);
   tcase_add_test (tc, test_base_moves);
   return s;
 }

@@ -18,7 +18,7 @@
  *
  * States "startup", "increase", "decrease", "hold", "probe"; reasons
  * "overuse", "underuse", "normal", "loss", "probe", "standing-queue",
- * "competitor" (the competitive mode's rate is above A's).
+ * "queue-hold", "competitor" (the competitive mode's rate is above A's).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -131,6 +131,8 @@ typedef struct
   RtpccGccFreePath free_path;   /* no queue for a while: the free climb */
   RtpccGccStanding standing;    /* a queue the trend does not see */
   guint64 n_drains;
+  RtpccTime queue_hold;         /* no increase on a queue above it, 0 off */
+  guint64 n_queue_holds;        /* increases held on a standing queue */
   gboolean cut_drain;           /* an over-use cut drains the queue too */
   gboolean free_above_point;    /* the free climb only past the point */
   guint64 n_free_steps;
@@ -265,6 +267,8 @@ gcc_init (RtpccController * cc, RtpccTime now)
   rtpcc_gcc_free_path_init (&g->free_path);
   /* opt-in (standing-queue=50): docs/gcc.md (f) */
   rtpcc_gcc_standing_init (&g->standing, 0);
+  /* docs/gcc.md (h) */
+  g->queue_hold = RTPCC_GCC_STANDING_TARGET;
   /* docs/gcc.md (g) */
   g->cut_drain = TRUE;
   rtpcc_gcc_app_limit_init (&g->allowance);
@@ -535,7 +539,14 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
         && !g->aimd.startup)
       g->aimd.have_cp = FALSE;
     g->competing = rtpcc_competitor_update (&g->competitor, now);
+    /* docs/gcc.md (h): not a probe's queue (on purpose), nor a loss-based
+     * flow's (it does not drain for us) */
+    g->aimd.queue_standing = rtpcc_gcc_standing_above (&g->standing,
+        g->queue_hold) && g->probe.state == RTPCC_GCC_PROBE_IDLE
+        && !g->competitor.active;
     rtpcc_gcc_aimd_update (&g->aimd, now, signal, R, gcc_rtt (g));
+    if (g->aimd.last_was_queue_held)
+      g->n_queue_holds++;
     if (g->aimd.free && g->aimd.last_was_ramp)
       g->n_free_steps++;
     if (g->aimd.last_decreased && g->cut_drain && !g->competitor.active) {
@@ -587,6 +598,8 @@ gcc_on_feedback (RtpccController * cc, RtpccTime now, const RtpccFeedback * fb)
     g->reason = "loss";
   else if (drained)
     g->reason = "standing-queue";
+  else if (g->aimd.last_was_queue_held)
+    g->reason = "queue-hold";
   else if (g->probe.state == RTPCC_GCC_PROBE_SENDING)
     g->reason = "probe";
   else if (g->competing && gcc_delay_rate (g) > g->aimd.rate)
@@ -701,6 +714,7 @@ static const RtpccParamSpec param_specs[] = {
   RTPCC_PARAM_DOUBLE ("app-limit", Gcc, app_limit_ratio, 0.0, 1.0, 0),
   RTPCC_PARAM_TIME ("free-time", Gcc, free_path.free_time, 0, 60000, 0),
   RTPCC_PARAM_TIME ("standing-queue", Gcc, standing.target, 0, 10000, 0),
+  RTPCC_PARAM_TIME ("queue-hold", Gcc, queue_hold, 0, 10000, 0),
   RTPCC_PARAM_DOUBLE ("capacity-jump", Gcc, probe.capacity_jump, 0.0, 1.0,
       RTPCC_PARAM_MIN_OPEN),
   RTPCC_PARAM_DOUBLE ("beta", Gcc, beta, 0.5, 1.0, RTPCC_PARAM_MAX_OPEN),
@@ -796,6 +810,7 @@ rtpcc_gcc_get_info (RtpccController * cc, RtpccGccInfo * info)
   info->n_overuse = g->n_overuse;
   info->n_decreases = g->n_decreases;
   info->n_drains = g->n_drains;
+  info->n_queue_holds = g->n_queue_holds;
   info->n_cut_drains = g->n_cut_drains;
   info->n_free_steps = g->n_free_steps;
   info->n_loss_decreases = g->n_loss_decreases;

@@ -70,6 +70,7 @@ typedef struct
   guint64 n_overuse;            /* over-use signals */
   guint64 n_decreases;          /* delay-based decreases */
   guint64 n_drains;             /* standing-queue drains (gcc/standing.h) */
+  guint64 n_queue_holds;        /* increases held on such a queue */
   guint64 n_cut_drains;         /* over-use cuts deepened to drain */
   guint64 n_loss_decreases;
   gboolean competing;           /* the competitive mode's rate applies */

@@ -134,7 +134,7 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
   dt_ms = MAX (dt_ms, 0.0);
   a->last_update = now;
   a->last_was_additive = a->last_was_capped = a->last_decreased = FALSE;
-  a->last_was_app_limited = FALSE;
+  a->last_was_app_limited = a->last_was_queue_held = FALSE;
   a->last_was_recovery = a->last_was_ramp = FALSE;
 
   /* draft §5.5 state table */
@@ -190,6 +190,16 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
          * carried. Start-up is left to the cap on R below: it has to
          * find the link's rate in seconds. */
         a->last_was_app_limited = TRUE;
+        break;
+      }
+      if (a->queue_standing && !a->startup) {
+        /* Even the least-delayed packet of the last interval waited more
+         * than the standing target: the link is full and the trend is
+         * flat only because the queue stopped growing. Climbing from
+         * there keeps the queue where it is and undoes the drain that
+         * acts on it. Hold until it has drained. */
+        a->last_was_queue_held = TRUE;
+        a->state = RTPCC_GCC_RC_HOLD;
         break;
       }
       if (a->startup) {

@@ -69,6 +69,9 @@ typedef struct
    * outside start-up, as libwebrtc's AimdRateControl in its
    * application-limited region */
   gboolean app_limited;
+  /* a queue stands that the trend cannot see (set by the caller,
+   * gcc/standing.h): no increase outside start-up until it drains */
+  gboolean queue_standing;
   /* cuts since the last increase belong to one over-use episode: only
    * its first one decides ramp and recovery */
   gboolean in_episode;
@@ -76,6 +79,7 @@ typedef struct
   gboolean last_was_additive;
   gboolean last_was_capped;
   gboolean last_was_app_limited;
+  gboolean last_was_queue_held;
   gboolean last_decreased;
   gboolean last_was_recovery;
   gboolean last_was_ramp;

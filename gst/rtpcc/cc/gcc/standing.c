@@ -69,16 +69,22 @@ rtpcc_gcc_standing_add (RtpccGccStanding * s, RtpccTime send_time,
   }
 }
 
+/* above @target, and not draining below it within DRAIN on its own */
+static gboolean
+queue_stands (const RtpccGccStanding * s, RtpccTime target)
+{
+  return target > 0 && s->standing != RTPCC_TIME_NONE
+      && s->standing > target
+      && s->standing + s->pace * RTPCC_GCC_STANDING_DRAIN > target;
+}
+
 gdouble
 rtpcc_gcc_standing_drain (RtpccGccStanding * s, RtpccTime now, gdouble R)
 {
   gdouble f;
 
-  if (s->target <= 0 || s->standing == RTPCC_TIME_NONE || R <= 0
-      || s->standing <= s->target)
-    return -1;
-  /* already draining fast enough on its own */
-  if (s->standing + s->pace * RTPCC_GCC_STANDING_DRAIN <= s->target)
+  /* none, or already draining fast enough on its own */
+  if (R <= 0 || !queue_stands (s, s->target))
     return -1;
   /* an interval that began before the last drain cannot show it yet */
   if (s->last_drain != RTPCC_TIME_NONE
@@ -89,6 +95,15 @@ rtpcc_gcc_standing_drain (RtpccGccStanding * s, RtpccTime now, gdouble R)
   s->last_drain = now;
   s->n_drains++;
   return f * R;
+}
+
+gboolean
+rtpcc_gcc_standing_above (const RtpccGccStanding * s, RtpccTime target)
+{
+  /* unlike a drain, even while the queue falls on its own: growing would
+   * slow that down or stop it */
+  return target > 0 && s->standing != RTPCC_TIME_NONE
+      && s->standing > target;
 }
 
 gdouble

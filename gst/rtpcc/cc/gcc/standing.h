@@ -73,6 +73,12 @@ void rtpcc_gcc_standing_add (RtpccGccStanding * s, RtpccTime send_time,
 gdouble rtpcc_gcc_standing_drain (RtpccGccStanding * s, RtpccTime now,
     gdouble R);
 
+/* Whether the last complete interval's queue stood above @target (FALSE
+ * for @target 0): gcc's queue-hold, the estimate should not grow on it
+ * (docs/gcc.md (h)). Needs no drain target of its own. */
+gboolean rtpcc_gcc_standing_above (const RtpccGccStanding * s,
+    RtpccTime target);
+
 /* The rate (bit/s) an over-use cut should not exceed so that it also
  * drains the queue the last complete interval stood on within DRAIN:
  * R × (1 − q / DRAIN), at least FLOOR × R; -1 when no interval is known.
