@@ -1,4 +1,5 @@
-/* gcc standing-queue drain: a queue the delay trend cannot see.
+/* gcc's standing-queue tracker: a queue the delay trend cannot see, the
+ * hold on it and the drain.
  *
  * gcc's over-use detector reads the slope of the one-way delay, so a queue
  * that stopped growing is invisible to it: after a capacity drop the cut
@@ -25,6 +26,11 @@
  * while the sender is slow to follow: the limit only falls as what gets
  * through falls. The next drain waits until this one can show: an
  * interval of packets all sent after it.
+ *
+ * The same reading keeps gcc from growing on such a queue (queue-hold,
+ * on by default): after its cuts the trend is flat or falling, the draft
+ * goes back to increase, and a sender that overshoots its target refills
+ * what the cut began to drain.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
