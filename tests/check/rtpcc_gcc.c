@@ -510,41 +510,52 @@ GST_START_TEST (test_key_frames_by_size)
 
 GST_END_TEST;
 
-/* standing-queue (gcc/standing.h) through the controller: a flat queue of
- * 120 ms behind a steady 800 kbit/s stream, after an over-use ended
- * start-up. With the drain the delay-based estimate A goes under
- * R × (1 − 0.12); off, nothing drains and fast recovery takes it back
- * above. */
+/* A steady 800 kbit/s stream meets a queue that grows by 2 ms a packet
+ * from 1 s (an over-use: the cut ends start-up) to 120 ms and then stands;
+ * this model never drains it. @params: NULL-terminated key, value pairs
+ * for the controller. Returns the state at 8 s; @rise (may be NULL): from
+ * the queue's top on, the most A went above its lowest value so far. */
 static RtpccGccInfo
-standing_run (const gchar * standing, gdouble * target)
+queue_case_run (const gchar * const *params, gdouble * rise)
 {
   Feeder f;
   RtpccGccInfo info;
   RtpccTime t, next_fb = MS (50), q = 0;
+  gdouble low = -1;
 
   feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
-  if (standing)
-    fail_unless (rtpcc_controller_set_param (f.cc, "standing-queue",
-            standing));
-  /* the drain alone, not the hold (h) */
-  fail_unless (rtpcc_controller_set_param (f.cc, "queue-hold", "0"));
+  for (guint i = 0; params[i]; i += 2)
+    fail_unless (rtpcc_controller_set_param (f.cc, params[i],
+            params[i + 1]));
+  if (rise)
+    *rise = 0;
   for (t = 0; t < RTPCC_SEC (8); t += MS (10)) {
-    /* the queue builds by 2 ms a packet to 120 ms from 1 s on, then stands */
     if (t >= RTPCC_SEC (1) && q < MS (120))
       q += MS (2);
     feeder_step (&f, t, t + MS (25) + q, t + MS (25) + q, &next_fb);
+    rtpcc_gcc_get_info (f.cc, &info);
+    if (rise && q >= MS (120)) {
+      low = low < 0 ? info.delay_rate : MIN (low, info.delay_rate);
+      *rise = MAX (*rise, info.delay_rate - low);
+    }
   }
-  rtpcc_gcc_get_info (f.cc, &info);
-  *target = info.delay_rate;
   feeder_clear (&f);
   return info;
 }
 
+/* standing-queue (gcc/standing.h) through the controller, in
+ * queue_case_run's case, the drain alone (not the hold, (h)): with it the
+ * delay-based estimate A goes under R × (1 − 0.12); off, nothing drains
+ * and fast recovery takes it back above. */
 GST_START_TEST (test_standing_queue_drain)
 {
-  gdouble on_rate, off_rate;
-  RtpccGccInfo on = standing_run ("50", &on_rate);
-  RtpccGccInfo off = standing_run (NULL, &off_rate);
+  const gchar *on_params[] = { "queue-hold", "0", "standing-queue", "50",
+    NULL
+  };
+  const gchar *off_params[] = { "queue-hold", "0", NULL };
+  RtpccGccInfo on = queue_case_run (on_params, NULL);
+  RtpccGccInfo off = queue_case_run (off_params, NULL);
+  gdouble on_rate = on.delay_rate, off_rate = off.delay_rate;
 
   fail_unless (off.n_drains == 0);
   fail_unless (on.n_drains > 0);
@@ -556,47 +567,20 @@ GST_START_TEST (test_standing_queue_drain)
 
 GST_END_TEST;
 
-/* queue-hold (docs/gcc.md (h)) through the controller, in standing_run's
- * case: a queue grows by 2 ms a packet from 1 s (an over-use: the cut ends
- * start-up), then stands at 120 ms, which this model never drains. With
- * the hold A does not grow again after the cut while the queue stands;
- * without it fast recovery climbs back above. The competitor detector is
- * off: a queue that stands for 5 s is what it takes for a loss-based
- * flow's (rtpcc_competitor.c). */
-static RtpccGccInfo
-hold_run (const gchar * hold, gdouble * rise)
-{
-  Feeder f;
-  RtpccGccInfo info;
-  RtpccTime t, next_fb = MS (50), q = 0;
-  gdouble low = -1;
-
-  feeder_init (&f, cc_util_new ("gcc", 100000, 5000000, 600000));
-  if (hold)
-    fail_unless (rtpcc_controller_set_param (f.cc, "queue-hold", hold));
-  fail_unless (rtpcc_controller_set_param (f.cc, "competitive", "false"));
-  *rise = 0;
-  for (t = 0; t < RTPCC_SEC (8); t += MS (10)) {
-    if (t >= RTPCC_SEC (1) && q < MS (120))
-      q += MS (2);
-    feeder_step (&f, t, t + MS (25) + q, t + MS (25) + q, &next_fb);
-    rtpcc_gcc_get_info (f.cc, &info);
-    /* from the queue's top on: the lowest A, and how far above it A
-     * went later */
-    if (q >= MS (120)) {
-      low = low < 0 ? info.delay_rate : MIN (low, info.delay_rate);
-      *rise = MAX (*rise, info.delay_rate - low);
-    }
-  }
-  feeder_clear (&f);
-  return info;
-}
-
+/* queue-hold (docs/gcc.md (h)) through the controller, in queue_case_run's
+ * case: with the hold A does not grow again after the cut while the queue
+ * stands; without it fast recovery climbs back above. The competitor
+ * detector is off: a queue that stands for 5 s is what it takes for a
+ * loss-based flow's (rtpcc_competitor.c). */
 GST_START_TEST (test_queue_hold)
 {
+  const gchar *on_params[] = { "competitive", "false", NULL };
+  const gchar *off_params[] = { "competitive", "false", "queue-hold", "0",
+    NULL
+  };
   gdouble on_rise, off_rise;
-  RtpccGccInfo on = hold_run (NULL, &on_rise);
-  RtpccGccInfo off = hold_run ("0", &off_rise);
+  RtpccGccInfo on = queue_case_run (on_params, &on_rise);
+  RtpccGccInfo off = queue_case_run (off_params, &off_rise);
 
   fail_unless (!on.startup && !off.startup);
   fail_unless (on.n_queue_holds > 0);
