@@ -194,10 +194,9 @@ rtpcc_gcc_aimd_update (RtpccGccAimd * a, RtpccTime now, RtpccGccSignal signal,
       }
       if (a->queue_standing && !a->startup) {
         /* Even the least-delayed packet of the last interval waited more
-         * than the standing target: the link is full and the trend is
-         * flat only because the queue stopped growing. Climbing from
-         * there keeps the queue where it is and undoes the drain that
-         * acts on it. Hold until it has drained. */
+         * than queue-hold: the link is full and the trend is flat only
+         * because the queue stopped growing. Climbing from there refills
+         * what the last cut began to drain. Hold until it has drained. */
         a->last_was_queue_held = TRUE;
         a->state = RTPCC_GCC_RC_HOLD;
         break;
