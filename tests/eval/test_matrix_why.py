@@ -39,8 +39,9 @@ class MatrixWhyRt(unittest.TestCase):
                 q = 80.0 if 60 <= k < 70 else 10.0
                 media.append((f"{t:.1f}", 2000, 1000, 1000, 1000, q, 0, 100,
                               "nan"))
-                tcp.append((f"{t:.1f}", 2000, "nan",
-                            500 if 65 <= k < 80 else 0, 0, q, 0, "nan",
+                # as rt-eval.py writes it: goodput only, no send rate
+                tcp.append((f"{t:.1f}", 2000, "nan", "nan",
+                            500 if 65 <= k < 80 else 0, q, 0, "nan",
                             "nan"))
             write(os.path.join(rt, "flow0.csv"), media)
             out = self.run_rt(rt)
