@@ -23,7 +23,7 @@
  * the 2 Mbit/s link and its mean after the drop is under 0.8 × the mean
  * before and within [0.3, 1.25] × the new capacity, x264enc's bitrate
  * likewise; the queue the drop left has drained (a gcc flow alone must not
- * settle on it: docs/gcc.md (f)); the receiver decodes frames before the
+ * settle on it: docs/gcc.md (h)); the receiver decodes frames before the
  * drop and to the end.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -295,7 +295,7 @@ GST_START_TEST (test_rtpccbwe_in_rtpbin)
       1000, "x264enc %.0f -> %.0f", enc_high, enc_low);
   fail_unless (rt_stat_u64 (bwe, "encoder-updates") >= 2);
   /* the drop filled the relay's 200 ms queue; a flow alone drains it
-   * within a few seconds. Half the queue is the line (docs/gcc.md (f) has
+   * within a few seconds. Half the queue is the line (docs/gcc.md (h) has
    * the runs). */
   fail_unless (queue_low <= 100, "mean queuing delay %.0f ms from %.0f s: "
       "gcc settled on the drop's queue", queue_low, LOW_FROM_S);
