@@ -607,7 +607,6 @@ collect (Run * run, EvalResult * res)
         RtpccGccInfo gi;
         RtpccNadaInfo ni;
 
-        fr->competitor_entries = -1;
         if (rtpcc_gcc_get_info (cc, &gi))
           fr->competitor_entries = gi.n_competitor_entries;
         else if (rtpcc_nada_get_info (cc, &ni))

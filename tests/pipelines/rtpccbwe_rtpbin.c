@@ -232,7 +232,8 @@ GST_START_TEST (test_rtpccbwe_in_rtpbin)
         G_GUINT64_FORMAT "  reported %5" G_GUINT64_FORMAT "  frames %4"
         G_GUINT64_FORMAT "%s\n", s->t, s->t < DROP_AT_S ? CAP_HIGH_KBPS :
         CAP_LOW_KBPS, s->target / 1000, s->enc_kbps, s->queue_delay / 1e6,
-        s->twcc_events, s->reported, s->frames, s->problem ? "  FEEDBACK-PROBLEM" : "");
+        s->twcc_events, s->reported, s->frames,
+        s->problem ? "  FEEDBACK-PROBLEM" : "");
   }
   high = mean_between (samples, HIGH_FROM_S, DROP_AT_S, TARGET);
   low = mean_between (samples, LOW_FROM_S, RUN_S + 1, TARGET);
@@ -254,7 +255,8 @@ GST_START_TEST (test_rtpccbwe_in_rtpbin)
       "rtpbin receiver; capacity %u -> %u kbit/s at %u s:\n%s", CAP_HIGH_KBPS,
       CAP_LOW_KBPS, DROP_AT_S, series->str);
   g_print ("  mean target %.0f kbit/s in [%.0f, %u) s, %.0f kbit/s from "
-      "%.0f s (%.2f x), queuing delay %.0f ms; x264enc %.0f -> %.0f kbit/s; TWCC events %"
+      "%.0f s (%.2f x), queuing delay %.0f ms; x264enc %.0f -> %.0f "
+      "kbit/s; TWCC events %"
       G_GUINT64_FORMAT " (unmatched %" G_GUINT64_FORMAT ", offset %d), "
       "reported received %" G_GUINT64_FORMAT " lost %" G_GUINT64_FORMAT
       " (link queue drops %" G_GUINT64_FORMAT "), sent %" G_GUINT64_FORMAT
